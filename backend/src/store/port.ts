@@ -1,0 +1,133 @@
+/**
+ * The storage port. Handlers talk to this, never to a driver.
+ * Two adapters implement it: embedded (nedb + files folder) and mongo (official driver + GridFS).
+ * Ids are 24 lowercase hex characters on both; dates are JS Dates.
+ */
+import type { MediaFormat } from '../../../contract/limits'
+
+export interface StoredFile {
+  id: string
+  /** Exact Content-Type decided by inspecting the bytes. */
+  contentType: string
+  /** Original file name, kept for Content-Disposition. */
+  filename: string
+  size: number
+  /** Hex sha256 of the bytes; serves as the ETag. */
+  sha256: string
+  createdAt: Date
+}
+
+export interface NewFile {
+  bytes: Uint8Array
+  contentType: string
+  filename: string
+}
+
+export interface WumpusRecord {
+  _id: string
+  name: string
+  description: string
+  /** File ids, one per format. */
+  files: Record<MediaFormat, string>
+  u_email: string
+  u_name: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt'> & {
+  /** Optional, for seeding and tests; defaults to now. */
+  createdAt?: Date
+}
+
+export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name'>>
+
+export interface ListWumpusesOptions {
+  limit: number
+  /** Opaque cursor from a previous page's nextCursor. */
+  cursor?: string
+  /** Only this uploader's animations. */
+  u_email?: string
+}
+
+export interface WumpusPage {
+  items: WumpusRecord[]
+  /** Count of all items matching the filter (not only this page). */
+  total: number
+  /** Cursor of the next page, absent on the last page. */
+  nextCursor?: string
+}
+
+export type Role = 'user' | 'admin'
+
+export interface UserRecord {
+  email: string
+  user_name: string
+  role: Role
+  photo: string
+  cover: string
+  url: string
+  job: string
+  description: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export type UserPatch = Partial<Omit<UserRecord, 'email' | 'createdAt' | 'updatedAt'>>
+
+export interface Store {
+  readonly kind: 'embedded' | 'mongo'
+
+  /** Newest first (createdAt desc, then _id desc). An unknown or malformed cursor throws InvalidCursorError. */
+  listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage>
+  /** Undefined for unknown ids (malformed ids included). */
+  getWumpus(id: string): Promise<WumpusRecord | undefined>
+  insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord>
+  /** Undefined when there is no such record. */
+  updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
+  /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
+  deleteWumpus(id: string): Promise<number>
+  countWumpuses(): Promise<number>
+
+  getUser(email: string): Promise<UserRecord | undefined>
+  /** Creates the user with defaults for missing fields, or applies the patch to the existing one. */
+  upsertUser(email: string, patch: UserPatch): Promise<UserRecord>
+  /** All users, by email ascending. */
+  listUsers(): Promise<UserRecord[]>
+  /** Answers how many users were modified (0 when already that role or unknown). */
+  setRole(email: string, role: Role): Promise<number>
+
+  putFile(file: NewFile): Promise<StoredFile>
+  getFileInfo(id: string): Promise<StoredFile | undefined>
+  /** The whole file, or undefined when unknown. */
+  readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
+  /** Answers whether a file was removed. */
+  deleteFile(id: string): Promise<boolean>
+
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>
+  close(): Promise<void>
+}
+
+export class InvalidCursorError extends Error {
+  constructor() {
+    super('Not a valid cursor')
+    this.name = 'InvalidCursorError'
+  }
+}
+
+/** Thrown when a unique key (user email) would be duplicated. */
+export class DuplicateKeyError extends Error {
+  constructor(message = 'Duplicate key') {
+    super(message)
+    this.name = 'DuplicateKeyError'
+  }
+}
+
+/** Thrown when the underlying database cannot be reached. */
+export class StoreUnavailableError extends Error {
+  constructor(message = 'The store is unavailable', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreUnavailableError'
+  }
+}
