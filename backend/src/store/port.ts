@@ -23,12 +23,18 @@ export interface NewFile {
   filename: string
 }
 
+/** A stored file as a record refers to it: id plus the original name (for URLs and downloads). */
+export interface FileRef {
+  id: string
+  filename: string
+}
+
 export interface WumpusRecord {
   _id: string
   name: string
   description: string
-  /** File ids, one per format. */
-  files: Record<MediaFormat, string>
+  /** One stored file per format. */
+  files: Record<MediaFormat, FileRef>
   u_email: string
   u_name: string
   createdAt: Date
