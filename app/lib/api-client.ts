@@ -1,0 +1,107 @@
+import type { z } from 'zod'
+import { errorBodySchema, type ErrorCode } from '../../contract/errors'
+
+export const ACCESS_TOKEN_KEY = 'accessToken'
+
+/** Server error codes plus two the client adds: no answer at all, or an answer we cannot read. */
+export type ApiErrorCode = ErrorCode | 'NETWORK_ERROR' | 'BAD_RESPONSE'
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  constructor(
+    readonly status: number,
+    readonly code: ApiErrorCode,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message)
+  }
+}
+
+export function isApiError(error: unknown, status?: number): error is ApiError {
+  return error instanceof ApiError && (status === undefined || error.status === status)
+}
+
+export function getAccessToken(): string | null {
+  try {
+    return window.localStorage.getItem(ACCESS_TOKEN_KEY)
+  } catch {
+    return null
+  }
+}
+
+export interface ApiResponse<T> {
+  data: T
+  headers: Headers
+}
+
+type RequestOptions = Omit<RequestInit, 'body'> & { body?: unknown }
+
+/** fetch with the bearer token, absolute same-origin URL and errors mapped to ApiError. */
+async function send(path: string, { body, headers, ...init }: RequestOptions = {}): Promise<Response> {
+  const requestHeaders = new Headers(headers)
+  const token = getAccessToken()
+  if (token && !requestHeaders.has('Authorization')) requestHeaders.set('Authorization', `Bearer ${token}`)
+  let requestBody: BodyInit | undefined
+  if (body instanceof FormData || body instanceof Blob) {
+    requestBody = body
+  } else if (body !== undefined) {
+    requestHeaders.set('Content-Type', 'application/json')
+    requestBody = JSON.stringify(body)
+  }
+
+  let response: Response
+  try {
+    response = await fetch(new URL(path, window.location.origin), {
+      ...init,
+      headers: requestHeaders,
+      body: requestBody,
+    })
+  } catch (error) {
+    if (init.signal?.aborted) throw error
+    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.')
+  }
+  if (!response.ok) throw await toApiError(response)
+  return response
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const body: unknown = await response.json().catch(() => undefined)
+  const parsed = errorBodySchema.safeParse(body)
+  if (parsed.success) {
+    const { code, message, details } = parsed.data.error
+    return new ApiError(response.status, code, message, details)
+  }
+  return new ApiError(response.status, 'BAD_RESPONSE', `The server answered with an unexpected error (HTTP ${response.status}).`)
+}
+
+/** Requests JSON and validates it with the given schema. */
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options?: RequestOptions,
+): Promise<ApiResponse<z.infer<S>>> {
+  const response = await send(path, { ...options, headers: withAccept(options?.headers, 'application/json') })
+  const body: unknown = await response.json().catch(() => undefined)
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) {
+    throw new ApiError(response.status, 'BAD_RESPONSE', 'The server answered with data this app cannot read.', parsed.error.issues)
+  }
+  return { data: parsed.data, headers: response.headers }
+}
+
+export async function apiGet<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+  return (await apiRequest(path, schema, options)).data
+}
+
+/** Fetches a file (e.g. an animation) as a Blob. */
+export async function apiGetBlob(path: string, options?: RequestOptions): Promise<Blob> {
+  const response = await send(path, options)
+  return response.blob()
+}
+
+function withAccept(headers: HeadersInit | undefined, accept: string): Headers {
+  const result = new Headers(headers)
+  if (!result.has('Accept')) result.set('Accept', accept)
+  return result
+}
