@@ -1,0 +1,69 @@
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { ConfigError, loadConfig } from './config'
+
+const tempDir = () => mkdtempSync(path.join(tmpdir(), 'wumpus-config-'))
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ DATA_DIR: tempDir(), ...env })
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems
+    throw error
+  }
+  return []
+}
+
+describe('loadConfig', () => {
+  it('runs with zero configuration on the embedded store and the Auth emulator', () => {
+    const dataDir = tempDir()
+    const config = loadConfig({ DATA_DIR: dataDir })
+    expect(config.port).toBe(3000)
+    expect(config.mongodbUri).toBeUndefined()
+    expect(config.firebase).toMatchObject({ projectId: 'demo-wumpus', authEmulatorHost: '127.0.0.1:9099' })
+    expect(config.seedDemo).toBe(true)
+    // The local signing secret is kept so sessions survive a restart.
+    expect(config.jwtSecret).toBe(readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8'))
+    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(config.jwtSecret)
+  })
+
+  it('reads every setting', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      DATA_DIR: tempDir(),
+      MONGODB_URI: 'mongodb://db.internal:27017/wumpus',
+      JWT_SECRET: 'x'.repeat(40),
+      ADMIN_EMAILS: ' Ana@Example.com , bo@example.com',
+      FIREBASE_PROJECT_ID: 'wumpus-prod',
+      FIREBASE_API_KEY: 'key',
+      MAX_GIF_BYTES: '1000',
+      SEED_DEMO: 'false',
+    })
+    expect(config).toMatchObject({
+      port: 8080,
+      mongodbUri: 'mongodb://db.internal:27017/wumpus',
+      adminEmails: ['ana@example.com', 'bo@example.com'],
+      seedDemo: false,
+      limits: { gif: 1000 },
+      firebase: { projectId: 'wumpus-prod', apiKey: 'key', authEmulatorHost: undefined },
+    })
+  })
+
+  it.each([
+    ['PORT', { PORT: 'eighty' }],
+    ['PORT', { PORT: '70000' }],
+    ['MONGODB_URI', { MONGODB_URI: 'postgres://x' }],
+    ['JWT_SECRET', { JWT_SECRET: 'short' }],
+    ['ADMIN_EMAILS', { ADMIN_EMAILS: 'ana@example.com,not-an-email' }],
+    ['MAX_GIF_BYTES', { MAX_GIF_BYTES: '-1' }],
+    ['SEED_DEMO', { SEED_DEMO: 'maybe' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['JWT_SECRET', { NODE_ENV: 'production' }],
+    ['FIREBASE_API_KEY', { FIREBASE_PROJECT_ID: 'wumpus-prod' }],
+  ])('stops with a message naming %s', (variable, env) => {
+    const problems = problemsOf(env)
+    expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true)
+  })
+})

@@ -1,0 +1,132 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import path from 'node:path'
+import { z } from 'zod'
+import { MAX_APNG_BYTES, MAX_GIF_BYTES, MAX_IMAGE_BYTES, MAX_LOTTIE_BYTES } from '../../contract/limits'
+
+/** Settings parsed once at start from the environment. Every variable is listed in .env.example. */
+export interface Config {
+  port: number
+  host: string
+  dataDir: string
+  staticDir: string
+  mongodbUri?: string
+  jwtSecret: string
+  jwtTtlSeconds: number
+  adminEmails: string[]
+  firebase: {
+    projectId: string
+    apiKey: string
+    authDomain: string
+    appId?: string
+    /** host:port of the Auth emulator; absent with a real Firebase project. */
+    authEmulatorHost?: string
+  }
+  limits: { gif: number; apng: number; lottie: number; image: number }
+  seedDemo: boolean
+  logLevel: 'silent' | 'error' | 'info' | 'debug'
+  trustProxy: boolean
+  production: boolean
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`)
+    this.name = 'ConfigError'
+  }
+}
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes')
+const bytes = (fallback: number) =>
+  z.coerce.number({ message: 'must be a number of bytes' }).int().positive().max(1024 * 1024 * 1024).default(fallback)
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional()
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number({ message: 'must be a port number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  STATIC_DIR: z.string().min(1).default('./dist'),
+  MONGODB_URI: optionalText.pipe(
+    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  ),
+  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .pipe(z.array(z.string().email('must be a comma-separated list of emails'))),
+  FIREBASE_PROJECT_ID: z.string().min(1).default('demo-wumpus'),
+  FIREBASE_API_KEY: optionalText,
+  FIREBASE_AUTH_DOMAIN: optionalText,
+  FIREBASE_APP_ID: optionalText,
+  FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
+    z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port').optional(),
+  ),
+  MAX_GIF_BYTES: bytes(MAX_GIF_BYTES),
+  MAX_APNG_BYTES: bytes(MAX_APNG_BYTES),
+  MAX_LOTTIE_BYTES: bytes(MAX_LOTTIE_BYTES),
+  MAX_IMAGE_BYTES: bytes(MAX_IMAGE_BYTES),
+  SEED_DEMO: bool.default(true),
+  LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
+  TRUST_PROXY: bool.default(false),
+})
+
+/** Builds the config from an environment, or throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env)
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`))
+  }
+  const e = parsed.data
+  const production = e.NODE_ENV === 'production'
+  const problems: string[] = []
+  const demoProject = e.FIREBASE_PROJECT_ID.startsWith('demo-')
+  if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required when NODE_ENV=production')
+  if (!demoProject && !e.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY: required with a real Firebase project')
+  if (!demoProject && e.FIREBASE_AUTH_EMULATOR_HOST && production) {
+    problems.push('FIREBASE_AUTH_EMULATOR_HOST: must not be set for a real project in production')
+  }
+  if (problems.length > 0) throw new ConfigError(problems)
+
+  const dataDir = path.resolve(e.DATA_DIR)
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    staticDir: path.resolve(e.STATIC_DIR),
+    mongodbUri: e.MONGODB_URI,
+    jwtSecret: e.JWT_SECRET ?? localJwtSecret(dataDir),
+    jwtTtlSeconds: e.JWT_TTL_SECONDS,
+    adminEmails: e.ADMIN_EMAILS,
+    firebase: {
+      projectId: e.FIREBASE_PROJECT_ID,
+      apiKey: e.FIREBASE_API_KEY ?? 'demo-api-key',
+      authDomain: e.FIREBASE_AUTH_DOMAIN ?? `${e.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+      appId: e.FIREBASE_APP_ID,
+      authEmulatorHost: e.FIREBASE_AUTH_EMULATOR_HOST ?? (demoProject ? '127.0.0.1:9099' : undefined),
+    },
+    limits: { gif: e.MAX_GIF_BYTES, apng: e.MAX_APNG_BYTES, lottie: e.MAX_LOTTIE_BYTES, image: e.MAX_IMAGE_BYTES },
+    seedDemo: e.SEED_DEMO,
+    logLevel: e.LOG_LEVEL,
+    trustProxy: e.TRUST_PROXY,
+    production,
+  }
+}
+
+/** Zero-config runs keep a random signing secret under DATA_DIR so sessions survive restarts. */
+function localJwtSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'jwt-secret')
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  mkdirSync(dataDir, { recursive: true })
+  const secret = randomBytes(48).toString('base64url')
+  writeFileSync(file, secret, { mode: 0o600 })
+  return secret
+}

@@ -1,0 +1,61 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestServer, type TestServer } from '../../test/support/test-server'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+  const root = server.config.staticDir
+  mkdirSync(path.join(root, 'assets'), { recursive: true })
+  writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Wumpus</title>')
+  writeFileSync(path.join(root, 'assets', 'app-abc123.js'), 'console.log(1)')
+  writeFileSync(path.join(root, 'sw.js'), 'self')
+})
+afterAll(() => server.close())
+
+const get = (p: string, headers: Record<string, string> = {}) => fetch(server.url + p, { headers })
+
+describe('serving the built app', () => {
+  it('serves index.html for page navigations to any client route', async () => {
+    for (const p of ['/', '/about', '/wumpus/0123456789abcdef01234567', '/no/such/page']) {
+      const res = await get(p, { accept: 'text/html' })
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+      expect(res.headers.get('cache-control')).toBe('no-cache')
+      expect(await res.text()).toContain('<title>Wumpus</title>')
+    }
+  })
+
+  it('caches hashed assets forever and revalidates the service worker', async () => {
+    const asset = await get('/assets/app-abc123.js')
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8')
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+    expect((await get('/sw.js')).headers.get('cache-control')).toBe('no-cache')
+  })
+
+  it('answers 304 for an unchanged file', async () => {
+    const first = await get('/assets/app-abc123.js')
+    const again = await get('/assets/app-abc123.js', { 'if-none-match': first.headers.get('etag')! })
+    expect(again.status).toBe(304)
+  })
+
+  it('answers a missing asset with 404 rather than the page', async () => {
+    const res = await get('/assets/missing.js')
+    expect(res.status).toBe(404)
+    expect((await res.json()).error.code).toBe('NOT_FOUND')
+  })
+
+  it('never serves files outside its folder', async () => {
+    for (const p of ['/..%2F..%2Fetc%2Fpasswd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2fjwt-secret']) {
+      const res = await get(p)
+      expect(res.status).toBe(404)
+    }
+  })
+
+  it('does not answer API paths with the page', async () => {
+    const res = await get('/api/nothing-here', { accept: 'text/html' })
+    expect(res.status).toBe(404)
+    expect((await res.json()).error.code).toBe('NOT_FOUND')
+  })
+})

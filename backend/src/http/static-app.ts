@@ -1,0 +1,77 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { Middleware } from 'koa'
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.gif': 'image/gif',
+  '.ico': 'image/x-icon',
+  '.webp': 'image/webp',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+}
+
+/**
+ * Serves the built PWA from `root`. Hashed files under /assets/ cache forever; everything else
+ * (index.html, the service worker, the manifest) must be revalidated so a deploy shows at once.
+ * Page navigations to unknown paths get index.html: the client router decides what they show.
+ */
+export function staticApp(root: string, options: { exclude: string[] }): Middleware {
+  const resolvedRoot = path.resolve(root)
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || options.exclude.some((p) => ctx.path === p || ctx.path.startsWith(p + '/'))) {
+      return next()
+    }
+    let file = safeJoin(resolvedRoot, ctx.path)
+    let info = file ? await statFile(file) : undefined
+    const isNavigation = !path.extname(ctx.path) && ctx.accepts('html') === 'html'
+    if (!info && isNavigation) {
+      file = path.join(resolvedRoot, 'index.html')
+      info = await statFile(file)
+    }
+    if (!info || !file) return next()
+
+    const ext = path.extname(file)
+    ctx.type = TYPES[ext] ?? 'application/octet-stream'
+    ctx.set('Cache-Control', ctx.path.startsWith('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache')
+    ctx.length = info.size
+    ctx.lastModified = info.mtime
+    ctx.etag = `W/"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`
+    ctx.status = 200
+    if (ctx.fresh) {
+      ctx.status = 304
+      return
+    }
+    ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file)
+  }
+}
+
+function safeJoin(root: string, urlPath: string): string | undefined {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(urlPath)
+  } catch {
+    return undefined
+  }
+  if (decoded.includes('\0')) return undefined
+  const joined = path.join(root, path.normalize(decoded === '/' ? '/index.html' : decoded))
+  return joined.startsWith(root + path.sep) ? joined : undefined
+}
+
+async function statFile(file: string) {
+  try {
+    const info = await stat(file)
+    return info.isFile() ? info : undefined
+  } catch {
+    return undefined
+  }
+}

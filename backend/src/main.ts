@@ -1,0 +1,48 @@
+import { once } from 'node:events'
+import { ConfigError, loadConfig } from './config'
+import { createLogger } from './logger'
+import { createApp } from './app'
+import { createStore } from './store/create-store'
+import { seedDemoGallery } from './seed'
+import { closeRenderPool } from './media/render-pool'
+
+async function main() {
+  let config
+  try {
+    config = loadConfig()
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
+  const logger = createLogger(config.logLevel)
+  const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
+  if (config.seedDemo) await seedDemoGallery(store, logger)
+
+  const server = createApp({ config, store, logger }).listen(config.port, config.host)
+  await once(server, 'listening')
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  logger.info('listening', { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, store: store.kind })
+
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info('stopping', { signal })
+    server.closeIdleConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    await closeRenderPool()
+    await store.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})

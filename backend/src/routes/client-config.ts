@@ -1,0 +1,22 @@
+import Router from '@koa/router'
+import type { ClientConfig } from '../../../contract/client-config'
+import type { Config } from '../config'
+
+/** Public settings the built app reads at run time, so one build serves every deployment. */
+export function clientConfigRoutes(config: Config): Router {
+  const router = new Router()
+  const body: ClientConfig = {
+    firebase: {
+      apiKey: config.firebase.apiKey,
+      authDomain: config.firebase.authDomain,
+      projectId: config.firebase.projectId,
+      ...(config.firebase.appId ? { appId: config.firebase.appId } : {}),
+      ...(config.firebase.authEmulatorHost ? { authEmulatorUrl: `http://${config.firebase.authEmulatorHost}` } : {}),
+    },
+  }
+  router.get('/config', (ctx) => {
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.body = body
+  })
+  return router
+}

@@ -1,0 +1,38 @@
+import Router from '@koa/router'
+import { idSchema } from '../../../contract/wumpus'
+import { notFound } from '../http/http-error'
+import type { Store } from '../store/port'
+
+/** Stored files under stable URLs; content never changes for an id, so they cache for a year. */
+export function fileRoutes(store: Store): Router {
+  const router = new Router()
+
+  router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
+    const id = idSchema.safeParse(ctx.params.id)
+    const info = id.success ? await store.getFileInfo(id.data) : undefined
+    if (!info) throw notFound('No file with this id')
+
+    ctx.status = 200
+    ctx.etag = info.sha256
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
+    ctx.set('Content-Disposition', contentDisposition(ctx.query.download === '1' ? 'attachment' : 'inline', info.filename))
+    ctx.type = info.contentType
+    if (ctx.fresh) {
+      ctx.status = 304
+      return
+    }
+    const file = await store.readFile(info.id)
+    if (!file) throw notFound('No file with this id')
+    ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
+    ctx.type = info.contentType
+  })
+
+  return router
+}
+
+/** RFC 6266: a plain ASCII fallback plus the exact UTF-8 name. */
+export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
+  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_')
+  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+  return `${kind}; filename="${fallback}"; filename*=UTF-8''${exact}`
+}

@@ -1,0 +1,25 @@
+import Router from '@koa/router'
+import type { Readiness } from '../../../contract/health'
+import type { Store } from '../store/port'
+
+/** Liveness (the process answers) and readiness (the store answers too). */
+export function healthRoutes(store: Store): Router {
+  const router = new Router()
+  router.get('/health', (ctx) => {
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = { status: 'ok' }
+  })
+  router.get('/ready', async (ctx) => {
+    let ok = true
+    try {
+      await store.ping()
+    } catch {
+      ok = false
+    }
+    const body: Readiness = { status: ok ? 'ready' : 'unavailable', store: { kind: store.kind, ok } }
+    ctx.set('Cache-Control', 'no-store')
+    ctx.status = ok ? 200 : 503
+    ctx.body = body
+  })
+  return router
+}

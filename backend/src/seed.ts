@@ -1,0 +1,47 @@
+import type { Logger } from './logger'
+import type { FileRef, Store } from './store/port'
+import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../contract/limits'
+import { renderDemoSet } from './media/demo-set'
+
+export const DEMO_CONTRIBUTOR = {
+  email: 'studio@wumpus.gallery',
+  user_name: 'Wumpus Studio',
+  description: 'The house studio: the original demo mascots of Wumpus Gallery.',
+  job: 'Mascot animator',
+}
+
+/**
+ * Fills an empty gallery with the demo mascots, once: the demo contributor's account marks that
+ * seeding happened, so a gallery emptied on purpose stays empty after a restart.
+ */
+export async function seedDemoGallery(store: Store, logger: Logger): Promise<number> {
+  if ((await store.getUser(DEMO_CONTRIBUTOR.email)) || (await store.countWumpuses()) > 0) return 0
+  const started = performance.now()
+  const set = await renderDemoSet()
+  // One second apart, the first mascot newest, so the newest-first gallery shows the authored order.
+  const base = Date.now() - set.length * 1000
+  for (const [index, mascot] of set.entries()) {
+    const stored = await Promise.all(
+      MEDIA_FORMATS.map(async (format) => {
+        const file = mascot.files[format]
+        const info = await store.putFile({ bytes: file.bytes, filename: file.filename, contentType: CONTENT_TYPE[format] })
+        return [format, { id: info.id, filename: info.filename }] as const
+      }),
+    )
+    await store.insertWumpus({
+      name: mascot.name,
+      description: mascot.description,
+      files: Object.fromEntries(stored) as Record<MediaFormat, FileRef>,
+      u_email: DEMO_CONTRIBUTOR.email,
+      u_name: DEMO_CONTRIBUTOR.user_name,
+      createdAt: new Date(base + (set.length - 1 - index) * 1000),
+    })
+  }
+  await store.upsertUser(DEMO_CONTRIBUTOR.email, {
+    user_name: DEMO_CONTRIBUTOR.user_name,
+    description: DEMO_CONTRIBUTOR.description,
+    job: DEMO_CONTRIBUTOR.job,
+  })
+  logger.info('seeded the demo gallery', { animations: set.length, ms: Math.round(performance.now() - started) })
+  return set.length
+}

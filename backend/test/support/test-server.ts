@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createApp } from '../../src/app'
+import { loadConfig, type Config } from '../../src/config'
+import { createLogger } from '../../src/logger'
+import { openEmbeddedStore } from '../../src/store/embedded'
+import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
+
+export interface TestServer {
+  url: string
+  store: Store
+  config: Config
+  dataDir: string
+  close(): Promise<void>
+}
+
+/** The real Koa app on a real embedded store in a temp folder, listening on a free port. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
+  const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'static'), LOG_LEVEL: 'silent', ...env })
+  const store = await openEmbeddedStore({ dataDir })
+  const server = createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1')
+  await new Promise((resolve) => server.once('listening', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store,
+    config,
+    dataDir,
+    async close() {
+      server.closeAllConnections()
+      await new Promise((resolve) => server.close(resolve))
+      await store.close()
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Stores three small placeholder files and a record pointing at them. */
+export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): Promise<WumpusRecord> {
+  const put = async (filename: string, contentType: string, text: string): Promise<FileRef> => {
+    const info = await store.putFile({ bytes: new TextEncoder().encode(text), contentType, filename })
+    return { id: info.id, filename: info.filename }
+  }
+  const name = fields.name ?? 'Test Wumpus'
+  return store.insertWumpus({
+    name,
+    description: 'A test animation for the gallery',
+    u_email: 'maker@example.com',
+    u_name: 'Maker',
+    files: {
+      gif: await put('test.gif', 'image/gif', 'GIF89a'),
+      apng: await put('test.png', 'image/apng', 'PNG'),
+      lottie: await put('test.json', 'application/json', '{}'),
+    },
+    ...fields,
+  })
+}

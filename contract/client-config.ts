@@ -1,0 +1,14 @@
+import { z } from 'zod'
+
+/** GET /api/config: the Firebase web settings of this deployment. */
+export const clientConfigSchema = z.object({
+  firebase: z.object({
+    apiKey: z.string(),
+    authDomain: z.string(),
+    projectId: z.string(),
+    appId: z.string().optional(),
+    /** Set when the server runs against the local Auth emulator. */
+    authEmulatorUrl: z.string().optional(),
+  }),
+})
+export type ClientConfig = z.infer<typeof clientConfigSchema>

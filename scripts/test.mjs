@@ -1,0 +1,45 @@
+// npm test: type-check, build the app, run every vitest project (backend, app, e2e), then print the
+// closing line `N passed, N failed` that CI reads. Extra arguments go to vitest (e.g. a file filter).
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+process.chdir(root)
+const run = (args, extraEnv = {}) =>
+  spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, ...extraEnv } }).status === 0
+
+let passed = 0
+let failed = 0
+const step = (name, ok) => {
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name}`)
+  if (ok) passed++
+  else failed++
+  return ok
+}
+
+step('type-check (tsc)', run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']))
+const built = step('build (vite)', run(['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { NODE_ENV: 'production' }))
+
+const report = path.join(root, '.tmp', 'vitest-report.json')
+mkdirSync(path.dirname(report), { recursive: true })
+rmSync(report, { force: true })
+const projects = built ? [] : ['--project', 'backend', '--project', 'app']
+run(['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)])
+try {
+  const result = JSON.parse(readFileSync(report, 'utf8'))
+  passed += result.numPassedTests
+  failed += result.numFailedTests
+  // A file that fails to load has no tests to count, but it is a failure all the same.
+  failed += result.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length
+  if (result.numPendingTests + result.numTodoTests > 0) {
+    console.log(`${result.numPendingTests + result.numTodoTests} tests were skipped: that counts as a failure here.`)
+    failed++
+  }
+} catch {
+  console.log('vitest wrote no report')
+  failed++
+}
+console.log(`${passed} passed, ${failed} failed`)
+process.exit(failed === 0 ? 0 : 1)
