@@ -1,0 +1,51 @@
+// Child process of bench/api.ts: the real app on an embedded store holding 10,000 animations, and a
+// bare Koa endpoint answering the same first page from memory. Prints both URLs as one JSON line.
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import Koa from 'koa'
+import { createApp } from '../src/app'
+import { loadConfig } from '../src/config'
+import { createLogger } from '../src/logger'
+import { openEmbeddedStore } from '../src/store/embedded'
+
+const COUNT = Number(process.env.BENCH_COUNT ?? 10_000)
+
+const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-'))
+const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: dataDir, LOG_LEVEL: 'silent' })
+const store = await openEmbeddedStore({ dataDir })
+const bytes = new TextEncoder().encode('x')
+const ref = async (filename: string) => ({ id: (await store.putFile({ bytes, contentType: 'image/gif', filename })).id, filename })
+const files = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
+const start = Date.UTC(2025, 0, 1)
+for (let i = 0; i < COUNT; i++) {
+  await store.insertWumpus({
+    name: `Benchmark Wumpus ${i}`,
+    description: 'A wumpus stored to measure the gallery list under load.',
+    files,
+    u_email: `maker${i % 50}@example.com`,
+    u_name: `Maker ${i % 50}`,
+    createdAt: new Date(start + i * 1000),
+  })
+}
+
+const listen = (app: Koa) =>
+  new Promise<string>((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+  })
+
+const realUrl = await listen(createApp({ config, store, logger: createLogger('silent') }))
+const firstPage = await (await fetch(`${realUrl}/api/wumpuses`)).json()
+const bare = new Koa()
+bare.use((ctx) => {
+  ctx.body = firstPage
+})
+const bareUrl = await listen(bare)
+
+process.on('SIGTERM', async () => {
+  await store.close()
+  rmSync(dataDir, { recursive: true, force: true })
+  process.exit(0)
+})
+console.log(JSON.stringify({ realUrl: `${realUrl}/api/wumpuses`, bareUrl: `${bareUrl}/`, items: firstPage.length, count: COUNT }))
