@@ -1,11 +1,9 @@
 import Koa from 'koa'
-import Router from '@koa/router'
 import compress from 'koa-compress'
 import { koaBody } from 'koa-body'
 import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
-import { notFound } from './http/http-error'
 import { errorShape, requestLog, securityHeaders } from './http/middleware'
 import { staticApp } from './http/static-app'
 import { clientConfigRoutes } from './routes/client-config'
@@ -23,29 +21,21 @@ export interface AppDeps {
 export function createApp({ config, store, logger }: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
-
-  const api = new Router({ prefix: '/api' })
-  api.use(koaBody({ jsonLimit: '256kb', text: false, urlencoded: false, multipart: false, jsonStrict: true }))
-  for (const routes of [wumpusRoutes(store), fileRoutes(store), clientConfigRoutes(config)]) {
-    api.use(routes.routes(), routes.allowedMethods())
-  }
-  api.all('/{*rest}', () => {
-    throw notFound('No such API endpoint')
-  })
-
-  const health = healthRoutes(store)
   const emulator = config.firebase.authEmulatorHost
 
   app.use(requestLog(logger))
   app.use(errorShape(logger))
   app.use(securityHeaders({ authEmulatorOrigin: emulator ? `http://${emulator}` : undefined }))
   app.use(compress({ threshold: 1024 }))
+  app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
+
+  const health = healthRoutes(store)
   app.use(health.routes())
-  app.use(api.routes())
-  app.use(api.allowedMethods({ throw: true }))
+  for (const router of [wumpusRoutes(store), fileRoutes(store), clientConfigRoutes(config)]) {
+    router.prefix('/api')
+    app.use(router.routes())
+    app.use(router.allowedMethods({ throw: true }))
+  }
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
-  app.use(() => {
-    throw notFound()
-  })
   return app
 }

@@ -25,7 +25,9 @@ async function main() {
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
-  logger.info('listening', { url: `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`, store: store.kind })
+  const url = `http://${config.host === '0.0.0.0' || config.host === '127.0.0.1' ? 'localhost' : config.host}:${port}`
+  logger.info('listening', { url, store: store.kind })
+  console.log(`\nWumpus Gallery is running at ${url}\n`)
 
   let stopping = false
   const stop = async (signal: string) => {

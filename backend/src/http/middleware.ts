@@ -34,6 +34,9 @@ export function errorShape(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
       await next()
+      if (ctx.status === 404 && ctx.body == null) {
+        throw new HttpError('NOT_FOUND', ctx.path.startsWith('/api/') ? 'No such API endpoint' : 'Not found')
+      }
     } catch (caught) {
       const error = toHttpError(caught)
       if (error.status >= 500 && error.code !== 'STORE_UNAVAILABLE') {

@@ -47,10 +47,18 @@ describe('serving the built app', () => {
   })
 
   it('never serves files outside its folder', async () => {
-    for (const p of ['/..%2F..%2Fetc%2Fpasswd', '/%2e%2e/%2e%2e/etc/passwd', '/assets/..%2f..%2fjwt-secret']) {
-      const res = await get(p)
-      expect(res.status).toBe(404)
+    // The static folder sits inside the data folder, next to the signing secret.
+    for (const p of ['/..%2Fjwt-secret', '/%2e%2e/jwt-secret', '/assets/..%2f..%2fjwt-secret', '/..\\jwt-secret']) {
+      for (const accept of ['*/*', 'text/html']) {
+        const res = await get(p, { accept })
+        expect(await res.text()).not.toContain(server.config.jwtSecret)
+      }
+      expect((await get(p)).status).toBe(404)
     }
+  })
+
+  it('answers unknown non-page requests with 404', async () => {
+    expect((await get('/no/such/thing', { accept: 'application/json' })).status).toBe(404)
   })
 
   it('does not answer API paths with the page', async () => {

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { Middleware } from 'koa'
+import { matchesEtag } from './etag'
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -33,7 +34,7 @@ export function staticApp(root: string, options: { exclude: string[] }): Middlew
     }
     let file = safeJoin(resolvedRoot, ctx.path)
     let info = file ? await statFile(file) : undefined
-    const isNavigation = !path.extname(ctx.path) && ctx.accepts('html') === 'html'
+    const isNavigation = !path.extname(ctx.path) && ctx.get('Accept').includes('text/html')
     if (!info && isNavigation) {
       file = path.join(resolvedRoot, 'index.html')
       info = await statFile(file)
@@ -46,8 +47,7 @@ export function staticApp(root: string, options: { exclude: string[] }): Middlew
     ctx.length = info.size
     ctx.lastModified = info.mtime
     ctx.etag = `W/"${info.size.toString(16)}-${info.mtimeMs.toString(16)}"`
-    ctx.status = 200
-    if (ctx.fresh) {
+    if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
       return
     }

@@ -1,5 +1,6 @@
 import Router from '@koa/router'
 import { idSchema } from '../../../contract/wumpus'
+import { matchesEtag } from '../http/etag'
 import { notFound } from '../http/http-error'
 import type { Store } from '../store/port'
 
@@ -12,12 +13,11 @@ export function fileRoutes(store: Store): Router {
     const info = id.success ? await store.getFileInfo(id.data) : undefined
     if (!info) throw notFound('No file with this id')
 
-    ctx.status = 200
     ctx.etag = info.sha256
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
     ctx.set('Content-Disposition', contentDisposition(ctx.query.download === '1' ? 'attachment' : 'inline', info.filename))
     ctx.type = info.contentType
-    if (ctx.fresh) {
+    if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
       return
     }
