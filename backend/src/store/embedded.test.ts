@@ -1,0 +1,105 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import Datastore from '@seald-io/nedb'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openEmbeddedStore } from './embedded'
+import type { Store } from './port'
+import { describeStoreContract, sampleWumpus } from './store-contract'
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'wumpus-embedded-'))
+}
+
+describeStoreContract(
+  'embedded',
+  async () => {
+    const dataDir = await tempDir()
+    let store: Store = await openEmbeddedStore({ dataDir })
+    return {
+      store,
+      reopen: async () => {
+        await store.close()
+        store = await openEmbeddedStore({ dataDir })
+        return store
+      },
+      destroy: async () => {
+        await store.close()
+        await rm(dataDir, { recursive: true, force: true })
+      },
+    }
+  },
+  'embedded',
+)
+
+describe('embedded store on disk', () => {
+  let dataDir: string
+  let store: Store
+
+  beforeEach(async () => {
+    dataDir = await tempDir()
+    store = await openEmbeddedStore({ dataDir })
+  })
+
+  afterEach(async () => {
+    await store.close()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('keeps file bytes under files/<id> and leaves no temp files', async () => {
+    const info = await store.putFile({ bytes: new Uint8Array([7, 8, 9]), contentType: 'image/gif', filename: 'x.gif' })
+    expect(await readdir(path.join(dataDir, 'files'))).toEqual([info.id])
+    expect(Array.from(await readFile(path.join(dataDir, 'files', info.id)))).toEqual([7, 8, 9])
+    expect((await readdir(dataDir)).sort()).toEqual(['files', 'files.db', 'users.db', 'wumpuses.db'])
+  })
+
+  it('drops half-written temp files when it opens', async () => {
+    const info = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'x.gif' })
+    await store.close()
+    await writeFile(path.join(dataDir, 'files', `${info.id}.deadbeef.tmp`), 'partial')
+    store = await openEmbeddedStore({ dataDir })
+    expect(await readdir(path.join(dataDir, 'files'))).toEqual([info.id])
+    expect(Array.from((await store.readFile(info.id))!.bytes)).toEqual([1])
+  })
+
+  it('persists a unique index on users.email', async () => {
+    await store.upsertUser('ann@example.com', { user_name: 'Ann' })
+    await store.close()
+    const users = new Datastore({ filename: path.join(dataDir, 'users.db') })
+    await users.loadDatabaseAsync()
+    await expect(users.insertAsync({ email: 'ann@example.com' })).rejects.toMatchObject({ errorType: 'uniqueViolated' })
+    store = await openEmbeddedStore({ dataDir })
+  })
+
+  it('compacts its data files on close', async () => {
+    const record = await store.insertWumpus(sampleWumpus())
+    for (let i = 0; i < 5; i++) await store.updateWumpus(record._id, { name: `name ${i}` })
+    await store.close()
+    const lines = (await readFile(path.join(dataDir, 'wumpuses.db'), 'utf8')).trim().split('\n')
+    // One line for the u_email index, one for the record.
+    expect(lines).toHaveLength(2)
+    expect(lines.some((line) => line.includes('"name":"name 4"'))).toBe(true)
+    store = await openEmbeddedStore({ dataDir })
+  })
+
+  it('pages 2,000 records with random times exactly like a full sort', async () => {
+    const records = []
+    for (let i = 0; i < 2000; i++) {
+      const createdAt = new Date(Date.UTC(2025, 0, 1) + Math.floor(Math.random() * 50) * 1000)
+      records.push(
+        await store.insertWumpus(sampleWumpus({ u_email: `u${i % 3}@example.com`, createdAt })),
+      )
+    }
+    const expected = records
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1))
+      .map((record) => record._id)
+    const ids: string[] = []
+    let cursor: string | undefined
+    do {
+      const page = await store.listWumpuses({ limit: 100, cursor })
+      ids.push(...page.items.map((item) => item._id))
+      cursor = page.nextCursor
+    } while (cursor)
+    expect(ids).toEqual(expected)
+  })
+})

@@ -1,0 +1,313 @@
+/**
+ * The embedded adapter: @seald-io/nedb data files under dataDir plus dataDir/files/ for the bytes.
+ * One process owns a data dir at a time (nedb keeps everything in memory and appends to its files).
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { constants as fsConstants } from 'node:fs'
+import { access, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import Datastore from '@seald-io/nedb'
+import { decodeCursor, encodeCursor, isId, newId } from './ids'
+import { OrderedIndex } from './ordered-index'
+import {
+  DuplicateKeyError,
+  StoreUnavailableError,
+  type ListWumpusesOptions,
+  type NewFile,
+  type NewWumpus,
+  type Role,
+  type Store,
+  type StoredFile,
+  type UserPatch,
+  type UserRecord,
+  type WumpusPage,
+  type WumpusPatch,
+  type WumpusRecord,
+} from './port'
+import { USER_DEFAULTS, toUserRecord, toWumpusRecord, userPatchFields, wumpusFields, wumpusPatchFields } from './records'
+
+export interface EmbeddedStoreOptions {
+  dataDir: string
+}
+
+type UserDocument = UserRecord & { _id: string }
+type FileDocument = Omit<StoredFile, 'id'> & { _id: string }
+
+const TEMP_SUFFIX = '.tmp'
+
+export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<Store> {
+  const dataDir = path.resolve(options.dataDir)
+  const filesDir = path.join(dataDir, 'files')
+  await mkdir(filesDir, { recursive: true })
+  await removeTempFiles(filesDir)
+
+  const wumpuses = new Datastore<WumpusRecord>({ filename: path.join(dataDir, 'wumpuses.db') })
+  const users = new Datastore<UserDocument>({ filename: path.join(dataDir, 'users.db') })
+  const files = new Datastore<FileDocument>({ filename: path.join(dataDir, 'files.db') })
+  // Loading also rewrites each file compactly.
+  await Promise.all([wumpuses.loadDatabaseAsync(), users.loadDatabaseAsync(), files.loadDatabaseAsync()])
+  await users.ensureIndexAsync({ fieldName: 'email', unique: true })
+  await wumpuses.ensureIndexAsync({ fieldName: 'u_email' })
+  return new EmbeddedStore(dataDir, filesDir, wumpuses, users, files)
+}
+
+/** A crash while writing leaves only temp files behind; they are never valid content. */
+async function removeTempFiles(filesDir: string): Promise<void> {
+  for (const name of await readdir(filesDir)) {
+    if (name.endsWith(TEMP_SUFFIX)) await unlink(path.join(filesDir, name)).catch(() => undefined)
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { errorType?: unknown } | null)?.errorType === 'uniqueViolated'
+}
+
+function isMissingFile(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
+}
+
+class EmbeddedStore implements Store {
+  readonly kind = 'embedded' as const
+  /** Newest first over all wumpuses, and per uploader. */
+  private readonly newest = new OrderedIndex()
+  private readonly newestByUploader = new Map<string, OrderedIndex>()
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly filesDir: string,
+    private readonly wumpuses: Datastore<WumpusRecord>,
+    private readonly users: Datastore<UserDocument>,
+    private readonly files: Datastore<FileDocument>,
+  ) {
+    const all = wumpuses.getAllData()
+    this.newest.reset(all.map((doc) => ({ time: doc.createdAt.getTime(), id: doc._id })))
+    const byUploader = new Map<string, Array<{ time: number; id: string }>>()
+    for (const doc of all) {
+      const list = byUploader.get(doc.u_email) ?? []
+      list.push({ time: doc.createdAt.getTime(), id: doc._id })
+      byUploader.set(doc.u_email, list)
+    }
+    for (const [email, entries] of byUploader) this.uploaderIndex(email).reset(entries)
+  }
+
+  private uploaderIndex(email: string): OrderedIndex {
+    let index = this.newestByUploader.get(email)
+    if (!index) {
+      index = new OrderedIndex()
+      this.newestByUploader.set(email, index)
+    }
+    return index
+  }
+
+  async listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage> {
+    const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
+    const index = options.u_email === undefined ? this.newest : this.newestByUploader.get(options.u_email)
+    if (!index) return { items: [], total: 0 }
+    const ids = index.slice(options.limit + 1, position && { time: position.createdAt.getTime(), id: position._id })
+    const pageIds = ids.slice(0, options.limit)
+    const docs = await this.wumpuses.findAsync({ _id: { $in: pageIds } })
+    const byId = new Map(docs.map((doc) => [doc._id, doc]))
+    // A record deleted between the index read and the fetch is simply left out.
+    const items = pageIds.flatMap((id) => {
+      const doc = byId.get(id)
+      return doc ? [toWumpusRecord(doc)] : []
+    })
+    const last = items[items.length - 1]
+    return ids.length > options.limit && last
+      ? { items, total: index.size, nextCursor: encodeCursor(last) }
+      : { items, total: index.size }
+  }
+
+  async getWumpus(id: string): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await this.wumpuses.findOneAsync({ _id: id })
+    return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  async insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord> {
+    const now = new Date()
+    const record: WumpusRecord = {
+      _id: newId(now.getTime()),
+      ...wumpusFields(wumpus),
+      createdAt: wumpus.createdAt ?? now,
+      updatedAt: now,
+    }
+    await this.wumpuses.insertAsync(record)
+    const time = record.createdAt.getTime()
+    this.newest.add(time, record._id)
+    this.uploaderIndex(record.u_email).add(time, record._id)
+    return toWumpusRecord(record)
+  }
+
+  async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    // The patch never touches createdAt or u_email, so the ordered indexes stay valid.
+    const { affectedDocuments } = await this.wumpuses.updateAsync(
+      { _id: id },
+      { $set: { ...wumpusPatchFields(patch), updatedAt: new Date() } },
+      { returnUpdatedDocs: true },
+    )
+    return affectedDocuments ? toWumpusRecord(affectedDocuments) : undefined
+  }
+
+  async deleteWumpus(id: string): Promise<number> {
+    if (!isId(id)) return 0
+    const doc = await this.wumpuses.findOneAsync({ _id: id })
+    if (!doc) return 0
+    const removed = await this.wumpuses.removeAsync({ _id: id }, {})
+    if (removed > 0) {
+      const time = doc.createdAt.getTime()
+      this.newest.remove(time, id)
+      const byUploader = this.newestByUploader.get(doc.u_email)
+      byUploader?.remove(time, id)
+      if (byUploader?.size === 0) this.newestByUploader.delete(doc.u_email)
+    }
+    return removed
+  }
+
+  async countWumpuses(): Promise<number> {
+    return this.newest.size
+  }
+
+  async getUser(email: string): Promise<UserRecord | undefined> {
+    const doc = await this.users.findOneAsync({ email })
+    return doc ? toUserRecord(doc) : undefined
+  }
+
+  async upsertUser(email: string, patch: UserPatch): Promise<UserRecord> {
+    const fields = userPatchFields(patch)
+    const update = async () => {
+      const { affectedDocuments } = await this.users.updateAsync(
+        { email },
+        { $set: { ...fields, updatedAt: new Date() } },
+        { returnUpdatedDocs: true },
+      )
+      return affectedDocuments
+    }
+    const existing = await update()
+    if (existing) return toUserRecord(existing)
+    const now = new Date()
+    const doc: UserDocument = {
+      _id: newId(now.getTime()),
+      email,
+      ...USER_DEFAULTS,
+      ...fields,
+      createdAt: now,
+      updatedAt: now,
+    }
+    try {
+      return toUserRecord(await this.users.insertAsync(doc))
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+      // Another call created this user meanwhile: apply the patch to it instead.
+      const created = await update()
+      if (!created) throw new DuplicateKeyError(`Duplicate user email ${email}`)
+      return toUserRecord(created)
+    }
+  }
+
+  async listUsers(): Promise<UserRecord[]> {
+    const docs = await this.users.findAsync({}).sort({ email: 1 })
+    return docs.map(toUserRecord)
+  }
+
+  async setRole(email: string, role: Role): Promise<number> {
+    const { numAffected } = await this.users.updateAsync(
+      { email, role: { $ne: role } },
+      { $set: { role, updatedAt: new Date() } },
+      {},
+    )
+    return numAffected
+  }
+
+  async putFile(file: NewFile): Promise<StoredFile> {
+    const now = new Date()
+    const id = newId(now.getTime())
+    const finalPath = this.filePath(id)
+    const tempPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`
+    try {
+      const handle = await open(tempPath, 'wx')
+      try {
+        await handle.writeFile(file.bytes)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(tempPath, finalPath)
+    } catch (error) {
+      await unlink(tempPath).catch(() => undefined)
+      throw error
+    }
+    const stored: StoredFile = {
+      id,
+      contentType: file.contentType,
+      filename: file.filename,
+      size: file.bytes.length,
+      sha256: createHash('sha256').update(file.bytes).digest('hex'),
+      createdAt: now,
+    }
+    const { id: _id, ...rest } = stored
+    await this.files.insertAsync({ _id, ...rest })
+    return stored
+  }
+
+  async getFileInfo(id: string): Promise<StoredFile | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await this.files.findOneAsync({ _id: id })
+    return doc ? toStoredFile(doc) : undefined
+  }
+
+  async readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
+    const info = await this.getFileInfo(id)
+    if (!info) return undefined
+    try {
+      const bytes = await readFile(this.filePath(id))
+      return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+    } catch (error) {
+      if (isMissingFile(error)) return undefined
+      throw error
+    }
+  }
+
+  async deleteFile(id: string): Promise<boolean> {
+    if (!isId(id)) return false
+    const removed = await this.files.removeAsync({ _id: id }, {})
+    try {
+      await unlink(this.filePath(id))
+    } catch (error) {
+      if (!isMissingFile(error)) throw error
+    }
+    return removed > 0
+  }
+
+  async ping(): Promise<void> {
+    try {
+      await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
+    } catch (error) {
+      throw new StoreUnavailableError(`The data directory ${this.dataDir} is not usable`, { cause: error })
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([
+      this.wumpuses.compactDatafileAsync(),
+      this.users.compactDatafileAsync(),
+      this.files.compactDatafileAsync(),
+    ])
+  }
+
+  private filePath(id: string): string {
+    return path.join(this.filesDir, id)
+  }
+}
+
+function toStoredFile(doc: FileDocument): StoredFile {
+  return {
+    id: doc._id,
+    contentType: doc.contentType,
+    filename: doc.filename,
+    size: doc.size,
+    sha256: doc.sha256,
+    createdAt: doc.createdAt,
+  }
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto'
+import { MongoClient, MongoServerError } from 'mongodb'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
+import { openMongoStore, toStoreError } from './mongo'
+import { DuplicateKeyError, StoreUnavailableError, type Store } from './port'
+import { describeStoreContract, sampleWumpus } from './store-contract'
+
+// Against a real MongoDB when MONGODB_TEST_URI is set, else against the in-process wire server.
+const realUri = process.env.MONGODB_TEST_URI
+let wireServer: MongoWireServer | undefined
+let uri: string
+let admin: MongoClient
+
+beforeAll(async () => {
+  if (realUri) {
+    uri = realUri
+  } else {
+    wireServer = await startMongoWireServer()
+    uri = wireServer.uri
+  }
+  admin = new MongoClient(uri, { serverSelectionTimeoutMS: 5000 })
+  await admin.connect()
+})
+
+afterAll(async () => {
+  await admin?.close()
+  await wireServer?.close()
+})
+
+function freshDbName(): string {
+  return `wumpus_test_${randomBytes(6).toString('hex')}`
+}
+
+async function openFresh(): Promise<{ store: Store; dbName: string }> {
+  const dbName = freshDbName()
+  return { store: await openMongoStore({ uri, dbName }), dbName }
+}
+
+describeStoreContract(
+  realUri ? 'mongo (real server)' : 'mongo (wire server)',
+  async () => {
+    const dbName = freshDbName()
+    let store: Store = await openMongoStore({ uri, dbName })
+    return {
+      store,
+      reopen: async () => {
+        await store.close()
+        store = await openMongoStore({ uri, dbName })
+        return store
+      },
+      destroy: async () => {
+        await store.close()
+        await admin.db(dbName).dropDatabase()
+      },
+    }
+  },
+  'mongo',
+)
+
+describe('mongo store storage layout', () => {
+  it('creates the indexes at start', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const db = admin.db(dbName)
+      const users = await db.collection('users').listIndexes().toArray()
+      expect(users).toContainEqual(expect.objectContaining({ key: { email: 1 }, unique: true }))
+      const wumpuses = (await db.collection('wumpuses').listIndexes().toArray()).map((index) => index.key)
+      expect(wumpuses).toEqual(
+        expect.arrayContaining([{ u_email: 1 }, { createdAt: -1, _id: -1 }, { u_email: 1, createdAt: -1, _id: -1 }]),
+      )
+      // The unique index really refuses a second user with the same email.
+      await store.upsertUser('ann@example.com', {})
+      const duplicate = db.collection('users').insertOne({ _id: 'x' as never, email: 'ann@example.com' })
+      await expect(duplicate).rejects.toMatchObject({ code: 11000 })
+      // Opening again over existing indexes is fine.
+      await (await openMongoStore({ uri, dbName })).close()
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
+  it('stores string ids, BSON dates and GridFS files with metadata', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const db = admin.db(dbName)
+      const record = await store.insertWumpus(sampleWumpus())
+      const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
+      expect(typeof raw?._id).toBe('string')
+      expect(raw?.createdAt).toBeInstanceOf(Date)
+
+      const bytes = new Uint8Array(randomBytes(600_000))
+      const file = await store.putFile({ bytes, contentType: 'image/apng', filename: 'w.png' })
+      const fileDoc = await db.collection('files.files').findOne({})
+      expect(fileDoc?._id.toHexString()).toBe(file.id)
+      expect(fileDoc?.length).toBe(600_000)
+      expect(fileDoc?.metadata).toEqual({ contentType: 'image/apng', filename: 'w.png', sha256: file.sha256 })
+      expect(await db.collection('files.chunks').countDocuments({ files_id: fileDoc?._id })).toBe(Math.ceil(600_000 / (255 * 1024)))
+      expect(await store.deleteFile(file.id)).toBe(true)
+      expect(await db.collection('files.chunks').countDocuments({})).toBe(0)
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+})
+
+describe('mongo store errors', () => {
+  it('maps duplicate keys to DuplicateKeyError and leaves other errors alone', () => {
+    const duplicate = new MongoServerError({ code: 11000, errmsg: 'E11000 duplicate key error' })
+    expect(toStoreError(duplicate)).toBeInstanceOf(DuplicateKeyError)
+    const other = new MongoServerError({ code: 2, errmsg: 'bad value' })
+    expect(toStoreError(other)).toBe(other)
+  })
+
+  it('fails to open with StoreUnavailableError when nothing listens', async () => {
+    const server = await startMongoWireServer()
+    const deadUri = server.uri
+    await server.close()
+    await expect(openMongoStore({ uri: deadUri, serverSelectionTimeoutMS: 300 })).rejects.toBeInstanceOf(StoreUnavailableError)
+  })
+
+  it('answers StoreUnavailableError once the server goes away', async () => {
+    const server = await startMongoWireServer()
+    const store = await openMongoStore({ uri: server.uri, dbName: 'gone', serverSelectionTimeoutMS: 300 })
+    try {
+      await store.ping()
+      await server.close()
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError)
+      await expect(store.listWumpuses({ limit: 5 })).rejects.toBeInstanceOf(StoreUnavailableError)
+    } finally {
+      await store.close()
+    }
+  })
+})

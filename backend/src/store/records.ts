@@ -1,0 +1,79 @@
+/** Record shaping shared by both adapters, so they answer exactly alike. */
+import type { FileRef, NewWumpus, UserPatch, UserRecord, WumpusPatch, WumpusRecord } from './port'
+
+type UserDefaults = Omit<UserRecord, 'email' | 'createdAt' | 'updatedAt'>
+
+export const USER_DEFAULTS: UserDefaults = {
+  user_name: '',
+  role: 'user',
+  photo: '',
+  cover: '',
+  url: '',
+  job: '',
+  description: '',
+}
+
+const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
+const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name']
+
+/** Only the known keys whose value is defined (a patch may come straight from parsed input). */
+function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
+  const result: Partial<T> = {}
+  for (const key of keys) {
+    const value = source[key]
+    if (value !== undefined) result[key] = (key === 'files' ? copyFiles(value as WumpusRecord['files']) : value) as T[keyof T]
+  }
+  return result
+}
+
+/** A copy holding only id and filename of each format's file. */
+function copyFiles(files: WumpusRecord['files']): WumpusRecord['files'] {
+  const ref = (file: FileRef): FileRef => ({ id: file.id, filename: file.filename })
+  return { gif: ref(files.gif), apng: ref(files.apng), lottie: ref(files.lottie) }
+}
+
+export function userPatchFields(patch: UserPatch): UserPatch {
+  return pick(patch, USER_PATCH_KEYS)
+}
+
+export function wumpusPatchFields(patch: WumpusPatch): WumpusPatch {
+  return pick(patch, WUMPUS_PATCH_KEYS)
+}
+
+export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt'> {
+  return {
+    name: wumpus.name,
+    description: wumpus.description,
+    files: copyFiles(wumpus.files),
+    u_email: wumpus.u_email,
+    u_name: wumpus.u_name,
+  }
+}
+
+export function toWumpusRecord(doc: WumpusRecord): WumpusRecord {
+  return {
+    _id: doc._id,
+    name: doc.name,
+    description: doc.description,
+    files: copyFiles(doc.files),
+    u_email: doc.u_email,
+    u_name: doc.u_name,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  }
+}
+
+export function toUserRecord(doc: UserRecord): UserRecord {
+  return {
+    email: doc.email,
+    user_name: doc.user_name,
+    role: doc.role,
+    photo: doc.photo,
+    cover: doc.cover,
+    url: doc.url,
+    job: doc.job,
+    description: doc.description,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  }
+}
