@@ -76,12 +76,13 @@ function dbNameFromUri(uri: string): string | undefined {
   return match?.[1] ? decodeURIComponent(match[1]) : undefined
 }
 
+/** Default index names (email_1, ...), so an existing deployment's same indexes are reused. */
 async function createIndexes(db: Db): Promise<void> {
-  await db.collection('users').createIndexes([{ key: { email: 1 }, name: 'email_unique', unique: true }])
+  await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
   await db.collection('wumpuses').createIndexes([
-    { key: { u_email: 1 }, name: 'u_email' },
-    { key: NEWEST_FIRST, name: 'newest_first' },
-    { key: { u_email: 1, ...NEWEST_FIRST }, name: 'u_email_newest_first' },
+    { key: { u_email: 1 } },
+    { key: NEWEST_FIRST },
+    { key: { u_email: 1, ...NEWEST_FIRST } },
   ])
 }
 

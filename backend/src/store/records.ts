@@ -21,7 +21,7 @@ function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
   const result: Partial<T> = {}
   for (const key of keys) {
     const value = source[key]
-    if (value !== undefined) result[key] = (key === 'files' ? copyFiles(value as WumpusRecord['files']) : value) as T[keyof T]
+    if (value !== undefined) result[key] = value
   }
   return result
 }
@@ -37,7 +37,9 @@ export function userPatchFields(patch: UserPatch): UserPatch {
 }
 
 export function wumpusPatchFields(patch: WumpusPatch): WumpusPatch {
-  return pick(patch, WUMPUS_PATCH_KEYS)
+  const fields = pick(patch, WUMPUS_PATCH_KEYS)
+  if (fields.files) fields.files = copyFiles(fields.files)
+  return fields
 }
 
 export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt'> {

@@ -171,6 +171,14 @@ describe('mongo wire server', () => {
     await bad.closed
   })
 
+  it('drops a connection that sends a malformed message and keeps serving others', async () => {
+    const rawClient = raw()
+    const garbage = Buffer.concat([Buffer.alloc(4), Buffer.from('admin.$cmd\0'), Buffer.alloc(8), Buffer.from([50, 0, 0, 0, 1])])
+    rawClient.send(Buffer.concat([header(16 + garbage.length, rawClient.requestId(), OP_QUERY), garbage]))
+    await rawClient.closed
+    await expect(client.db('admin').command({ ping: 1 })).resolves.toEqual({ ok: 1 })
+  })
+
   it('answers unknown commands with CommandNotFound', async () => {
     const rawClient = raw()
     rawClient.send(opMsg(rawClient.requestId(), { frobnicate: 1, $db: 'admin' }))

@@ -104,7 +104,12 @@ function serveConnection(socket: net.Socket, engine: Engine): void {
       chunks.length = 0
       if (rest.length > 0) chunks.push(rest)
       buffered = rest.length
-      const reply = handleMessage(message, engine, connectionId)
+      let reply: ReturnType<typeof handleMessage>
+      try {
+        reply = handleMessage(message, engine, connectionId)
+      } catch {
+        reply = 'close' // a malformed message
+      }
       if (reply === 'close') {
         socket.destroy()
         return
