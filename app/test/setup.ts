@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest'
+import { notifications } from '@mantine/notifications'
 import { cleanup } from '@testing-library/react'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { server } from './msw-server'
 import { IntersectionObserverStub } from './intersection-observer-stub'
 
@@ -29,6 +30,8 @@ window.scrollTo = () => {}
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => {
   cleanup()
+  vi.restoreAllMocks()
+  notifications.clean()
   server.resetHandlers()
   IntersectionObserverStub.instances.clear()
   window.localStorage.clear()

@@ -1,0 +1,44 @@
+import { Anchor, Card, Stack, Text, Title } from '@mantine/core'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { ButtonLink } from '../../../components/router-links'
+import { profilePath } from '../../../lib/paths'
+import classes from './wumpus-card.module.css'
+
+interface WumpusCardProps {
+  wumpus: Wumpus
+  /** Cards in the first row load at once; the rest wait until they scroll near. */
+  eager?: boolean
+}
+
+export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
+  const headingId = `wumpus-${wumpus._id}-name`
+  return (
+    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId}>
+      <Card.Section className={classes.media}>
+        <img
+          className={classes.image}
+          src={wumpus.gif}
+          alt={`${wumpus.name}, animated`}
+          width={300}
+          height={300}
+          loading={eager ? 'eager' : 'lazy'}
+          decoding="async"
+        />
+      </Card.Section>
+      <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
+        <Title order={2} size="h4" lineClamp={1} id={headingId}>
+          {wumpus.name}
+        </Title>
+        <Text size="sm" c="dimmed" lineClamp={2}>
+          {wumpus.description}
+        </Text>
+        <Anchor href={profilePath(wumpus.u_email)} size="sm" lineClamp={1}>
+          by {wumpus.u_name}
+        </Anchor>
+      </Stack>
+      <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} fullWidth mt="sm" aria-label={`Download ${wumpus.name}`}>
+        Download
+      </ButtonLink>
+    </Card>
+  )
+}

@@ -1,0 +1,122 @@
+import { screen, waitFor } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { wumpusDetailHandler } from '../../../test/api-handlers'
+import { makeWumpus } from '../../../test/fixtures'
+import { server } from '../../../test/msw-server'
+import { renderApp } from '../../../test/render-app'
+
+const wumpus = makeWumpus(5, {
+  name: 'Spinning Wumpus',
+  description: 'Round and round it goes',
+  gif: '/api/files/65a0000000000000000000aa/spinning%20wumpus%20(v2).gif',
+  apng: '/api/files/65a0000000000000000000bb/spinning-wumpus.png',
+  lottie: '/api/files/65a0000000000000000000cc/spinning-wumpus.json',
+  u_name: 'Grace',
+  u_email: 'grace@example.com',
+})
+
+describe('wumpus detail page', () => {
+  beforeEach(() => {
+    server.use(wumpusDetailHandler([wumpus]))
+  })
+
+  it('shows name, description, preview and the author link', async () => {
+    renderApp(`/wumpus/${wumpus._id}`)
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Spinning Wumpus' })).toBeInTheDocument()
+    expect(screen.getByText('Round and round it goes')).toBeInTheDocument()
+    expect(screen.getByRole('img', { name: 'Spinning Wumpus, animated' })).toHaveAttribute('src', wumpus.gif)
+    expect(screen.getByRole('heading', { name: 'Animation by' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Grace' })).toHaveAttribute('href', '/profile/grace@example.com')
+    expect(document.title).toBe('Spinning Wumpus · Wumpus Gallery')
+  })
+
+  it('opens the three formats in a new tab', async () => {
+    renderApp(`/wumpus/${wumpus._id}`)
+    expect(await screen.findByRole('heading', { name: 'View in format' })).toBeInTheDocument()
+
+    for (const [label, href] of [
+      ['GIF', wumpus.gif],
+      ['Apng', wumpus.apng],
+      ['Lottie', wumpus.lottie],
+    ] as const) {
+      const link = screen.getByRole('link', { name: `${label}: view Spinning Wumpus in a new tab` })
+      expect(link).toHaveTextContent(label)
+      expect(link).toHaveAttribute('href', href)
+      expect(link).toHaveAttribute('target', '_blank')
+      expect(link.getAttribute('rel')).toContain('noopener')
+    }
+  })
+
+  describe('download buttons', () => {
+    const clicked: HTMLAnchorElement[] = []
+    beforeEach(() => {
+      clicked.length = 0
+      URL.createObjectURL = vi.fn(() => 'blob:http://localhost/fake-object-url')
+      URL.revokeObjectURL = vi.fn()
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+        clicked.push(this)
+      })
+    })
+
+    it('fetch the file and save it under its original name', async () => {
+      const bytes = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])
+      // A wildcard: msw would read the parentheses in the file name as pattern syntax.
+      server.use(http.get('/api/files/65a0000000000000000000aa/*', () => new HttpResponse(bytes, { headers: { 'Content-Type': 'image/gif' } })))
+      const { user } = renderApp(`/wumpus/${wumpus._id}`)
+
+      await user.click(await screen.findByRole('button', { name: 'GIF: download Spinning Wumpus as GIF' }))
+
+      await waitFor(() => expect(clicked).toHaveLength(1))
+      expect(clicked[0]!.download).toBe('spinning wumpus (v2).gif')
+      expect(clicked[0]!.getAttribute('href')).toBe('blob:http://localhost/fake-object-url')
+      const blob = vi.mocked(URL.createObjectURL).mock.calls[0]![0] as Blob
+      expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes)
+      expect(document.querySelector('a[download]')).toBeNull()
+    })
+
+    it('save the Lottie JSON as .json and the APNG as .png', async () => {
+      server.use(
+        http.get(wumpus.lottie, () => HttpResponse.json({ v: '5.7.0' })),
+        http.get(wumpus.apng, () => new HttpResponse(new Uint8Array([0x89, 0x50]), { headers: { 'Content-Type': 'image/apng' } })),
+      )
+      const { user } = renderApp(`/wumpus/${wumpus._id}`)
+
+      await user.click(await screen.findByRole('button', { name: /^Lottie: download/ }))
+      await waitFor(() => expect(clicked).toHaveLength(1))
+      await user.click(screen.getByRole('button', { name: /^Apng: download/ }))
+      await waitFor(() => expect(clicked).toHaveLength(2))
+      expect(clicked.map((a) => a.download)).toEqual(['spinning-wumpus.json', 'spinning-wumpus.png'])
+    })
+
+    it('say so in a toast when the file cannot be fetched', async () => {
+      server.use(
+        http.get('/api/files/65a0000000000000000000aa/*', () =>
+          HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'File not found' } }, { status: 404 }),
+        ),
+      )
+      const { user } = renderApp(`/wumpus/${wumpus._id}`)
+
+      await user.click(await screen.findByRole('button', { name: /^GIF: download/ }))
+      expect(await screen.findByText('Download failed')).toBeInTheDocument()
+      expect(screen.getByText('File not found')).toBeInTheDocument()
+      expect(clicked).toHaveLength(0)
+    })
+  })
+
+  it('shows a friendly not-found message for an unknown id', async () => {
+    renderApp('/wumpus/ffffffffffffffffffffffff')
+
+    expect(await screen.findByRole('heading', { name: 'Wumpus not found' })).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Back to the gallery' })).toHaveAttribute('href', '/')
+    expect(document.title).toBe('Not found · Wumpus Gallery')
+  })
+
+  it('treats a malformed id as not found without asking the server', async () => {
+    // msw fails the test on any request without a handler; none is set for this id.
+    server.resetHandlers()
+    renderApp('/wumpus/not-an-id')
+    expect(await screen.findByRole('heading', { name: 'Wumpus not found' })).toBeInTheDocument()
+  })
+})

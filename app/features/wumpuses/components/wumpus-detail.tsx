@@ -1,0 +1,71 @@
+import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { usePageTitle } from '../../../lib/page-title'
+import { profilePath } from '../../../lib/paths'
+import { wumpusQueryOptions } from '../api'
+import { DownloadButton } from './download-button'
+import classes from './wumpus-detail.module.css'
+
+const FORMATS = [
+  { key: 'gif', label: 'GIF' },
+  { key: 'apng', label: 'Apng' },
+  { key: 'lottie', label: 'Lottie' },
+] as const
+
+export function WumpusDetail({ id }: { id: string }) {
+  const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
+  usePageTitle(wumpus.name)
+
+  return (
+    <Grid gap="xl" align="flex-start">
+      <Grid.Col span={{ base: 12, sm: 'content' }}>
+        <img className={classes.preview} src={wumpus.gif} alt={`${wumpus.name}, animated`} width={300} height={300} />
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, sm: 'auto' }}>
+        <Stack gap="lg">
+          <Stack gap="xs">
+            <Title order={1}>{wumpus.name}</Title>
+            <Text>{wumpus.description}</Text>
+          </Stack>
+
+          <section aria-labelledby="view-heading">
+            <Title order={2} size="h4" id="view-heading" mb="xs">
+              View in format
+            </Title>
+            <Group gap="lg">
+              {FORMATS.map(({ key, label }) => (
+                <Anchor
+                  key={key}
+                  href={wumpus[key]}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  aria-label={`${label}: view ${wumpus.name} in a new tab`}
+                >
+                  {label}
+                </Anchor>
+              ))}
+            </Group>
+          </section>
+
+          <section aria-labelledby="download-heading">
+            <Title order={2} size="h4" id="download-heading" mb="xs">
+              Download in format
+            </Title>
+            <Group gap="sm">
+              {FORMATS.map(({ key, label }) => (
+                <DownloadButton key={key} url={wumpus[key]} label={label} description={`${wumpus.name} as ${label}`} />
+              ))}
+            </Group>
+          </section>
+
+          <section aria-labelledby="author-heading">
+            <Title order={2} size="h4" id="author-heading" mb="xs">
+              Animation by
+            </Title>
+            <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor>
+          </section>
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  )
+}

@@ -1,0 +1,72 @@
+import { Alert, Button, Center, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { AnchorLink } from '../../../components/router-links'
+import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
+import { wumpusListQueryOptions } from '../api'
+import { WumpusCard } from './wumpus-card'
+
+/** Cards loaded eagerly: the first row on the widest layout. */
+const EAGER_CARDS = 4
+
+export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
+  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } =
+    useSuspenseInfiniteQuery(wumpusListQueryOptions())
+  const sentinelRef = useInfiniteScroll({
+    hasNextPage,
+    isFetchingNextPage,
+    enabled: !isFetchNextPageError,
+    fetchNextPage,
+  })
+
+  const items = data.pages.flatMap((page) => page.items)
+  const total = data.pages[0]?.total ?? items.length
+  const loadMore = () => void fetchNextPage()
+
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1}>{total} wumpus animation in 3 format</Title>
+        {showAboutHint && (
+          <Text>
+            Don't know what is wumpus? <AnchorLink to="/about">Read about the wumpus</AnchorLink>
+          </Text>
+        )}
+      </Stack>
+
+      {items.length === 0 ? (
+        <Text>No animations yet. Come back soon!</Text>
+      ) : (
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="md" p={0} m={0} aria-label="Animations">
+          {items.map((wumpus, index) => (
+            <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />
+          ))}
+        </SimpleGrid>
+      )}
+
+      <div ref={sentinelRef} aria-hidden="true" />
+      <Text role="status" size="sm" c="dimmed" ta="center">
+        {isFetchingNextPage
+          ? 'Loading more animations…'
+          : items.length > 0 && `Showing ${items.length} of ${total}`}
+      </Text>
+      {isFetchNextPageError ? (
+        <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
+          <Group justify="space-between">
+            <Text size="sm">Check your connection and try again.</Text>
+            <Button color="red" onClick={loadMore} loading={isFetchingNextPage}>
+              Retry
+            </Button>
+          </Group>
+        </Alert>
+      ) : (
+        hasNextPage && (
+          <Center>
+            <Button variant="default" onClick={loadMore} loading={isFetchingNextPage}>
+              Load more
+            </Button>
+          </Center>
+        )
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,21 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { createRootRouteWithContext, Outlet } from '@tanstack/react-router'
+import { AppLayout } from '../components/app-layout'
+import { NotFound } from '../components/not-found'
+
+export interface RouterContext {
+  queryClient: QueryClient
+}
+
+export const Route = createRootRouteWithContext<RouterContext>()({
+  component: RootComponent,
+  notFoundComponent: () => <NotFound />,
+})
+
+function RootComponent() {
+  return (
+    <AppLayout>
+      <Outlet />
+    </AppLayout>
+  )
+}

@@ -1,0 +1,38 @@
+import { createFileRoute, notFound } from '@tanstack/react-router'
+import { idSchema } from '../../contract/wumpus'
+import { NotFound } from '../components/not-found'
+import { PageLoader } from '../components/page-loader'
+import { RouteError } from '../components/route-error'
+import { wumpusQueryOptions } from '../features/wumpuses/api'
+import { WumpusDetail } from '../features/wumpuses/components/wumpus-detail'
+import { isApiError } from '../lib/api-client'
+
+export const Route = createFileRoute('/wumpus/$id')({
+  loader: async ({ context, params }) => {
+    if (!idSchema.safeParse(params.id).success) throw notFound()
+    try {
+      await context.queryClient.ensureQueryData(wumpusQueryOptions(params.id))
+    } catch (error) {
+      if (isApiError(error, 404)) throw notFound()
+      throw error
+    }
+  },
+  pendingComponent: PageLoader,
+  errorComponent: RouteError,
+  notFoundComponent: WumpusNotFound,
+  component: WumpusDetailPage,
+})
+
+function WumpusDetailPage() {
+  const { id } = Route.useParams()
+  return <WumpusDetail id={id} />
+}
+
+function WumpusNotFound() {
+  return (
+    <NotFound
+      title="Wumpus not found"
+      message="We looked in every room of the cave and found no animation with this id. It may have been removed."
+    />
+  )
+}
