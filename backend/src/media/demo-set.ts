@@ -1,0 +1,61 @@
+// The demo gallery: a dozen original wumpus mascots, rendered to GIF, APNG and Lottie JSON.
+import type { Mascot } from './mascots/body'
+import { blinking } from './mascots/blinking'
+import { bouncing } from './mascots/bouncing'
+import { cheering } from './mascots/cheering'
+import { dancing } from './mascots/dancing'
+import { dizzy } from './mascots/dizzy'
+import { jumping } from './mascots/jumping'
+import { lovestruck } from './mascots/lovestruck'
+import { shivering } from './mascots/shivering'
+import { sleeping } from './mascots/sleeping'
+import { spinning } from './mascots/spinning'
+import { waving } from './mascots/waving'
+import { yawning } from './mascots/yawning'
+import { renderAnimation } from './render-pool'
+
+export type DemoMascot = Mascot
+
+export interface DemoFile {
+  bytes: Uint8Array
+  filename: string
+}
+
+export interface RenderedDemo {
+  slug: string
+  name: string
+  description: string
+  files: { gif: DemoFile; apng: DemoFile; lottie: DemoFile }
+}
+
+/** The demo mascots in gallery order. */
+export function demoMascots(): DemoMascot[] {
+  return [waving, bouncing, blinking, spinning, jumping, dancing, sleeping, cheering, lovestruck, dizzy, shivering, yawning]
+}
+
+/** Lottie JSON with numbers rounded to 3 decimals (computed paths carry long fractions). */
+export function lottieBytes(lottie: object): Uint8Array {
+  const json = JSON.stringify(lottie, (_key, value: unknown) =>
+    typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value,
+  )
+  return new TextEncoder().encode(json)
+}
+
+/** Renders every demo mascot in the shared worker (jobs queue there one at a time). */
+export async function renderDemoSet(): Promise<RenderedDemo[]> {
+  return Promise.all(
+    demoMascots().map(async (m) => {
+      const out = await renderAnimation(m.lottie)
+      return {
+        slug: m.slug,
+        name: m.name,
+        description: m.description,
+        files: {
+          gif: { bytes: out.gif, filename: `${m.slug}.gif` },
+          apng: { bytes: out.apng, filename: `${m.slug}.png` },
+          lottie: { bytes: lottieBytes(m.lottie), filename: `${m.slug}.json` },
+        },
+      }
+    }),
+  )
+}

@@ -1,0 +1,133 @@
+// Runs render jobs in one worker thread (the machines have 2 cores), one at a time, so HTTP
+// requests never wait on rendering. The worker starts on first use and again after a crash.
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { RenderJob, RenderReply, RenderResult } from './media-worker'
+
+export interface RenderAnimationOptions {
+  size?: number
+  fps?: number
+}
+
+export interface PoolOptions {
+  /** Worker entry (plain JavaScript); default media-worker beside this file. */
+  workerUrl?: URL
+  /** A job running longer than this kills the worker (default 120 s). */
+  jobTimeoutMs?: number
+}
+
+interface Pending {
+  job: RenderJob
+  resolve: (r: RenderResult) => void
+  reject: (e: Error) => void
+}
+
+/**
+ * Starts media-worker beside this file. Under tsx or vitest that is a .ts file; Node 20 does
+ * not apply `--import tsx` hooks to a worker's entry, so a small bootstrap registers tsx first.
+ */
+function startDefaultWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./media-worker.js', import.meta.url))
+  const entry = new URL('./media-worker.ts', import.meta.url).href
+  const tsxDir = createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, '')
+  const api = pathToFileURL(`${tsxDir}dist/esm/api/index.mjs`).href
+  const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
+  return new Worker(bootstrap, { eval: true })
+}
+
+export class RenderPool {
+  private worker: Worker | null = null
+  private readonly queue: Pending[] = []
+  private current: Pending | null = null
+  private timer: NodeJS.Timeout | null = null
+  private nextId = 1
+  private closed = false
+
+  constructor(private readonly options: PoolOptions = {}) {}
+
+  render(lottie: unknown, options: RenderAnimationOptions = {}): Promise<RenderResult> {
+    if (this.closed) return Promise.reject(new Error('render pool is closed'))
+    return new Promise((resolve, reject) => {
+      this.queue.push({ job: { id: this.nextId++, lottie, size: options.size, fps: options.fps }, resolve, reject })
+      this.pump()
+    })
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    const error = new Error('render pool closed')
+    for (const p of this.queue.splice(0)) p.reject(error)
+    const worker = this.worker
+    this.fail(error)
+    if (worker) await worker.terminate()
+  }
+
+  private start(): Worker {
+    const worker = this.options.workerUrl ? new Worker(this.options.workerUrl) : startDefaultWorker()
+    worker.on('message', (reply: RenderReply) => {
+      const p = this.current
+      if (!p || p.job.id !== reply.id) return
+      this.finish()
+      if (reply.ok) p.resolve(reply.result)
+      else p.reject(new Error(reply.error))
+      this.pump()
+    })
+    worker.on('error', (err) => this.crashed(worker, err))
+    worker.on('exit', (code) => this.crashed(worker, new Error(`render worker exited with code ${code}`)))
+    return worker
+  }
+
+  private pump(): void {
+    if (this.current || this.closed) return
+    const next = this.queue.shift()
+    if (!next) return
+    this.worker ??= this.start()
+    this.worker.ref() // keep the process alive while a job is in flight
+    this.current = next
+    const timeout = this.options.jobTimeoutMs ?? 120_000
+    this.timer = setTimeout(() => {
+      const worker = this.worker
+      if (worker) this.crashed(worker, new Error(`render timed out after ${timeout} ms`))
+      void worker?.terminate()
+    }, timeout)
+    this.timer.unref()
+    this.worker.postMessage(next.job)
+  }
+
+  private finish(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.current = null
+    this.worker?.unref() // an idle worker must not keep the process alive
+  }
+
+  /** The job in flight fails; queued jobs go to a fresh worker. */
+  private crashed(worker: Worker, error: Error): void {
+    if (this.worker !== worker) return
+    this.worker = null
+    this.fail(error)
+    this.pump()
+  }
+
+  private fail(error: Error): void {
+    const p = this.current
+    this.finish()
+    this.worker = null
+    p?.reject(error)
+  }
+}
+
+let shared: RenderPool | null = null
+
+/** Renders a Lottie to GIF and APNG in the shared worker. */
+export function renderAnimation(lottie: object, options?: RenderAnimationOptions): Promise<RenderResult> {
+  shared ??= new RenderPool()
+  return shared.render(lottie, options)
+}
+
+export async function closeRenderPool(): Promise<void> {
+  const pool = shared
+  shared = null
+  await pool?.close()
+}
