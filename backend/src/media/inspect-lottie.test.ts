@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest'
+import { MAX_MEDIA_DIMENSION, MAX_MEDIA_FRAMES } from '../../../contract/limits'
+import { inspectLottie } from './inspect-lottie'
+import { bytes, mediaErrorOf } from './test-fixtures/bytes'
+import { lottie, lottieBytes, utf8 } from './test-fixtures/lottie'
+import { stillPng } from './test-fixtures/png'
+
+const codeOf = (file: Uint8Array) => mediaErrorOf(() => inspectLottie(file)).code
+
+describe('inspectLottie', () => {
+  it('reads size, frames and duration from a Lottie animation', () => {
+    const file = lottieBytes({ fr: 30, ip: 0, op: 90, w: 512, h: 256 })
+    expect(inspectLottie(file)).toEqual({
+      format: 'lottie',
+      contentType: 'application/json',
+      width: 512,
+      height: 256,
+      frames: 90,
+      durationMs: 3000,
+      loop: 0,
+      bytes: file.length,
+    })
+  })
+
+  it('accepts a numeric version, a non-zero in point, fractional points and pretty printing', () => {
+    const file = utf8(`\n  ${JSON.stringify(lottie({ v: 5, ip: 10, op: 39.5, fr: 29.97 }), null, 2)}\n`)
+    expect(inspectLottie(file)).toMatchObject({ frames: 30, durationMs: 984 })
+  })
+
+  it('accepts "__proto__" as a string value: only keys are refused', () => {
+    const file = lottieBytes({ nm: '__proto__ constructor prototype' })
+    expect(inspectLottie(file).format).toBe('lottie')
+  })
+
+  it.each([
+    ['a cut file', lottieBytes().subarray(0, 50)],
+    ['content after the JSON value', bytes(lottieBytes(), '{}')],
+    ['a prefix before the JSON value', bytes('callback(', lottieBytes(), ')')],
+    ['a PNG', stillPng()],
+    ['invalid UTF-8', bytes('{"nm":"', [0xc3, 0x28], '"}')],
+    ['a BOM before the JSON', bytes([0xef, 0xbb, 0xbf], lottieBytes())],
+  ])('refuses %s as INVALID_JSON', (_, file) => {
+    expect(codeOf(file)).toBe('INVALID_JSON')
+  })
+
+  it('refuses a BOM followed by binary data as POLYGLOT and no bytes as EMPTY', () => {
+    expect(codeOf(bytes([0xef, 0xbb, 0xbf], stillPng()))).toBe('POLYGLOT')
+    expect(codeOf(new Uint8Array())).toBe('EMPTY')
+  })
+
+  it.each([
+    ['an array', utf8('[{"v":"5.7.4"}]')],
+    ['a number', utf8('42')],
+    ['null', utf8('null')],
+    ['a missing version', lottieBytes({ v: undefined })],
+    ['a version that is not a version', lottieBytes({ v: 'latest' })],
+    ['a missing frame rate', lottieBytes({ fr: undefined })],
+    ['a frame rate of 0', lottieBytes({ fr: 0 })],
+    ['a string frame rate', lottieBytes({ fr: '30' })],
+    ['a missing in point', lottieBytes({ ip: undefined })],
+    ['a missing out point', lottieBytes({ op: undefined })],
+    ['op equal to ip', lottieBytes({ ip: 10, op: 10 })],
+    ['op before ip', lottieBytes({ ip: 10, op: 5 })],
+    ['a width of 0', lottieBytes({ w: 0 })],
+    ['a negative height', lottieBytes({ h: -1 })],
+    ['a fractional width', lottieBytes({ w: 10.5 })],
+    ['missing layers', lottieBytes({ layers: undefined })],
+    ['layers that are not an array', lottieBytes({ layers: {} })],
+    ['a layer that is not an object', lottieBytes({ layers: [1] })],
+  ])('refuses %s as NOT_LOTTIE', (_, file) => {
+    expect(codeOf(file)).toBe('NOT_LOTTIE')
+  })
+
+  it('refuses sizes and frame counts above the limits as TOO_LARGE', () => {
+    expect(codeOf(lottieBytes({ w: MAX_MEDIA_DIMENSION + 1 }))).toBe('TOO_LARGE')
+    expect(codeOf(lottieBytes({ w: 1e12, h: 1e12 }))).toBe('TOO_LARGE')
+    expect(codeOf(lottieBytes({ ip: 0, op: MAX_MEDIA_FRAMES + 1 }))).toBe('TOO_LARGE')
+    expect(inspectLottie(lottieBytes({ ip: 0, op: MAX_MEDIA_FRAMES })).frames).toBe(MAX_MEDIA_FRAMES)
+  })
+
+  describe('prototype pollution guard', () => {
+    const withKey = (text: string) => utf8(JSON.stringify(lottie()).replace('"nm":"ball"', `"nm":"ball",${text}`))
+
+    it.each([
+      ['__proto__ at the top', utf8(JSON.stringify(lottie()).replace('{', '{"__proto__":{"admin":true},'))],
+      ['__proto__ deep in a layer', withKey('"ks2":{"k":[{"__proto__":{"x":1}}]}')],
+      ['__proto__ written with a \\u escape', withKey('"\\u005f_proto__":{}')],
+      ['constructor.prototype', withKey('"constructor":{"prototype":{"x":1}}')],
+    ])('refuses %s as NOT_LOTTIE', (_, file) => {
+      const error = mediaErrorOf(() => inspectLottie(file))
+      expect(error.code).toBe('NOT_LOTTIE')
+      expect(String(error.details?.reason)).toMatch(/forbidden key/)
+    })
+
+    it('finds a forbidden key under very deep nesting without overflowing the stack', () => {
+      const depth = 100_000
+      const deep = `${'['.repeat(depth)}{"__proto__":1}${']'.repeat(depth)}`
+      const error = mediaErrorOf(() => inspectLottie(withKey(`"meta":${deep}`)))
+      expect(error.code).toBe('NOT_LOTTIE')
+    })
+  })
+})

@@ -1,0 +1,115 @@
+import { MAX_MEDIA_DIMENSION } from '../../../contract/limits'
+import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
+import { MediaError, assertFrameCount } from './media-error'
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
+const BOM = [0xef, 0xbb, 0xbf]
+const VERSION = /^\d+(\.\d+){0,3}([-+][\w.]+)?$/
+
+// Keys refused at any depth. JSON.parse makes `__proto__` a plain own property, so parsing is safe,
+// but code that later merges or spreads the animation (players, editors, deep-merge helpers) can
+// turn `__proto__` or `constructor.prototype` into prototype pollution. The Lottie schema never uses
+// these names, so refusing them everywhere costs real files nothing.
+const FORBIDDEN_KEYS = ['__proto__', 'constructor', 'prototype']
+
+/**
+ * A Lottie (Bodymovin) JSON animation: strict UTF-8, one JSON object with `v`, `fr`, `ip`, `op`,
+ * `w`, `h` and `layers`. frames = op - ip (rounded up), durationMs = (op - ip) / fr seconds.
+ * The file does not say whether to loop; players loop by default, so loop is reported as 0.
+ */
+export function inspectLottie(bytes: Uint8Array): MediaInfo {
+  if (bytes.length === 0) throw new MediaError('EMPTY')
+  checkLeadingBom(bytes)
+
+  let text: string
+  try {
+    text = utf8.decode(bytes)
+  } catch {
+    throw new MediaError('INVALID_JSON', { reason: 'not valid UTF-8' })
+  }
+  let data: unknown
+  try {
+    // Also refuses anything before or after the single JSON value.
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new MediaError('INVALID_JSON', { reason: error instanceof Error ? error.message : String(error) })
+  }
+
+  if (!isObject(data)) notLottie('the JSON is not an object')
+  if (mayHaveForbiddenKeys(text)) assertNoForbiddenKeys(data)
+
+  const { v, fr, ip, op, w, h, layers } = data
+  if (!(typeof v === 'string' ? VERSION.test(v) : isFiniteNumber(v))) notLottie('v (version) is missing or invalid')
+  if (!isFiniteNumber(fr) || fr <= 0) notLottie('fr (frame rate) must be a number above 0')
+  if (!isFiniteNumber(ip)) notLottie('ip (in point) must be a number')
+  if (!isFiniteNumber(op) || op <= ip) notLottie('op (out point) must be a number above ip')
+  if (!isPositiveInteger(w) || !isPositiveInteger(h)) notLottie('w and h must be positive integers')
+  if (w > MAX_MEDIA_DIMENSION || h > MAX_MEDIA_DIMENSION) {
+    throw new MediaError('TOO_LARGE', { width: w, height: h, maxDimension: MAX_MEDIA_DIMENSION })
+  }
+  if (!Array.isArray(layers) || !layers.every(isObject)) notLottie('layers must be an array of objects')
+
+  const frames = Math.ceil(op - ip)
+  assertFrameCount(frames)
+  return {
+    format: 'lottie',
+    contentType: INSPECTED_CONTENT_TYPE.lottie,
+    width: w,
+    height: h,
+    frames,
+    durationMs: Math.round(((op - ip) / fr) * 1000),
+    loop: 0,
+    bytes: bytes.length,
+  }
+}
+
+/** A BOM before JSON is only an encoding slip; a BOM before anything else is a disguised file. */
+function checkLeadingBom(bytes: Uint8Array): void {
+  if (!BOM.every((byte, i) => bytes[i] === byte)) return
+  let i = BOM.length
+  while (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x0d || bytes[i] === 0x09) i++
+  if (bytes[i] === 0x7b || bytes[i] === 0x5b) {
+    throw new MediaError('INVALID_JSON', { reason: 'starts with a byte order mark; save as UTF-8 without BOM' })
+  }
+  throw new MediaError('POLYGLOT', { reason: 'a byte order mark followed by non-JSON data' })
+}
+
+/**
+ * The walk costs about as much as JSON.parse on big files, so skip it when no forbidden name can be
+ * in the text: keys can only hide a letter or '_' behind a \u escape.
+ */
+function mayHaveForbiddenKeys(text: string): boolean {
+  return text.includes('\\u') || FORBIDDEN_KEYS.some((key) => text.includes(key))
+}
+
+/** Iterative walk (no recursion, so deep nesting cannot overflow the stack). */
+function assertNoForbiddenKeys(root: Record<string, unknown>): void {
+  const stack: object[] = [root]
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === 'object' && item !== null) stack.push(item)
+      continue
+    }
+    for (const key in node) {
+      if (FORBIDDEN_KEYS.includes(key)) notLottie(`forbidden key "${key}"`)
+      const value = (node as Record<string, unknown>)[key]
+      if (typeof value === 'object' && value !== null) stack.push(value)
+    }
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
+}
+
+function isPositiveInteger(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) > 0
+}
+
+function notLottie(reason: string): never {
+  throw new MediaError('NOT_LOTTIE', { reason })
+}
