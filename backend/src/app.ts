@@ -5,7 +5,7 @@ import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
 import { errorShape, requestLog, securityHeaders } from './http/middleware'
-import { staticApp } from './http/static-app'
+import { inlineScriptHashes, staticApp } from './http/static-app'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
@@ -25,7 +25,12 @@ export function createApp({ config, store, logger }: AppDeps): Koa {
 
   app.use(requestLog(logger))
   app.use(errorShape(logger))
-  app.use(securityHeaders({ authEmulatorOrigin: emulator ? `http://${emulator}` : undefined }))
+  app.use(
+    securityHeaders({
+      authEmulatorOrigin: emulator ? `http://${emulator}` : undefined,
+      inlineScriptHashes: inlineScriptHashes(config.staticDir),
+    }),
+  )
   app.use(compress({ threshold: 1024 }))
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 

@@ -71,12 +71,12 @@ function toHttpError(caught: unknown): HttpError {
 }
 
 /** Security headers for every response. The CSP allows only our own origin (plus data:/blob: media). */
-export function securityHeaders(options: { authEmulatorOrigin?: string } = {}): Middleware {
+export function securityHeaders(options: { authEmulatorOrigin?: string; inlineScriptHashes?: string[] } = {}): Middleware {
   const connect = ["'self'", 'https://*.googleapis.com', 'https://*.firebaseio.com', 'https://*.firebaseapp.com']
   if (options.authEmulatorOrigin) connect.push(options.authEmulatorOrigin)
   const csp = [
     "default-src 'self'",
-    "script-src 'self' https://apis.google.com",
+    ["script-src 'self' https://apis.google.com", ...(options.inlineScriptHashes ?? []).map((h) => `'${h}'`)].join(' '),
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
     "font-src 'self' data:",

@@ -3,12 +3,13 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
+const INLINE = "document.documentElement.dataset.theme = 'dark'"
 let server: TestServer
 beforeAll(async () => {
   server = await startTestServer()
   const root = server.config.staticDir
   mkdirSync(path.join(root, 'assets'), { recursive: true })
-  writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>Wumpus</title>')
+  writeFileSync(path.join(root, 'index.html'), `<!doctype html><title>Wumpus</title><script>${INLINE}</script><script type="module" src="/assets/app-abc123.js"></script>`)
   writeFileSync(path.join(root, 'assets', 'app-abc123.js'), 'console.log(1)')
   writeFileSync(path.join(root, 'sw.js'), 'self')
 })
@@ -25,6 +26,16 @@ describe('serving the built app', () => {
       expect(res.headers.get('cache-control')).toBe('no-cache')
       expect(await res.text()).toContain('<title>Wumpus</title>')
     }
+  })
+
+  it("allows the page's own inline script, and no other, in the CSP", async () => {
+    // The hashes are read when the app is built, so this uses a fresh app on the same folder.
+    const { createHash } = await import('node:crypto')
+    const again = await startTestServer({ STATIC_DIR: server.config.staticDir })
+    const csp = (await fetch(again.url + '/', { headers: { accept: 'text/html' } })).headers.get('content-security-policy')!
+    await again.close()
+    const hash = createHash('sha256').update(INLINE).digest('base64')
+    expect(csp).toMatch(new RegExp(`script-src 'self' https://apis.google.com 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`))
   })
 
   it('caches hashed assets forever and revalidates the service worker', async () => {

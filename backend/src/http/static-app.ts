@@ -1,4 +1,5 @@
-import { createReadStream } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { Middleware } from 'koa'
@@ -74,4 +75,14 @@ async function statFile(file: string) {
   } catch {
     return undefined
   }
+}
+
+/** CSP hashes ('sha256-...') of the inline scripts in the built index.html, e.g. the theme pre-paint script. */
+export function inlineScriptHashes(root: string): string[] {
+  const index = path.join(root, 'index.html')
+  if (!existsSync(index)) return []
+  const html = readFileSync(index, 'utf8')
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    (match) => `sha256-${createHash('sha256').update(match[1]!).digest('base64')}`,
+  )
 }

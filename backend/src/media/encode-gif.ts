@@ -1,4 +1,9 @@
-import gifenc, { type Palette } from 'gifenc'
+import { createRequire } from 'node:module'
+import type { Palette } from 'gifenc'
+
+// gifenc is CommonJS without named exports Node can see, while Vite picks its ESM build whose
+// default export differs: require() loads the same CommonJS build everywhere.
+const gifenc = createRequire(import.meta.url)('gifenc') as typeof import('gifenc')
 
 /** Straight-alpha RGBA frames shown at a constant rate. */
 export interface FrameSequence {

@@ -18,11 +18,7 @@ declare module 'gifenc' {
     bytes(): Uint8Array
   }
 
-  // The package is CommonJS with no named exports Node can detect: use the default import.
-  const gifenc: {
-    GIFEncoder(options?: { initialCapacity?: number; auto?: boolean }): Encoder
-    quantize(rgba: Uint8Array, maxColors: number, options?: { format?: ColorFormat }): Palette
-    applyPalette(rgba: Uint8Array, palette: Palette, format?: ColorFormat): Uint8Array
-  }
-  export default gifenc
+  export function GIFEncoder(options?: { initialCapacity?: number; auto?: boolean }): Encoder
+  export function quantize(rgba: Uint8Array, maxColors: number, options?: { format?: ColorFormat }): Palette
+  export function applyPalette(rgba: Uint8Array, palette: Palette, format?: ColorFormat): Uint8Array
 }

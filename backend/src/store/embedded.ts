@@ -8,7 +8,7 @@ import { access, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/
 import path from 'node:path'
 import Datastore from '@seald-io/nedb'
 import { decodeCursor, encodeCursor, isId, newId } from './ids'
-import { OrderedIndex } from './ordered-index'
+import { OrderedIndex, type OrderedEntry } from './ordered-index'
 import {
   DuplicateKeyError,
   StoreUnavailableError,
@@ -66,28 +66,57 @@ function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
 }
 
-class EmbeddedStore implements Store {
-  readonly kind = 'embedded' as const
-  /** Newest first over all wumpuses, and per uploader. */
-  private readonly newest = new OrderedIndex()
+/**
+ * Every wumpus in memory, with newest-first indexes over all and per uploader, so reads never
+ * go through nedb's query engine (which sorts every matching document on each query).
+ * Updated only after nedb has accepted the write.
+ */
+class WumpusCatalog {
+  private readonly records = new Map<string, WumpusRecord>()
+  readonly newest = new OrderedIndex()
   private readonly newestByUploader = new Map<string, OrderedIndex>()
 
-  constructor(
-    private readonly dataDir: string,
-    private readonly filesDir: string,
-    private readonly wumpuses: Datastore<WumpusRecord>,
-    private readonly users: Datastore<UserDocument>,
-    private readonly files: Datastore<FileDocument>,
-  ) {
-    const all = wumpuses.getAllData()
-    this.newest.reset(all.map((doc) => ({ time: doc.createdAt.getTime(), id: doc._id })))
-    const byUploader = new Map<string, Array<{ time: number; id: string }>>()
-    for (const doc of all) {
-      const list = byUploader.get(doc.u_email) ?? []
-      list.push({ time: doc.createdAt.getTime(), id: doc._id })
-      byUploader.set(doc.u_email, list)
+  constructor(records: WumpusRecord[]) {
+    const byUploader = new Map<string, OrderedEntry[]>()
+    for (const record of records) {
+      this.records.set(record._id, toWumpusRecord(record))
+      const entries = byUploader.get(record.u_email) ?? []
+      entries.push({ time: record.createdAt.getTime(), id: record._id })
+      byUploader.set(record.u_email, entries)
     }
+    this.newest.reset(records.map((record) => ({ time: record.createdAt.getTime(), id: record._id })))
     for (const [email, entries] of byUploader) this.uploaderIndex(email).reset(entries)
+  }
+
+  get(id: string): WumpusRecord | undefined {
+    const record = this.records.get(id)
+    return record && toWumpusRecord(record)
+  }
+
+  /** The uploader's index, or the one over everything. */
+  index(u_email?: string): OrderedIndex | undefined {
+    return u_email === undefined ? this.newest : this.newestByUploader.get(u_email)
+  }
+
+  add(record: WumpusRecord): void {
+    this.records.set(record._id, toWumpusRecord(record))
+    const time = record.createdAt.getTime()
+    this.newest.add(time, record._id)
+    this.uploaderIndex(record.u_email).add(time, record._id)
+  }
+
+  /** For updates, which never change createdAt or u_email, so the indexes stay valid. */
+  replace(record: WumpusRecord): void {
+    this.records.set(record._id, toWumpusRecord(record))
+  }
+
+  remove(record: WumpusRecord): void {
+    this.records.delete(record._id)
+    const time = record.createdAt.getTime()
+    this.newest.remove(time, record._id)
+    const byUploader = this.newestByUploader.get(record.u_email)
+    byUploader?.remove(time, record._id)
+    if (byUploader?.size === 0) this.newestByUploader.delete(record.u_email)
   }
 
   private uploaderIndex(email: string): OrderedIndex {
@@ -98,20 +127,28 @@ class EmbeddedStore implements Store {
     }
     return index
   }
+}
+
+class EmbeddedStore implements Store {
+  readonly kind = 'embedded' as const
+  private readonly catalog: WumpusCatalog
+
+  constructor(
+    private readonly dataDir: string,
+    private readonly filesDir: string,
+    private readonly wumpuses: Datastore<WumpusRecord>,
+    private readonly users: Datastore<UserDocument>,
+    private readonly files: Datastore<FileDocument>,
+  ) {
+    this.catalog = new WumpusCatalog(wumpuses.getAllData())
+  }
 
   async listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage> {
     const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
-    const index = options.u_email === undefined ? this.newest : this.newestByUploader.get(options.u_email)
+    const index = this.catalog.index(options.u_email)
     if (!index) return { items: [], total: 0 }
     const ids = index.slice(options.limit + 1, position && { time: position.createdAt.getTime(), id: position._id })
-    const pageIds = ids.slice(0, options.limit)
-    const docs = await this.wumpuses.findAsync({ _id: { $in: pageIds } })
-    const byId = new Map(docs.map((doc) => [doc._id, doc]))
-    // A record deleted between the index read and the fetch is simply left out.
-    const items = pageIds.flatMap((id) => {
-      const doc = byId.get(id)
-      return doc ? [toWumpusRecord(doc)] : []
-    })
+    const items = ids.slice(0, options.limit).flatMap((id) => this.catalog.get(id) ?? [])
     const last = items[items.length - 1]
     return ids.length > options.limit && last
       ? { items, total: index.size, nextCursor: encodeCursor(last) }
@@ -119,9 +156,7 @@ class EmbeddedStore implements Store {
   }
 
   async getWumpus(id: string): Promise<WumpusRecord | undefined> {
-    if (!isId(id)) return undefined
-    const doc = await this.wumpuses.findOneAsync({ _id: id })
-    return doc ? toWumpusRecord(doc) : undefined
+    return this.catalog.get(id)
   }
 
   async insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord> {
@@ -133,40 +168,32 @@ class EmbeddedStore implements Store {
       updatedAt: now,
     }
     await this.wumpuses.insertAsync(record)
-    const time = record.createdAt.getTime()
-    this.newest.add(time, record._id)
-    this.uploaderIndex(record.u_email).add(time, record._id)
+    this.catalog.add(record)
     return toWumpusRecord(record)
   }
 
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
-    if (!isId(id)) return undefined
-    // The patch never touches createdAt or u_email, so the ordered indexes stay valid.
+    if (!this.catalog.get(id)) return undefined
     const { affectedDocuments } = await this.wumpuses.updateAsync(
       { _id: id },
       { $set: { ...wumpusPatchFields(patch), updatedAt: new Date() } },
       { returnUpdatedDocs: true },
     )
-    return affectedDocuments ? toWumpusRecord(affectedDocuments) : undefined
+    if (!affectedDocuments) return undefined
+    this.catalog.replace(affectedDocuments)
+    return toWumpusRecord(affectedDocuments)
   }
 
   async deleteWumpus(id: string): Promise<number> {
-    if (!isId(id)) return 0
-    const doc = await this.wumpuses.findOneAsync({ _id: id })
-    if (!doc) return 0
+    const record = this.catalog.get(id)
+    if (!record) return 0
     const removed = await this.wumpuses.removeAsync({ _id: id }, {})
-    if (removed > 0) {
-      const time = doc.createdAt.getTime()
-      this.newest.remove(time, id)
-      const byUploader = this.newestByUploader.get(doc.u_email)
-      byUploader?.remove(time, id)
-      if (byUploader?.size === 0) this.newestByUploader.delete(doc.u_email)
-    }
+    if (removed > 0) this.catalog.remove(record)
     return removed
   }
 
   async countWumpuses(): Promise<number> {
-    return this.newest.size
+    return this.catalog.newest.size
   }
 
   async getUser(email: string): Promise<UserRecord | undefined> {

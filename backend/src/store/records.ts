@@ -26,10 +26,13 @@ function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
   return result
 }
 
+function copyRef(file: FileRef): FileRef {
+  return { id: file.id, filename: file.filename }
+}
+
 /** A copy holding only id and filename of each format's file. */
 function copyFiles(files: WumpusRecord['files']): WumpusRecord['files'] {
-  const ref = (file: FileRef): FileRef => ({ id: file.id, filename: file.filename })
-  return { gif: ref(files.gif), apng: ref(files.apng), lottie: ref(files.lottie) }
+  return { gif: copyRef(files.gif), apng: copyRef(files.apng), lottie: copyRef(files.lottie) }
 }
 
 export function userPatchFields(patch: UserPatch): UserPatch {

@@ -1,0 +1,78 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { afterAll, describe, expect, it } from 'vitest'
+import { closeRenderPool, renderAnimation, RenderPool } from './render-pool'
+
+const tiny = {
+  v: '5.7.4', fr: 20, ip: 0, op: 10, w: 64, h: 64, layers: [{
+    ty: 4, ind: 1, ip: 0, op: 10, st: 0,
+    ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] }, p: { a: 0, k: [32, 32] } },
+    shapes: [{ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [40, 40] } }, { ty: 'fl', c: { a: 0, k: [0.2, 0.6, 1, 1] }, o: { a: 0, k: 100 } }],
+  }],
+}
+
+const ascii = (bytes: Uint8Array, n: number) => String.fromCharCode(...bytes.subarray(0, n))
+
+describe('renderAnimation (shared worker)', () => {
+  afterAll(() => closeRenderPool())
+
+  it('renders and encodes in a worker thread', async () => {
+    const out = await renderAnimation(tiny, { size: 48 })
+    expect(out).toMatchObject({ frames: 10, durationMs: 500, width: 48, height: 48 })
+    expect(ascii(out.gif, 6)).toBe('GIF89a')
+    expect(ascii(out.apng.subarray(1), 3)).toBe('PNG')
+    expect(out.gif).toBeInstanceOf(Uint8Array)
+  })
+
+  it('rejects a failing job and keeps serving', async () => {
+    const bad = renderAnimation({ v: '5.7.4', fr: 30 })
+    const good = renderAnimation(tiny, { size: 16, fps: 10 })
+    await expect(bad).rejects.toThrow(/Invalid Lottie/)
+    await expect(good).resolves.toMatchObject({ frames: 5, width: 16 })
+  })
+})
+
+describe('RenderPool with a misbehaving worker', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'render-pool-'))
+  // Replies like media-worker, but exits on 'crash' and never answers 'hang'.
+  const script = join(dir, 'worker.mjs')
+  writeFileSync(script, `
+    import { parentPort } from 'node:worker_threads'
+    parentPort.on('message', (job) => {
+      if (job.lottie === 'crash') process.exit(3)
+      if (job.lottie === 'hang') return
+      parentPort.postMessage({ id: job.id, ok: true, result: { frames: job.lottie, gif: new Uint8Array(1), apng: new Uint8Array(1) } })
+    })
+  `)
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  it('fails the job in flight when the worker dies, then starts a new worker for the queue', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
+    const crash = pool.render('crash')
+    const after = pool.render(7)
+    await expect(crash).rejects.toThrow(/exited with code 3/)
+    await expect(after).resolves.toMatchObject({ frames: 7 })
+    await pool.close()
+  })
+
+  it('kills a job that runs too long and keeps serving', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script), jobTimeoutMs: 300 })
+    const hang = pool.render('hang')
+    const after = pool.render(2)
+    await expect(hang).rejects.toThrow(/timed out/)
+    await expect(after).resolves.toMatchObject({ frames: 2 })
+    await pool.close()
+  })
+
+  it('rejects queued and new jobs once closed', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
+    const first = pool.render('hang')
+    const queued = pool.render(1)
+    await pool.close()
+    await expect(first).rejects.toThrow(/closed/)
+    await expect(queued).rejects.toThrow(/closed/)
+    await expect(pool.render(1)).rejects.toThrow(/closed/)
+  })
+})

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { inspectMedia } from '../backend/src/media/inspect'
+import { DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+let total: number
+let first: { _id: string; name: string; gif: string; apng: string; lottie: string; u_email: string }
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  const res = await fetch(`${baseURL}/api/wumpuses?limit=1`)
+  total = Number(res.headers.get('x-total-count'))
+  ;[first] = await res.json()
+})
+afterAll(() => browser?.close())
+
+async function openPage(path: string, viewport = DESKTOP): Promise<Page> {
+  const context = await newContext(browser, baseURL, { viewport })
+  const page = await context.newPage()
+  await page.goto(path)
+  return page
+}
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
+
+/** How many cards sit side by side in the first row. */
+async function columnsInFirstRow(page: Page): Promise<number> {
+  const boxes = await cards(page).evaluateAll((items) => items.map((item) => item.getBoundingClientRect().top))
+  return boxes.filter((top) => Math.abs(top - boxes[0]!) < 2).length
+}
+
+describe('the home gallery, served as npm start serves it', () => {
+  it('shows the count of the seeded demo gallery and a card for each animation', async () => {
+    expect(total).toBeGreaterThanOrEqual(12)
+    const page = await openPage('/')
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`${total} wumpus animation in 3 format`)
+    expect(await cards(page).count()).toBe(Math.min(total, 24))
+    await expect.poll(() => page.getByText("Don't know what is wumpus?").isVisible()).toBe(true)
+
+    const card = cards(page).first()
+    expect(await card.getByRole('heading').textContent()).toBe(first.name)
+    const author = card.getByRole('link', { name: /^by / })
+    expect(await author.getAttribute('href')).toBe(`/profile/${first.u_email}`)
+    expect(await card.getByRole('link', { name: /Download/ }).getAttribute('href')).toBe(`/wumpus/${first._id}`)
+    // The GIF really loads and decodes in the browser, at 300x300 on the card.
+    const image = card.getByRole('img')
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(320)
+    expect(await image.evaluate((img: HTMLImageElement) => [img.width, img.height])).toEqual([300, 300])
+    await page.context().close()
+  })
+
+  it('lays the cards out in 4 columns at 1280 px and 1 column at 375 px', async () => {
+    const desktop = await openPage('/', DESKTOP)
+    await cards(desktop).first().waitFor()
+    expect(await columnsInFirstRow(desktop)).toBe(4)
+    await desktop.context().close()
+
+    const phone = await openPage('/', PHONE)
+    await cards(phone).first().waitFor()
+    expect(await columnsInFirstRow(phone)).toBe(1)
+    await phone.context().close()
+  })
+
+  it('keeps the chosen theme across a reload', async () => {
+    const page = await openPage('/')
+    const scheme = () => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'))
+    const before = await scheme()
+    const other = before === 'dark' ? 'light' : 'dark'
+    await page.getByRole('button', { name: `Switch to ${other} theme` }).click()
+    await expect.poll(scheme).toBe(other)
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe(other)
+    await page.reload()
+    await expect.poll(scheme).toBe(other)
+    await page.context().close()
+  })
+
+  it('opens the detail page from a card', async () => {
+    const page = await openPage('/')
+    await cards(page).first().getByRole('link', { name: /Download/ }).click()
+    await page.waitForURL(`**/wumpus/${first._id}`)
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(first.name)
+    await page.context().close()
+  })
+})
+
+describe('the detail page', () => {
+  it.each([
+    ['GIF', 'gif', 'gif'],
+    ['Apng', 'apng', 'apng'],
+    ['Lottie', 'lottie', 'lottie'],
+  ] as const)('downloads the %s file under its original name with valid bytes', async (label, field, format) => {
+    const page = await openPage(`/wumpus/${first._id}`)
+    const originalName = decodeURIComponent(first[field].split('/').pop()!)
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click(),
+    ])
+    expect(download.suggestedFilename()).toBe(originalName)
+    const bytes = new Uint8Array(readFileSync((await download.path())!))
+    expect(inspectMedia(bytes, format).format).toBe(format)
+    await page.context().close()
+  })
+
+  it('opens each format in a new tab', async () => {
+    const page = await openPage(`/wumpus/${first._id}`)
+    for (const label of ['GIF', 'Apng', 'Lottie']) {
+      const link = page.getByRole('link', { name: new RegExp(`^${label}: view`) })
+      expect(await link.getAttribute('target')).toBe('_blank')
+    }
+    await page.context().close()
+  })
+
+  it('says so for an unknown animation', async () => {
+    const page = await openPage('/wumpus/0123456789abcdef01234567')
+    await expect.poll(() => page.getByText(/not found/i).first().isVisible()).toBe(true)
+    await page.context().close()
+  })
+})
+
+describe('unknown routes', () => {
+  it('show a friendly not-found page with a way home', async () => {
+    const page = await openPage('/no/such/page')
+    await expect.poll(() => page.getByText(/not found|can't find|cannot find/i).first().isVisible()).toBe(true)
+    expect(await page.getByRole('link', { name: /home|gallery/i }).count()).toBeGreaterThan(0)
+    await page.context().close()
+  })
+})
