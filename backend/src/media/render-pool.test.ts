@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
+import { inspectMedia } from './inspect'
 import { closeRenderPool, renderAnimation, RenderPool } from './render-pool'
 
 const tiny = {
@@ -23,7 +24,9 @@ describe('renderAnimation (shared worker)', () => {
     expect(out).toMatchObject({ frames: 10, durationMs: 500, width: 48, height: 48 })
     expect(ascii(out.gif, 6)).toBe('GIF89a')
     expect(ascii(out.apng.subarray(1), 3)).toBe('PNG')
-    expect(out.gif).toBeInstanceOf(Uint8Array)
+    // The upload inspectors accept what the pipeline makes.
+    expect(inspectMedia(out.gif, 'gif')).toMatchObject({ width: 48, height: 48, frames: 10, durationMs: 500, loop: 0 })
+    expect(inspectMedia(out.apng, 'apng')).toMatchObject({ width: 48, height: 48, frames: 10, durationMs: 500, loop: 0 })
   })
 
   it('rejects a failing job and keeps serving', async () => {
@@ -58,7 +61,7 @@ describe('RenderPool with a misbehaving worker', () => {
   })
 
   it('kills a job that runs too long and keeps serving', async () => {
-    const pool = new RenderPool({ workerUrl: pathToFileURL(script), jobTimeoutMs: 300 })
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script), jobTimeoutMs: 500 })
     const hang = pool.render('hang')
     const after = pool.render(2)
     await expect(hang).rejects.toThrow(/timed out/)
@@ -68,11 +71,11 @@ describe('RenderPool with a misbehaving worker', () => {
 
   it('rejects queued and new jobs once closed', async () => {
     const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
-    const first = pool.render('hang')
-    const queued = pool.render(1)
+    const first = expect(pool.render('hang')).rejects.toThrow(/closed/)
+    const queued = expect(pool.render(1)).rejects.toThrow(/closed/)
     await pool.close()
-    await expect(first).rejects.toThrow(/closed/)
-    await expect(queued).rejects.toThrow(/closed/)
+    await first
+    await queued
     await expect(pool.render(1)).rejects.toThrow(/closed/)
   })
 })

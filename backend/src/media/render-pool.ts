@@ -42,6 +42,7 @@ export class RenderPool {
   private current: Pending | null = null
   private timer: NodeJS.Timeout | null = null
   private nextId = 1
+  private readonly online = new WeakSet<Worker>()
   private closed = false
 
   constructor(private readonly options: PoolOptions = {}) {}
@@ -65,6 +66,7 @@ export class RenderPool {
 
   private start(): Worker {
     const worker = this.options.workerUrl ? new Worker(this.options.workerUrl) : startDefaultWorker()
+    worker.once('online', () => this.online.add(worker))
     worker.on('message', (reply: RenderReply) => {
       const p = this.current
       if (!p || p.job.id !== reply.id) return
@@ -85,14 +87,21 @@ export class RenderPool {
     this.worker ??= this.start()
     this.worker.ref() // keep the process alive while a job is in flight
     this.current = next
+    const worker = this.worker
+    worker.postMessage(next.job)
+    // The clock starts once the worker is up, so a slow start does not count against the job.
+    if (this.online.has(worker)) this.startTimer(worker, next)
+    else worker.once('online', () => this.startTimer(worker, next))
+  }
+
+  private startTimer(worker: Worker, job: Pending): void {
+    if (this.current !== job) return
     const timeout = this.options.jobTimeoutMs ?? 120_000
     this.timer = setTimeout(() => {
-      const worker = this.worker
-      if (worker) this.crashed(worker, new Error(`render timed out after ${timeout} ms`))
-      void worker?.terminate()
+      this.crashed(worker, new Error(`render timed out after ${timeout} ms`))
+      void worker.terminate()
     }, timeout)
     this.timer.unref()
-    this.worker.postMessage(next.job)
   }
 
   private finish(): void {
