@@ -22,16 +22,16 @@ export const bouncing: Mascot = {
     color: '#5ed6a8',
     frames,
     eyes: 'happy',
+    ears: { style: 'horns' },
     mouth: 'open',
     root: {
-      offset: perHop([[0, [0, 0]], [3, [0, -4]], [12, [0, -62]], [21, [0, -4]]]),
+      offset: perHop([[0, [0, 0]], [3, [0, -4]], [12, [0, -54]], [21, [0, -4]]]),
       scale: perHop([[0, [116, 84]], [3, [94, 108]], [12, [100, 100]], [21, [96, 105]]]),
     },
     arms: {
       left: perHop([[0, [40]], [12, [120]]]),
       right: perHop([[0, [-40]], [12, [-120]]]),
     },
-    ears: { rotation: perHop([[0, [-14]], [12, [10]]]) },
     shadow: { scale: perHop([[0, [110, 110]], [12, [62, 62]]]) },
   }),
 }

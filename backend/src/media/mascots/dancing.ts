@@ -2,7 +2,7 @@ import { wumpus, type Mascot } from './body'
 import { LINEAR, swing } from './lottie'
 import { floating, noteShape } from './props'
 
-const frames = 64
+const frames = 60
 
 export const dancing: Mascot = {
   slug: 'dancing-wumpus',

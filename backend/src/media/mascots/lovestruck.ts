@@ -14,6 +14,7 @@ export const lovestruck: Mascot = {
     frames,
     eyes: 'heart',
     mouth: 'smile',
+    ears: { style: 'floppy', rotation: swing(0, 8, frames, 2) },
     eyeScale: swing([100, 100], [122, 122], frames, 2),
     cheeks: { opacity: swing(60, 100, frames, 2) },
     root: { rotation: swing(-5, 5, frames, 1, 0.25) },

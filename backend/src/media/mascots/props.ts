@@ -102,7 +102,7 @@ export const noteShape = (s: number, color = INK): Shape[] => [
 
 export const snowflake = (r: number, color = '#ffffff'): Shape[] => {
   const arms = [0, 60, 120].map((deg) => group([path([[0, -r], [0, r]])], { r: deg }))
-  return [group([...arms, stroke(color, r * 0.22)]), group([...arms.map((a) => a), stroke('#6aa9d8', r * 0.42)])]
+  return [group([...arms, stroke(color, r * 0.2)]), group([...arms, stroke('#3f86c6', r * 0.46)])]
 }
 
 export const confetti = (w: number, color: string): Shape[] => [group([rect(w, w * 0.45, w * 0.15), fill(color)])]

@@ -18,9 +18,9 @@ export const shivering: Mascot = {
     arms: { left: swing(-36, -30, frames, 12), right: swing(36, 30, frames, 12) },
     ears: { rotation: swing(-6, 6, frames, 12) },
     back: [
-      floating('flake-1', snowflake(13), { from: [-110, -250], to: [-92, -40], start: 0, duration: 60, frames, sway: 10, tilt: 40, grow: [90, 90] }),
-      floating('flake-2', snowflake(11), { from: [104, -240], to: [118, -50], start: 30, duration: 60, frames, sway: 10, tilt: 40, grow: [90, 90] }),
-      floating('flake-3', snowflake(10), { from: [60, -260], to: [76, -150], start: 12, duration: 48, frames, sway: 8, tilt: 40, grow: [90, 90] }),
+      floating('flake-1', snowflake(16), { from: [-110, -250], to: [-92, -40], start: 0, duration: 60, frames, sway: 10, tilt: 40, grow: [90, 90] }),
+      floating('flake-2', snowflake(14), { from: [104, -240], to: [118, -50], start: 30, duration: 60, frames, sway: 10, tilt: 40, grow: [90, 90] }),
+      floating('flake-3', snowflake(12), { from: [60, -260], to: [76, -150], start: 12, duration: 48, frames, sway: 8, tilt: 40, grow: [90, 90] }),
     ],
   }),
 }
