@@ -156,6 +156,13 @@ describe('encodeGif', () => {
     }
   })
 
+  it('encodes a fully transparent animation', () => {
+    const clear = new Uint8Array(8 * 8 * 4)
+    const gif = readGif(encodeGif({ width: 8, height: 8, fps: 10, frames: [clear, clear] }))
+    expect(gif.frames).toHaveLength(2)
+    expect(gif.frames.every((f) => f.pixels.every((i) => i === 0))).toBe(true)
+  })
+
   it('rejects frames of the wrong size and empty input', () => {
     expect(() => encodeGif({ width: 16, height: 16, fps: 30, frames: [] })).toThrow(/no frames/)
     expect(() => encodeGif({ width: 16, height: 16, fps: 30, frames: [new Uint8Array(10)] })).toThrow(/wrong size/)

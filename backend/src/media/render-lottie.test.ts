@@ -53,6 +53,7 @@ describe('renderLottie', () => {
     await expect(renderLottie({ ...slidingDisc(), fr: 'fast' })).rejects.toThrow(/"fr" must be a number/)
     await expect(renderLottie(slidingDisc(), { size: 5000 })).rejects.toThrow(/size/)
     await expect(renderLottie({ ...slidingDisc(1, 100_000) })).rejects.toThrow(/too long/)
+    await expect(renderLottie(slidingDisc(30, 900), { size: 1024 })).rejects.toThrow(/too large/)
   })
 
   it('reads the header fields', () => {

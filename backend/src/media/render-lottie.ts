@@ -23,6 +23,8 @@ export const DEFAULT_MAX_FPS = 30
 const MAX_SIZE = 1024
 const MAX_FPS = 50
 const MAX_OUTPUT_FRAMES = 900
+/** All frames are held in memory for the encoders: 64 M pixels is 256 MB of RGBA. */
+const MAX_TOTAL_PIXELS = 64 * 1024 * 1024
 
 interface LottieHeader {
   fr: number
@@ -89,6 +91,7 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
   const seconds = (header.op - header.ip) / header.fr
   const count = Math.max(1, Math.round(seconds * fps))
   if (count > MAX_OUTPUT_FRAMES) throw new Error(`animation too long: ${count} frames (max ${MAX_OUTPUT_FRAMES})`)
+  if (count * width * height > MAX_TOTAL_PIXELS) throw new Error(`animation too large to render: ${count} frames of ${width}x${height}`)
 
   useLocalWasm()
   const player = await loadPlayer(lottie as object, width, height)

@@ -69,6 +69,13 @@ describe('RenderPool with a misbehaving worker', () => {
     await pool.close()
   })
 
+  it('fails a job whose input cannot be sent to the worker and keeps serving', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
+    await expect(pool.render({ draw: () => 1 })).rejects.toThrow(/could not be cloned/)
+    await expect(pool.render(4)).resolves.toMatchObject({ frames: 4 })
+    await pool.close()
+  })
+
   it('rejects queued and new jobs once closed', async () => {
     const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
     const first = expect(pool.render('hang')).rejects.toThrow(/closed/)

@@ -88,7 +88,15 @@ export class RenderPool {
     this.worker.ref() // keep the process alive while a job is in flight
     this.current = next
     const worker = this.worker
-    worker.postMessage(next.job)
+    try {
+      worker.postMessage(next.job)
+    } catch (err) {
+      // e.g. a value that cannot be cloned: this job fails, the worker is fine.
+      this.finish()
+      next.reject(err instanceof Error ? err : new Error(String(err)))
+      this.pump()
+      return
+    }
     // The clock starts once the worker is up, so a slow start does not count against the job.
     if (this.online.has(worker)) this.startTimer(worker, next)
     else worker.once('online', () => this.startTimer(worker, next))
