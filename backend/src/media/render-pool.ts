@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import type { RenderJob, RenderReply, RenderResult } from './media-worker'
 
+export type { RenderResult }
+
 export interface RenderAnimationOptions {
   size?: number
   fps?: number
