@@ -4,7 +4,7 @@ import { koaBody } from 'koa-body'
 import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
-import { errorShape, requestLog, securityHeaders } from './http/middleware'
+import { errorShape, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { inlineScriptHashes, staticApp } from './http/static-app'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
@@ -32,6 +32,7 @@ export function createApp({ config, store, logger }: AppDeps): Koa {
     }),
   )
   app.use(compress({ threshold: 1024 }))
+  app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
   const health = healthRoutes(store)

@@ -99,3 +99,18 @@ export function securityHeaders(options: { authEmulatorOrigin?: string; inlineSc
     await next()
   }
 }
+
+/**
+ * Serializes object bodies once, into a Buffer. Left as objects, Koa would stringify them twice:
+ * once when koa-compress asks for the length, again when it writes the response.
+ */
+export function serializeJson(): Middleware {
+  return async (ctx, next) => {
+    await next()
+    const body = ctx.body
+    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return
+    const type = ctx.response.get('Content-Type')
+    ctx.body = Buffer.from(JSON.stringify(body))
+    ctx.type = type || 'application/json; charset=utf-8'
+  }
+}

@@ -27,5 +27,5 @@ export function decodeCursor(cursor: string): CursorPosition {
   const text = Buffer.from(cursor, 'base64url').toString('utf8')
   const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(text)
   if (!match) throw new InvalidCursorError()
-  return { createdAt: new Date(Number(match[1])), _id: match[2] }
+  return { createdAt: new Date(Number(match[1])), _id: match[2]! }
 }
