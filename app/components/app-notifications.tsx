@@ -1,14 +1,18 @@
-import { lazy, Suspense } from 'react'
+import { useNotifications } from '@mantine/notifications'
+import { lazy, Suspense, useState } from 'react'
 
-// Loaded after the first paint: the toast container and its transitions are not needed to show a page.
-// notifications.show() called earlier is kept in the store and appears once this mounts.
-const Notifications = lazy(() => import('@mantine/notifications').then((m) => ({ default: m.Notifications })))
+// The toast container (with its transitions) is a lazy chunk fetched when the first toast is shown,
+// so pages that never toast do not pay for it. notifications.show() only touches the small store.
+const ToastContainer = lazy(() => import('./toast-container'))
 
-/** Global toasts: bottom-center, closing after 2 s, no progress bar. */
 export function AppNotifications() {
+  const { notifications, queue } = useNotifications()
+  const [needed, setNeeded] = useState(false)
+  if (!needed && notifications.length + queue.length > 0) setNeeded(true)
+  if (!needed) return null
   return (
     <Suspense fallback={null}>
-      <Notifications position="bottom-center" autoClose={2000} />
+      <ToastContainer />
     </Suspense>
   )
 }

@@ -73,7 +73,12 @@ describe('apiRequest', () => {
 
 describe('apiGetBlob', () => {
   it('returns the file bytes', async () => {
-    server.use(http.get('/api/files/1/a.gif', () => new HttpResponse(new Uint8Array([71, 73, 70]), { headers: { 'Content-Type': 'image/gif' } })))
+    server.use(
+      http.get(
+        '/api/files/1/a.gif',
+        () => new HttpResponse(new Uint8Array([71, 73, 70]), { headers: { 'Content-Type': 'image/gif' } }),
+      ),
+    )
     const blob = await apiGetBlob('/api/files/1/a.gif')
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([71, 73, 70]))
   })

@@ -72,7 +72,11 @@ async function toApiError(response: Response): Promise<ApiError> {
     const { code, message, details } = parsed.data.error
     return new ApiError(response.status, code, message, details)
   }
-  return new ApiError(response.status, 'BAD_RESPONSE', `The server answered with an unexpected error (HTTP ${response.status}).`)
+  return new ApiError(
+    response.status,
+    'BAD_RESPONSE',
+    `The server answered with an unexpected error (HTTP ${response.status}).`,
+  )
 }
 
 /** Requests JSON and validates it with the given schema. */
@@ -85,12 +89,21 @@ export async function apiRequest<S extends z.ZodType>(
   const body: unknown = await response.json().catch(() => undefined)
   const parsed = schema.safeParse(body)
   if (!parsed.success) {
-    throw new ApiError(response.status, 'BAD_RESPONSE', 'The server answered with data this app cannot read.', parsed.error.issues)
+    throw new ApiError(
+      response.status,
+      'BAD_RESPONSE',
+      'The server answered with data this app cannot read.',
+      parsed.error.issues,
+    )
   }
   return { data: parsed.data, headers: response.headers }
 }
 
-export async function apiGet<S extends z.ZodType>(path: string, schema: S, options?: RequestOptions): Promise<z.infer<S>> {
+export async function apiGet<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options?: RequestOptions,
+): Promise<z.infer<S>> {
   return (await apiRequest(path, schema, options)).data
 }
 

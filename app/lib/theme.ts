@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core'
+import { createTheme, localStorageColorSchemeManager, Notification, type CSSVariablesResolver } from '@mantine/core'
 
 /** localStorage key of the light/dark choice; index.html reads it too, before the first paint. */
 export const THEME_STORAGE_KEY = 'theme'
@@ -12,7 +12,15 @@ export const theme = createTheme({
   defaultRadius: 'md',
   fontFamily:
     'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"',
-  headings: { fontWeight: '700' },
+  headings: {
+    fontWeight: '700',
+    // Long headings such as the gallery count stay on two lines at 375 px.
+    sizes: { h1: { fontSize: 'clamp(1.625rem, 1.2rem + 1.8vw, 2.125rem)', lineHeight: '1.25' } },
+  },
+  components: {
+    // Toasts' close button has no text of its own.
+    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+  },
 })
 
 // Mantine's default "dimmed" grays are below 4.5:1 on both backgrounds; use darker/lighter ones.

@@ -63,7 +63,12 @@ describe('wumpus detail page', () => {
     it('fetch the file and save it under its original name', async () => {
       const bytes = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])
       // A wildcard: msw would read the parentheses in the file name as pattern syntax.
-      server.use(http.get('/api/files/65a0000000000000000000aa/*', () => new HttpResponse(bytes, { headers: { 'Content-Type': 'image/gif' } })))
+      server.use(
+        http.get(
+          '/api/files/65a0000000000000000000aa/*',
+          () => new HttpResponse(bytes, { headers: { 'Content-Type': 'image/gif' } }),
+        ),
+      )
       const { user } = renderApp(`/wumpus/${wumpus._id}`)
 
       await user.click(await screen.findByRole('button', { name: 'GIF: download Spinning Wumpus as GIF' }))
@@ -79,7 +84,10 @@ describe('wumpus detail page', () => {
     it('save the Lottie JSON as .json and the APNG as .png', async () => {
       server.use(
         http.get(wumpus.lottie, () => HttpResponse.json({ v: '5.7.0' })),
-        http.get(wumpus.apng, () => new HttpResponse(new Uint8Array([0x89, 0x50]), { headers: { 'Content-Type': 'image/apng' } })),
+        http.get(
+          wumpus.apng,
+          () => new HttpResponse(new Uint8Array([0x89, 0x50]), { headers: { 'Content-Type': 'image/apng' } }),
+        ),
       )
       const { user } = renderApp(`/wumpus/${wumpus._id}`)
 
@@ -101,6 +109,7 @@ describe('wumpus detail page', () => {
       await user.click(await screen.findByRole('button', { name: /^GIF: download/ }))
       expect(await screen.findByText('Download failed')).toBeInTheDocument()
       expect(screen.getByText('File not found')).toBeInTheDocument()
+      expect(screen.getByRole('button', { name: 'Close notification' })).toBeInTheDocument()
       expect(clicked).toHaveLength(0)
     })
   })

@@ -1,5 +1,6 @@
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
+import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
 import { wumpusQueryOptions } from '../api'
@@ -17,55 +18,65 @@ export function WumpusDetail({ id }: { id: string }) {
   usePageTitle(wumpus.name)
 
   return (
-    <Grid gap="xl" align="flex-start">
-      <Grid.Col span={{ base: 12, sm: 'content' }}>
-        <img className={classes.preview} src={wumpus.gif} alt={`${wumpus.name}, animated`} width={300} height={300} />
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, sm: 'auto' }}>
-        <Stack gap="lg">
-          <Stack gap="xs">
-            <Title order={1}>{wumpus.name}</Title>
-            <Text>{wumpus.description}</Text>
+    <Stack gap="lg">
+      <AnchorLink to="/" size="sm">
+        ← Back to the gallery
+      </AnchorLink>
+      <Grid gap="xl" align="flex-start">
+        <Grid.Col span={{ base: 12, sm: 'content' }}>
+          <img className={classes.preview} src={wumpus.gif} alt={`${wumpus.name}, animated`} width={300} height={300} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, sm: 'auto' }}>
+          <Stack gap="lg">
+            <Stack gap="xs">
+              <Title order={1}>{wumpus.name}</Title>
+              <Text>{wumpus.description}</Text>
+            </Stack>
+
+            <section aria-labelledby="view-heading">
+              <Title order={2} size="h4" id="view-heading" mb="xs">
+                View in format
+              </Title>
+              <Group gap="lg">
+                {FORMATS.map(({ key, label }) => (
+                  <Anchor
+                    key={key}
+                    href={wumpus[key]}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    aria-label={`${label}: view ${wumpus.name} in a new tab`}
+                  >
+                    {label}
+                  </Anchor>
+                ))}
+              </Group>
+            </section>
+
+            <section aria-labelledby="download-heading">
+              <Title order={2} size="h4" id="download-heading" mb="xs">
+                Download in format
+              </Title>
+              <Group gap="sm">
+                {FORMATS.map(({ key, label }) => (
+                  <DownloadButton
+                    key={key}
+                    url={wumpus[key]}
+                    label={label}
+                    description={`${wumpus.name} as ${label}`}
+                  />
+                ))}
+              </Group>
+            </section>
+
+            <section aria-labelledby="author-heading">
+              <Title order={2} size="h4" id="author-heading" mb="xs">
+                Animation by
+              </Title>
+              <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor>
+            </section>
           </Stack>
-
-          <section aria-labelledby="view-heading">
-            <Title order={2} size="h4" id="view-heading" mb="xs">
-              View in format
-            </Title>
-            <Group gap="lg">
-              {FORMATS.map(({ key, label }) => (
-                <Anchor
-                  key={key}
-                  href={wumpus[key]}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  aria-label={`${label}: view ${wumpus.name} in a new tab`}
-                >
-                  {label}
-                </Anchor>
-              ))}
-            </Group>
-          </section>
-
-          <section aria-labelledby="download-heading">
-            <Title order={2} size="h4" id="download-heading" mb="xs">
-              Download in format
-            </Title>
-            <Group gap="sm">
-              {FORMATS.map(({ key, label }) => (
-                <DownloadButton key={key} url={wumpus[key]} label={label} description={`${wumpus.name} as ${label}`} />
-              ))}
-            </Group>
-          </section>
-
-          <section aria-labelledby="author-heading">
-            <Title order={2} size="h4" id="author-heading" mb="xs">
-              Animation by
-            </Title>
-            <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor>
-          </section>
-        </Stack>
-      </Grid.Col>
-    </Grid>
+        </Grid.Col>
+      </Grid>
+    </Stack>
   )
 }

@@ -45,9 +45,7 @@ export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
 
       <div ref={sentinelRef} aria-hidden="true" />
       <Text role="status" size="sm" c="dimmed" ta="center">
-        {isFetchingNextPage
-          ? 'Loading more animations…'
-          : items.length > 0 && `Showing ${items.length} of ${total}`}
+        {isFetchingNextPage ? 'Loading more animations…' : items.length > 0 && `Showing ${items.length} of ${total}`}
       </Text>
       {isFetchNextPageError ? (
         <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
