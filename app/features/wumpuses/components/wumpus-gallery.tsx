@@ -36,7 +36,7 @@ export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
       {items.length === 0 ? (
         <Text>No animations yet. Come back soon!</Text>
       ) : (
-        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="md" p={0} m={0} aria-label="Animations">
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" p={0} m={0} aria-label="Animations">
           {items.map((wumpus, index) => (
             <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />
           ))}
