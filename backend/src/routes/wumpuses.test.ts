@@ -67,6 +67,28 @@ describe('GET /api/wumpuses', () => {
     expect(seen).toEqual([...records].reverse().map((r) => r._id))
   })
 
+  it('shows a new animation at once, though pages are cached', async () => {
+    const before = await get('/api/wumpuses?limit=2')
+    const added = await addWumpus(server.store, { name: 'Fresh Wumpus', createdAt: new Date(Date.UTC(2027, 0, 1)) })
+    const after = await get('/api/wumpuses?limit=2')
+    expect(after.headers.get('x-total-count')).toBe(String(Number(before.headers.get('x-total-count')) + 1))
+    expect(wumpusListSchema.parse(await after.json())[0]!._id).toBe(added._id)
+    await server.store.deleteWumpus(added._id)
+    const again = wumpusListSchema.parse(await (await get('/api/wumpuses?limit=2')).json())
+    expect(again.map((w) => w._id)).not.toContain(added._id)
+  })
+
+  it('answers 304 when the page has not changed since the client saw it', async () => {
+    const first = await get('/api/wumpuses?limit=3')
+    const etag = first.headers.get('etag')!
+    const same = await get('/api/wumpuses?limit=3', { headers: { 'if-none-match': etag } })
+    expect(same.status).toBe(304)
+    const added = await addWumpus(server.store, { createdAt: new Date(Date.UTC(2027, 0, 2)) })
+    const changed = await get('/api/wumpuses?limit=3', { headers: { 'if-none-match': etag } })
+    expect(changed.status).toBe(200)
+    await server.store.deleteWumpus(added._id)
+  })
+
   it('uses a default page size when no limit is given', async () => {
     const items = wumpusListSchema.parse(await (await get('/api/wumpuses')).json())
     expect(items).toHaveLength(24)

@@ -131,6 +131,7 @@ class WumpusCatalog {
 
 class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const
+  private revision = 0
   private readonly catalog: WumpusCatalog
 
   constructor(
@@ -169,6 +170,7 @@ class EmbeddedStore implements Store {
     }
     await this.wumpuses.insertAsync(record)
     this.catalog.add(record)
+    this.revision++
     return toWumpusRecord(record)
   }
 
@@ -181,6 +183,7 @@ class EmbeddedStore implements Store {
     )
     if (!affectedDocuments) return undefined
     this.catalog.replace(affectedDocuments)
+    this.revision++
     return toWumpusRecord(affectedDocuments)
   }
 
@@ -188,8 +191,15 @@ class EmbeddedStore implements Store {
     const record = this.catalog.get(id)
     if (!record) return 0
     const removed = await this.wumpuses.removeAsync({ _id: id }, {})
-    if (removed > 0) this.catalog.remove(record)
+    if (removed > 0) {
+      this.catalog.remove(record)
+      this.revision++
+    }
     return removed
+  }
+
+  wumpusRevision(): number {
+    return this.revision
   }
 
   async countWumpuses(): Promise<number> {

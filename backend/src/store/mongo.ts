@@ -114,6 +114,7 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 
 class MongoStore implements Store {
   readonly kind = 'mongo' as const
+  private revision = 0
   private readonly wumpuses: Collection<WumpusRecord>
   private readonly users: Collection<UserDocument>
   private readonly files: Collection<GridFile>
@@ -171,6 +172,7 @@ class MongoStore implements Store {
       updatedAt: now,
     }
     await guard(() => this.wumpuses.insertOne({ ...record }))
+    this.revision++
     return record
   }
 
@@ -180,13 +182,19 @@ class MongoStore implements Store {
     const doc = await guard(() =>
       this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }),
     )
+    if (doc) this.revision++
     return doc ? toWumpusRecord(doc) : undefined
   }
 
   async deleteWumpus(id: string): Promise<number> {
     if (!isId(id)) return 0
     const { deletedCount } = await guard(() => this.wumpuses.deleteOne({ _id: id }))
+    if (deletedCount > 0) this.revision++
     return deletedCount
+  }
+
+  wumpusRevision(): number {
+    return this.revision
   }
 
   countWumpuses(): Promise<number> {

@@ -94,6 +94,11 @@ export interface Store {
   /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
   deleteWumpus(id: string): Promise<number>
   countWumpuses(): Promise<number>
+  /**
+   * Grows with every animation write made through this store object, so the HTTP layer can cache
+   * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
+   */
+  wumpusRevision(): number
 
   getUser(email: string): Promise<UserRecord | undefined>
   /** Creates the user with defaults for missing fields, or applies the patch to the existing one. */

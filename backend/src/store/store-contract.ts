@@ -157,6 +157,23 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(page.total).toBe(1)
       })
 
+      it('moves the revision on every animation write, and only then', async () => {
+        const seen = [store.wumpusRevision()]
+        const record = await store.insertWumpus(sampleWumpus())
+        seen.push(store.wumpusRevision())
+        await store.updateWumpus(record._id, { name: 'Renamed' })
+        seen.push(store.wumpusRevision())
+        await store.deleteWumpus(record._id)
+        seen.push(store.wumpusRevision())
+        expect(new Set(seen).size).toBe(4)
+        // Reads and writes that change nothing leave it alone.
+        await store.listWumpuses({ limit: 5 })
+        await store.updateWumpus(record._id, { name: 'Gone' })
+        await store.deleteWumpus(record._id)
+        await store.upsertUser('reader@example.com', {})
+        expect(store.wumpusRevision()).toBe(seen[3])
+      })
+
       it('lists newest first across pages with no duplicates or gaps, stable on createdAt ties', async () => {
         const base = Date.UTC(2025, 0, 1)
         const records: WumpusRecord[] = []
