@@ -8,7 +8,7 @@ export default defineConfig({
         test: {
           name: 'backend',
           environment: 'node',
-          include: ['backend/**/*.test.ts', 'contract/**/*.test.ts'],
+          include: ['backend/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

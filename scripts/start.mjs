@@ -1,7 +1,7 @@
 // npm start: build the PWA if needed, start the Firebase Auth emulator (zero-config runs), start the server.
 // Ctrl-C stops both; the emulator exports its accounts under DATA_DIR on the way out.
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, openSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -66,9 +66,20 @@ function newestChange(paths) {
 }
 
 async function startAuthEmulator() {
-  const host = '127.0.0.1:9099'
+  // firebase.json holds the default ports; AUTH_EMULATOR_PORT moves the emulator (and its hub and
+  // logging ports, to the two after it) so that two instances can run side by side.
+  const firebaseConfig = JSON.parse(readFileSync('firebase.json', 'utf8'))
+  const port = Number(env.AUTH_EMULATOR_PORT ?? firebaseConfig.emulators.auth.port)
+  if (env.AUTH_EMULATOR_PORT) {
+    firebaseConfig.emulators.hub.port = port + 1
+    firebaseConfig.emulators.logging.port = port + 2
+  }
+  firebaseConfig.emulators.auth.port = port
+  const configFile = path.join(dataDir, 'firebase.json')
+  writeFileSync(configFile, JSON.stringify(firebaseConfig, null, 2))
+  const host = `127.0.0.1:${port}`
   const saved = path.join(dataDir, 'auth-emulator')
-  const args = ['node_modules/firebase-tools/lib/bin/firebase.js', 'emulators:start', '--only', 'auth', '--project', projectId, '--export-on-exit', saved]
+  const args = ['node_modules/firebase-tools/lib/bin/firebase.js', 'emulators:start', '--config', configFile, '--only', 'auth', '--project', projectId, '--export-on-exit', saved]
   if (existsSync(path.join(saved, 'firebase-export-metadata.json'))) args.push('--import', saved)
   const log = openSync(path.join(dataDir, 'auth-emulator.log'), 'a')
   const emulator = spawn(process.execPath, args, {
@@ -92,7 +103,7 @@ async function startAuthEmulator() {
     } catch {}
     await new Promise((r) => setTimeout(r, 250))
   }
-  console.error(`The Auth emulator did not start; see ${path.join(dataDir, 'auth-emulator.log')}. Ports 9099, 4400 and 4500 must be free.`)
+  console.error(`The Auth emulator did not start; see ${path.join(dataDir, 'auth-emulator.log')}. The emulator's ports (${port} and the hub and logging ports in firebase.json) must be free.`)
   stop(1)
   return new Promise(() => {})
 }

@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { connect, createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+
+const root = path.resolve(import.meta.dirname, '..')
+const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-start-'))
+// A stand-in build, newer than the sources, so this test does not wait for a real one.
+const staticDir = path.join(dataDir, 'static')
+mkdirSync(staticDir)
+writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>stand-in</title>')
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
+
+const ACCOUNT = { email: 'restart@example.com', password: 'secret-pass-1', returnSecureToken: true }
+
+describe('npm start', () => {
+  it('stops everything on Ctrl-C and reuses the data on the next start', async () => {
+    const port = await freePort()
+    const emulatorPort = await freePortRun(3)
+    const env = { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: staticDir, AUTH_EMULATOR_PORT: String(emulatorPort), LOG_LEVEL: 'error' }
+    const base = `http://127.0.0.1:${port}`
+    const auth = `http://127.0.0.1:${emulatorPort}/identitytoolkit.googleapis.com/v1/accounts`
+
+    const first = await start(env, base)
+    const total = (await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')
+    expect(Number(total)).toBeGreaterThanOrEqual(12)
+    const signUp = await fetch(`${auth}:signUp?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
+    expect(signUp.status).toBe(200)
+
+    expect(await stop(first)).toBe(0)
+    expect(await listening(port)).toBe(false)
+    expect(await listening(emulatorPort)).toBe(false)
+    expect(existsSync(path.join(dataDir, 'auth-emulator', 'firebase-export-metadata.json'))).toBe(true)
+
+    const second = await start(env, base)
+    // Same gallery (not seeded twice) and the same accounts.
+    expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
+    const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
+    expect(signIn.status).toBe(200)
+    expect(await stop(second)).toBe(0)
+  }, 150_000)
+})
+
+async function start(env: Record<string, string>, base: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const deadline = Date.now() + 90_000
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`)
+    try {
+      if ((await fetch(`${base}/ready`)).ok) return child
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200))
+  }
+  child.kill('SIGINT')
+  throw new Error('npm start did not become ready')
+}
+
+function stop(child: ChildProcess): Promise<number | null> {
+  child.kill('SIGINT')
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1')
+    socket.once('connect', () => (socket.destroy(), resolve(true)))
+    socket.once('error', () => resolve(false))
+  })
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/** The first of `count` consecutive free ports. */
+async function freePortRun(count: number): Promise<number> {
+  for (;;) {
+    const first = await freePort()
+    if (first + count > 65535) continue
+    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => listening(first + 1 + i)))
+    if (rest.every((busy) => !busy)) return first
+  }
+}
