@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readinessSchema } from '../../../contract/health'
 import { clientConfigSchema } from '../../../contract/client-config'
+import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { createApp } from '../app'
+import { createLogger } from '../logger'
+import { openMongoStore } from '../store/mongo'
 
 let server: TestServer
 beforeAll(async () => {
@@ -28,5 +32,30 @@ describe('GET /api/config', () => {
     const body = clientConfigSchema.parse(await (await fetch(`${server.url}/api/config`)).json())
     expect(body.firebase.projectId).toBe('demo-wumpus')
     expect(body.firebase.authEmulatorUrl).toBe('http://127.0.0.1:9099')
+  })
+})
+
+describe('readiness on MongoDB', () => {
+  it('answers 503 in its own shape once the database goes away, and the API answers 503 in the error shape', async () => {
+    const mongo = await startMongoWireServer()
+    const store = await openMongoStore({ uri: mongo.uri, serverSelectionTimeoutMS: 300 })
+    const app = createApp({ config: server.config, store, logger: createLogger('silent') })
+    const listener = app.listen(0, '127.0.0.1')
+    await new Promise((resolve) => listener.once('listening', resolve))
+    const url = `http://127.0.0.1:${(listener.address() as { port: number }).port}`
+    try {
+      expect((await fetch(`${url}/ready`)).status).toBe(200)
+      await mongo.close()
+      const ready = await fetch(`${url}/ready`)
+      expect(ready.status).toBe(503)
+      expect(readinessSchema.parse(await ready.json())).toEqual({ status: 'unavailable', store: { kind: 'mongo', ok: false } })
+      const list = await fetch(`${url}/api/wumpuses`)
+      expect(list.status).toBe(503)
+      expect((await list.json()).error.code).toBe('STORE_UNAVAILABLE')
+    } finally {
+      listener.closeAllConnections()
+      listener.close()
+      await store.close()
+    }
   })
 })
