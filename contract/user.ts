@@ -1,0 +1,113 @@
+import { z } from 'zod'
+
+/**
+ * Email addresses, as the sign-in form checks them (spec section 5): a local part of letters, digits
+ * and . _ % + -, an @, a domain of letters, digits and hyphens, a dot and a top-level domain. The spec
+ * says 2-3 letters for the last part; we accept longer ones too (.email, .studio), or such users
+ * could never sign in.
+ */
+export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/
+/** Letters, digits, dot, underscore and space (spec section 5). */
+export const NAME_PATTERN = /^[A-Za-z0-9._ ]+$/
+
+export const PASSWORD_MIN = 6
+export const SIGN_UP_NAME_MIN = 5
+export const USER_NAME_MAX = 60
+export const JOB_MAX = 80
+export const DESCRIPTION_MAX = 500
+
+export const emailSchema = z.string().trim().max(254).regex(EMAIL_PATTERN, 'Provide a valid email address')
+
+/** Where a photo or cover may point: our own stored files, or an https image elsewhere. */
+export const imageUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((value) => /^\/api\/files\/[0-9a-f]{24}(\/[^/?#]*)?$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value), {
+    message: 'Must be an uploaded image or an https link',
+  })
+
+// ---- Forms (messages are the spec's, checked in the browser and again on the server) ----
+
+export const signInFormSchema = z.object({
+  email: z.string().min(1, 'Email is required').regex(EMAIL_PATTERN, 'Provide a valid email address'),
+  password: z.string().min(1, 'Password is required').min(PASSWORD_MIN, 'Password must be at least 6 characters'),
+})
+export type SignInForm = z.infer<typeof signInFormSchema>
+
+export const signUpFormSchema = z.object({
+  name: z
+    .string()
+    .min(1, 'Name is required')
+    .regex(NAME_PATTERN, 'Provide a valid name')
+    .min(SIGN_UP_NAME_MIN, 'Name should be at least 5 characters')
+    .max(USER_NAME_MAX, `Name should be at most ${USER_NAME_MAX} characters`),
+  email: z.string().min(1, 'Email is required').regex(EMAIL_PATTERN, 'Provide a valid email address'),
+  password: z.string().min(1, 'Password is required').min(PASSWORD_MIN, 'Password must be at least 6 characters'),
+})
+export type SignUpForm = z.infer<typeof signUpFormSchema>
+
+// ---- API payloads ----
+
+export const roleSchema = z.enum(['user', 'admin'])
+
+/** A user as the API shows it (spec section 3). */
+export const userSchema = z.object({
+  email: z.string(),
+  user_name: z.string(),
+  role: roleSchema,
+  photo: z.string(),
+  cover: z.string(),
+  url: z.string(),
+  job: z.string(),
+  description: z.string(),
+})
+export type User = z.infer<typeof userSchema>
+
+/** PUT /api/user/{email} with a Firebase ID token as bearer: register or sign in. */
+export const signInPayloadSchema = z
+  .object({
+    email: emailSchema,
+    user_name: z.string().trim().max(USER_NAME_MAX).default(''),
+    photo: z.union([imageUrlSchema, z.literal('')]).default(''),
+  })
+  .strict()
+export type SignInPayload = z.input<typeof signInPayloadSchema>
+
+/** PUT /api/user/{email} with our session token as bearer: update one's own profile. Every field optional. */
+export const profileUpdateSchema = z
+  .object({
+    user_name: z.string().trim().min(1, 'Name is required').max(USER_NAME_MAX).regex(NAME_PATTERN, 'Provide a valid name'),
+    photo: z.union([imageUrlSchema, z.literal('')]),
+    cover: z.union([imageUrlSchema, z.literal('')]),
+    url: z.union([z.string().trim().max(2048).regex(/^https?:\/\/[^\s"'<>]+$/, 'Must be an http(s) link'), z.literal('')]),
+    job: z.string().trim().max(JOB_MAX),
+    description: z.string().trim().max(DESCRIPTION_MAX),
+  })
+  .partial()
+  .strict()
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>
+
+/** Answer of the sign-in exchange: our session token and the stored user. */
+export const sessionResponseSchema = z.object({ token: z.string(), user: userSchema })
+export type SessionResponse = z.infer<typeof sessionResponseSchema>
+
+/** Answer of a profile update; the token is renewed so its claims (name) follow the profile. */
+export const profileUpdateResponseSchema = z.object({ modifiedCount: z.number(), user: userSchema, token: z.string() })
+export type ProfileUpdateResponse = z.infer<typeof profileUpdateResponseSchema>
+
+/** GET /api/admin/{email}. */
+export const adminCheckSchema = z.object({ admin: z.boolean() })
+
+/** POST /api/uploads/image (multipart field `file`): where the stored image can be fetched. */
+export const uploadResponseSchema = z.object({ url: z.string() })
+
+/** Claims of our session token (HS256), readable by the client to show who is signed in. */
+export const sessionClaimsSchema = z.object({
+  sub: z.string(),
+  email: z.string(),
+  name: z.string(),
+  email_verified: z.boolean(),
+  exp: z.number(),
+  iat: z.number(),
+})
+export type SessionClaims = z.infer<typeof sessionClaimsSchema>
