@@ -82,9 +82,13 @@ async function startAuthEmulator() {
   const args = ['node_modules/firebase-tools/lib/bin/firebase.js', 'emulators:start', '--config', configFile, '--only', 'auth', '--project', projectId, '--export-on-exit', saved]
   if (existsSync(path.join(saved, 'firebase-export-metadata.json'))) args.push('--import', saved)
   const log = openSync(path.join(dataDir, 'auth-emulator.log'), 'a')
+  // The emulator finds its hub (for export-on-exit) through a file named after the project in TMPDIR;
+  // a private TMPDIR keeps two instances of the same project from exporting each other's accounts.
+  const tmp = path.join(dataDir, 'auth-emulator-tmp')
+  mkdirSync(tmp, { recursive: true })
   const emulator = spawn(process.execPath, args, {
     stdio: ['ignore', log, log],
-    env: { ...env, CI: '1', NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
+    env: { ...env, TMPDIR: tmp, CI: '1', NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
   })
   children.push(emulator)
   let exited = false

@@ -38,7 +38,7 @@ describe('npm start', () => {
     // Same gallery (not seeded twice) and the same accounts.
     expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
     const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
-    expect(signIn.status).toBe(200)
+    expect(signIn.status, await signIn.clone().text()).toBe(200)
     expect(await stop(second)).toBe(0)
   }, 150_000)
 })
