@@ -1,0 +1,87 @@
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import { server } from '../test/msw-server'
+import { ACCESS_TOKEN_KEY, ApiError } from './api-client'
+import { uploadImage } from './upload'
+
+const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+function pngFile(name = 'me.png') {
+  return new File([PNG_BYTES], name, { type: 'image/png' })
+}
+
+describe('uploadImage', () => {
+  it('posts the file as multipart field "file" with the bearer token and answers the url', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'abc.def.ghi')
+    const seen: { auth?: string | null; contentType?: string | null; hasFile?: boolean } = {}
+    server.use(
+      http.post('/api/uploads/image', async ({ request }) => {
+        seen.auth = request.headers.get('Authorization')
+        seen.contentType = request.headers.get('Content-Type')
+        // jsdom's File loses its bytes on the way into msw, so only the field itself is checked here.
+        seen.hasFile = (await request.formData()).has('file')
+        return HttpResponse.json({ url: '/api/files/0123456789abcdef01234567/me.png' }, { status: 201 })
+      }),
+    )
+    const progress: number[] = []
+
+    const result = await uploadImage(pngFile(), (fraction) => progress.push(fraction))
+
+    expect(result).toEqual({ url: '/api/files/0123456789abcdef01234567/me.png' })
+    expect(seen).toEqual({
+      auth: 'Bearer abc.def.ghi',
+      contentType: expect.stringMatching(/^multipart\/form-data; boundary=/),
+      hasFile: true,
+    })
+    expect(progress.at(-1)).toBe(1)
+  })
+
+  it('maps the error shape to an ApiError', async () => {
+    server.use(
+      http.post('/api/uploads/image', () =>
+        HttpResponse.json(
+          { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Only png, gif, jpeg and webp images' } },
+          { status: 415 },
+        ),
+      ),
+    )
+    const error = await uploadImage(pngFile()).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ApiError)
+    expect(error).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Only png, gif, jpeg and webp images' })
+  })
+
+  it('explains a 413 that comes without the error shape', async () => {
+    server.use(http.post('/api/uploads/image', () => new HttpResponse('Request Entity Too Large', { status: 413 })))
+    await expect(uploadImage(pngFile())).rejects.toMatchObject({
+      status: 413,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'This image is too large.',
+    })
+  })
+
+  it('refuses a success answer without a url', async () => {
+    server.use(http.post('/api/uploads/image', () => HttpResponse.json({ ok: true }, { status: 201 })))
+    await expect(uploadImage(pngFile())).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
+  })
+
+  it('turns a network failure into NETWORK_ERROR', async () => {
+    server.use(http.post('/api/uploads/image', () => HttpResponse.error()))
+    await expect(uploadImage(pngFile())).rejects.toMatchObject({ status: 0, code: 'NETWORK_ERROR' })
+  })
+
+  it('does not send anything when already aborted', async () => {
+    let requests = 0
+    server.use(
+      http.post('/api/uploads/image', () => {
+        requests += 1
+        return HttpResponse.json({ url: '/x' }, { status: 201 })
+      }),
+    )
+    const controller = new AbortController()
+    controller.abort(new DOMException('stop', 'AbortError'))
+    await expect(uploadImage(pngFile(), undefined, { signal: controller.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    })
+    expect(requests).toBe(0)
+  })
+})
