@@ -1,0 +1,60 @@
+import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
+import classes from './dashboard-layout.module.css'
+
+interface DashboardLink {
+  to: '/dashboard' | '/dashboard/profile' | '/dashboard/own' | '/dashboard/addNew' | '/dashboard/manage' | '/dashboard/users'
+  label: string
+}
+
+const EVERYONE: DashboardLink[] = [
+  { to: '/dashboard', label: 'Dashboard' },
+  { to: '/dashboard/profile', label: 'My profile' },
+  { to: '/dashboard/own', label: 'My animation' },
+]
+
+const ADMINS: DashboardLink[] = [
+  { to: '/dashboard/addNew', label: 'Add animation' },
+  { to: '/dashboard/manage', label: 'Manage animation' },
+  { to: '/dashboard/users', label: 'All users' },
+]
+
+interface DashboardLayoutProps {
+  isAdmin: boolean
+  children: ReactNode
+}
+
+/** The dashboard's frame: a sidebar on wide screens, a scrolling tab strip on phones. */
+export function DashboardLayout({ isAdmin, children }: DashboardLayoutProps) {
+  return (
+    <div className={classes.layout}>
+      <nav aria-label="Dashboard" className={classes.sidebar}>
+        <ul className={classes.list}>
+          {EVERYONE.map((link) => (
+            <DashboardNavItem key={link.to} link={link} />
+          ))}
+          {isAdmin &&
+            ADMINS.map((link, index) => (
+              <DashboardNavItem key={link.to} link={link} className={index === 0 ? classes.adminStart : undefined} />
+            ))}
+        </ul>
+      </nav>
+      <div className={classes.content}>{children}</div>
+    </div>
+  )
+}
+
+function DashboardNavItem({ link, className }: { link: DashboardLink; className?: string }) {
+  return (
+    <li className={className}>
+      <Link
+        // The route tree gains these paths with the dashboard routes; until then the type cannot know them.
+        to={link.to as string}
+        className={classes.link}
+        activeOptions={{ exact: link.to === '/dashboard' }}
+      >
+        {link.label}
+      </Link>
+    </li>
+  )
+}

@@ -1,0 +1,107 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { z } from 'zod'
+import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
+import {
+  profileUpdateResponseSchema,
+  userSchema,
+  type ProfileUpdate,
+  type ProfileUpdateResponse,
+  type User,
+} from '../../../contract/user'
+import { TOTAL_COUNT_HEADER, wumpusListSchema } from '../../../contract/wumpus'
+import { ACCESS_TOKEN_KEY, apiGet, apiRequest } from '../../lib/api-client'
+import { nextCursorFromLink, type WumpusPage } from '../wumpuses/api'
+
+/** Public images of our own, used when a user has no photo or cover. */
+export const DEFAULT_AVATAR = '/images/default-avatar.svg'
+export const DEFAULT_COVER = '/images/default-cover.svg'
+
+const userPath = (email: string) => encodeURIComponent(email.trim())
+
+/** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
+export const profileKeys = {
+  all: (email: string) => ['profiles', email.trim().toLowerCase()] as const,
+  detail: (email: string) => [...profileKeys.all(email), 'detail'] as const,
+  animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
+}
+
+export const profileQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: profileKeys.detail(email),
+    queryFn: ({ signal }) => apiGet(`/api/profile/${userPath(email)}`, userSchema, { signal }),
+  })
+
+export async function fetchUserAnimationsPage(
+  email: string,
+  cursor: string | null,
+  signal?: AbortSignal,
+): Promise<WumpusPage> {
+  const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
+  if (cursor) query.set('cursor', cursor)
+  const { data, headers } = await apiRequest(`/api/wumpus?${query}`, wumpusListSchema, { signal })
+  const total = Number(headers.get(TOTAL_COUNT_HEADER))
+  return {
+    items: data,
+    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
+    nextCursor: nextCursorFromLink(headers.get('Link')),
+  }
+}
+
+/** Animations uploaded by one user, paged like the home gallery. */
+export const userAnimationsQueryOptions = (email: string) =>
+  infiniteQueryOptions({
+    queryKey: profileKeys.animations(email),
+    queryFn: ({ pageParam, signal }) => fetchUserAnimationsPage(email, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** The signed-in user's own animations (dashboard); for loaders: ensureInfiniteQueryData(...). */
+export const myAnimationsQueryOptions = userAnimationsQueryOptions
+
+/** Only what a Lottie player needs to know is checked; the rest passes through untouched. */
+const lottieJsonSchema = z.looseObject({ layers: z.array(z.unknown()) })
+
+export const lottieJsonQueryOptions = (url: string) =>
+  queryOptions({
+    queryKey: ['lottie-json', url],
+    queryFn: ({ signal }) => apiGet(url, lottieJsonSchema, { signal }),
+    staleTime: Infinity,
+  })
+
+interface UpdateProfileOptions {
+  /** Called with the renewed session token (its claims carry the new name). */
+  onTokenRenewed?: (token: string) => void
+}
+
+/**
+ * PUT /api/user/{email} with the changed fields. Stores the renewed token as accessToken, tells the
+ * session (callback and a `storage` event, as another tab would), then refreshes the user's data.
+ */
+export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions = {}) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
+      apiGet(`/api/user/${userPath(email)}`, profileUpdateResponseSchema, { method: 'PUT', body: changes }),
+    onSuccess: async ({ token, user }) => {
+      storeRenewedToken(token)
+      onTokenRenewed?.(token)
+      queryClient.setQueryData<User>(profileKeys.detail(email), user)
+      // The name shows on the user's animation cards too.
+      await queryClient.invalidateQueries({ queryKey: profileKeys.all(email) })
+    },
+  })
+}
+
+function storeRenewedToken(token: string) {
+  try {
+    const oldValue = window.localStorage.getItem(ACCESS_TOKEN_KEY)
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, token)
+    // Same-tab writes fire no storage event; send one so a session listening for other tabs sees this too.
+    window.dispatchEvent(
+      new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, oldValue, newValue: token, storageArea: window.localStorage }),
+    )
+  } catch {
+    // Storage may be unavailable (private mode); the callback still carries the token.
+  }
+}

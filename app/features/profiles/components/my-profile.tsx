@@ -1,0 +1,163 @@
+import { Alert, Avatar, Button, Card, Grid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { schemaResolver, useForm } from '@mantine/form'
+import { notifications } from '@mantine/notifications'
+import { useQuery } from '@tanstack/react-query'
+import { profileUpdateSchema, type User } from '../../../../contract/user'
+import { PageLoader } from '../../../components/page-loader'
+import { isApiError } from '../../../lib/api-client'
+import { maskEmail } from '../../../lib/mask-email'
+import { usePageTitle } from '../../../lib/page-title'
+import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile } from '../api'
+import { profileChanges, profileFormValues, type ProfileFormValues } from '../profile-changes'
+import { ImageUploadField, useImageUpload } from './image-upload-field'
+import classes from './my-profile.module.css'
+
+interface MyProfileProps {
+  /** The signed-in user's email. */
+  email: string
+  /** Receives the renewed session token after an update (its claims carry the new name). */
+  onTokenRenewed?: (token: string) => void
+}
+
+/** Dashboard → My profile: what others see of you, and the form to change it. */
+export function MyProfile({ email, onTokenRenewed }: MyProfileProps) {
+  usePageTitle('My profile')
+  const { data: user, error, isPending, isError, refetch, isRefetching } = useQuery(profileQueryOptions(email))
+
+  if (isPending) return <PageLoader />
+  if (isError) {
+    return (
+      <Alert color="red" variant="light" title="Could not load your profile" role="alert" maw={640}>
+        <Text size="sm" mb="md">
+          {isApiError(error) ? error.message : 'Something unexpected happened.'}
+        </Text>
+        <Button color="red" onClick={() => void refetch()} loading={isRefetching}>
+          Retry
+        </Button>
+      </Alert>
+    )
+  }
+
+  return (
+    <Stack gap="lg">
+      <Title order={1}>My profile</Title>
+      <Grid gap="lg" align="flex-start">
+        <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
+          <ProfileSummary user={user} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
+          <ProfileForm email={email} user={user} onTokenRenewed={onTokenRenewed} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  )
+}
+
+function ProfileSummary({ user }: { user: User }) {
+  return (
+    <Card withBorder shadow="sm" padding="lg" component="section" aria-label="Your profile">
+      <Stack align="center" gap="xs" ta="center">
+        <Avatar src={user.photo || DEFAULT_AVATAR} alt="Your photo" size={120} radius={120} />
+        <Title order={2} size="h3" className={classes.value}>
+          {user.user_name || 'N/A'}
+        </Title>
+        <Text c="dimmed" className={classes.value}>
+          {maskEmail(user.email)}
+        </Text>
+      </Stack>
+      <Stack gap="sm" mt="lg" component="dl" m={0}>
+        <SummaryRow term="About" value={user.description} />
+        <SummaryRow term="Job" value={user.job} />
+      </Stack>
+    </Card>
+  )
+}
+
+function SummaryRow({ term, value }: { term: string; value: string }) {
+  return (
+    <div>
+      <Text component="dt" size="sm" fw={600}>
+        {term}
+      </Text>
+      <Text component="dd" m={0} className={classes.value}>
+        {value || 'N/A'}
+      </Text>
+    </div>
+  )
+}
+
+const validateChanges = schemaResolver(profileUpdateSchema, { sync: true })
+
+function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: User; onTokenRenewed?: (token: string) => void }) {
+  const photo = useImageUpload()
+  const cover = useImageUpload()
+  const update = useUpdateProfile(email, { onTokenRenewed })
+  const form = useForm<ProfileFormValues>({
+    initialValues: profileFormValues(user),
+    // Only what will be sent is checked, so an old value the rules now refuse does not block other edits.
+    validate: (values) => validateChanges(profileChanges(user, values)),
+  })
+  const uploading = photo.busy || cover.busy
+
+  const submit = form.onSubmit(async (values) => {
+    const changes = profileChanges(user, values, { photo: photo.url, cover: cover.url })
+    if (Object.keys(changes).length === 0) {
+      notifications.show({ color: 'yellow', message: 'Profile not updated' })
+      return
+    }
+    try {
+      const result = await update.mutateAsync(changes)
+      notifications.show(
+        result.modifiedCount > 0
+          ? { color: 'green', message: 'Profile updated' }
+          : { color: 'yellow', message: 'Profile not updated' },
+      )
+      form.setInitialValues(profileFormValues(result.user))
+      form.setValues(profileFormValues(result.user))
+      photo.reset()
+      cover.reset()
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Could not update your profile',
+        message: isApiError(error) ? error.message : 'Please try again.',
+      })
+    }
+  })
+
+  return (
+    <Card withBorder shadow="sm" padding="lg" component="section" aria-labelledby="profile-form-heading">
+      <Title order={2} size="h3" id="profile-form-heading" mb="md">
+        Update your profile
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="md">
+          <TextInput label="Name" autoComplete="name" {...form.getInputProps('user_name')} />
+          <TextInput
+            label="Custom Url"
+            type="url"
+            placeholder="https://"
+            autoComplete="url"
+            {...form.getInputProps('url')}
+          />
+          <Textarea label="About you" rows={4} resize="vertical" {...form.getInputProps('description')} />
+          <TextInput label="Job" autoComplete="organization-title" {...form.getInputProps('job')} />
+          <ImageUploadField
+            upload={photo}
+            label="Photo"
+            shape="round"
+            note={
+              <Text size="sm" className={classes.note}>
+                Please wait for the uploaded image to load before you click Update Profile.
+              </Text>
+            }
+          />
+          <ImageUploadField upload={cover} label="Cover" shape="wide" />
+          <Button type="submit" loading={update.isPending} disabled={uploading} w={{ base: '100%', xs: 'auto' }}>
+            Update Profile
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,79 @@
+import { Alert, Button, Center, Group, SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
+import { useInfiniteQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { PageLoader } from '../../../components/page-loader'
+import { isApiError } from '../../../lib/api-client'
+import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
+import { userAnimationsQueryOptions } from '../api'
+
+interface UserAnimationGridProps {
+  /** Whose animations. */
+  email: string
+  /** Accessible name of the list. */
+  label: string
+  cols: SimpleGridProps['cols']
+  emptyMessage: string
+  renderItem: (wumpus: Wumpus, index: number) => ReactNode
+}
+
+/** One user's animations in a grid, loading the next page as the end of the list comes near. */
+export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem }: UserAnimationGridProps) {
+  const { data, error, isPending, isError, refetch, isRefetching, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } =
+    useInfiniteQuery(userAnimationsQueryOptions(email))
+  const sentinelRef = useInfiniteScroll({
+    hasNextPage,
+    isFetchingNextPage,
+    enabled: !isError && !isFetchNextPageError,
+    fetchNextPage,
+  })
+  const loadMore = () => void fetchNextPage()
+
+  if (isPending) return <PageLoader />
+  if (isError && !data) {
+    return (
+      <Alert color="red" variant="light" title="Could not load the animations" role="alert" maw={640} w="100%" mx="auto">
+        <Group justify="space-between">
+          <Text size="sm">{isApiError(error) ? error.message : 'Please try again.'}</Text>
+          <Button color="red" onClick={() => void refetch()} loading={isRefetching}>
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    )
+  }
+
+  const items = data.pages.flatMap((page) => page.items)
+  const total = data.pages[0]?.total ?? items.length
+  if (items.length === 0) return <Text>{emptyMessage}</Text>
+
+  return (
+    <Stack gap="lg">
+      <SimpleGrid component="ul" cols={cols} spacing="sm" p={0} m={0} aria-label={label}>
+        {items.map(renderItem)}
+      </SimpleGrid>
+      <div ref={sentinelRef} aria-hidden="true" />
+      <Text role="status" size="sm" c="dimmed" ta="center">
+        {isFetchingNextPage ? 'Loading more animations…' : `Showing ${items.length} of ${total}`}
+      </Text>
+      {isFetchNextPageError ? (
+        <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
+          <Group justify="space-between">
+            <Text size="sm">Check your connection and try again.</Text>
+            <Button color="red" onClick={loadMore} loading={isFetchingNextPage}>
+              Retry
+            </Button>
+          </Group>
+        </Alert>
+      ) : (
+        hasNextPage && (
+          <Center>
+            <Button variant="default" onClick={loadMore} loading={isFetchingNextPage}>
+              Load more
+            </Button>
+          </Center>
+        )
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,30 @@
+import type { ProfileUpdate, User } from '../../../contract/user'
+
+export type ProfileFormValues = Pick<User, 'user_name' | 'url' | 'description' | 'job'>
+const TEXT_FIELDS = ['user_name', 'url', 'description', 'job'] as const
+
+export const profileFormValues = (user: User): ProfileFormValues => ({
+  user_name: user.user_name,
+  url: user.url,
+  description: user.description,
+  job: user.job,
+})
+
+/**
+ * The fields that differ from the stored profile, for PUT /api/user/{email}. An emptied field falls
+ * back to the existing value (it is not sent), as the spec's edit forms do.
+ */
+export function profileChanges(
+  user: User,
+  values: ProfileFormValues,
+  images: { photo?: string; cover?: string } = {},
+): ProfileUpdate {
+  const changes: ProfileUpdate = {}
+  for (const key of TEXT_FIELDS) {
+    const value = values[key].trim()
+    if (value && value !== user[key]) changes[key] = value
+  }
+  if (images.photo && images.photo !== user.photo) changes.photo = images.photo
+  if (images.cover && images.cover !== user.cover) changes.cover = images.cover
+  return changes
+}
