@@ -9,6 +9,7 @@ export default defineConfig({
           name: 'backend',
           environment: 'node',
           include: ['backend/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts'],
+          globalSetup: ['backend/test/support/auth-emulator-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
+import { freePortRun, listening } from '../backend/test/support/ports'
 
 const root = path.resolve(import.meta.dirname, '..')
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-start-'))
@@ -17,7 +17,7 @@ const ACCOUNT = { email: 'restart@example.com', password: 'secret-pass-1', retur
 
 describe('npm start', () => {
   it('stops everything on Ctrl-C and reuses the data on the next start', async () => {
-    const port = await freePort()
+    const port = await freePortRun(1)
     const emulatorPort = await freePortRun(3)
     const env = { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: staticDir, AUTH_EMULATOR_PORT: String(emulatorPort), LOG_LEVEL: 'error' }
     const base = `http://127.0.0.1:${port}`
@@ -60,31 +60,4 @@ async function start(env: Record<string, string>, base: string): Promise<ChildPr
 function stop(child: ChildProcess): Promise<number | null> {
   child.kill('SIGINT')
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)))
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1')
-    socket.once('connect', () => (socket.destroy(), resolve(true)))
-    socket.once('error', () => resolve(false))
-  })
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
-/** The first of `count` consecutive free ports. */
-async function freePortRun(count: number): Promise<number> {
-  for (;;) {
-    const first = await freePort()
-    if (first + count > 65535) continue
-    const rest = await Promise.all(Array.from({ length: count - 1 }, (_, i) => listening(first + 1 + i)))
-    if (rest.every((busy) => !busy)) return first
-  }
 }

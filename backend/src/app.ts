@@ -4,21 +4,28 @@ import { koaBody } from 'koa-body'
 import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
+import { HttpError } from './http/http-error'
 import { errorShape, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { inlineScriptHashes, staticApp } from './http/static-app'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
 import { wumpusRoutes } from './routes/wumpuses'
+import { userRoutes } from './routes/users'
+import { uploadRoutes } from './routes/uploads'
+import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
+import { firebaseAdminAuth } from './auth/firebase-admin'
 
 export interface AppDeps {
   config: Config
   store: Store
   logger: Logger
+  /** Firebase ID token verification; by default against this deployment's project or emulator. */
+  verifyIdToken?: VerifyIdToken
 }
 
 /** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp({ config, store, logger }: AppDeps): Koa {
+export function createApp({ config, store, logger, verifyIdToken = defaultIdTokenVerifier(config) }: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
@@ -37,11 +44,36 @@ export function createApp({ config, store, logger }: AppDeps): Koa {
 
   const health = healthRoutes(store)
   app.use(health.routes())
-  for (const router of [wumpusRoutes(store), fileRoutes(store), clientConfigRoutes(config)]) {
+  const routers = [
+    wumpusRoutes(store, config),
+    fileRoutes(store),
+    clientConfigRoutes(config),
+    userRoutes({ store, config, verifyIdToken }),
+    uploadRoutes({ store, config }),
+  ]
+  for (const router of routers) {
     router.prefix('/api')
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app
+}
+
+function defaultIdTokenVerifier(config: Config): VerifyIdToken {
+  const auth = firebaseAdminAuth(config)
+  return createIdTokenVerifier({
+    projectId: config.firebase.projectId,
+    emulator: Boolean(config.firebase.authEmulatorHost),
+    signingKeys: googleSigningKeys(),
+    lookupAccount: async (uid) => {
+      try {
+        const user = await auth.getUser(uid)
+        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
+        throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')
+      }
+    },
+  })
 }

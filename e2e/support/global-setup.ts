@@ -1,24 +1,26 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
+import { freePortRun } from '../../backend/test/support/ports'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
     dataDir: string
+    authEmulatorURL: string
   }
 }
 
 /** Starts the product exactly as `npm start` does, on a fresh data folder, once for all browser tests. */
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-e2e-'))
-  const port = await freePort()
+  const port = await freePortRun(1)
+  const authEmulatorPort = await freePortRun(3)
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    env: { ...process.env, PORT: String(port), AUTH_EMULATOR_PORT: String(authEmulatorPort), DATA_DIR: dataDir, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: false,
   })
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
   await waitForReady(baseURL, child)
   project.provide('baseURL', baseURL)
   project.provide('dataDir', dataDir)
+  project.provide('authEmulatorURL', `http://127.0.0.1:${authEmulatorPort}`)
 
   return async () => {
     if (child.exitCode === null) {
@@ -48,14 +51,4 @@ async function waitForReady(baseURL: string, child: ChildProcess) {
   }
   child.kill('SIGINT')
   throw new Error('the server did not become ready')
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
 }

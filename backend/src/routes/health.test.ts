@@ -31,7 +31,7 @@ describe('GET /api/config', () => {
   it('tells the app which Firebase project and emulator to use', async () => {
     const body = clientConfigSchema.parse(await (await fetch(`${server.url}/api/config`)).json())
     expect(body.firebase.projectId).toBe('demo-wumpus')
-    expect(body.firebase.authEmulatorUrl).toBe('http://127.0.0.1:9099')
+    expect(body.firebase.authEmulatorUrl).toBe(`http://${server.config.firebase.authEmulatorHost}`)
   })
 })
 

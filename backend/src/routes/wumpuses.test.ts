@@ -109,8 +109,14 @@ describe('GET /api/wumpuses', () => {
 })
 
 describe('GET /api/wumpus?u_email=', () => {
+  const signedIn = () => ({ headers: { authorization: `Bearer ${server.sessionToken('reader@example.com')}` } })
+
+  it('needs a signed-in user', async () => {
+    await expectError(await get('/api/wumpus?u_email=ana@example.com'), 401, 'UNAUTHENTICATED')
+  })
+
   it("lists one uploader's animations with their total", async () => {
-    const res = await get('/api/wumpus?u_email=ana@example.com&limit=100')
+    const res = await get('/api/wumpus?u_email=ana@example.com&limit=100', signedIn())
     const items = wumpusListSchema.parse(await res.json())
     expect(items).toHaveLength(10)
     expect(items.every((w) => w.u_email === 'ana@example.com')).toBe(true)
@@ -118,19 +124,19 @@ describe('GET /api/wumpus?u_email=', () => {
   })
 
   it('keeps the filter in the next-page link', async () => {
-    const res = await get('/api/wumpus?u_email=ana@example.com&limit=4')
+    const res = await get('/api/wumpus?u_email=ana@example.com&limit=4', signedIn())
     expect(res.headers.get('link')).toContain('u_email=ana%40example.com')
   })
 
   it('answers an empty array for someone with no animations', async () => {
-    const res = await get('/api/wumpus?u_email=nobody@example.com')
+    const res = await get('/api/wumpus?u_email=nobody@example.com', signedIn())
     expect(await res.json()).toEqual([])
     expect(res.headers.get('x-total-count')).toBe('0')
   })
 
   it('refuses a missing or malformed email', async () => {
-    await expectError(await get('/api/wumpus'), 400, 'BAD_REQUEST')
-    await expectError(await get('/api/wumpus?u_email=not-an-email'), 400, 'BAD_REQUEST')
+    await expectError(await get('/api/wumpus', signedIn()), 400, 'BAD_REQUEST')
+    await expectError(await get('/api/wumpus?u_email=not-an-email', signedIn()), 400, 'BAD_REQUEST')
   })
 })
 

@@ -4,11 +4,13 @@ import { idSchema, LINK_HEADER, TOTAL_COUNT_HEADER, wumpusListQuerySchema } from
 import { matchesEtag } from '../http/etag'
 import { badRequest, notFound } from '../http/http-error'
 import type { Store } from '../store/port'
+import { requireSession } from '../auth/require-session'
+import type { Config } from '../config'
 import { PageCache } from './page-cache'
 import { toApiWumpus } from './wumpus-view'
 
 /** Read side of the animations: the paged gallery, one uploader's list, one animation. */
-export function wumpusRoutes(store: Store): Router {
+export function wumpusRoutes(store: Store, config: Config): Router {
   const router = new Router()
   const pages = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
 
@@ -40,7 +42,7 @@ export function wumpusRoutes(store: Store): Router {
 
   router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
 
-  router.get('/wumpus', async (ctx) => {
+  router.get('/wumpus', requireSession(config.jwtSecret), async (ctx) => {
     if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
     await sendPage(ctx, '/api/wumpus')
   })

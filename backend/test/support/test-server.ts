@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { inject } from 'vitest'
+import { signSessionToken } from '../../src/auth/session-token'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
@@ -10,6 +12,8 @@ import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/po
 
 export interface TestServer {
   url: string
+  /** A valid session token of ours for this email, as the sign-in exchange would give out. */
+  sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): string
   store: Store
   config: Config
   dataDir: string
@@ -19,13 +23,25 @@ export interface TestServer {
 /** The real Koa app on a real embedded store in a temp folder, listening on a free port. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
-  const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'static'), LOG_LEVEL: 'silent', ...env })
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'static'),
+    LOG_LEVEL: 'silent',
+    FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
+    ...env,
+  })
   const store = await openEmbeddedStore({ dataDir })
   const server = createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}`,
+    sessionToken: (email, options = {}) =>
+      signSessionToken(
+        { email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true },
+        config.jwtSecret,
+        options.ttlSeconds ?? 600,
+      ),
     store,
     config,
     dataDir,
