@@ -76,7 +76,7 @@ interface UpdateProfileOptions {
 
 /**
  * PUT /api/user/{email} with the changed fields. Stores the renewed token as accessToken, tells the
- * session (callback and a `storage` event, as another tab would), then refreshes the user's data.
+ * session (onTokenRenewed, or else a `storage` event as another tab would), then refreshes the user's data.
  */
 export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions = {}) {
   const queryClient = useQueryClient()
@@ -84,7 +84,7 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
       apiGet(`/api/user/${userPath(email)}`, profileUpdateResponseSchema, { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
-      storeRenewedToken(token)
+      storeRenewedToken(token, { announce: !onTokenRenewed })
       onTokenRenewed?.(token)
       queryClient.setQueryData<User>(profileKeys.detail(email), user)
       // The name shows on the user's animation cards too.
@@ -93,14 +93,17 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
   })
 }
 
-function storeRenewedToken(token: string) {
+function storeRenewedToken(token: string, { announce }: { announce: boolean }) {
   try {
     const oldValue = window.localStorage.getItem(ACCESS_TOKEN_KEY)
     window.localStorage.setItem(ACCESS_TOKEN_KEY, token)
-    // Same-tab writes fire no storage event; send one so a session listening for other tabs sees this too.
-    window.dispatchEvent(
-      new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, oldValue, newValue: token, storageArea: window.localStorage }),
-    )
+    // Same-tab writes fire no storage event. Without a callback, send one so a session that follows
+    // other tabs' tokens picks this one up too.
+    if (announce) {
+      window.dispatchEvent(
+        new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, oldValue, newValue: token, storageArea: window.localStorage }),
+      )
+    }
   } catch {
     // Storage may be unavailable (private mode); the callback still carries the token.
   }

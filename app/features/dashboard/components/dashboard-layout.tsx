@@ -1,5 +1,5 @@
-import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
+import { Link, useRouterState } from '@tanstack/react-router'
+import { useEffect, useRef, type ReactNode } from 'react'
 import classes from './dashboard-layout.module.css'
 
 interface DashboardLink {
@@ -26,10 +26,21 @@ interface DashboardLayoutProps {
 
 /** The dashboard's frame: a sidebar on wide screens, a scrolling tab strip on phones. */
 export function DashboardLayout({ isAdmin, children }: DashboardLayoutProps) {
+  const listRef = useRef<HTMLUListElement>(null)
+  const pathname = useRouterState({ select: (state) => state.location.pathname })
+
+  // On phones the strip scrolls sideways: bring the current page's tab into view.
+  useEffect(() => {
+    const list = listRef.current
+    const current = list?.querySelector<HTMLElement>('[aria-current="page"]')
+    if (!list || !current || list.scrollWidth <= list.clientWidth) return
+    list.scrollLeft = current.offsetLeft - (list.clientWidth - current.offsetWidth) / 2
+  }, [pathname, isAdmin])
+
   return (
     <div className={classes.layout}>
       <nav aria-label="Dashboard" className={classes.sidebar}>
-        <ul className={classes.list}>
+        <ul className={classes.list} ref={listRef}>
           {EVERYONE.map((link) => (
             <DashboardNavItem key={link.to} link={link} />
           ))}

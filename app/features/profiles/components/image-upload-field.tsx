@@ -126,13 +126,14 @@ export function ImageUploadField({ upload, label, shape, note, disabled }: Image
       {note}
       {state.status === 'uploading' && (
         <Stack gap={4}>
+          {/* A sliver from the start, so the bar shows before the first progress event. */}
           <Progress
-            value={Math.round(state.progress * 100)}
+            value={Math.max(4, Math.round(state.progress * 100))}
             animated
             aria-label={`Uploading ${label.toLowerCase()}`}
           />
           <Text size="xs" c="dimmed" role="status">
-            Uploading… {Math.round(state.progress * 100)}%
+            {state.progress < 1 ? `Uploading… ${Math.round(state.progress * 100)}%` : 'Checking the image…'}
           </Text>
         </Stack>
       )}

@@ -59,7 +59,7 @@ export function LottiePreview({ lottieUrl, gifUrl, name }: LottiePreviewProps) {
       )}
       {reducedMotion && ready && (
         <Button
-          size="compact-xs"
+          size="xs"
           variant="default"
           className={classes.toggle}
           onClick={() => setPlayRequested((value) => !value)}

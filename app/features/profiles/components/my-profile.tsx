@@ -1,4 +1,4 @@
-import { Alert, Avatar, Button, Card, Grid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
@@ -153,9 +153,11 @@ function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: Use
             }
           />
           <ImageUploadField upload={cover} label="Cover" shape="wide" />
-          <Button type="submit" loading={update.isPending} disabled={uploading} w={{ base: '100%', xs: 'auto' }}>
-            Update Profile
-          </Button>
+          <Group>
+            <Button type="submit" loading={update.isPending} disabled={uploading} w={{ base: '100%', xs: 'auto' }}>
+              Update Profile
+            </Button>
+          </Group>
         </Stack>
       </form>
     </Card>
