@@ -2,18 +2,32 @@ import { MantineProvider } from '@mantine/core'
 import type { QueryClient } from '@tanstack/react-query'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import { AppNotifications } from './components/app-notifications'
+import type { SessionStore } from './lib/session'
+import { SessionProvider } from './lib/session-provider'
 import { colorSchemeManager, cssVariablesResolver, theme } from './lib/theme'
 import type { createAppRouter } from './router'
 
 interface AppProps {
   router: ReturnType<typeof createAppRouter>
   queryClient: QueryClient
+  session: SessionStore
   /** 'test' turns off Mantine transitions and portals. */
   env?: 'default' | 'test'
 }
 
-export function App({ router, queryClient, env }: AppProps) {
+export function App({ router, queryClient, session, env }: AppProps) {
+  useEffect(() => {
+    // Signed out (here, in another tab, or when renewal failed): protected routes check again and redirect.
+    let previous = session.getSnapshot().status
+    return session.subscribe(() => {
+      const { status } = session.getSnapshot()
+      if (status === 'signed-out' && previous !== 'signed-out') void router.invalidate()
+      previous = status
+    })
+  }, [router, session])
+
   return (
     <MantineProvider
       theme={theme}
@@ -24,7 +38,9 @@ export function App({ router, queryClient, env }: AppProps) {
     >
       <AppNotifications />
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        <SessionProvider store={session}>
+          <RouterProvider router={router} />
+        </SessionProvider>
       </QueryClientProvider>
     </MantineProvider>
   )

@@ -1,8 +1,8 @@
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { server } from '../test/msw-server'
-import { ACCESS_TOKEN_KEY, ApiError, apiGetBlob, apiRequest } from './api-client'
+import { ACCESS_TOKEN_KEY, ApiError, apiGetBlob, apiRequest, setUnauthorizedHandler } from './api-client'
 
 const schema = z.object({ ok: z.boolean() })
 
@@ -81,5 +81,61 @@ describe('apiGetBlob', () => {
     )
     const blob = await apiGetBlob('/api/files/1/a.gif')
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([71, 73, 70]))
+  })
+})
+
+describe('401 on a session token', () => {
+  afterEach(() => setUnauthorizedHandler(null))
+
+  const unauthenticated = () =>
+    HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Token expired' } }, { status: 401 })
+
+  it('asks the handler for a new token and sends the request again with it, body included', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'old')
+    const seen: { authorization: string | null; body: unknown }[] = []
+    server.use(
+      http.put('/api/user/:email', async ({ request }) => {
+        seen.push({ authorization: request.headers.get('Authorization'), body: await request.json() })
+        return request.headers.get('Authorization') === 'Bearer old' ? unauthenticated() : HttpResponse.json({ ok: true })
+      }),
+    )
+    const handler = vi.fn(async () => 'new')
+    setUnauthorizedHandler(handler)
+
+    await expect(
+      apiRequest('/api/user/a@b.co', schema, { method: 'PUT', body: { job: 'Wumpus hunter' } }),
+    ).resolves.toMatchObject({ data: { ok: true } })
+    expect(handler).toHaveBeenCalledTimes(1)
+    expect(seen).toEqual([
+      { authorization: 'Bearer old', body: { job: 'Wumpus hunter' } },
+      { authorization: 'Bearer new', body: { job: 'Wumpus hunter' } },
+    ])
+  })
+
+  it('keeps the 401 when the handler cannot renew', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'old')
+    let calls = 0
+    server.use(
+      http.get('/api/thing', () => {
+        calls++
+        return unauthenticated()
+      }),
+    )
+    setUnauthorizedHandler(async () => null)
+    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' })
+    expect(calls).toBe(1)
+  })
+
+  it('does not renew for requests without a session token or with their own Authorization', async () => {
+    server.use(http.put('/api/user/:email', unauthenticated), http.get('/api/thing', unauthenticated))
+    const handler = vi.fn(async () => 'new')
+    setUnauthorizedHandler(handler)
+
+    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ status: 401 })
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'old')
+    await expect(
+      apiRequest('/api/user/a@b.co', schema, { method: 'PUT', headers: { Authorization: 'Bearer firebase' }, body: {} }),
+    ).rejects.toMatchObject({ status: 401 })
+    expect(handler).not.toHaveBeenCalled()
   })
 })

@@ -37,11 +37,22 @@ export interface ApiResponse<T> {
 
 type RequestOptions = Omit<RequestInit, 'body'> & { body?: unknown }
 
+type UnauthorizedHandler = () => Promise<string | null>
+let onUnauthorized: UnauthorizedHandler | null = null
+
+/**
+ * Called when a request sent with the stored session token gets 401: it renews the session and
+ * resolves to the new token (the request is then retried once) or null (the 401 stands).
+ */
+export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): void {
+  onUnauthorized = handler
+}
+
 /** fetch with the bearer token, absolute same-origin URL and errors mapped to ApiError. */
 async function send(path: string, { body, headers, ...init }: RequestOptions = {}): Promise<Response> {
   const requestHeaders = new Headers(headers)
-  const token = getAccessToken()
-  if (token && !requestHeaders.has('Authorization')) requestHeaders.set('Authorization', `Bearer ${token}`)
+  // An explicit Authorization (e.g. a Firebase ID token) is never renewed or retried.
+  const usesSessionToken = !requestHeaders.has('Authorization')
   let requestBody: BodyInit | undefined
   if (body instanceof FormData || body instanceof Blob) {
     requestBody = body
@@ -50,16 +61,24 @@ async function send(path: string, { body, headers, ...init }: RequestOptions = {
     requestBody = JSON.stringify(body)
   }
 
-  let response: Response
-  try {
-    response = await fetch(new URL(path, window.location.origin), {
-      ...init,
-      headers: requestHeaders,
-      body: requestBody,
-    })
-  } catch (error) {
-    if (init.signal?.aborted) throw error
-    throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.')
+  const attempt = async (token: string | null): Promise<Response> => {
+    if (usesSessionToken) {
+      if (token) requestHeaders.set('Authorization', `Bearer ${token}`)
+      else requestHeaders.delete('Authorization')
+    }
+    try {
+      return await fetch(new URL(path, window.location.origin), { ...init, headers: requestHeaders, body: requestBody })
+    } catch (error) {
+      if (init.signal?.aborted) throw error
+      throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.')
+    }
+  }
+
+  const token = usesSessionToken ? getAccessToken() : null
+  let response = await attempt(token)
+  if (response.status === 401 && token && onUnauthorized) {
+    const renewed = await onUnauthorized()
+    if (renewed) response = await attempt(renewed)
   }
   if (!response.ok) throw await toApiError(response)
   return response

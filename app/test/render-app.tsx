@@ -3,13 +3,18 @@ import userEvent from '@testing-library/user-event'
 import { createMemoryHistory } from '@tanstack/react-router'
 import { App } from '../app'
 import { createQueryClient } from '../lib/query-client'
+import { createSessionStore } from '../lib/session'
 import { createAppRouter } from '../router'
 
-/** Renders the whole app (providers, layout, routes) at the given path. */
+/**
+ * Renders the whole app (providers, layout, routes) at the given path. The session starts from
+ * localStorage, like in the browser: call signInForTest() first for a signed-in user.
+ */
 export function renderApp(path = '/') {
   const queryClient = createQueryClient({ retry: false })
-  const router = createAppRouter(queryClient, createMemoryHistory({ initialEntries: [path] }))
+  const session = createSessionStore({ queryClient })
+  const router = createAppRouter(queryClient, session, createMemoryHistory({ initialEntries: [path] }))
   const user = userEvent.setup()
-  const view = render(<App router={router} queryClient={queryClient} env="test" />)
-  return { ...view, router, queryClient, user }
+  const view = render(<App router={router} queryClient={queryClient} session={session} env="test" />)
+  return { ...view, router, queryClient, session, user }
 }
