@@ -10,12 +10,26 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as AboutRouteImport } from './routes/about'
-import { Route as WumpusIdRouteImport } from './routes/wumpus.$id'
+import { Route as EmailVerificationRouteImport } from './routes/emailVerification'
+import { Route as ForgetPasswordRouteImport } from './routes/forgetPassword'
+import { Route as SignInRouteImport } from './routes/signIn'
+import { Route as SignUpRouteImport } from './routes/signUp'
+import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
+import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
+import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
+import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
+import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
+import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthenticatedRoute = AuthenticatedRouteImport.update({
+  id: '/_authenticated',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AboutRoute = AboutRouteImport.update({
@@ -23,40 +37,157 @@ const AboutRoute = AboutRouteImport.update({
   path: '/about',
   getParentRoute: () => rootRouteImport,
 } as any)
-const WumpusIdRoute = WumpusIdRouteImport.update({
+const EmailVerificationRoute = EmailVerificationRouteImport.update({
+  id: '/emailVerification',
+  path: '/emailVerification',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ForgetPasswordRoute = ForgetPasswordRouteImport.update({
+  id: '/forgetPassword',
+  path: '/forgetPassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SignInRoute = SignInRouteImport.update({
+  id: '/signIn',
+  path: '/signIn',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SignUpRoute = SignUpRouteImport.update({
+  id: '/signUp',
+  path: '/signUp',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const AuthenticatedDashboardRoute = AuthenticatedDashboardRouteImport.update({
+  id: '/dashboard',
+  path: '/dashboard',
+  getParentRoute: () => AuthenticatedRoute,
+} as any)
+const AuthenticatedDashboardIndexRoute =
+  AuthenticatedDashboardIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardOwnRoute =
+  AuthenticatedDashboardOwnRouteImport.update({
+    id: '/own',
+    path: '/own',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardProfileRoute =
+  AuthenticatedDashboardProfileRouteImport.update({
+    id: '/profile',
+    path: '/profile',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedProfileEmailRoute =
+  AuthenticatedProfileEmailRouteImport.update({
+    id: '/profile/$email',
+    path: '/profile/$email',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
+const AuthenticatedWumpusIdRoute = AuthenticatedWumpusIdRouteImport.update({
   id: '/wumpus/$id',
   path: '/wumpus/$id',
-  getParentRoute: () => rootRouteImport,
+  getParentRoute: () => AuthenticatedRoute,
 } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
-  '/wumpus/$id': typeof WumpusIdRoute
+  '/emailVerification': typeof EmailVerificationRoute
+  '/forgetPassword': typeof ForgetPasswordRoute
+  '/signIn': typeof SignInRoute
+  '/signUp': typeof SignUpRoute
+  '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
+  '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/profile/$email': typeof AuthenticatedProfileEmailRoute
+  '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
+  '/dashboard/': typeof AuthenticatedDashboardIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/about': typeof AboutRoute
-  '/wumpus/$id': typeof WumpusIdRoute
+  '/emailVerification': typeof EmailVerificationRoute
+  '/forgetPassword': typeof ForgetPasswordRoute
+  '/signIn': typeof SignInRoute
+  '/signUp': typeof SignUpRoute
+  '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
+  '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/profile/$email': typeof AuthenticatedProfileEmailRoute
+  '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
+  '/dashboard': typeof AuthenticatedDashboardIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/_authenticated': typeof AuthenticatedRouteWithChildren
   '/about': typeof AboutRoute
-  '/wumpus/$id': typeof WumpusIdRoute
+  '/emailVerification': typeof EmailVerificationRoute
+  '/forgetPassword': typeof ForgetPasswordRoute
+  '/signIn': typeof SignInRoute
+  '/signUp': typeof SignUpRoute
+  '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
+  '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
+  '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
+  '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
-  fullPaths: '/' | '/about' | '/wumpus/$id'
+  fullPaths:
+    | '/'
+    | '/about'
+    | '/emailVerification'
+    | '/forgetPassword'
+    | '/signIn'
+    | '/signUp'
+    | '/dashboard'
+    | '/dashboard/own'
+    | '/dashboard/profile'
+    | '/profile/$email'
+    | '/wumpus/$id'
+    | '/dashboard/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/about' | '/wumpus/$id'
-  id: '__root__' | '/' | '/about' | '/wumpus/$id'
+  to:
+    | '/'
+    | '/about'
+    | '/emailVerification'
+    | '/forgetPassword'
+    | '/signIn'
+    | '/signUp'
+    | '/dashboard/own'
+    | '/dashboard/profile'
+    | '/profile/$email'
+    | '/wumpus/$id'
+    | '/dashboard'
+  id:
+    | '__root__'
+    | '/'
+    | '/_authenticated'
+    | '/about'
+    | '/emailVerification'
+    | '/forgetPassword'
+    | '/signIn'
+    | '/signUp'
+    | '/_authenticated/dashboard'
+    | '/_authenticated/dashboard/own'
+    | '/_authenticated/dashboard/profile'
+    | '/_authenticated/profile/$email'
+    | '/_authenticated/wumpus/$id'
+    | '/_authenticated/dashboard/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  AuthenticatedRoute: typeof AuthenticatedRouteWithChildren
   AboutRoute: typeof AboutRoute
-  WumpusIdRoute: typeof WumpusIdRoute
+  EmailVerificationRoute: typeof EmailVerificationRoute
+  ForgetPasswordRoute: typeof ForgetPasswordRoute
+  SignInRoute: typeof SignInRoute
+  SignUpRoute: typeof SignUpRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -68,6 +199,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof IndexRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_authenticated': {
+      id: '/_authenticated'
+      path: ''
+      fullPath: '/'
+      preLoaderRoute: typeof AuthenticatedRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/about': {
       id: '/about'
       path: '/about'
@@ -75,20 +213,121 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AboutRouteImport
       parentRoute: typeof rootRouteImport
     }
-    '/wumpus/$id': {
-      id: '/wumpus/$id'
+    '/emailVerification': {
+      id: '/emailVerification'
+      path: '/emailVerification'
+      fullPath: '/emailVerification'
+      preLoaderRoute: typeof EmailVerificationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/forgetPassword': {
+      id: '/forgetPassword'
+      path: '/forgetPassword'
+      fullPath: '/forgetPassword'
+      preLoaderRoute: typeof ForgetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/signIn': {
+      id: '/signIn'
+      path: '/signIn'
+      fullPath: '/signIn'
+      preLoaderRoute: typeof SignInRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/signUp': {
+      id: '/signUp'
+      path: '/signUp'
+      fullPath: '/signUp'
+      preLoaderRoute: typeof SignUpRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/_authenticated/dashboard': {
+      id: '/_authenticated/dashboard'
+      path: '/dashboard'
+      fullPath: '/dashboard'
+      preLoaderRoute: typeof AuthenticatedDashboardRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/dashboard/': {
+      id: '/_authenticated/dashboard/'
+      path: '/'
+      fullPath: '/dashboard/'
+      preLoaderRoute: typeof AuthenticatedDashboardIndexRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/own': {
+      id: '/_authenticated/dashboard/own'
+      path: '/own'
+      fullPath: '/dashboard/own'
+      preLoaderRoute: typeof AuthenticatedDashboardOwnRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/profile': {
+      id: '/_authenticated/dashboard/profile'
+      path: '/profile'
+      fullPath: '/dashboard/profile'
+      preLoaderRoute: typeof AuthenticatedDashboardProfileRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/profile/$email': {
+      id: '/_authenticated/profile/$email'
+      path: '/profile/$email'
+      fullPath: '/profile/$email'
+      preLoaderRoute: typeof AuthenticatedProfileEmailRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
+    '/_authenticated/wumpus/$id': {
+      id: '/_authenticated/wumpus/$id'
       path: '/wumpus/$id'
       fullPath: '/wumpus/$id'
-      preLoaderRoute: typeof WumpusIdRouteImport
-      parentRoute: typeof rootRouteImport
+      preLoaderRoute: typeof AuthenticatedWumpusIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
     }
   }
 }
 
+interface AuthenticatedDashboardRouteChildren {
+  AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
+  AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
+  AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+}
+
+const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
+  {
+    AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
+    AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
+    AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+  }
+
+const AuthenticatedDashboardRouteWithChildren =
+  AuthenticatedDashboardRoute._addFileChildren(
+    AuthenticatedDashboardRouteChildren,
+  )
+
+interface AuthenticatedRouteChildren {
+  AuthenticatedDashboardRoute: typeof AuthenticatedDashboardRouteWithChildren
+  AuthenticatedProfileEmailRoute: typeof AuthenticatedProfileEmailRoute
+  AuthenticatedWumpusIdRoute: typeof AuthenticatedWumpusIdRoute
+}
+
+const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
+  AuthenticatedDashboardRoute: AuthenticatedDashboardRouteWithChildren,
+  AuthenticatedProfileEmailRoute: AuthenticatedProfileEmailRoute,
+  AuthenticatedWumpusIdRoute: AuthenticatedWumpusIdRoute,
+}
+
+const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(
+  AuthenticatedRouteChildren,
+)
+
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  AuthenticatedRoute: AuthenticatedRouteWithChildren,
   AboutRoute: AboutRoute,
-  WumpusIdRoute: WumpusIdRoute,
+  EmailVerificationRoute: EmailVerificationRoute,
+  ForgetPasswordRoute: ForgetPasswordRoute,
+  SignInRoute: SignInRoute,
+  SignUpRoute: SignUpRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

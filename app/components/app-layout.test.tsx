@@ -1,9 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
-import { wumpusListHandler } from '../test/api-handlers'
-import { makeWumpuses } from '../test/fixtures'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import * as firebase from '../lib/firebase'
+import { wumpusDetailHandler, wumpusListHandler } from '../test/api-handlers'
+import { makeWumpus, makeWumpuses } from '../test/fixtures'
 import { server } from '../test/msw-server'
 import { renderApp } from '../test/render-app'
+import { signInForTest } from '../test/session'
+
+vi.mock('../lib/firebase', () => import('../test/firebase-fake'))
 
 const mobileMenu = () => document.getElementById('mobile-menu')
 
@@ -52,5 +56,64 @@ describe('layout and navigation', () => {
     await user.keyboard('{Escape}')
     expect(mobileMenu()).toBeNull()
     expect(burger).toHaveFocus()
+  })
+})
+
+describe('navigation when signed in', () => {
+  beforeEach(() => {
+    vi.resetAllMocks()
+  })
+
+  it('shows the display name, the Dashboard link and SignOut instead of Sign In and Sign Up', async () => {
+    signInForTest({ email: 'ada@example.com', name: 'Ada Lovelace' })
+    renderApp('/about')
+    const banner = await screen.findByRole('banner')
+
+    expect(within(banner).getByText('Ada Lovelace')).toBeInTheDocument()
+    const nav = within(banner).getByRole('navigation', { name: 'Main' })
+    expect(within(nav).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard')
+    expect(within(banner).getByRole('button', { name: 'SignOut' })).toBeInTheDocument()
+    expect(within(banner).queryByRole('link', { name: 'Sign In' })).not.toBeInTheDocument()
+    expect(within(banner).queryByRole('link', { name: 'Sign Up' })).not.toBeInTheDocument()
+    expect(firebase.currentAccount).not.toHaveBeenCalled()
+  })
+
+  it('shows the email when the account has no name, and "Sign Out" in the mobile menu', async () => {
+    signInForTest({ email: 'nameless@example.com', name: '' })
+    const { user } = renderApp('/about')
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }))
+
+    const menu = within(mobileMenu()!)
+    expect(menu.getByText('nameless@example.com')).toBeInTheDocument()
+    expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard')
+    expect(menu.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument()
+  })
+
+  it('signs out: removes accessToken, signs out of Firebase and shows Sign In again', async () => {
+    signInForTest()
+    vi.mocked(firebase.signOutOfFirebase).mockResolvedValue()
+    const { user } = renderApp('/about')
+    const banner = await screen.findByRole('banner')
+
+    await user.click(within(banner).getByRole('button', { name: 'SignOut' }))
+
+    expect(await within(banner).findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/signIn')
+    expect(within(banner).queryByText('Ada Lovelace')).not.toBeInTheDocument()
+    expect(within(banner).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument()
+    expect(window.localStorage.getItem('accessToken')).toBeNull()
+    expect(firebase.signOutOfFirebase).toHaveBeenCalledTimes(1)
+  })
+
+  it('leaves a protected page for the home page when signing out there', async () => {
+    const wumpus = makeWumpus(4)
+    server.use(wumpusDetailHandler([wumpus]), wumpusListHandler(makeWumpuses(1, 1)).handler)
+    signInForTest()
+    const { user, router } = renderApp(`/wumpus/${wumpus._id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: wumpus.name })).toBeInTheDocument()
+
+    await user.click(within(screen.getByRole('banner')).getByRole('button', { name: 'SignOut' }))
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'))
+    expect(await screen.findByText(/Don't know what is wumpus\?/)).toBeInTheDocument()
   })
 })

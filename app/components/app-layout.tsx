@@ -1,11 +1,12 @@
-import { Anchor, Burger, Button, Container, Group, Stack, Text } from '@mantine/core'
+import { Anchor, Burger, Button, Container, Group, Loader, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
-import { Link, useRouterState } from '@tanstack/react-router'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
+import { useEffect, useRef, useState, type ReactNode } from 'react'
 import { APP_NAME } from '../lib/page-title'
-import { SIGN_IN_PATH, SIGN_UP_PATH } from '../lib/paths'
+import { useSession, useSessionStore } from '../lib/session-provider'
 import classes from './app-layout.module.css'
 import { Logo } from './logo'
+import { ButtonLink } from './router-links'
 import { ThemeToggle } from './theme-toggle'
 
 const MOBILE_MENU_ID = 'mobile-menu'
@@ -38,8 +39,8 @@ export function AppLayout({ children }: { children: ReactNode }) {
               </Group>
             </Group>
             <Group gap="xs" wrap="nowrap">
-              <Group gap="xs" visibleFrom="sm">
-                <AccountLinks />
+              <Group gap="xs" visibleFrom="sm" wrap="nowrap">
+                <AccountLinks signOutLabel="SignOut" />
               </Group>
               <ThemeToggle />
               <Burger
@@ -70,7 +71,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
           >
             <NavLinks />
             <Stack gap="xs" mt="xs">
-              <AccountLinks />
+              <AccountLinks signOutLabel="Sign Out" />
             </Stack>
           </Stack>
         )}
@@ -95,6 +96,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
 }
 
 function NavLinks() {
+  const { status } = useSession()
   return (
     <>
       <Link to="/" className={classes.navLink} activeOptions={{ exact: true }}>
@@ -103,19 +105,50 @@ function NavLinks() {
       <Link to="/about" className={classes.navLink}>
         About
       </Link>
+      {status === 'signed-in' && (
+        <Link to="/dashboard" className={classes.navLink}>
+          Dashboard
+        </Link>
+      )}
     </>
   )
 }
 
-// Signed out is the only state until sign-in exists; those screens arrive in a later slice.
-function AccountLinks() {
+/** Signed out: Sign In and Sign Up. Signed in: who (name, else email) and Sign Out. */
+function AccountLinks({ signOutLabel }: { signOutLabel: 'SignOut' | 'Sign Out' }) {
+  const session = useSession()
+  const store = useSessionStore()
+  const router = useRouter()
+  const navigate = useNavigate()
+  const [signingOut, setSigningOut] = useState(false)
+
+  if (session.status === 'loading') return <Loader size="sm" aria-label="Checking your sign-in" />
+  if (session.status === 'signed-out') {
+    return (
+      <>
+        <ButtonLink to="/signIn" variant="default">
+          Sign In
+        </ButtonLink>
+        <ButtonLink to="/signUp">Sign Up</ButtonLink>
+      </>
+    )
+  }
+
+  async function signOut() {
+    setSigningOut(true)
+    // Leave a protected page first, so signing out does not bounce the user to the sign-in screen.
+    if (router.state.matches.some((match) => match.routeId === '/_authenticated')) await navigate({ to: '/' })
+    await store.signOut()
+    setSigningOut(false)
+  }
+
   return (
     <>
-      <Button component="a" href={SIGN_IN_PATH} variant="default">
-        Sign In
-      </Button>
-      <Button component="a" href={SIGN_UP_PATH}>
-        Sign Up
+      <Text fw={600} truncate="end" maw={220} className={classes.userName}>
+        {session.user.name || session.user.email}
+      </Text>
+      <Button variant="default" onClick={() => void signOut()} loading={signingOut}>
+        {signOutLabel}
       </Button>
     </>
   )

@@ -4,6 +4,7 @@ import { RouteError } from '../components/route-error'
 import { wumpusListQueryOptions } from '../features/wumpuses/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
 import { usePageTitle } from '../lib/page-title'
+import { useSession } from '../lib/session-provider'
 
 export const Route = createFileRoute('/')({
   loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(wumpusListQueryOptions()),
@@ -14,6 +15,6 @@ export const Route = createFileRoute('/')({
 
 function HomePage() {
   usePageTitle()
-  // Everyone is signed out until sign-in lands; then this follows the session.
-  return <WumpusGallery showAboutHint />
+  const { status } = useSession()
+  return <WumpusGallery showAboutHint={status === 'signed-out'} />
 }

@@ -1,13 +1,13 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { idSchema } from '../../contract/wumpus'
-import { NotFound } from '../components/not-found'
-import { PageLoader } from '../components/page-loader'
-import { RouteError } from '../components/route-error'
-import { wumpusQueryOptions } from '../features/wumpuses/api'
-import { WumpusDetail } from '../features/wumpuses/components/wumpus-detail'
-import { isApiError } from '../lib/api-client'
+import { idSchema } from '../../../contract/wumpus'
+import { NotFound } from '../../components/not-found'
+import { PageLoader } from '../../components/page-loader'
+import { RouteError } from '../../components/route-error'
+import { wumpusQueryOptions } from '../../features/wumpuses/api'
+import { WumpusDetail } from '../../features/wumpuses/components/wumpus-detail'
+import { isApiError } from '../../lib/api-client'
 
-export const Route = createFileRoute('/wumpus/$id')({
+export const Route = createFileRoute('/_authenticated/wumpus/$id')({
   loader: async ({ context, params }) => {
     if (!idSchema.safeParse(params.id).success) throw notFound()
     try {

@@ -1,0 +1,60 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import { MAX_IMAGE_BYTES } from '../../../contract/limits'
+import { adminCheckSchema, profileUpdateResponseSchema, uploadResponseSchema, type ProfileUpdateResponse } from '../../../contract/user'
+import { wumpusListSchema } from '../../../contract/wumpus'
+import { apiGet } from '../../lib/api-client'
+import { useSession } from '../../lib/session-provider'
+
+/** GET /api/admin/{email}: whether that user is an admin. */
+export const adminQueryOptions = (email: string) =>
+  queryOptions({
+    queryKey: ['admin', email.toLowerCase()],
+    queryFn: ({ signal }) => apiGet(`/api/admin/${encodeURIComponent(email)}`, adminCheckSchema, { signal }),
+  })
+
+/** Whether the signed-in user is an admin; false while signed out, loading or when the check fails. */
+export function useIsAdmin(): { isAdmin: boolean; isPending: boolean } {
+  const session = useSession()
+  const email = session.status === 'signed-in' ? session.user.email : ''
+  const query = useQuery({ ...adminQueryOptions(email), enabled: email !== '' })
+  return { isAdmin: query.data?.admin === true, isPending: email !== '' && query.isPending }
+}
+
+/** Two demo mascots' Lottie files, shown beside the sign-in form (the second one while signing in). */
+export const authMascotsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth', 'mascots'],
+    queryFn: async ({ signal }) => {
+      const items = await apiGet('/api/wumpuses?limit=2', wumpusListSchema, { signal })
+      return items.map((item) => ({ name: item.name, lottie: item.lottie }))
+    },
+    staleTime: Infinity,
+  })
+
+/** Image types the sign-up photo may have (spec: png, gif, jpeg, jpg). */
+export const PHOTO_ACCEPT = '.png,.gif,.jpeg,.jpg'
+const PHOTO_TYPES = ['image/png', 'image/gif', 'image/jpeg']
+
+/** Why a chosen photo cannot be used, or null when it can. The server checks its bytes again. */
+export function photoProblem(file: File): string | null {
+  const byName = /\.(png|gif|jpe?g)$/i.test(file.name)
+  if (!byName || (file.type !== '' && !PHOTO_TYPES.includes(file.type))) return 'Photo must be a png, gif, jpeg or jpg image'
+  if (file.size > MAX_IMAGE_BYTES) return `Photo must be at most ${MAX_IMAGE_BYTES / 1024 / 1024} MB`
+  return null
+}
+
+/** POST /api/uploads/image: stores an image and answers its same-origin path. */
+export async function uploadImage(file: File): Promise<string> {
+  const body = new FormData()
+  body.set('file', file)
+  const { url } = await apiGet('/api/uploads/image', uploadResponseSchema, { method: 'POST', body })
+  return url
+}
+
+/** PUT /api/user/{email} with the session token: name and photo after sign-up. */
+export function updateOwnProfile(
+  email: string,
+  changes: { user_name: string; photo?: string },
+): Promise<ProfileUpdateResponse> {
+  return apiGet(`/api/user/${encodeURIComponent(email)}`, profileUpdateResponseSchema, { method: 'PUT', body: changes })
+}

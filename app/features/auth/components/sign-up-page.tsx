@@ -1,0 +1,122 @@
+import { Button, Divider, FileInput, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import { z } from 'zod'
+import { signUpFormSchema } from '../../../../contract/user'
+import { AnchorLink } from '../../../components/router-links'
+import {
+  sendVerificationEmail,
+  signInWithGoogle,
+  signUpWithEmail,
+  updateAccountProfile,
+} from '../../../lib/firebase'
+import { usePageTitle } from '../../../lib/page-title'
+import { useSessionStore } from '../../../lib/session-provider'
+import { PHOTO_ACCEPT, photoProblem, updateOwnProfile, uploadImage } from '../api'
+import { authErrorMessage } from '../auth-errors'
+import { useAuthForm } from '../use-auth-form'
+import { AuthErrorCard } from './auth-error-card'
+import { GoogleButton } from './google-button'
+
+const signUpPageSchema = signUpFormSchema.extend({
+  photo: z.custom<File | null>((value) => value === null || value instanceof File).superRefine((file, ctx) => {
+    const problem = file && photoProblem(file)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  }),
+})
+type SignUpValues = z.infer<typeof signUpPageSchema>
+
+export function SignUpPage() {
+  usePageTitle('Sign up')
+  const navigate = useNavigate()
+  const session = useSessionStore()
+  const [error, setError] = useState<string | null>(null)
+  const [googleBusy, setGoogleBusy] = useState(false)
+  const { form, onSubmit } = useAuthForm<SignUpValues>(signUpPageSchema, { name: '', email: '', password: '', photo: null })
+
+  async function signUp({ name, email, password, photo }: SignUpValues) {
+    setError(null)
+    try {
+      const account = await signUpWithEmail(email, password)
+      await session.exchange(account)
+    } catch (cause) {
+      setError(authErrorMessage(cause))
+      return
+    }
+    // The account exists now: what follows must not leave the user stuck on this form.
+    try {
+      const photoPath = photo ? await uploadImage(photo) : undefined
+      await updateAccountProfile({
+        displayName: name,
+        ...(photoPath && { photoURL: new URL(photoPath, window.location.origin).href }),
+      })
+      const { token } = await updateOwnProfile(email, { user_name: name, ...(photoPath && { photo: photoPath }) })
+      session.setToken(token)
+    } catch (cause) {
+      notifications.show({
+        color: 'red',
+        message: `Your account was created, but its name or photo could not be saved: ${authErrorMessage(cause)} You can set them in your profile.`,
+      })
+    }
+    try {
+      await sendVerificationEmail()
+    } catch (cause) {
+      notifications.show({ color: 'red', message: authErrorMessage(cause) })
+    }
+    notifications.show({ color: 'green', message: 'Sign up success' })
+    await navigate({ to: '/emailVerification' })
+  }
+
+  async function withGoogle() {
+    setError(null)
+    setGoogleBusy(true)
+    try {
+      await session.exchange(await signInWithGoogle())
+      await navigate({ to: '/', replace: true })
+    } catch (cause) {
+      setError(authErrorMessage(cause))
+    } finally {
+      setGoogleBusy(false)
+    }
+  }
+
+  return (
+    <Paper withBorder shadow="sm" p={{ base: 'md', sm: 'xl' }} radius="md" maw={480} mx="auto" my={{ base: 'xs', md: 'xl' }}>
+      <Stack gap="md">
+        <Title order={1} ta="center">
+          Create your account
+        </Title>
+        <GoogleButton onClick={() => void withGoogle()} loading={googleBusy} disabled={form.submitting}>
+          Sign up with Google
+        </GoogleButton>
+        <Divider label="or with your email" labelPosition="center" />
+        <form noValidate onSubmit={onSubmit(signUp)}>
+          <Stack gap="sm">
+            <TextInput label="Name*" autoComplete="name" {...form.getInputProps('name')} />
+            <TextInput label="Email Address*" type="email" autoComplete="email" {...form.getInputProps('email')} />
+            <PasswordInput label="Password*" autoComplete="new-password" {...form.getInputProps('password')} />
+            <FileInput
+              label="Photo"
+              description="Optional: png, gif, jpeg or jpg"
+              placeholder="Choose an image"
+              accept={PHOTO_ACCEPT}
+              clearable
+              {...form.getInputProps('photo')}
+            />
+            <AuthErrorCard message={error} />
+            <Button type="submit" fullWidth loading={form.submitting} disabled={googleBusy}>
+              Sign Up
+            </Button>
+          </Stack>
+        </form>
+        <Text size="sm" ta="center">
+          Already have an account?{' '}
+          <AnchorLink to="/signIn" fw={600}>
+            Sign in
+          </AnchorLink>
+        </Text>
+      </Stack>
+    </Paper>
+  )
+}

@@ -1,0 +1,15 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { MyProfile } from '../../features/profiles/components/my-profile'
+import { profileQueryOptions } from '../../features/profiles/api'
+import { useSessionStore } from '../../lib/session-provider'
+
+export const Route = createFileRoute('/_authenticated/dashboard/profile')({
+  loader: ({ context }) => context.queryClient.prefetchQuery(profileQueryOptions(context.user.email)),
+  component: MyProfileRoute,
+})
+
+function MyProfileRoute() {
+  const { user } = Route.useRouteContext()
+  const session = useSessionStore()
+  return <MyProfile email={user.email} onTokenRenewed={session.setToken} />
+}
