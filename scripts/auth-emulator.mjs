@@ -55,3 +55,17 @@ export function stopAuthEmulator(emulator) {
   emulator.process.kill('SIGINT')
   return new Promise((resolve) => emulator.process.once('exit', resolve))
 }
+
+/** Makes sure an email/password account exists in the emulator (for the printed demo admin). */
+export async function ensureAccount(host, { email, password, displayName, emailVerified = true }) {
+  const api = (path, body, headers = {}) =>
+    fetch(`http://${host}/identitytoolkit.googleapis.com/v1/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }).then(async (res) => ({ ok: res.ok, body: await res.json() }))
+  let result = await api('accounts:signUp?key=demo-api-key', { email, password, displayName, returnSecureToken: true })
+  if (!result.ok) result = await api('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true })
+  if (!result.ok) throw new Error(`Could not prepare the demo account ${email}: ${result.body.error?.message}`)
+  await api('projects/demo-wumpus/accounts:update', { localId: result.body.localId, emailVerified, displayName }, { authorization: 'Bearer owner' })
+}

@@ -4,7 +4,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { startAuthEmulator } from './auth-emulator.mjs'
+import { ensureAccount, startAuthEmulator } from './auth-emulator.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(root)
@@ -22,6 +22,19 @@ if (needsBuild()) {
 }
 
 const children = []
+let stopping = false
+function stop(code = 0) {
+  if (stopping) return
+  stopping = true
+  for (const child of children) if (child.exitCode === null) child.kill('SIGINT')
+  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code))
+  setTimeout(() => process.exit(code), 15_000).unref()
+}
+process.on('SIGINT', () => stop(0))
+process.on('SIGTERM', () => stop(0))
+
+// Zero-config runs get an admin to try the admin screens with; it exists only in the local emulator.
+const DEMO_ADMIN = { email: 'admin@wumpus.gallery', password: 'wumpus-admin', displayName: 'Demo Admin' }
 const projectId = env.FIREBASE_PROJECT_ID ?? 'demo-wumpus'
 if (projectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
   try {
@@ -34,9 +47,13 @@ if (projectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
       }
     })
     env.FIREBASE_AUTH_EMULATOR_HOST = emulator.host
+    await ensureAccount(emulator.host, DEMO_ADMIN)
+    env.ADMIN_EMAILS = [env.ADMIN_EMAILS, DEMO_ADMIN.email].filter(Boolean).join(',')
+    console.log(`Demo admin (local emulator): ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`)
   } catch (error) {
     console.error(error.message)
-    process.exit(1)
+    stop(1)
+    await new Promise(() => {})
   }
 }
 
@@ -49,16 +66,7 @@ server.on('exit', (code, signal) => {
   }
 })
 
-let stopping = false
-function stop(code = 0) {
-  if (stopping) return
-  stopping = true
-  for (const child of children) if (child.exitCode === null) child.kill('SIGINT')
-  Promise.all(children.map((c) => (c.exitCode === null ? new Promise((r) => c.once('exit', r)) : null))).then(() => process.exit(code))
-  setTimeout(() => process.exit(code), 15_000).unref()
-}
-process.on('SIGINT', () => stop(0))
-process.on('SIGTERM', () => stop(0))
+
 
 function needsBuild() {
   const built = path.join(staticDir, 'index.html')

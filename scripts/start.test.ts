@@ -39,6 +39,15 @@ describe('npm start', () => {
     expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
     const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
     expect(signIn.status, await signIn.clone().text()).toBe(200)
+    // The demo admin printed at start can sign in, with a verified email.
+    const admin = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@wumpus.gallery', password: 'wumpus-admin', returnSecureToken: true }),
+    })
+    expect(admin.status).toBe(200)
+    const { idToken } = await admin.json()
+    expect(JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()).email_verified).toBe(true)
     expect(await stop(second)).toBe(0)
   }, 150_000)
 })
