@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import * as firebase from '../../../lib/firebase'
 import { accountHandlers } from '../../../test/account-handlers'
@@ -109,6 +110,31 @@ describe('sign-up page', () => {
     expect(requests[2]!.authorization).toBe(requests[1]!.authorization)
     expect(requests[2]!.body).toEqual({ user_name: 'Ada Lovelace', photo })
     expect(within(screen.getByRole('banner')).getByText('Ada Lovelace')).toBeInTheDocument()
+  })
+
+  it('still saves the name and lets the user in when the photo is refused', async () => {
+    const { handlers, requests } = accountHandlers()
+    server.use(
+      http.post('/api/uploads/image', () =>
+        HttpResponse.json(
+          { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Not an image we can use.' } },
+          { status: 415 },
+        ),
+      ),
+      ...handlers,
+    )
+    vi.mocked(firebase.signUpWithEmail).mockResolvedValue(fakeAccount({ email: 'ada@example.com' }))
+    const { user, router } = renderApp('/signUp')
+    await screen.findByRole('heading', { name: 'Create your account' })
+    await fillIn(user, { name: 'Ada Lovelace', email: 'ada@example.com', password: 'secret1' })
+    await user.upload(document.querySelector<HTMLInputElement>('input[type="file"]')!, new File(['?'], 'me.png', { type: 'image/png' }))
+    await user.click(submit())
+
+    expect(await screen.findByText(/Your photo could not be saved: Not an image we can use\./)).toBeInTheDocument()
+    await waitFor(() => expect(router.state.location.pathname).toBe('/emailVerification'))
+    expect(firebase.updateAccountProfile).toHaveBeenCalledWith({ displayName: 'Ada Lovelace' })
+    expect(requests.at(-1)).toMatchObject({ method: 'PUT', body: { user_name: 'Ada Lovelace' } })
+    expect(firebase.sendVerificationEmail).toHaveBeenCalledTimes(1)
   })
 
   it.each([

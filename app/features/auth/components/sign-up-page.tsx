@@ -44,9 +44,19 @@ export function SignUpPage() {
       setError(authErrorMessage(cause))
       return
     }
-    // The account exists now: what follows must not leave the user stuck on this form.
+    // The account exists now: a failing step below is reported, and the user still gets in.
+    let photoPath: string | undefined
+    if (photo) {
+      try {
+        photoPath = await uploadImage(photo)
+      } catch (cause) {
+        notifications.show({
+          color: 'red',
+          message: `Your photo could not be saved: ${authErrorMessage(cause)} You can add one in your profile.`,
+        })
+      }
+    }
     try {
-      const photoPath = photo ? await uploadImage(photo) : undefined
       await updateAccountProfile({
         displayName: name,
         ...(photoPath && { photoURL: new URL(photoPath, window.location.origin).href }),
@@ -56,7 +66,7 @@ export function SignUpPage() {
     } catch (cause) {
       notifications.show({
         color: 'red',
-        message: `Your account was created, but its name or photo could not be saved: ${authErrorMessage(cause)} You can set them in your profile.`,
+        message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.`,
       })
     }
     try {
