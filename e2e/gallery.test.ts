@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { inspectMedia } from '../backend/src/media/inspect'
+import { sessionToken, startSignedIn } from './support/accounts'
 import { DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
@@ -14,11 +15,15 @@ beforeAll(async () => {
   const res = await fetch(`${baseURL}/api/wumpuses?limit=1`)
   total = Number(res.headers.get('x-total-count'))
   ;[first] = await res.json()
+  token = await sessionToken()
 })
 afterAll(() => browser?.close())
 
-async function openPage(path: string, viewport = DESKTOP): Promise<Page> {
+let token: string
+
+async function openPage(path: string, viewport = DESKTOP, signedIn = false): Promise<Page> {
   const context = await newContext(browser, baseURL, { viewport })
+  if (signedIn) await startSignedIn(context, token)
   const page = await context.newPage()
   await page.goto(path)
   return page
@@ -78,7 +83,7 @@ describe('the home gallery, served as npm start serves it', () => {
   })
 
   it('opens the detail page from a card', async () => {
-    const page = await openPage('/')
+    const page = await openPage('/', DESKTOP, true)
     await cards(page).first().getByRole('link', { name: /Download/ }).click()
     await page.waitForURL(`**/wumpus/${first._id}`)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(first.name)
@@ -92,7 +97,7 @@ describe('the detail page', () => {
     ['Apng', 'apng', 'apng'],
     ['Lottie', 'lottie', 'lottie'],
   ] as const)('downloads the %s file under its original name with valid bytes', async (label, field, format) => {
-    const page = await openPage(`/wumpus/${first._id}`)
+    const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
     const originalName = decodeURIComponent(first[field].split('/').pop()!)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -105,7 +110,7 @@ describe('the detail page', () => {
   })
 
   it('opens each format in a new tab', async () => {
-    const page = await openPage(`/wumpus/${first._id}`)
+    const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
     for (const label of ['GIF', 'Apng', 'Lottie']) {
       const link = page.getByRole('link', { name: new RegExp(`^${label}: view`) })
       expect(await link.getAttribute('target')).toBe('_blank')
@@ -114,7 +119,7 @@ describe('the detail page', () => {
   })
 
   it('says so for an unknown animation', async () => {
-    const page = await openPage('/wumpus/0123456789abcdef01234567')
+    const page = await openPage('/wumpus/0123456789abcdef01234567', DESKTOP, true)
     await expect.poll(() => page.getByText(/not found/i).first().isVisible()).toBe(true)
     await page.context().close()
   })

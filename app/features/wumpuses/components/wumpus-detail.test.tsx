@@ -5,6 +5,7 @@ import { wumpusDetailHandler } from '../../../test/api-handlers'
 import { makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
+import { signInForTest } from '../../../test/session'
 
 const wumpus = makeWumpus(5, {
   name: 'Spinning Wumpus',
@@ -19,6 +20,8 @@ const wumpus = makeWumpus(5, {
 describe('wumpus detail page', () => {
   beforeEach(() => {
     server.use(wumpusDetailHandler([wumpus]))
+    // The detail page is for signed-in users.
+    signInForTest()
   })
 
   it('shows name, description, preview and the author link', async () => {
