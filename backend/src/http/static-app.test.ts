@@ -19,7 +19,7 @@ const get = (p: string, headers: Record<string, string> = {}) => fetch(server.ur
 
 describe('serving the built app', () => {
   it('serves index.html for page navigations to any client route', async () => {
-    for (const p of ['/', '/about', '/wumpus/0123456789abcdef01234567', '/no/such/page']) {
+    for (const p of ['/', '/about', '/wumpus/0123456789abcdef01234567', '/no/such/page', '/profile/ana@studio.gallery']) {
       const res = await get(p, { accept: 'text/html' })
       expect(res.status).toBe(200)
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')

@@ -35,7 +35,8 @@ export function staticApp(root: string, options: { exclude: string[] }): Middlew
     }
     let file = safeJoin(resolvedRoot, ctx.path)
     let info = file ? await statFile(file) : undefined
-    const isNavigation = !path.extname(ctx.path) && ctx.get('Accept').includes('text/html')
+    // Page paths may look like files (/profile/ana@studio.gallery); only hashed assets never fall back.
+    const isNavigation = ctx.get('Accept').includes('text/html') && !ctx.path.startsWith('/assets/')
     if (!info && isNavigation) {
       file = path.join(resolvedRoot, 'index.html')
       info = await statFile(file)
