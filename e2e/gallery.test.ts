@@ -57,6 +57,24 @@ describe('the home gallery, served as npm start serves it', () => {
     await page.context().close()
   })
 
+  it('does not load the Firebase SDK (or lottie-web) on the home page', async () => {
+    const context = await newContext(browser, baseURL)
+    const page = await context.newPage()
+    const scripts: Promise<string>[] = []
+    page.on('response', (res) => {
+      if (res.request().resourceType() === 'script') scripts.push(res.text())
+    })
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    await page.waitForLoadState('networkidle')
+    const bodies = await Promise.all(scripts)
+    expect(bodies.length).toBeGreaterThan(0)
+    // The Auth SDK names its REST host; lottie-web names its renderer.
+    expect(bodies.filter((js) => js.includes('identitytoolkit.googleapis.com'))).toEqual([])
+    expect(bodies.filter((js) => js.includes('lottie_svg') || js.includes('svgRenderer'))).toEqual([])
+    await context.close()
+  })
+
   it('lays the cards out in 4 columns at 1280 px and 1 column at 375 px', async () => {
     const desktop = await openPage('/', DESKTOP)
     await cards(desktop).first().waitFor()
