@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import jwt from 'jsonwebtoken'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
@@ -137,6 +138,29 @@ describe('protected pages', () => {
     await page.waitForURL(/\/signIn/)
     await signInWithEmail(page, email, 'back-pass-1')
     await page.waitForURL('**/dashboard/profile')
+  })
+})
+
+describe('session renewal', () => {
+  it('renews an expired session silently through Firebase and keeps the user signed in', async () => {
+    const email = uniqueEmail('renew')
+    await createAccount(email, 'renew-pass-1', 'Renewing User')
+    const page = await openPage('/signIn')
+    await signInWithEmail(page, email, 'renew-pass-1')
+    await page.waitForURL(baseURL + '/')
+
+    // Our session token runs out (signed with the server's own secret, expired an hour ago).
+    const secret = readFileSync(path.join(inject('dataDir'), 'jwt-secret'), 'utf8').trim()
+    const expired = jwt.sign({ email, name: 'Renewing User', email_verified: false }, secret, {
+      algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', subject: email, expiresIn: -3600,
+    })
+    await page.evaluate((token) => localStorage.setItem('accessToken', token), expired)
+    await page.goto('/dashboard/profile')
+    await page.getByRole('heading', { name: 'My profile' }).waitFor()
+    const renewed = await accessToken(page)
+    expect(renewed).not.toBe(expired)
+    expect(renewed).not.toBeNull()
+    expect(JSON.parse(Buffer.from(renewed!.split('.')[1]!, 'base64url').toString()).exp).toBeGreaterThan(Date.now() / 1000)
   })
 })
 
