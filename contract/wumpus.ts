@@ -46,7 +46,7 @@ export const WUMPUS_DESCRIPTION_MIN = 10
 export const WUMPUS_DESCRIPTION_MAX = 500
 
 /** An http(s) link, or one of our own stored files. */
-const LOTTIE_LINK_PATTERN = /^(https?:\/\/[^\s"'<>]+|\/api\/files\/[^\s"'<>]+)$/
+export const LOTTIE_LINK_PATTERN = /^(https?:\/\/[^\s"'<>]+|\/api\/files\/[^\s"'<>]+)$/
 
 /**
  * The add-animation form. `gif`, `apng` and `lottieFile` hold the ids of files already uploaded ('' when
