@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health'
 import { wumpusRoutes } from './routes/wumpuses'
 import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
+import { animationFileRoutes } from './routes/animation-files'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
 
@@ -50,6 +51,7 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
     clientConfigRoutes(config),
     userRoutes({ store, config, verifyIdToken }),
     uploadRoutes({ store, config }),
+    animationFileRoutes({ store, config }),
   ]
   for (const router of routers) {
     router.prefix('/api')

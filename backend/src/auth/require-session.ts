@@ -24,3 +24,19 @@ export function sessionOf(ctx: Context): SessionClaims {
 export async function isAdmin(store: Store, email: string): Promise<boolean> {
   return (await store.getUser(email))?.role === 'admin'
 }
+
+/** After requireSession: only admins (as the store knows them now) get through. */
+export function requireAdmin(store: Store): Middleware {
+  return async (ctx, next) => {
+    if (!(await isAdmin(store, sessionOf(ctx).email))) throw new HttpError('FORBIDDEN', 'Only admins can do this')
+    await next()
+  }
+}
+
+/** After requireSession: contributors' writes need a verified email address. */
+export const requireVerifiedEmail: Middleware = async (ctx, next) => {
+  if (!sessionOf(ctx).email_verified) {
+    throw new HttpError('FORBIDDEN', 'Verify your email address first', { reason: 'email-not-verified' })
+  }
+  await next()
+}

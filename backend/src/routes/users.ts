@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import { profileUpdateSchema, signInPayloadSchema, type User } from '../../../contract/user'
 import type { VerifyIdToken } from '../auth/firebase-id-token'
-import { isAdmin, requireSession, sessionOf } from '../auth/require-session'
+import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken, signSessionToken, verifySessionToken } from '../auth/session-token'
 import type { Config } from '../config'
 import { HttpError, notFound } from '../http/http-error'
@@ -76,6 +76,20 @@ export function userRoutes(deps: { store: Store; config: Config; verifyIdToken: 
     if (email !== me && !(await isAdmin(store, me))) throw new HttpError('FORBIDDEN', "Only admins may ask about someone else's role")
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { admin: await isAdmin(store, email) }
+  })
+
+  router.get('/users', session, requireAdmin(store), async (ctx) => {
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = (await store.listUsers()).map(toApiUser)
+  })
+
+  router.put('/user/admin/:email', session, requireVerifiedEmail, async (ctx) => {
+    if (!(await isAdmin(store, sessionOf(ctx).email))) {
+      throw new HttpError('FORBIDDEN', 'You are not authorized to make this user an admin')
+    }
+    const email = pathEmail(ctx)
+    if (!(await store.getUser(email))) throw notFound('No such user')
+    ctx.body = { modifiedCount: await store.setRole(email, 'admin') }
   })
 
   return router

@@ -1,0 +1,263 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorBodySchema } from '../../../contract/errors'
+import { wumpusSchema } from '../../../contract/wumpus'
+import { renderResponseSchema, uploadedAnimationFileSchema, userListSchema, type UploadedAnimationFile } from '../../../contract/wumpus-write'
+import { inspectMedia } from '../media/inspect'
+import { buildGif } from '../media/test-fixtures/gif'
+import { lottieBytes } from '../media/test-fixtures/lottie'
+import { buildApng, stillPng } from '../media/test-fixtures/png'
+import { startTestServer, type TestServer } from '../../test/support/test-server'
+
+let server: TestServer
+const ADMIN = 'admin@example.com'
+const MAKER = 'maker@example.com'
+let admin: string
+let maker: string
+let stranger: string
+
+beforeAll(async () => {
+  server = await startTestServer({ MAX_GIF_BYTES: '60000' })
+  await server.store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await server.store.upsertUser(MAKER, { user_name: 'Maker Person' })
+  admin = server.sessionToken(ADMIN)
+  maker = server.sessionToken(MAKER)
+  stranger = server.sessionToken('stranger@example.com')
+})
+afterAll(() => server.close())
+
+const call = (method: string, path: string, token?: string, body?: unknown) =>
+  fetch(server.url + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  })
+
+async function expectError(res: Response, status: number, code: string) {
+  expect(res.status, await res.clone().text()).toBe(status)
+  expect(errorBodySchema.parse(await res.json()).error.code).toBe(code)
+}
+
+const form = (files: Record<string, { bytes: Uint8Array; name: string }>, fields: Record<string, string> = {}) => {
+  const data = new FormData()
+  for (const [key, value] of Object.entries(fields)) data.append(key, value)
+  for (const [field, file] of Object.entries(files)) data.append(field, new Blob([new Uint8Array(file.bytes)]), file.name)
+  return data
+}
+
+async function upload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array, name: string, token = admin): Promise<UploadedAnimationFile> {
+  const res = await call('POST', `/api/uploads/animation?format=${format}`, token, form({ file: { bytes, name } }))
+  expect(res.status, await res.clone().text()).toBe(201)
+  return uploadedAnimationFileSchema.parse(await res.json())
+}
+
+const threeUploads = async (token = admin) => ({
+  gif: (await upload('gif', buildGif(), 'hello.gif', token)).id,
+  apng: (await upload('apng', buildApng(), 'hello.png', token)).id,
+  lottie: (await upload('lottie', lottieBytes(), 'hello.json', token)).id,
+})
+
+const allFileIds = async () => (await server.store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 10_000 })).map((f) => f.id).sort()
+
+describe('POST /api/uploads/animation', () => {
+  it('stores a file judged by its bytes and tells what it found', async () => {
+    const uploaded = await upload('apng', buildApng({ width: 6, height: 5 }), 'Dance Party.PNG')
+    expect(uploaded.filename).toBe('Dance Party.png')
+    expect(uploaded.info).toMatchObject({ format: 'apng', width: 6, height: 5, frames: 3 })
+    expect((await fetch(server.url + uploaded.url)).headers.get('content-type')).toBe('image/apng')
+  })
+
+  it.each([
+    ['a PNG sent as a GIF', 'gif', stillPng(), 415, 'WRONG_FORMAT'],
+    ['a still PNG sent as an APNG', 'apng', stillPng(), 415, 'NOT_ANIMATED'],
+    ['a truncated GIF', 'gif', buildGif().slice(0, 20), 400, 'TRUNCATED'],
+    ['HTML named .json', 'lottie', new TextEncoder().encode('<html></html>'), 400, 'INVALID_JSON'],
+  ] as const)('refuses %s, saying why', async (_, format, bytes, status, mediaCode) => {
+    const res = await call('POST', `/api/uploads/animation?format=${format}`, admin, form({ file: { bytes, name: `x.${format}` } }))
+    expect(res.status).toBe(status)
+    expect((await res.json()).error.details.mediaCode).toBe(mediaCode)
+  })
+
+  it('refuses a GIF above its limit with 413, and a missing format with 400', async () => {
+    const big = new Uint8Array(70_000)
+    big.set(buildGif())
+    await expectError(await call('POST', '/api/uploads/animation?format=gif', admin, form({ file: { bytes: big, name: 'big.gif' } })), 413, 'PAYLOAD_TOO_LARGE')
+    await expectError(await call('POST', '/api/uploads/animation', admin, form({ file: { bytes: buildGif(), name: 'a.gif' } })), 400, 'BAD_REQUEST')
+  })
+
+  it('is for admins only', async () => {
+    await expectError(await call('POST', '/api/uploads/animation?format=gif', maker, form({ file: { bytes: buildGif(), name: 'a.gif' } })), 403, 'FORBIDDEN')
+  })
+})
+
+describe('POST /api/renders and lottie links', () => {
+  it('renders GIF and APNG from an uploaded Lottie, both valid', async () => {
+    const lottie = await upload('lottie', lottieBytes(), 'bounce.json')
+    const res = await call('POST', '/api/renders', admin, { lottie: lottie.id })
+    expect(res.status).toBe(201)
+    const rendered = renderResponseSchema.parse(await res.json())
+    expect(rendered.gif.info).toMatchObject({ format: 'gif', width: 320, height: 320 })
+    expect(rendered.apng.info).toMatchObject({ format: 'apng', width: 320, height: 320 })
+    const gifBytes = new Uint8Array(await (await fetch(server.url + rendered.gif.url)).arrayBuffer())
+    expect(inspectMedia(gifBytes, 'gif').frames).toBeGreaterThan(1)
+  })
+
+  it('takes a Lottie from one of our own file links', async () => {
+    const lottie = await upload('lottie', lottieBytes(), 'linked.json')
+    const res = await call('POST', '/api/uploads/lottie-link', admin, { url: `${server.url}${lottie.url}` })
+    expect(res.status).toBe(201)
+    expect(uploadedAnimationFileSchema.parse(await res.json()).info.format).toBe('lottie')
+  })
+
+  it('refuses links the server must not fetch', async () => {
+    await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url: 'http://169.254.169.254/latest/meta-data' }), 400, 'BAD_REQUEST')
+    await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url: 'https://127.0.0.1:9/x.json' }), 400, 'BAD_REQUEST')
+  })
+})
+
+describe('POST /api/wumpuses', () => {
+  it('publishes uploaded files under the signed-in admin, whatever the body says', async () => {
+    const files = await threeUploads()
+    const res = await call('POST', '/api/wumpuses', admin, { name: 'New Wumpus', description: 'A brand new animated friend', files })
+    expect(res.status).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    expect(created).toMatchObject({ name: 'New Wumpus', u_email: ADMIN, u_name: 'Admin Person' })
+    expect(created.gif).toBe(`/api/files/${files.gif}/hello.gif`)
+    const listed = await (await call('GET', '/api/wumpuses?limit=1')).json()
+    expect(listed[0]._id).toBe(created._id)
+
+    const spoof = await call('POST', '/api/wumpuses', admin, { name: 'Spoof', description: 'Pretending to be someone', files: await threeUploads(), u_email: 'victim@example.com' })
+    await expectError(spoof, 400, 'BAD_REQUEST')
+  })
+
+  it('refuses file ids that are unknown, of the wrong kind, not the sender\'s, or already used', async () => {
+    const files = await threeUploads()
+    const body = (override: object) => ({ name: 'Checked Wumpus', description: 'Checking every file id', files: { ...files, ...override } })
+    await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: '0123456789abcdef01234567' })), 404, 'NOT_FOUND')
+    await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: files.apng })), 415, 'UNSUPPORTED_MEDIA_TYPE')
+    await server.store.setRole(MAKER, 'admin')
+    const makersGif = (await upload('gif', buildGif(), 'maker.gif', maker)).id
+    await server.store.upsertUser(MAKER, { role: 'user' })
+    await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: makersGif })), 403, 'FORBIDDEN')
+    expect((await call('POST', '/api/wumpuses', admin, body({}))).status).toBe(201)
+    await expectError(await call('POST', '/api/wumpuses', admin, body({})), 409, 'CONFLICT')
+  })
+
+  it.each([
+    ['a short name', { name: 'ab' }, 'Name should be at least 3 characters'],
+    ['a name with symbols', { name: 'Bad$Name' }, 'Provide a valid name'],
+    ['a short description', { description: 'too short' }, 'Description should be at least 10 characters'],
+    ['an operator object', { name: { $gt: '' } }, undefined],
+  ])('refuses %s with 400 and the message', async (_, override, message) => {
+    const res = await call('POST', '/api/wumpuses', admin, { name: 'Fine Name', description: 'A fine description', files: await threeUploads(), ...override })
+    expect(res.status).toBe(400)
+    const body = await res.json()
+    if (message) expect(JSON.stringify(body.error.details)).toContain(message)
+  })
+
+  it('publishes three files sent as multipart', async () => {
+    const res = await call('POST', '/api/wumpuses', admin, form(
+      { gif: { bytes: buildGif(), name: 'multi.gif' }, apng: { bytes: buildApng(), name: 'multi.png' }, lottie: { bytes: lottieBytes(), name: 'multi.json' } },
+      { name: 'Multipart Wumpus', description: 'Sent in one request' },
+    ))
+    expect(res.status, await res.clone().text()).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    expect(created.lottie).toMatch(/\/multi\.json$/)
+  })
+
+  it('renders GIF and APNG when only a Lottie is sent', async () => {
+    const res = await call('POST', '/api/wumpuses', admin, form({ lottie: { bytes: lottieBytes(), name: 'solo.json' } }, { name: 'Solo Lottie', description: 'Only a Lottie was sent' }))
+    expect(res.status, await res.clone().text()).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    for (const [format, url] of [['gif', created.gif], ['apng', created.apng]] as const) {
+      const bytes = new Uint8Array(await (await fetch(server.url + url)).arrayBuffer())
+      expect(inspectMedia(bytes, format).frames).toBeGreaterThan(1)
+    }
+  })
+
+  it('leaves no file and no record behind when one file is bad', async () => {
+    const filesBefore = await allFileIds()
+    const countBefore = await server.store.countWumpuses()
+    const res = await call('POST', '/api/wumpuses', admin, form(
+      { lottie: { bytes: lottieBytes(), name: 'ok.json' }, apng: { bytes: buildApng(), name: 'ok.png' }, gif: { bytes: stillPng(), name: 'bad.gif' } },
+      { name: 'Broken Wumpus', description: 'One of its files is bad' },
+    ))
+    expect(res.status).toBe(415)
+    expect(await allFileIds()).toEqual(filesBefore)
+    expect(await server.store.countWumpuses()).toBe(countBefore)
+  })
+
+  it('is for verified admins only', async () => {
+    const files = await threeUploads()
+    const body = { name: 'Not Allowed', description: 'Nobody may publish this', files }
+    await expectError(await call('POST', '/api/wumpuses', maker, body), 403, 'FORBIDDEN')
+    await expectError(await call('POST', '/api/wumpuses', server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
+    await expectError(await call('POST', '/api/wumpuses', undefined, body), 401, 'UNAUTHENTICATED')
+  })
+})
+
+describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
+  async function makersWumpus() {
+    // Published by an admin on the maker's behalf is not possible; the maker was an admin once.
+    await server.store.setRole(MAKER, 'admin')
+    const files = await threeUploads(maker)
+    const res = await call('POST', '/api/wumpuses', maker, { name: 'Makers Wumpus', description: 'Made by the maker', files })
+    await server.store.upsertUser(MAKER, { role: 'user' })
+    return wumpusSchema.parse(await res.json())
+  }
+
+  it('lets the uploader change only the name and keeps the rest', async () => {
+    const wumpus = await makersWumpus()
+    const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { name: 'Renamed Wumpus' })
+    expect(res.status).toBe(200)
+    expect(wumpusSchema.parse(await res.json())).toEqual({ ...wumpus, name: 'Renamed Wumpus' })
+  })
+
+  it('lets an admin edit, and refuses everyone else', async () => {
+    const wumpus = await makersWumpus()
+    expect((await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { description: 'Edited by the admin' })).status).toBe(200)
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, stranger, { name: 'Hijacked' }), 403, 'FORBIDDEN')
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, undefined, { name: 'Hijacked' }), 401, 'UNAUTHENTICATED')
+    await expectError(await call('PUT', '/api/wumpuses/0123456789abcdef01234567', admin, { name: 'Nobody' }), 404, 'NOT_FOUND')
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { u_email: 'x@example.com' }), 400, 'BAD_REQUEST')
+  })
+
+  it('replaces a file and removes the old one', async () => {
+    const wumpus = await makersWumpus()
+    await server.store.setRole(MAKER, 'admin')
+    const gif = await upload('gif', buildGif({ width: 8, height: 8 }), 'new.gif', maker)
+    await server.store.upsertUser(MAKER, { role: 'user' })
+    const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { files: { gif: gif.id } })
+    const updated = wumpusSchema.parse(await res.json())
+    expect(updated.gif).toBe(gif.url)
+    expect(updated.apng).toBe(wumpus.apng)
+    expect((await fetch(server.url + wumpus.gif)).status).toBe(404)
+  })
+
+  it('deletes the record and its three files, once, for admins only', async () => {
+    const wumpus = await makersWumpus()
+    await expectError(await call('DELETE', `/api/wumpus/${wumpus._id}`, maker), 403, 'FORBIDDEN')
+    expect(await (await call('DELETE', `/api/wumpus/${wumpus._id}`, admin)).json()).toEqual({ deletedCount: 1 })
+    for (const url of [wumpus.gif, wumpus.apng, wumpus.lottie]) expect((await fetch(server.url + url)).status).toBe(404)
+    expect((await call('GET', `/api/wumpus/${wumpus._id}`)).status).toBe(404)
+    expect(await (await call('DELETE', `/api/wumpus/${wumpus._id}`, admin)).json()).toEqual({ deletedCount: 0 })
+  })
+})
+
+describe('users and roles', () => {
+  it('lists users to admins only', async () => {
+    const res = await call('GET', '/api/users', admin)
+    expect(userListSchema.parse(await res.json()).map((u) => u.email)).toEqual(expect.arrayContaining([ADMIN, MAKER]))
+    await expectError(await call('GET', '/api/users', maker), 403, 'FORBIDDEN')
+  })
+
+  it('makes a user admin once; others get the spec\'s 403', async () => {
+    await server.store.upsertUser('promote@example.com', { user_name: 'Promotable' })
+    const denied = await call('PUT', '/api/user/admin/promote@example.com', maker)
+    expect(denied.status).toBe(403)
+    expect((await denied.json()).error.message).toBe('You are not authorized to make this user an admin')
+    expect(await (await call('PUT', '/api/user/admin/promote@example.com', admin)).json()).toEqual({ modifiedCount: 1 })
+    expect(await (await call('PUT', '/api/user/admin/promote@example.com', admin)).json()).toEqual({ modifiedCount: 0 })
+    expect((await server.store.getUser('promote@example.com'))!.role).toBe('admin')
+    await expectError(await call('PUT', '/api/user/admin/nobody@example.com', admin), 404, 'NOT_FOUND')
+  })
+})

@@ -1,0 +1,67 @@
+import { z } from 'zod'
+import { MEDIA_FORMATS } from './limits'
+import { mediaInfoSchema } from './media'
+import { NAME_PATTERN, userSchema } from './user'
+import { idSchema } from './wumpus'
+
+/** Writing animations: the admin's and uploader's payloads, as the server checks them. */
+
+export const WUMPUS_NAME_MIN = 3
+export const WUMPUS_NAME_MAX = 60
+export const WUMPUS_DESCRIPTION_MIN = 10
+export const WUMPUS_DESCRIPTION_MAX = 500
+
+export const wumpusNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Name is required')
+  .regex(NAME_PATTERN, 'Provide a valid name')
+  .min(WUMPUS_NAME_MIN, 'Name should be at least 3 characters')
+  .max(WUMPUS_NAME_MAX, `Name should be at most ${WUMPUS_NAME_MAX} characters`)
+
+export const wumpusDescriptionSchema = z
+  .string()
+  .trim()
+  .min(1, 'Description is required')
+  .min(WUMPUS_DESCRIPTION_MIN, 'Description should be at least 10 characters')
+  .max(WUMPUS_DESCRIPTION_MAX, `Description should be at most ${WUMPUS_DESCRIPTION_MAX} characters`)
+
+export const animationFormatSchema = z.enum(MEDIA_FORMATS)
+
+/** A file uploaded for an animation, with what the server learnt from its bytes. */
+export const uploadedAnimationFileSchema = z.object({
+  id: idSchema,
+  url: z.string(),
+  filename: z.string(),
+  info: mediaInfoSchema,
+})
+export type UploadedAnimationFile = z.infer<typeof uploadedAnimationFileSchema>
+
+/** POST /api/uploads/lottie-link: a Lottie to fetch (https, or one of our own file URLs). */
+export const lottieLinkRequestSchema = z.object({ url: z.string().trim().min(1).max(2048) }).strict()
+
+/** POST /api/renders: render GIF and APNG from an uploaded Lottie. */
+export const renderRequestSchema = z.object({ lottie: idSchema }).strict()
+export const renderResponseSchema = z.object({ gif: uploadedAnimationFileSchema, apng: uploadedAnimationFileSchema })
+
+const fileIdsSchema = z.object({ gif: idSchema, apng: idSchema, lottie: idSchema }).strict()
+
+/** POST /api/wumpuses as JSON: file ids from earlier uploads. u_email and u_name come from the session. */
+export const createWumpusSchema = z.object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema }).strict()
+export type CreateWumpus = z.infer<typeof createWumpusSchema>
+
+/** POST /api/wumpuses as multipart: these text fields, and files `gif`, `apng`, `lottie`. */
+export const createWumpusFieldsSchema = z
+  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, lottieUrl: z.string().trim().max(2048).optional() })
+  .strict()
+
+/** PUT /api/wumpuses/{id}: every field optional. */
+export const updateWumpusSchema = z
+  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema.partial() })
+  .partial()
+  .strict()
+export type UpdateWumpus = z.infer<typeof updateWumpusSchema>
+
+export const deletedCountSchema = z.object({ deletedCount: z.number() })
+export const modifiedCountSchema = z.object({ modifiedCount: z.number() })
+export const userListSchema = z.array(userSchema)
