@@ -1,4 +1,5 @@
 import Koa from 'koa'
+import type Router from '@koa/router'
 import compress from 'koa-compress'
 import { koaBody } from 'koa-body'
 import type { Config } from './config'
@@ -43,9 +44,17 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
   app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
-  const health = healthRoutes(store)
-  app.use(health.routes())
-  const routers = [
+  for (const router of appRouters({ config, store, verifyIdToken })) {
+    app.use(router.routes())
+    app.use(router.allowedMethods({ throw: true }))
+  }
+  app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
+  return app
+}
+
+/** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
+export function appRouters({ config, store, verifyIdToken }: Required<Omit<AppDeps, 'logger'>>): Router[] {
+  const api = [
     wumpusRoutes(store, config),
     fileRoutes(store),
     clientConfigRoutes(config),
@@ -53,13 +62,8 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
     uploadRoutes({ store, config }),
     animationFileRoutes({ store, config }),
   ]
-  for (const router of routers) {
-    router.prefix('/api')
-    app.use(router.routes())
-    app.use(router.allowedMethods({ throw: true }))
-  }
-  app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
-  return app
+  for (const router of api) router.prefix('/api')
+  return [healthRoutes(store), ...api]
 }
 
 function defaultIdTokenVerifier(config: Config): VerifyIdToken {

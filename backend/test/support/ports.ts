@@ -1,14 +1,5 @@
 import { connect, createServer } from 'node:net'
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
 /** Whether something accepts connections on this loopback port. */
 export function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -18,12 +9,22 @@ export function listening(port: number): Promise<boolean> {
   })
 }
 
-/** The first of `count` consecutive free ports (e.g. the Auth emulator, its hub and its logging port). */
+function canBind(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}
+
+/**
+ * The first of `count` consecutive free ports (e.g. the Auth emulator, its hub and its logging port).
+ * Picked below Linux's ephemeral range (32768+), where outgoing connections would take ports at random.
+ */
 export async function freePortRun(count: number): Promise<number> {
   for (;;) {
-    const first = await freePort()
-    if (first + count > 65535) continue
-    const busy = await Promise.all(Array.from({ length: count - 1 }, (_, i) => listening(first + 1 + i)))
-    if (!busy.some(Boolean)) return first
+    const first = 20_000 + Math.floor(Math.random() * 12_000)
+    const free = await Promise.all(Array.from({ length: count }, (_, i) => canBind(first + i)))
+    if (free.every(Boolean)) return first
   }
 }
