@@ -24,7 +24,17 @@ import {
   type WumpusPatch,
   type WumpusRecord,
 } from './port'
-import { USER_DEFAULTS, toUserRecord, toWumpusRecord, userPatchFields, wumpusFields, wumpusPatchFields } from './records'
+import {
+  USER_DEFAULTS,
+  fileLabels,
+  toStoredFile,
+  toUserRecord,
+  toWumpusRecord,
+  userPatchFields,
+  wumpusFields,
+  wumpusFileIds,
+  wumpusPatchFields,
+} from './records'
 
 export interface EmbeddedStoreOptions {
   dataDir: string
@@ -68,18 +78,21 @@ function isMissingFile(error: unknown): boolean {
 
 /**
  * Every wumpus in memory, with newest-first indexes over all and per uploader, so reads never
- * go through nedb's query engine (which sorts every matching document on each query).
+ * go through nedb's query engine (which sorts every matching document on each query), and a
+ * count of the records referring to each file id.
  * Updated only after nedb has accepted the write.
  */
 class WumpusCatalog {
   private readonly records = new Map<string, WumpusRecord>()
   readonly newest = new OrderedIndex()
   private readonly newestByUploader = new Map<string, OrderedIndex>()
+  private readonly fileUses = new Map<string, number>()
 
   constructor(records: WumpusRecord[]) {
     const byUploader = new Map<string, OrderedEntry[]>()
     for (const record of records) {
       this.records.set(record._id, toWumpusRecord(record))
+      this.countFileUses(record, 1)
       const entries = byUploader.get(record.u_email) ?? []
       entries.push({ time: record.createdAt.getTime(), id: record._id })
       byUploader.set(record.u_email, entries)
@@ -98,8 +111,13 @@ class WumpusCatalog {
     return u_email === undefined ? this.newest : this.newestByUploader.get(u_email)
   }
 
+  isFileInUse(id: string): boolean {
+    return this.fileUses.has(id)
+  }
+
   add(record: WumpusRecord): void {
     this.records.set(record._id, toWumpusRecord(record))
+    this.countFileUses(record, 1)
     const time = record.createdAt.getTime()
     this.newest.add(time, record._id)
     this.uploaderIndex(record.u_email).add(time, record._id)
@@ -107,16 +125,31 @@ class WumpusCatalog {
 
   /** For updates, which never change createdAt or u_email, so the indexes stay valid. */
   replace(record: WumpusRecord): void {
+    const previous = this.records.get(record._id)
+    if (!previous) return
+    this.countFileUses(previous, -1)
     this.records.set(record._id, toWumpusRecord(record))
+    this.countFileUses(record, 1)
   }
 
   remove(record: WumpusRecord): void {
+    const stored = this.records.get(record._id)
+    if (!stored) return
     this.records.delete(record._id)
+    this.countFileUses(stored, -1)
     const time = record.createdAt.getTime()
     this.newest.remove(time, record._id)
     const byUploader = this.newestByUploader.get(record.u_email)
     byUploader?.remove(time, record._id)
     if (byUploader?.size === 0) this.newestByUploader.delete(record.u_email)
+  }
+
+  private countFileUses(record: WumpusRecord, delta: 1 | -1): void {
+    for (const id of wumpusFileIds(record.files)) {
+      const count = (this.fileUses.get(id) ?? 0) + delta
+      if (count > 0) this.fileUses.set(id, count)
+      else this.fileUses.delete(id)
+    }
   }
 
   private uploaderIndex(email: string): OrderedIndex {
@@ -275,14 +308,15 @@ class EmbeddedStore implements Store {
       await unlink(tempPath).catch(() => undefined)
       throw error
     }
-    const stored: StoredFile = {
+    const stored = toStoredFile({
       id,
       contentType: file.contentType,
       filename: file.filename,
       size: file.bytes.length,
       sha256: createHash('sha256').update(file.bytes).digest('hex'),
       createdAt: now,
-    }
+      ...fileLabels(file),
+    })
     const { id: _id, ...rest } = stored
     await this.files.insertAsync({ _id, ...rest })
     return stored
@@ -291,7 +325,7 @@ class EmbeddedStore implements Store {
   async getFileInfo(id: string): Promise<StoredFile | undefined> {
     if (!isId(id)) return undefined
     const doc = await this.files.findOneAsync({ _id: id })
-    return doc ? toStoredFile(doc) : undefined
+    return doc ? fromFileDocument(doc) : undefined
   }
 
   async readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
@@ -317,6 +351,21 @@ class EmbeddedStore implements Store {
     return removed > 0
   }
 
+  async listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]> {
+    const limit = Math.floor(options.limit)
+    // nedb reads a limit of 0 as "no limit".
+    if (!(limit >= 1)) return []
+    const docs = await this.files
+      .findAsync({ createdAt: { $lt: options.createdBefore } })
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit)
+    return docs.map(fromFileDocument)
+  }
+
+  async isFileInUse(id: string): Promise<boolean> {
+    return isId(id) && this.catalog.isFileInUse(id)
+  }
+
   async ping(): Promise<void> {
     try {
       await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
@@ -338,13 +387,6 @@ class EmbeddedStore implements Store {
   }
 }
 
-function toStoredFile(doc: FileDocument): StoredFile {
-  return {
-    id: doc._id,
-    contentType: doc.contentType,
-    filename: doc.filename,
-    size: doc.size,
-    sha256: doc.sha256,
-    createdAt: doc.createdAt,
-  }
+function fromFileDocument(doc: FileDocument): StoredFile {
+  return toStoredFile({ ...doc, id: doc._id })
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { MongoClient, MongoServerError } from 'mongodb'
+import { GridFSBucket, MongoClient, MongoServerError, ObjectId } from 'mongodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
 import { openMongoStore, toStoreError } from './mongo'
@@ -67,8 +67,17 @@ describe('mongo store storage layout', () => {
       expect(users).toContainEqual(expect.objectContaining({ key: { email: 1 }, unique: true }))
       const wumpuses = (await db.collection('wumpuses').listIndexes().toArray()).map((index) => index.key)
       expect(wumpuses).toEqual(
-        expect.arrayContaining([{ u_email: 1 }, { createdAt: -1, _id: -1 }, { u_email: 1, createdAt: -1, _id: -1 }]),
+        expect.arrayContaining([
+          { u_email: 1 },
+          { createdAt: -1, _id: -1 },
+          { u_email: 1, createdAt: -1, _id: -1 },
+          { 'files.gif.id': 1 },
+          { 'files.apng.id': 1 },
+          { 'files.lottie.id': 1 },
+        ]),
       )
+      const files = (await db.collection('files.files').listIndexes().toArray()).map((index) => index.key)
+      expect(files).toContainEqual({ uploadDate: 1, _id: 1 })
       // The unique index really refuses a second user with the same email.
       await store.upsertUser('ann@example.com', {})
       const duplicate = db.collection('users').insertOne({ _id: 'x' as never, email: 'ann@example.com' })
@@ -99,6 +108,51 @@ describe('mongo store storage layout', () => {
       expect(await db.collection('files.chunks').countDocuments({ files_id: fileDoc?._id })).toBe(Math.ceil(600_000 / (255 * 1024)))
       expect(await store.deleteFile(file.id)).toBe(true)
       expect(await db.collection('files.chunks').countDocuments({})).toBe(0)
+
+      const labelled = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/png', filename: 'me.png', owner: 'ann@example.com', purpose: 'image' })
+      const labelledDoc = await db.collection('files.files').findOne({ _id: new ObjectId(labelled.id) })
+      expect(labelledDoc?.metadata).toEqual({ contentType: 'image/png', filename: 'me.png', sha256: labelled.sha256, owner: 'ann@example.com', purpose: 'image' })
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+})
+
+describe('mongo store over files written by others', () => {
+  it('reads GridFS files without our metadata or with unknown labels', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const bucket = new GridFSBucket(admin.db(dbName), { bucketName: 'files' })
+      const write = (id: ObjectId, filename: string, metadata?: object) =>
+        new Promise<void>((resolve, reject) => {
+          const upload = bucket.openUploadStreamWithId(id, filename, metadata ? { metadata } : {})
+          upload.once('error', reject).once('finish', () => resolve())
+          upload.end(new Uint8Array([5, 6]))
+        })
+      const bare = new ObjectId()
+      const odd = new ObjectId()
+      await write(bare, 'bare.gif')
+      await write(odd, 'odd.gif', { contentType: 'image/gif', sha256: 'ab', owner: 42, purpose: 'banner' })
+      const bareInfo = await store.getFileInfo(bare.toHexString())
+      expect(bareInfo).toStrictEqual({
+        id: bare.toHexString(),
+        contentType: 'application/octet-stream',
+        filename: 'bare.gif',
+        size: 2,
+        sha256: '',
+        createdAt: expect.any(Date),
+      })
+      expect(await store.getFileInfo(odd.toHexString())).toStrictEqual({
+        id: odd.toHexString(),
+        contentType: 'image/gif',
+        filename: 'odd.gif',
+        size: 2,
+        sha256: 'ab',
+        createdAt: expect.any(Date),
+      })
+      const listed = await store.listFiles({ createdBefore: new Date(Date.now() + 1000), limit: 10 })
+      expect(listed.map((file) => file.id).sort()).toEqual([bare.toHexString(), odd.toHexString()].sort())
     } finally {
       await store.close()
       await admin.db(dbName).dropDatabase()

@@ -29,7 +29,17 @@ import {
   type WumpusPatch,
   type WumpusRecord,
 } from './port'
-import { USER_DEFAULTS, toUserRecord, toWumpusRecord, userPatchFields, wumpusFields, wumpusPatchFields } from './records'
+import {
+  USER_DEFAULTS,
+  WUMPUS_FILE_ID_PATHS,
+  fileLabels,
+  toStoredFile,
+  toUserRecord,
+  toWumpusRecord,
+  userPatchFields,
+  wumpusFields,
+  wumpusPatchFields,
+} from './records'
 
 export interface MongoStoreOptions {
   uri: string
@@ -46,12 +56,14 @@ interface GridFile {
   length: number
   uploadDate: Date
   filename: string
-  metadata?: { contentType?: string; filename?: string; sha256?: string }
+  /** owner and purpose are missing on files stored before they existed. */
+  metadata?: { contentType?: string; filename?: string; sha256?: string; owner?: string; purpose?: string }
 }
 
 const BUCKET = 'files'
 const DEFAULT_DB_NAME = 'wumpus-gallery'
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
+const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
 /** Server error codes that mean the deployment is (temporarily) not usable. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
 
@@ -83,7 +95,9 @@ async function createIndexes(db: Db): Promise<void> {
     { key: { u_email: 1 } },
     { key: NEWEST_FIRST },
     { key: { u_email: 1, ...NEWEST_FIRST } },
+    ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
   ])
+  await db.collection(`${BUCKET}.files`).createIndexes([{ key: OLDEST_UPLOAD_FIRST }])
 }
 
 /** Translates a driver error into the port's error classes; other errors pass through. */
@@ -241,7 +255,7 @@ class MongoStore implements Store {
   async putFile(file: NewFile): Promise<StoredFile> {
     const id = newId()
     const sha256 = createHash('sha256').update(file.bytes).digest('hex')
-    const metadata = { contentType: file.contentType, filename: file.filename, sha256 }
+    const metadata = { contentType: file.contentType, filename: file.filename, sha256, ...fileLabels(file) }
     const upload = this.bucket.openUploadStreamWithId(new ObjectId(id), file.filename, { metadata })
     await guard(
       () =>
@@ -251,20 +265,21 @@ class MongoStore implements Store {
           upload.end(file.bytes)
         }),
     )
-    return {
+    return toStoredFile({
       id,
       contentType: file.contentType,
       filename: file.filename,
       size: file.bytes.length,
       sha256,
       createdAt: upload.gridFSFile?.uploadDate ?? new Date(),
-    }
+      ...fileLabels(file),
+    })
   }
 
   async getFileInfo(id: string): Promise<StoredFile | undefined> {
     if (!isId(id)) return undefined
     const doc = await guard(() => this.files.findOne({ _id: new ObjectId(id) }))
-    return doc ? toStoredFile(doc) : undefined
+    return doc ? fromGridFile(doc) : undefined
   }
 
   async readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
@@ -288,6 +303,23 @@ class MongoStore implements Store {
     })
   }
 
+  async listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]> {
+    const limit = Math.floor(options.limit)
+    // The driver reads a limit of 0 as "no limit".
+    if (!(limit >= 1)) return []
+    const docs = await guard(() =>
+      this.files.find({ uploadDate: { $lt: options.createdBefore } }).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray(),
+    )
+    return docs.map(fromGridFile)
+  }
+
+  async isFileInUse(id: string): Promise<boolean> {
+    if (!isId(id)) return false
+    const filter = { $or: WUMPUS_FILE_ID_PATHS.map((path) => ({ [path]: id })) }
+    const doc = await guard(() => this.wumpuses.findOne(filter, { projection: { _id: 1 } }))
+    return doc !== null
+  }
+
   async ping(): Promise<void> {
     await guard(() => this.db.command({ ping: 1 }))
   }
@@ -297,13 +329,14 @@ class MongoStore implements Store {
   }
 }
 
-function toStoredFile(doc: GridFile): StoredFile {
-  return {
+function fromGridFile(doc: GridFile): StoredFile {
+  return toStoredFile({
     id: doc._id.toHexString(),
     contentType: doc.metadata?.contentType ?? 'application/octet-stream',
     filename: doc.metadata?.filename ?? doc.filename,
     size: doc.length,
     sha256: doc.metadata?.sha256 ?? '',
     createdAt: doc.uploadDate,
-  }
+    ...fileLabels(doc.metadata ?? {}),
+  })
 }

@@ -1,5 +1,15 @@
 /** Record shaping shared by both adapters, so they answer exactly alike. */
-import type { FileRef, NewWumpus, UserPatch, UserRecord, WumpusPatch, WumpusRecord } from './port'
+import { MEDIA_FORMATS } from '../../../contract/limits'
+import type {
+  FilePurpose,
+  FileRef,
+  NewWumpus,
+  StoredFile,
+  UserPatch,
+  UserRecord,
+  WumpusPatch,
+  WumpusRecord,
+} from './port'
 
 type UserDefaults = Omit<UserRecord, 'email' | 'createdAt' | 'updatedAt'>
 
@@ -80,5 +90,37 @@ export function toUserRecord(doc: UserRecord): UserRecord {
     description: doc.description,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+  }
+}
+
+/** The ids of a record's files, one per format (the same id may come twice). */
+export function wumpusFileIds(files: WumpusRecord['files']): string[] {
+  return MEDIA_FORMATS.map((format) => files[format].id)
+}
+
+/** The record paths that hold file ids, for querying by file. */
+export const WUMPUS_FILE_ID_PATHS = MEDIA_FORMATS.map((format) => `files.${format}.id`)
+
+type FileLabels = Pick<StoredFile, 'owner' | 'purpose'>
+
+const FILE_PURPOSES: readonly unknown[] = ['animation', 'image'] satisfies FilePurpose[]
+
+/** Owner and purpose when present and well formed; files stored before they existed have neither. */
+export function fileLabels(source: { owner?: unknown; purpose?: unknown }): FileLabels {
+  const labels: FileLabels = {}
+  if (typeof source.owner === 'string') labels.owner = source.owner
+  if (FILE_PURPOSES.includes(source.purpose)) labels.purpose = source.purpose as FilePurpose
+  return labels
+}
+
+export function toStoredFile(fields: StoredFile): StoredFile {
+  return {
+    id: fields.id,
+    contentType: fields.contentType,
+    filename: fields.filename,
+    size: fields.size,
+    sha256: fields.sha256,
+    createdAt: fields.createdAt,
+    ...fileLabels(fields),
   }
 }

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeCursor } from './ids'
-import { InvalidCursorError, type NewWumpus, type Store, type WumpusRecord } from './port'
+import { InvalidCursorError, type NewFile, type NewWumpus, type Store, type StoredFile, type WumpusRecord } from './port'
 
 export interface StoreUnderTest {
   store: Store
@@ -35,6 +35,30 @@ export function sampleWumpus(overrides: Partial<NewWumpus> = {}): NewWumpus {
     u_name: 'Maker',
     ...overrides,
   }
+}
+
+/** Random 24-hex ids, as the files a record refers to. */
+function sampleFiles(): NewWumpus['files'] {
+  const { files } = sampleWumpus()
+  return files
+}
+
+function fileIds(files: NewWumpus['files']): string[] {
+  return [files.gif.id, files.apng.id, files.lottie.id]
+}
+
+async function inUse(store: Store, ids: string[]): Promise<boolean[]> {
+  return Promise.all(ids.map((id) => store.isFileInUse(id)))
+}
+
+/** Puts a file once the clock has moved past the previous one, so creation times differ. */
+async function putAfter(store: Store, previous: StoredFile | undefined, file: NewFile): Promise<StoredFile> {
+  while (previous && Date.now() <= previous.createdAt.getTime()) await new Promise((resolve) => setImmediate(resolve))
+  return store.putFile(file)
+}
+
+function later(date: Date, ms = 1): Date {
+  return new Date(date.getTime() + ms)
 }
 
 /** The expected newest-first order: createdAt desc, then _id desc. */
@@ -366,6 +390,90 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.readFile(gone.id)).toBeUndefined()
         expect(Array.from((await store.readFile(keep.id))!.bytes)).toEqual([1, 2, 3])
       })
+
+      it('keeps owner and purpose, and leaves them out when not given', async () => {
+        const bytes = new Uint8Array([1, 2, 3])
+        const photo = await store.putFile({ bytes, contentType: 'image/png', filename: 'me.png', owner: 'ann@example.com', purpose: 'image' })
+        const frame = await store.putFile({ bytes, contentType: 'image/gif', filename: 'w.gif', purpose: 'animation' })
+        const plain = await store.putFile({ bytes, contentType: 'image/gif', filename: 'p.gif' })
+        expect(photo).toMatchObject({ owner: 'ann@example.com', purpose: 'image' })
+        expect(frame.purpose).toBe('animation')
+        expect(Object.keys(frame)).not.toContain('owner')
+        expect(Object.keys(plain).sort()).toEqual(['contentType', 'createdAt', 'filename', 'id', 'sha256', 'size'])
+        for (const info of [photo, frame, plain]) {
+          expect(await store.getFileInfo(info.id)).toStrictEqual(info)
+          expect((await store.readFile(info.id))?.info).toStrictEqual(info)
+        }
+        const listed = await store.listFiles({ createdBefore: later(new Date(), 1000), limit: 10 })
+        expect(listed).toHaveLength(3)
+        for (const info of [photo, frame, plain]) expect(listed.find((file) => file.id === info.id)).toStrictEqual(info)
+      })
+
+      it('lists files created strictly before a time, oldest first, at most limit', async () => {
+        expect(await store.listFiles({ createdBefore: new Date(), limit: 10 })).toEqual([])
+        const files: StoredFile[] = []
+        for (let i = 0; i < 5; i++) {
+          const file = await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif`, owner: `u${i}@example.com`, purpose: 'animation' })
+          files.push(file)
+        }
+        const end = later(files[4]!.createdAt)
+        expect(await store.listFiles({ createdBefore: end, limit: 10 })).toStrictEqual(files)
+        expect(await store.listFiles({ createdBefore: end, limit: 2 })).toStrictEqual(files.slice(0, 2))
+        expect(await store.listFiles({ createdBefore: end, limit: 0 })).toEqual([])
+        // The boundary is exclusive.
+        expect(await store.listFiles({ createdBefore: files[2]!.createdAt, limit: 10 })).toStrictEqual(files.slice(0, 2))
+        expect(await store.listFiles({ createdBefore: later(files[2]!.createdAt), limit: 10 })).toStrictEqual(files.slice(0, 3))
+        expect(await store.listFiles({ createdBefore: files[0]!.createdAt, limit: 10 })).toEqual([])
+        expect(await store.deleteFile(files[1]!.id)).toBe(true)
+        expect((await store.listFiles({ createdBefore: end, limit: 3 })).map((file) => file.id)).toEqual(
+          [files[0]!, files[2]!, files[3]!].map((file) => file.id),
+        )
+      })
+    })
+
+    describe('files in use', () => {
+      it('follows inserts, updates that replace files, and deletes', async () => {
+        const a = await store.insertWumpus(sampleWumpus())
+        const aIds = fileIds(a.files)
+        expect(await inUse(store, aIds)).toEqual([true, true, true])
+        // b shares a's GIF.
+        const b = await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: a.files.gif } }))
+        const bIds = fileIds(b.files)
+        expect(await inUse(store, bIds)).toEqual([true, true, true])
+
+        // a gets a new GIF and Lottie and keeps its APNG.
+        const fresh = sampleFiles()
+        const replaced = { gif: fresh.gif, apng: a.files.apng, lottie: fresh.lottie }
+        expect(await store.updateWumpus(a._id, { files: replaced })).toBeDefined()
+        expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
+        expect(await store.isFileInUse(a.files.lottie.id)).toBe(false)
+        expect(await store.isFileInUse(a.files.gif.id)).toBe(true) // still b's
+        await store.updateWumpus(a._id, { name: 'Renamed' })
+        expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
+
+        expect(await store.deleteWumpus(b._id)).toBe(1)
+        expect(await inUse(store, bIds)).toEqual([false, false, false])
+        expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
+        expect(await store.deleteWumpus(a._id)).toBe(1)
+        expect((await inUse(store, [...aIds, ...fileIds(replaced)])).some(Boolean)).toBe(false)
+      })
+
+      it('answers false for unknown and malformed ids and for record ids', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        expect(await store.isFileInUse(record._id)).toBe(false)
+        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.isFileInUse(id)).toBe(false)
+        // Even when a record refers to a malformed id.
+        const odd = await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: { id: 'ABCDEFABCDEFABCDEFABCDEF', filename: 'x.gif' } } }))
+        expect(await store.isFileInUse(odd.files.gif.id)).toBe(false)
+        expect(await store.isFileInUse(odd.files.apng.id)).toBe(true)
+      })
+
+      it('does not count a stored file as in use by itself', async () => {
+        const file = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'x.gif', purpose: 'animation' })
+        expect(await store.isFileInUse(file.id)).toBe(false)
+        await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), lottie: { id: file.id, filename: 'x.json' } } }))
+        expect(await store.isFileInUse(file.id)).toBe(true)
+      })
     })
 
     it('keeps everything across close and reopen', async () => {
@@ -375,6 +483,8 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         records.push(await store.insertWumpus(sampleWumpus({ createdAt, u_email: i % 2 ? 'odd@example.com' : 'even@example.com' })))
       }
       await store.updateWumpus(records[0]!._id, { name: 'Changed' })
+      const replacedFiles = sampleFiles()
+      await store.updateWumpus(records[2]!._id, { files: replacedFiles })
       await store.deleteWumpus(records[5]!._id)
       const updatedFirst = await store.getWumpus(records[0]!._id)
       const user = await store.upsertUser('fay@example.com', { user_name: 'Fay' })
@@ -383,7 +493,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const file = await store.putFile({ bytes, contentType: 'image/gif', filename: 'f.gif' })
       const removedFile = await store.putFile({ bytes: new Uint8Array([9]), contentType: 'image/gif', filename: 'g.gif' })
       await store.deleteFile(removedFile.id)
+      const photo = await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/png', filename: 'p.png', owner: 'fay@example.com', purpose: 'image' })
       const listed = await store.listWumpuses({ limit: 100 })
+      const listedFiles = await store.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })
+      expect(listedFiles.map((info) => info.id).sort()).toEqual([file.id, photo.id].sort())
 
       const reopened = await subject.reopen()
       expect(await reopened.countWumpuses()).toBe(5)
@@ -397,11 +510,19 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       expect(await reopened.getFileInfo(file.id)).toEqual(file)
       expect(Buffer.compare(Buffer.from((await reopened.readFile(file.id))!.bytes), Buffer.from(bytes))).toBe(0)
       expect(await reopened.getFileInfo(removedFile.id)).toBeUndefined()
+      expect(await reopened.getFileInfo(photo.id)).toStrictEqual(photo)
+      expect(await reopened.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })).toStrictEqual(listedFiles)
+      expect(await inUse(reopened, fileIds(records[0]!.files))).toEqual([true, true, true])
+      expect(await inUse(reopened, fileIds(replacedFiles))).toEqual([true, true, true])
+      expect(await inUse(reopened, fileIds(records[2]!.files))).toEqual([false, false, false])
+      expect(await inUse(reopened, fileIds(records[5]!.files))).toEqual([false, false, false])
 
       // The reopened store keeps working, ordered indexes included.
       const newest = await reopened.insertWumpus(sampleWumpus({ u_email: 'odd@example.com' }))
       expect((await reopened.listWumpuses({ limit: 1, u_email: 'odd@example.com' })).items[0]?._id).toBe(newest._id)
       expect(await reopened.deleteWumpus(records[1]!._id)).toBe(1)
+      expect(await inUse(reopened, fileIds(records[1]!.files))).toEqual([false, false, false])
+      expect(await inUse(reopened, fileIds(newest.files))).toEqual([true, true, true])
       expect((await reopened.listWumpuses({ limit: 100, u_email: 'odd@example.com' })).total).toBe(2)
     })
   })
