@@ -5,6 +5,9 @@
  */
 import type { MediaFormat } from '../../../contract/limits'
 
+/** What a file was uploaded for: one format of an animation, or a profile photo/cover. */
+export type FilePurpose = 'animation' | 'image'
+
 export interface StoredFile {
   id: string
   /** Exact Content-Type decided by inspecting the bytes. */
@@ -15,12 +18,17 @@ export interface StoredFile {
   /** Hex sha256 of the bytes; serves as the ETag. */
   sha256: string
   createdAt: Date
+  /** Email of the user who uploaded it, when known. */
+  owner?: string
+  purpose?: FilePurpose
 }
 
 export interface NewFile {
   bytes: Uint8Array
   contentType: string
   filename: string
+  owner?: string
+  purpose?: FilePurpose
 }
 
 /** A stored file as a record refers to it: id plus the original name (for URLs and downloads). */
@@ -114,6 +122,10 @@ export interface Store {
   readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
   /** Answers whether a file was removed. */
   deleteFile(id: string): Promise<boolean>
+  /** Files created before the given time, oldest first, `limit` at most (for sweeping orphans). */
+  listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]>
+  /** Whether any animation record refers to this file id (in any format). */
+  isFileInUse(id: string): Promise<boolean>
 
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>
