@@ -5,6 +5,7 @@ import { createApp } from './app'
 import { createStore } from './store/create-store'
 import { seedDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
+import { startOrphanSweeper } from './orphan-files'
 
 async function main() {
   let config
@@ -29,6 +30,8 @@ async function main() {
   logger.info('listening', { url, store: store.kind })
   console.log(`\nWumpus Gallery is running at ${url}\n`)
 
+  const stopSweeper = startOrphanSweeper(store, logger)
+
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -36,6 +39,7 @@ async function main() {
     logger.info('stopping', { signal })
     server.closeIdleConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
+    stopSweeper()
     await closeRenderPool()
     await store.close()
     process.exit(0)

@@ -24,7 +24,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
     const stored = await Promise.all(
       MEDIA_FORMATS.map(async (format) => {
         const file = mascot.files[format]
-        const info = await store.putFile({ bytes: file.bytes, filename: file.filename, contentType: CONTENT_TYPE[format] })
+        const info = await store.putFile({ bytes: file.bytes, filename: file.filename, contentType: CONTENT_TYPE[format], owner: DEMO_CONTRIBUTOR.email, purpose: 'animation' })
         return [format, { id: info.id, filename: info.filename }] as const
       }),
     )

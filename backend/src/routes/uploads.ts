@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises'
 import Router from '@koa/router'
 import { koaBody } from 'koa-body'
 import type { Middleware } from 'koa'
-import { requireSession } from '../auth/require-session'
+import { requireSession, sessionOf } from '../auth/require-session'
 import type { Config } from '../config'
 import { HttpError } from '../http/http-error'
 import { inspectImage } from '../media/inspect-image'
@@ -65,7 +65,13 @@ export function uploadRoutes(deps: { store: Store; config: Config }): Router {
         throw error
       }
       const base = safeBaseName(file.name) || 'image'
-      const stored = await store.putFile({ bytes, contentType: info.contentType, filename: `${base}.${EXTENSION[info.format] ?? 'img'}` })
+      const stored = await store.putFile({
+        bytes,
+        contentType: info.contentType,
+        filename: `${base}.${EXTENSION[info.format] ?? 'img'}`,
+        owner: sessionOf(ctx).email,
+        purpose: 'image',
+      })
       ctx.status = 201
       ctx.body = { url: fileUrl({ id: stored.id, filename: stored.filename }) }
     } finally {

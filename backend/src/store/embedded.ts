@@ -351,12 +351,16 @@ class EmbeddedStore implements Store {
     return removed > 0
   }
 
-  async listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]> {
+  async listFiles(options: Parameters<Store['listFiles']>[0]): Promise<StoredFile[]> {
     const limit = Math.floor(options.limit)
     // nedb reads a limit of 0 as "no limit".
     if (!(limit >= 1)) return []
+    const { after } = options
+    const query = after
+      ? { $and: [{ createdAt: { $lt: options.createdBefore } }, { $or: [{ createdAt: { $gt: after.createdAt } }, { createdAt: after.createdAt, _id: { $gt: after.id } }] }] }
+      : { createdAt: { $lt: options.createdBefore } }
     const docs = await this.files
-      .findAsync({ createdAt: { $lt: options.createdBefore } })
+      .findAsync(query)
       .sort({ createdAt: 1, _id: 1 })
       .limit(limit)
     return docs.map(fromFileDocument)

@@ -303,13 +303,18 @@ class MongoStore implements Store {
     })
   }
 
-  async listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]> {
+  async listFiles(options: Parameters<Store['listFiles']>[0]): Promise<StoredFile[]> {
     const limit = Math.floor(options.limit)
     // The driver reads a limit of 0 as "no limit".
     if (!(limit >= 1)) return []
-    const docs = await guard(() =>
-      this.files.find({ uploadDate: { $lt: options.createdBefore } }).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray(),
-    )
+    const { after } = options
+    const filter: Filter<GridFile> = after
+      ? {
+          uploadDate: { $lt: options.createdBefore },
+          $or: [{ uploadDate: { $gt: after.createdAt } }, { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } }],
+        }
+      : { uploadDate: { $lt: options.createdBefore } }
+    const docs = await guard(() => this.files.find(filter).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray())
     return docs.map(fromGridFile)
   }
 

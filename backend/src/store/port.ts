@@ -122,8 +122,11 @@ export interface Store {
   readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
   /** Answers whether a file was removed. */
   deleteFile(id: string): Promise<boolean>
-  /** Files created before the given time, oldest first, `limit` at most (for sweeping orphans). */
-  listFiles(options: { createdBefore: Date; limit: number }): Promise<StoredFile[]>
+  /**
+   * Files created before the given time, oldest first (then by id), `limit` at most, starting after
+   * the file `after` when given (pass the last file of the previous page). For sweeping orphans.
+   */
+  listFiles(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
   /** Whether any animation record refers to this file id (in any format). */
   isFileInUse(id: string): Promise<boolean>
 

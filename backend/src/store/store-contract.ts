@@ -429,6 +429,26 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           [files[0]!, files[2]!, files[3]!].map((file) => file.id),
         )
       })
+
+      it('pages through files after a given one, including files that share a creation time', async () => {
+        const files: StoredFile[] = []
+        for (let i = 0; i < 3; i++) files.push(await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif` }))
+        // Two more in quick succession may share a millisecond: ordering falls back to the id.
+        files.push(await store.putFile({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'a.gif' }))
+        files.push(await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/gif', filename: 'b.gif' }))
+        const end = later(files[4]!.createdAt)
+        const all = await store.listFiles({ createdBefore: end, limit: 10 })
+        const paged: StoredFile[] = []
+        let after: StoredFile | undefined
+        for (;;) {
+          const page = await store.listFiles({ createdBefore: end, limit: 2, after })
+          if (page.length === 0) break
+          paged.push(...page)
+          after = page.at(-1)
+        }
+        expect(paged).toStrictEqual(all)
+        expect(new Set(paged.map((file) => file.id)).size).toBe(5)
+      })
     })
 
     describe('files in use', () => {

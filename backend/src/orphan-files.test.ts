@@ -1,0 +1,51 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { openEmbeddedStore } from './store/embedded'
+import type { NewFile, Store } from './store/port'
+import { sweepOrphanFiles } from './orphan-files'
+
+let dir: string
+let store: Store
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-orphans-'))
+  store = await openEmbeddedStore({ dataDir: dir })
+})
+afterEach(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const put = (filename: string, purpose?: NewFile['purpose']) =>
+  store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename, owner: 'a@example.com', purpose })
+const aDayLater = () => Date.now() + 25 * 60 * 60 * 1000
+
+describe('sweepOrphanFiles', () => {
+  it('removes day-old uploads nothing refers to, and keeps everything in use', async () => {
+    const published = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
+    await store.insertWumpus({
+      name: 'Kept',
+      description: 'A published animation',
+      u_email: 'a@example.com',
+      u_name: 'A',
+      files: { gif: published.gif, apng: published.apng, lottie: published.lottie },
+    })
+    const abandoned = await put('abandoned.gif', 'animation')
+    const photo = await put('photo.png', 'image')
+    const cover = await put('cover.png', 'image')
+    const unusedImage = await put('unused.png', 'image')
+    const legacy = await put('legacy.gif')
+    await store.upsertUser('a@example.com', { photo: `/api/files/${photo.id}/photo.png`, cover: `/api/files/${cover.id}/cover.png` })
+
+    expect(await sweepOrphanFiles(store, { now: aDayLater(), batch: 2 })).toBe(2)
+    const left = new Set((await store.listFiles({ createdBefore: new Date(aDayLater()), limit: 100 })).map((f) => f.id))
+    expect(left).toEqual(new Set([published.gif.id, published.apng.id, published.lottie.id, photo.id, cover.id, legacy.id]))
+    expect(left.has(abandoned.id) || left.has(unusedImage.id)).toBe(false)
+  })
+
+  it('leaves fresh uploads alone: the admin may still be filling in the form', async () => {
+    await put('fresh.gif', 'animation')
+    expect(await sweepOrphanFiles(store)).toBe(0)
+  })
+})

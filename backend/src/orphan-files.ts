@@ -1,0 +1,46 @@
+import type { Logger } from './logger'
+import type { Store, StoredFile } from './store/port'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
+
+/**
+ * Removes uploads nobody used: animation files no record refers to, and profile images no user's
+ * photo or cover points at, once they are a day old (an admin may still be filling in the form).
+ * Files without a purpose (from before purposes existed) are left alone.
+ */
+export async function sweepOrphanFiles(store: Store, options: { now?: number; minAgeMs?: number; batch?: number } = {}): Promise<number> {
+  const createdBefore = new Date((options.now ?? Date.now()) - (options.minAgeMs ?? DAY_MS))
+  const usedImages = new Set<string>()
+  for (const user of await store.listUsers()) {
+    for (const url of [user.photo, user.cover]) {
+      const id = FILE_URL_ID.exec(url)?.[1]
+      if (id) usedImages.add(id)
+    }
+  }
+  let removed = 0
+  let after: StoredFile | undefined
+  for (;;) {
+    const page = await store.listFiles({ createdBefore, limit: options.batch ?? 500, after })
+    if (page.length === 0) return removed
+    for (const file of page) {
+      const orphan =
+        (file.purpose === 'animation' && !(await store.isFileInUse(file.id))) || (file.purpose === 'image' && !usedImages.has(file.id))
+      if (orphan && (await store.deleteFile(file.id))) removed++
+    }
+    after = page.at(-1)
+  }
+}
+
+/** Sweeps at start and then every `intervalMs`; answers a function that stops it. */
+export function startOrphanSweeper(store: Store, logger: Logger, intervalMs = 60 * 60 * 1000): () => void {
+  const sweep = () =>
+    sweepOrphanFiles(store).then(
+      (removed) => removed > 0 && logger.info('removed unused uploads', { files: removed }),
+      (error) => logger.error('sweeping unused uploads failed', { error: String(error) }),
+    )
+  void sweep()
+  const timer = setInterval(sweep, intervalMs)
+  timer.unref()
+  return () => clearInterval(timer)
+}
