@@ -5,10 +5,10 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Koa from 'koa'
-import { createApp } from '../src/app'
-import { loadConfig } from '../src/config'
-import { createLogger } from '../src/logger'
-import { openEmbeddedStore } from '../src/store/embedded'
+import { createApp } from '../backend/src/app'
+import { loadConfig } from '../backend/src/config'
+import { createLogger } from '../backend/src/logger'
+import { openEmbeddedStore } from '../backend/src/store/embedded'
 
 const COUNT = Number(process.env.BENCH_COUNT ?? 10_000)
 

@@ -1,0 +1,59 @@
+// npm run bench:bundle — the JavaScript the home route loads in a real browser (entry plus the chunks
+// it pulls in), its gzip size against the budget, and which packages make it up (from the source maps).
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { launchBrowser } from '../e2e/support/browser'
+import { buildAndServe } from './support/serve-build'
+
+const BUDGET_KB = 160
+
+const server = await buildAndServe({ sourcemap: true })
+const browser = await launchBrowser()
+try {
+  const page = await browser.newPage()
+  const scripts = new Set<string>()
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script' && request.url().startsWith(server.baseURL)) scripts.add(new URL(request.url()).pathname)
+  })
+  await page.goto(server.baseURL + '/')
+  await page.getByRole('list', { name: 'Animations' }).getByRole('listitem').first().waitFor()
+  await page.waitForLoadState('networkidle')
+
+  let totalGzip = 0
+  let totalRaw = 0
+  const packages = new Map<string, number>()
+  console.log('Scripts the home route loads:')
+  for (const pathname of [...scripts].sort()) {
+    const file = path.join(server.staticDir, pathname)
+    const code = readFileSync(file)
+    const gzip = gzipSync(code).length
+    totalGzip += gzip
+    totalRaw += code.length
+    console.log(`  ${pathname.padEnd(48)} ${(code.length / 1024).toFixed(1).padStart(7)} KB  ${(gzip / 1024).toFixed(1).padStart(6)} KB gzip`)
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] }
+    map.sources.forEach((source, i) => {
+      const name = packageOf(source)
+      packages.set(name, (packages.get(name) ?? 0) + (map.sourcesContent?.[i]?.length ?? 0))
+    })
+  }
+  const sourceTotal = [...packages.values()].reduce((a, b) => a + b, 0)
+  console.log(`Total: ${(totalRaw / 1024).toFixed(1)} KB, ${(totalGzip / 1024).toFixed(1)} KB gzip (budget ${BUDGET_KB} KB gzip): ${totalGzip / 1024 <= BUDGET_KB ? 'within' : 'OVER'}`)
+  console.log('Packages in it (share of source bytes):')
+  for (const [name, size] of [...packages].sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${name.padEnd(36)} ${((size / sourceTotal) * 100).toFixed(1).padStart(5)} %`)
+  }
+  const forbidden = [...packages.keys()].filter((name) => name.startsWith('firebase') || name.startsWith('@firebase/') || name === 'lottie-web')
+  console.log(forbidden.length === 0 ? 'Neither the Firebase SDK nor lottie-web is in it.' : `NOT ALLOWED in the home route: ${forbidden.join(', ')}`)
+} finally {
+  await browser.close()
+  await server.stop()
+}
+
+function packageOf(source: string): string {
+  const match = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)
+  if (match) return match[1]!
+  if (source.includes('/contract/')) return '(our contract/)'
+  if (source.includes('/app/')) return '(our app/)'
+  return `(other: ${source.split('/').slice(-2).join('/')})`
+}
