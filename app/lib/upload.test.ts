@@ -1,8 +1,9 @@
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { server } from '../test/msw-server'
 import { ACCESS_TOKEN_KEY, ApiError } from './api-client'
-import { uploadImage } from './upload'
+import { uploadFile, uploadImage } from './upload'
 
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
@@ -83,5 +84,32 @@ describe('uploadImage', () => {
       name: 'AbortError',
     })
     expect(requests).toBe(0)
+  })
+})
+
+describe('uploadFile', () => {
+  it('posts to the given path and checks the answer with the given schema', async () => {
+    let seenPath = ''
+    server.use(
+      http.post('/api/uploads/animation', ({ request }) => {
+        seenPath = new URL(request.url).search
+        return HttpResponse.json({ id: 'f1', size: 3 }, { status: 201 })
+      }),
+    )
+    const schema = z.object({ id: z.string(), size: z.number() })
+
+    await expect(uploadFile('/api/uploads/animation?format=gif', pngFile('a.gif'), schema)).resolves.toEqual({ id: 'f1', size: 3 })
+    expect(seenPath).toBe('?format=gif')
+
+    server.use(http.post('/api/uploads/animation', () => HttpResponse.json({ id: 'f1' }, { status: 201 })))
+    await expect(uploadFile('/api/uploads/animation', pngFile(), schema)).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
+  })
+
+  it('names the kind of file in errors that come without the error shape', async () => {
+    server.use(http.post('/api/uploads/animation', () => new HttpResponse('Unsupported', { status: 415 })))
+    await expect(uploadFile('/api/uploads/animation', pngFile(), z.unknown(), undefined, { kind: 'GIF' })).rejects.toMatchObject({
+      status: 415,
+      message: 'This file is not a supported GIF.',
+    })
   })
 })

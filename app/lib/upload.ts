@@ -1,3 +1,4 @@
+import type { z } from 'zod'
 import { errorBodySchema } from '../../contract/errors'
 import { uploadResponseSchema } from '../../contract/user'
 import { ApiError, getAccessToken } from './api-client'
@@ -13,21 +14,39 @@ interface UploadOptions {
 
 /**
  * Uploads one image (multipart field `file`) and answers where it is stored.
- * XMLHttpRequest rather than fetch, because only XHR reports upload progress.
  * onProgress gets the fraction sent so far, from 0 to 1.
  */
 export function uploadImage(
   file: Blob,
   onProgress?: (fraction: number) => void,
-  { signal }: UploadOptions = {},
+  options: UploadOptions = {},
 ): Promise<{ url: string }> {
+  return uploadFile(UPLOAD_IMAGE_PATH, file, uploadResponseSchema, onProgress, { ...options, kind: 'image' })
+}
+
+interface UploadFileOptions extends UploadOptions {
+  /** What the file is, for messages about answers without our error shape ('image', 'file'...). */
+  kind?: string
+}
+
+/**
+ * POSTs one file as multipart field `file` with the bearer token and checks the answer with `schema`.
+ * XMLHttpRequest rather than fetch, because only XHR reports upload progress.
+ */
+export function uploadFile<S extends z.ZodType>(
+  path: string,
+  file: Blob,
+  schema: S,
+  onProgress?: (fraction: number) => void,
+  { signal, kind = 'file' }: UploadFileOptions = {},
+): Promise<z.infer<S>> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
       reject(signal.reason)
       return
     }
     const xhr = new XMLHttpRequest()
-    xhr.open('POST', new URL(UPLOAD_IMAGE_PATH, window.location.origin))
+    xhr.open('POST', new URL(path, window.location.origin))
     xhr.setRequestHeader('Accept', 'application/json')
     const token = getAccessToken()
     if (token) xhr.setRequestHeader('Authorization', `Bearer ${token}`)
@@ -45,10 +64,10 @@ export function uploadImage(
       settle()
       const body = parseJson(xhr.responseText)
       if (xhr.status < 200 || xhr.status >= 300) {
-        reject(toUploadError(xhr.status, body))
+        reject(toUploadError(xhr.status, body, kind))
         return
       }
-      const parsed = uploadResponseSchema.safeParse(body)
+      const parsed = schema.safeParse(body)
       if (!parsed.success) {
         reject(new ApiError(xhr.status, 'BAD_RESPONSE', 'The server answered with data this app cannot read.'))
         return
@@ -66,7 +85,7 @@ export function uploadImage(
     })
 
     const form = new FormData()
-    form.append('file', file, file instanceof File ? file.name : 'image')
+    form.append('file', file, file instanceof File ? file.name : kind)
     xhr.send(form)
   })
 }
@@ -79,14 +98,14 @@ function parseJson(text: string): unknown {
   }
 }
 
-function toUploadError(status: number, body: unknown): ApiError {
+function toUploadError(status: number, body: unknown, kind: string): ApiError {
   const parsed = errorBodySchema.safeParse(body)
   if (parsed.success) {
     const { code, message, details } = parsed.data.error
     return new ApiError(status, code, message, details)
   }
   // A proxy in front of the server may answer these without our error shape.
-  if (status === 413) return new ApiError(status, 'PAYLOAD_TOO_LARGE', 'This image is too large.')
-  if (status === 415) return new ApiError(status, 'UNSUPPORTED_MEDIA_TYPE', 'This file is not a supported image.')
+  if (status === 413) return new ApiError(status, 'PAYLOAD_TOO_LARGE', `This ${kind} is too large.`)
+  if (status === 415) return new ApiError(status, 'UNSUPPORTED_MEDIA_TYPE', `This file is not a supported ${kind}.`)
   return new ApiError(status, 'BAD_RESPONSE', `The server answered with an unexpected error (HTTP ${status}).`)
 }
