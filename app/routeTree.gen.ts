@@ -18,8 +18,12 @@ import { Route as SignInRouteImport } from './routes/signIn'
 import { Route as SignUpRouteImport } from './routes/signUp'
 import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
+import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
+import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
+import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authenticated/dashboard.users'
+import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
 import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
 
@@ -68,6 +72,18 @@ const AuthenticatedDashboardIndexRoute =
     path: '/',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardAddNewRoute =
+  AuthenticatedDashboardAddNewRouteImport.update({
+    id: '/addNew',
+    path: '/addNew',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardManageRoute =
+  AuthenticatedDashboardManageRouteImport.update({
+    id: '/manage',
+    path: '/manage',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardOwnRoute =
   AuthenticatedDashboardOwnRouteImport.update({
     id: '/own',
@@ -79,6 +95,18 @@ const AuthenticatedDashboardProfileRoute =
     id: '/profile',
     path: '/profile',
     getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardUsersRoute =
+  AuthenticatedDashboardUsersRouteImport.update({
+    id: '/users',
+    path: '/users',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedEditWumpusIdRoute =
+  AuthenticatedEditWumpusIdRouteImport.update({
+    id: '/editWumpus/$id',
+    path: '/editWumpus/$id',
+    getParentRoute: () => AuthenticatedRoute,
   } as any)
 const AuthenticatedProfileEmailRoute =
   AuthenticatedProfileEmailRouteImport.update({
@@ -100,8 +128,12 @@ export interface FileRoutesByFullPath {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
+  '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -113,8 +145,12 @@ export interface FileRoutesByTo {
   '/forgetPassword': typeof ForgetPasswordRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
+  '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
@@ -129,8 +165,12 @@ export interface FileRoutesById {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/_authenticated/dashboard/users': typeof AuthenticatedDashboardUsersRoute
+  '/_authenticated/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
@@ -145,8 +185,12 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/dashboard'
+    | '/dashboard/addNew'
+    | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/users'
+    | '/editWumpus/$id'
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard/'
@@ -158,8 +202,12 @@ export interface FileRouteTypes {
     | '/forgetPassword'
     | '/signIn'
     | '/signUp'
+    | '/dashboard/addNew'
+    | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/users'
+    | '/editWumpus/$id'
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard'
@@ -173,8 +221,12 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/_authenticated/dashboard'
+    | '/_authenticated/dashboard/addNew'
+    | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
+    | '/_authenticated/dashboard/users'
+    | '/_authenticated/editWumpus/$id'
     | '/_authenticated/profile/$email'
     | '/_authenticated/wumpus/$id'
     | '/_authenticated/dashboard/'
@@ -255,6 +307,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardIndexRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/addNew': {
+      id: '/_authenticated/dashboard/addNew'
+      path: '/addNew'
+      fullPath: '/dashboard/addNew'
+      preLoaderRoute: typeof AuthenticatedDashboardAddNewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/manage': {
+      id: '/_authenticated/dashboard/manage'
+      path: '/manage'
+      fullPath: '/dashboard/manage'
+      preLoaderRoute: typeof AuthenticatedDashboardManageRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/own': {
       id: '/_authenticated/dashboard/own'
       path: '/own'
@@ -268,6 +334,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/dashboard/profile'
       preLoaderRoute: typeof AuthenticatedDashboardProfileRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/users': {
+      id: '/_authenticated/dashboard/users'
+      path: '/users'
+      fullPath: '/dashboard/users'
+      preLoaderRoute: typeof AuthenticatedDashboardUsersRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/editWumpus/$id': {
+      id: '/_authenticated/editWumpus/$id'
+      path: '/editWumpus/$id'
+      fullPath: '/editWumpus/$id'
+      preLoaderRoute: typeof AuthenticatedEditWumpusIdRouteImport
+      parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/profile/$email': {
       id: '/_authenticated/profile/$email'
@@ -287,15 +367,21 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthenticatedDashboardRouteChildren {
+  AuthenticatedDashboardAddNewRoute: typeof AuthenticatedDashboardAddNewRoute
+  AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
+  AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
 }
 
 const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
   {
+    AuthenticatedDashboardAddNewRoute: AuthenticatedDashboardAddNewRoute,
+    AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
+    AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
   }
 
@@ -306,12 +392,14 @@ const AuthenticatedDashboardRouteWithChildren =
 
 interface AuthenticatedRouteChildren {
   AuthenticatedDashboardRoute: typeof AuthenticatedDashboardRouteWithChildren
+  AuthenticatedEditWumpusIdRoute: typeof AuthenticatedEditWumpusIdRoute
   AuthenticatedProfileEmailRoute: typeof AuthenticatedProfileEmailRoute
   AuthenticatedWumpusIdRoute: typeof AuthenticatedWumpusIdRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardRoute: AuthenticatedDashboardRouteWithChildren,
+  AuthenticatedEditWumpusIdRoute: AuthenticatedEditWumpusIdRoute,
   AuthenticatedProfileEmailRoute: AuthenticatedProfileEmailRoute,
   AuthenticatedWumpusIdRoute: AuthenticatedWumpusIdRoute,
 }

@@ -59,8 +59,7 @@ function DashboardNavItem({ link, className }: { link: DashboardLink; className?
   return (
     <li className={className}>
       <Link
-        // The route tree gains these paths with the dashboard routes; until then the type cannot know them.
-        to={link.to as string}
+        to={link.to}
         className={classes.link}
         activeOptions={{ exact: link.to === '/dashboard' }}
       >

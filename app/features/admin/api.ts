@@ -1,0 +1,125 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import type { MediaFormat } from '../../../contract/limits'
+import type { User } from '../../../contract/user'
+import { wumpusSchema, type Wumpus } from '../../../contract/wumpus'
+import {
+  deletedCountSchema,
+  modifiedCountSchema,
+  renderResponseSchema,
+  uploadedAnimationFileSchema,
+  userListSchema,
+  type CreateWumpus,
+  type UpdateWumpus,
+  type UploadedAnimationFile,
+} from '../../../contract/wumpus-write'
+import { apiGet, isApiError } from '../../lib/api-client'
+import { uploadFile } from '../../lib/upload'
+
+export type { UploadedAnimationFile }
+
+/** How each format is named to people. */
+export const FORMAT_LABEL: Record<MediaFormat, string> = { gif: 'GIF', apng: 'APNG', lottie: 'Lottie file' }
+
+/** POST /api/uploads/animation?format=: the server inspects the bytes and answers what it found. */
+export function uploadAnimationFile(
+  format: MediaFormat,
+  file: Blob,
+  onProgress?: (fraction: number) => void,
+  options: { signal?: AbortSignal } = {},
+): Promise<UploadedAnimationFile> {
+  return uploadFile(`/api/uploads/animation?format=${format}`, file, uploadedAnimationFileSchema, onProgress, {
+    ...options,
+    kind: FORMAT_LABEL[format],
+  })
+}
+
+/** POST /api/uploads/lottie-link: the server fetches the Lottie behind the link and stores a copy. */
+export function uploadLottieLink(url: string, signal?: AbortSignal): Promise<UploadedAnimationFile> {
+  return apiGet('/api/uploads/lottie-link', uploadedAnimationFileSchema, { method: 'POST', body: { url }, signal })
+}
+
+/** POST /api/renders: GIF and APNG rendered by the server from an uploaded Lottie. */
+export function renderFromLottie(lottie: string) {
+  return apiGet('/api/renders', renderResponseSchema, { method: 'POST', body: { lottie } })
+}
+
+/** Why the server refused a file or a request, as it said it. */
+export function errorMessage(error: unknown, fallback = 'Something went wrong. Please try again.'): string {
+  return isApiError(error) ? error.message : fallback
+}
+
+/** Field problems of a 400 answer (`details: [{ path, message }]`), by field name. */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!isApiError(error, 400) || !Array.isArray(error.details)) return {}
+  const errors: Record<string, string> = {}
+  for (const detail of error.details as unknown[]) {
+    const { path, message } = (detail ?? {}) as { path?: unknown; message?: unknown }
+    if (typeof path === 'string' && typeof message === 'string' && !errors[path]) errors[path] = message
+  }
+  return errors
+}
+
+// ---- Animations ----
+
+/** After any write: the gallery, details and every profile's animation list may show it. */
+function refreshAnimations(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ['wumpuses'] }),
+    queryClient.invalidateQueries({ queryKey: ['profiles'] }),
+  ])
+}
+
+export function useCreateWumpus() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (payload: CreateWumpus): Promise<Wumpus> =>
+      apiGet('/api/wumpuses', wumpusSchema, { method: 'POST', body: payload }),
+    onSuccess: (created) => {
+      queryClient.setQueryData(['wumpuses', 'detail', created._id], created)
+      return refreshAnimations(queryClient)
+    },
+  })
+}
+
+export function useUpdateWumpus(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (changes: UpdateWumpus): Promise<Wumpus> =>
+      apiGet(`/api/wumpuses/${encodeURIComponent(id)}`, wumpusSchema, { method: 'PUT', body: changes }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(['wumpuses', 'detail', id], updated)
+      return refreshAnimations(queryClient)
+    },
+  })
+}
+
+export function useDeleteWumpus() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiGet(`/api/wumpus/${encodeURIComponent(id)}`, deletedCountSchema, { method: 'DELETE' }),
+    // Refetch whatever happened: a 0 means someone else removed it already.
+    onSettled: () => refreshAnimations(queryClient),
+  })
+}
+
+// ---- Users ----
+
+export const usersQueryOptions = () =>
+  queryOptions({
+    queryKey: ['users', 'all'],
+    queryFn: ({ signal }): Promise<User[]> => apiGet('/api/users', userListSchema, { signal }),
+  })
+
+export function useMakeAdmin() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiGet(`/api/user/admin/${encodeURIComponent(email)}`, modifiedCountSchema, { method: 'PUT' }),
+    onSettled: (_result, _error, email) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
+        queryClient.invalidateQueries({ queryKey: ['admin', email.toLowerCase()] }),
+      ]),
+  })
+}

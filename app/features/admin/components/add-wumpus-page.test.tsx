@@ -1,0 +1,228 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import {
+  animationUploadHandler,
+  apiError,
+  createWumpusHandler,
+  gate,
+  lottieJsonHandler,
+  lottieLinkHandler,
+  makeUploadedFile,
+  renderHandler,
+} from '../../../test/admin-handlers'
+import { server } from '../../../test/msw-server'
+import { renderWithProviders } from '../../../test/render-with-providers'
+import { AddWumpusPage } from './add-wumpus-page'
+
+// lottie-web cannot draw in jsdom: the stand-in shows what the preview hands the player.
+vi.mock('../../profiles/components/lottie-player', () => ({
+  default: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
+}))
+
+const file = (name: string, type: string) => new File([new Uint8Array([1, 2, 3])], name, { type })
+const gifFile = () => file('mascot.gif', 'image/gif')
+const pngFile = () => file('mascot.png', 'image/png')
+const lottieFile = () => file('mascot.json', 'application/json')
+
+const field = (label: string) => screen.getByLabelText(label)
+const publish = () => screen.getByRole('button', { name: 'Publish' })
+
+/** The error text Mantine links to an input. */
+function errorOf(input: HTMLElement): string | null {
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
+  const error = ids.map((id) => document.getElementById(id)).find((element) => element?.id.endsWith('-error'))
+  return error?.textContent ?? null
+}
+
+/** FileInput renders a button labelled by its label; the hidden file input carries the test id. */
+const fileButton = (label: string) => screen.getByRole('button', { name: label })
+
+async function setup() {
+  const view = renderWithProviders(<AddWumpusPage />, { path: '/dashboard/addNew' })
+  view.queryClient.setQueryData(['wumpuses', 'list'], { pages: [], pageParams: [] })
+  await screen.findByRole('heading', { level: 1, name: 'Add animation' })
+  return view
+}
+
+beforeEach(() => {
+  server.use(lottieJsonHandler)
+})
+
+describe('AddWumpusPage', () => {
+  it('has the spec fields', async () => {
+    await setup()
+    expect(field('Animation name*')).toBeInTheDocument()
+    expect(field('Animation description*')).toBeInTheDocument()
+    expect(field('Lottie link*')).toHaveAttribute('type', 'url')
+    expect(fileButton('Upload .png file*')).toBeInTheDocument()
+    expect(fileButton('Upload .gif file*')).toBeInTheDocument()
+    expect(screen.getByTestId('lottie-file')).toHaveAttribute('accept', '.json,application/json')
+    expect(publish()).toBeEnabled()
+  })
+
+  it('shows every rule on submit, then updates the messages as the fields change', async () => {
+    const { user } = await setup()
+
+    await user.click(publish())
+
+    expect(errorOf(field('Animation name*'))).toBe('Name is required')
+    expect(errorOf(field('Animation description*'))).toBe('Description is required')
+    expect(errorOf(field('Lottie link*'))).toBe('Enter lottie json link')
+    expect(errorOf(fileButton('Upload .png file*'))).toBe('.png file is required')
+    expect(errorOf(fileButton('Upload .gif file*'))).toBe('.gif file is required')
+
+    await user.type(field('Animation name*'), 'ab')
+    expect(errorOf(field('Animation name*'))).toBe('Name should be at least 3 characters')
+    await user.type(field('Animation name*'), '!')
+    expect(errorOf(field('Animation name*'))).toBe('Provide a valid name')
+    await user.clear(field('Animation name*'))
+    await user.type(field('Animation name*'), 'abc')
+    expect(errorOf(field('Animation name*'))).toBeNull()
+
+    await user.type(field('Animation description*'), 'Too short')
+    expect(errorOf(field('Animation description*'))).toBe('Description should be at least 10 characters')
+    await user.type(field('Animation description*'), '!')
+    expect(errorOf(field('Animation description*'))).toBeNull()
+
+    await user.type(field('Lottie link*'), 'not a link')
+    expect(errorOf(field('Lottie link*'))).toBe('Enter a valid URL')
+    // A Lottie is given: the server can render the GIF and APNG, so neither is required any more.
+    expect(errorOf(fileButton('Upload .png file*'))).toBeNull()
+    expect(errorOf(fileButton('Upload .gif file*'))).toBeNull()
+  })
+
+  it('uploads each file at once and shows its preview with what the server found, then publishes', async () => {
+    const gif = makeUploadedFile('gif')
+    gif.info = { ...gif.info, width: 300, height: 240, frames: 24, durationMs: 1500, bytes: 2048 }
+    const uploads = animationUploadHandler({ gif })
+    const create = createWumpusHandler()
+    server.use(uploads.handler, create.handler)
+    const { user, router, queryClient } = await setup()
+
+    await user.type(field('Animation name*'), 'Happy Wumpus')
+    await user.type(field('Animation description*'), 'Waves at everyone who comes by')
+    await user.upload(screen.getByTestId('lottie-file'), lottieFile())
+    await user.upload(screen.getByTestId('apng-file'), pngFile())
+    await user.upload(screen.getByTestId('gif-file'), gifFile())
+
+    const gifPreview = await screen.findByRole('group', { name: 'GIF preview' })
+    expect(within(gifPreview).getByRole('img', { name: 'GIF preview' })).toHaveAttribute('src', expect.stringMatching(/^\/api\/files\/.+\.gif$/))
+    expect(gifPreview).toHaveTextContent('Size300 × 240 px')
+    expect(gifPreview).toHaveTextContent('Frames24')
+    expect(gifPreview).toHaveTextContent('Duration1.50 s')
+    expect(gifPreview).toHaveTextContent('File2.0 KB')
+    expect(await screen.findByRole('group', { name: 'APNG preview' })).toHaveTextContent('Size320 × 320 px')
+    const lottiePreview = await screen.findByRole('group', { name: 'Lottie file preview' })
+    expect(await within(lottiePreview).findByRole('img', { name: 'Lottie file preview' })).toBeInTheDocument()
+    expect(uploads.formats.sort()).toEqual(['apng', 'gif', 'lottie'])
+
+    await waitFor(() => expect(publish()).toBeEnabled())
+    await user.click(publish())
+
+    expect(await screen.findByText('Animation added')).toBeInTheDocument()
+    expect(create.bodies).toEqual([
+      {
+        name: 'Happy Wumpus',
+        description: 'Waves at everyone who comes by',
+        files: { gif: expect.any(String), apng: expect.any(String), lottie: expect.any(String) },
+      },
+    ])
+    expect(new Set(Object.values(create.bodies[0]!.files)).size).toBe(3)
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${'e'.repeat(24)}`))
+    expect(queryClient.getQueryState(['wumpuses', 'list'])?.isInvalidated).toBe(true)
+  })
+
+  it("shows the server's reason under the input of a refused file, and no preview", async () => {
+    const reason = 'Not an animation we can use: The image is not animated: an animated PNG (APNG) is required.'
+    server.use(
+      animationUploadHandler({ apng: apiError(415, 'UNSUPPORTED_MEDIA_TYPE', reason, { mediaCode: 'NOT_ANIMATED' }) }).handler,
+    )
+    const { user } = await setup()
+
+    await user.upload(screen.getByTestId('apng-file'), pngFile())
+
+    await waitFor(() => expect(errorOf(fileButton('Upload .png file*'))).toBe(reason))
+    expect(screen.queryByRole('group', { name: 'APNG preview' })).not.toBeInTheDocument()
+  })
+
+  it('shows upload progress while a file is on its way', async () => {
+    const { opened, release } = gate()
+    server.use(animationUploadHandler({}, { wait: opened }).handler)
+    const { user } = await setup()
+
+    await user.upload(screen.getByTestId('gif-file'), gifFile())
+
+    expect(await screen.findByRole('progressbar', { name: 'Uploading GIF' })).toBeInTheDocument()
+    expect(publish()).toBeDisabled()
+    release()
+    expect(await screen.findByRole('group', { name: 'GIF preview' })).toBeInTheDocument()
+    expect(screen.queryByRole('progressbar')).not.toBeInTheDocument()
+  })
+
+  it('with only a Lottie, enables Publish once the GIF and APNG are generated, and publishes them', async () => {
+    const { opened, release } = gate()
+    const lottie = makeUploadedFile('lottie')
+    const render = renderHandler({ wait: opened })
+    const create = createWumpusHandler()
+    server.use(animationUploadHandler({ lottie }).handler, render.handler, create.handler)
+    const { user } = await setup()
+
+    await user.type(field('Animation name*'), 'Spinner')
+    await user.type(field('Animation description*'), 'Spins around and around')
+    await user.upload(screen.getByTestId('lottie-file'), lottieFile())
+    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toBeInTheDocument()
+
+    expect(publish()).toBeDisabled()
+    await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
+    expect(await screen.findByText('Rendering the GIF and APNG… this takes a few seconds.')).toBeInTheDocument()
+    expect(publish()).toBeDisabled()
+    release()
+
+    const gifPreview = await screen.findByRole('group', { name: 'GIF preview' })
+    expect(gifPreview).toHaveTextContent('Rendered from the Lottie')
+    expect(within(gifPreview).getByRole('img', { name: 'GIF preview' })).toHaveAttribute('src', render.result.gif.url)
+    expect(screen.getByRole('group', { name: 'APNG preview' })).toHaveTextContent('Rendered from the Lottie')
+    expect(render.lotties).toEqual([lottie.id])
+    await waitFor(() => expect(publish()).toBeEnabled())
+
+    await user.click(publish())
+    await waitFor(() =>
+      expect(create.bodies).toEqual([
+        {
+          name: 'Spinner',
+          description: 'Spins around and around',
+          files: { gif: render.result.gif.id, apng: render.result.apng.id, lottie: lottie.id },
+        },
+      ]),
+    )
+  })
+
+  it('fetches a Lottie link through the server once it is typed, and renders from it', async () => {
+    const fetched = makeUploadedFile('lottie')
+    const link = lottieLinkHandler(fetched)
+    const render = renderHandler()
+    server.use(link.handler, render.handler)
+    const { user } = await setup()
+
+    await user.type(field('Lottie link*'), 'https://cdn.example.com/wave.json')
+    fireEvent.blur(field('Lottie link*'))
+
+    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toHaveTextContent('Fetched from the link')
+    expect(link.links).toEqual(['https://cdn.example.com/wave.json'])
+    await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
+    expect(await screen.findByRole('group', { name: 'APNG preview' })).toBeInTheDocument()
+    expect(render.lotties).toEqual([fetched.id])
+    // Still one fetch: the copy of this link is reused.
+    expect(link.links).toHaveLength(1)
+  })
+
+  it('shows why a Lottie link was refused under the link', async () => {
+    server.use(lottieLinkHandler(apiError(400, 'BAD_REQUEST', 'The JSON is not a Lottie animation.')).handler)
+    const { user } = await setup()
+
+    await user.type(field('Lottie link*'), 'https://cdn.example.com/data.json')
+    fireEvent.blur(field('Lottie link*'))
+
+    await waitFor(() => expect(errorOf(field('Lottie link*'))).toBe('The JSON is not a Lottie animation.'))
+  })
+})

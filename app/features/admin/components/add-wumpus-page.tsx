@@ -1,0 +1,87 @@
+import { Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useNavigate } from '@tanstack/react-router'
+import { useEffect } from 'react'
+import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus'
+import { usePageTitle } from '../../../lib/page-title'
+import { useAuthForm } from '../../auth/use-auth-form'
+import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
+import { useAnimationFiles } from '../use-animation-files'
+import { AnimationFilesFields } from './animation-files-fields'
+
+const EMPTY: AddWumpusForm = { name: '', description: '', lottieLink: '', lottieFile: '', apng: '', gif: '' }
+
+/** Dashboard → Add animation (admins). Files upload as soon as they are chosen; Publish creates the animation. */
+export function AddWumpusPage() {
+  usePageTitle('Add animation')
+  const navigate = useNavigate()
+  const files = useAnimationFiles()
+  const create = useCreateWumpus()
+  const { form, onSubmit } = useAuthForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
+
+  // The schema sees the uploads as the ids the server gave them.
+  const { lottie, apng, gif } = files
+  const lottieFileId = lottie.state.status === 'ready' && lottie.state.source === 'file' ? lottie.id : ''
+  useEffect(() => form.setFieldValue('lottieFile', lottieFileId), [lottieFileId])
+  useEffect(() => form.setFieldValue('apng', apng.id), [apng.id])
+  useEffect(() => form.setFieldValue('gif', gif.id), [gif.id])
+
+  const { values } = form
+  const lottieGiven = lottieFileId !== '' || values.lottieLink.trim() !== ''
+  const awaitingRender = lottieGiven && (apng.id === '' || gif.id === '')
+
+  const submit = onSubmit(async (valid) => {
+    const lottieId = await files.resolveLottie(valid.lottieLink)
+    if (!lottieId) return // the link's problem shows under it
+    try {
+      const created = await create.mutateAsync({
+        name: valid.name.trim(),
+        description: valid.description.trim(),
+        files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
+      })
+      notifications.show({ color: 'green', message: 'Animation added' })
+      await navigate({ to: '/wumpus/$id', params: { id: created._id } })
+    } catch (error) {
+      const problems = fieldErrors(error)
+      if (problems.name) form.setFieldError('name', problems.name)
+      if (problems.description) form.setFieldError('description', problems.description)
+      notifications.show({ color: 'red', title: 'Could not add the animation', message: errorMessage(error) })
+    }
+  })
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <Title order={1}>Add animation</Title>
+      <Card withBorder shadow="sm" padding="lg" component="section" aria-label="New animation">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <TextInput label="Animation name*" autoComplete="off" {...form.getInputProps('name')} />
+            <Textarea label="Animation description*" rows={3} resize="vertical" {...form.getInputProps('description')} />
+            <AnimationFilesFields
+              files={files}
+              required
+              link={values.lottieLink}
+              linkInputProps={form.getInputProps('lottieLink')}
+              errors={{ apng: form.errors.apng, gif: form.errors.gif }}
+            />
+            {awaitingRender && !files.busy && (
+              <Text size="sm" c="dimmed" role="status">
+                Generate the GIF and APNG from the Lottie, or upload them, to publish.
+              </Text>
+            )}
+            <Group>
+              <Button
+                type="submit"
+                loading={form.submitting}
+                disabled={files.busy || awaitingRender}
+                w={{ base: '100%', xs: 'auto' }}
+              >
+                Publish
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+    </Stack>
+  )
+}

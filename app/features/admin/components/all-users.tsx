@@ -1,0 +1,160 @@
+import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useQuery } from '@tanstack/react-query'
+import { useDeferredValue, useState } from 'react'
+import type { User } from '../../../../contract/user'
+import { PageLoader } from '../../../components/page-loader'
+import { isApiError } from '../../../lib/api-client'
+import { usePageTitle } from '../../../lib/page-title'
+import { profilePath } from '../../../lib/paths'
+import { errorMessage, useMakeAdmin, usersQueryOptions } from '../api'
+import classes from './admin-table.module.css'
+
+/** Rows drawn at a time: the server sends every user, the page shows them in steps. */
+export const USERS_STEP = 50
+
+export const NOT_AUTHORIZED = 'You are not authorized to make this user an admin'
+
+const displayName = (user: User) => user.user_name || user.email
+
+/** Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet. */
+export function AllUsers() {
+  usePageTitle('All users')
+  const users = useQuery(usersQueryOptions())
+  const makeAdmin = useMakeAdmin()
+  const [search, setSearch] = useState('')
+  const [shown, setShown] = useState(USERS_STEP)
+  const [toPromote, setToPromote] = useState<User | null>(null)
+  const query = useDeferredValue(search.trim().toLowerCase())
+
+  if (users.isPending) return <PageLoader />
+  if (users.isError) {
+    return (
+      <Alert color="red" variant="light" title="Could not load the users" role="alert" maw={640}>
+        <Text size="sm" mb="md">
+          {errorMessage(users.error)}
+        </Text>
+        <Button color="red" onClick={() => void users.refetch()} loading={users.isRefetching}>
+          Retry
+        </Button>
+      </Alert>
+    )
+  }
+
+  const matching = query
+    ? users.data.filter((user) => user.email.toLowerCase().includes(query) || user.user_name.toLowerCase().includes(query))
+    : users.data
+  const rows = matching.slice(0, shown)
+
+  async function confirmPromotion() {
+    if (!toPromote) return
+    try {
+      const { modifiedCount } = await makeAdmin.mutateAsync(toPromote.email)
+      notifications.show(
+        modifiedCount > 0
+          ? { color: 'green', message: 'Made admin successfully' }
+          : { color: 'yellow', message: `${displayName(toPromote)} is already an admin` },
+      )
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        message: isApiError(error, 403) ? NOT_AUTHORIZED : errorMessage(error),
+      })
+    }
+    setToPromote(null)
+  }
+
+  return (
+    <Stack gap="lg">
+      <Title order={1}>All users</Title>
+      <TextInput
+        label="Search users"
+        placeholder="Name or email"
+        type="search"
+        value={search}
+        onChange={(event) => {
+          setSearch(event.currentTarget.value)
+          setShown(USERS_STEP)
+        }}
+        maw={360}
+      />
+      {rows.length === 0 ? (
+        <Text>{query ? 'No user matches this search.' : 'No users yet.'}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped highlightOnHover className={classes.table} aria-label="Users">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th className={classes.number}>#</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Email</Table.Th>
+                <Table.Th>Profile</Table.Th>
+                <Table.Th>Action</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((user, index) => (
+                <Table.Tr key={user.email}>
+                  <Table.Td className={classes.number}>{index + 1}</Table.Td>
+                  <Table.Td className={classes.name}>{user.user_name || <Text c="dimmed" span size="sm">No name</Text>}</Table.Td>
+                  <Table.Td className={classes.name}>{user.email}</Table.Td>
+                  <Table.Td>
+                    <Anchor href={profilePath(user.email)} size="sm" aria-label={`Profile of ${displayName(user)}`}>
+                      Profile
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    {user.role === 'admin' ? (
+                      <Badge variant="light">Admin</Badge>
+                    ) : (
+                      <Button
+                        size="compact-sm"
+                        variant="light"
+                        onClick={() => setToPromote(user)}
+                        aria-label={`Make ${displayName(user)} an admin`}
+                      >
+                        Make admin
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Text role="status" size="sm" c="dimmed" ta="center">
+        {rows.length > 0 && `Showing ${rows.length} of ${matching.length}`}
+      </Text>
+      {rows.length < matching.length && (
+        <Center>
+          <Button variant="default" onClick={() => setShown((count) => count + USERS_STEP)}>
+            Show more
+          </Button>
+        </Center>
+      )}
+
+      <Modal
+        opened={toPromote !== null}
+        onClose={() => !makeAdmin.isPending && setToPromote(null)}
+        title={toPromote ? `Make ${displayName(toPromote)} an admin?` : undefined}
+        centered
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            Admins can add, edit and delete every animation and make other users admins. This app cannot take the role
+            back.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setToPromote(null)} disabled={makeAdmin.isPending}>
+              Cancel
+            </Button>
+            <Button onClick={() => void confirmPromotion()} loading={makeAdmin.isPending}>
+              Make admin
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  )
+}

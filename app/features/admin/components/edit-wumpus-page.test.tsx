@@ -1,0 +1,107 @@
+import { screen, waitFor } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { animationUploadHandler, apiError, makeUploadedFile, updateWumpusHandler } from '../../../test/admin-handlers'
+import { wumpusDetailHandler } from '../../../test/api-handlers'
+import { makeWumpus } from '../../../test/fixtures'
+import { server } from '../../../test/msw-server'
+import { renderWithProviders } from '../../../test/render-with-providers'
+import { EditWumpusPage } from './edit-wumpus-page'
+
+vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
+
+const OWNER = 'ana@example.com'
+const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana' })
+
+async function setup({ email = OWNER, isAdmin = false, answer }: { email?: string; isAdmin?: boolean; answer?: Response } = {}) {
+  const update = updateWumpusHandler(wumpus, { answer })
+  server.use(wumpusDetailHandler([wumpus]), update.handler)
+  const view = renderWithProviders(<EditWumpusPage id={wumpus._id} email={email} isAdmin={isAdmin} />, {
+    path: `/editWumpus/${wumpus._id}`,
+  })
+  await screen.findByRole('heading', { level: 1, name: 'Edit animation' })
+  return { ...view, bodies: update.bodies }
+}
+
+const save = () => screen.getByRole('button', { name: 'Save changes' })
+
+describe('EditWumpusPage', () => {
+  it('lets the uploader edit: the fields start with the current values and all are optional', async () => {
+    await setup()
+
+    expect(screen.getByLabelText('Animation name')).toHaveValue('Sleepy Wumpus')
+    expect(screen.getByLabelText('Animation description')).toHaveValue('Yawns and stretches')
+    expect(screen.getByLabelText('Lottie link')).toHaveValue('')
+    expect(screen.getByRole('button', { name: 'Upload .png file' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Upload .gif file' })).toBeInTheDocument()
+    expect(screen.getByRole('img', { name: 'Sleepy Wumpus, current GIF' })).toHaveAttribute('src', wumpus.gif)
+  })
+
+  it('sends only the changed fields, then says so and opens the animation', async () => {
+    const { user, bodies, router } = await setup()
+
+    await user.clear(screen.getByLabelText('Animation name'))
+    await user.type(screen.getByLabelText('Animation name'), 'Very Sleepy Wumpus')
+    await user.click(save())
+
+    expect(await screen.findByText('Animation updated')).toBeInTheDocument()
+    expect(bodies).toEqual([{ name: 'Very Sleepy Wumpus' }])
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${wumpus._id}`))
+  })
+
+  it('sends a newly uploaded file by its id, and an emptied field falls back to the current value', async () => {
+    const gif = makeUploadedFile('gif')
+    server.use(animationUploadHandler({ gif }).handler)
+    const { user, bodies } = await setup()
+
+    await user.clear(screen.getByLabelText('Animation description'))
+    await user.upload(screen.getByTestId('gif-file'), new File([new Uint8Array([1])], 'new.gif', { type: 'image/gif' }))
+    expect(await screen.findByRole('group', { name: 'GIF preview' })).toBeInTheDocument()
+    await user.click(save())
+
+    await waitFor(() => expect(bodies).toEqual([{ files: { gif: gif.id } }]))
+  })
+
+  it('sends nothing when nothing changed', async () => {
+    const { user, bodies } = await setup()
+
+    await user.click(save())
+
+    expect(await screen.findByText('Nothing to update: no field was changed')).toBeInTheDocument()
+    expect(bodies).toEqual([])
+  })
+
+  it('checks changed fields with the add form rules', async () => {
+    const { user, bodies } = await setup()
+
+    await user.clear(screen.getByLabelText('Animation name'))
+    await user.type(screen.getByLabelText('Animation name'), 'ab')
+    await user.click(save())
+
+    expect(await screen.findByText('Name should be at least 3 characters')).toBeInTheDocument()
+    await user.type(screen.getByLabelText('Animation name'), 'c')
+    await waitFor(() => expect(screen.queryByText('Name should be at least 3 characters')).not.toBeInTheDocument())
+    expect(bodies).toEqual([])
+  })
+
+  it('lets an admin edit an animation someone else uploaded', async () => {
+    await setup({ email: 'root@example.com', isAdmin: true })
+    expect(save()).toBeInTheDocument()
+  })
+
+  it('refuses anyone else, without the form', async () => {
+    await setup({ email: 'mallory@example.com', isAdmin: false })
+
+    expect(screen.getByRole('alert')).toHaveTextContent('Only admins and the uploader can edit this animation')
+    expect(screen.queryByRole('button', { name: 'Save changes' })).not.toBeInTheDocument()
+    expect(screen.queryByLabelText('Animation name')).not.toBeInTheDocument()
+  })
+
+  it('says so when the server refuses the change', async () => {
+    const { user } = await setup({ answer: apiError(403, 'FORBIDDEN', 'Not yours') })
+
+    await user.type(screen.getByLabelText('Animation name'), ' II')
+    await user.click(save())
+
+    expect(await screen.findByText('Only admins and the uploader can edit this animation')).toBeInTheDocument()
+  })
+})

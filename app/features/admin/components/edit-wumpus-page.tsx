@@ -1,0 +1,144 @@
+import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { useForm } from '@mantine/form'
+import { notifications } from '@mantine/notifications'
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { ButtonLink } from '../../../components/router-links'
+import { isApiError } from '../../../lib/api-client'
+import { usePageTitle } from '../../../lib/page-title'
+import { wumpusQueryOptions } from '../../wumpuses/api'
+import { errorMessage, fieldErrors, useUpdateWumpus } from '../api'
+import { useAnimationFiles } from '../use-animation-files'
+import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
+import { AnimationFilesFields } from './animation-files-fields'
+import classes from './animation-preview.module.css'
+
+export const EDIT_REFUSAL = 'Only admins and the uploader can edit this animation'
+
+interface EditWumpusPageProps {
+  id: string
+  /** The signed-in user. */
+  email: string
+  isAdmin: boolean
+}
+
+/** /editWumpus/{id}: the add form's fields, all optional, for admins and the animation's uploader. */
+export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
+  const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
+  usePageTitle(`Edit ${wumpus.name}`)
+  const canEdit = isAdmin || wumpus.u_email.toLowerCase() === email.toLowerCase()
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <ButtonLink to="/wumpus/$id" params={{ id }} variant="subtle" size="compact-sm" w="fit-content" px={0}>
+        ← Back to {wumpus.name}
+      </ButtonLink>
+      <Title order={1}>Edit animation</Title>
+      {canEdit ? (
+        <EditWumpusForm wumpus={wumpus} />
+      ) : (
+        <Alert color="red" variant="light" role="alert" title="You cannot edit this animation">
+          <Text size="sm">{EDIT_REFUSAL}. It was uploaded by {wumpus.u_name || wumpus.u_email}.</Text>
+        </Alert>
+      )}
+    </Stack>
+  )
+}
+
+function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
+  const navigate = useNavigate()
+  const files = useAnimationFiles()
+  const update = useUpdateWumpus(wumpus._id)
+  const [submitted, setSubmitted] = useState(false)
+  const form = useForm<EditWumpusValues>({
+    initialValues: editWumpusValues(wumpus),
+    validate: (values) => validateEdit(wumpus, values),
+    clearInputErrorOnChange: false,
+  })
+
+  // Like the add form: checked on submit, then again on every change.
+  useEffect(() => {
+    if (submitted) form.validate()
+  }, [submitted, form.values])
+
+  const submit = form.onSubmit(async (values) => {
+    const newFiles: NewFileIds = { gif: files.gif.id, apng: files.apng.id }
+    const lottieGiven = files.lottie.id !== '' || values.lottieLink.trim() !== ''
+    if (lottieGiven) {
+      const lottieId = await files.resolveLottie(values.lottieLink)
+      if (!lottieId) return // the link's problem shows under it
+      newFiles.lottie = lottieId
+    }
+    const changes = wumpusChanges(wumpus, values, newFiles)
+    if (Object.keys(changes).length === 0) {
+      notifications.show({ color: 'yellow', message: 'Nothing to update: no field was changed' })
+      return
+    }
+    try {
+      await update.mutateAsync(changes)
+      notifications.show({ color: 'green', message: 'Animation updated' })
+      await navigate({ to: '/wumpus/$id', params: { id: wumpus._id } })
+    } catch (error) {
+      const problems = fieldErrors(error)
+      if (problems.name) form.setFieldError('name', problems.name)
+      if (problems.description) form.setFieldError('description', problems.description)
+      const message = isApiError(error, 403) ? EDIT_REFUSAL : errorMessage(error)
+      notifications.show({ color: 'red', title: 'Could not update the animation', message })
+    }
+  })
+
+  return (
+    <Card withBorder shadow="sm" padding="lg" component="section" aria-label={`Edit ${wumpus.name}`}>
+      <form
+        noValidate
+        onSubmit={(event) => {
+          setSubmitted(true)
+          submit(event)
+        }}
+      >
+        <Stack gap="md">
+          <Group gap="sm" wrap="nowrap" align="center">
+            <div className={classes.frame}>
+              <img src={wumpus.gif} alt={`${wumpus.name}, current GIF`} width={120} height={120} />
+            </div>
+            <Stack gap={4}>
+              <Text size="sm">Empty fields keep what the animation has now.</Text>
+              <Group gap="sm">
+                <Anchor href={wumpus.gif} target="_blank" rel="noopener noreferrer" size="sm">
+                  Current GIF
+                </Anchor>
+                <Anchor href={wumpus.apng} target="_blank" rel="noopener noreferrer" size="sm">
+                  Current APNG
+                </Anchor>
+                <Anchor href={wumpus.lottie} target="_blank" rel="noopener noreferrer" size="sm">
+                  Current Lottie
+                </Anchor>
+              </Group>
+            </Stack>
+          </Group>
+          <TextInput label="Animation name" placeholder={wumpus.name} autoComplete="off" {...form.getInputProps('name')} />
+          <Textarea
+            label="Animation description"
+            placeholder={wumpus.description}
+            rows={3}
+            resize="vertical"
+            {...form.getInputProps('description')}
+          />
+          <AnimationFilesFields
+            files={files}
+            required={false}
+            link={form.values.lottieLink}
+            linkInputProps={form.getInputProps('lottieLink')}
+          />
+          <Group>
+            <Button type="submit" loading={form.submitting} disabled={files.busy} w={{ base: '100%', xs: 'auto' }}>
+              Save changes
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  )
+}

@@ -1,0 +1,162 @@
+import { Alert, Anchor, Button, Center, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useInfiniteQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { PageLoader } from '../../../components/page-loader'
+import { ButtonLink } from '../../../components/router-links'
+import { usePageTitle } from '../../../lib/page-title'
+import { profilePath } from '../../../lib/paths'
+import { wumpusListQueryOptions } from '../../wumpuses/api'
+import { errorMessage, useDeleteWumpus } from '../api'
+import { ActionIconLink } from './action-icon-link'
+import { PencilIcon, TrashIcon } from './admin-icons'
+import classes from './admin-table.module.css'
+
+/** Dashboard → Manage animation (admins): every animation, a page at a time, with edit and delete. */
+export function ManageWumpuses() {
+  usePageTitle('Manage animation')
+  const list = useInfiniteQuery(wumpusListQueryOptions())
+  const remove = useDeleteWumpus()
+  const [toDelete, setToDelete] = useState<Wumpus | null>(null)
+
+  if (list.isPending) return <PageLoader />
+  if (!list.data) {
+    return (
+      <Alert color="red" variant="light" title="Could not load the animations" role="alert" maw={640}>
+        <Text size="sm" mb="md">
+          {errorMessage(list.error)}
+        </Text>
+        <Button color="red" onClick={() => void list.refetch()} loading={list.isRefetching}>
+          Retry
+        </Button>
+      </Alert>
+    )
+  }
+
+  const items = list.data.pages.flatMap((page) => page.items)
+  const total = list.data.pages[0]?.total ?? items.length
+
+  async function confirmDelete() {
+    if (!toDelete) return
+    try {
+      const { deletedCount } = await remove.mutateAsync(toDelete._id)
+      notifications.show(
+        deletedCount > 0
+          ? { color: 'green', message: 'Wumpus deleted successfully' }
+          : { color: 'yellow', message: 'This animation was already deleted' },
+      )
+      setToDelete(null)
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not delete the animation', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Manage animation</Title>
+      {items.length === 0 ? (
+        <Text>No animations yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table striped highlightOnHover className={classes.table} aria-label="Animations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th className={classes.number}>#</Table.Th>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Uploader</Table.Th>
+                <Table.Th>Details</Table.Th>
+                <Table.Th>Action</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((wumpus, index) => (
+                <Table.Tr key={wumpus._id}>
+                  <Table.Td className={classes.number}>{index + 1}</Table.Td>
+                  <Table.Td className={classes.name}>{wumpus.name}</Table.Td>
+                  <Table.Td className={classes.name}>
+                    <Anchor href={profilePath(wumpus.u_email)} size="sm">
+                      {wumpus.u_name || wumpus.u_email}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>
+                    <ButtonLink
+                      to="/wumpus/$id"
+                      params={{ id: wumpus._id }}
+                      size="compact-sm"
+                      variant="light"
+                      aria-label={`Details of ${wumpus.name}`}
+                    >
+                      Details
+                    </ButtonLink>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      <ActionIconLink
+                        to="/editWumpus/$id"
+                        params={{ id: wumpus._id }}
+                        variant="default"
+                        size="lg"
+                        aria-label={`Edit ${wumpus.name}`}
+                        title="Edit"
+                      >
+                        <PencilIcon />
+                      </ActionIconLink>
+                      <ActionIcon
+                        variant="light"
+                        color="red"
+                        size="lg"
+                        aria-label={`Delete ${wumpus.name}`}
+                        title="Delete"
+                        onClick={() => setToDelete(wumpus)}
+                      >
+                        <TrashIcon />
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+
+      <Text role="status" size="sm" c="dimmed" ta="center">
+        {list.isFetchingNextPage ? 'Loading more animations…' : items.length > 0 && `Showing ${items.length} of ${total}`}
+      </Text>
+      {list.isFetchNextPageError && (
+        <Text size="sm" c="red" ta="center" role="alert">
+          Could not load more animations: {errorMessage(list.error)}
+        </Text>
+      )}
+      {list.hasNextPage && (
+        <Center>
+          <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+            {list.isFetchNextPageError ? 'Retry' : 'Load more'}
+          </Button>
+        </Center>
+      )}
+
+      <Modal
+        opened={toDelete !== null}
+        onClose={() => !remove.isPending && setToDelete(null)}
+        title={toDelete ? `Delete ${toDelete.name}?` : undefined}
+        centered
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            The animation and its GIF, APNG and Lottie files are removed for everyone. This cannot be undone.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  )
+}

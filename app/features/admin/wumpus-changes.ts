@@ -1,0 +1,47 @@
+import { schemaResolver } from '@mantine/form'
+import { z } from 'zod'
+import { LOTTIE_LINK_PATTERN, type Wumpus } from '../../../contract/wumpus'
+import { wumpusDescriptionSchema, wumpusNameSchema, type UpdateWumpus } from '../../../contract/wumpus-write'
+
+/** The edit form: every field optional; name and description start as the animation's own. */
+export interface EditWumpusValues {
+  name: string
+  description: string
+  /** A new Lottie to fetch, or '' to keep the current one. */
+  lottieLink: string
+}
+
+export function editWumpusValues(wumpus: Wumpus): EditWumpusValues {
+  return { name: wumpus.name, description: wumpus.description, lottieLink: '' }
+}
+
+export type NewFileIds = NonNullable<UpdateWumpus['files']>
+
+/** Only what differs from the animation; an emptied field falls back to the current value. */
+export function wumpusChanges(wumpus: Wumpus, values: EditWumpusValues, files: NewFileIds = {}): UpdateWumpus {
+  const changes: UpdateWumpus = {}
+  const name = values.name.trim()
+  const description = values.description.trim()
+  if (name && name !== wumpus.name) changes.name = name
+  if (description && description !== wumpus.description) changes.description = description
+  const newFiles = Object.fromEntries(Object.entries(files).filter(([, id]) => Boolean(id))) as NewFileIds
+  if (Object.keys(newFiles).length > 0) changes.files = newFiles
+  return changes
+}
+
+const editSchema = z.object({
+  name: wumpusNameSchema.optional(),
+  description: wumpusDescriptionSchema.optional(),
+  lottieLink: z.string().trim().regex(LOTTIE_LINK_PATTERN, 'Enter a valid URL').optional(),
+})
+const resolveEdit = schemaResolver(editSchema, { sync: true })
+
+/** The add form's rules, for the fields that will change (an old value the rules now refuse does not block). */
+export function validateEdit(wumpus: Wumpus, values: EditWumpusValues): Record<string, string> {
+  const changes = wumpusChanges(wumpus, values)
+  const link = values.lottieLink.trim()
+  return resolveEdit({ name: changes.name, description: changes.description, lottieLink: link || undefined }) as Record<
+    string,
+    string
+  >
+}
