@@ -28,7 +28,8 @@ export function AddWumpusPage() {
 
   const { values } = form
   const lottieGiven = lottieFileId !== '' || values.lottieLink.trim() !== ''
-  const awaitingRender = lottieGiven && (apng.id === '' || gif.id === '')
+  const missing = [gif.id === '' && 'GIF', apng.id === '' && 'APNG'].filter(Boolean).join(' and ')
+  const awaitingRender = lottieGiven && missing !== ''
 
   const submit = onSubmit(async (valid) => {
     const lottieId = await files.resolveLottie(valid.lottieLink)
@@ -66,7 +67,7 @@ export function AddWumpusPage() {
             />
             {awaitingRender && !files.busy && (
               <Text size="sm" c="dimmed" role="status">
-                Generate the GIF and APNG from the Lottie, or upload them, to publish.
+                Generate the {missing} from the Lottie, or upload {missing.includes(' and ') ? 'them' : 'it'}, to publish.
               </Text>
             )}
             <Group>

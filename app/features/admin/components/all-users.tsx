@@ -17,6 +17,19 @@ export const NOT_AUTHORIZED = 'You are not authorized to make this user an admin
 
 const displayName = (user: User) => user.user_name || user.email
 
+/** An email that wraps after its @ first, when the cell is narrow. */
+function Email({ email }: { email: string }) {
+  const at = email.indexOf('@')
+  if (at < 0) return email
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      <wbr />
+      {email.slice(at + 1)}
+    </>
+  )
+}
+
 /** Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet. */
 export function AllUsers() {
   usePageTitle('All users')
@@ -81,13 +94,13 @@ export function AllUsers() {
       {rows.length === 0 ? (
         <Text>{query ? 'No user matches this search.' : 'No users yet.'}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={640}>
+        <Table.ScrollContainer minWidth={340}>
           <Table striped highlightOnHover className={classes.table} aria-label="Users">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th className={classes.number}>#</Table.Th>
                 <Table.Th>Name</Table.Th>
-                <Table.Th>Email</Table.Th>
+                <Table.Th className={classes.wideOnly}>Email</Table.Th>
                 <Table.Th>Profile</Table.Th>
                 <Table.Th>Action</Table.Th>
               </Table.Tr>
@@ -96,8 +109,19 @@ export function AllUsers() {
               {rows.map((user, index) => (
                 <Table.Tr key={user.email}>
                   <Table.Td className={classes.number}>{index + 1}</Table.Td>
-                  <Table.Td className={classes.name}>{user.user_name || <Text c="dimmed" span size="sm">No name</Text>}</Table.Td>
-                  <Table.Td className={classes.name}>{user.email}</Table.Td>
+                  <Table.Td className={classes.name}>
+                    {user.user_name || (
+                      <Text c="dimmed" span size="sm">
+                        No name
+                      </Text>
+                    )}
+                    <Text size="xs" c="dimmed" className={`${classes.email} ${classes.phoneOnly}`}>
+                      <Email email={user.email} />
+                    </Text>
+                  </Table.Td>
+                  <Table.Td className={`${classes.email} ${classes.wideOnly}`}>
+                    <Email email={user.email} />
+                  </Table.Td>
                   <Table.Td>
                     <Anchor href={profilePath(user.email)} size="sm" aria-label={`Profile of ${displayName(user)}`}>
                       Profile
@@ -139,6 +163,7 @@ export function AllUsers() {
         onClose={() => !makeAdmin.isPending && setToPromote(null)}
         title={toPromote ? `Make ${displayName(toPromote)} an admin?` : undefined}
         centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="md">
           <Text size="sm">

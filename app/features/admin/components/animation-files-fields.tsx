@@ -27,6 +27,8 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
   const linkFailure = lottie.state.status === 'error' && lottie.state.source === 'link' ? lottie.state.message : undefined
   const lottieGiven = lottie.id !== '' || link.trim() !== ''
   const renderNames = renderTargets.map((upload) => RENDER_LABEL[upload.format]).join(' and ')
+  // Once every target holds a file rendered from this Lottie, there is nothing left to generate.
+  const rendered = renderTargets.every((upload) => upload.state.status === 'ready' && upload.state.source === 'render')
 
   return (
     <Stack gap="md">
@@ -34,7 +36,9 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
         <TextInput
           label={`Lottie link${star}`}
           description={
-            lottieFromFile ? 'The uploaded Lottie file is used; this link is not needed.' : 'An https link to a Lottie JSON file'
+            lottieFromFile
+              ? 'The uploaded Lottie file is used; this link is not needed.'
+              : `An https link to a Lottie JSON file${required ? '' : '; leave empty to keep the current one'}`
           }
           type="url"
           inputMode="url"
@@ -69,7 +73,7 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
       />
       <AnimationFileField upload={gif} label={`Upload .gif file${star}`} description={keep} error={errors.gif} />
 
-      {lottieGiven && renderTargets.length > 0 && (
+      {lottieGiven && renderTargets.length > 0 && !rendered && (
         <Paper withBorder p="sm" radius="md">
           <Stack gap="xs">
             <Text size="sm">

@@ -1,4 +1,4 @@
-import { Badge, Stack } from '@mantine/core'
+import { Stack, Text } from '@mantine/core'
 import { FORMAT_LABEL, type UploadedAnimationFile } from '../api'
 import { mediaFacts } from '../media-facts'
 import type { UploadSource } from '../use-animation-upload'
@@ -24,11 +24,11 @@ export function AnimationPreview({ file, source }: { file: UploadedAnimationFile
           <img src={file.url} alt={label} width={120} height={120} />
         )}
       </div>
-      <Stack gap={4}>
+      <Stack gap={4} className={classes.details}>
         {note && (
-          <Badge variant="light" size="sm">
+          <Text size="xs" fw={700} c="var(--mantine-color-anchor)" tt="uppercase">
             {note}
-          </Badge>
+          </Text>
         )}
         <dl className={classes.facts} aria-label={`What the server found in the ${FORMAT_LABEL[format]}`}>
           {mediaFacts(file.info).map((fact) => (

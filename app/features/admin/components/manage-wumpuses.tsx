@@ -58,7 +58,7 @@ export function ManageWumpuses() {
       {items.length === 0 ? (
         <Text>No animations yet.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={340}>
           <Table striped highlightOnHover className={classes.table} aria-label="Animations">
             <Table.Thead>
               <Table.Tr>
@@ -83,7 +83,7 @@ export function ManageWumpuses() {
                     <ButtonLink
                       to="/wumpus/$id"
                       params={{ id: wumpus._id }}
-                      size="compact-sm"
+                      size="compact-xs"
                       variant="light"
                       aria-label={`Details of ${wumpus.name}`}
                     >
@@ -91,12 +91,13 @@ export function ManageWumpuses() {
                     </ButtonLink>
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
+                    <Group gap={6} wrap="nowrap">
                       <ActionIconLink
                         to="/editWumpus/$id"
                         params={{ id: wumpus._id }}
                         variant="default"
                         size="lg"
+                        className={classes.icon}
                         aria-label={`Edit ${wumpus.name}`}
                         title="Edit"
                       >
@@ -106,6 +107,7 @@ export function ManageWumpuses() {
                         variant="light"
                         color="red"
                         size="lg"
+                        className={classes.icon}
                         aria-label={`Delete ${wumpus.name}`}
                         title="Delete"
                         onClick={() => setToDelete(wumpus)}
@@ -142,6 +144,7 @@ export function ManageWumpuses() {
         onClose={() => !remove.isPending && setToDelete(null)}
         title={toDelete ? `Delete ${toDelete.name}?` : undefined}
         centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="md">
           <Text size="sm">
