@@ -26,6 +26,35 @@ export const wumpusDescriptionSchema = z
   .min(WUMPUS_DESCRIPTION_MIN, 'Description should be at least 10 characters')
   .max(WUMPUS_DESCRIPTION_MAX, `Description should be at most ${WUMPUS_DESCRIPTION_MAX} characters`)
 
+/** An http(s) link, or one of our own stored files. */
+export const LOTTIE_LINK_PATTERN = /^(https?:\/\/[^\s"'<>]+|\/api\/files\/[^\s"'<>]+)$/
+
+/**
+ * The add-animation form. `gif`, `apng` and `lottieFile` hold the ids of files already uploaded ('' when
+ * none). A Lottie (file or link) is enough: the server can render the GIF and APNG from it, so those two
+ * are only required when no Lottie is given; the link is only required when no Lottie file is chosen.
+ */
+export const addWumpusFormSchema = z
+  .object({
+    name: wumpusNameSchema,
+    description: wumpusDescriptionSchema,
+    lottieLink: z.string().trim().max(2048, 'Enter a valid URL'),
+    lottieFile: z.string(),
+    apng: z.string(),
+    gif: z.string(),
+  })
+  .superRefine((form, ctx) => {
+    const link = form.lottieLink
+    if (!form.lottieFile) {
+      if (!link) ctx.addIssue({ code: 'custom', path: ['lottieLink'], message: 'Enter lottie json link' })
+      else if (!LOTTIE_LINK_PATTERN.test(link)) ctx.addIssue({ code: 'custom', path: ['lottieLink'], message: 'Enter a valid URL' })
+    }
+    const hasLottie = Boolean(form.lottieFile || link)
+    if (!hasLottie && !form.apng) ctx.addIssue({ code: 'custom', path: ['apng'], message: '.png file is required' })
+    if (!hasLottie && !form.gif) ctx.addIssue({ code: 'custom', path: ['gif'], message: '.gif file is required' })
+  })
+export type AddWumpusForm = z.input<typeof addWumpusFormSchema>
+
 export const animationFormatSchema = z.enum(MEDIA_FORMATS)
 
 /** A file uploaded for an animation, with what the server learnt from its bytes. */

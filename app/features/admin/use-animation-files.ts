@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import { LOTTIE_LINK_PATTERN } from '../../../contract/wumpus'
+import { LOTTIE_LINK_PATTERN } from '../../../contract/wumpus-write'
 import { renderFromLottie } from './api'
 import { useAnimationUpload, type AnimationUpload } from './use-animation-upload'
 

@@ -1,6 +1,7 @@
 import { schemaResolver } from '@mantine/form'
 import { z } from 'zod'
-import { LOTTIE_LINK_PATTERN, type Wumpus } from '../../../contract/wumpus'
+import type { Wumpus } from '../../../contract/wumpus'
+import { LOTTIE_LINK_PATTERN } from '../../../contract/wumpus-write'
 import { wumpusDescriptionSchema, wumpusNameSchema, type UpdateWumpus } from '../../../contract/wumpus-write'
 
 /** The edit form: every field optional; name and description start as the animation's own. */

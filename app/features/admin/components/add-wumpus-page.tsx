@@ -2,7 +2,7 @@ import { Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@m
 import { notifications } from '@mantine/notifications'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
-import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus'
+import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
 import { useAuthForm } from '../../auth/use-auth-form'
 import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
