@@ -74,3 +74,24 @@ export async function startSignedIn(context: BrowserContext, token: string): Pro
     }
   }, token)
 }
+
+/** The demo admin that `npm start` prepares in the local emulator. */
+export const DEMO_ADMIN = { email: 'admin@wumpus.gallery', password: 'wumpus-admin' }
+
+/** Our session token for an existing email/password account, as the app gets it after sign-in. */
+export async function signInToken(email: string, password: string): Promise<string> {
+  const res = await fetch(`${inject('authEmulatorURL')}/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=demo-api-key`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password, returnSecureToken: true }),
+  })
+  expect(res.status).toBe(200)
+  const { idToken } = (await res.json()) as { idToken: string }
+  const exchange = await fetch(`${inject('baseURL')}/api/user/${email}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
+    body: JSON.stringify({ email, user_name: '', photo: '' }),
+  })
+  expect(exchange.status).toBe(200)
+  return ((await exchange.json()) as { token: string }).token
+}

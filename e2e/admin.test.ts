@@ -1,0 +1,188 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { wumpusSchema } from '../contract/wumpus'
+import { inspectMedia } from '../backend/src/media/inspect'
+import { buildGif } from '../backend/src/media/test-fixtures/gif'
+import { lottieBytes } from '../backend/src/media/test-fixtures/lottie'
+import { buildApng } from '../backend/src/media/test-fixtures/png'
+import { createAccount, DEMO_ADMIN, expectToast, signInToken, signInWithEmail, startSignedIn, uniqueEmail } from './support/accounts'
+import { launchBrowser, newContext } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+let adminToken: string
+const contexts: BrowserContext[] = []
+const fixtures = mkdtempSync(path.join(tmpdir(), 'wumpus-admin-files-'))
+const fixture = (name: string, bytes: Uint8Array) => {
+  const file = path.join(fixtures, name)
+  writeFileSync(file, bytes)
+  return file
+}
+const FILES = {
+  apng: fixture('party.png', buildApng({ width: 32, height: 32 })),
+  gif: fixture('party.gif', buildGif({ width: 32, height: 32 })),
+  lottie: fixture('party.json', lottieBytes()),
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  adminToken = await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password)
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+async function openAs(token: string | undefined, pathname: string): Promise<Page> {
+  const context = await newContext(browser, baseURL)
+  contexts.push(context)
+  if (token) await startSignedIn(context, token)
+  const page = await context.newPage()
+  await page.goto(pathname)
+  return page
+}
+
+const total = async () => Number((await fetch(`${baseURL}/api/wumpuses?limit=1`)).headers.get('x-total-count'))
+const api = (pathname: string, token?: string, init: RequestInit = {}) =>
+  fetch(baseURL + pathname, { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers } })
+
+async function chooseFile(page: Page, button: string, file: string) {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.getByRole('button', { name: button }).click()])
+  await chooser.setFiles(file)
+}
+
+async function fillNameAndDescription(page: Page, name: string) {
+  await page.getByLabel('Animation name*').fill(name)
+  await page.getByLabel('Animation description*').fill('Made in a browser test, with care.')
+}
+
+describe('adding animations as the demo admin', () => {
+  it('publishes an animation from three files and the home count grows', async () => {
+    const before = await total()
+    const page = await openAs(adminToken, '/dashboard/addNew')
+    await fillNameAndDescription(page, 'Three File Wumpus')
+    await chooseFile(page, 'or upload a Lottie .json file', FILES.lottie)
+    await chooseFile(page, 'Upload .png file*', FILES.apng)
+    await chooseFile(page, 'Upload .gif file*', FILES.gif)
+    // What the server checked shows before publishing.
+    await page.getByText(/32\s*[×x]\s*32/).first().waitFor()
+    await page.getByRole('button', { name: 'Publish' }).click()
+    await expectToast(page, 'Animation added')
+    await expect.poll(total).toBe(before + 1)
+    const [newest] = await (await api('/api/wumpuses?limit=1')).json()
+    expect(newest).toMatchObject({ name: 'Three File Wumpus', u_email: DEMO_ADMIN.email })
+  })
+
+  it('publishes from a Lottie alone: the server renders GIF and APNG, which download as valid files', async () => {
+    const page = await openAs(adminToken, '/dashboard/addNew')
+    await fillNameAndDescription(page, 'Lottie Only Wumpus')
+    await chooseFile(page, 'or upload a Lottie .json file', FILES.lottie)
+    await page.getByRole('button', { name: /^Generate/ }).click()
+    const publish = page.getByRole('button', { name: 'Publish' })
+    await expect.poll(() => publish.isEnabled(), { timeout: 30_000 }).toBe(true)
+    await publish.click()
+    await expectToast(page, 'Animation added')
+    const [newest] = await (await api('/api/wumpuses?limit=1')).json()
+    expect(newest.name).toBe('Lottie Only Wumpus')
+
+    await page.goto(`/wumpus/${newest._id}`)
+    for (const [label, format] of [['GIF', 'gif'], ['Apng', 'apng']] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
+      const bytes = new Uint8Array(readFileSync((await download.path())!))
+      expect(inspectMedia(bytes, format)).toMatchObject({ width: 320, height: 320 })
+    }
+  })
+
+  it('shows every add-form validation message', async () => {
+    const page = await openAs(adminToken, '/dashboard/addNew')
+    await page.getByRole('button', { name: 'Publish' }).click()
+    for (const message of ['Name is required', 'Description is required', 'Enter lottie json link', '.png file is required', '.gif file is required']) {
+      await page.getByText(message, { exact: true }).first().waitFor()
+    }
+    await page.getByLabel('Animation name*').fill('A$')
+    await page.getByText('Provide a valid name', { exact: true }).waitFor()
+    await page.getByLabel('Animation name*').fill('Ab')
+    await page.getByText('Name should be at least 3 characters', { exact: true }).waitFor()
+    await page.getByLabel('Animation description*').fill('short')
+    await page.getByText('Description should be at least 10 characters', { exact: true }).waitFor()
+    await page.getByLabel(/^Lottie link/).fill('not a link')
+    await page.getByText('Enter a valid URL', { exact: true }).waitFor()
+  })
+})
+
+async function publishViaApi(name: string): Promise<ReturnType<typeof wumpusSchema.parse>> {
+  const upload = async (format: string, file: string) => {
+    const form = new FormData()
+    form.append('file', new Blob([readFileSync(file)]), path.basename(file))
+    const res = await api(`/api/uploads/animation?format=${format}`, adminToken, { method: 'POST', body: form })
+    return ((await res.json()) as { id: string }).id
+  }
+  const files = { gif: await upload('gif', FILES.gif), apng: await upload('apng', FILES.apng), lottie: await upload('lottie', FILES.lottie) }
+  const res = await api('/api/wumpuses', adminToken, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, description: 'Published for a browser test', files }) })
+  return wumpusSchema.parse(await res.json())
+}
+
+describe('editing and deleting', () => {
+  it('edits only the name and keeps everything else', async () => {
+    const wumpus = await publishViaApi('Before Rename')
+    const page = await openAs(adminToken, `/editWumpus/${wumpus._id}`)
+    const name = page.getByLabel(/^Animation name/)
+    await name.fill('After Rename')
+    await page.getByRole('button', { name: /update|save|submit/i }).click()
+    await expectToast(page, 'Animation updated')
+    const after = wumpusSchema.parse(await (await api(`/api/wumpus/${wumpus._id}`)).json())
+    expect(after).toEqual({ ...wumpus, name: 'After Rename' })
+  })
+
+  it('deletes from the manage table after confirmation, and its files are gone', async () => {
+    const wumpus = await publishViaApi('Doomed Wumpus')
+    const page = await openAs(adminToken, '/dashboard/manage')
+    await page.getByRole('button', { name: 'Delete Doomed Wumpus' }).click()
+    await page.getByRole('dialog').getByRole('button', { name: /delete/i }).click()
+    await expectToast(page, 'Wumpus deleted successfully')
+    await expect.poll(() => page.getByRole('button', { name: 'Delete Doomed Wumpus' }).count()).toBe(0)
+    for (const url of [wumpus.gif, wumpus.apng, wumpus.lottie]) expect((await fetch(baseURL + url)).status).toBe(404)
+    expect((await api(`/api/wumpus/${wumpus._id}`)).status).toBe(404)
+  })
+})
+
+describe('roles', () => {
+  it('makes a user admin; after signing in again they see the admin items', async () => {
+    const email = uniqueEmail('promoted')
+    await createAccount(email, 'promo-pass-1', 'Promoted User')
+    const userToken = await signInToken(email, 'promo-pass-1')
+
+    const before = await openAs(userToken, '/dashboard')
+    await before.getByRole('link', { name: 'My profile' }).first().waitFor()
+    expect(await before.getByRole('link', { name: 'Add animation' }).count()).toBe(0)
+
+    const admin = await openAs(adminToken, '/dashboard/users')
+    await admin.getByLabel('Search users').fill(email)
+    await admin.getByRole('button', { name: 'Make Promoted User an admin' }).click()
+    await admin.getByRole('dialog').getByRole('button', { name: 'Make admin' }).click()
+    await expectToast(admin, 'Made admin successfully')
+
+    const after = await openAs(undefined, '/signIn')
+    await signInWithEmail(after, email, 'promo-pass-1')
+    await after.waitForURL(baseURL + '/')
+    await after.goto('/dashboard')
+    for (const item of ['Add animation', 'Manage animation', 'All users']) await after.getByRole('link', { name: item }).first().waitFor()
+  })
+
+  it('keeps normal users out of admin screens and the admin API', async () => {
+    const email = uniqueEmail('normal')
+    await createAccount(email, 'normal-pass-1', 'Normal User')
+    const token = await signInToken(email, 'normal-pass-1')
+    for (const pathname of ['/dashboard/addNew', '/dashboard/manage', '/dashboard/users']) {
+      const page = await openAs(token, pathname)
+      await page.waitForURL(/\/signIn/)
+    }
+    expect((await api('/api/users', token)).status).toBe(403)
+    expect((await api('/api/user/admin/someone@example.com', token, { method: 'PUT' })).status).toBe(403)
+    const [any] = await (await api('/api/wumpuses?limit=1')).json()
+    expect((await api(`/api/wumpus/${any._id}`, token, { method: 'DELETE' })).status).toBe(403)
+  })
+})
