@@ -1,5 +1,3 @@
-import { z } from 'zod'
-
 /** Every error the API returns has this shape and one of these codes. */
 export const errorCodes = [
   'BAD_REQUEST',
@@ -30,12 +28,18 @@ export const statusOf: Record<ErrorCode, number> = {
   INTERNAL: 500,
 }
 
-export const errorBodySchema = z.object({
-  error: z.object({
-    code: z.enum(errorCodes),
-    message: z.string(),
+/** The one error shape of the API. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode
+    message: string
     /** Machine-readable detail, e.g. which field failed or why a file was refused. */
-    details: z.unknown().optional(),
-  }),
-})
-export type ErrorBody = z.infer<typeof errorBodySchema>
+    details?: unknown
+  }
+}
+
+/** Whether a parsed response body is the API's error shape. (No zod here: the home page imports this.) */
+export function isErrorBody(body: unknown): body is ErrorBody {
+  const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error
+  return typeof error?.message === 'string' && (errorCodes as readonly unknown[]).includes(error.code)
+}

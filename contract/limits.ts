@@ -1,4 +1,4 @@
-/** Numbers shared by the app and the server. */
+/** Numbers and names shared by the app and the server. No zod here: the home page imports this file. */
 export const PAGE_SIZE_DEFAULT = 24
 export const PAGE_SIZE_MAX = 100
 
@@ -21,3 +21,10 @@ export const CONTENT_TYPE: Record<MediaFormat, string> = {
   apng: 'image/apng',
   lottie: 'application/json',
 }
+
+/** Ids are 24 lowercase hex characters (ObjectId-like) on every store. */
+export const ID_PATTERN = /^[0-9a-f]{24}$/
+
+/** Response headers of the paged lists. */
+export const TOTAL_COUNT_HEADER = 'X-Total-Count'
+export const LINK_HEADER = 'Link'

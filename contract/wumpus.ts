@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
+import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
 
 /** An animation as the API returns it. gif, apng and lottie are URLs on our own server. */
 export const wumpusSchema = z.object({
@@ -17,7 +17,7 @@ export type Wumpus = z.infer<typeof wumpusSchema>
 export const wumpusListSchema = z.array(wumpusSchema)
 
 /** Ids are 24 lowercase hex characters (ObjectId-like) on every store. */
-export const idSchema = z.string().regex(/^[0-9a-f]{24}$/, 'Not a valid id')
+export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id')
 
 /** Query of GET /wumpuses and GET /wumpus?u_email=. Unknown keys are refused. */
 export const wumpusListQuerySchema = z
@@ -32,7 +32,3 @@ export const wumpusListQuerySchema = z
   })
   .strict()
 export type WumpusListQuery = z.infer<typeof wumpusListQuerySchema>
-
-/** Response headers of the paged list. */
-export const TOTAL_COUNT_HEADER = 'X-Total-Count'
-export const LINK_HEADER = 'Link'

@@ -1,5 +1,4 @@
-import type { z } from 'zod'
-import { errorBodySchema, type ErrorCode } from '../../contract/errors'
+import { isErrorBody, type ErrorCode } from '../../contract/errors'
 
 export const ACCESS_TOKEN_KEY = 'accessToken'
 
@@ -86,9 +85,8 @@ async function send(path: string, { body, headers, ...init }: RequestOptions = {
 
 async function toApiError(response: Response): Promise<ApiError> {
   const body: unknown = await response.json().catch(() => undefined)
-  const parsed = errorBodySchema.safeParse(body)
-  if (parsed.success) {
-    const { code, message, details } = parsed.data.error
+  if (isErrorBody(body)) {
+    const { code, message, details } = body.error
     return new ApiError(response.status, code, message, details)
   }
   return new ApiError(
@@ -98,15 +96,24 @@ async function toApiError(response: Response): Promise<ApiError> {
   )
 }
 
-/** Requests JSON and validates it with the given schema. */
-export async function apiRequest<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  options?: RequestOptions,
-): Promise<ApiResponse<z.infer<S>>> {
+/**
+ * Checks a response body: a contract zod schema fits. The gallery's read paths pass `trusted<T>()`
+ * instead, so the home page ships without zod (our own server's answers are typed by the contract).
+ */
+export interface ResponseParser<T> {
+  safeParse(body: unknown): { success: true; data: T } | { success: false; error: { issues: unknown } }
+}
+
+/** A parser that takes the body as the contract type says it is. */
+export function trusted<T>(): ResponseParser<T> {
+  return { safeParse: (body) => (body === undefined ? { success: false, error: { issues: ['no JSON body'] } } : { success: true, data: body as T }) }
+}
+
+/** Requests JSON and checks it with the given parser. */
+export async function apiRequest<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<ApiResponse<T>> {
   const response = await send(path, { ...options, headers: withAccept(options?.headers, 'application/json') })
   const body: unknown = await response.json().catch(() => undefined)
-  const parsed = schema.safeParse(body)
+  const parsed = parser.safeParse(body)
   if (!parsed.success) {
     throw new ApiError(
       response.status,
@@ -118,12 +125,8 @@ export async function apiRequest<S extends z.ZodType>(
   return { data: parsed.data, headers: response.headers }
 }
 
-export async function apiGet<S extends z.ZodType>(
-  path: string,
-  schema: S,
-  options?: RequestOptions,
-): Promise<z.infer<S>> {
-  return (await apiRequest(path, schema, options)).data
+export async function apiGet<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
+  return (await apiRequest(path, parser, options)).data
 }
 
 /** Fetches a file (e.g. an animation) as a Blob. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { errorBodySchema } from '../../contract/errors'
+import { isErrorBody } from '../../contract/errors'
 import { uploadResponseSchema } from '../../contract/user'
 import { ApiError, getAccessToken } from './api-client'
 
@@ -99,9 +99,8 @@ function parseJson(text: string): unknown {
 }
 
 function toUploadError(status: number, body: unknown, kind: string): ApiError {
-  const parsed = errorBodySchema.safeParse(body)
-  if (parsed.success) {
-    const { code, message, details } = parsed.data.error
+  if (isErrorBody(body)) {
+    const { code, message, details } = body.error
     return new ApiError(status, code, message, details)
   }
   // A proxy in front of the server may answer these without our error shape.

@@ -1,15 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
-import { adminCheckSchema, profileUpdateResponseSchema, uploadResponseSchema, type ProfileUpdateResponse } from '../../../contract/user'
-import { wumpusListSchema } from '../../../contract/wumpus'
-import { apiGet } from '../../lib/api-client'
+import type { ProfileUpdateResponse } from '../../../contract/user'
+import type { Wumpus } from '../../../contract/wumpus'
+import { apiGet, trusted } from '../../lib/api-client'
 import { useSession } from '../../lib/session-provider'
 
 /** GET /api/admin/{email}: whether that user is an admin. */
 export const adminQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['admin', email.toLowerCase()],
-    queryFn: ({ signal }) => apiGet(`/api/admin/${encodeURIComponent(email)}`, adminCheckSchema, { signal }),
+    queryFn: ({ signal }) => apiGet(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
   })
 
 /** Whether the signed-in user is an admin; false while signed out, loading or when the check fails. */
@@ -25,7 +25,7 @@ export const authMascotsQueryOptions = () =>
   queryOptions({
     queryKey: ['auth', 'mascots'],
     queryFn: async ({ signal }) => {
-      const items = await apiGet('/api/wumpuses?limit=2', wumpusListSchema, { signal })
+      const items = await apiGet('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
       return items.map((item) => ({ name: item.name, lottie: item.lottie }))
     },
     staleTime: Infinity,
@@ -47,7 +47,7 @@ export function photoProblem(file: File): string | null {
 export async function uploadImage(file: File): Promise<string> {
   const body = new FormData()
   body.set('file', file)
-  const { url } = await apiGet('/api/uploads/image', uploadResponseSchema, { method: 'POST', body })
+  const { url } = await apiGet('/api/uploads/image', trusted<{ url: string }>(), { method: 'POST', body })
   return url
 }
 
@@ -56,5 +56,5 @@ export function updateOwnProfile(
   email: string,
   changes: { user_name: string; photo?: string },
 ): Promise<ProfileUpdateResponse> {
-  return apiGet(`/api/user/${encodeURIComponent(email)}`, profileUpdateResponseSchema, { method: 'PUT', body: changes })
+  return apiGet(`/api/user/${encodeURIComponent(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes })
 }

@@ -1,15 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { z } from 'zod'
-import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
-import {
-  profileUpdateResponseSchema,
-  userSchema,
-  type ProfileUpdate,
-  type ProfileUpdateResponse,
-  type User,
-} from '../../../contract/user'
-import { TOTAL_COUNT_HEADER, wumpusListSchema } from '../../../contract/wumpus'
-import { ACCESS_TOKEN_KEY, apiGet, apiRequest } from '../../lib/api-client'
+import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
+import type { Wumpus } from '../../../contract/wumpus'
+import { ACCESS_TOKEN_KEY, apiGet, apiRequest, trusted, type ResponseParser } from '../../lib/api-client'
 import { nextCursorFromLink, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
@@ -28,7 +21,7 @@ export const profileKeys = {
 export const profileQueryOptions = (email: string) =>
   queryOptions({
     queryKey: profileKeys.detail(email),
-    queryFn: ({ signal }) => apiGet(`/api/profile/${userPath(email)}`, userSchema, { signal }),
+    queryFn: ({ signal }) => apiGet(`/api/profile/${userPath(email)}`, trusted<User>(), { signal }),
   })
 
 export async function fetchUserAnimationsPage(
@@ -38,7 +31,7 @@ export async function fetchUserAnimationsPage(
 ): Promise<WumpusPage> {
   const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
   if (cursor) query.set('cursor', cursor)
-  const { data, headers } = await apiRequest(`/api/wumpus?${query}`, wumpusListSchema, { signal })
+  const { data, headers } = await apiRequest(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
   const total = Number(headers.get(TOTAL_COUNT_HEADER))
   return {
     items: data,
@@ -60,12 +53,18 @@ export const userAnimationsQueryOptions = (email: string) =>
 export const myAnimationsQueryOptions = userAnimationsQueryOptions
 
 /** Only what a Lottie player needs to know is checked; the rest passes through untouched. */
-const lottieJsonSchema = z.looseObject({ layers: z.array(z.unknown()) })
+/** A Lottie file is JSON with a layers array; anything else is not worth handing to the player. */
+const lottieJson: ResponseParser<{ layers: unknown[] }> = {
+  safeParse: (body) =>
+    Array.isArray((body as { layers?: unknown } | null)?.layers)
+      ? { success: true, data: body as { layers: unknown[] } }
+      : { success: false, error: { issues: ['not a Lottie'] } },
+}
 
 export const lottieJsonQueryOptions = (url: string) =>
   queryOptions({
     queryKey: ['lottie-json', url],
-    queryFn: ({ signal }) => apiGet(url, lottieJsonSchema, { signal }),
+    queryFn: ({ signal }) => apiGet(url, lottieJson, { signal }),
     staleTime: Infinity,
   })
 
@@ -82,7 +81,7 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
-      apiGet(`/api/user/${userPath(email)}`, profileUpdateResponseSchema, { method: 'PUT', body: changes }),
+      apiGet(`/api/user/${userPath(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
       storeRenewedToken(token, { announce: !onTokenRenewed })
       onTokenRenewed?.(token)

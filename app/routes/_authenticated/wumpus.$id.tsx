@@ -1,5 +1,5 @@
 import { createFileRoute, notFound } from '@tanstack/react-router'
-import { idSchema } from '../../../contract/wumpus'
+import { ID_PATTERN } from '../../../contract/limits'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
@@ -9,7 +9,7 @@ import { isApiError } from '../../lib/api-client'
 
 export const Route = createFileRoute('/_authenticated/wumpus/$id')({
   loader: async ({ context, params }) => {
-    if (!idSchema.safeParse(params.id).success) throw notFound()
+    if (!ID_PATTERN.test(params.id)) throw notFound()
     try {
       await context.queryClient.ensureQueryData(wumpusQueryOptions(params.id))
     } catch (error) {

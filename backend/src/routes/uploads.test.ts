@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorBodySchema } from '../../../contract/errors'
 import { uploadResponseSchema } from '../../../contract/user'
 import { buildGif } from '../media/test-fixtures/gif'
 import { stillPng } from '../media/test-fixtures/png'
+import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { safeBaseName } from './uploads'
 
@@ -22,7 +22,7 @@ function upload(files: { field?: string; name: string; bytes: Uint8Array; type?:
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status).toBe(status)
-  expect(errorBodySchema.parse(await res.json()).error.code).toBe(code)
+  expect(errorBody(await res.json()).error.code).toBe(code)
 }
 
 describe('POST /api/uploads/image', () => {
