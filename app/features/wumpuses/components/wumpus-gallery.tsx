@@ -28,7 +28,7 @@ export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
         <Title order={1}>{total} wumpus animation in 3 format</Title>
         {showAboutHint && (
           <Text>
-            Don't know what is wumpus? <AnchorLink to="/about">Read about the wumpus</AnchorLink>
+            Don't know what is wumpus? <AnchorLink to="/about" underline="always">Read about the wumpus</AnchorLink>
           </Text>
         )}
       </Stack>
