@@ -2,12 +2,16 @@ import { fileURLToPath } from 'node:url'
 import { tanstackRouter } from '@tanstack/router-plugin/vite'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { VitePWA } from 'vite-plugin-pwa'
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 const apiProxy = {
   '/api': { target: `http://localhost:${process.env.API_PORT ?? 3000}` },
 }
+
+/** Mantine indigo 9: the icons' background and the browser's title bar. */
+const THEME_COLOR = '#364fc7'
 
 export default defineConfig({
   root: fromRoot('./app'),
@@ -22,6 +26,38 @@ export default defineConfig({
       semicolons: false,
     }),
     react(),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: '.',
+      filename: 'sw.ts',
+      // 'prompt': the new worker waits until the user picks Reload; sw.ts handles SKIP_WAITING itself.
+      registerType: 'prompt',
+      // main.tsx registers the worker with workbox-window (see features/offline/register-sw.ts).
+      injectRegister: false,
+      // The icons are precached by the glob below; listing them again here would add them twice.
+      includeManifestIcons: false,
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png}'],
+      },
+      manifest: {
+        id: '/',
+        name: 'Wumpus Gallery',
+        short_name: 'Wumpus',
+        description: 'Animated mascot stickers (wumpus) to browse, save for offline and download as GIF, APNG and Lottie.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: THEME_COLOR,
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
   ],
   server: { port: 5173, proxy: apiProxy },
   preview: { port: 4173, proxy: apiProxy },

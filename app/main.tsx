@@ -4,6 +4,8 @@ import './styles.css'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
+import { captureInstallPrompt } from './features/offline/install-prompt'
+import { forgetPersonalOfflineData } from './features/offline/personal-data'
 import { createQueryClient } from './lib/query-client'
 import { createSessionStore } from './lib/session'
 import { createAppRouter } from './router'
@@ -11,6 +13,13 @@ import { createAppRouter } from './router'
 const queryClient = createQueryClient()
 const session = createSessionStore({ queryClient })
 const router = createAppRouter(queryClient, session)
+
+captureInstallPrompt()
+forgetPersonalOfflineData(session)
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+  // Off the critical path: the worker only matters from the next load on.
+  window.addEventListener('load', () => void import('./features/offline/register-sw').then((sw) => sw.registerServiceWorker()))
+}
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')

@@ -14,6 +14,7 @@ import { Route as AuthenticatedRouteImport } from './routes/_authenticated'
 import { Route as AboutRouteImport } from './routes/about'
 import { Route as EmailVerificationRouteImport } from './routes/emailVerification'
 import { Route as ForgetPasswordRouteImport } from './routes/forgetPassword'
+import { Route as SavedRouteImport } from './routes/saved'
 import { Route as SignInRouteImport } from './routes/signIn'
 import { Route as SignUpRouteImport } from './routes/signUp'
 import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
@@ -49,6 +50,11 @@ const EmailVerificationRoute = EmailVerificationRouteImport.update({
 const ForgetPasswordRoute = ForgetPasswordRouteImport.update({
   id: '/forgetPassword',
   path: '/forgetPassword',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SavedRoute = SavedRouteImport.update({
+  id: '/saved',
+  path: '/saved',
   getParentRoute: () => rootRouteImport,
 } as any)
 const SignInRoute = SignInRouteImport.update({
@@ -125,6 +131,7 @@ export interface FileRoutesByFullPath {
   '/about': typeof AboutRoute
   '/emailVerification': typeof EmailVerificationRoute
   '/forgetPassword': typeof ForgetPasswordRoute
+  '/saved': typeof SavedRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
@@ -143,6 +150,7 @@ export interface FileRoutesByTo {
   '/about': typeof AboutRoute
   '/emailVerification': typeof EmailVerificationRoute
   '/forgetPassword': typeof ForgetPasswordRoute
+  '/saved': typeof SavedRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
@@ -162,6 +170,7 @@ export interface FileRoutesById {
   '/about': typeof AboutRoute
   '/emailVerification': typeof EmailVerificationRoute
   '/forgetPassword': typeof ForgetPasswordRoute
+  '/saved': typeof SavedRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
@@ -182,6 +191,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/emailVerification'
     | '/forgetPassword'
+    | '/saved'
     | '/signIn'
     | '/signUp'
     | '/dashboard'
@@ -200,6 +210,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/emailVerification'
     | '/forgetPassword'
+    | '/saved'
     | '/signIn'
     | '/signUp'
     | '/dashboard/addNew'
@@ -218,6 +229,7 @@ export interface FileRouteTypes {
     | '/about'
     | '/emailVerification'
     | '/forgetPassword'
+    | '/saved'
     | '/signIn'
     | '/signUp'
     | '/_authenticated/dashboard'
@@ -238,6 +250,7 @@ export interface RootRouteChildren {
   AboutRoute: typeof AboutRoute
   EmailVerificationRoute: typeof EmailVerificationRoute
   ForgetPasswordRoute: typeof ForgetPasswordRoute
+  SavedRoute: typeof SavedRoute
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
 }
@@ -277,6 +290,13 @@ declare module '@tanstack/react-router' {
       path: '/forgetPassword'
       fullPath: '/forgetPassword'
       preLoaderRoute: typeof ForgetPasswordRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/saved': {
+      id: '/saved'
+      path: '/saved'
+      fullPath: '/saved'
+      preLoaderRoute: typeof SavedRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/signIn': {
@@ -414,6 +434,7 @@ const rootRouteChildren: RootRouteChildren = {
   AboutRoute: AboutRoute,
   EmailVerificationRoute: EmailVerificationRoute,
   ForgetPasswordRoute: ForgetPasswordRoute,
+  SavedRoute: SavedRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,
 }

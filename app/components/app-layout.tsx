@@ -2,6 +2,9 @@ import { Anchor, Burger, Button, Container, Group, Loader, Stack, Text } from '@
 import { useDisclosure } from '@mantine/hooks'
 import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
 import { useEffect, useRef, useState, type ReactNode } from 'react'
+import { InstallButton } from '../features/offline/components/install-button'
+import { OfflineIndicator } from '../features/offline/components/offline-indicator'
+import { UpdatePrompt } from '../features/offline/components/update-prompt'
 import { APP_NAME } from '../lib/page-title'
 import { useSession, useSessionStore } from '../lib/session-provider'
 import classes from './app-layout.module.css'
@@ -40,6 +43,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="xs" wrap="nowrap">
               <Group gap="xs" visibleFrom="sm" wrap="nowrap">
+                <InstallButton />
                 <AccountLinks signOutLabel="SignOut" />
               </Group>
               <ThemeToggle />
@@ -71,11 +75,14 @@ export function AppLayout({ children }: { children: ReactNode }) {
           >
             <NavLinks />
             <Stack gap="xs" mt="xs">
+              <InstallButton />
               <AccountLinks signOutLabel="Sign Out" />
             </Stack>
           </Stack>
         )}
+        <OfflineIndicator />
       </header>
+      <UpdatePrompt />
       <main id="main" tabIndex={-1} className={classes.main}>
         <Container size="xl" py="lg">
           {children}
@@ -104,6 +111,9 @@ function NavLinks() {
       </Link>
       <Link to="/about" className={classes.navLink}>
         About
+      </Link>
+      <Link to="/saved" className={classes.navLink}>
+        Saved
       </Link>
       {status === 'signed-in' && (
         <Link to="/dashboard" className={classes.navLink}>

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { apiGetBlob, isApiError } from '../../../lib/api-client'
 import { fileNameFromUrl, saveBlob } from '../../../lib/download'
+import { keepFile } from '../../offline/saved-stickers'
 
 interface DownloadButtonProps {
   url: string
@@ -18,7 +19,10 @@ export function DownloadButton({ url, label, description }: DownloadButtonProps)
   async function download() {
     setBusy(true)
     try {
-      saveBlob(await apiGetBlob(url), fileNameFromUrl(url))
+      const blob = await apiGetBlob(url)
+      saveBlob(blob, fileNameFromUrl(url))
+      // Kept on this device, so the same download works offline (the service worker serves it).
+      void keepFile(url, blob)
     } catch (error) {
       notifications.show({
         color: 'red',

@@ -1,6 +1,7 @@
-import { Anchor, Card, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
+import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { profilePath } from '../../../lib/paths'
 import classes from './wumpus-card.module.css'
 
@@ -36,9 +37,12 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
           by {wumpus.u_name}
         </Anchor>
       </Stack>
-      <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} fullWidth mt="sm" aria-label={`Download ${wumpus.name}`}>
-        Download
-      </ButtonLink>
+      <Group gap="xs" mt="sm" wrap="nowrap">
+        <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} px="sm" aria-label={`Download ${wumpus.name}`}>
+          Download
+        </ButtonLink>
+        <SaveOfflineButton wumpus={wumpus} named px="sm" style={{ flex: 1 }} />
+      </Group>
     </Card>
   )
 }

@@ -2,6 +2,7 @@ import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
+import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { profilePath } from '../../../lib/paths'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
@@ -66,6 +67,7 @@ export function WumpusDetail({ id }: { id: string }) {
                   />
                 ))}
               </Group>
+              <SaveOfflineButton wumpus={wumpus} mt="sm" />
             </section>
 
             <section aria-labelledby="author-heading">

@@ -1,0 +1,92 @@
+import 'fake-indexeddb/auto'
+import { clear, set } from 'idb-keyval'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { apiStoreFor, networkFirstWithStore, OFFLINE_HEADER, storedFileResponse } from './api-fallback'
+import { offlineStore, STORE_NAMES } from './offline-db'
+
+const ORIGIN = 'http://localhost'
+const request = (path: string) => new Request(new URL(path, ORIGIN))
+const networkDown = () => Promise.reject(new TypeError('Failed to fetch'))
+
+beforeEach(async () => {
+  await Promise.all(STORE_NAMES.map((name) => clear(offlineStore(name))))
+})
+
+describe('apiStoreFor', () => {
+  it('keeps the four API reads each in its own store and nothing else', () => {
+    const store = (path: string) => apiStoreFor(new URL(path, ORIGIN))
+    expect(store('/api/wumpuses?limit=24&cursor=abc')).toBe('wumpus-pages')
+    expect(store('/api/wumpus/65a0000000000000000000aa')).toBe('wumpus-details')
+    expect(store('/api/wumpus?u_email=ada%40example.com&limit=24')).toBe('user-lists')
+    expect(store('/api/profile/ada@example.com')).toBe('profiles')
+    expect(store('/api/wumpus')).toBeNull()
+    expect(store('/api/config')).toBeNull()
+    expect(store('/api/admin/ada@example.com')).toBeNull()
+    expect(store('/api/files/65a0000000000000000000aa/a.gif')).toBeNull()
+  })
+})
+
+describe('networkFirstWithStore', () => {
+  const page = [{ _id: '1', name: 'Waving Wumpus' }]
+  const listHeaders = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'X-Total-Count': '30',
+    Link: '</api/wumpuses?limit=24&cursor=X>; rel="next"',
+  }
+
+  it('answers from the network and, when the network fails, with the same body, status and list headers', async () => {
+    const online = vi.fn(async () => Response.json(page, { headers: listHeaders }))
+    const fresh = await networkFirstWithStore(request('/api/wumpuses?limit=24'), 'wumpus-pages', online)
+    expect(await fresh.json()).toEqual(page)
+    expect(fresh.headers.get(OFFLINE_HEADER)).toBeNull()
+
+    const offline = await networkFirstWithStore(request('/api/wumpuses?limit=24'), 'wumpus-pages', networkDown)
+    expect(offline.status).toBe(200)
+    expect(await offline.json()).toEqual(page)
+    expect(offline.headers.get('X-Total-Count')).toBe('30')
+    expect(offline.headers.get('Link')).toBe(listHeaders.Link)
+    expect(offline.headers.get('Content-Type')).toBe('application/json; charset=utf-8')
+    expect(offline.headers.get(OFFLINE_HEADER)).toBe('1')
+  })
+
+  it('keeps each URL apart (another cursor is another page)', async () => {
+    await networkFirstWithStore(request('/api/wumpuses?limit=24'), 'wumpus-pages', async () => Response.json(page))
+    const other = await networkFirstWithStore(request('/api/wumpuses?limit=24&cursor=X'), 'wumpus-pages', networkDown)
+    expect(other.status).toBe(503)
+  })
+
+  it('answers 503 in the API error shape, saying it is not available offline, when nothing was kept', async () => {
+    const response = await networkFirstWithStore(request('/api/wumpus/65a0000000000000000000aa'), 'wumpus-details', networkDown)
+    expect(response.status).toBe(503)
+    const body = (await response.json()) as { error: { code: string; message: string; details: unknown } }
+    expect(body.error.code).toBe('STORE_UNAVAILABLE')
+    expect(body.error.message).toMatch(/^This animation is not available offline\./)
+    expect(body.error.details).toEqual({ offline: true })
+  })
+
+  it('passes server errors through and keeps no copy of them', async () => {
+    const notFound = Response.json({ error: { code: 'NOT_FOUND', message: 'No animation with this id' } }, { status: 404 })
+    const response = await networkFirstWithStore(request('/api/wumpus/65a0000000000000000000bb'), 'wumpus-details', async () => notFound)
+    expect(response.status).toBe(404)
+    const later = await networkFirstWithStore(request('/api/wumpus/65a0000000000000000000bb'), 'wumpus-details', networkDown)
+    expect(later.status).toBe(503)
+  })
+})
+
+describe('storedFileResponse', () => {
+  it('serves a kept file byte for byte with its own type, looked up by URL path', async () => {
+    const bytes = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 0, 255])
+    const blob = await new Response(bytes, { headers: { 'Content-Type': 'image/gif' } }).blob()
+    await set('/api/files/65a0000000000000000000aa/spinning%20wumpus%20(v2).gif', blob, offlineStore('files'))
+
+    const response = await storedFileResponse(`${ORIGIN}/api/files/65a0000000000000000000aa/spinning%20wumpus%20(v2).gif?download=1`)
+    expect(response?.status).toBe(200)
+    expect(response?.headers.get('Content-Type')).toBe('image/gif')
+    expect(response?.headers.get('Content-Length')).toBe(String(bytes.length))
+    expect(new Uint8Array(await response!.arrayBuffer())).toEqual(bytes)
+  })
+
+  it('answers nothing for a file that was never kept', async () => {
+    expect(await storedFileResponse(`${ORIGIN}/api/files/65a0000000000000000000aa/other.gif`)).toBeUndefined()
+  })
+})

@@ -1,0 +1,88 @@
+import 'fake-indexeddb/auto'
+import { get } from 'idb-keyval'
+import { screen, waitFor, within } from '@testing-library/react'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { wumpusDetailHandler, wumpusListHandler } from '../../../test/api-handlers'
+import { makeWumpuses } from '../../../test/fixtures'
+import { server } from '../../../test/msw-server'
+import { renderApp } from '../../../test/render-app'
+import { signInForTest } from '../../../test/session'
+import { offlineStore, type StoredApiResponse } from '../offline-db'
+import { fileBytes, fileHandlers, resetOfflineData, storedKeys, stubStorage } from '../offline-test-support'
+
+const wumpuses = makeWumpuses(1, 2)
+const [first, second] = wumpuses as [(typeof wumpuses)[0], (typeof wumpuses)[0]]
+const path = (url: string) => new URL(url, 'http://localhost').pathname
+
+async function storedBytes(url: string) {
+  const blob = await get<Blob>(path(url), offlineStore('files'))
+  return blob && { type: blob.type, bytes: [...new Uint8Array(await blob.arrayBuffer())] }
+}
+
+beforeEach(async () => {
+  await resetOfflineData()
+  server.use(wumpusListHandler(wumpuses).handler, wumpusDetailHandler(wumpuses), ...fileHandlers(wumpuses))
+})
+
+describe('Save for offline on gallery cards', () => {
+  it('keeps the animation JSON and its three files, then offers Remove, which deletes the files', async () => {
+    const storage = stubStorage()
+    const { user } = renderApp('/')
+
+    await user.click(await screen.findByRole('button', { name: 'Save Wumpus 1 for offline' }))
+    expect(await screen.findByRole('button', { name: 'Remove Wumpus 1 from offline' })).toBeInTheDocument()
+    expect(await screen.findByText('Saved for offline')).toBeInTheDocument()
+
+    expect(await storedBytes(first.gif)).toEqual({ type: 'image/gif', bytes: [...fileBytes(first, 'gif')] })
+    expect(await storedBytes(first.apng)).toEqual({ type: 'image/apng', bytes: [...fileBytes(first, 'apng')] })
+    expect(await storedBytes(first.lottie)).toEqual({ type: 'application/json', bytes: [...fileBytes(first, 'lottie')] })
+    const detail = await get<StoredApiResponse>(`/api/wumpus/${first._id}`, offlineStore('wumpus-details'))
+    expect(JSON.parse(detail!.body)).toEqual(first)
+    expect(await storedKeys('saved')).toEqual([first._id])
+    // The other card is untouched.
+    expect(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' })).toBeInTheDocument()
+    expect(storage.persist).toHaveBeenCalledTimes(1)
+
+    await user.click(screen.getByRole('button', { name: 'Remove Wumpus 1 from offline' }))
+    expect(await screen.findByRole('button', { name: 'Save Wumpus 1 for offline' })).toBeInTheDocument()
+    expect(await storedKeys('files')).toEqual([])
+    expect(await storedKeys('saved')).toEqual([])
+  })
+
+  it('asks for persistent storage on the first save only', async () => {
+    const storage = stubStorage()
+    const { user } = renderApp('/')
+    await user.click(await screen.findByRole('button', { name: 'Save Wumpus 1 for offline' }))
+    await screen.findByRole('button', { name: 'Remove Wumpus 1 from offline' })
+    await user.click(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' }))
+    await screen.findByRole('button', { name: 'Remove Wumpus 2 from offline' })
+    expect(storage.persist).toHaveBeenCalledTimes(1)
+    expect((await storedKeys('files')).length).toBe(6)
+  })
+
+  it('says so, and keeps nothing, when a file cannot be fetched', async () => {
+    stubStorage()
+    const { http, HttpResponse } = await import('msw')
+    server.use(http.get(first.apng, () => HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'File not found' } }, { status: 404 })))
+    const { user } = renderApp('/')
+    await user.click(await screen.findByRole('button', { name: 'Save Wumpus 1 for offline' }))
+    expect(await screen.findByText('Could not save for offline')).toBeInTheDocument()
+    expect(screen.getByText('File not found')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Save Wumpus 1 for offline' })).toBeEnabled()
+    expect(await storedKeys('files')).toEqual([])
+    expect(await storedKeys('saved')).toEqual([])
+  })
+})
+
+describe('Save for offline on the detail page', () => {
+  it('saves, then offers Remove from offline', async () => {
+    stubStorage()
+    signInForTest()
+    const { user } = renderApp(`/wumpus/${second._id}`)
+    const section = (await screen.findByRole('heading', { name: 'Download in format' })).closest('section')!
+    await user.click(within(section).getByRole('button', { name: 'Save for offline' }))
+    await user.click(await within(section).findByRole('button', { name: 'Remove from offline' }))
+    expect(await within(section).findByRole('button', { name: 'Save for offline' })).toBeInTheDocument()
+    await waitFor(async () => expect(await storedKeys('saved')).toEqual([]))
+  })
+})

@@ -1,0 +1,59 @@
+// IndexedDB stores shared by the page and the service worker (idb-keyval: one database per purpose,
+// each holding one object store of the same name).
+import { createStore, type UseStore } from 'idb-keyval'
+
+export const STORE_NAMES = [
+  /** Gallery list pages, keyed by URL (`/api/wumpuses?limit=24&cursor=...`). */
+  'wumpus-pages',
+  /** One animation, keyed by URL (`/api/wumpus/{id}`). */
+  'wumpus-details',
+  /** Profiles, keyed by URL (`/api/profile/{email}`). */
+  'profiles',
+  /** One uploader's animations, keyed by URL (`/api/wumpus?u_email=...`). */
+  'user-lists',
+  /** Animation files as Blobs, keyed by URL path (`/api/files/{id}/{name}`). */
+  'files',
+  /** Stickers saved for offline, keyed by animation id. */
+  'saved',
+] as const
+export type StoreName = (typeof STORE_NAMES)[number]
+
+const stores = new Map<StoreName, UseStore>()
+
+export function offlineStore(name: StoreName): UseStore {
+  let store = stores.get(name)
+  if (!store) {
+    store = createStore(name, name)
+    stores.set(name, store)
+  }
+  return store
+}
+
+/** An API answer as kept for offline use: enough to rebuild the same Response. */
+export interface StoredApiResponse {
+  status: number
+  /** The JSON body as sent. */
+  body: string
+  /** Content-Type plus, for lists, X-Total-Count and Link. */
+  headers: Record<string, string>
+  storedAt: number
+}
+
+/** Headers worth keeping with an API answer. */
+export const KEPT_HEADERS = ['Content-Type', 'X-Total-Count', 'Link'] as const
+
+/** Key of an API answer: path and query of its URL, as the browser normalises them. */
+export function apiKey(url: string | URL): string {
+  const parsed = new URL(url, 'http://base.invalid')
+  return parsed.pathname + parsed.search
+}
+
+/** Key of a kept file: the path of its URL (any query is ignored). */
+export function fileKey(url: string | URL): string {
+  return new URL(url, 'http://base.invalid').pathname
+}
+
+/** Whether this environment has IndexedDB at all (not in some tests, nor in old private modes). */
+export function hasIndexedDb(): boolean {
+  return typeof indexedDB !== 'undefined'
+}

@@ -1,0 +1,13 @@
+// Loaded lazily by main.tsx in production builds: registers the service worker built from app/sw.ts.
+import { Workbox } from 'workbox-window'
+import { watchForUpdates } from './sw-updates'
+
+/** Browsers look for a new worker on navigations; a tab left open also checks every hour. */
+const UPDATE_CHECK_MS = 60 * 60 * 1000
+
+export async function registerServiceWorker(): Promise<void> {
+  const workbox = new Workbox('/sw.js', { scope: '/' })
+  watchForUpdates(workbox)
+  const registration = await workbox.register()
+  if (registration) setInterval(() => void workbox.update(), UPDATE_CHECK_MS)
+}

@@ -1,0 +1,100 @@
+// The page's side of offline data: stickers saved for offline (animation JSON + its three files)
+// and the files a user downloads, kept as Blobs that the service worker serves when the network fails.
+import { del, delMany, entries, get, set } from 'idb-keyval'
+import type { Wumpus } from '../../../contract/wumpus'
+import { apiGetBlob } from '../../lib/api-client'
+import { apiKey, fileKey, hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
+
+export interface SavedSticker {
+  wumpus: Wumpus
+  savedAt: number
+  /** Bytes of the three files. */
+  bytes: number
+  /** Keys of its files in the `files` store. */
+  files: string[]
+}
+
+const FORMATS = ['gif', 'apng', 'lottie'] as const
+
+// Saved stickers by id, read once from IndexedDB and kept in step by save and remove.
+let saved: ReadonlyMap<string, SavedSticker> | null = null
+let loading: Promise<void> | null = null
+const listeners = new Set<() => void>()
+
+function publish(next: ReadonlyMap<string, SavedSticker>) {
+  saved = next
+  for (const listener of [...listeners]) listener()
+}
+
+function load(): Promise<void> {
+  loading ??= (async () => {
+    const list = hasIndexedDb() ? await entries<string, SavedSticker>(offlineStore('saved')).catch(() => []) : []
+    publish(new Map(list))
+  })()
+  return loading
+}
+
+/** For useSyncExternalStore: the saved stickers by id (null until read from IndexedDB). */
+export const savedStickers = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener)
+    void load()
+    return () => {
+      listeners.delete(listener)
+    }
+  },
+  getSnapshot: (): ReadonlyMap<string, SavedSticker> | null => saved,
+}
+
+/** Keeps a downloaded file so it can be downloaded again offline. Never throws. */
+export async function keepFile(url: string, blob: Blob): Promise<void> {
+  if (!hasIndexedDb()) return
+  await set(fileKey(url), blob, offlineStore('files')).catch(() => {})
+}
+
+/** A kept file, or undefined. */
+export async function readKeptFile(url: string): Promise<Blob | undefined> {
+  if (!hasIndexedDb()) return undefined
+  return get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
+}
+
+/** Stores the animation's JSON (as its detail page reads it) and its three files, then marks it saved. */
+export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
+  if (!hasIndexedDb()) throw new Error('This browser cannot keep files for offline use.')
+  await load()
+  const firstSave = saved?.size === 0
+  const blobs = await Promise.all(FORMATS.map((format) => apiGetBlob(wumpus[format])))
+  const files = FORMATS.map((format) => fileKey(wumpus[format]))
+  const detail: StoredApiResponse = {
+    status: 200,
+    body: JSON.stringify(wumpus),
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    storedAt: Date.now(),
+  }
+  await Promise.all(files.map((key, i) => set(key, blobs[i], offlineStore('files'))))
+  await set(apiKey(`/api/wumpus/${encodeURIComponent(wumpus._id)}`), detail, offlineStore('wumpus-details'))
+  const sticker: SavedSticker = { wumpus, savedAt: Date.now(), bytes: blobs.reduce((sum, blob) => sum + blob.size, 0), files }
+  await set(wumpus._id, sticker, offlineStore('saved'))
+  publish(new Map(saved).set(wumpus._id, sticker))
+  // Ask once that the browser not evict what the user chose to keep.
+  if (firstSave) await navigator.storage?.persist?.().catch(() => false)
+  return sticker
+}
+
+/** Forgets a saved sticker and deletes its files, freeing their space. */
+export async function removeFromOffline(id: string): Promise<void> {
+  if (!hasIndexedDb()) return
+  await load()
+  const sticker = saved?.get(id) ?? (await get<SavedSticker>(id, offlineStore('saved')))
+  if (sticker) await delMany(sticker.files, offlineStore('files'))
+  await del(id, offlineStore('saved'))
+  const next = new Map(saved)
+  next.delete(id)
+  publish(next)
+}
+
+/** Forgets what was read from IndexedDB (tests start each case from a fresh database). */
+export function resetSavedStickersForTest(): void {
+  saved = null
+  loading = null
+}

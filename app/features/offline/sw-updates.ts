@@ -1,0 +1,52 @@
+// A new service worker waiting to take over, as the update prompt sees it. register-sw.ts feeds it.
+import { useSyncExternalStore } from 'react'
+
+/** What the update prompt needs from workbox-window's Workbox (an interface, so tests can fake it). */
+export interface UpdatableWorker {
+  addEventListener(type: 'waiting' | 'controlling', listener: () => void): void
+  /** Posts `{ type: 'SKIP_WAITING' }` to the waiting service worker (sw.ts then calls skipWaiting()). */
+  messageSkipWaiting(): void
+}
+
+let applyUpdate: (() => void) | null = null
+const listeners = new Set<() => void>()
+
+function publish(next: (() => void) | null) {
+  applyUpdate = next
+  for (const listener of [...listeners]) listener()
+}
+
+/**
+ * Offers the update when a new service worker is installed and waiting. Applying it asks that worker
+ * to activate; once it controls the page, the page reloads so HTML, scripts and worker agree.
+ */
+export function watchForUpdates(worker: UpdatableWorker, reload: () => void = () => window.location.reload()): void {
+  let requested = false
+  worker.addEventListener('controlling', () => {
+    // Also fired on the very first install (clientsClaim): no reload is needed then.
+    if (requested) reload()
+  })
+  worker.addEventListener('waiting', () => {
+    publish(() => {
+      requested = true
+      worker.messageSkipWaiting()
+    })
+  })
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+  }
+}
+
+/** The action that activates the waiting service worker and reloads, or null when none waits. */
+export function useWaitingUpdate(): (() => void) | null {
+  return useSyncExternalStore(subscribe, () => applyUpdate, () => null)
+}
+
+/** Drops a reported update (tests). */
+export function resetUpdatesForTest(): void {
+  publish(null)
+}

@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { SavedPage } from '../features/offline/components/saved-page'
+
+export const Route = createFileRoute('/saved')({
+  component: SavedPage,
+})
