@@ -5,6 +5,7 @@ import { useEffect } from 'react'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
 import { useAuthForm } from '../../auth/use-auth-form'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
@@ -17,6 +18,7 @@ export function AddWumpusPage() {
   const navigate = useNavigate()
   const files = useAnimationFiles()
   const create = useCreateWumpus()
+  const network = useNeedsNetwork()
   const { form, onSubmit } = useAuthForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
 
   // The schema sees the uploads as the ids the server gave them.
@@ -74,11 +76,12 @@ export function AddWumpusPage() {
               <Button
                 type="submit"
                 loading={form.submitting}
-                disabled={files.busy || awaitingRender}
+                disabled={files.busy || awaitingRender || !network.online}
                 w={{ base: '100%', xs: 'auto' }}
               >
                 Publish
               </Button>
+              {network.note}
             </Group>
           </Stack>
         </form>

@@ -7,6 +7,7 @@ import { PageLoader } from '../../../components/page-loader'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, useMakeAdmin, usersQueryOptions } from '../api'
 import classes from './admin-table.module.css'
 
@@ -35,6 +36,7 @@ export function AllUsers() {
   usePageTitle('All users')
   const users = useQuery(usersQueryOptions())
   const makeAdmin = useMakeAdmin()
+  const network = useNeedsNetwork()
   const [search, setSearch] = useState('')
   const [shown, setShown] = useState(USERS_STEP)
   const [toPromote, setToPromote] = useState<User | null>(null)
@@ -80,6 +82,7 @@ export function AllUsers() {
   return (
     <Stack gap="lg">
       <Title order={1}>All users</Title>
+      {network.note}
       <TextInput
         label="Search users"
         placeholder="Name or email"
@@ -134,6 +137,7 @@ export function AllUsers() {
                       <Button
                         size="compact-sm"
                         variant="light"
+                        disabled={!network.online}
                         onClick={() => setToPromote(user)}
                         aria-label={`Make ${displayName(user)} an admin`}
                       >
@@ -174,7 +178,7 @@ export function AllUsers() {
             <Button variant="default" onClick={() => setToPromote(null)} disabled={makeAdmin.isPending}>
               Cancel
             </Button>
-            <Button onClick={() => void confirmPromotion()} loading={makeAdmin.isPending}>
+            <Button onClick={() => void confirmPromotion()} loading={makeAdmin.isPending} disabled={!network.online}>
               Make admin
             </Button>
           </Group>

@@ -10,6 +10,7 @@ import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { wumpusQueryOptions } from '../../wumpuses/api'
 import { errorMessage, fieldErrors, useUpdateWumpus } from '../api'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useAnimationFiles } from '../use-animation-files'
 import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
 import { AnimationFilesFields } from './animation-files-fields'
@@ -51,6 +52,7 @@ function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
   const navigate = useNavigate()
   const files = useAnimationFiles()
   const update = useUpdateWumpus(wumpus._id)
+  const network = useNeedsNetwork()
   const [submitted, setSubmitted] = useState(false)
   const form = useForm<EditWumpusValues>({
     initialValues: editWumpusValues(wumpus),
@@ -133,9 +135,10 @@ function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
             linkInputProps={form.getInputProps('lottieLink')}
           />
           <Group>
-            <Button type="submit" loading={form.submitting} disabled={files.busy} w={{ base: '100%', xs: 'auto' }}>
+            <Button type="submit" loading={form.submitting} disabled={files.busy || !network.online} w={{ base: '100%', xs: 'auto' }}>
               Save changes
             </Button>
+            {network.note}
           </Group>
         </Stack>
       </form>

@@ -8,6 +8,7 @@ import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
 import { wumpusListQueryOptions } from '../../wumpuses/api'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, useDeleteWumpus } from '../api'
 import { ActionIconLink } from './action-icon-link'
 import { PencilIcon, TrashIcon } from './admin-icons'
@@ -18,6 +19,7 @@ export function ManageWumpuses() {
   usePageTitle('Manage animation')
   const list = useInfiniteQuery(wumpusListQueryOptions())
   const remove = useDeleteWumpus()
+  const network = useNeedsNetwork()
   const [toDelete, setToDelete] = useState<Wumpus | null>(null)
 
   if (list.isPending) return <PageLoader />
@@ -55,6 +57,7 @@ export function ManageWumpuses() {
   return (
     <Stack gap="lg">
       <Title order={1}>Manage animation</Title>
+      {network.note}
       {items.length === 0 ? (
         <Text>No animations yet.</Text>
       ) : (
@@ -110,6 +113,7 @@ export function ManageWumpuses() {
                         className={classes.icon}
                         aria-label={`Delete ${wumpus.name}`}
                         title="Delete"
+                        disabled={!network.online}
                         onClick={() => setToDelete(wumpus)}
                       >
                         <TrashIcon />
@@ -154,7 +158,7 @@ export function ManageWumpuses() {
             <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
               Cancel
             </Button>
-            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending}>
+            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending} disabled={!network.online}>
               Delete
             </Button>
           </Group>

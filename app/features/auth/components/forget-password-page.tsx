@@ -4,12 +4,14 @@ import { notifications } from '@mantine/notifications'
 import { AnchorLink } from '../../../components/router-links'
 import { sendPasswordReset } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { authErrorMessage } from '../auth-errors'
 import { AuthCard } from './auth-card'
 
 export function ForgetPasswordPage() {
   usePageTitle('Forgot password')
   const form = useForm({ initialValues: { email: '' } })
+  const network = useNeedsNetwork()
 
   async function reset({ email }: { email: string }) {
     try {
@@ -27,9 +29,10 @@ export function ForgetPasswordPage() {
       </Text>
       <form onSubmit={form.onSubmit(reset)}>
         <TextInput label="Email Address" type="email" required autoComplete="email" mb="md" {...form.getInputProps('email')} />
-        <Button type="submit" fullWidth loading={form.submitting}>
+        <Button type="submit" fullWidth loading={form.submitting} disabled={!network.online}>
           Reset password
         </Button>
+        {network.note}
       </form>
       <Text size="sm" ta="center">
         Remembered it? <AnchorLink to="/signIn">Back to sign in</AnchorLink>

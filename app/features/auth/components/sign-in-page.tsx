@@ -7,6 +7,7 @@ import { signInWithEmail, signInWithGoogle, type FirebaseAccount } from '../../.
 import { usePageTitle } from '../../../lib/page-title'
 import { returnPath } from '../../../lib/paths'
 import { useSessionStore } from '../../../lib/session-provider'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { authErrorMessage } from '../auth-errors'
 import { useAuthForm } from '../use-auth-form'
 import { AuthErrorCard } from './auth-error-card'
@@ -18,6 +19,7 @@ export function SignInPage({ from }: { from?: string }) {
   usePageTitle('Sign in')
   const navigate = useNavigate()
   const session = useSessionStore()
+  const network = useNeedsNetwork()
   const [error, setError] = useState<string | null>(null)
   const [googleBusy, setGoogleBusy] = useState(false)
   const { form, onSubmit } = useAuthForm<SignInForm>(signInFormSchema, { email: '', password: '' })
@@ -50,7 +52,7 @@ export function SignInPage({ from }: { from?: string }) {
             <Title order={1} ta="center">
               Sign in
             </Title>
-            <GoogleButton onClick={() => void withGoogle()} loading={googleBusy} disabled={form.submitting}>
+            <GoogleButton onClick={() => void withGoogle()} loading={googleBusy} disabled={form.submitting || !network.online}>
               Sign in with Google
             </GoogleButton>
             <Divider label="or with your email" labelPosition="center" />
@@ -64,9 +66,10 @@ export function SignInPage({ from }: { from?: string }) {
                   </AnchorLink>
                 </Group>
                 <AuthErrorCard message={error} />
-                <Button type="submit" fullWidth loading={form.submitting} disabled={googleBusy}>
+                <Button type="submit" fullWidth loading={form.submitting} disabled={googleBusy || !network.online}>
                   Sign In
                 </Button>
+                {network.note}
               </Stack>
             </form>
             <Text size="sm" ta="center">

@@ -13,6 +13,7 @@ import {
 } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
 import { useSessionStore } from '../../../lib/session-provider'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { PHOTO_ACCEPT, photoProblem, updateOwnProfile, uploadImage } from '../api'
 import { authErrorMessage } from '../auth-errors'
 import { useAuthForm } from '../use-auth-form'
@@ -31,6 +32,7 @@ export function SignUpPage() {
   usePageTitle('Sign up')
   const navigate = useNavigate()
   const session = useSessionStore()
+  const network = useNeedsNetwork()
   const [error, setError] = useState<string | null>(null)
   const [googleBusy, setGoogleBusy] = useState(false)
   const { form, onSubmit } = useAuthForm<SignUpValues>(signUpPageSchema, { name: '', email: '', password: '', photo: null })
@@ -97,7 +99,7 @@ export function SignUpPage() {
         <Title order={1} ta="center">
           Create your account
         </Title>
-        <GoogleButton onClick={() => void withGoogle()} loading={googleBusy} disabled={form.submitting}>
+        <GoogleButton onClick={() => void withGoogle()} loading={googleBusy} disabled={form.submitting || !network.online}>
           Sign up with Google
         </GoogleButton>
         <Divider label="or with your email" labelPosition="center" />
@@ -115,9 +117,10 @@ export function SignUpPage() {
               {...form.getInputProps('photo')}
             />
             <AuthErrorCard message={error} />
-            <Button type="submit" fullWidth loading={form.submitting} disabled={googleBusy}>
+            <Button type="submit" fullWidth loading={form.submitting} disabled={googleBusy || !network.online}>
               Sign Up
             </Button>
+            {network.note}
           </Stack>
         </form>
         <Text size="sm" ta="center">

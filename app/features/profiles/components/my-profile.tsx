@@ -7,6 +7,7 @@ import { PageLoader } from '../../../components/page-loader'
 import { isApiError } from '../../../lib/api-client'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile } from '../api'
 import { profileChanges, profileFormValues, type ProfileFormValues } from '../profile-changes'
 import { ImageUploadField, useImageUpload } from './image-upload-field'
@@ -98,6 +99,7 @@ function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: Use
     validate: (values) => validateChanges(profileChanges(user, values)),
   })
   const uploading = photo.busy || cover.busy
+  const network = useNeedsNetwork()
 
   const submit = form.onSubmit(async (values) => {
     const changes = profileChanges(user, values, { photo: photo.url, cover: cover.url })
@@ -154,9 +156,10 @@ function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: Use
           />
           <ImageUploadField upload={cover} label="Cover" shape="wide" />
           <Group>
-            <Button type="submit" loading={update.isPending} disabled={uploading} w={{ base: '100%', xs: 'auto' }}>
+            <Button type="submit" loading={update.isPending} disabled={uploading || !network.online} w={{ base: '100%', xs: 'auto' }}>
               Update Profile
             </Button>
+            {network.note}
           </Group>
         </Stack>
       </form>
