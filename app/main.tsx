@@ -1,6 +1,7 @@
 import '@mantine/core/styles.css'
 import '@mantine/notifications/styles.css'
 import './styles.css'
+import { onlineManager } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './app'
@@ -14,6 +15,9 @@ const queryClient = createQueryClient()
 const session = createSessionStore({ queryClient })
 const router = createAppRouter(queryClient, session)
 
+// React Query assumes online until an event says otherwise: a page opened offline must start offline,
+// or the 'online' event changes nothing and nothing refetches when the network returns.
+onlineManager.setOnline(navigator.onLine)
 captureInstallPrompt()
 forgetPersonalOfflineData(session)
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {

@@ -1,5 +1,5 @@
 // A new service worker waiting to take over, as the update prompt sees it. register-sw.ts feeds it.
-import { useSyncExternalStore } from 'react'
+// No React here: register-sw.ts is a lazy chunk and should pull in nothing the entry also needs.
 
 /** What the update prompt needs from workbox-window's Workbox (an interface, so tests can fake it). */
 export interface UpdatableWorker {
@@ -34,16 +34,15 @@ export function watchForUpdates(worker: UpdatableWorker, reload: () => void = ()
   })
 }
 
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener)
-  return () => {
-    listeners.delete(listener)
-  }
-}
-
-/** The action that activates the waiting service worker and reloads, or null when none waits. */
-export function useWaitingUpdate(): (() => void) | null {
-  return useSyncExternalStore(subscribe, () => applyUpdate, () => null)
+/** For useSyncExternalStore: the action that activates the waiting worker and reloads, or null. */
+export const waitingUpdate = {
+  subscribe(listener: () => void): () => void {
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+    }
+  },
+  getSnapshot: (): (() => void) | null => applyUpdate,
 }
 
 /** Drops a reported update (tests). */

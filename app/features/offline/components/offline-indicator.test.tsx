@@ -16,7 +16,7 @@ describe('offline indicator', () => {
     act(() => goOffline())
     const status = screen.getAllByRole('status').find((element) => element.textContent?.includes('Offline'))!
     expect(status).toHaveTextContent('Offline')
-    expect(status).toHaveTextContent('Actions that need the network are turned off.')
+    expect(status).toHaveTextContent('Actions that need the network are off.')
 
     act(() => goOffline(false))
     expect(screen.queryByText('Offline')).not.toBeInTheDocument()

@@ -13,7 +13,7 @@ export function OfflineIndicator() {
             <Badge color="yellow" autoContrast variant="filled" style={{ flexShrink: 0 }}>
               Offline
             </Badge>
-            <Text size="sm">Showing what this device has kept. Actions that need the network are turned off.</Text>
+            <Text size="sm">Showing saved copies. Actions that need the network are off.</Text>
           </Group>
         </Container>
       )}

@@ -29,9 +29,14 @@ describe('Save for offline on gallery cards', () => {
     const storage = stubStorage()
     const { user } = renderApp('/')
 
-    await user.click(await screen.findByRole('button', { name: 'Save Wumpus 1 for offline' }))
-    expect(await screen.findByRole('button', { name: 'Remove Wumpus 1 from offline' })).toBeInTheDocument()
-    expect(await screen.findByText('Saved for offline')).toBeInTheDocument()
+    const card = await screen.findByRole('listitem', { name: 'Wumpus 1' })
+    expect(within(card).queryByText('Saved for offline')).not.toBeInTheDocument()
+    await user.click(within(card).getByRole('button', { name: 'Save Wumpus 1 for offline' }))
+    const remove = await within(card).findByRole('button', { name: 'Remove Wumpus 1 from offline' })
+    expect(remove).toHaveTextContent(/^Remove/)
+    // The card says it is saved; a toast confirms.
+    expect(within(card).getByText('Saved for offline')).toBeInTheDocument()
+    expect(await screen.findByText('Wumpus 1 and its three files work without a connection.')).toBeInTheDocument()
 
     expect(await storedBytes(first.gif)).toEqual({ type: 'image/gif', bytes: [...fileBytes(first, 'gif')] })
     expect(await storedBytes(first.apng)).toEqual({ type: 'image/apng', bytes: [...fileBytes(first, 'apng')] })

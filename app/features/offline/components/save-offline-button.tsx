@@ -8,7 +8,10 @@ import { useSavedStickers } from '../use-saved-stickers'
 
 interface SaveOfflineButtonProps extends ButtonProps {
   wumpus: Wumpus
-  /** On cards the accessible name says which sticker: "Save Waving Wumpus for offline". */
+  /**
+   * On cards: the accessible name says which sticker ("Save Waving Wumpus for offline"), and once
+   * saved the button just reads "Remove" (the card shows a "Saved for offline" badge).
+   */
   named?: boolean
 }
 
@@ -17,8 +20,6 @@ export function SaveOfflineButton({ wumpus, named = false, ...buttonProps }: Sav
   const saved = useSavedStickers()
   const isSaved = saved?.has(wumpus._id) ?? false
   const [busy, setBusy] = useState(false)
-  // Out of the flow, so the spaces around it collapse into one on screen.
-  const name = named ? <VisuallyHidden component="span">{wumpus.name}</VisuallyHidden> : null
 
   async function toggle() {
     setBusy(true)
@@ -37,17 +38,15 @@ export function SaveOfflineButton({ wumpus, named = false, ...buttonProps }: Sav
     }
   }
 
+  // One span: the button's label is a flex box, which would trim the spaces around the hidden name.
+  let label
+  if (!named) label = isSaved ? 'Remove from offline' : 'Save for offline'
+  else if (isSaved) label = <span>Remove <VisuallyHidden component="span">{wumpus.name} from offline</VisuallyHidden></span>
+  else label = <span>Save <VisuallyHidden component="span">{wumpus.name}</VisuallyHidden> for offline</span>
+
   return (
     <Button variant="default" {...buttonProps} loading={busy} disabled={saved === null} onClick={() => void toggle()}>
-      {isSaved ? (
-        <>
-          Remove {name} from offline
-        </>
-      ) : (
-        <>
-          Save {name} for offline
-        </>
-      )}
+      {label}
     </Button>
   )
 }

@@ -99,18 +99,23 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
           <Text size="sm" c="dimmed">
             {formatBytes(sticker.bytes)}
           </Text>
-          <AnchorLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm" aria-label={`Open ${wumpus.name}`}>
-            Open
-          </AnchorLink>
+          <Group gap="md">
+            <AnchorLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm" aria-label={`Open ${wumpus.name}`}>
+              Open
+            </AnchorLink>
+            <Button variant="default" size="xs" loading={removing} onClick={() => void remove()} aria-label={`Remove ${wumpus.name} from offline`}>
+              Remove
+            </Button>
+          </Group>
         </Stack>
       </Group>
       <Group gap="xs" mt="md">
+        <Text size="sm" fw={600} component="span">
+          Download
+        </Text>
         {FORMATS.map(({ key, label }) => (
           <KeptDownloadButton key={key} url={wumpus[key]} label={label} description={`${wumpus.name} as ${label}`} />
         ))}
-        <Button variant="subtle" color="red" size="xs" ml="auto" loading={removing} onClick={() => void remove()} aria-label={`Remove ${wumpus.name} from offline`}>
-          Remove
-        </Button>
       </Group>
     </Card>
   )

@@ -1,11 +1,11 @@
 import { Button, Group, Notification, Text } from '@mantine/core'
-import { useState } from 'react'
-import { useWaitingUpdate } from '../sw-updates'
+import { useState, useSyncExternalStore } from 'react'
+import { waitingUpdate } from '../sw-updates'
 import classes from './update-prompt.module.css'
 
 /** Offers a new version once its service worker waits; Reload activates it and reloads the page. */
 export function UpdatePrompt() {
-  const applyUpdate = useWaitingUpdate()
+  const applyUpdate = useSyncExternalStore(waitingUpdate.subscribe, waitingUpdate.getSnapshot, () => null)
   const [dismissed, setDismissed] = useState<(() => void) | null>(null)
   const [reloading, setReloading] = useState(false)
   if (!applyUpdate || dismissed === applyUpdate) return null

@@ -1,7 +1,8 @@
-import { Anchor, Card, Group, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
+import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
 import classes from './wumpus-card.module.css'
 
@@ -13,9 +14,10 @@ interface WumpusCardProps {
 
 export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   const headingId = `wumpus-${wumpus._id}-name`
+  const saved = useSavedStickers()?.has(wumpus._id) ?? false
   return (
     <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId}>
-      <Card.Section className={classes.media}>
+      <Card.Section className={classes.media} pos="relative">
         <img
           className={classes.image}
           src={wumpus.gif}
@@ -25,6 +27,11 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
           loading={eager ? 'eager' : 'lazy'}
           decoding="async"
         />
+        {saved && (
+          <Badge pos="absolute" top={8} left={8}>
+            Saved for offline
+          </Badge>
+        )}
       </Card.Section>
       <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
         <Title order={2} size="h4" lineClamp={1} id={headingId}>
