@@ -21,8 +21,10 @@ onlineManager.setOnline(navigator.onLine)
 captureInstallPrompt()
 forgetPersonalOfflineData(session)
 if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  // Off the critical path: the worker only matters from the next load on.
-  window.addEventListener('load', () => void import('./features/offline/register-sw').then((sw) => sw.registerServiceWorker()))
+  // Off the critical path. Once a first worker controls the page, what is on screen is read again
+  // through it, so it is kept for offline use too.
+  const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
+  window.addEventListener('load', () => void import('./features/offline/register-sw').then((sw) => sw.registerServiceWorker(readAgain)))
 }
 
 const root = document.getElementById('root')

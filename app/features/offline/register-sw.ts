@@ -5,9 +5,10 @@ import { watchForUpdates } from './sw-updates'
 /** Browsers look for a new worker on navigations; a tab left open also checks every hour. */
 const UPDATE_CHECK_MS = 60 * 60 * 1000
 
-export async function registerServiceWorker(): Promise<void> {
+/** `onFirstControl`: the page was read before the worker ran; reading it again keeps it offline. */
+export async function registerServiceWorker(onFirstControl: () => void): Promise<void> {
   const workbox = new Workbox('/sw.js', { scope: '/' })
-  watchForUpdates(workbox)
+  watchForUpdates(workbox, { onFirstControl })
   const registration = await workbox.register()
   if (registration) setInterval(() => void workbox.update(), UPDATE_CHECK_MS)
 }

@@ -16,15 +16,25 @@ function publish(next: (() => void) | null) {
   for (const listener of [...listeners]) listener()
 }
 
+interface WatchOptions {
+  reload?: () => void
+  /** A first worker took control of this page (no update): what the page read before went past it. */
+  onFirstControl?: () => void
+}
+
 /**
  * Offers the update when a new service worker is installed and waiting. Applying it asks that worker
  * to activate; once it controls the page, the page reloads so HTML, scripts and worker agree.
  */
-export function watchForUpdates(worker: UpdatableWorker, reload: () => void = () => window.location.reload()): void {
+export function watchForUpdates(
+  worker: UpdatableWorker,
+  { reload = () => window.location.reload(), onFirstControl }: WatchOptions = {},
+): void {
   let requested = false
   worker.addEventListener('controlling', () => {
-    // Also fired on the very first install (clientsClaim): no reload is needed then.
+    // Also fired on the very first install (clientsClaim): no reload then.
     if (requested) reload()
+    else onFirstControl?.()
   })
   worker.addEventListener('waiting', () => {
     publish(() => {

@@ -24,7 +24,7 @@ afterEach(() => act(() => resetUpdatesForTest()))
 describe('update prompt', () => {
   it('stays away until a new service worker waits', () => {
     const { worker } = fakeWorkbox()
-    watchForUpdates(worker, vi.fn())
+    watchForUpdates(worker, { reload: vi.fn() })
     renderWithProviders(<UpdatePrompt />)
     expect(screen.queryByRole('button', { name: 'Reload' })).not.toBeInTheDocument()
   })
@@ -32,7 +32,7 @@ describe('update prompt', () => {
   it('offers Reload, which posts SKIP_WAITING and reloads once the new worker controls the page', async () => {
     const { worker, posted, fire } = fakeWorkbox()
     const reload = vi.fn()
-    watchForUpdates(worker, reload)
+    watchForUpdates(worker, { reload })
     const { user } = renderWithProviders(<UpdatePrompt />)
     fire('waiting')
 
@@ -46,12 +46,14 @@ describe('update prompt', () => {
     expect(reload).toHaveBeenCalledTimes(1)
   })
 
-  it('does not reload when a first worker takes control, nor before Reload is chosen', () => {
+  it('does not reload when a first worker takes control (the page reads its data again), nor before Reload is chosen', () => {
     const { worker, posted, fire } = fakeWorkbox()
     const reload = vi.fn()
-    watchForUpdates(worker, reload)
+    const onFirstControl = vi.fn()
+    watchForUpdates(worker, { reload, onFirstControl })
     renderWithProviders(<UpdatePrompt />)
     fire('controlling')
+    expect(onFirstControl).toHaveBeenCalledTimes(1)
     fire('waiting')
     fire('controlling')
     expect(reload).not.toHaveBeenCalled()
@@ -60,7 +62,7 @@ describe('update prompt', () => {
 
   it('can be put off with Later', async () => {
     const { worker, posted, fire } = fakeWorkbox()
-    watchForUpdates(worker, vi.fn())
+    watchForUpdates(worker, { reload: vi.fn() })
     const { user } = renderWithProviders(<UpdatePrompt />)
     fire('waiting')
     await user.click(await screen.findByRole('button', { name: 'Later' }))
