@@ -1,31 +1,17 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
+import { readFileSync } from 'node:fs'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { wumpusSchema } from '../contract/wumpus'
 import { inspectMedia } from '../backend/src/media/inspect'
-import { buildGif } from '../backend/src/media/test-fixtures/gif'
-import { lottieBytes } from '../backend/src/media/test-fixtures/lottie'
-import { buildApng } from '../backend/src/media/test-fixtures/png'
 import { createAccount, DEMO_ADMIN, expectToast, signInToken, signInWithEmail, startSignedIn, uniqueEmail } from './support/accounts'
 import { launchBrowser, newContext } from './support/browser'
+import { FIXTURE_FILES, publishAnimation } from './support/publish'
 
 const baseURL = inject('baseURL')
 let browser: Browser
 let adminToken: string
 const contexts: BrowserContext[] = []
-const fixtures = mkdtempSync(path.join(tmpdir(), 'wumpus-admin-files-'))
-const fixture = (name: string, bytes: Uint8Array) => {
-  const file = path.join(fixtures, name)
-  writeFileSync(file, bytes)
-  return file
-}
-const FILES = {
-  apng: fixture('party.png', buildApng({ width: 32, height: 32 })),
-  gif: fixture('party.gif', buildGif({ width: 32, height: 32 })),
-  lottie: fixture('party.json', lottieBytes()),
-}
+const FILES = FIXTURE_FILES
 
 beforeAll(async () => {
   browser = await launchBrowser()
@@ -113,21 +99,9 @@ describe('adding animations as the demo admin', () => {
   })
 })
 
-async function publishViaApi(name: string): Promise<ReturnType<typeof wumpusSchema.parse>> {
-  const upload = async (format: string, file: string) => {
-    const form = new FormData()
-    form.append('file', new Blob([readFileSync(file)]), path.basename(file))
-    const res = await api(`/api/uploads/animation?format=${format}`, adminToken, { method: 'POST', body: form })
-    return ((await res.json()) as { id: string }).id
-  }
-  const files = { gif: await upload('gif', FILES.gif), apng: await upload('apng', FILES.apng), lottie: await upload('lottie', FILES.lottie) }
-  const res = await api('/api/wumpuses', adminToken, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, description: 'Published for a browser test', files }) })
-  return wumpusSchema.parse(await res.json())
-}
-
 describe('editing and deleting', () => {
   it('edits only the name and keeps everything else', async () => {
-    const wumpus = await publishViaApi('Before Rename')
+    const wumpus = await publishAnimation(adminToken, 'Before Rename')
     const page = await openAs(adminToken, `/editWumpus/${wumpus._id}`)
     const name = page.getByLabel(/^Animation name/)
     await name.fill('After Rename')
@@ -138,7 +112,7 @@ describe('editing and deleting', () => {
   })
 
   it('deletes from the manage table after confirmation, and its files are gone', async () => {
-    const wumpus = await publishViaApi('Doomed Wumpus')
+    const wumpus = await publishAnimation(adminToken, 'Doomed Wumpus')
     const page = await openAs(adminToken, '/dashboard/manage')
     await page.getByRole('button', { name: 'Delete Doomed Wumpus' }).click()
     await page.getByRole('dialog').getByRole('button', { name: /delete/i }).click()
