@@ -12,8 +12,9 @@
 // installs a fresh copy (fetched with cache: 'reload', past the HTTP cache) next to the new hashed
 // assets, while the old worker keeps serving its own index.html with the assets it references. The
 // new worker waits; the page offers 'Reload', which posts SKIP_WAITING, and reloads once the new
-// worker controls it, so page, scripts and worker always come from the same build.
-// cleanupOutdatedCaches() drops precaches of older workbox versions.
+// worker controls it, so page, scripts and worker always come from the same build (other open tabs
+// keep their prompt, whose Reload then just reloads). cleanupOutdatedCaches() drops precaches of
+// older workbox versions.
 import { PAGE_SIZE_DEFAULT } from '../contract/limits'
 import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './features/offline/api-fallback'
 import { clientsClaim } from 'workbox-core'

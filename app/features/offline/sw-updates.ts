@@ -30,14 +30,20 @@ export function watchForUpdates(
   worker: UpdatableWorker,
   { reload = () => window.location.reload(), onFirstControl }: WatchOptions = {},
 ): void {
+  let waiting = false
   let requested = false
+  // The waiting worker was activated from another tab: this page runs the old build under it.
+  let takenOver = false
   worker.addEventListener('controlling', () => {
-    // Also fired on the very first install (clientsClaim): no reload then.
     if (requested) reload()
+    else if (waiting) takenOver = true
+    // The very first install (clientsClaim): nothing to reload.
     else onFirstControl?.()
   })
   worker.addEventListener('waiting', () => {
+    waiting = true
     publish(() => {
+      if (takenOver) return reload()
       requested = true
       worker.messageSkipWaiting()
     })

@@ -60,6 +60,19 @@ describe('update prompt', () => {
     expect(posted).toEqual([])
   })
 
+  it('just reloads when another tab already activated the update', async () => {
+    const { worker, posted, fire } = fakeWorkbox()
+    const reload = vi.fn()
+    watchForUpdates(worker, { reload })
+    const { user } = renderWithProviders(<UpdatePrompt />)
+    fire('waiting')
+    fire('controlling')
+    expect(reload).not.toHaveBeenCalled()
+    await user.click(await screen.findByRole('button', { name: 'Reload' }))
+    expect(reload).toHaveBeenCalledTimes(1)
+    expect(posted).toEqual([])
+  })
+
   it('can be put off with Later', async () => {
     const { worker, posted, fire } = fakeWorkbox()
     watchForUpdates(worker, { reload: vi.fn() })
