@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core'
 
 export const CHROMIUM_ARGS = [
@@ -21,4 +24,18 @@ export function launchBrowser(): Promise<Browser> {
 
 export function newContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({ baseURL, viewport: DESKTOP, acceptDownloads: true, ...options })
+}
+
+/**
+ * A browser with a real (non-incognito) profile in a fresh folder: Chromium reports incognito
+ * contexts as not installable, so installability is checked in one of these.
+ */
+export function launchPersistentContext(baseURL: string): Promise<BrowserContext> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'wumpus-chromium-profile-'))
+  return chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    baseURL,
+    viewport: DESKTOP,
+  })
 }

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { DEMO_ADMIN, sessionToken, signInToken, startSignedIn } from './support/accounts'
+import { publishAnimation } from './support/publish'
+import { launchBrowser, launchPersistentContext, newContext } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+let token: string
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  token = await sessionToken()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+async function signedInContext(): Promise<BrowserContext> {
+  const context = await newContext(browser, baseURL)
+  contexts.push(context)
+  await startSignedIn(context, token)
+  return context
+}
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
+
+/** Waits until the service worker controls the page (the first visit installs it; a reload hands over). */
+async function controlledByServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready)
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
+
+describe('installable', () => {
+  it('has no installability errors in Chromium', async () => {
+    const context = await launchPersistentContext(baseURL)
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto('/')
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    const cdp = await context.newCDPSession(page)
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+    expect(installabilityErrors).toEqual([])
+    const manifest = await (await fetch(`${baseURL}/manifest.webmanifest`)).json()
+    expect(manifest).toMatchObject({ name: 'Wumpus Gallery', display: 'standalone', start_url: '/' })
+    expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']))
+  })
+})
+
+describe('offline', () => {
+  it('keeps the gallery and a saved sticker working without a network, and refreshes when it returns', async () => {
+    const context = await signedInContext()
+    const page = await context.newPage()
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    await controlledByServiceWorker(page)
+
+    const [first, second] = await (await fetch(`${baseURL}/api/wumpuses?limit=2`)).json()
+    await page.goto(`/wumpus/${first._id}`)
+    await page.getByRole('button', { name: 'Save for offline' }).click()
+    await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 30_000 })
+    const online: Record<string, Uint8Array> = {}
+    for (const field of ['gif', 'apng', 'lottie']) online[field] = new Uint8Array(await (await fetch(baseURL + first[field])).arrayBuffer())
+
+    await context.setOffline(true)
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^\d+ wumpus animation in 3 format$/)
+    await page.getByRole('status').filter({ hasText: 'Offline' }).first().waitFor()
+
+    await page.goto(`/wumpus/${first._id}`)
+    await page.getByRole('heading', { level: 1, name: first.name }).waitFor()
+    for (const [label, field] of [['GIF', 'gif'], ['Apng', 'apng'], ['Lottie', 'lottie']] as const) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
+      expect(new Uint8Array(readFileSync((await download.path())!))).toEqual(online[field])
+    }
+
+    await page.goto(`/wumpus/${second._id}`)
+    await page.getByText(/not available offline/i).first().waitFor()
+
+    // A new animation is published while this user is offline; back online, the gallery shows it.
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    const shownOffline = Number((await page.getByRole('heading', { level: 1 }).textContent())!.split(' ')[0])
+    const added = await publishAnimation(await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password), 'Published While Away')
+    await context.setOffline(false)
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toBe(`${shownOffline + 1} wumpus animation in 3 format`)
+    await cards(page).filter({ hasText: added.name }).first().waitFor()
+  })
+
+  it('keeps a signed-in user signed in offline across reloads', async () => {
+    const context = await signedInContext()
+    const page = await context.newPage()
+    await page.goto('/dashboard')
+    await page.getByRole('heading', { name: 'My animation' }).waitFor()
+    await controlledByServiceWorker(page)
+    await context.setOffline(true)
+    await page.reload()
+    await page.getByRole('banner').getByRole('button', { name: 'SignOut' }).waitFor()
+    expect(page.url()).toContain('/dashboard')
+  })
+})
