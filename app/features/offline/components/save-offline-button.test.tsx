@@ -32,8 +32,7 @@ describe('Save for offline on gallery cards', () => {
     const card = await screen.findByRole('listitem', { name: 'Wumpus 1' })
     expect(within(card).queryByText('Saved for offline')).not.toBeInTheDocument()
     await user.click(within(card).getByRole('button', { name: 'Save Wumpus 1 for offline' }))
-    const remove = await within(card).findByRole('button', { name: 'Remove Wumpus 1 from offline' })
-    expect(remove).toHaveTextContent(/^Remove/)
+    expect(await within(card).findByRole('button', { name: 'Remove Wumpus 1 from offline' })).toBeEnabled()
     // The card says it is saved; a toast confirms.
     expect(within(card).getByText('Saved for offline')).toBeInTheDocument()
     expect(await screen.findByText('Wumpus 1 and its three files work without a connection.')).toBeInTheDocument()

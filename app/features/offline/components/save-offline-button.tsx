@@ -1,4 +1,4 @@
-import { Button, VisuallyHidden, type ButtonProps } from '@mantine/core'
+import { ActionIcon, Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
@@ -6,17 +6,8 @@ import { saveErrorMessage } from '../offline-errors'
 import { removeFromOffline, saveForOffline } from '../saved-stickers'
 import { useSavedStickers } from '../use-saved-stickers'
 
-interface SaveOfflineButtonProps extends ButtonProps {
-  wumpus: Wumpus
-  /**
-   * On cards: the accessible name says which sticker ("Save Waving Wumpus for offline"), and once
-   * saved the button just reads "Remove" (the card shows a "Saved for offline" badge).
-   */
-  named?: boolean
-}
-
-/** Saves the animation and its three files on this device, or removes them again. */
-export function SaveOfflineButton({ wumpus, named = false, ...buttonProps }: SaveOfflineButtonProps) {
+/** Saved state of one sticker and the action that flips it (with toasts). */
+function useSaveToggle(wumpus: Wumpus) {
   const saved = useSavedStickers()
   const isSaved = saved?.has(wumpus._id) ?? false
   const [busy, setBusy] = useState(false)
@@ -38,15 +29,39 @@ export function SaveOfflineButton({ wumpus, named = false, ...buttonProps }: Sav
     }
   }
 
-  // One span: the button's label is a flex box, which would trim the spaces around the hidden name.
-  let label
-  if (!named) label = isSaved ? 'Remove from offline' : 'Save for offline'
-  else if (isSaved) label = <span>Remove <VisuallyHidden component="span">{wumpus.name} from offline</VisuallyHidden></span>
-  else label = <span>Save <VisuallyHidden component="span">{wumpus.name}</VisuallyHidden> for offline</span>
+  return { isSaved, busy, ready: saved !== null, toggle: () => void toggle() }
+}
 
+/** Detail page: "Save for offline" (the animation and its three files), then "Remove from offline". */
+export function SaveOfflineButton({ wumpus, ...buttonProps }: ButtonProps & { wumpus: Wumpus }) {
+  const { isSaved, busy, ready, toggle } = useSaveToggle(wumpus)
   return (
-    <Button variant="default" {...buttonProps} loading={busy} disabled={saved === null} onClick={() => void toggle()}>
-      {label}
+    <Button variant="default" {...buttonProps} loading={busy} disabled={!ready} onClick={toggle}>
+      {isSaved ? 'Remove from offline' : 'Save for offline'}
     </Button>
+  )
+}
+
+/**
+ * Gallery cards: a bookmark icon named "Save {name} for offline" (filled once saved: "Remove {name}
+ * from offline"). An icon keeps the card's row to one line at every width.
+ */
+export function SaveOfflineIconButton({ wumpus }: { wumpus: Wumpus }) {
+  const { isSaved, busy, ready, toggle } = useSaveToggle(wumpus)
+  const label = isSaved ? `Remove ${wumpus.name} from offline` : `Save ${wumpus.name} for offline`
+  return (
+    <ActionIcon
+      variant={isSaved ? 'filled' : 'default'}
+      size="input-sm"
+      loading={busy}
+      disabled={!ready}
+      onClick={toggle}
+      aria-label={label}
+      title={isSaved ? 'Remove from offline' : 'Save for offline'}
+    >
+      <svg width={18} height={18} viewBox="0 0 24 24" fill={isSaved ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={2} strokeLinejoin="round" aria-hidden="true">
+        <path d="M6 3h12v18l-6-4.5L6 21z" />
+      </svg>
+    </ActionIcon>
   )
 }

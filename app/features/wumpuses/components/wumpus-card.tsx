@@ -1,7 +1,7 @@
 import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
-import { SaveOfflineButton } from '../../offline/components/save-offline-button'
+import { SaveOfflineIconButton } from '../../offline/components/save-offline-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
 import classes from './wumpus-card.module.css'
@@ -45,10 +45,10 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
         </Anchor>
       </Stack>
       <Group gap="xs" mt="sm" wrap="nowrap">
-        <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} px="sm" aria-label={`Download ${wumpus.name}`}>
+        <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} style={{ flex: 1 }} aria-label={`Download ${wumpus.name}`}>
           Download
         </ButtonLink>
-        <SaveOfflineButton wumpus={wumpus} named px="sm" style={{ flex: 1 }} />
+        <SaveOfflineIconButton wumpus={wumpus} />
       </Group>
     </Card>
   )
