@@ -6,6 +6,9 @@ import { VitePWA } from 'vite-plugin-pwa'
 
 const fromRoot = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
+// Names the build in index.html (<meta name="build-id">): a deploy can set it; tests use it to tell versions apart.
+process.env.VITE_BUILD_ID ??= 'local'
+
 const apiProxy = {
   '/api': { target: `http://localhost:${process.env.API_PORT ?? 3000}` },
 }
