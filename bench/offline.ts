@@ -10,16 +10,15 @@ const browser = await launchBrowser()
 try {
   const context = await newContext(browser, server.baseURL)
   // performance.now() is measured from the navigation's start: record it when the first card appears.
-  await context.addInitScript(() => {
-    const seen = () => {
+  // (A string, not a function: tsx rewrites functions in ways a page cannot run.)
+  await context.addInitScript(`
+    new MutationObserver((_, observer) => {
       if (document.querySelector('ul[aria-label="Animations"] li')) {
-        ;(window as unknown as { firstCardMs: number }).firstCardMs = performance.now()
-        return true
+        window.firstCardMs = performance.now()
+        observer.disconnect()
       }
-      return false
-    }
-    new MutationObserver((_, observer) => seen() && observer.disconnect()).observe(document, { childList: true, subtree: true })
-  })
+    }).observe(document, { childList: true, subtree: true })
+  `)
   const page = await context.newPage()
   await page.goto('/')
   await page.evaluate(() => navigator.serviceWorker.ready)
