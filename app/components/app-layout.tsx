@@ -92,7 +92,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <Container size="xl">
           <Text size="sm" c="dimmed">
             {APP_NAME}: animated mascot stickers in GIF, APNG and Lottie.{' '}
-            <Anchor component={Link} to="/about" size="sm">
+            <Anchor component={Link} to="/about" size="sm" underline="always">
               About
             </Anchor>
           </Text>

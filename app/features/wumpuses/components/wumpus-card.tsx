@@ -25,6 +25,7 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
           width={300}
           height={300}
           loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : undefined}
           decoding="async"
         />
         {saved && (

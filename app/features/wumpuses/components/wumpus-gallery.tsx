@@ -5,8 +5,11 @@ import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
 import { wumpusListQueryOptions } from '../api'
 import { WumpusCard } from './wumpus-card'
 
-/** Cards loaded eagerly: the first row on the widest layout. */
-const EAGER_CARDS = 4
+/**
+ * The first card's GIF is the page's largest paint: it loads at once, with priority. The others wait
+ * for the browser's lazy loading, which still fetches the first row early on wide screens.
+ */
+const EAGER_CARDS = 1
 
 export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
   const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } =
