@@ -1,9 +1,10 @@
-import { Alert, Button, Center, Group, SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
+import { Alert, Button, Group, SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { PageLoader } from '../../../components/page-loader'
 import { isApiError } from '../../../lib/api-client'
+import { MorePages } from '../../../components/more-pages'
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
 import { userAnimationsQueryOptions } from '../api'
 
@@ -52,28 +53,15 @@ export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem
       <SimpleGrid component="ul" cols={cols} spacing="sm" p={0} m={0} aria-label={label}>
         {items.map(renderItem)}
       </SimpleGrid>
-      <div ref={sentinelRef} aria-hidden="true" />
-      <Text role="status" size="sm" c="dimmed" ta="center">
-        {isFetchingNextPage ? 'Loading more animations…' : `Showing ${items.length} of ${total}`}
-      </Text>
-      {isFetchNextPageError ? (
-        <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
-          <Group justify="space-between">
-            <Text size="sm">Check your connection and try again.</Text>
-            <Button color="red" onClick={loadMore} loading={isFetchingNextPage}>
-              Retry
-            </Button>
-          </Group>
-        </Alert>
-      ) : (
-        hasNextPage && (
-          <Center>
-            <Button variant="default" onClick={loadMore} loading={isFetchingNextPage}>
-              Load more
-            </Button>
-          </Center>
-        )
-      )}
+      <MorePages
+        sentinelRef={sentinelRef}
+        shown={items.length}
+        total={total}
+        hasNextPage={hasNextPage}
+        isFetchingNextPage={isFetchingNextPage}
+        isFetchNextPageError={isFetchNextPageError}
+        onLoadMore={loadMore}
+      />
     </Stack>
   )
 }

@@ -1,6 +1,7 @@
-import { Alert, Button, Center, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { AnchorLink } from '../../../components/router-links'
+import { MorePages } from '../../../components/more-pages'
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
 import { wumpusListQueryOptions } from '../api'
 import { WumpusCard } from './wumpus-card'
@@ -46,28 +47,15 @@ export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
         </SimpleGrid>
       )}
 
-      <div ref={sentinelRef} aria-hidden="true" />
-      <Text role="status" size="sm" c="dimmed" ta="center">
-        {isFetchingNextPage ? 'Loading more animations…' : items.length > 0 && `Showing ${items.length} of ${total}`}
-      </Text>
-      {isFetchNextPageError ? (
-        <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
-          <Group justify="space-between">
-            <Text size="sm">Check your connection and try again.</Text>
-            <Button color="red" onClick={loadMore} loading={isFetchingNextPage}>
-              Retry
-            </Button>
-          </Group>
-        </Alert>
-      ) : (
-        hasNextPage && (
-          <Center>
-            <Button variant="default" onClick={loadMore} loading={isFetchingNextPage}>
-              Load more
-            </Button>
-          </Center>
-        )
-      )}
+      <MorePages
+        sentinelRef={sentinelRef}
+        shown={items.length}
+        total={total}
+        hasNextPage={hasNextPage}
+        isFetchingNextPage={isFetchingNextPage}
+        isFetchNextPageError={isFetchNextPageError}
+        onLoadMore={loadMore}
+      />
     </Stack>
   )
 }
