@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto'
 import { clear, set } from 'idb-keyval'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { apiStoreFor, networkFirstWithStore, OFFLINE_HEADER, storedFileResponse } from './api-fallback'
+import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
+import { apiStoreFor, networkFirstWithStore, storedFileResponse } from './api-fallback'
 import { offlineStore, STORE_NAMES } from './offline-db'
 
 const ORIGIN = 'http://localhost'

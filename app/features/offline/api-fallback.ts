@@ -3,10 +3,9 @@
 // tested on its own.
 import { get, set } from 'idb-keyval'
 import type { ErrorBody } from '../../../contract/errors'
+import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type StoreName, type StoredApiResponse } from './offline-db'
 
-/** Header on answers that come from IndexedDB rather than the server. */
-export const OFFLINE_HEADER = 'X-Offline-Copy'
 
 const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
   'wumpus-pages': 'The gallery is not available offline yet. Connect to the internet to load it.',

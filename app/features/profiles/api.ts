@@ -1,9 +1,9 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
 import { ACCESS_TOKEN_KEY, apiGet, apiRequest, trusted, type ResponseParser } from '../../lib/api-client'
-import { nextCursorFromLink, type WumpusPage } from '../wumpuses/api'
+import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
@@ -32,12 +32,7 @@ export async function fetchUserAnimationsPage(
   const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
   if (cursor) query.set('cursor', cursor)
   const { data, headers } = await apiRequest(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
-  const total = Number(headers.get(TOTAL_COUNT_HEADER))
-  return {
-    items: data,
-    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
-    nextCursor: nextCursorFromLink(headers.get('Link')),
-  }
+  return wumpusPageFrom(data, headers)
 }
 
 /** Animations uploaded by one user, paged like the home gallery. */
@@ -47,6 +42,7 @@ export const userAnimationsQueryOptions = (email: string) =>
     queryFn: ({ pageParam, signal }) => fetchUserAnimationsPage(email, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+    refetchInterval: retryOfflineCopies,
   })
 
 /** The signed-in user's own animations (dashboard); for loaders: ensureInfiniteQueryData(...). */

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest'
-import { nextCursorFromLink } from './api'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { nextCursorFromLink, retryOfflineCopies, wumpusPageFrom } from './api'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+})
 
 describe('nextCursorFromLink', () => {
   it('reads the cursor of the next link', () => {
@@ -15,5 +19,29 @@ describe('nextCursorFromLink', () => {
   it('is null without a next link', () => {
     expect(nextCursorFromLink(null)).toBeNull()
     expect(nextCursorFromLink('</api/wumpuses?limit=24>; rel="first"')).toBeNull()
+  })
+})
+
+describe('retryOfflineCopies', () => {
+  const page = (fromOfflineCopy: boolean) => ({ items: [], total: 0, nextCursor: null, fromOfflineCopy })
+  const query = (...pages: ReturnType<typeof page>[]) => ({ state: { data: { pages } } })
+
+  it('asks again for pages served from the offline copy once the browser is online', () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true)
+    expect(retryOfflineCopies(query(page(false), page(true)))).toBe(2000)
+    expect(retryOfflineCopies(query(page(false)))).toBe(false)
+    expect(retryOfflineCopies({ state: {} })).toBe(false)
+  })
+
+  it('does not poll while offline', () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+    expect(retryOfflineCopies(query(page(true)))).toBe(false)
+  })
+})
+
+describe('wumpusPageFrom', () => {
+  it('reads the total, the next cursor and whether the answer was an offline copy', () => {
+    const headers = new Headers({ 'X-Total-Count': '30', Link: '</api/wumpuses?limit=24&cursor=abc>; rel="next"', 'X-Offline-Copy': '1' })
+    expect(wumpusPageFrom([], headers)).toEqual({ items: [], total: 30, nextCursor: 'abc', fromOfflineCopy: true })
   })
 })

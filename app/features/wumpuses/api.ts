@@ -2,6 +2,7 @@ import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
+import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
 
 export interface WumpusPage {
   items: Wumpus[]
@@ -9,18 +10,37 @@ export interface WumpusPage {
   total: number
   /** Cursor of the next page, from the Link header; null on the last page. */
   nextCursor: string | null
+  /** Answered by the service worker from its IndexedDB copy (the network failed). */
+  fromOfflineCopy: boolean
 }
+
+/**
+ * A page that came from the offline copy while the browser says it is online (the network came back a
+ * moment after the refetch) is asked for again shortly, until the server answers.
+ */
+const RETRY_OFFLINE_COPY_MS = 2000
 
 export async function fetchWumpusPage(cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
   const query = new URLSearchParams({ limit: String(PAGE_SIZE_DEFAULT) })
   if (cursor) query.set('cursor', cursor)
   const { data, headers } = await apiRequest(`/api/wumpuses?${query}`, trusted<Wumpus[]>(), { signal })
+  return wumpusPageFrom(data, headers)
+}
+
+/** A page of animations from a list answer and its paging headers. */
+export function wumpusPageFrom(items: Wumpus[], headers: Headers): WumpusPage {
   const total = Number(headers.get(TOTAL_COUNT_HEADER))
   return {
-    items: data,
-    total: Number.isFinite(total) ? total : data.length,
+    items,
+    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : items.length,
     nextCursor: nextCursorFromLink(headers.get('Link')),
+    fromOfflineCopy: headers.get(OFFLINE_COPY_HEADER) === '1',
   }
+}
+
+/** refetchInterval for paged lists: retry pages served from the offline copy once the browser is online. */
+export function retryOfflineCopies(query: { state: { data?: { pages: WumpusPage[] } } }): number | false {
+  return navigator.onLine && query.state.data?.pages.some((page) => page.fromOfflineCopy) ? RETRY_OFFLINE_COPY_MS : false
 }
 
 /** Reads the cursor of the rel="next" target of a Link header, e.g. `</api/wumpuses?limit=24&cursor=X>; rel="next"`. */
@@ -40,6 +60,7 @@ export const wumpusListQueryOptions = () =>
     queryFn: ({ pageParam, signal }) => fetchWumpusPage(pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+    refetchInterval: retryOfflineCopies,
   })
 
 export const wumpusQueryOptions = (id: string) =>
