@@ -1,13 +1,13 @@
 /**
  * Times listWumpuses on the embedded store with 10,000 records.
- * Run: npx tsx backend/src/store/embedded-bench.ts
+ * Run: npm run bench:store
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Datastore from '@seald-io/nedb'
-import { openEmbeddedStore } from './embedded'
-import type { Store } from './port'
+import { openEmbeddedStore } from '../backend/src/store/embedded'
+import type { Store } from '../backend/src/store/port'
 
 const COUNT = 10_000
 const RUNS = 2_000
