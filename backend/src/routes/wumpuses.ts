@@ -2,7 +2,7 @@ import { readFile, rm } from 'node:fs/promises'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { CONTENT_TYPE, LINK_HEADER, MEDIA_FORMATS, TOTAL_COUNT_HEADER, type MediaFormat } from '../../../contract/limits'
-import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
+import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from '../../../contract/wumpus-write'
 import { idSchema, wumpusListQuerySchema } from '../../../contract/wumpus'
 import { matchesEtag } from '../http/etag'
 import { badRequest, HttpError, notFound } from '../http/http-error'
@@ -67,10 +67,18 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   router.post('/wumpuses', session, requireVerifiedEmail, requireAdmin(store), multipartIfSent, async (ctx) => {
     const me = sessionOf(ctx).email
     const u_name = (await store.getUser(me))?.user_name || sessionOf(ctx).name
-    const files = ctx.is('multipart/form-data') ? await storeSentFiles(ctx, me) : undefined
+    let files: Awaited<ReturnType<typeof storeSentFiles>> | undefined
     try {
-      const fields = files ? createWumpusFieldsSchema.parse(textFields(ctx)) : createWumpusSchema.parse(ctx.request.body ?? {})
-      const refs = files?.refs ?? ((await checkedFileRefs(store, me, (fields as CreateWumpus).files)) as Record<MediaFormat, FileRef>)
+      let fields: { name: string; description: string }
+      let refs: Record<MediaFormat, FileRef>
+      if (ctx.is('multipart/form-data')) {
+        files = await storeSentFiles(ctx, me)
+        ;({ fields, refs } = files)
+      } else {
+        const body = createWumpusSchema.parse(ctx.request.body ?? {})
+        fields = body
+        refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
+      }
       const record = await store.insertWumpus({ name: fields.name, description: fields.description, files: refs, u_email: me, u_name })
       ctx.status = 201
       ctx.body = toApiWumpus(record)
@@ -117,7 +125,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   })
 
   /** Multipart create: inspects every sent file, renders what is missing from the Lottie, stores them. */
-  async function storeSentFiles(ctx: Context, owner: string): Promise<{ refs: Record<MediaFormat, FileRef>; stored: string[] }> {
+  async function storeSentFiles(ctx: Context, owner: string) {
     const stored: string[] = []
     try {
       const sent = uploadedFiles(ctx)
@@ -156,7 +164,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
           else refs[format] = { id: rendered[format].id, filename: rendered[format].filename }
         }
       }
-      return { refs: refs as Record<MediaFormat, FileRef>, stored }
+      return { fields, refs: refs as Record<MediaFormat, FileRef>, stored }
     } catch (error) {
       await Promise.all(stored.map((id) => store.deleteFile(id)))
       throw error
