@@ -1,4 +1,5 @@
-import { Alert, Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { LoadError } from '../../../components/load-error'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
@@ -44,16 +45,7 @@ export function AllUsers() {
 
   if (users.isPending) return <PageLoader />
   if (users.isError) {
-    return (
-      <Alert color="red" variant="light" title="Could not load the users" role="alert" maw={640}>
-        <Text size="sm" mb="md">
-          {errorMessage(users.error)}
-        </Text>
-        <Button color="red" onClick={() => void users.refetch()} loading={users.isRefetching}>
-          Retry
-        </Button>
-      </Alert>
-    )
+    return <LoadError title="Could not load the users" error={users.error} onRetry={() => void users.refetch()} retrying={users.isRefetching} />
   }
 
   const matching = query

@@ -1,4 +1,5 @@
-import { Alert, Anchor, Button, Center, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { Anchor, Button, Center, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { LoadError } from '../../../components/load-error'
 import { notifications } from '@mantine/notifications'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -24,16 +25,7 @@ export function ManageWumpuses() {
 
   if (list.isPending) return <PageLoader />
   if (!list.data) {
-    return (
-      <Alert color="red" variant="light" title="Could not load the animations" role="alert" maw={640}>
-        <Text size="sm" mb="md">
-          {errorMessage(list.error)}
-        </Text>
-        <Button color="red" onClick={() => void list.refetch()} loading={list.isRefetching}>
-          Retry
-        </Button>
-      </Alert>
-    )
+    return <LoadError title="Could not load the animations" error={list.error} onRetry={() => void list.refetch()} retrying={list.isRefetching} />
   }
 
   const items = list.data.pages.flatMap((page) => page.items)

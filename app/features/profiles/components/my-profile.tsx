@@ -1,4 +1,5 @@
-import { Alert, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { LoadError } from '../../../components/load-error'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
@@ -27,16 +28,7 @@ export function MyProfile({ email, onTokenRenewed }: MyProfileProps) {
 
   if (isPending) return <PageLoader />
   if (isError) {
-    return (
-      <Alert color="red" variant="light" title="Could not load your profile" role="alert" maw={640}>
-        <Text size="sm" mb="md">
-          {isApiError(error) ? error.message : 'Something unexpected happened.'}
-        </Text>
-        <Button color="red" onClick={() => void refetch()} loading={isRefetching}>
-          Retry
-        </Button>
-      </Alert>
-    )
+    return <LoadError title="Could not load your profile" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
   }
 
   return (

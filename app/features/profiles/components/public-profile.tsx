@@ -1,4 +1,5 @@
-import { Alert, Anchor, Avatar, Button, Group, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Avatar, Group, Stack, Text, Title } from '@mantine/core'
+import { LoadError } from '../../../components/load-error'
 import { useQuery } from '@tanstack/react-query'
 import { NotFound } from '../../../components/not-found'
 import { PageLoader } from '../../../components/page-loader'
@@ -28,16 +29,7 @@ export function PublicProfile({ email }: { email: string }) {
         />
       )
     }
-    return (
-      <Alert color="red" variant="light" title="Could not load this profile" role="alert" my="xl" maw={640} mx="auto">
-        <Text size="sm" mb="md">
-          {isApiError(error) ? error.message : 'Something unexpected happened.'}
-        </Text>
-        <Button color="red" onClick={() => void refetch()} loading={isRefetching}>
-          Retry
-        </Button>
-      </Alert>
-    )
+    return <LoadError page title="Could not load this profile" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
   }
 
   const name = user.user_name || 'this user'

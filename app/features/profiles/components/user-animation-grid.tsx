@@ -1,9 +1,9 @@
-import { Alert, Button, Group, SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
+import { SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
+import { LoadError } from '../../../components/load-error'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { PageLoader } from '../../../components/page-loader'
-import { isApiError } from '../../../lib/api-client'
 import { MorePages } from '../../../components/more-pages'
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
 import { userAnimationsQueryOptions } from '../api'
@@ -32,16 +32,7 @@ export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem
 
   if (isPending) return <PageLoader />
   if (isError && !data) {
-    return (
-      <Alert color="red" variant="light" title="Could not load the animations" role="alert" maw={640} w="100%" mx="auto">
-        <Group justify="space-between">
-          <Text size="sm">{isApiError(error) ? error.message : 'Please try again.'}</Text>
-          <Button color="red" onClick={() => void refetch()} loading={isRefetching}>
-            Retry
-          </Button>
-        </Group>
-      </Alert>
-    )
+    return <LoadError title="Could not load the animations" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
   }
 
   const items = data.pages.flatMap((page) => page.items)
