@@ -3,10 +3,12 @@ import '@mantine/notifications/styles.css'
 import './styles.css'
 import { onlineManager } from '@tanstack/react-query'
 import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
+import { createRoot, hydrateRoot } from 'react-dom/client'
+import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
 import { captureInstallPrompt } from './features/offline/install-prompt'
-import { forgetPersonalOfflineData } from './features/offline/personal-data'
+import { afterInteractive } from './lib/after-interactive'
+import { primeApiAnswers } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
 import { createSessionStore } from './lib/session'
 import { createAppRouter } from './router'
@@ -18,20 +20,36 @@ const router = createAppRouter(queryClient, session)
 // React Query assumes online until an event says otherwise: a page opened offline must start offline,
 // or the 'online' event changes nothing and nothing refetches when the network returns.
 onlineManager.setOnline(navigator.onLine)
+// The browser may offer installation before React renders: listen at once (a few lines).
 captureInstallPrompt()
-forgetPersonalOfflineData(session)
-if (import.meta.env.PROD && 'serviceWorker' in navigator) {
-  // Off the critical path. Once a first worker controls the page, what is on screen is read again
-  // through it, so it is kept for offline use too.
-  const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
-  window.addEventListener('load', () => void import('./features/offline/register-sw').then((sw) => sw.registerServiceWorker(readAgain)))
-}
+void afterInteractive().then(async () => {
+  const { forgetPersonalOfflineData } = await import('./features/offline/personal-data')
+  forgetPersonalOfflineData(session)
+  if (import.meta.env.PROD && 'serviceWorker' in navigator) {
+    // Once a first worker controls the page, what is on screen is read again through it, so it is kept
+    // for offline use too.
+    const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
+    const { registerServiceWorker } = await import('./features/offline/register-sw')
+    await registerServiceWorker(readAgain)
+  }
+})
 
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
-
-createRoot(root).render(
+const app = (
   <StrictMode>
     <App router={router} queryClient={queryClient} session={session} />
-  </StrictMode>,
+  </StrictMode>
 )
+
+// A server-rendered page carries the API answers it was rendered from: the route loads from them and
+// hydrates the markup. The app shell (service worker, other routes) has none and renders from scratch.
+const answers = document.getElementById(SSR_ANSWERS_ELEMENT_ID)
+if (answers?.textContent) {
+  primeApiAnswers(JSON.parse(answers.textContent))
+  // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
+  router.ssr = { manifest: undefined }
+  void router.load().then(() => hydrateRoot(root, app))
+} else {
+  createRoot(root).render(app)
+}

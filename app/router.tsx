@@ -1,12 +1,23 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { createRouter, type RouterHistory } from '@tanstack/react-router'
+import { createRouter, type ErrorComponentProps, type RouterHistory } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { NotFound } from './components/not-found'
 import { PageLoader } from './components/page-loader'
-import { RouteError } from './components/route-error'
 import type { SessionStore } from './lib/session'
 import { routeTree } from './routeTree.gen'
 
-export function createAppRouter(queryClient: QueryClient, session: SessionStore, history?: RouterHistory) {
+// A failed load is rare: its alert loads when needed, so it is not part of every page's first load.
+const LazyRouteError = lazy(() => import('./components/route-error').then((m) => ({ default: m.RouteError })))
+function RouteError(props: ErrorComponentProps) {
+  return (
+    <Suspense fallback={null}>
+      <LazyRouteError {...props} />
+    </Suspense>
+  )
+}
+
+/** `server`: rendering on the server, where the router must not write its scroll-restoring inline script. */
+export function createAppRouter(queryClient: QueryClient, session: SessionStore, history?: RouterHistory, { server = false } = {}) {
   return createRouter({
     routeTree,
     history,
@@ -17,7 +28,7 @@ export function createAppRouter(queryClient: QueryClient, session: SessionStore,
     defaultPendingComponent: PageLoader,
     defaultErrorComponent: RouteError,
     defaultNotFoundComponent: () => <NotFound />,
-    scrollRestoration: true,
+    scrollRestoration: !server,
   })
 }
 

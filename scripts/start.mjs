@@ -1,10 +1,11 @@
 // npm start: build the PWA if needed, start the Firebase Auth emulator (zero-config runs), start the server.
 // Ctrl-C stops both; the emulator exports its accounts under DATA_DIR on the way out.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureAccount, startAuthEmulator } from './auth-emulator.mjs'
+import { buildApp } from './build.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(root)
@@ -13,12 +14,12 @@ if (existsSync('.env')) process.loadEnvFile('.env')
 const env = { ...process.env }
 const dataDir = path.resolve(env.DATA_DIR ?? './data')
 const staticDir = path.resolve(env.STATIC_DIR ?? './dist')
+const ssrDir = path.resolve(env.SSR_DIR ?? './dist-ssr')
 mkdirSync(dataDir, { recursive: true })
 
 if (needsBuild()) {
   console.log('Building the app...')
-  const build = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { stdio: 'inherit', env: { ...env, NODE_ENV: 'production' } })
-  if (build.status !== 0) process.exit(build.status ?? 1)
+  if (!buildApp({ outDir: staticDir, ssrOutDir: ssrDir })) process.exit(1)
 }
 
 const children = []
@@ -69,9 +70,9 @@ server.on('exit', (code, signal) => {
 
 
 function needsBuild() {
-  const built = path.join(staticDir, 'index.html')
-  if (!existsSync(built)) return true
-  const builtAt = statSync(built).mtimeMs
+  const built = [path.join(staticDir, 'index.html'), path.join(ssrDir, 'entry-server.js')]
+  if (!built.every((file) => existsSync(file))) return true
+  const builtAt = Math.min(...built.map((file) => statSync(file).mtimeMs))
   return newestChange(['app', 'contract', 'vite.config.ts', 'package.json']) > builtAt
 }
 

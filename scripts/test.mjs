@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildApp } from './build.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(root)
@@ -20,7 +21,7 @@ const step = (name, ok) => {
 }
 
 step('type-check (tsc)', run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']))
-const built = step('build (vite)', run(['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'], { NODE_ENV: 'production' }))
+const built = step('build (vite: app and server rendering)', buildApp())
 
 const report = path.join(root, '.tmp', 'vitest-report.json')
 mkdirSync(path.dirname(report), { recursive: true })

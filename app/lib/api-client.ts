@@ -1,4 +1,5 @@
 import { isErrorBody, type ErrorCode } from '../../contract/errors'
+import type { ApiAnswer, ApiAnswers } from '../../contract/ssr'
 
 export const ACCESS_TOKEN_KEY = 'accessToken'
 
@@ -47,8 +48,29 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | null): voi
   onUnauthorized = handler
 }
 
+/** Answers that came with a server-rendered page, each used once by the first GET of its path. */
+const primedAnswers = new Map<string, ApiAnswer>()
+
+/** Server rendering and hydration: the page's API reads are answered from these instead of the network. */
+export function primeApiAnswers(answers: ApiAnswers): void {
+  primedAnswers.clear()
+  for (const [path, answer] of Object.entries(answers)) primedAnswers.set(path, answer)
+}
+
+function takePrimedAnswer(path: string, method = 'GET'): Response | undefined {
+  const answer = method === 'GET' ? primedAnswers.get(path) : undefined
+  if (!answer) return undefined
+  primedAnswers.delete(path)
+  return new Response(answer.body, { status: answer.status, headers: answer.headers })
+}
+
 /** fetch with the bearer token, absolute same-origin URL and errors mapped to ApiError. */
 async function send(path: string, { body, headers, ...init }: RequestOptions = {}): Promise<Response> {
+  const primed = takePrimedAnswer(path, init.method)
+  if (primed) {
+    if (!primed.ok) throw await toApiError(primed)
+    return primed
+  }
   const requestHeaders = new Headers(headers)
   // An explicit Authorization (e.g. a Firebase ID token) is never renewed or retried.
   const usesSessionToken = !requestHeaders.has('Authorization')

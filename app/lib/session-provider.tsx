@@ -24,8 +24,12 @@ export function useSessionStore(): SessionStore {
   return store
 }
 
+/** Server-rendered pages are for a signed-out visitor, so hydration starts from that too. */
+const SERVER_SESSION: Session = { status: 'signed-out' }
+const serverSession = () => SERVER_SESSION
+
 /** The current session, re-rendering when it changes. */
 export function useSession(): Session {
   const store = useSessionStore()
-  return useSyncExternalStore(store.subscribe, store.getSnapshot)
+  return useSyncExternalStore(store.subscribe, store.getSnapshot, serverSession)
 }

@@ -1,6 +1,4 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PageLoader } from '../components/page-loader'
-import { RouteError } from '../components/route-error'
 import { wumpusListQueryOptions } from '../features/wumpuses/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
 import { usePageTitle } from '../lib/page-title'
@@ -8,8 +6,6 @@ import { useSession } from '../lib/session-provider'
 
 export const Route = createFileRoute('/')({
   loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(wumpusListQueryOptions()),
-  pendingComponent: PageLoader,
-  errorComponent: RouteError,
   component: HomePage,
 })
 

@@ -7,6 +7,7 @@ import type { Logger } from './logger'
 import type { Store } from './store/port'
 import { HttpError } from './http/http-error'
 import { errorShape, requestLog, securityHeaders, serializeJson } from './http/middleware'
+import { serverRenderedPages } from './http/server-rendered-pages'
 import { inlineScriptHashes, staticApp } from './http/static-app'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
@@ -48,6 +49,7 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
+  app.use(serverRenderedPages({ store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app
 }

@@ -10,6 +10,8 @@ export interface Config {
   host: string
   dataDir: string
   staticDir: string
+  /** The server-rendering build of the app (entry-server.js); public pages fall back to the shell without it. */
+  ssrDir: string
   mongodbUri?: string
   jwtSecret: string
   jwtTtlSeconds: number
@@ -53,6 +55,7 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   STATIC_DIR: z.string().min(1).default('./dist'),
+  SSR_DIR: z.string().min(1).default('./dist-ssr'),
   MONGODB_URI: optionalText.pipe(
     z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   ),
@@ -102,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     staticDir: path.resolve(e.STATIC_DIR),
+    ssrDir: path.resolve(e.SSR_DIR),
     mongodbUri: e.MONGODB_URI,
     jwtSecret: e.JWT_SECRET ?? localJwtSecret(dataDir),
     jwtTtlSeconds: e.JWT_TTL_SECONDS,

@@ -1,9 +1,10 @@
 // Benchmarks' helper: build the app into a temp folder and run the product on it as `npm start` does.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { freePortRun } from '../../backend/test/support/ports'
+import { buildApp } from '../../scripts/build.mjs'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -16,16 +17,16 @@ export interface BuiltServer {
 export async function buildAndServe(options: { sourcemap?: boolean } = {}): Promise<BuiltServer> {
   const work = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-'))
   const staticDir = path.join(work, 'dist')
-  const args = ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error', '--outDir', staticDir, '--emptyOutDir']
-  if (options.sourcemap) args.push('--sourcemap')
-  const build = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } })
-  if (build.status !== 0) throw new Error('the build failed')
+  const ssrDir = path.join(work, 'dist-ssr')
+  if (!buildApp({ outDir: staticDir, ssrOutDir: ssrDir, logLevel: 'error', viteArgs: options.sourcemap ? ['--sourcemap'] : [] })) {
+    throw new Error('the build failed')
+  }
 
   const port = await freePortRun(1)
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), AUTH_EMULATOR_PORT: String(await freePortRun(3)), DATA_DIR: path.join(work, 'data'), STATIC_DIR: staticDir, LOG_LEVEL: 'error' },
+    env: { ...process.env, PORT: String(port), AUTH_EMULATOR_PORT: String(await freePortRun(3)), DATA_DIR: path.join(work, 'data'), STATIC_DIR: staticDir, SSR_DIR: ssrDir, LOG_LEVEL: 'error' },
   })
   const baseURL = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000

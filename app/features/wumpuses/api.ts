@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import { wumpusListPath } from '../../../contract/api-paths'
+import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
@@ -21,9 +22,7 @@ export interface WumpusPage {
 const RETRY_OFFLINE_COPY_MS = 2000
 
 export async function fetchWumpusPage(cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const query = new URLSearchParams({ limit: String(PAGE_SIZE_DEFAULT) })
-  if (cursor) query.set('cursor', cursor)
-  const { data, headers } = await apiRequest(`/api/wumpuses?${query}`, trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequest(wumpusListPath({ cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -40,7 +39,9 @@ export function wumpusPageFrom(items: Wumpus[], headers: Headers): WumpusPage {
 
 /** refetchInterval for paged lists: retry pages served from the offline copy once the browser is online. */
 export function retryOfflineCopies(query: { state: { data?: { pages: WumpusPage[] } } }): number | false {
-  return navigator.onLine && query.state.data?.pages.some((page) => page.fromOfflineCopy) ? RETRY_OFFLINE_COPY_MS : false
+  // No navigator when the page is rendered on the server: nothing to retry there.
+  const online = typeof navigator !== 'undefined' && navigator.onLine
+  return online && query.state.data?.pages.some((page) => page.fromOfflineCopy) ? RETRY_OFFLINE_COPY_MS : false
 }
 
 /** Reads the cursor of the rel="next" target of a Link header, e.g. `</api/wumpuses?limit=24&cursor=X>; rel="next"`. */

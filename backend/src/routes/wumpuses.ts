@@ -1,9 +1,9 @@
 import { readFile, rm } from 'node:fs/promises'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
-import { CONTENT_TYPE, LINK_HEADER, MEDIA_FORMATS, TOTAL_COUNT_HEADER, type MediaFormat } from '../../../contract/limits'
+import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from '../../../contract/wumpus-write'
-import { idSchema, wumpusListQuerySchema } from '../../../contract/wumpus'
+import { idSchema } from '../../../contract/wumpus'
 import { matchesEtag } from '../http/etag'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store } from '../store/port'
@@ -11,7 +11,7 @@ import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf 
 import { inspectAs, limitOf, lottieFromLink, renderAndStore, storeAnimationFile } from './animation-files'
 import { multipart, uploadedFiles } from './uploads'
 import type { Config } from '../config'
-import { PageCache } from './page-cache'
+import { galleryPages } from '../services/gallery-pages'
 import { toApiWumpus } from './wumpus-view'
 
 /** Read side of the animations: the paged gallery, one uploader's list, one animation. */
@@ -21,23 +21,10 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   // The largest of the three limits per file; each file is checked against its own limit after.
   const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3 })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
-  const pages = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+  const pages = galleryPages(store)
 
   const sendPage = async (ctx: Context, basePath: string) => {
-    const key = `${basePath}?${ctx.querystring}`
-    let page = pages.get(key)
-    if (!page) {
-      const query = wumpusListQuerySchema.parse(ctx.query)
-      const revision = store.wumpusRevision()
-      const result = await store.listWumpuses(query)
-      const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(result.total) }
-      if (result.nextCursor) {
-        const next = new URLSearchParams({ limit: String(query.limit), cursor: result.nextCursor })
-        if (query.u_email) next.set('u_email', query.u_email)
-        headers[LINK_HEADER] = `<${basePath}?${next}>; rel="next"`
-      }
-      page = pages.set(key, revision, Buffer.from(JSON.stringify(result.items.map(toApiWumpus))), headers)
-    }
+    const page = await pages.page(basePath, ctx.querystring, ctx.query)
     ctx.set(page.headers)
     ctx.set('Cache-Control', 'no-cache')
     ctx.etag = page.etag

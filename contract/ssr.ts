@@ -1,0 +1,36 @@
+/**
+ * How the server asks the built app to render a public page (app/entry-server.tsx implements it; the
+ * backend loads the built module at run time, so neither imports the other). The server answers the
+ * page's API reads in advance; the same answers travel in the page, so the browser hydrates from
+ * them without asking again.
+ */
+
+/** An API answer as the server would send it over HTTP. */
+export interface ApiAnswer {
+  status: number
+  headers: Record<string, string>
+  /** The response body as text (JSON for the API). */
+  body: string
+}
+
+/** API answers by request path and query, e.g. `/api/wumpuses?limit=24`. */
+export type ApiAnswers = Record<string, ApiAnswer>
+
+export interface SsrRequest {
+  /** Path and query of the page, e.g. `/` or `/about`. */
+  url: string
+  /** Every API read the page makes while loading; a read that is not here fails the render. */
+  answers: ApiAnswers
+}
+
+export interface SsrPage {
+  /** The markup that goes inside `<div id="root">`. */
+  html: string
+  /** The document title the page sets once it runs. */
+  title: string
+}
+
+export type RenderPage = (request: SsrRequest) => Promise<SsrPage>
+
+/** The id of the `<script type="application/json">` element carrying the page's `ApiAnswers`. */
+export const SSR_ANSWERS_ELEMENT_ID = 'ssr-answers'
