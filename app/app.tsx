@@ -4,6 +4,7 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { AppNotifications } from './components/app-notifications'
+import { pageRendered } from './lib/after-interactive'
 import type { SessionStore } from './lib/session'
 import { SessionProvider } from './lib/session-provider'
 import { colorSchemeManager, cssVariablesResolver, theme } from './lib/theme'
@@ -18,6 +19,8 @@ interface AppProps {
 }
 
 export function App({ router, queryClient, session, env }: AppProps) {
+  useEffect(pageRendered, [])
+
   useEffect(() => {
     // Signed out (here, in another tab, or when renewal failed): protected routes check again and redirect.
     let previous = session.getSnapshot().status

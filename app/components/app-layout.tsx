@@ -1,10 +1,9 @@
 import { Anchor, Burger, Button, Container, Group, Loader, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
-import { useEffect, useRef, useState, type ReactNode } from 'react'
-import { InstallButton } from '../features/offline/components/install-button'
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import { OfflineIndicator } from '../features/offline/components/offline-indicator'
-import { UpdatePrompt } from '../features/offline/components/update-prompt'
+import { useAfterInteractive } from '../lib/after-interactive'
 import { APP_NAME } from '../lib/page-title'
 import { useSession, useSessionStore } from '../lib/session-provider'
 import classes from './app-layout.module.css'
@@ -13,6 +12,15 @@ import { ButtonLink } from './router-links'
 import { ThemeToggle } from './theme-toggle'
 
 const MOBILE_MENU_ID = 'mobile-menu'
+
+// Neither shows anything until the browser offers installation or a new version waits: loaded when idle.
+const InstallButton = lazy(() => import('../features/offline/components/install-button').then((m) => ({ default: m.InstallButton })))
+const UpdatePrompt = lazy(() => import('../features/offline/components/update-prompt').then((m) => ({ default: m.UpdatePrompt })))
+
+function WhenIdle({ children }: { children: ReactNode }) {
+  const ready = useAfterInteractive()
+  return ready ? <Suspense fallback={null}>{children}</Suspense> : null
+}
 
 export function AppLayout({ children }: { children: ReactNode }) {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false)
@@ -43,7 +51,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
             </Group>
             <Group gap="xs" wrap="nowrap">
               <Group gap="xs" visibleFrom="sm" wrap="nowrap">
-                <InstallButton />
+                <WhenIdle>
+                  <InstallButton />
+                </WhenIdle>
                 <AccountLinks signOutLabel="SignOut" />
               </Group>
               <ThemeToggle />
@@ -75,14 +85,18 @@ export function AppLayout({ children }: { children: ReactNode }) {
           >
             <NavLinks />
             <Stack gap="xs" mt="xs">
-              <InstallButton />
+              <WhenIdle>
+                <InstallButton />
+              </WhenIdle>
               <AccountLinks signOutLabel="Sign Out" />
             </Stack>
           </Stack>
         )}
         <OfflineIndicator />
       </header>
-      <UpdatePrompt />
+      <WhenIdle>
+        <UpdatePrompt />
+      </WhenIdle>
       <main id="main" tabIndex={-1} className={classes.main}>
         <Container size="xl" py="lg">
           {children}

@@ -1,4 +1,4 @@
-import { createTheme, localStorageColorSchemeManager, Notification, type CSSVariablesResolver } from '@mantine/core'
+import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver } from '@mantine/core'
 
 /** localStorage key of the light/dark choice; index.html reads it too, before the first paint. */
 export const THEME_STORAGE_KEY = 'theme'
@@ -18,8 +18,9 @@ export const theme = createTheme({
     sizes: { h1: { fontSize: 'clamp(1.625rem, 1.2rem + 1.8vw, 2.125rem)', lineHeight: '1.25' } },
   },
   components: {
-    // Toasts' close button has no text of its own.
-    Notification: Notification.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } }),
+    // Toasts' close button has no text of its own. (A plain object, not Notification.extend: the theme is
+    // on every page and must not pull the Notification component in.)
+    Notification: { defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } } },
   },
 })
 

@@ -2,6 +2,7 @@ import { render } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createMemoryHistory } from '@tanstack/react-router'
 import { App } from '../app'
+import { captureInstallPrompt } from '../features/offline/install-prompt'
 import { createQueryClient } from '../lib/query-client'
 import { createSessionStore } from '../lib/session'
 import { createAppRouter } from '../router'
@@ -11,6 +12,8 @@ import { createAppRouter } from '../router'
  * localStorage, like in the browser: call signInForTest() first for a signed-in user.
  */
 export function renderApp(path = '/') {
+  // As main.tsx does at start: the install offer can come before the (idle-loaded) button exists.
+  captureInstallPrompt()
   const queryClient = createQueryClient({ retry: false })
   const session = createSessionStore({ queryClient })
   const router = createAppRouter(queryClient, session, createMemoryHistory({ initialEntries: [path] }))

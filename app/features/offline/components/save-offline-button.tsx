@@ -3,7 +3,6 @@ import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { saveErrorMessage } from '../offline-errors'
-import { removeFromOffline, saveForOffline } from '../saved-stickers'
 import { useSavedStickers } from '../use-saved-stickers'
 
 /** Saved state of one sticker and the action that flips it (with toasts). */
@@ -15,6 +14,7 @@ function useSaveToggle(wumpus: Wumpus) {
   async function toggle() {
     setBusy(true)
     try {
+      const { removeFromOffline, saveForOffline } = await import('../saved-stickers')
       if (isSaved) {
         await removeFromOffline(wumpus._id)
         notifications.show({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
