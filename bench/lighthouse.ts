@@ -29,6 +29,8 @@ const debuggingPort = await freePortRun(1)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
   args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+  // Playwright turns the back/forward cache off; Lighthouse's bf-cache audit must see the app's own answer.
+  ignoreDefaultArgs: ['--disable-back-forward-cache'],
 })
 try {
   for (const path of ['/', '/about']) {

@@ -26,6 +26,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'static'),
+    // No server-rendering build unless a test puts one there.
+    SSR_DIR: path.join(dataDir, 'ssr'),
     LOG_LEVEL: 'silent',
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
     ...env,

@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+
+// The middleware is tested with a stand-in for the built app's renderer (e2e/server-rendering.test.ts
+// runs the real one): it records what it was asked and renders the answers it got as plain markup.
+const RENDERER = `
+export async function renderPage(request) {
+  globalThis.ssrCalls.push(request)
+  if (globalThis.ssrFails) throw new Error('the render broke')
+  const lists = Object.values(request.answers).map((a) => JSON.parse(a.body))
+  const names = lists.flat().map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
+  return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', title: 'Title of ' + request.url }
+}`
+const TEMPLATE = `<!doctype html><html><head><title>Wumpus Gallery</title><link rel="stylesheet" href="/assets/app.css"></head>
+<body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>`
+const CSS = '.card{color:red}.never-used-rule{color:blue}h1{margin:0}'
+
+declare global {
+  var ssrCalls: SsrRequest[]
+  var ssrFails: boolean
+}
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer()
+  mkdirSync(path.join(server.config.staticDir, 'assets'), { recursive: true })
+  writeFileSync(path.join(server.config.staticDir, 'index.html'), TEMPLATE)
+  writeFileSync(path.join(server.config.staticDir, 'assets', 'app.css'), CSS)
+  mkdirSync(server.config.ssrDir, { recursive: true })
+  writeFileSync(path.join(server.config.ssrDir, 'entry-server.js'), RENDERER)
+})
+afterAll(() => server.close())
+beforeEach(() => {
+  globalThis.ssrCalls = []
+  globalThis.ssrFails = false
+})
+
+const page = (p: string, headers: Record<string, string> = {}) => fetch(server.url + p, { headers: { accept: 'text/html', ...headers } })
+
+function answersIn(html: string): ApiAnswers {
+  const match = new RegExp(`<script type="application/json" id="${SSR_ANSWERS_ELEMENT_ID}">(.*?)</script>`, 's').exec(html)
+  return JSON.parse(match![1]!) as ApiAnswers
+}
+
+describe('server-rendered public pages', () => {
+  it('renders the home page with the first gallery page, exactly as the API answers it, and carries those answers', async () => {
+    await addWumpus(server.store, { name: 'Rendered Wumpus' })
+    const res = await page('/')
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const html = await res.text()
+    expect(html).toContain('<div id="root"><main><h1>Page /</h1><ul><li class="card">Rendered Wumpus</li>')
+    expect(html).toContain('<title>Title of /</title>')
+
+    const api = await fetch(`${server.url}/api/wumpuses?limit=24`)
+    const answers = answersIn(html)
+    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24'])
+    expect(answers['/api/wumpuses?limit=24']!.body).toBe(await api.text())
+    expect(answers['/api/wumpuses?limit=24']!.headers['X-Total-Count']).toBe(api.headers.get('x-total-count'))
+    expect(globalThis.ssrCalls).toEqual([{ url: '/', answers }])
+  })
+
+  it('inlines the CSS the page uses and moves the stylesheet to the end of the body', async () => {
+    const html = await (await page('/')).text()
+    const inline = /<style>(.*?)<\/style>/s.exec(html)![1]!
+    expect(inline).toContain('.card{color:red}')
+    expect(inline).not.toContain('never-used-rule')
+    expect(html.indexOf('<link rel="stylesheet" href="/assets/app.css">')).toBeGreaterThan(html.indexOf('<div id="root">'))
+  })
+
+  it('keeps hostile text from closing the answers script', async () => {
+    await addWumpus(server.store, { name: 'Evil</script><script>alert(1)</script>' })
+    const html = await (await page('/')).text()
+    expect(html).not.toContain('<script>alert(1)')
+    expect(JSON.parse(answersIn(html)['/api/wumpuses?limit=24']!.body)[0].name).toBe('Evil</script><script>alert(1)</script>')
+  })
+
+  it('renders a page once until the gallery changes, and answers 304 to a matching ETag', async () => {
+    await addWumpus(server.store, { name: 'Cached Wumpus' })
+    const first = await page('/')
+    const etag = first.headers.get('etag')!
+    expect((await page('/')).headers.get('etag')).toBe(etag)
+    const unchanged = await page('/', { 'if-none-match': etag })
+    expect(unchanged.status).toBe(304)
+    expect(globalThis.ssrCalls.length).toBe(1)
+
+    await addWumpus(server.store, { name: 'Newer Wumpus' })
+    const changed = await page('/', { 'if-none-match': etag })
+    expect(changed.status).toBe(200)
+    expect(await changed.text()).toContain('Newer Wumpus')
+    expect(globalThis.ssrCalls.length).toBe(2)
+  })
+
+  it('renders the about page without API answers', async () => {
+    const html = await (await page('/about')).text()
+    expect(html).toContain('<h1>Page /about</h1>')
+    expect(html).toContain('<title>Title of /about</title>')
+    expect(answersIn(html)).toEqual({})
+  })
+
+  it('serves the app shell when rendering fails, for other pages, and for pages with a query string', async () => {
+    await addWumpus(server.store) // a gallery change: no page is cached
+    globalThis.ssrFails = true
+    const failed = await page('/about')
+    expect(failed.status).toBe(200)
+    expect(await failed.text()).toBe(TEMPLATE)
+    globalThis.ssrFails = false
+    for (const p of ['/signIn', '/?utm_source=chat']) {
+      expect(await (await page(p)).text()).toBe(TEMPLATE)
+    }
+    expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/about'])
+  })
+
+  it('serves the app shell when there is no server-rendering build', async () => {
+    const bare = await startTestServer({ STATIC_DIR: server.config.staticDir })
+    try {
+      expect(await (await fetch(bare.url + '/', { headers: { accept: 'text/html' } })).text()).toBe(TEMPLATE)
+    } finally {
+      await bare.close()
+    }
+  })
+})

@@ -1,0 +1,89 @@
+import type { Browser, ConsoleMessage, Page } from 'playwright-core'
+import { chromium } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { CHROMIUM_ARGS, launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(() => browser?.close())
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
+
+async function gallery() {
+  const res = await fetch(`${baseURL}/api/wumpuses?limit=24`)
+  return { total: Number(res.headers.get('x-total-count')), items: (await res.json()) as { _id: string; name: string; gif: string }[] }
+}
+
+describe('server-rendered public pages', () => {
+  it('answers / with the heading, the count and the first page of cards already in the HTML', async () => {
+    const { total, items } = await gallery()
+    const res = await fetch(baseURL + '/', { headers: { accept: 'text/html' } })
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const html = await res.text()
+    expect(html.replace(/<!-- -->/g, "")).toContain(`${total} wumpus animation in 3 format</h1>`)
+    for (const item of items) expect(html).toContain(`>${item.name}</h2>`)
+    // The largest paint, the first card's image, is in the markup with a high fetch priority.
+    expect(html).toMatch(new RegExp(`<img[^>]*src="${items[0]!.gif}"[^>]*fetchpriority="high"|<img[^>]*fetchpriority="high"[^>]*src="${items[0]!.gif}"`))
+    expect(html).toMatch(/<style>[^<]*mantine/)
+  })
+
+  it('shows the gallery and the about page with JavaScript off', async () => {
+    const { total, items } = await gallery()
+    const context = await newContext(browser, baseURL, { javaScriptEnabled: false, viewport: PHONE })
+    const page = await context.newPage()
+    await page.goto('/')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${total} wumpus animation in 3 format`)
+    expect(await cards(page).count()).toBe(items.length)
+    expect(await cards(page).first().getByRole('heading').isVisible()).toBe(true)
+    await page.goto('/about')
+    expect(await page.title()).toBe('About · Wumpus Gallery')
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('About Wumpus Gallery')
+    await context.close()
+  })
+
+  it('hydrates without asking the API again and without a hydration error, then navigates in the page', async () => {
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block' })
+    const page = await context.newPage()
+    const problems: string[] = []
+    const apiReads: string[] = []
+    page.on('console', (message: ConsoleMessage) => message.type() === 'error' && problems.push(message.text()))
+    page.on('pageerror', (error) => problems.push(error.message))
+    page.on('request', (request) => new URL(request.url()).pathname.startsWith('/api/wumpus') && apiReads.push(request.url()))
+    await page.goto('/')
+    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+    expect(apiReads, apiReads.join()).toEqual([])
+    expect(problems).toEqual([])
+
+    // The hydrated page is the app: the nav link changes the page without loading a new document.
+    await page.evaluate(() => Object.assign(window, { sameDocument: true }))
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click()
+    await page.getByRole('heading', { level: 1, name: 'About Wumpus Gallery' }).waitFor()
+    expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+    await context.close()
+  })
+
+  it('lets the browser keep both pages in its back/forward cache', async () => {
+    // Playwright turns the back/forward cache off by default; this browser has it on.
+    const bfcacheBrowser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      ignoreDefaultArgs: ['--disable-back-forward-cache'],
+    })
+    try {
+      const page = await (await newContext(bfcacheBrowser, baseURL)).newPage()
+      for (const path of ['/', '/about']) {
+        await page.goto(path)
+        await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+        await page.evaluate(() => Object.assign(window, { keptInBfcache: true }))
+        await page.goto('/manifest.webmanifest')
+        await page.goBack({ waitUntil: 'commit' })
+        await expect.poll(() => page.evaluate(() => 'keptInBfcache' in window)).toBe(true)
+      }
+    } finally {
+      await bfcacheBrowser.close()
+    }
+  })
+})
