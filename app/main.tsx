@@ -30,7 +30,8 @@ void afterInteractive().then(async () => {
     // for offline use too.
     const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
     const { registerServiceWorker } = await import('./features/offline/register-sw')
-    await registerServiceWorker(readAgain)
+    // Registration can be refused (blocked by the browser or its settings): the app still works online.
+    await registerServiceWorker(readAgain).catch(() => {})
   }
 })
 
