@@ -1,6 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
@@ -24,15 +26,23 @@ declare global {
 }
 
 let server: TestServer
+let built: string
 beforeAll(async () => {
-  server = await startTestServer()
-  mkdirSync(path.join(server.config.staticDir, 'assets'), { recursive: true })
-  writeFileSync(path.join(server.config.staticDir, 'index.html'), TEMPLATE)
-  writeFileSync(path.join(server.config.staticDir, 'assets', 'app.css'), CSS)
-  mkdirSync(server.config.ssrDir, { recursive: true })
-  writeFileSync(path.join(server.config.ssrDir, 'entry-server.js'), RENDERER)
+  built = mkdtempSync(path.join(tmpdir(), 'wumpus-ssr-build-'))
+  mkdirSync(path.join(built, 'static', 'assets'), { recursive: true })
+  writeFileSync(path.join(built, 'static', 'index.html'), TEMPLATE)
+  writeFileSync(path.join(built, 'static', 'assets', 'app.css'), CSS)
+  mkdirSync(path.join(built, 'ssr'))
+  writeFileSync(path.join(built, 'ssr', 'entry-server.js'), RENDERER)
+  globalThis.ssrCalls = []
+  server = await startTestServer({ STATIC_DIR: path.join(built, 'static'), SSR_DIR: path.join(built, 'ssr') })
+  // Both pages are rendered as the server starts.
+  await vi.waitFor(() => expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/', '/about']))
 })
-afterAll(() => server.close())
+afterAll(async () => {
+  await server.close()
+  rmSync(built, { recursive: true, force: true })
+})
 beforeEach(() => {
   globalThis.ssrCalls = []
   globalThis.ssrFails = false
@@ -64,12 +74,21 @@ describe('server-rendered public pages', () => {
     expect(globalThis.ssrCalls).toEqual([{ url: '/', answers }])
   })
 
-  it('inlines the CSS the page uses and moves the stylesheet to the end of the body', async () => {
-    const html = await (await page('/')).text()
+  it('inlines the CSS the page uses and loads the full stylesheet without blocking the first paint', async () => {
+    const res = await page('/')
+    const html = await res.text()
     const inline = /<style>(.*?)<\/style>/s.exec(html)![1]!
     expect(inline).toContain('.card{color:red}')
     expect(inline).not.toContain('never-used-rule')
-    expect(html.indexOf('<link rel="stylesheet" href="/assets/app.css">')).toBeGreaterThan(html.indexOf('<div id="root">'))
+    // Still before the React tree (whose style elements must come later), but media="print" until switched on.
+    const link = /<link rel="stylesheet" href="\/assets\/app.css"[^>]*>/.exec(html)![0]
+    expect(link).toContain('media="print"')
+    expect(html.indexOf(link)).toBeLessThan(html.indexOf('<div id="root">'))
+    expect(html).toContain('<noscript><link rel="stylesheet" href="/assets/app.css"></noscript>')
+    // The inline script that switches it on is allowed by the page's CSP, by its hash.
+    const script = /<script>([^<]*data-beasties-media[^<]*)<\/script>/.exec(html)![1]!
+    const hash = createHash('sha256').update(script).digest('base64')
+    expect(res.headers.get('content-security-policy')).toContain(`'sha256-${hash}'`)
   })
 
   it('keeps hostile text from closing the answers script', async () => {
@@ -116,7 +135,7 @@ describe('server-rendered public pages', () => {
   })
 
   it('serves the app shell when there is no server-rendering build', async () => {
-    const bare = await startTestServer({ STATIC_DIR: server.config.staticDir })
+    const bare = await startTestServer({ STATIC_DIR: server.config.staticDir, SSR_DIR: path.join(built, 'nothing-here') })
     try {
       expect(await (await fetch(bare.url + '/', { headers: { accept: 'text/html' } })).text()).toBe(TEMPLATE)
     } finally {

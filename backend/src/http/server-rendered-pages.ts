@@ -6,10 +6,11 @@ import type { Middleware } from 'koa'
 import { wumpusListPath } from '../../../contract/api-paths'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
-import { PageCache } from '../routes/page-cache'
+import { type CachedPage, PageCache } from '../routes/page-cache'
 import { galleryPages } from '../services/gallery-pages'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
+import { scriptHashes, withScriptHashes } from './static-app'
 
 export interface ServerRenderedPagesOptions {
   store: Store
@@ -44,8 +45,10 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
   const beasties = new Beasties({
     path: staticDir,
     publicPath: '/',
-    // The full stylesheet moves to the end of the body: the page paints with the inlined part first.
-    preload: 'body',
+    // The full stylesheet stays in the head but as media="print" (not render-blocking) until a small inline
+    // script turns it on; a <noscript> link keeps it without JavaScript. It must stay before the React
+    // tree: Mantine's theme variables are a <style> element in the tree and must come after it to win.
+    preload: 'media-script',
     inlineFonts: false,
     logLevel: 'silent',
     // Leave React's own style elements (Mantine's variables) where they are, or hydration would not match.
@@ -69,27 +72,38 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
       }
     })())
 
-  return async (ctx, next) => {
-    const answersFor = PAGES[ctx.path]
-    if (!answersFor || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html') || ctx.querystring) return next()
+  /** Renders a page into the cache (null when there is no server build or rendering failed). */
+  async function render(pathname: string): Promise<CachedPage | null> {
     const app = await load()
-    if (!app) return next()
-
-    let page = cache.get(ctx.path)
-    if (!page) {
-      const revision = store.wumpusRevision()
-      try {
-        const answers = await answersFor(store)
-        const { html, title } = await app.renderPage({ url: ctx.path, answers })
-        const document = await beasties.process(fillTemplate(app.template, { html, title, answers }))
-        page = cache.set(ctx.path, revision, Buffer.from(document), {})
-      } catch (error) {
-        logger.error('server rendering failed: serving the app shell', { path: ctx.path, error: String(error) })
-        return next()
-      }
+    if (!app) return null
+    const revision = store.wumpusRevision()
+    try {
+      const answers = await PAGES[pathname]!(store)
+      const { html, title } = await app.renderPage({ url: pathname, answers })
+      const document = await beasties.process(fillTemplate(app.template, { html, title, answers }))
+      const page = cache.set(pathname, revision, Buffer.from(document), {})
+      // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
+      scriptHashesOf.set(page, scriptHashes(document))
+      return page
+    } catch (error) {
+      logger.error('server rendering failed: serving the app shell', { path: pathname, error: String(error) })
+      return null
     }
+  }
+  const scriptHashesOf = new WeakMap<CachedPage, string[]>()
+
+  // The first visitor should not wait for the module to load and the pages to render.
+  void (async () => {
+    for (const pathname of Object.keys(PAGES)) await render(pathname)
+  })()
+
+  return async (ctx, next) => {
+    if (!PAGES[ctx.path] || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html') || ctx.querystring) return next()
+    const page = cache.get(ctx.path) ?? (await render(ctx.path))
+    if (!page) return next()
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')
+    ctx.set('Content-Security-Policy', withScriptHashes(ctx.response.get('Content-Security-Policy'), scriptHashesOf.get(page) ?? []))
     ctx.etag = page.etag
     if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
       ctx.status = 304

@@ -81,9 +81,21 @@ async function statFile(file: string) {
 /** CSP hashes ('sha256-...') of the inline scripts in the built index.html, e.g. the theme pre-paint script. */
 export function inlineScriptHashes(root: string): string[] {
   const index = path.join(root, 'index.html')
-  if (!existsSync(index)) return []
-  const html = readFileSync(index, 'utf8')
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+  return existsSync(index) ? scriptHashes(readFileSync(index, 'utf8')) : []
+}
+
+/** CSP hashes ('sha256-...') of the inline scripts in a page. */
+export function scriptHashes(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>([\s\S]*?)<\/script>/g)].map(
     (match) => `sha256-${createHash('sha256').update(match[1]!).digest('base64')}`,
   )
+}
+
+/** A CSP that also allows these inline script hashes. */
+export function withScriptHashes(csp: string, hashes: string[]): string {
+  if (hashes.length === 0) return csp
+  return csp.replace(/(^|; )script-src ([^;]*)/, (_whole, start: string, sources: string) => {
+    const known = new Set(sources.split(' '))
+    return `${start}script-src ${[sources, ...hashes.map((h) => `'${h}'`).filter((h) => !known.has(h))].join(' ')}`
+  })
 }
