@@ -17,5 +17,8 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     lottie: fileUrl(record.files.lottie),
     u_email: record.u_email,
     u_name: record.u_name,
+    tags: record.tags,
+    downloads: record.downloads,
+    createdAt: record.createdAt.toISOString(),
   }
 }
