@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import type { Context } from 'koa'
+import { matchesEtag } from '../http/etag'
 import type { Store } from '../store/port'
 
 export interface CachedPage {
@@ -31,6 +33,28 @@ export class PageCache {
       return undefined
     }
     return page
+  }
+
+  /**
+   * Answers a JSON list from the cache, or computes, keeps and answers it: with its headers, an ETag,
+   * `Cache-Control: no-cache` and 304 when the client already has it.
+   */
+  async send(ctx: Context, key: string, compute: () => Promise<{ body: unknown; headers: Record<string, string> }>): Promise<void> {
+    let page = this.get(key)
+    if (!page) {
+      const revision = this.store.wumpusRevision()
+      const { body, headers } = await compute()
+      page = this.set(key, revision, Buffer.from(JSON.stringify(body)), headers)
+    }
+    ctx.set(page.headers)
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.etag = page.etag
+    if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
+      ctx.status = 304
+      return
+    }
+    ctx.type = 'application/json; charset=utf-8'
+    ctx.body = page.body
   }
 
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */

@@ -3,8 +3,7 @@ import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { CONTENT_TYPE, LINK_HEADER, MEDIA_FORMATS, TOTAL_COUNT_HEADER, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from '../../../contract/wumpus-write'
-import { idSchema, wumpusListQuerySchema } from '../../../contract/wumpus'
-import { matchesEtag } from '../http/etag'
+import { idSchema, wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store } from '../store/port'
 import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
@@ -13,6 +12,9 @@ import { multipart, uploadedFiles } from './uploads'
 import type { Config } from '../config'
 import { PageCache } from './page-cache'
 import { toApiWumpus } from './wumpus-view'
+
+/** The query keys a next-page link carries over, besides limit and cursor. */
+const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
 
 /** Read side of the animations: the paged gallery, one uploader's list, one animation. */
 export function wumpusRoutes(store: Store, config: Config): Router {
@@ -23,31 +25,18 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
 
-  const sendPage = async (ctx: Context, basePath: string) => {
-    const key = `${basePath}?${ctx.querystring}`
-    let page = pages.get(key)
-    if (!page) {
+  const sendPage = (ctx: Context, basePath: string) =>
+    pages.send(ctx, `${basePath}?${ctx.querystring}`, async () => {
       const query = wumpusListQuerySchema.parse(ctx.query)
-      const revision = store.wumpusRevision()
       const result = await store.listWumpuses(query)
       const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(result.total) }
       if (result.nextCursor) {
         const next = new URLSearchParams({ limit: String(query.limit), cursor: result.nextCursor })
-        if (query.u_email) next.set('u_email', query.u_email)
+        for (const key of LIST_FILTER_KEYS) if (query[key] !== undefined) next.set(key, query[key])
         headers[LINK_HEADER] = `<${basePath}?${next}>; rel="next"`
       }
-      page = pages.set(key, revision, Buffer.from(JSON.stringify(result.items.map(toApiWumpus))), headers)
-    }
-    ctx.set(page.headers)
-    ctx.set('Cache-Control', 'no-cache')
-    ctx.etag = page.etag
-    if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
-      ctx.status = 304
-      return
-    }
-    ctx.type = 'application/json; charset=utf-8'
-    ctx.body = page.body
-  }
+      return { body: result.items.map(toApiWumpus), headers }
+    })
 
   router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
 
@@ -69,7 +58,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     const u_name = (await store.getUser(me))?.user_name || sessionOf(ctx).name
     let files: Awaited<ReturnType<typeof storeSentFiles>> | undefined
     try {
-      let fields: { name: string; description: string }
+      let fields: { name: string; description: string; tags?: string[] }
       let refs: Record<MediaFormat, FileRef>
       if (ctx.is('multipart/form-data')) {
         files = await storeSentFiles(ctx, me)
@@ -79,7 +68,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         fields = body
         refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
       }
-      const record = await store.insertWumpus({ name: fields.name, description: fields.description, files: refs, u_email: me, u_name })
+      const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
@@ -104,6 +93,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     const updated = await store.updateWumpus(record._id, {
       ...(patch.name === undefined ? {} : { name: patch.name }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.tags === undefined ? {} : { tags: patch.tags }),
       ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
     })
     if (!updated) throw notFound('No animation with this id')
