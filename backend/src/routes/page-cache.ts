@@ -4,7 +4,11 @@ import { matchesEtag } from '../http/etag'
 import type { Store } from '../store/port'
 
 export interface CachedPage {
-  body: Buffer
+  /**
+   * A string, not a Buffer: strings live on the JS heap and die young, where many short-lived Buffers add
+   * up as external memory and bring full garbage collections (long pauses) every few seconds.
+   */
+  body: string
   etag: string
   headers: Record<string, string>
 }
@@ -44,7 +48,7 @@ export class PageCache {
     if (!page) {
       const revision = this.store.wumpusRevision()
       const { body, headers } = await compute()
-      page = this.set(key, revision, Buffer.from(JSON.stringify(body)), headers)
+      page = this.set(key, revision, JSON.stringify(body), headers)
     }
     ctx.set(page.headers)
     ctx.set('Cache-Control', 'no-cache')
@@ -58,7 +62,7 @@ export class PageCache {
   }
 
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */
-  set(key: string, revision: number, body: Buffer, headers: Record<string, string>): CachedPage {
+  set(key: string, revision: number, body: string, headers: Record<string, string>): CachedPage {
     const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now() }
     this.dropIfStale()
     if (revision !== this.revision) return page

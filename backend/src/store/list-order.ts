@@ -29,7 +29,9 @@ export function decodeCursor(cursor: string, order: ListOrder): ListKey {
 
 /**
  * Picks one page from candidates offered in any order: the first `limit` after the cursor's key, and
- * whether more follow. Counts every candidate offered (the list's total). Keeps only limit + 1 at a time.
+ * whether more follow. Counts every candidate offered (the list's total). Keeps only limit + 1 at a time,
+ * and reads a candidate's id (through `idOf`) only when rank and time tie, so most candidates cost two
+ * number comparisons.
  */
 export class PageSelector<T> {
   /** Candidates offered, before or after the cursor. */
@@ -38,15 +40,18 @@ export class PageSelector<T> {
 
   constructor(
     private readonly limit: number,
-    private readonly after?: ListKey,
+    private readonly after: ListKey | undefined,
+    private readonly idOf: (value: T) => string,
   ) {}
 
-  offer(rank: number, time: number, id: string, value: T): void {
+  offer(rank: number, time: number, value: T): void {
     this.total++
-    if (this.after && compareKeyParts(rank, time, id, this.after) <= 0) return
+    const after = this.after
+    if (after && comesFirst(rank, time, value, after, this.idOf) !== false) return
     const best = this.best
     const size = this.limit + 1
-    if (best.length === size && compareKeyParts(rank, time, id, best[size - 1]!.key) >= 0) return
+    if (best.length === size && comesFirst(rank, time, value, best[size - 1]!.key, this.idOf) !== true) return
+    const id = this.idOf(value)
     let low = 0
     let high = best.length
     while (low < high) {
@@ -64,4 +69,12 @@ export class PageSelector<T> {
     const values = shown.map((entry) => entry.value)
     return this.best.length > this.limit ? { values, nextKey: shown[shown.length - 1]!.key } : { values }
   }
+}
+
+/** Whether the candidate comes before the key (true), after it (false), or is the key itself (undefined). */
+function comesFirst<T>(rank: number, time: number, value: T, key: ListKey, idOf: (value: T) => string): boolean | undefined {
+  if (rank !== key.rank) return rank > key.rank
+  if (time !== key.time) return time > key.time
+  const id = idOf(value)
+  return id === key.id ? undefined : id > key.id
 }

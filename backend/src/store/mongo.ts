@@ -213,12 +213,12 @@ class MongoStore implements Store {
   /** Candidates from the prefix index, ranked here like the embedded store ranks them; then the page's records. */
   private async searchPage(words: string[], order: ListOrder, filter: Filter<WumpusDocument>, limit: number, after: ListKey | undefined): Promise<WumpusPage> {
     const candidates = this.wumpuses.find({ ...filter, ...prefixFilter(words) }, { projection: RANKING_FIELDS })
-    const selector = new PageSelector<string>(limit, after)
+    const selector = new PageSelector<string>(limit, after, (id) => id)
     for await (const doc of candidates) {
       const score = matchScore(words, doc)
       if (score === 0) continue
       const key = recordKey(toRankable(doc), order, score)
-      selector.offer(key.rank, key.time, key.id, key.id)
+      selector.offer(key.rank, key.time, key.id)
     }
     const { values: ids, nextKey } = selector.page()
     const docs = ids.length > 0 ? await this.wumpuses.find({ _id: { $in: ids } }).toArray() : []

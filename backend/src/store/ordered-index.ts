@@ -41,8 +41,8 @@ export class OrderedIndex<K extends ListKey = ListKey> {
     return this.entries.slice(start, start + count)
   }
 
-  /** Index of the first entry that comes strictly after the key. */
-  private firstAfter(key: ListKey): number {
+  /** Index of the first entry that comes strictly after the key (the key need not be in the index). */
+  firstAfter(key: ListKey): number {
     let low = 0
     let high = this.entries.length
     while (low < high) {

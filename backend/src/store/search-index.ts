@@ -25,6 +25,7 @@ export class SearchIndex {
   /** Every word with postings, sorted; words added since the last search wait in `unsorted`. */
   private words: string[] = []
   private unsorted = false
+  private maxSlot = 0
 
   // Scratch space of one search, by slot; a stamp marks what belongs to the current search or word.
   private stamp = 0
@@ -37,6 +38,7 @@ export class SearchIndex {
 
   /** Indexes a record's field words under its slot. */
   add(slot: number, fields: Record<SearchField, string[]>): void {
+    if (slot > this.maxSlot) this.maxSlot = slot
     for (const [word, bits] of fieldMasks(fields)) {
       let posting = this.postings.get(word)
       if (!posting) {
@@ -69,45 +71,50 @@ export class SearchIndex {
   /** The records every query word matches, with their scores. Query words must be normalized. */
   search(queryWords: readonly string[]): SearchHits {
     this.sortWords()
-    let candidates: number[] = []
+    this.ensureCapacity(this.maxSlot)
+    // Locals, not fields, in the loops below: they run once per posting.
+    const { words, postings, searchMark, wordMark, exact, prefix, matched, scores } = this
     const searchStamp = this.nextStamp()
+    let candidates: number[] = []
     for (const [index, queryWord] of queryWords.entries()) {
       const wordStamp = this.nextStamp()
       const touched: number[] = []
-      for (let at = this.lowerBound(queryWord); at < this.words.length; at++) {
-        const word = this.words[at]!
+      for (let at = this.lowerBound(queryWord); at < words.length; at++) {
+        const word = words[at]!
         if (!word.startsWith(queryWord)) break
         const isExact = word === queryWord
-        for (const entry of this.postings.get(word)!) {
+        const posting = postings.get(word)!
+        for (let i = 0; i < posting.length; i++) {
+          const entry = posting[i]!
           const slot = entry >>> FIELD_BITS
-          if (index > 0 && (this.searchMark[slot] !== searchStamp || this.matched[slot] !== index)) continue
-          this.ensureCapacity(slot)
-          if (this.wordMark[slot] !== wordStamp) {
-            this.wordMark[slot] = wordStamp
-            this.exact[slot] = 0
-            this.prefix[slot] = 0
+          if (index > 0 && (searchMark[slot] !== searchStamp || matched[slot] !== index)) continue
+          if (wordMark[slot] !== wordStamp) {
+            wordMark[slot] = wordStamp
+            exact[slot] = 0
+            prefix[slot] = 0
             touched.push(slot)
           }
-          if (isExact) this.exact[slot]! |= entry & FIELD_MASK
-          else this.prefix[slot]! |= entry & FIELD_MASK
+          if (isExact) exact[slot]! |= entry & FIELD_MASK
+          else prefix[slot]! |= entry & FIELD_MASK
         }
       }
-      for (const slot of touched) {
-        const score = SCORES[(this.exact[slot]! << FIELD_BITS) | this.prefix[slot]!]!
+      for (let i = 0; i < touched.length; i++) {
+        const slot = touched[i]!
+        const score = SCORES[(exact[slot]! << FIELD_BITS) | prefix[slot]!]!
         if (index === 0) {
-          this.searchMark[slot] = searchStamp
-          this.matched[slot] = 1
-          this.scores[slot] = score
+          searchMark[slot] = searchStamp
+          matched[slot] = 1
+          scores[slot] = score
         } else {
-          this.matched[slot]! += 1
-          this.scores[slot]! += score
+          matched[slot]! += 1
+          scores[slot]! += score
         }
       }
       if (index === 0) candidates = touched
-      if (touched.length === 0) return { slots: [], scores: this.scores }
+      if (touched.length === 0) return { slots: [], scores }
     }
-    const slots = queryWords.length <= 1 ? candidates : candidates.filter((slot) => this.matched[slot] === queryWords.length)
-    return { slots, scores: this.scores }
+    const slots = queryWords.length <= 1 ? candidates : candidates.filter((slot) => matched[slot] === queryWords.length)
+    return { slots, scores }
   }
 
   private sortWords(): void {
