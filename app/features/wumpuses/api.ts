@@ -1,8 +1,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
-import type { Wumpus } from '../../../contract/wumpus'
+import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
+import { listQuery, type GallerySearch } from './gallery-search'
 
 export interface WumpusPage {
   items: Wumpus[]
@@ -20,9 +21,8 @@ export interface WumpusPage {
  */
 const RETRY_OFFLINE_COPY_MS = 2000
 
-export async function fetchWumpusPage(cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const query = new URLSearchParams({ limit: String(PAGE_SIZE_DEFAULT) })
-  if (cursor) query.set('cursor', cursor)
+export async function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
+  const query = listQuery(search, PAGE_SIZE_DEFAULT, cursor)
   const { data, headers } = await apiRequest(`/api/wumpuses?${query}`, trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
@@ -54,10 +54,11 @@ export function nextCursorFromLink(link: string | null): string | null {
   return null
 }
 
-export const wumpusListQueryOptions = () =>
+/** The gallery, or what a search of it finds (no search: every animation, newest first). */
+export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
   infiniteQueryOptions({
-    queryKey: ['wumpuses', 'list'],
-    queryFn: ({ pageParam, signal }) => fetchWumpusPage(pageParam, signal),
+    queryKey: ['wumpuses', 'list', search],
+    queryFn: ({ pageParam, signal }) => fetchWumpusPage(search, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
     refetchInterval: retryOfflineCopies,
@@ -67,4 +68,11 @@ export const wumpusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['wumpuses', 'detail', id],
     queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+  })
+
+/** The most used tags with their counts. */
+export const tagsQueryOptions = (limit: number) =>
+  queryOptions({
+    queryKey: ['tags', limit],
+    queryFn: ({ signal }) => apiGet(`/api/tags?limit=${limit}`, trusted<TagCount[]>(), { signal }),
   })

@@ -1,0 +1,42 @@
+// The home gallery's search as it lives in the URL (/?q=moon&tag=night&sort=popular): typed, checked
+// and cleaned by the route's validateSearch, so a bookmarked or shared link always makes a valid request.
+import { LIST_SORTS, normalizeTag, queryWords, SEARCH_MAX_LENGTH, tagProblem, type ListSort } from '../../../contract/search'
+
+export interface GallerySearch {
+  /** Words to search for, as typed (trimmed). */
+  q?: string
+  /** One tag, normalized. */
+  tag?: string
+  /** Absent: best match first with words, else newest first. */
+  sort?: ListSort
+}
+
+/**
+ * validateSearch of the home route: keeps what is valid and sets the rest to undefined (the router lays
+ * the result over the raw values, so a bad one must be overwritten, not left out). Never throws on a bad link.
+ */
+export function validateGallerySearch(raw: Record<string, unknown>): GallerySearch {
+  // The router parses values as JSON first: ?q=42 arrives as a number.
+  const q = typeof raw.q === 'string' || typeof raw.q === 'number' ? String(raw.q).trim().slice(0, SEARCH_MAX_LENGTH) : ''
+  const tag = typeof raw.tag === 'string' ? normalizeTag(raw.tag) : ''
+  return {
+    q: q || undefined,
+    tag: tag && !tagProblem(tag) ? tag : undefined,
+    sort: (LIST_SORTS as readonly unknown[]).includes(raw.sort) ? (raw.sort as ListSort) : undefined,
+  }
+}
+
+/** Whether the search narrows the gallery (words or a tag), as opposed to only ordering it. */
+export function isFiltered(search: GallerySearch): boolean {
+  return queryWords(search.q).length > 0 || search.tag !== undefined
+}
+
+/** The list API's query for a search and page: always in the same order, so offline copies match. */
+export function listQuery(search: GallerySearch, limit: number, cursor: string | null): URLSearchParams {
+  const query = new URLSearchParams({ limit: String(limit) })
+  if (search.q) query.set('q', search.q)
+  if (search.tag) query.set('tag', search.tag)
+  if (search.sort) query.set('sort', search.sort)
+  if (cursor) query.set('cursor', cursor)
+  return query
+}
