@@ -22,7 +22,7 @@ export function TagsField({ value, onChange, errors, description }: TagsFieldPro
     <TagsInput
       label="Tags"
       description={description}
-      placeholder={value.length < TAGS_MAX ? 'Type a tag, then Enter or a comma' : undefined}
+      placeholder={value.length < TAGS_MAX ? 'Add a tag…' : undefined}
       data={(inUse.data ?? []).map((entry) => entry.tag)}
       value={value}
       onChange={(tags) => onChange([...new Set(tags.map(normalizeTag).filter(Boolean))])}

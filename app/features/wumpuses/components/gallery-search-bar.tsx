@@ -1,4 +1,4 @@
-import { CloseButton, Loader, SegmentedControl, TextInput, VisuallyHidden } from '@mantine/core'
+import { ActionIcon, Loader } from '@mantine/core'
 import { useDebouncedCallback } from '@mantine/hooks'
 import { useEffect, useRef, useState } from 'react'
 import { SEARCH_MAX_LENGTH, queryWords, type ListSort } from '../../../../contract/search'
@@ -18,7 +18,10 @@ interface GallerySearchBarProps {
 
 type SortChoice = ListSort | 'relevance'
 
-/** The search box (searches as you type, after a pause) and the order of the results. */
+/**
+ * The search box (searches as you type, after a pause) and the order of the results. Plain input and
+ * select styled like Mantine's: the home page's script budget has no room for its input components.
+ */
 export function GallerySearchBar({ search, onChange, searching }: GallerySearchBarProps) {
   const [draft, setDraft] = useState(search.q ?? '')
   // What this box last asked for, so a change of the URL from elsewhere (back, a chip, Clear) shows here.
@@ -40,7 +43,6 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
 
   const hasWords = queryWords(draft).length > 0
   const sort: SortChoice = search.sort ?? (queryWords(search.q).length > 0 ? 'relevance' : 'new')
-  const sorts = [...(hasWords || sort === 'relevance' ? [{ value: 'relevance', label: 'Best match' }] : []), { value: 'new', label: 'Newest' }, { value: 'popular', label: 'Popular' }]
 
   return (
     <form
@@ -52,57 +54,73 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
         ask(draft)
       }}
     >
-      <TextInput
-        className={classes.input}
-        type="search"
-        aria-label="Search animations"
-        placeholder="Search stickers: happy, dance, moon…"
-        value={draft}
-        maxLength={SEARCH_MAX_LENGTH}
-        enterKeyHint="search"
-        autoComplete="off"
-        leftSection={<SearchIcon />}
-        rightSection={
-          searching ? (
-            <Loader size="xs" aria-label="Searching" />
-          ) : draft ? (
-            <CloseButton
-              aria-label="Clear the search box"
-              onClick={() => {
-                askLater.cancel()
-                setDraft('')
-                ask('')
-              }}
-            />
-          ) : null
-        }
-        onChange={(event) => {
-          setDraft(event.currentTarget.value)
-          askLater(event.currentTarget.value)
-        }}
-      />
-      <div className={classes.sort}>
-        <VisuallyHidden id="gallery-sort-label">Order</VisuallyHidden>
-        <SegmentedControl
-          aria-labelledby="gallery-sort-label"
-          data={sorts}
-          value={sort}
-          onChange={(value) => {
-            const wordsAsked = queryWords(search.q).length > 0
-            const chosen = value as SortChoice
-            // The default order of the list stays out of the URL.
-            const next = chosen === 'relevance' || (chosen === 'new' && !wordsAsked) ? undefined : chosen
-            onChange({ ...search, sort: next }, false)
+      <div className={classes.field}>
+        <SearchIcon />
+        <input
+          className={classes.control}
+          type="search"
+          aria-label="Search animations"
+          placeholder="Search: happy, dance…"
+          value={draft}
+          maxLength={SEARCH_MAX_LENGTH}
+          enterKeyHint="search"
+          autoComplete="off"
+          onChange={(event) => {
+            setDraft(event.currentTarget.value)
+            askLater(event.currentTarget.value)
           }}
         />
+        <span className={classes.end}>
+          {searching ? (
+            <Loader size="xs" aria-label="Searching" />
+          ) : (
+            draft && (
+              <ActionIcon
+                variant="subtle"
+                color="gray"
+                aria-label="Clear the search box"
+                onClick={() => {
+                  askLater.cancel()
+                  setDraft('')
+                  ask('')
+                }}
+              >
+                <ClearIcon />
+              </ActionIcon>
+            )
+          )}
+        </span>
       </div>
+      <select
+        className={`${classes.control} ${classes.sort}`}
+        aria-label="Order"
+        value={sort}
+        onChange={(event) => {
+          const chosen = event.currentTarget.value as SortChoice
+          // The default order of the list stays out of the URL.
+          const next = chosen === 'relevance' || (chosen === 'new' && queryWords(search.q).length === 0) ? undefined : chosen
+          onChange({ ...search, sort: next }, false)
+        }}
+      >
+        {(hasWords || sort === 'relevance') && <option value="relevance">Best match</option>}
+        <option value="new">Newest first</option>
+        <option value="popular">Most downloaded</option>
+      </select>
     </form>
+  )
+}
+
+function ClearIcon() {
+  return (
+    <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} strokeLinecap="round" aria-hidden="true">
+      <path d="M6 6l12 12M18 6 6 18" />
+    </svg>
   )
 }
 
 function SearchIcon() {
   return (
-    <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" aria-hidden="true">
+    <svg className={classes.icon} width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" aria-hidden="true">
       <circle cx="11" cy="11" r="7" />
       <path d="m20 20-3.5-3.5" />
     </svg>

@@ -1,10 +1,9 @@
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { HOME_TAG_CHIPS } from '../../../../contract/limits'
 import { AnchorLink } from '../../../components/router-links'
 import { LoadError } from '../../../components/load-error'
 import { MorePages } from '../../../components/more-pages'
-import { PageLoader } from '../../../components/page-loader'
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
 import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
@@ -63,7 +62,9 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
         list.isError ? (
           <LoadError title="Could not search the gallery" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
         ) : (
-          <PageLoader />
+          <Stack align="center" py="xl">
+            <Loader aria-label="Loading animations" />
+          </Stack>
         )
       ) : items.length === 0 ? (
         <GalleryEmpty search={search} onChange={(next) => onSearchChange(next, false)} tags={tags.data ?? []} offline={offline} />
