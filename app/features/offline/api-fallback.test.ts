@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto'
-import { clear, set } from 'idb-keyval'
+import { clear, keys, set } from 'idb-keyval'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { apiStoreFor, networkFirstWithStore, storedFileResponse } from './api-fallback'
@@ -106,6 +106,15 @@ describe('searching offline', () => {
     const none = await ask('/api/wumpuses?limit=24&q=zebra')
     expect(none.body).toEqual([])
     expect(none.response.headers.get('X-Total-Count')).toBe('0')
+  })
+
+  it('does not keep search answers (typing would pile them up), but keeps tag and order lists', async () => {
+    const online = async () => Response.json([moon], { headers: { 'X-Total-Count': '1' } })
+    await networkFirstWithStore(request('/api/wumpuses?limit=24&q=glow'), 'wumpus-pages', online)
+    await networkFirstWithStore(request('/api/wumpuses?limit=24&tag=night&sort=popular'), 'wumpus-pages', online)
+    const kept = await keys(offlineStore('wumpus-pages'))
+    expect(kept).toContain('/api/wumpuses?limit=24&tag=night&sort=popular')
+    expect(kept).not.toContain('/api/wumpuses?limit=24&q=glow')
   })
 
   it('prefers the answer kept for that very URL, and does not make up later pages', async () => {

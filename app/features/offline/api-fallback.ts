@@ -87,7 +87,7 @@ export async function networkFirstWithStore(
       notAvailableOffline(storeName)
     )
   }
-  if (response.status === 200) {
+  if (response.status === 200 && worthKeeping(new URL(request.url))) {
     // A full disk or a closed database must not cost the user the answer itself.
     await keepApiResponse(storeName, request.url, response.clone()).catch(() => {})
   }
@@ -106,6 +106,14 @@ export async function storedFileResponse(url: string): Promise<Response | undefi
       [OFFLINE_HEADER]: '1',
     },
   })
+}
+
+/**
+ * Searches are not kept: typing makes one answer per pause, which would pile up; offline, the kept
+ * animations answer them instead (localAnswer).
+ */
+function worthKeeping(url: URL): boolean {
+  return !(url.pathname === '/api/wumpuses' && url.searchParams.get('q'))
 }
 
 /** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags. */
