@@ -138,13 +138,13 @@ class EmbeddedStore implements Store {
   }
 
   async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
-    let changed = false
+    const stored = new Map<string, number>()
     for (const [id, count] of counts) {
       if (!(count > 0) || !this.catalog.get(id)) continue
       const { numAffected } = await this.wumpuses.updateAsync({ _id: id }, { $inc: { downloads: count } }, {})
-      if (numAffected > 0 && this.catalog.addDownloads(id, count)) changed = true
+      if (numAffected > 0) stored.set(id, count)
     }
-    if (changed) this.revision++
+    if (this.catalog.addDownloads(stored).length > 0) this.revision++
   }
 
   async listTags(): Promise<TagCount[]> {

@@ -28,6 +28,23 @@ describe('OrderedIndex', () => {
     expect(index.keys.map((entry) => entry.id)).toEqual(sorted(live))
   })
 
+  it('swaps many keys at once exactly like one at a time', () => {
+    for (const changed of [3, 40]) {
+      const keys = Array.from({ length: 200 }, (_, i) => key(i % 7, `id${String(i).padStart(3, '0')}`, i % 5))
+      const one = new OrderedIndex()
+      const many = new OrderedIndex()
+      one.reset(keys)
+      many.reset(keys)
+      const olds = keys.filter((_, i) => i % Math.floor(200 / changed) === 0).slice(0, changed)
+      const news = olds.map((old) => ({ ...old, rank: old.rank + 3 }))
+      for (const old of olds) one.remove(old)
+      for (const fresh of news) one.add(fresh)
+      many.replaceMany(olds, news)
+      expect(ids(many.keys)).toEqual(ids(one.keys))
+      expect(ids(many.keys)).toEqual(sorted([...keys.filter((entry) => !olds.includes(entry)), ...news]))
+    }
+  })
+
   it('orders by rank before time', () => {
     const index = new OrderedIndex()
     index.reset([key(5, 'a', 0), key(1, 'b', 3), key(9, 'c', 1), key(1, 'd', 3)])

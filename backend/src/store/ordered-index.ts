@@ -35,6 +35,29 @@ export class OrderedIndex<K extends ListKey = ListKey> {
     return true
   }
 
+  /**
+   * Swaps many keys for new ones (same records, new ranks) at once: one pass over the index instead of
+   * a splice each, for batches such as a flush of download counts. `olds` must be in the index.
+   */
+  replaceMany(olds: readonly K[], news: readonly K[]): void {
+    if (olds.length < 16) {
+      for (const old of olds) this.remove(old)
+      for (const key of news) this.add(key)
+      return
+    }
+    const gone = new Set<ListKey>(olds)
+    const added = [...news].sort((a, b) => compareKeyParts(a.rank, a.time, a.id, b))
+    const merged: K[] = []
+    let next = 0
+    for (const entry of this.entries) {
+      if (gone.has(entry)) continue
+      while (next < added.length && compareKeyParts(added[next]!.rank, added[next]!.time, added[next]!.id, entry) < 0) merged.push(added[next++]!)
+      merged.push(entry)
+    }
+    while (next < added.length) merged.push(added[next++]!)
+    this.entries = merged
+  }
+
   /** Up to `count` keys after the given position (from the start when none). */
   slice(count: number, after?: ListKey): K[] {
     const start = after ? this.firstAfter(after) : 0

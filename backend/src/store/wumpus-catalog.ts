@@ -157,18 +157,28 @@ export class WumpusCatalog {
     this.add(record)
   }
 
-  /** Adds to a record's download count; answers whether the record exists. */
-  addDownloads(id: string, count: number): boolean {
-    const item = this.items.get(id)
-    if (!item) return false
-    const downloads = (item.record.downloads ?? 0) + count
-    const indexes = [this.popular, ...item.facets.map((facet) => this.facets.get(facet)!.popular)]
-    for (const index of indexes) index.remove(item.popular)
-    item.record = { ...item.record, downloads }
-    item.popular = { ...item.popular, rank: downloads }
-    for (const index of indexes) index.add(item.popular)
-    this.downloads[item.slot] = downloads
-    return true
+  /** Adds to records' download counts (id to how many more); answers the ids it knew. */
+  addDownloads(counts: ReadonlyMap<string, number>): string[] {
+    const changes = new Map<OrderedIndex<CatalogKey>, { olds: CatalogKey[]; news: CatalogKey[] }>()
+    const known: string[] = []
+    for (const [id, count] of counts) {
+      const item = this.items.get(id)
+      if (!item) continue
+      known.push(id)
+      const downloads = (item.record.downloads ?? 0) + count
+      const popular = { ...item.popular, rank: downloads }
+      for (const index of [this.popular, ...item.facets.map((facet) => this.facets.get(facet)!.popular)]) {
+        const change = changes.get(index) ?? { olds: [], news: [] }
+        change.olds.push(item.popular)
+        change.news.push(popular)
+        changes.set(index, change)
+      }
+      item.record = { ...item.record, downloads }
+      item.popular = popular
+      this.downloads[item.slot] = downloads
+    }
+    for (const [index, { olds, news }] of changes) index.replaceMany(olds, news)
+    return known
   }
 
   list(options: ListWumpusesOptions): WumpusPage {
