@@ -94,6 +94,7 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
       <select
         className={`${classes.control} ${classes.sort}`}
         aria-label="Order"
+        title="Order: best match, newest first, or most downloaded first"
         value={sort}
         onChange={(event) => {
           const chosen = event.currentTarget.value as SortChoice
@@ -103,8 +104,8 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
         }}
       >
         {(hasWords || sort === 'relevance') && <option value="relevance">Best match</option>}
-        <option value="new">Newest first</option>
-        <option value="popular">Most downloaded</option>
+        <option value="new">Newest</option>
+        <option value="popular">Popular</option>
       </select>
     </form>
   )

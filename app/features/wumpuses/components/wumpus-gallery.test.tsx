@@ -182,11 +182,11 @@ describe('searching the gallery', () => {
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
     expect(await screen.findByRole('heading', { level: 1, name: '2 wumpus animation in 3 format' })).toBeInTheDocument()
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Most downloaded')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Popular')
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night', sort: 'popular' }))
     await waitFor(async () => expect(await names()).toEqual(['Moon Wumpus', 'Moonlight Wumpus']))
 
-    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest first')
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest')
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
     await waitFor(async () => expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus']))
   })
