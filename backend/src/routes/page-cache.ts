@@ -40,15 +40,15 @@ export class PageCache {
   }
 
   /**
-   * Answers a JSON list from the cache, or computes, keeps and answers it: with its headers, an ETag,
-   * `Cache-Control: no-cache` and 304 when the client already has it.
+   * Answers a JSON list from the cache, or computes (as JSON text), keeps and answers it: with its headers,
+   * an ETag, `Cache-Control: no-cache` and 304 when the client already has it.
    */
-  async send(ctx: Context, key: string, compute: () => Promise<{ body: unknown; headers: Record<string, string> }>): Promise<void> {
+  async send(ctx: Context, key: string, compute: () => Promise<{ json: string; headers: Record<string, string> }>): Promise<void> {
     let page = this.get(key)
     if (!page) {
       const revision = this.store.wumpusRevision()
-      const { body, headers } = await compute()
-      page = this.set(key, revision, JSON.stringify(body), headers)
+      const { json, headers } = await compute()
+      page = this.set(key, revision, json, headers)
     }
     ctx.set(page.headers)
     ctx.set('Cache-Control', 'no-cache')

@@ -14,7 +14,7 @@ export function tagRoutes(deps: { store: Store }): Router {
     lists.send(ctx, ctx.querystring, async () => {
       const { limit } = tagListQuerySchema.parse(ctx.query)
       const tags = await store.listTags()
-      return { body: tags.slice(0, limit), headers: { [TOTAL_COUNT_HEADER]: String(tags.length) } }
+      return { json: JSON.stringify(tags.slice(0, limit)), headers: { [TOTAL_COUNT_HEADER]: String(tags.length) } }
     }),
   )
 

@@ -11,7 +11,7 @@ import { inspectAs, limitOf, lottieFromLink, renderAndStore, storeAnimationFile 
 import { multipart, uploadedFiles } from './uploads'
 import type { Config } from '../config'
 import { PageCache } from './page-cache'
-import { toApiWumpus } from './wumpus-view'
+import { ApiWumpusJson, toApiWumpus } from './wumpus-view'
 
 /** The query keys a next-page link carries over, besides limit and cursor. */
 const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
@@ -24,6 +24,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3 })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+  const itemsJson = new ApiWumpusJson()
 
   const sendPage = (ctx: Context, basePath: string) =>
     pages.send(ctx, `${basePath}?${ctx.querystring}`, async () => {
@@ -35,7 +36,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         for (const key of LIST_FILTER_KEYS) if (query[key] !== undefined) next.set(key, query[key])
         headers[LINK_HEADER] = `<${basePath}?${next}>; rel="next"`
       }
-      return { body: result.items.map(toApiWumpus), headers }
+      return { json: itemsJson.list(result.items), headers }
     })
 
   router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
