@@ -4,6 +4,7 @@
 // JSON line.
 import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
 import { once } from 'node:events'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -48,7 +49,21 @@ const listen = (app: Koa) =>
 
 const logger = createLogger('silent')
 const downloads = new DownloadCounter(store, { logger })
-const realUrl = await listen(createApp({ config, store, logger, downloads }))
+// The real app, timed on the server: from a request's arrival to its last byte handed to the socket.
+// GET /bench-times answers the times since the last call (and forgets them).
+let times: number[] = []
+const handle = createApp({ config, store, logger, downloads }).callback()
+const timed = createServer((req, res) => {
+  if (req.url === '/bench-times') {
+    res.end(JSON.stringify(times))
+    times = []
+    return
+  }
+  const started = performance.now()
+  res.once('finish', () => times.push(performance.now() - started))
+  void handle(req, res)
+})
+const realUrl = await new Promise<string>((resolve) => timed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(timed.address() as AddressInfo).port}`)))
 const firstPage = await (await fetch(`${realUrl}/api/wumpuses`)).json()
 const bare = new Koa()
 bare.use((ctx) => {
