@@ -2,7 +2,8 @@
 // The service worker (built by vite-plugin-pwa, injectManifest). What it does, in route order:
 //  1. Precache: the build's JS, CSS, index.html, icons and the manifest, each with a revision.
 //  2. Page navigations: the precached index.html (every route renders offline; /api/ is never a page).
-//  3. API reads: network first, kept in IndexedDB, answered from there when the network fails.
+//  3. API reads: network first, kept in IndexedDB, answered from there when the network fails (gallery
+//     searches and tags never asked for online are answered from the kept animations).
 //  4. Animation files: previews cached (cache first), downloads from the network; either falls back
 //     to the files the user downloaded or saved (IndexedDB) when the network fails.
 //
@@ -15,7 +16,7 @@
 // worker controls it, so page, scripts and worker always come from the same build (other open tabs
 // keep their prompt, whose Reload then just reloads). cleanupOutdatedCaches() drops precaches of
 // older workbox versions.
-import { PAGE_SIZE_DEFAULT } from '../contract/limits'
+import { HOME_TAG_CHIPS, PAGE_SIZE_DEFAULT } from '../contract/limits'
 import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './features/offline/api-fallback'
 import { clientsClaim } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
@@ -60,8 +61,10 @@ self.addEventListener('message', (event) => {
 // On the first install, take the open page at once so what it reads from now on is kept offline.
 clientsClaim()
 
-// The page that installed the worker fetched the gallery before the worker ran: keep its first page now.
+// The page that installed the worker fetched the gallery before the worker ran: keep its first page and
+// the tag chips now.
 self.addEventListener('activate', (event) => {
-  const url = new URL(`/api/wumpuses?limit=${PAGE_SIZE_DEFAULT}`, self.location.origin)
-  event.waitUntil(networkFirstWithStore(new Request(url), 'wumpus-pages').catch(() => undefined))
+  const keep = (path: string, storeName: 'wumpus-pages' | 'tag-lists') =>
+    networkFirstWithStore(new Request(new URL(path, self.location.origin)), storeName).catch(() => undefined)
+  event.waitUntil(Promise.all([keep(`/api/wumpuses?limit=${PAGE_SIZE_DEFAULT}`, 'wumpus-pages'), keep(`/api/tags?limit=${HOME_TAG_CHIPS}`, 'tag-lists')]))
 })

@@ -1,6 +1,10 @@
-// Child process of bench/api.ts: the real app on an embedded store holding 10,000 animations, and a
-// bare Koa endpoint answering the same first page from memory. Prints both URLs as one JSON line.
-import { mkdtempSync, rmSync } from 'node:fs'
+// Child process of bench/api.ts: the real app on an embedded store holding BENCH_COUNT animations
+// (default 100,000, written as the store's data file and opened as at a start), and a bare Koa endpoint
+// answering the plain list's first page from memory. Prints the URLs and the requests to make as one
+// JSON line.
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs'
+import { once } from 'node:events'
+import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -8,34 +12,58 @@ import Koa from 'koa'
 import { createApp } from '../backend/src/app'
 import { loadConfig } from '../backend/src/config'
 import { createLogger } from '../backend/src/logger'
+import { DownloadCounter } from '../backend/src/services/download-counts'
+import { newId } from '../backend/src/store/ids'
 import { openEmbeddedStore } from '../backend/src/store/embedded'
+import { galleryItem, searchQueries, seededRandom, TAGS } from './support/gallery-data'
 
-const COUNT = Number(process.env.BENCH_COUNT ?? 10_000)
+const COUNT = Number(process.env.BENCH_COUNT ?? 100_000)
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-'))
 const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: dataDir, LOG_LEVEL: 'silent' })
-const store = await openEmbeddedStore({ dataDir })
-const bytes = new TextEncoder().encode('x')
-const ref = async (filename: string) => ({ id: (await store.putFile({ bytes, contentType: 'image/gif', filename })).id, filename })
+const random = seededRandom(2026)
+
+// The files every record points at, then the records as nedb writes them.
+let store = await openEmbeddedStore({ dataDir })
+const ref = async (filename: string) => ({ id: (await store.putFile({ bytes: new TextEncoder().encode('x'.repeat(20_000)), contentType: 'image/gif', filename })).id, filename })
 const files = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
+await store.close()
+const out = createWriteStream(path.join(dataDir, 'wumpuses.db'))
 const start = Date.UTC(2025, 0, 1)
 for (let i = 0; i < COUNT; i++) {
-  await store.insertWumpus({
-    name: `Benchmark Wumpus ${i}`,
-    description: 'A wumpus stored to measure the gallery list under load.',
-    files,
-    u_email: `maker${i % 50}@example.com`,
-    u_name: `Maker ${i % 50}`,
-    createdAt: new Date(start + i * 1000),
-  })
+  const time = start + i * 1000
+  const date = { $$date: time }
+  const line = JSON.stringify({ _id: newId(time), ...galleryItem(random, i), files, u_email: `maker${i % 50}@example.com`, u_name: `Maker ${i % 50}`, createdAt: date, updatedAt: date })
+  if (!out.write(`${line}\n`)) await once(out, 'drain')
 }
+out.end()
+await once(out, 'finish')
+const started = performance.now()
+store = await openEmbeddedStore({ dataDir })
+const openMs = performance.now() - started
 
 const listen = (app: Koa) =>
   new Promise<string>((resolve) => {
     const server = app.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
   })
 
-const realUrl = await listen(createApp({ config, store, logger: createLogger('silent') }))
+const logger = createLogger('silent')
+const downloads = new DownloadCounter(store, { logger })
+// The real app, timed on the server: from a request's arrival to its last byte handed to the socket.
+// GET /bench-times answers the times since the last call (and forgets them).
+let times: number[] = []
+const handle = createApp({ config, store, logger, downloads }).callback()
+const timed = createServer((req, res) => {
+  if (req.url === '/bench-times') {
+    res.end(JSON.stringify(times))
+    times = []
+    return
+  }
+  const started = performance.now()
+  res.once('finish', () => times.push(performance.now() - started))
+  void handle(req, res)
+})
+const realUrl = await new Promise<string>((resolve) => timed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(timed.address() as AddressInfo).port}`)))
 const firstPage = await (await fetch(`${realUrl}/api/wumpuses`)).json()
 const bare = new Koa()
 bare.use((ctx) => {
@@ -43,9 +71,28 @@ bare.use((ctx) => {
 })
 const bareUrl = await listen(bare)
 
+// Search: many different queries, so most miss the server's page cache (500 pages).
+const searchPaths = searchQueries(random, 3000).map((q) => `/api/wumpuses?q=${encodeURIComponent(q)}`)
+// Tag filter: every tag, newest and most downloaded first, its first five pages (following the Link header).
+const tagPaths: string[] = []
+for (const tag of TAGS) {
+  for (const sort of ['new', 'popular']) {
+    let next: string | undefined = `/api/wumpuses?tag=${tag}&sort=${sort}`
+    for (let page = 0; page < 5 && next; page++) {
+      tagPaths.push(next)
+      const res: Response = await fetch(realUrl + next)
+      next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1]
+    }
+  }
+}
+const filePath = `/api/files/${files.gif.id}/a.gif`
+
 process.on('SIGTERM', async () => {
+  await downloads.close()
   await store.close()
   rmSync(dataDir, { recursive: true, force: true })
   process.exit(0)
 })
-console.log(JSON.stringify({ realUrl: `${realUrl}/api/wumpuses`, bareUrl: `${bareUrl}/`, items: firstPage.length, count: COUNT }))
+console.log(
+  JSON.stringify({ realUrl, bareUrl: `${bareUrl}/`, items: firstPage.length, count: COUNT, openMs, searchPaths, tagPaths, filePath }),
+)

@@ -28,3 +28,6 @@ export const ID_PATTERN = /^[0-9a-f]{24}$/
 /** Response headers of the paged lists. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count'
 export const LINK_HEADER = 'Link'
+
+/** How many of the most used tags the home page offers as chips (GET /api/tags?limit=). */
+export const HOME_TAG_CHIPS = 12

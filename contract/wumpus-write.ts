@@ -1,8 +1,9 @@
 import { z } from 'zod'
 import { MEDIA_FORMATS } from './limits'
 import { mediaInfoSchema } from './media'
+import { TAGS_MAX } from './search'
 import { NAME_PATTERN, userSchema } from './user'
-import { idSchema } from './wumpus'
+import { idSchema, tagSchema } from './wumpus'
 
 /** Writing animations: the admin's and uploader's payloads, as the server checks them. */
 
@@ -26,6 +27,13 @@ export const wumpusDescriptionSchema = z
   .min(WUMPUS_DESCRIPTION_MIN, 'Description should be at least 10 characters')
   .max(WUMPUS_DESCRIPTION_MAX, `Description should be at most ${WUMPUS_DESCRIPTION_MAX} characters`)
 
+/** An animation's tags, as typed: each normalized and checked, repeats dropped, at most TAGS_MAX. */
+export const tagsSchema = z
+  .array(tagSchema)
+  .max(50)
+  .transform((tags) => [...new Set(tags)])
+  .pipe(z.array(z.string()).max(TAGS_MAX, `At most ${TAGS_MAX} tags`))
+
 /** An http(s) link, or one of our own stored files. */
 export const LOTTIE_LINK_PATTERN = /^(https?:\/\/[^\s"'<>]+|\/api\/files\/[^\s"'<>]+)$/
 
@@ -42,6 +50,7 @@ export const addWumpusFormSchema = z
     lottieFile: z.string(),
     apng: z.string(),
     gif: z.string(),
+    tags: tagsSchema,
   })
   .superRefine((form, ctx) => {
     const link = form.lottieLink
@@ -76,17 +85,30 @@ export const renderResponseSchema = z.object({ gif: uploadedAnimationFileSchema,
 const fileIdsSchema = z.object({ gif: idSchema, apng: idSchema, lottie: idSchema }).strict()
 
 /** POST /api/wumpuses as JSON: file ids from earlier uploads. u_email and u_name come from the session. */
-export const createWumpusSchema = z.object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema }).strict()
+export const createWumpusSchema = z
+  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema, tags: tagsSchema.optional() })
+  .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
+
+/** Tags sent as form fields: one field per tag, or one field of comma-separated tags. */
+const tagFieldsSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').filter((tag) => tag.trim() !== '') : value),
+  tagsSchema,
+)
 
 /** POST /api/wumpuses as multipart: these text fields, and files `gif`, `apng`, `lottie`. */
 export const createWumpusFieldsSchema = z
-  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, lottieUrl: z.string().trim().max(2048).optional() })
+  .object({
+    name: wumpusNameSchema,
+    description: wumpusDescriptionSchema,
+    lottieUrl: z.string().trim().max(2048).optional(),
+    tags: tagFieldsSchema.optional(),
+  })
   .strict()
 
-/** PUT /api/wumpuses/{id}: every field optional. */
+/** PUT /api/wumpuses/{id}: every field optional; `tags` replaces the animation's tags ([] removes them). */
 export const updateWumpusSchema = z
-  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema.partial() })
+  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema.partial(), tags: tagsSchema })
   .partial()
   .strict()
 export type UpdateWumpus = z.infer<typeof updateWumpusSchema>

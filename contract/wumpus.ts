@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
+import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
 
 /** An animation as the API returns it. gif, apng and lottie are URLs on our own server. */
 export const wumpusSchema = z.object({
@@ -11,6 +12,12 @@ export const wumpusSchema = z.object({
   lottie: z.string(),
   u_email: z.string(),
   u_name: z.string(),
+  /** Lower-case words (see contract/search.ts); [] for animations that have none. */
+  tags: z.array(z.string()),
+  /** How many times it was downloaded (counted once per visitor and animation a while, see the README). */
+  downloads: z.number(),
+  /** ISO time of publishing; the gallery's newest-first order. */
+  createdAt: z.string(),
 })
 export type Wumpus = z.infer<typeof wumpusSchema>
 
@@ -19,7 +26,21 @@ export const wumpusListSchema = z.array(wumpusSchema)
 /** Ids are 24 lowercase hex characters (ObjectId-like) on every store. */
 export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id')
 
-/** Query of GET /wumpuses and GET /wumpus?u_email=. Unknown keys are refused. */
+/** One tag as typed: normalized (lower case, no accents, spaces as hyphens), then checked. */
+export const tagSchema = z
+  .string()
+  .max(200)
+  .transform(normalizeTag)
+  .superRefine((tag, ctx) => {
+    const problem = tagProblem(tag)
+    if (problem) ctx.addIssue({ code: 'custom', message: problem })
+  })
+
+/**
+ * Query of GET /wumpuses and GET /wumpus?u_email=. Unknown keys are refused. `q` searches name,
+ * description and tags (see contract/search.ts); `tag` keeps one tag's animations; `sort` orders them
+ * (default: best match with a query, else newest). A new filter is one more key here.
+ */
 export const wumpusListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
@@ -29,6 +50,15 @@ export const wumpusListQuerySchema = z
       .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
       .optional(),
     u_email: z.string().email().max(254).optional(),
+    q: z.string().max(SEARCH_MAX_LENGTH, `A search has at most ${SEARCH_MAX_LENGTH} characters`).optional(),
+    tag: tagSchema.optional(),
+    sort: z.enum(LIST_SORTS).optional(),
   })
   .strict()
 export type WumpusListQuery = z.infer<typeof wumpusListQuerySchema>
+
+/** GET /tags: the tags in use, most used first. */
+export const tagListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict()
+export const tagCountSchema = z.object({ tag: z.string(), count: z.number() })
+export type TagCount = z.infer<typeof tagCountSchema>
+export const tagListSchema = z.array(tagCountSchema)

@@ -18,13 +18,15 @@ async function gallery() {
 }
 
 describe('server-rendered public pages', () => {
-  it('answers / with the heading, the count and the first page of cards already in the HTML', async () => {
+  it('answers / with the heading, the count, the tag chips and the first page of cards already in the HTML', async () => {
     const { total, items } = await gallery()
     const res = await fetch(baseURL + '/', { headers: { accept: 'text/html' } })
     expect(res.headers.get('cache-control')).toBe('no-cache')
     const html = await res.text()
     expect(html.replace(/<!-- -->/g, "")).toContain(`${total} wumpus animation in 3 format</h1>`)
     for (const item of items) expect(html).toContain(`>${item.name}</h2>`)
+    const [topTag] = (await (await fetch(`${baseURL}/api/tags?limit=1`)).json()) as { tag: string }[]
+    expect(html).toContain(topTag!.tag)
     // The largest paint, the first card's image, is in the markup with a high fetch priority.
     expect(html).toMatch(new RegExp(`<img[^>]*src="${items[0]!.gif}"[^>]*fetchpriority="high"|<img[^>]*fetchpriority="high"[^>]*src="${items[0]!.gif}"`))
     expect(html).toMatch(/<style>[^<]*mantine/)
@@ -51,7 +53,10 @@ describe('server-rendered public pages', () => {
     const apiReads: string[] = []
     page.on('console', (message: ConsoleMessage) => message.type() === 'error' && problems.push(message.text()))
     page.on('pageerror', (error) => problems.push(error.message))
-    page.on('request', (request) => new URL(request.url()).pathname.startsWith('/api/wumpus') && apiReads.push(request.url()))
+    page.on('request', (request) => {
+      const { pathname } = new URL(request.url())
+      if (pathname.startsWith('/api/') && !pathname.startsWith('/api/files/')) apiReads.push(request.url())
+    })
     await page.goto('/')
     await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
     expect(apiReads, apiReads.join()).toEqual([])

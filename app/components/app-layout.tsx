@@ -120,7 +120,7 @@ function NavLinks() {
   const { status } = useSession()
   return (
     <>
-      <Link to="/" className={classes.navLink} activeOptions={{ exact: true }}>
+      <Link to="/" className={classes.navLink} activeOptions={{ exact: true, includeSearch: false }}>
         Home
       </Link>
       <Link to="/about" className={classes.navLink}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fileNameFromUrl } from './download'
+import { downloadUrl, fileNameFromUrl } from './download'
 
 describe('fileNameFromUrl', () => {
   it('takes the last path segment, decoded', () => {
@@ -14,5 +14,13 @@ describe('fileNameFromUrl', () => {
 
   it('keeps a segment that is not valid percent-encoding as it is', () => {
     expect(fileNameFromUrl('/api/files/1/100%.png')).toBe('100%.png')
+  })
+})
+
+describe('downloadUrl', () => {
+  it('asks for the file as a counted download, keeping the rest of the URL', () => {
+    expect(downloadUrl('/api/files/1/waving%20wumpus.gif')).toBe('/api/files/1/waving%20wumpus.gif?download=1')
+    expect(downloadUrl('/api/files/1/a.gif?download=1')).toBe('/api/files/1/a.gif?download=1')
+    expect(downloadUrl('https://example.com/api/files/1/a.gif')).toBe('https://example.com/api/files/1/a.gif?download=1')
   })
 })

@@ -9,6 +9,13 @@ export function fileNameFromUrl(url: string): string {
   }
 }
 
+/** The URL that fetches a file as a download: the server counts it for the animation (see the README). */
+export function downloadUrl(url: string): string {
+  const parsed = new URL(url, 'http://base.invalid')
+  parsed.searchParams.set('download', '1')
+  return /^https?:\/\//.test(url) ? parsed.href : parsed.pathname + parsed.search
+}
+
 /** Saves a Blob on the user's device under the given name, through a temporary <a download>. */
 export function saveBlob(blob: Blob, fileName: string): void {
   const objectUrl = URL.createObjectURL(blob)

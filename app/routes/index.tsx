@@ -1,16 +1,34 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { wumpusListQueryOptions } from '../features/wumpuses/api'
+import { HOME_TAG_CHIPS } from '../../contract/limits'
+import { tagsQueryOptions, wumpusListQueryOptions } from '../features/wumpuses/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
+import { validateGallerySearch, type GallerySearch } from '../features/wumpuses/gallery-search'
 import { usePageTitle } from '../lib/page-title'
 import { useSession } from '../lib/session-provider'
 
 export const Route = createFileRoute('/')({
-  loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(wumpusListQueryOptions()),
+  validateSearch: validateGallerySearch,
+  loaderDeps: ({ search }) => search,
+  loader: async ({ context, deps, cause }) => {
+    const loading = Promise.all([
+      context.queryClient.ensureInfiniteQueryData(wumpusListQueryOptions(deps)),
+      // The tag chips come with the first paint (server-rendered), not a moment later pushing the cards down.
+      context.queryClient.ensureQueryData(tagsQueryOptions(HOME_TAG_CHIPS)),
+    ])
+    // Coming to the page waits for the results; a new search on the page does not (the last results stay
+    // shown, and the gallery shows a failure itself).
+    if (cause === 'stay') loading.catch(() => {})
+    else await loading
+  },
   component: HomePage,
 })
 
 function HomePage() {
-  usePageTitle()
+  const search = Route.useSearch()
+  const navigate = Route.useNavigate()
+  usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : undefined)
   const { status } = useSession()
-  return <WumpusGallery showAboutHint={status === 'signed-out'} />
+  const onSearchChange = (next: GallerySearch, typing: boolean) =>
+    void navigate({ search: next, replace: typing, resetScroll: false })
+  return <WumpusGallery search={search} onSearchChange={onSearchChange} showAboutHint={status === 'signed-out'} />
 }

@@ -106,6 +106,9 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
       lottie: `/api/files/${body.files.lottie}/a.json`,
       u_email: email,
       u_name: 'Root',
+      tags: body.tags ?? [],
+      downloads: 0,
+      createdAt: new Date().toISOString(),
     }
     return HttpResponse.json(wumpus, { status: 201 })
   })

@@ -1,12 +1,18 @@
 import { http, HttpResponse } from 'msw'
-import type { Wumpus } from '../../contract/wumpus'
+import { searchItems, type ListSort } from '../../contract/search'
+import type { TagCount, Wumpus } from '../../contract/wumpus'
 
-/** GET /api/wumpuses over the given items, paged like the real server (cursor = next index). */
-export function wumpusListHandler(items: Wumpus[], { pageSize = 24 } = {}) {
+/**
+ * GET /api/wumpuses over the given items, paged like the real server (cursor = next index), searched
+ * with the contract's rules when the request has q, tag or sort (items come newest first).
+ */
+export function wumpusListHandler(all: Wumpus[], { pageSize = 24 } = {}) {
   const requests: URL[] = []
   const handler = http.get('/api/wumpuses', ({ request }) => {
     const url = new URL(request.url)
     requests.push(url)
+    const { q, tag, sort } = Object.fromEntries(url.searchParams) as { q?: string; tag?: string; sort?: ListSort }
+    const items = q || tag || sort ? searchItems(all, { q, tag, sort }) : all
     const start = Number(url.searchParams.get('cursor') ?? 0)
     const limit = Number(url.searchParams.get('limit') ?? pageSize)
     const page = items.slice(start, start + Math.min(limit, pageSize))
@@ -24,4 +30,16 @@ export function wumpusDetailHandler(items: Wumpus[]) {
     if (!found) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Wumpus not found' } }, { status: 404 })
     return HttpResponse.json(found)
   })
+}
+
+/** GET /api/tags over the given tags (most used first), honouring limit. */
+export function tagListHandler(tags: TagCount[]) {
+  const requests: URL[] = []
+  const handler = http.get('/api/tags', ({ request }) => {
+    const url = new URL(request.url)
+    requests.push(url)
+    const limit = Number(url.searchParams.get('limit') ?? 100)
+    return HttpResponse.json(tags.slice(0, limit), { headers: { 'X-Total-Count': String(tags.length) } })
+  })
+  return { handler, requests }
 }

@@ -12,6 +12,10 @@ export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
     lottie: `/api/files/${'c'.repeat(20)}${id.slice(-4)}/wumpus-${n}.json`,
     u_email: `artist${n}@example.com`,
     u_name: `Artist ${n}`,
+    tags: [],
+    downloads: 0,
+    // Higher numbers are newer, like the gallery's newest-first order.
+    createdAt: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
     ...overrides,
   }
 }

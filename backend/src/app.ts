@@ -18,6 +18,8 @@ import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
+import { DownloadCounter } from './services/download-counts'
+import { tagRoutes } from './routes/tags'
 
 export interface AppDeps {
   config: Config
@@ -25,10 +27,18 @@ export interface AppDeps {
   logger: Logger
   /** Firebase ID token verification; by default against this deployment's project or emulator. */
   verifyIdToken?: VerifyIdToken
+  /** Download counting; the process that owns the app closes it (flushing pending counts) at exit. */
+  downloads?: DownloadCounter
 }
 
 /** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp({ config, store, logger, verifyIdToken = defaultIdTokenVerifier(config) }: AppDeps): Koa {
+export function createApp({
+  config,
+  store,
+  logger,
+  verifyIdToken = defaultIdTokenVerifier(config),
+  downloads = new DownloadCounter(store, { logger }),
+}: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
@@ -45,7 +55,7 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
   app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
-  for (const router of appRouters({ config, store, verifyIdToken })) {
+  for (const router of appRouters({ config, store, verifyIdToken, downloads })) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
@@ -55,10 +65,11 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
 }
 
 /** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
-export function appRouters({ config, store, verifyIdToken }: Required<Omit<AppDeps, 'logger'>>): Router[] {
+export function appRouters({ config, store, verifyIdToken, downloads }: Required<Omit<AppDeps, 'logger'>>): Router[] {
   const api = [
     wumpusRoutes(store, config),
-    fileRoutes(store),
+    tagRoutes({ store }),
+    fileRoutes({ store, downloads }),
     clientConfigRoutes(config),
     userRoutes({ store, config, verifyIdToken }),
     uploadRoutes({ store, config }),

@@ -3,9 +3,10 @@ import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
 import { createStore } from './store/create-store'
-import { seedDemoGallery } from './seed'
+import { seedDemoGallery, tagDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
+import { DownloadCounter } from './services/download-counts'
 
 async function main() {
   let config
@@ -20,9 +21,13 @@ async function main() {
   }
   const logger = createLogger(config.logLevel)
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
-  if (config.seedDemo) await seedDemoGallery(store, logger)
+  if (config.seedDemo) {
+    await seedDemoGallery(store, logger)
+    await tagDemoGallery(store, logger)
+  }
 
-  const server = createApp({ config, store, logger }).listen(config.port, config.host)
+  const downloads = new DownloadCounter(store, { logger })
+  const server = createApp({ config, store, logger, downloads }).listen(config.port, config.host)
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -40,6 +45,7 @@ async function main() {
     server.closeIdleConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
     stopSweeper()
+    await downloads.close()
     await closeRenderPool()
     await store.close()
     process.exit(0)

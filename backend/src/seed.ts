@@ -1,7 +1,7 @@
 import type { Logger } from './logger'
 import type { FileRef, Store } from './store/port'
-import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../contract/limits'
-import { renderDemoSet } from './media/demo-set'
+import { CONTENT_TYPE, MEDIA_FORMATS, PAGE_SIZE_MAX, type MediaFormat } from '../../contract/limits'
+import { demoMascots, renderDemoSet } from './media/demo-set'
 
 export const DEMO_CONTRIBUTOR = {
   email: 'studio@wumpus.gallery',
@@ -31,6 +31,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
     await store.insertWumpus({
       name: mascot.name,
       description: mascot.description,
+      tags: mascot.tags,
       files: Object.fromEntries(stored) as Record<MediaFormat, FileRef>,
       u_email: DEMO_CONTRIBUTOR.email,
       u_name: DEMO_CONTRIBUTOR.user_name,
@@ -44,4 +45,23 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
   })
   logger.info('seeded the demo gallery', { animations: set.length, ms: Math.round(performance.now() - started) })
   return set.length
+}
+
+/**
+ * A gallery seeded before tags existed gets the demo mascots' tags, once: only while none of the demo
+ * contributor's animations has a tag, so tags an admin removed later stay removed.
+ */
+export async function tagDemoGallery(store: Store, logger: Logger): Promise<number> {
+  const { items } = await store.listWumpuses({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
+  if (items.some((item) => item.tags.length > 0)) return 0
+  const tagsByName = new Map(demoMascots().map((mascot) => [mascot.name, mascot.tags]))
+  let tagged = 0
+  for (const item of items) {
+    const tags = tagsByName.get(item.name)
+    if (!tags) continue
+    await store.updateWumpus(item._id, { tags })
+    tagged++
+  }
+  if (tagged > 0) logger.info('tagged the demo mascots', { animations: tagged })
+  return tagged
 }

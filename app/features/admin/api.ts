@@ -61,11 +61,12 @@ export function fieldErrors(error: unknown): Record<string, string> {
 
 // ---- Animations ----
 
-/** After any write: the gallery, details and every profile's animation list may show it. */
+/** After any write: the gallery, details, every profile's animation list and the tag counts may show it. */
 function refreshAnimations(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: ['wumpuses'] }),
     queryClient.invalidateQueries({ queryKey: ['profiles'] }),
+    queryClient.invalidateQueries({ queryKey: ['tags'] }),
   ])
 }
 

@@ -1,8 +1,9 @@
 import 'fake-indexeddb/auto'
-import { clear, set } from 'idb-keyval'
+import { clear, keys, set } from 'idb-keyval'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { apiStoreFor, networkFirstWithStore, storedFileResponse } from './api-fallback'
+import { makeWumpus } from '../../test/fixtures'
 import { offlineStore, STORE_NAMES } from './offline-db'
 
 const ORIGIN = 'http://localhost'
@@ -14,12 +15,13 @@ beforeEach(async () => {
 })
 
 describe('apiStoreFor', () => {
-  it('keeps the four API reads each in its own store and nothing else', () => {
+  it('keeps each API read in its own store and nothing else', () => {
     const store = (path: string) => apiStoreFor(new URL(path, ORIGIN))
     expect(store('/api/wumpuses?limit=24&cursor=abc')).toBe('wumpus-pages')
     expect(store('/api/wumpus/65a0000000000000000000aa')).toBe('wumpus-details')
     expect(store('/api/wumpus?u_email=ada%40example.com&limit=24')).toBe('user-lists')
     expect(store('/api/profile/ada@example.com')).toBe('profiles')
+    expect(store('/api/tags?limit=12')).toBe('tag-lists')
     expect(store('/api/wumpus')).toBeNull()
     expect(store('/api/config')).toBeNull()
     expect(store('/api/admin/ada@example.com')).toBeNull()
@@ -71,6 +73,69 @@ describe('networkFirstWithStore', () => {
     expect(response.status).toBe(404)
     const later = await networkFirstWithStore(request('/api/wumpus/65a0000000000000000000bb'), 'wumpus-details', networkDown)
     expect(later.status).toBe(503)
+  })
+})
+
+describe('searching offline', () => {
+  const moon = makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 5 })
+  const cafe = makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 1 })
+  const starry = makeWumpus(3, { name: 'Starry Wumpus', description: 'Under the moon', tags: ['night', 'sky'], downloads: 2 })
+  const keep = (url: string, body: unknown) =>
+    set(url, { status: 200, body: JSON.stringify(body), headers: {}, storedAt: Date.now() }, offlineStore(url.startsWith('/api/wumpuses') ? 'wumpus-pages' : 'wumpus-details'))
+  const ask = async (path: string) => {
+    const response = await networkFirstWithStore(request(path), apiStoreFor(new URL(path, ORIGIN))!, networkDown)
+    return { response, body: (await response.json()) as Array<{ _id: string }> }
+  }
+
+  beforeEach(async () => {
+    await keep('/api/wumpuses?limit=24', [starry, moon])
+    await keep(`/api/wumpus/${cafe._id}`, cafe)
+  })
+
+  it('answers a search never made online from the kept animations, with the server rules', async () => {
+    const { response, body } = await ask('/api/wumpuses?limit=24&q=MOON')
+    expect(response.status).toBe(200)
+    expect(body.map((item) => item._id)).toEqual([moon._id, starry._id])
+    expect(response.headers.get('X-Total-Count')).toBe('2')
+    expect(response.headers.get(OFFLINE_HEADER)).toBe('1')
+    expect(response.headers.get('Link')).toBeNull()
+
+    expect((await ask('/api/wumpuses?limit=24&q=cafe')).body.map((item) => item._id)).toEqual([cafe._id])
+    expect((await ask('/api/wumpuses?limit=24&tag=Night&sort=popular')).body.map((item) => item._id)).toEqual([moon._id, starry._id])
+    expect((await ask('/api/wumpuses?limit=24&sort=new')).body.map((item) => item._id)).toEqual([starry._id, cafe._id, moon._id])
+    const none = await ask('/api/wumpuses?limit=24&q=zebra')
+    expect(none.body).toEqual([])
+    expect(none.response.headers.get('X-Total-Count')).toBe('0')
+  })
+
+  it('does not keep search answers (typing would pile them up), but keeps tag and order lists', async () => {
+    const online = async () => Response.json([moon], { headers: { 'X-Total-Count': '1' } })
+    await networkFirstWithStore(request('/api/wumpuses?limit=24&q=glow'), 'wumpus-pages', online)
+    await networkFirstWithStore(request('/api/wumpuses?limit=24&tag=night&sort=popular'), 'wumpus-pages', online)
+    const kept = await keys(offlineStore('wumpus-pages'))
+    expect(kept).toContain('/api/wumpuses?limit=24&tag=night&sort=popular')
+    expect(kept).not.toContain('/api/wumpuses?limit=24&q=glow')
+  })
+
+  it('prefers the answer kept for that very URL, and does not make up later pages', async () => {
+    await keep('/api/wumpuses?limit=24&q=moon', [starry])
+    expect((await ask('/api/wumpuses?limit=24&q=moon')).body.map((item) => item._id)).toEqual([starry._id])
+    expect((await ask('/api/wumpuses?limit=24&q=moon&cursor=abc')).response.status).toBe(503)
+  })
+
+  it('counts the tags of the kept animations when the tag list was never kept', async () => {
+    const { response, body } = await ask('/api/tags?limit=2')
+    expect(body).toEqual([
+      { tag: 'night', count: 2 },
+      { tag: 'food', count: 1 },
+    ])
+    expect(response.headers.get('X-Total-Count')).toBe('3')
+  })
+
+  it('still says a search is not available offline when nothing was kept', async () => {
+    await Promise.all(STORE_NAMES.map((name) => clear(offlineStore(name))))
+    expect((await ask('/api/wumpuses?limit=24&q=moon')).response.status).toBe(503)
+    expect((await ask('/api/tags?limit=12')).response.status).toBe(503)
   })
 })
 

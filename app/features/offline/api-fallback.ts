@@ -1,10 +1,15 @@
 // The service worker's side of offline data: API reads go to the network first and are kept in
-// IndexedDB; when the network fails they are answered from there. Kept free of workbox so it can be
-// tested on its own.
-import { get, set } from 'idb-keyval'
+// IndexedDB; when the network fails they are answered from there. A gallery search or tag list that was
+// never asked for online is answered from the animations kept on the device, with the server's rules
+// (contract/search.ts). Kept free of workbox so it can be tested on its own.
+import { entries, get, set } from 'idb-keyval'
 import type { ErrorBody } from '../../../contract/errors'
+import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../../contract/search'
+import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type StoreName, type StoredApiResponse } from './offline-db'
+import type { SavedSticker } from './saved-stickers'
 
 
 const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
@@ -13,6 +18,7 @@ const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
     'This animation is not available offline. Open it or save it for offline while you are online to see it here without a connection.',
   profiles: 'This profile is not available offline. Connect to the internet to load it.',
   'user-lists': 'These animations are not available offline. Connect to the internet to load them.',
+  'tag-lists': 'The tags are not available offline yet. Connect to the internet to load them.',
   files: 'This file is not available offline. Download it or save the animation for offline while you are online.',
 }
 
@@ -20,6 +26,7 @@ const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
 export function apiStoreFor(url: URL): StoreName | null {
   const path = url.pathname
   if (path === '/api/wumpuses') return 'wumpus-pages'
+  if (path === '/api/tags') return 'tag-lists'
   if (path === '/api/wumpus') return url.searchParams.has('u_email') ? 'user-lists' : null
   if (/^\/api\/wumpus\/[^/]+$/.test(path)) return 'wumpus-details'
   if (/^\/api\/profile\/[^/]+$/.test(path)) return 'profiles'
@@ -61,8 +68,9 @@ export async function storedApiResponse(storeName: StoreName, url: string): Prom
 
 /**
  * Network first: a 200 answer is kept and returned as it came; any HTTP answer (even an error) is the
- * server's word and passes through. Only when the network fails does IndexedDB answer, and with
- * nothing kept, a 503 saying it is not available offline.
+ * server's word and passes through. Only when the network fails does IndexedDB answer: the answer kept
+ * for that URL, else one made from the kept animations (gallery lists and tags), else a 503 saying it is
+ * not available offline.
  */
 export async function networkFirstWithStore(
   request: Request,
@@ -73,9 +81,13 @@ export async function networkFirstWithStore(
   try {
     response = await fetchImpl(request)
   } catch {
-    return (await storedApiResponse(storeName, request.url).catch(() => undefined)) ?? notAvailableOffline(storeName)
+    return (
+      (await storedApiResponse(storeName, request.url).catch(() => undefined)) ??
+      (await localAnswer(storeName, new URL(request.url)).catch(() => undefined)) ??
+      notAvailableOffline(storeName)
+    )
   }
-  if (response.status === 200) {
+  if (response.status === 200 && worthKeeping(new URL(request.url))) {
     // A full disk or a closed database must not cost the user the answer itself.
     await keepApiResponse(storeName, request.url, response.clone()).catch(() => {})
   }
@@ -94,4 +106,77 @@ export async function storedFileResponse(url: string): Promise<Response | undefi
       [OFFLINE_HEADER]: '1',
     },
   })
+}
+
+/**
+ * Searches are not kept: typing makes one answer per pause, which would pile up; offline, the kept
+ * animations answer them instead (localAnswer).
+ */
+function worthKeeping(url: URL): boolean {
+  return !(url.pathname === '/api/wumpuses' && url.searchParams.get('q'))
+}
+
+/** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags. */
+async function localAnswer(storeName: StoreName, url: URL): Promise<Response | undefined> {
+  if (storeName === 'wumpus-pages' && !url.searchParams.has('cursor')) {
+    const items = await keptWumpuses()
+    if (items.length === 0) return undefined
+    const sort = url.searchParams.get('sort')
+    const tag = url.searchParams.get('tag')
+    const matches = searchItems(items, {
+      q: url.searchParams.get('q') ?? undefined,
+      tag: tag === null ? undefined : normalizeTag(tag),
+      sort: (LIST_SORTS as readonly (string | null)[]).includes(sort) ? (sort as ListSort) : undefined,
+    })
+    // Every match on one page: the kept animations are few, and there is no server to ask for more.
+    return localJson(matches, matches.length)
+  }
+  if (storeName === 'tag-lists') {
+    const counts = new Map<string, number>()
+    for (const wumpus of await keptWumpuses()) for (const tag of wumpus.tags ?? []) counts.set(tag, (counts.get(tag) ?? 0) + 1)
+    if (counts.size === 0) return undefined
+    const tags: TagCount[] = [...counts]
+      .map(([tag, count]) => ({ tag, count }))
+      .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+    return localJson(tags.slice(0, Number(url.searchParams.get('limit')) || undefined), tags.length)
+  }
+  return undefined
+}
+
+function localJson(body: unknown, total: number): Response {
+  return new Response(JSON.stringify(body), {
+    status: 200,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', [TOTAL_COUNT_HEADER]: String(total), [OFFLINE_HEADER]: '1' },
+  })
+}
+
+/** Every animation kept on this device (gallery pages, opened details, saved stickers), its latest copy each. */
+export async function keptWumpuses(): Promise<Wumpus[]> {
+  const latest = new Map<string, { wumpus: Wumpus; at: number }>()
+  const offer = (value: unknown, at: number) => {
+    if (!isWumpus(value)) return
+    const seen = latest.get(value._id)
+    if (!seen || seen.at <= at) latest.set(value._id, { wumpus: value, at })
+  }
+  const kept = async (name: 'wumpus-pages' | 'wumpus-details') => entries<string, StoredApiResponse>(offlineStore(name))
+  for (const [, entry] of await kept('wumpus-pages')) {
+    const body = parseJson(entry.body)
+    if (Array.isArray(body)) for (const item of body) offer(item, entry.storedAt)
+  }
+  for (const [, entry] of await kept('wumpus-details')) offer(parseJson(entry.body), entry.storedAt)
+  for (const [, sticker] of await entries<string, SavedSticker>(offlineStore('saved'))) offer(sticker.wumpus, sticker.savedAt)
+  return [...latest.values()].map((entry) => entry.wumpus)
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function isWumpus(value: unknown): value is Wumpus {
+  const item = value as Partial<Wumpus> | null
+  return typeof item === 'object' && item !== null && typeof item._id === 'string' && typeof item.name === 'string' && typeof item.description === 'string'
 }

@@ -3,7 +3,7 @@
 import { createStore, type UseStore } from 'idb-keyval'
 
 export const STORE_NAMES = [
-  /** Gallery list pages, keyed by URL (`/api/wumpuses?limit=24&cursor=...`). */
+  /** Gallery list pages and searches, keyed by URL (`/api/wumpuses?limit=24&q=moon&cursor=...`). */
   'wumpus-pages',
   /** One animation, keyed by URL (`/api/wumpus/{id}`). */
   'wumpus-details',
@@ -11,6 +11,8 @@ export const STORE_NAMES = [
   'profiles',
   /** One uploader's animations, keyed by URL (`/api/wumpus?u_email=...`). */
   'user-lists',
+  /** Tags with their counts, keyed by URL (`/api/tags?limit=12`). */
+  'tag-lists',
   /** Animation files as Blobs, keyed by URL path (`/api/files/{id}/{name}`). */
   'files',
   /** Stickers saved for offline, keyed by animation id. */

@@ -1,9 +1,10 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { wumpusListPath } from '../../../contract/api-paths'
+import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
-import type { Wumpus } from '../../../contract/wumpus'
+import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
+import type { GallerySearch } from './gallery-search'
 
 export interface WumpusPage {
   items: Wumpus[]
@@ -21,8 +22,8 @@ export interface WumpusPage {
  */
 const RETRY_OFFLINE_COPY_MS = 2000
 
-export async function fetchWumpusPage(cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequest(wumpusListPath({ cursor }), trusted<Wumpus[]>(), { signal })
+export async function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
+  const { data, headers } = await apiRequest(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -55,10 +56,11 @@ export function nextCursorFromLink(link: string | null): string | null {
   return null
 }
 
-export const wumpusListQueryOptions = () =>
+/** The gallery, or what a search of it finds (no search: every animation, newest first). */
+export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
   infiniteQueryOptions({
-    queryKey: ['wumpuses', 'list'],
-    queryFn: ({ pageParam, signal }) => fetchWumpusPage(pageParam, signal),
+    queryKey: ['wumpuses', 'list', search],
+    queryFn: ({ pageParam, signal }) => fetchWumpusPage(search, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
     refetchInterval: retryOfflineCopies,
@@ -68,4 +70,11 @@ export const wumpusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['wumpuses', 'detail', id],
     queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+  })
+
+/** The most used tags with their counts. */
+export const tagsQueryOptions = (limit: number) =>
+  queryOptions({
+    queryKey: ['tags', limit],
+    queryFn: ({ signal }) => apiGet(tagListPath(limit), trusted<TagCount[]>(), { signal }),
   })

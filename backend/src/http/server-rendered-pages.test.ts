@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
@@ -12,8 +13,8 @@ const RENDERER = `
 export async function renderPage(request) {
   globalThis.ssrCalls.push(request)
   if (globalThis.ssrFails) throw new Error('the render broke')
-  const lists = Object.values(request.answers).map((a) => JSON.parse(a.body))
-  const names = lists.flat().map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
+  const list = request.answers['/api/wumpuses?limit=24']
+  const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
   return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', title: 'Title of ' + request.url }
 }`
 const TEMPLATE = `<!doctype html><html><head><title>Wumpus Gallery</title><link rel="stylesheet" href="/assets/app.css"></head>
@@ -56,7 +57,7 @@ function answersIn(html: string): ApiAnswers {
 }
 
 describe('server-rendered public pages', () => {
-  it('renders the home page with the first gallery page, exactly as the API answers it, and carries those answers', async () => {
+  it('renders the home page with the first gallery page and the tag chips, exactly as the API answers them, and carries those answers', async () => {
     await addWumpus(server.store, { name: 'Rendered Wumpus' })
     const res = await page('/')
     expect(res.status).toBe(200)
@@ -66,11 +67,13 @@ describe('server-rendered public pages', () => {
     expect(html).toContain('<div id="root"><main><h1>Page /</h1><ul><li class="card">Rendered Wumpus</li>')
     expect(html).toContain('<title>Title of /</title>')
 
-    const api = await fetch(`${server.url}/api/wumpuses?limit=24`)
     const answers = answersIn(html)
-    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24'])
-    expect(answers['/api/wumpuses?limit=24']!.body).toBe(await api.text())
-    expect(answers['/api/wumpuses?limit=24']!.headers['X-Total-Count']).toBe(api.headers.get('x-total-count'))
+    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24', `/api/tags?limit=${HOME_TAG_CHIPS}`])
+    for (const [apiPath, answer] of Object.entries(answers)) {
+      const api = await fetch(server.url + apiPath)
+      expect(answer.body).toBe(await api.text())
+      expect(answer.headers['X-Total-Count']).toBe(api.headers.get('x-total-count'))
+    }
     expect(globalThis.ssrCalls).toEqual([{ url: '/', answers }])
   })
 

@@ -3,11 +3,13 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
 import type { Middleware } from 'koa'
-import { wumpusListPath } from '../../../contract/api-paths'
+import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
+import { HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { type CachedPage, PageCache } from '../routes/page-cache'
 import { galleryPages } from '../services/gallery-pages'
+import { tagLists } from '../services/tag-lists'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
 import { scriptHashes, withScriptHashes } from './static-app'
@@ -24,13 +26,16 @@ export interface ServerRenderedPagesOptions {
 /** The public pages rendered on the server, with the API reads each one makes while it loads. */
 const PAGES: Record<string, (store: Store) => Promise<ApiAnswers>> = {
   '/': async (store) => {
-    const firstPage = wumpusListPath()
-    const [pathname, querystring = ''] = firstPage.split('?')
-    const page = await galleryPages(store).page(pathname!, querystring, Object.fromEntries(new URLSearchParams(querystring)))
-    return { [firstPage]: { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', ...page.headers }, body: page.body.toString() } }
+    const list = wumpusListPath()
+    const [listPath, listQuery = ''] = list.split('?')
+    const tags = tagListPath(HOME_TAG_CHIPS)
+    const [listPage, tagPage] = await Promise.all([galleryPages(store).page(listPath!, listQuery), tagLists(store).page(tags.split('?')[1]!)])
+    return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage) }
   },
   '/about': async () => ({}),
 }
+
+const jsonAnswer = (page: CachedPage) => ({ status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', ...page.headers }, body: page.body })
 
 /**
  * Answers page navigations to `/` and `/about` with HTML that already holds the page (same React
@@ -81,7 +86,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
       const answers = await PAGES[pathname]!(store)
       const { html, title } = await app.renderPage({ url: pathname, answers })
       const document = await beasties.process(fillTemplate(app.template, { html, title, answers }))
-      const page = cache.set(pathname, revision, Buffer.from(document), {})
+      const page = cache.set(pathname, revision, document, {})
       // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
       scriptHashesOf.set(page, scriptHashes(document))
       return page

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
+import { tagsSchema } from '../../../contract/wumpus-write'
 import { demoMascots, lottieBytes, renderDemoSet } from './demo-set'
 import { renderLottie } from './render-lottie'
 
@@ -24,6 +25,17 @@ describe('demoMascots', () => {
       expect(m.name).toMatch(/ Wumpus$/)
       expect(m.description.length).toBeGreaterThanOrEqual(10)
     }
+  })
+
+  it('tags every mascot with a few valid tags, several of them shared, as chips to browse by', () => {
+    for (const m of mascots) {
+      expect(tagsSchema.parse(m.tags)).toEqual(m.tags)
+      expect(m.tags.length).toBeGreaterThanOrEqual(2)
+      expect(m.tags.length).toBeLessThanOrEqual(4)
+    }
+    const uses = new Map<string, number>()
+    for (const tag of mascots.flatMap((m) => m.tags)) uses.set(tag, (uses.get(tag) ?? 0) + 1)
+    expect([...uses.values()].filter((count) => count > 1).length).toBeGreaterThanOrEqual(6)
   })
 
   it.each(mascots.map((m) => [m.slug, m.lottie as Lottie] as const))('%s is a 320x320 Lottie of 1.5 to 3 s', (_slug, lottie) => {

@@ -25,6 +25,7 @@ export interface RenderedDemo {
   slug: string
   name: string
   description: string
+  tags: string[]
   files: { gif: DemoFile; apng: DemoFile; lottie: DemoFile }
 }
 
@@ -50,6 +51,7 @@ export async function renderDemoSet(): Promise<RenderedDemo[]> {
         slug: m.slug,
         name: m.name,
         description: m.description,
+        tags: m.tags,
         files: {
           gif: { bytes: out.gif, filename: `${m.slug}.gif` },
           apng: { bytes: out.apng, filename: `${m.slug}.png` },

@@ -60,6 +60,7 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'GET /ready': { request: async () => ({ method: 'GET', path: '/ready' }), expected: everyone(200) },
   'GET /api/config': { request: async () => ({ method: 'GET', path: '/api/config' }), expected: everyone(200) },
   'GET /api/wumpuses': { request: async () => ({ method: 'GET', path: '/api/wumpuses' }), expected: everyone(200) },
+  'GET /api/tags': { request: async () => ({ method: 'GET', path: '/api/tags' }), expected: everyone(200) },
   'GET /api/wumpus': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${USER}` }), expected: signedIn(200) },
   'GET /api/wumpus/:id': { request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}` }), expected: everyone(200) },
   'GET /api/files/:id': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }), expected: everyone(200) },
@@ -129,7 +130,7 @@ afterAll(() => server.close())
 
 describe('authorization matrix', () => {
   it('has a row for every endpoint of the app', () => {
-    const routes = appRouters({ config: server.config, store: server.store, verifyIdToken: async () => { throw new Error('unused') } })
+    const routes = appRouters({ config: server.config, store: server.store, downloads: server.downloads, verifyIdToken: async () => { throw new Error('unused') } })
       .flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`)))
     expect(routes.sort()).toEqual(Object.keys(MATRIX).sort())
   })

@@ -2,10 +2,15 @@ import Router from '@koa/router'
 import { idSchema } from '../../../contract/wumpus'
 import { matchesEtag } from '../http/etag'
 import { notFound } from '../http/http-error'
+import type { DownloadCounter } from '../services/download-counts'
 import type { Store } from '../store/port'
 
-/** Stored files under stable URLs; content never changes for an id, so they cache for a year. */
-export function fileRoutes(store: Store): Router {
+/**
+ * Stored files under stable URLs; content never changes for an id, so they cache for a year.
+ * `?download=1` asks for an attachment, and counts as a download of the file's animation.
+ */
+export function fileRoutes(deps: { store: Store; downloads: DownloadCounter }): Router {
+  const { store, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
@@ -13,16 +18,19 @@ export function fileRoutes(store: Store): Router {
     const info = id.success ? await store.getFileInfo(id.data) : undefined
     if (!info) throw notFound('No file with this id')
 
+    const download = ctx.query.download === '1'
     ctx.etag = info.sha256
     ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
-    ctx.set('Content-Disposition', contentDisposition(ctx.query.download === '1' ? 'attachment' : 'inline', info.filename))
+    ctx.set('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', info.filename))
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
+      if (download) void downloads.countFile(info.id, ctx.ip)
       return
     }
     const file = await store.readFile(info.id)
     if (!file) throw notFound('No file with this id')
+    if (download) void downloads.countFile(info.id, ctx.ip)
     ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
     ctx.type = info.contentType
   })

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto'
+import type { Context } from 'koa'
+import { matchesEtag } from '../http/etag'
 import type { Store } from '../store/port'
 
 export interface CachedPage {
-  body: Buffer
+  /**
+   * A string, not a Buffer: strings live on the JS heap and die young, where many short-lived Buffers add
+   * up as external memory and bring full garbage collections (long pauses) every few seconds.
+   */
+  body: string
   etag: string
   headers: Record<string, string>
 }
@@ -33,8 +39,34 @@ export class PageCache {
     return page
   }
 
+  /** The cached page, or computes (as JSON text) and keeps it. */
+  async getOrCompute(key: string, compute: () => Promise<{ json: string; headers: Record<string, string> }>): Promise<CachedPage> {
+    const cached = this.get(key)
+    if (cached) return cached
+    const revision = this.store.wumpusRevision()
+    const { json, headers } = await compute()
+    return this.set(key, revision, json, headers)
+  }
+
+  /**
+   * Answers a JSON list from the cache, or computes, keeps and answers it: with its headers, an ETag,
+   * `Cache-Control: no-cache` and 304 when the client already has it.
+   */
+  async send(ctx: Context, key: string, compute: () => Promise<{ json: string; headers: Record<string, string> }>): Promise<void> {
+    const page = await this.getOrCompute(key, compute)
+    ctx.set(page.headers)
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.etag = page.etag
+    if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
+      ctx.status = 304
+      return
+    }
+    ctx.type = 'application/json; charset=utf-8'
+    ctx.body = page.body
+  }
+
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */
-  set(key: string, revision: number, body: Buffer, headers: Record<string, string>): CachedPage {
+  set(key: string, revision: number, body: string, headers: Record<string, string>): CachedPage {
     const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now() }
     this.dropIfStale()
     if (revision !== this.revision) return page

@@ -129,6 +129,25 @@ describe('POST /api/wumpuses', () => {
     await expectError(spoof, 400, 'BAD_REQUEST')
   })
 
+  it('keeps tags normalized, without repeats, and refuses tags that break the rules, saying which', async () => {
+    const res = await call('POST', '/api/wumpuses', admin, { name: 'Tagged Wumpus', description: 'Carries a few tags', files: await threeUploads(), tags: [' Happy ', 'happy', 'Thumbs Up', 'café'] })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    expect(created.tags).toEqual(['happy', 'thumbs-up', 'cafe'])
+    expect(await (await call('GET', '/api/tags?limit=100')).json()).toEqual(expect.arrayContaining([{ tag: 'thumbs-up', count: 1 }]))
+
+    for (const [tags, message] of [
+      [['x'], 'A tag has at least 2 characters'],
+      [['a'.repeat(25)], 'A tag has at most 24 characters'],
+      [['snake_case'], 'Tags are lower-case words: letters a-z, digits and hyphens'],
+      [Array.from({ length: 9 }, (_, i) => `tag${i}`), 'At most 8 tags'],
+    ] as const) {
+      const refused = await call('POST', '/api/wumpuses', admin, { name: 'Badly Tagged', description: 'Carries a bad tag', files: await threeUploads(), tags })
+      expect(refused.status).toBe(400)
+      expect(errorBody(await refused.json()).error.details).toEqual([expect.objectContaining({ path: expect.stringMatching(/^tags/), message })])
+    }
+  })
+
   it('refuses file ids that are unknown, of the wrong kind, not the sender\'s, or already used', async () => {
     const files = await threeUploads()
     const body = (override: object) => ({ name: 'Checked Wumpus', description: 'Checking every file id', files: { ...files, ...override } })
@@ -162,6 +181,19 @@ describe('POST /api/wumpuses', () => {
     expect(res.status, await res.clone().text()).toBe(201)
     const created = wumpusSchema.parse(await res.json())
     expect(created.lottie).toMatch(/\/multi\.json$/)
+    expect(created.tags).toEqual([])
+  })
+
+  it('takes tags as multipart fields, one per tag or comma-separated', async () => {
+    const data = form({ lottie: { bytes: lottieBytes(), name: 'tags.json' }, gif: { bytes: buildGif(), name: 'tags.gif' }, apng: { bytes: buildApng(), name: 'tags.png' } }, { name: 'Form Tagged', description: 'Tags sent as form fields' })
+    data.append('tags', 'party, Night')
+    const res = await call('POST', '/api/wumpuses', admin, data)
+    expect(res.status, await res.clone().text()).toBe(201)
+    expect(wumpusSchema.parse(await res.json()).tags).toEqual(['party', 'night'])
+    const repeated = form({ lottie: { bytes: lottieBytes(), name: 'tags.json' }, gif: { bytes: buildGif(), name: 'tags.gif' }, apng: { bytes: buildApng(), name: 'tags.png' } }, { name: 'Form Tagged Two', description: 'Tags sent as form fields' })
+    repeated.append('tags', 'one')
+    repeated.append('tags', 'two')
+    expect(wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, repeated)).json()).tags).toEqual(['one', 'two'])
   })
 
   it('renders GIF and APNG when only a Lottie is sent', async () => {
@@ -210,6 +242,16 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
     const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { name: 'Renamed Wumpus' })
     expect(res.status).toBe(200)
     expect(wumpusSchema.parse(await res.json())).toEqual({ ...wumpus, name: 'Renamed Wumpus' })
+  })
+
+  it('replaces the tags, or removes them with an empty list, leaving the rest alone', async () => {
+    const wumpus = await makersWumpus()
+    const tagged = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: ['Sleepy', 'blue'] })).json())
+    expect(tagged).toEqual({ ...wumpus, tags: ['sleepy', 'blue'] })
+    expect((await (await call('GET', '/api/wumpuses?tag=sleepy')).json()).map((item: { _id: string }) => item._id)).toEqual([wumpus._id])
+    const untagged = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: [] })).json())
+    expect(untagged.tags).toEqual([])
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: 'sleepy' }), 400, 'BAD_REQUEST')
   })
 
   it('lets an admin edit, and refuses everyone else', async () => {

@@ -53,6 +53,9 @@ describe('GET /api/wumpuses', () => {
       lottie: `/api/files/${record.files.lottie.id}/test.json`,
       u_email: record.u_email,
       u_name: record.u_name,
+      tags: [],
+      downloads: 0,
+      createdAt: record.createdAt.toISOString(),
     })
   })
 

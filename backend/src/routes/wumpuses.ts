@@ -4,7 +4,6 @@ import type { Context, Middleware } from 'koa'
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from '../../../contract/wumpus-write'
 import { idSchema } from '../../../contract/wumpus'
-import { matchesEtag } from '../http/etag'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store } from '../store/port'
 import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
@@ -22,19 +21,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
   const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3 })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = galleryPages(store)
-
-  const sendPage = async (ctx: Context, basePath: string) => {
-    const page = await pages.page(basePath, ctx.querystring, ctx.query)
-    ctx.set(page.headers)
-    ctx.set('Cache-Control', 'no-cache')
-    ctx.etag = page.etag
-    if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
-      ctx.status = 304
-      return
-    }
-    ctx.type = 'application/json; charset=utf-8'
-    ctx.body = page.body
-  }
+  const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
 
   router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
 
@@ -56,7 +43,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     const u_name = (await store.getUser(me))?.user_name || sessionOf(ctx).name
     let files: Awaited<ReturnType<typeof storeSentFiles>> | undefined
     try {
-      let fields: { name: string; description: string }
+      let fields: { name: string; description: string; tags?: string[] }
       let refs: Record<MediaFormat, FileRef>
       if (ctx.is('multipart/form-data')) {
         files = await storeSentFiles(ctx, me)
@@ -66,7 +53,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         fields = body
         refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
       }
-      const record = await store.insertWumpus({ name: fields.name, description: fields.description, files: refs, u_email: me, u_name })
+      const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
@@ -91,6 +78,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     const updated = await store.updateWumpus(record._id, {
       ...(patch.name === undefined ? {} : { name: patch.name }),
       ...(patch.description === undefined ? {} : { description: patch.description }),
+      ...(patch.tags === undefined ? {} : { tags: patch.tags }),
       ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
     })
     if (!updated) throw notFound('No animation with this id')

@@ -1,35 +1,46 @@
+import type { Context } from 'koa'
 import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
-import { wumpusListQuerySchema } from '../../../contract/wumpus'
+import { wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus'
 import { type CachedPage, PageCache } from '../routes/page-cache'
-import { toApiWumpus } from '../routes/wumpus-view'
+import { ApiWumpusJson } from '../routes/wumpus-view'
 import type { Store } from '../store/port'
 
+/** The query keys a next-page link carries over, besides limit and cursor. */
+const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
+
 /**
- * The gallery's list pages as the API sends them (JSON body, X-Total-Count, Link), serialized once and
- * cached until the store changes. One cache per store, shared by the list routes and server rendering.
+ * The gallery's list pages as the API sends them (JSON text, X-Total-Count, Link), made once and cached
+ * until the store changes. One per store, shared by the list routes and server rendering.
  */
 export class GalleryPages {
   private readonly cache: PageCache
+  private readonly itemsJson = new ApiWumpusJson()
 
   constructor(private readonly store: Store) {
     this.cache = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
   }
 
-  /** The page for a list path's query string (`basePath` is what the Link header points at). */
-  async page(basePath: string, querystring: string, query: Record<string, unknown>): Promise<CachedPage> {
-    const key = `${basePath}?${querystring}`
-    const cached = this.cache.get(key)
-    if (cached) return cached
-    const parsed = wumpusListQuerySchema.parse(query)
-    const revision = this.store.wumpusRevision()
-    const result = await this.store.listWumpuses(parsed)
+  /** Answers a list request; `basePath` is what the next-page link points at. */
+  send(ctx: Context, basePath: string): Promise<void> {
+    return this.cache.send(ctx, `${basePath}?${ctx.querystring}`, () => this.compute(basePath, ctx.query))
+  }
+
+  /** A page as the list request `basePath?querystring` would get it. */
+  page(basePath: string, querystring: string): Promise<CachedPage> {
+    const query = Object.fromEntries(new URLSearchParams(querystring))
+    return this.cache.getOrCompute(`${basePath}?${querystring}`, () => this.compute(basePath, query))
+  }
+
+  private async compute(basePath: string, rawQuery: Record<string, unknown>) {
+    const query = wumpusListQuerySchema.parse(rawQuery)
+    const result = await this.store.listWumpuses(query)
     const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(result.total) }
     if (result.nextCursor) {
-      const next = new URLSearchParams({ limit: String(parsed.limit), cursor: result.nextCursor })
-      if (parsed.u_email) next.set('u_email', parsed.u_email)
+      const next = new URLSearchParams({ limit: String(query.limit), cursor: result.nextCursor })
+      for (const key of LIST_FILTER_KEYS) if (query[key] !== undefined) next.set(key, query[key])
       headers[LINK_HEADER] = `<${basePath}?${next}>; rel="next"`
     }
-    return this.cache.set(key, revision, Buffer.from(JSON.stringify(result.items.map(toApiWumpus))), headers)
+    return { json: this.itemsJson.list(result.items), headers }
   }
 }
 

@@ -82,6 +82,18 @@ describe('embedded store on disk', () => {
     store = await openEmbeddedStore({ dataDir })
   })
 
+  it('reads records stored before tags and download counts, and searches them', async () => {
+    await store.close()
+    const old = { ...sampleWumpus({ name: 'Ancient Wumpus' }), _id: 'abc000000000000000000001', createdAt: { $$date: Date.UTC(2020, 0, 1) }, updatedAt: { $$date: Date.UTC(2020, 0, 1) } }
+    await writeFile(path.join(dataDir, 'wumpuses.db'), `${JSON.stringify(old)}\n`)
+    store = await openEmbeddedStore({ dataDir })
+    expect(await store.getWumpus(old._id)).toMatchObject({ name: 'Ancient Wumpus', tags: [], downloads: 0, createdAt: new Date(Date.UTC(2020, 0, 1)) })
+    expect((await store.listWumpuses({ limit: 5, q: 'ancient' })).total).toBe(1)
+    await store.addDownloads(new Map([[old._id, 2]]))
+    expect((await store.updateWumpus(old._id, { tags: ['old'] }))?.downloads).toBe(2)
+    expect((await store.listWumpuses({ limit: 5, tag: 'old', sort: 'popular' })).items.map((item) => item._id)).toEqual([old._id])
+  })
+
   it('pages 2,000 records with random times exactly like a full sort', async () => {
     const records = []
     for (let i = 0; i < 2000; i++) {

@@ -7,8 +7,7 @@ import { constants as fsConstants } from 'node:fs'
 import { access, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import Datastore from '@seald-io/nedb'
-import { decodeCursor, encodeCursor, isId, newId } from './ids'
-import { OrderedIndex, type OrderedEntry } from './ordered-index'
+import { isId, newId } from './ids'
 import {
   DuplicateKeyError,
   StoreUnavailableError,
@@ -18,6 +17,7 @@ import {
   type Role,
   type Store,
   type StoredFile,
+  type TagCount,
   type UserPatch,
   type UserRecord,
   type WumpusPage,
@@ -32,9 +32,9 @@ import {
   toWumpusRecord,
   userPatchFields,
   wumpusFields,
-  wumpusFileIds,
   wumpusPatchFields,
 } from './records'
+import { WumpusCatalog } from './wumpus-catalog'
 
 export interface EmbeddedStoreOptions {
   dataDir: string
@@ -76,92 +76,6 @@ function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
 }
 
-/**
- * Every wumpus in memory, with newest-first indexes over all and per uploader, so reads never
- * go through nedb's query engine (which sorts every matching document on each query), and a
- * count of the records referring to each file id.
- * Updated only after nedb has accepted the write.
- */
-class WumpusCatalog {
-  private readonly records = new Map<string, WumpusRecord>()
-  readonly newest = new OrderedIndex()
-  private readonly newestByUploader = new Map<string, OrderedIndex>()
-  private readonly fileUses = new Map<string, number>()
-
-  constructor(records: WumpusRecord[]) {
-    const byUploader = new Map<string, OrderedEntry[]>()
-    for (const record of records) {
-      this.records.set(record._id, toWumpusRecord(record))
-      this.countFileUses(record, 1)
-      const entries = byUploader.get(record.u_email) ?? []
-      entries.push({ time: record.createdAt.getTime(), id: record._id })
-      byUploader.set(record.u_email, entries)
-    }
-    this.newest.reset(records.map((record) => ({ time: record.createdAt.getTime(), id: record._id })))
-    for (const [email, entries] of byUploader) this.uploaderIndex(email).reset(entries)
-  }
-
-  get(id: string): WumpusRecord | undefined {
-    const record = this.records.get(id)
-    return record && toWumpusRecord(record)
-  }
-
-  /** The uploader's index, or the one over everything. */
-  index(u_email?: string): OrderedIndex | undefined {
-    return u_email === undefined ? this.newest : this.newestByUploader.get(u_email)
-  }
-
-  isFileInUse(id: string): boolean {
-    return this.fileUses.has(id)
-  }
-
-  add(record: WumpusRecord): void {
-    this.records.set(record._id, toWumpusRecord(record))
-    this.countFileUses(record, 1)
-    const time = record.createdAt.getTime()
-    this.newest.add(time, record._id)
-    this.uploaderIndex(record.u_email).add(time, record._id)
-  }
-
-  /** For updates, which never change createdAt or u_email, so the indexes stay valid. */
-  replace(record: WumpusRecord): void {
-    const previous = this.records.get(record._id)
-    if (!previous) return
-    this.countFileUses(previous, -1)
-    this.records.set(record._id, toWumpusRecord(record))
-    this.countFileUses(record, 1)
-  }
-
-  remove(record: WumpusRecord): void {
-    const stored = this.records.get(record._id)
-    if (!stored) return
-    this.records.delete(record._id)
-    this.countFileUses(stored, -1)
-    const time = record.createdAt.getTime()
-    this.newest.remove(time, record._id)
-    const byUploader = this.newestByUploader.get(record.u_email)
-    byUploader?.remove(time, record._id)
-    if (byUploader?.size === 0) this.newestByUploader.delete(record.u_email)
-  }
-
-  private countFileUses(record: WumpusRecord, delta: 1 | -1): void {
-    for (const id of wumpusFileIds(record.files)) {
-      const count = (this.fileUses.get(id) ?? 0) + delta
-      if (count > 0) this.fileUses.set(id, count)
-      else this.fileUses.delete(id)
-    }
-  }
-
-  private uploaderIndex(email: string): OrderedIndex {
-    let index = this.newestByUploader.get(email)
-    if (!index) {
-      index = new OrderedIndex()
-      this.newestByUploader.set(email, index)
-    }
-    return index
-  }
-}
-
 class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const
   private revision = 0
@@ -178,15 +92,7 @@ class EmbeddedStore implements Store {
   }
 
   async listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage> {
-    const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
-    const index = this.catalog.index(options.u_email)
-    if (!index) return { items: [], total: 0 }
-    const ids = index.slice(options.limit + 1, position && { time: position.createdAt.getTime(), id: position._id })
-    const items = ids.slice(0, options.limit).flatMap((id) => this.catalog.get(id) ?? [])
-    const last = items[items.length - 1]
-    return ids.length > options.limit && last
-      ? { items, total: index.size, nextCursor: encodeCursor(last) }
-      : { items, total: index.size }
+    return this.catalog.list(options)
   }
 
   async getWumpus(id: string): Promise<WumpusRecord | undefined> {
@@ -225,10 +131,28 @@ class EmbeddedStore implements Store {
     if (!record) return 0
     const removed = await this.wumpuses.removeAsync({ _id: id }, {})
     if (removed > 0) {
-      this.catalog.remove(record)
+      this.catalog.remove(record._id)
       this.revision++
     }
     return removed
+  }
+
+  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    const stored = new Map<string, number>()
+    for (const [id, count] of counts) {
+      if (!(count > 0) || !this.catalog.get(id)) continue
+      const { numAffected } = await this.wumpuses.updateAsync({ _id: id }, { $inc: { downloads: count } }, {})
+      if (numAffected > 0) stored.set(id, count)
+    }
+    if (this.catalog.addDownloads(stored).length > 0) this.revision++
+  }
+
+  async listTags(): Promise<TagCount[]> {
+    return this.catalog.tags()
+  }
+
+  async findWumpusByFile(fileId: string): Promise<string | undefined> {
+    return isId(fileId) ? this.catalog.findByFile(fileId) : undefined
   }
 
   wumpusRevision(): number {
@@ -236,7 +160,7 @@ class EmbeddedStore implements Store {
   }
 
   async countWumpuses(): Promise<number> {
-    return this.catalog.newest.size
+    return this.catalog.size
   }
 
   async getUser(email: string): Promise<UserRecord | undefined> {

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { InvalidCursorError } from './port'
 
 const ID_PATTERN = /^[0-9a-f]{24}$/
 
@@ -11,21 +10,4 @@ export function newId(now = Date.now()): string {
 
 export function isId(value: string): boolean {
   return ID_PATTERN.test(value)
-}
-
-/** Position in the newest-first order: createdAt desc, then _id desc. */
-export interface CursorPosition {
-  createdAt: Date
-  _id: string
-}
-
-export function encodeCursor(position: CursorPosition): string {
-  return Buffer.from(`${position.createdAt.getTime()}.${position._id}`).toString('base64url')
-}
-
-export function decodeCursor(cursor: string): CursorPosition {
-  const text = Buffer.from(cursor, 'base64url').toString('utf8')
-  const match = /^(\d{1,15})\.([0-9a-f]{24})$/.exec(text)
-  if (!match) throw new InvalidCursorError()
-  return { createdAt: new Date(Number(match[1])), _id: match[2]! }
 }

@@ -71,6 +71,11 @@ describe('mongo store storage layout', () => {
           { u_email: 1 },
           { createdAt: -1, _id: -1 },
           { u_email: 1, createdAt: -1, _id: -1 },
+          { downloads: -1, createdAt: -1, _id: -1 },
+          { tags: 1, createdAt: -1, _id: -1 },
+          { tags: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { u_email: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { searchPrefixes: 1 },
           { 'files.gif.id': 1 },
           { 'files.apng.id': 1 },
           { 'files.lottie.id': 1 },
@@ -78,6 +83,8 @@ describe('mongo store storage layout', () => {
       )
       const files = (await db.collection('files.files').listIndexes().toArray()).map((index) => index.key)
       expect(files).toContainEqual({ uploadDate: 1, _id: 1 })
+      const tags = (await db.collection('tags').listIndexes().toArray()).map((index) => index.key)
+      expect(tags).toContainEqual({ count: -1, _id: 1 })
       // The unique index really refuses a second user with the same email.
       await store.upsertUser('ann@example.com', {})
       const duplicate = db.collection('users').insertOne({ _id: 'x' as never, email: 'ann@example.com' })
@@ -115,6 +122,57 @@ describe('mongo store storage layout', () => {
     } finally {
       await store.close()
       await admin.db(dbName).dropDatabase()
+    }
+  })
+})
+
+describe('mongo store search fields', () => {
+  it('stores every prefix of the normalized words, and a count per tag', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const db = admin.db(dbName)
+      const record = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Naïve star', tags: ['night-sky'] }))
+      const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
+      expect([...(raw?.searchPrefixes as string[])].sort()).toEqual(
+        ['c', 'ca', 'caf', 'cafe', 'w', 'wu', 'wum', 'wump', 'wumpu', 'wumpus', 'n', 'na', 'nai', 'naiv', 'naive', 's', 'st', 'sta', 'star', 'ni', 'nig', 'nigh', 'night', 'sk', 'sky'].sort(),
+      )
+      expect(raw?.searchVersion).toBe(1)
+      await store.insertWumpus(sampleWumpus({ name: 'Supercalifragilisticexpialidocious Wumpus', tags: ['night-sky', 'long'] }))
+      const long = await db.collection('wumpuses').findOne({ tags: 'long' })
+      expect((long?.searchPrefixes as string[]).filter((prefix) => prefix.startsWith('super')).map((prefix) => prefix.length).sort((a, b) => b - a)[0]).toBe(20)
+      // A query word longer than the stored prefixes still finds exactly its word.
+      expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidocious' })).total).toBe(1)
+      expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidociouz' })).total).toBe(0)
+      expect(await db.collection('tags').find({}).sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 'long', count: 1 },
+        { _id: 'night-sky', count: 2 },
+      ])
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
+  it('brings animations stored before tags, download counts and search prefixes up to date at start', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    const old = { ...sampleWumpus({ name: 'Ancient Wumpus' }), _id: 'abc000000000000000000001', createdAt: new Date(Date.UTC(2020, 0, 1)), updatedAt: new Date(Date.UTC(2020, 0, 1)) }
+    const stale = { ...sampleWumpus({ name: 'Stale Wumpus' }), _id: 'abc000000000000000000002', createdAt: new Date(Date.UTC(2020, 0, 2)), updatedAt: new Date(Date.UTC(2020, 0, 2)), tags: ['old'], downloads: 2, searchPrefixes: ['x'], searchVersion: 0 }
+    await db.collection('wumpuses').insertMany([old, stale] as never[])
+    const store = await openMongoStore({ uri, dbName })
+    try {
+      expect(await store.getWumpus(old._id)).toMatchObject({ name: 'Ancient Wumpus', tags: [], downloads: 0 })
+      expect((await store.listWumpuses({ limit: 5, q: 'anc' })).items.map((item) => item._id)).toEqual([old._id])
+      expect((await store.listWumpuses({ limit: 5, q: 'stale' })).items.map((item) => item._id)).toEqual([stale._id])
+      expect((await store.listWumpuses({ limit: 5, sort: 'popular' })).items.map((item) => item._id)).toEqual([stale._id, old._id])
+      await store.addDownloads(new Map([[old._id, 5]]))
+      expect((await store.listWumpuses({ limit: 1, sort: 'popular' })).items[0]?._id).toBe(old._id)
+      const updated = await store.updateWumpus(old._id, { tags: ['ancient'] })
+      expect(updated).toMatchObject({ tags: ['ancient'], downloads: 5 })
+      expect((await store.listWumpuses({ limit: 5, tag: 'ancient' })).total).toBe(1)
+    } finally {
+      await store.close()
+      await db.dropDatabase()
     }
   })
 })

@@ -9,11 +9,16 @@ import {
   MongoServerSelectionError,
   MongoTopologyClosedError,
   ObjectId,
+  type AnyBulkWriteOperation,
   type Collection,
   type Db,
   type Filter,
 } from 'mongodb'
-import { decodeCursor, encodeCursor, isId, newId } from './ids'
+import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../contract/search'
+import { MONGO_FILTER_FIELDS, mongoFilter } from './facets'
+import { isId, newId } from './ids'
+import { decodeCursor, encodeCursor, PageSelector, recordKey } from './list-order'
+import { prefixFilter, SEARCH_VERSION, searchFields, type SearchFields } from './mongo-search'
 import {
   DuplicateKeyError,
   StoreUnavailableError,
@@ -23,6 +28,7 @@ import {
   type Role,
   type Store,
   type StoredFile,
+  type TagCount,
   type UserPatch,
   type UserRecord,
   type WumpusPage,
@@ -50,6 +56,13 @@ export interface MongoStoreOptions {
 }
 
 type UserDocument = UserRecord & { _id: string }
+/** Stored animations also keep their search prefixes (absent on documents not yet indexed). */
+type WumpusDocument = WumpusRecord & Partial<SearchFields>
+/** How many animations carry a tag, kept up to date with every write (the tags list needs no scan). */
+interface TagCountDocument {
+  _id: string
+  count: number
+}
 
 interface GridFile {
   _id: ObjectId
@@ -63,6 +76,10 @@ interface GridFile {
 const BUCKET = 'files'
 const DEFAULT_DB_NAME = 'wumpus-gallery'
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
+const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
+/** What ranking a search candidate needs of it. */
+const RANKING_FIELDS = { name: 1, description: 1, tags: 1, createdAt: 1, downloads: 1 } as const
+const TEXT_FIELDS = ['name', 'description', 'tags'] as const
 const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
 /** Server error codes that mean the deployment is (temporarily) not usable. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
@@ -76,6 +93,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
     await client.connect()
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
     await createIndexes(db)
+    await indexOlderWumpuses(db)
     return new MongoStore(client, db)
   } catch (error) {
     await client.close().catch(() => undefined)
@@ -94,10 +112,34 @@ async function createIndexes(db: Db): Promise<void> {
   await db.collection('wumpuses').createIndexes([
     { key: { u_email: 1 } },
     { key: NEWEST_FIRST },
-    { key: { u_email: 1, ...NEWEST_FIRST } },
+    { key: MOST_DOWNLOADED_FIRST },
+    ...MONGO_FILTER_FIELDS.flatMap((field) => [{ key: { [field]: 1, ...NEWEST_FIRST } }, { key: { [field]: 1, ...MOST_DOWNLOADED_FIRST } }]),
+    // Multikey: one entry per stored prefix.
+    { key: { searchPrefixes: 1 } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
   ])
+  await db.collection('tags').createIndexes([{ key: { count: -1, _id: 1 } }])
   await db.collection(`${BUCKET}.files`).createIndexes([{ key: OLDEST_UPLOAD_FIRST }])
+}
+
+/**
+ * Brings documents stored before tags, download counts or the current search prefixes up to date, in
+ * batches. Runs at every start; costs one indexed query when there is nothing to do.
+ */
+async function indexOlderWumpuses(db: Db): Promise<void> {
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
+  await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
+  const stale = wumpuses.find({ searchVersion: { $ne: SEARCH_VERSION } }, { projection: { name: 1, description: 1, tags: 1 } })
+  let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
+  for await (const doc of stale) {
+    batch.push({ updateOne: { filter: { _id: doc._id }, update: { $set: searchFields(doc) } } })
+    if (batch.length === 500) {
+      await wumpuses.bulkWrite(batch, { ordered: false })
+      batch = []
+    }
+  }
+  if (batch.length > 0) await wumpuses.bulkWrite(batch, { ordered: false })
 }
 
 /** Translates a driver error into the port's error classes; other errors pass through. */
@@ -129,7 +171,8 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 class MongoStore implements Store {
   readonly kind = 'mongo' as const
   private revision = 0
-  private readonly wumpuses: Collection<WumpusRecord>
+  private readonly wumpuses: Collection<WumpusDocument>
+  private readonly tagCounts: Collection<TagCountDocument>
   private readonly users: Collection<UserDocument>
   private readonly files: Collection<GridFile>
   private readonly chunks: Collection<{ files_id: ObjectId }>
@@ -139,7 +182,8 @@ class MongoStore implements Store {
     private readonly client: MongoClient,
     private readonly db: Db,
   ) {
-    this.wumpuses = db.collection<WumpusRecord>('wumpuses')
+    this.wumpuses = db.collection<WumpusDocument>('wumpuses')
+    this.tagCounts = db.collection<TagCountDocument>('tags')
     this.users = db.collection<UserDocument>('users')
     this.files = db.collection<GridFile>(`${BUCKET}.files`)
     this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
@@ -147,28 +191,44 @@ class MongoStore implements Store {
   }
 
   async listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage> {
-    const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
-    return guard(async () => {
-      const filter: Filter<WumpusRecord> = options.u_email === undefined ? {} : { u_email: options.u_email }
-      const pageFilter: Filter<WumpusRecord> = position
-        ? {
-            ...filter,
-            $or: [
-              { createdAt: { $lt: position.createdAt } },
-              { createdAt: position.createdAt, _id: { $lt: position._id } },
-            ],
-          }
-        : filter
-      const [docs, total] = await Promise.all([
-        this.wumpuses.find(pageFilter).sort(NEWEST_FIRST).limit(options.limit + 1).toArray(),
-        this.wumpuses.countDocuments(filter),
-      ])
-      const items = docs.slice(0, options.limit).map(toWumpusRecord)
-      const last = items[items.length - 1]
-      return docs.length > options.limit && last
-        ? { items, total, nextCursor: encodeCursor(last) }
-        : { items, total }
+    const words = queryWords(options.q)
+    const order = listOrder(options.sort, words)
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
+    const filter: Filter<WumpusDocument> = mongoFilter(options)
+    return guard(() => (words.length > 0 ? this.searchPage(words, order, filter, options.limit, after) : this.plainPage(order, filter, options.limit, after)))
+  }
+
+  /** Newest or most downloaded first, straight from an index: the page after the cursor and the count. */
+  private async plainPage(order: ListOrder, filter: Filter<WumpusDocument>, limit: number, after: ListKey | undefined): Promise<WumpusPage> {
+    const pageFilter: Filter<WumpusDocument> = after ? { ...filter, $or: afterKey(after, order) } : filter
+    const [docs, total] = await Promise.all([
+      this.wumpuses.find(pageFilter).sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST).limit(limit + 1).toArray(),
+      this.wumpuses.countDocuments(filter),
+    ])
+    const items = docs.slice(0, limit).map(toWumpusRecord)
+    const last = items[items.length - 1]
+    return docs.length > limit && last ? { items, total, nextCursor: encodeCursor(recordKey(last, order), order) } : { items, total }
+  }
+
+  /** Candidates from the prefix index, ranked here like the embedded store ranks them; then the page's records. */
+  private async searchPage(words: string[], order: ListOrder, filter: Filter<WumpusDocument>, limit: number, after: ListKey | undefined): Promise<WumpusPage> {
+    const candidates = this.wumpuses.find({ ...filter, ...prefixFilter(words) }, { projection: RANKING_FIELDS })
+    const selector = new PageSelector<string>(limit, after, (id) => id)
+    for await (const doc of candidates) {
+      const score = matchScore(words, doc)
+      if (score === 0) continue
+      const key = recordKey(toRankable(doc), order, score)
+      selector.offer(key.rank, key.time, key.id)
+    }
+    const { values: ids, nextKey } = selector.page()
+    const docs = ids.length > 0 ? await this.wumpuses.find({ _id: { $in: ids } }).toArray() : []
+    const byId = new Map(docs.map((doc) => [doc._id, doc]))
+    // A record deleted between the two reads is left out of this page.
+    const items = ids.flatMap((id) => {
+      const doc = byId.get(id)
+      return doc ? [toWumpusRecord(doc)] : []
     })
+    return nextKey ? { items, total: selector.total, nextCursor: encodeCursor(nextKey, order) } : { items, total: selector.total }
   }
 
   async getWumpus(id: string): Promise<WumpusRecord | undefined> {
@@ -185,26 +245,83 @@ class MongoStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    await guard(() => this.wumpuses.insertOne({ ...record }))
+    await guard(() => this.wumpuses.insertOne({ ...record, ...searchFields(record) }))
     this.revision++
+    await this.countTags(record.tags, 1)
     return record
   }
 
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
-    const set = { ...wumpusPatchFields(patch), updatedAt: new Date() }
-    const doc = await guard(() =>
-      this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }),
-    )
-    if (doc) this.revision++
-    return doc ? toWumpusRecord(doc) : undefined
+    const fields = wumpusPatchFields(patch)
+    if (!TEXT_FIELDS.some((field) => field in fields)) {
+      const doc = await guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: { ...fields, updatedAt: new Date() } }, { returnDocument: 'after' }))
+      if (doc) this.revision++
+      return doc ? toWumpusRecord(doc) : undefined
+    }
+    // The search prefixes and tag counts follow the text: written only if the text read is still the stored one.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await guard(() => this.wumpuses.findOne({ _id: id }))
+      if (!current) return undefined
+      const before = toWumpusRecord(current)
+      const next = { ...before, ...fields, updatedAt: new Date() }
+      const unchanged: Filter<WumpusDocument> = { _id: id, name: before.name, description: before.description, tags: current.tags ?? { $exists: false } }
+      const doc = await guard(() =>
+        this.wumpuses.findOneAndUpdate(unchanged, { $set: { ...fields, updatedAt: next.updatedAt, ...searchFields(next) } }, { returnDocument: 'after' }),
+      )
+      if (!doc) continue
+      this.revision++
+      const updated = toWumpusRecord(doc)
+      await this.countTags(before.tags.filter((tag) => !updated.tags.includes(tag)), -1)
+      await this.countTags(updated.tags.filter((tag) => !before.tags.includes(tag)), 1)
+      return updated
+    }
+    throw new Error(`Animation ${id} kept changing while being updated`)
   }
 
   async deleteWumpus(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const { deletedCount } = await guard(() => this.wumpuses.deleteOne({ _id: id }))
-    if (deletedCount > 0) this.revision++
-    return deletedCount
+    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1 } }))
+    if (!doc) return 0
+    this.revision++
+    await this.countTags(doc.tags ?? [], -1)
+    return 1
+  }
+
+  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    const updates = [...counts].filter(([id, count]) => isId(id) && count > 0)
+    if (updates.length === 0) return
+    const { modifiedCount } = await guard(() =>
+      this.wumpuses.bulkWrite(
+        updates.map(([id, count]) => ({ updateOne: { filter: { _id: id }, update: { $inc: { downloads: count } } } })),
+        { ordered: false },
+      ),
+    )
+    if (modifiedCount > 0) this.revision++
+  }
+
+  async listTags(): Promise<TagCount[]> {
+    const docs = await guard(() => this.tagCounts.find({ count: { $gt: 0 } }).sort({ count: -1, _id: 1 }).toArray())
+    return docs.map((doc) => ({ tag: doc._id, count: doc.count }))
+  }
+
+  async findWumpusByFile(fileId: string): Promise<string | undefined> {
+    if (!isId(fileId)) return undefined
+    const filter = { $or: WUMPUS_FILE_ID_PATHS.map((path) => ({ [path]: fileId })) }
+    const doc = await guard(() => this.wumpuses.findOne(filter, { projection: { _id: 1 } }))
+    return doc?._id
+  }
+
+  /** Moves the counts of these tags; counts that reach 0 are removed. */
+  private async countTags(tags: readonly string[], delta: 1 | -1): Promise<void> {
+    if (tags.length === 0) return
+    await guard(async () => {
+      await this.tagCounts.bulkWrite(
+        tags.map((tag) => ({ updateOne: { filter: { _id: tag }, update: { $inc: { count: delta } }, upsert: true } })),
+        { ordered: false },
+      )
+      if (delta < 0) await this.tagCounts.deleteMany({ _id: { $in: [...tags] }, count: { $lte: 0 } })
+    })
   }
 
   wumpusRevision(): number {
@@ -319,10 +436,7 @@ class MongoStore implements Store {
   }
 
   async isFileInUse(id: string): Promise<boolean> {
-    if (!isId(id)) return false
-    const filter = { $or: WUMPUS_FILE_ID_PATHS.map((path) => ({ [path]: id })) }
-    const doc = await guard(() => this.wumpuses.findOne(filter, { projection: { _id: 1 } }))
-    return doc !== null
+    return (await this.findWumpusByFile(id)) !== undefined
   }
 
   async ping(): Promise<void> {
@@ -332,6 +446,19 @@ class MongoStore implements Store {
   async close(): Promise<void> {
     await this.client.close()
   }
+}
+
+/** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */
+function afterKey(key: ListKey, order: ListOrder): Filter<WumpusDocument>[] {
+  const time = new Date(key.time)
+  const newest: Filter<WumpusDocument>[] = [{ createdAt: { $lt: time } }, { createdAt: time, _id: { $lt: key.id } }]
+  if (order !== 'popular') return newest
+  return [{ downloads: { $lt: key.rank } }, ...newest.map((condition) => ({ downloads: key.rank, ...condition }))]
+}
+
+/** A ranking candidate as recordKey reads it (documents from before download counts have none). */
+function toRankable(doc: Pick<WumpusDocument, '_id' | 'createdAt' | 'downloads'>): Pick<WumpusRecord, '_id' | 'createdAt' | 'downloads'> {
+  return { _id: doc._id, createdAt: doc.createdAt, downloads: doc.downloads ?? 0 }
 }
 
 function fromGridFile(doc: GridFile): StoredFile {

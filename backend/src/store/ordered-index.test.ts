@@ -1,42 +1,66 @@
 import { describe, expect, it } from 'vitest'
-import { OrderedIndex, type OrderedEntry } from './ordered-index'
+import { compareListKeys, type ListKey } from '../../../contract/search'
+import { OrderedIndex } from './ordered-index'
 
-function sorted(entries: OrderedEntry[]): string[] {
-  return [...entries].sort((a, b) => b.time - a.time || (a.id < b.id ? 1 : -1)).map((entry) => entry.id)
+function sorted(entries: ListKey[]): string[] {
+  return [...entries].sort(compareListKeys).map((entry) => entry.id)
 }
+
+const key = (time: number, id: string, rank = 0): ListKey => ({ rank, time, id })
+const ids = (keys: readonly ListKey[]) => keys.map((entry) => entry.id)
 
 describe('OrderedIndex', () => {
   it('matches a full sort through random adds and removes', () => {
     const index = new OrderedIndex()
-    const live: OrderedEntry[] = []
+    const live: ListKey[] = []
     for (let step = 0; step < 3000; step++) {
       if (live.length > 0 && Math.random() < 0.3) {
         const [gone] = live.splice(Math.floor(Math.random() * live.length), 1)
-        expect(index.remove(gone!.time, gone!.id)).toBe(true)
+        expect(index.remove(gone!)).toBe(true)
       } else {
-        const entry = { time: Math.floor(Math.random() * 20), id: Math.random().toString(16).slice(2, 14).padEnd(12, '0') }
+        const entry = key(Math.floor(Math.random() * 20), Math.random().toString(16).slice(2, 14).padEnd(12, '0'), Math.floor(Math.random() * 3))
         live.push(entry)
-        index.add(entry.time, entry.id)
+        index.add(entry)
       }
     }
     expect(index.size).toBe(live.length)
-    expect(index.slice(live.length)).toEqual(sorted(live))
+    expect(ids(index.slice(live.length))).toEqual(sorted(live))
+    expect(index.keys.map((entry) => entry.id)).toEqual(sorted(live))
+  })
+
+  it('swaps many keys at once exactly like one at a time', () => {
+    for (const changed of [3, 40]) {
+      const keys = Array.from({ length: 200 }, (_, i) => key(i % 7, `id${String(i).padStart(3, '0')}`, i % 5))
+      const one = new OrderedIndex()
+      const many = new OrderedIndex()
+      one.reset(keys)
+      many.reset(keys)
+      const olds = keys.filter((_, i) => i % Math.floor(200 / changed) === 0).slice(0, changed)
+      const news = olds.map((old) => ({ ...old, rank: old.rank + 3 }))
+      for (const old of olds) one.remove(old)
+      for (const fresh of news) one.add(fresh)
+      many.replaceMany(olds, news)
+      expect(ids(many.keys)).toEqual(ids(one.keys))
+      expect(ids(many.keys)).toEqual(sorted([...keys.filter((entry) => !olds.includes(entry)), ...news]))
+    }
+  })
+
+  it('orders by rank before time', () => {
+    const index = new OrderedIndex()
+    index.reset([key(5, 'a', 0), key(1, 'b', 3), key(9, 'c', 1), key(1, 'd', 3)])
+    expect(ids(index.slice(10))).toEqual(['d', 'b', 'c', 'a'])
+    expect(ids(index.slice(10, key(1, 'b', 3)))).toEqual(['c', 'a'])
   })
 
   it('slices after a position, including one that is not in the index', () => {
     const index = new OrderedIndex()
-    index.reset([
-      { time: 1, id: 'b' },
-      { time: 2, id: 'a' },
-      { time: 2, id: 'c' },
-      { time: 1, id: 'a' },
-    ])
-    expect(index.slice(10)).toEqual(['c', 'a', 'b', 'a'])
-    expect(index.slice(2, { time: 2, id: 'c' })).toEqual(['a', 'b'])
-    expect(index.slice(10, { time: 2, id: 'b' })).toEqual(['a', 'b', 'a'])
-    expect(index.slice(10, { time: 0, id: 'z' })).toEqual([])
-    expect(index.remove(3, 'a')).toBe(false)
-    expect(index.remove(1, 'b')).toBe(true)
-    expect(index.slice(10)).toEqual(['c', 'a', 'a'])
+    index.reset([key(1, 'b'), key(2, 'a'), key(2, 'c'), key(1, 'a')])
+    expect(ids(index.slice(10))).toEqual(['c', 'a', 'b', 'a'])
+    expect(ids(index.slice(2, key(2, 'c')))).toEqual(['a', 'b'])
+    expect(ids(index.slice(10, key(2, 'b')))).toEqual(['a', 'b', 'a'])
+    expect(ids(index.slice(10, key(0, 'z')))).toEqual([])
+    expect(index.remove(key(3, 'a'))).toBe(false)
+    expect(index.remove(key(1, 'b'))).toBe(true)
+    expect(ids(index.slice(10))).toEqual(['c', 'a', 'a'])
   })
 })

@@ -4,6 +4,10 @@
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
 import type { MediaFormat } from '../../../contract/limits'
+import type { ListSort } from '../../../contract/search'
+import type { TagCount } from '../../../contract/wumpus'
+
+export type { TagCount }
 
 /** What a file was uploaded for: one format of an animation, or a profile photo/cover. */
 export type FilePurpose = 'animation' | 'image'
@@ -45,23 +49,42 @@ export interface WumpusRecord {
   files: Record<MediaFormat, FileRef>
   u_email: string
   u_name: string
+  /** Normalized tags (contract/search.ts); [] for records stored before tags existed. */
+  tags: string[]
+  /** Counted downloads; 0 for records stored before counting existed. */
+  downloads: number
   createdAt: Date
   updatedAt: Date
 }
 
-export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt'> & {
+export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'downloads'> & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
+  /** Defaults to none. */
+  tags?: string[]
 }
 
-export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name'>>
+export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags'>>
 
-export interface ListWumpusesOptions {
-  limit: number
-  /** Opaque cursor from a previous page's nextCursor. */
-  cursor?: string
+/**
+ * Filters that keep a known subset: each is one facet of the embedded catalog and one indexed field in
+ * MongoDB (backend/src/store/facets.ts). A new filter is one more key here and there.
+ */
+export interface WumpusFilters {
   /** Only this uploader's animations. */
   u_email?: string
+  /** Only animations with this (normalized) tag. */
+  tag?: string
+}
+
+export interface ListWumpusesOptions extends WumpusFilters {
+  limit: number
+  /** Opaque cursor from a previous page's nextCursor of the same query. */
+  cursor?: string
+  /** Words to search in name, description and tags (contract/search.ts); every word must match. */
+  q?: string
+  /** Default: best match first when `q` has words, else newest first. */
+  sort?: ListSort
 }
 
 export interface WumpusPage {
@@ -92,7 +115,12 @@ export type UserPatch = Partial<Omit<UserRecord, 'email' | 'createdAt' | 'update
 export interface Store {
   readonly kind: 'embedded' | 'mongo'
 
-  /** Newest first (createdAt desc, then _id desc). An unknown or malformed cursor throws InvalidCursorError. */
+  /**
+   * A page in the order the options ask for (contract/search.ts listOrder and compareListKeys): newest
+   * first (createdAt desc, then _id desc), most downloaded first, or best match first, each ending on
+   * createdAt and _id so paging is stable. A malformed cursor, or one of another order, throws
+   * InvalidCursorError. Both adapters answer from an index, never by reading every record.
+   */
   listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage>
   /** Undefined for unknown ids (malformed ids included). */
   getWumpus(id: string): Promise<WumpusRecord | undefined>
@@ -102,6 +130,15 @@ export interface Store {
   /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
   deleteWumpus(id: string): Promise<number>
   countWumpuses(): Promise<number>
+  /**
+   * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
+   * updatedAt; moves the revision when some record changed.
+   */
+  addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
+  /** The tags in use with how many animations carry each, most used first, then by tag. */
+  listTags(): Promise<TagCount[]>
+  /** The id of an animation that refers to this file (in any format), or undefined. */
+  findWumpusByFile(fileId: string): Promise<string | undefined>
   /**
    * Grows with every animation write made through this store object, so the HTTP layer can cache
    * list pages. Writes by other processes (several instances on one MongoDB) do not move it.

@@ -24,7 +24,7 @@ export const USER_DEFAULTS: UserDefaults = {
 }
 
 const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
-const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name']
+const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags']
 
 /** Only the known keys whose value is defined (a patch may come straight from parsed input). */
 function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
@@ -52,6 +52,7 @@ export function userPatchFields(patch: UserPatch): UserPatch {
 export function wumpusPatchFields(patch: WumpusPatch): WumpusPatch {
   const fields = pick(patch, WUMPUS_PATCH_KEYS)
   if (fields.files) fields.files = copyFiles(fields.files)
+  if (fields.tags) fields.tags = [...fields.tags]
   return fields
 }
 
@@ -62,10 +63,13 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
     files: copyFiles(wumpus.files),
     u_email: wumpus.u_email,
     u_name: wumpus.u_name,
+    tags: [...(wumpus.tags ?? [])],
+    downloads: 0,
   }
 }
 
-export function toWumpusRecord(doc: WumpusRecord): WumpusRecord {
+/** A clean copy of a stored record; records from before tags and download counts get [] and 0. */
+export function toWumpusRecord(doc: Omit<WumpusRecord, 'tags' | 'downloads'> & Partial<Pick<WumpusRecord, 'tags' | 'downloads'>>): WumpusRecord {
   return {
     _id: doc._id,
     name: doc.name,
@@ -73,6 +77,8 @@ export function toWumpusRecord(doc: WumpusRecord): WumpusRecord {
     files: copyFiles(doc.files),
     u_email: doc.u_email,
     u_name: doc.u_name,
+    tags: [...(doc.tags ?? [])],
+    downloads: doc.downloads ?? 0,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }

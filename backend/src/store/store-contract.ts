@@ -4,8 +4,17 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { encodeCursor } from './ids'
-import { InvalidCursorError, type NewFile, type NewWumpus, type Store, type StoredFile, type WumpusRecord } from './port'
+import { compareListKeys, listOrder, matchScore, queryWords, type ListSort } from '../../../contract/search'
+import { encodeCursor } from './list-order'
+import {
+  InvalidCursorError,
+  type ListWumpusesOptions,
+  type NewFile,
+  type NewWumpus,
+  type Store,
+  type StoredFile,
+  type WumpusRecord,
+} from './port'
 
 export interface StoreUnderTest {
   store: Store
@@ -68,13 +77,16 @@ function newestFirst(records: WumpusRecord[]): string[] {
     .map((record) => record._id)
 }
 
-async function collectPages(store: Store, limit: number, u_email?: string): Promise<{ ids: string[]; pages: number; totals: number[] }> {
+type ListQuery = Omit<ListWumpusesOptions, 'limit' | 'cursor'>
+
+async function collectPages(store: Store, limit: number, query: string | ListQuery = {}): Promise<{ ids: string[]; pages: number; totals: number[] }> {
+  const options = typeof query === 'string' ? { u_email: query } : query
   const ids: string[] = []
   const totals: number[] = []
   let cursor: string | undefined
   let pages = 0
   do {
-    const page = await store.listWumpuses({ limit, cursor, u_email })
+    const page = await store.listWumpuses({ ...options, limit, cursor })
     expect(page.items.length).toBeLessThanOrEqual(limit)
     ids.push(...page.items.map((item) => item._id))
     totals.push(page.total)
@@ -83,6 +95,82 @@ async function collectPages(store: Store, limit: number, u_email?: string): Prom
     if (pages > 1000) throw new Error('Paging does not end')
   } while (cursor)
   return { ids, pages, totals }
+}
+
+/** A small deterministic generator, so a failing random case can be run again. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0
+    return state / 2 ** 32
+  }
+}
+
+// Few words, some sharing prefixes and some with accents, so queries hit many records and ties.
+const VOCABULARY = ['moon', 'moonlight', 'mood', 'star', 'starry', 'café', 'cafe', 'crème', 'wave', 'waves', 'waving', 'happy', 'hop', 'hopping', 'über', 'naïve', 'night', 'nightly', 'sky']
+const TAGS = ['party', 'night', 'cute', 'wave', 'happy', 'blue']
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!
+}
+
+function randomTags(random: () => number): string[] {
+  return [...new Set(Array.from({ length: Math.floor(random() * 3) }, () => pick(random, TAGS)))]
+}
+
+function randomWumpus(random: () => number, createdAt: Date): NewWumpus {
+  const words = (count: number) => Array.from({ length: count }, () => pick(random, VOCABULARY))
+  const title = (word: string) => (random() < 0.3 ? word.toUpperCase() : word[0]!.toUpperCase() + word.slice(1))
+  return sampleWumpus({
+    name: [...words(1 + Math.floor(random() * 2)).map(title), 'Wumpus'].join(' '),
+    description: `A wumpus ${words(3 + Math.floor(random() * 4)).join(' ')}.`,
+    tags: randomTags(random),
+    u_email: random() < 0.5 ? 'a@example.com' : 'b@example.com',
+    createdAt,
+  })
+}
+
+function randomQueries(random: () => number, count: number): ListQuery[] {
+  const queries: ListQuery[] = [
+    {},
+    { sort: 'popular' },
+    { tag: 'night' },
+    { tag: 'party', sort: 'popular' },
+    { q: 'wumpus' },
+    { q: 'Moon' },
+    { q: 'star night' },
+    { q: 'wave', tag: 'happy' },
+  ]
+  while (queries.length < count) {
+    const words = Array.from({ length: 1 + Math.floor(random() * 2) }, () => {
+      const word = pick(random, VOCABULARY)
+      return random() < 0.4 ? word.slice(0, 1 + Math.floor(random() * word.length)) : word.toUpperCase()
+    })
+    const query: ListQuery = { q: words.join(' ') }
+    if (random() < 0.3) query.tag = pick(random, TAGS)
+    if (random() < 0.2) query.u_email = 'a@example.com'
+    const sort = pick(random, [undefined, 'new', 'popular'] as const)
+    if (sort) query.sort = sort as ListSort
+    queries.push(query)
+  }
+  return queries
+}
+
+/** The expected ids of a list, computed the slow way from contract/search.ts's rules. */
+function referenceList(records: WumpusRecord[], query: ListQuery): string[] {
+  const words = queryWords(query.q)
+  const order = listOrder(query.sort, words)
+  return records
+    .filter((record) => (query.u_email === undefined || record.u_email === query.u_email) && (query.tag === undefined || record.tags.includes(query.tag)))
+    .map((record) => ({ record, score: matchScore(words, record) }))
+    .filter(({ score }) => words.length === 0 || score > 0)
+    .map(({ record, score }) => ({
+      rank: order === 'relevance' ? score : order === 'popular' ? record.downloads : 0,
+      time: record.createdAt.getTime(),
+      id: record._id,
+    }))
+    .sort(compareListKeys)
+    .map((key) => key.id)
 }
 
 export function describeStoreContract(name: string, factory: StoreFactory, expectedKind: Store['kind']): void {
@@ -132,8 +220,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const inserted = await store.insertWumpus(input)
         const read = await store.getWumpus(inserted._id)
         expect(Object.keys(read ?? {}).sort()).toEqual(
-          ['_id', 'createdAt', 'description', 'files', 'name', 'u_email', 'u_name', 'updatedAt'],
+          ['_id', 'createdAt', 'description', 'downloads', 'files', 'name', 'tags', 'u_email', 'u_name', 'updatedAt'],
         )
+        expect(read).toMatchObject({ tags: [], downloads: 0 })
         expect(read?.files).toEqual(sample.files)
         await store.updateWumpus(inserted._id, { u_email: 'thief@example.com' } as never)
         expect((await store.getWumpus(inserted._id))?.u_email).toBe(sample.u_email)
@@ -277,8 +366,193 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           await expect(store.listWumpuses({ limit: 5, cursor })).rejects.toBeInstanceOf(InvalidCursorError)
         }
         // A well-formed cursor past every record is a valid, empty page.
-        const past = encodeCursor({ createdAt: new Date(0), _id: UNKNOWN_ID })
+        const past = encodeCursor({ rank: 0, time: 0, id: UNKNOWN_ID }, 'new')
         expect(await store.listWumpuses({ limit: 5, cursor: past })).toEqual({ items: [], total: 1 })
+      })
+    })
+
+    describe('search, tags and downloads', () => {
+      const at = (second: number) => new Date(Date.UTC(2025, 3, 1, 0, 0, second))
+      const ids = (page: { items: WumpusRecord[] }) => page.items.map((item) => item._id)
+
+      it('keeps tags, replaces them on update, and lists them with counts, most used first', async () => {
+        const a = await store.insertWumpus(sampleWumpus({ tags: ['happy', 'wave'] }))
+        const b = await store.insertWumpus(sampleWumpus({ tags: ['happy'] }))
+        await store.insertWumpus(sampleWumpus())
+        expect((await store.getWumpus(a._id))?.tags).toEqual(['happy', 'wave'])
+        expect(await store.listTags()).toEqual([
+          { tag: 'happy', count: 2 },
+          { tag: 'wave', count: 1 },
+        ])
+        const updated = await store.updateWumpus(a._id, { tags: ['sleepy', 'wave', 'blue'] })
+        expect(updated?.tags).toEqual(['sleepy', 'wave', 'blue'])
+        expect(await store.listTags()).toEqual([
+          { tag: 'blue', count: 1 },
+          { tag: 'happy', count: 1 },
+          { tag: 'sleepy', count: 1 },
+          { tag: 'wave', count: 1 },
+        ])
+        await store.updateWumpus(a._id, { name: 'Renamed Wumpus' })
+        expect((await store.getWumpus(a._id))?.tags).toEqual(['sleepy', 'wave', 'blue'])
+        expect(await store.deleteWumpus(b._id)).toBe(1)
+        await store.updateWumpus(a._id, { tags: [] })
+        expect(await store.listTags()).toEqual([])
+      })
+
+      it('filters by tag with its own total and paging, newest first, also with an uploader', async () => {
+        const tagged: WumpusRecord[] = []
+        for (let i = 0; i < 9; i++) {
+          const u_email = i % 2 ? 'odd@example.com' : 'even@example.com'
+          tagged.push(await store.insertWumpus(sampleWumpus({ tags: ['party', `t${i % 3}`], u_email, createdAt: at(i % 4) })))
+          await store.insertWumpus(sampleWumpus({ tags: ['other'], u_email, createdAt: at(i % 4) }))
+        }
+        const { ids: all, totals } = await collectPages(store, 4, { tag: 'party' })
+        expect(all).toEqual(newestFirst(tagged))
+        expect(totals).toEqual([9, 9, 9])
+        const odd = await collectPages(store, 2, { tag: 'party', u_email: 'odd@example.com' })
+        expect(odd.ids).toEqual(newestFirst(tagged.filter((record) => record.u_email === 'odd@example.com')))
+        expect(odd.totals.every((total) => total === 4)).toBe(true)
+        expect(await store.listWumpuses({ limit: 5, tag: 'none' })).toEqual({ items: [], total: 0 })
+        expect(await store.listWumpuses({ limit: 5, tag: 't1', u_email: 'nobody@example.com' })).toEqual({ items: [], total: 0 })
+      })
+
+      it('finds words whatever their case and accents, and as prefixes while typing', async () => {
+        const cafe = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Sipping a crème brûlée latte' }))
+        const wave = await store.insertWumpus(sampleWumpus({ name: 'Waving Wumpus', description: 'Says hello to everyone', tags: ['greeting'] }))
+        for (const q of ['cafe', 'CAFÉ', 'Cafe\u0301', 'caf', 'c', 'creme brulee', 'BRÛ']) {
+          expect(ids(await store.listWumpuses({ limit: 10, q })), q).toEqual([cafe._id])
+        }
+        for (const q of ['wav', 'waving', 'greet', 'HELLO', 'wumpus hello', 'hel wav']) {
+          expect(ids(await store.listWumpuses({ limit: 10, q })), q).toEqual([wave._id])
+        }
+        for (const q of ['wavy', 'waving latte', 'zebra', 'ingw']) {
+          expect(await store.listWumpuses({ limit: 10, q }), q).toEqual({ items: [], total: 0 })
+        }
+        // Only punctuation is no words at all: the plain list.
+        expect((await store.listWumpuses({ limit: 10, q: ' !? ' })).total).toBe(2)
+      })
+
+      it('ranks name over tags over description, whole words over prefixes, then newest first', async () => {
+        const description = await store.insertWumpus(sampleWumpus({ name: 'Quiet One', description: 'Looks at the moon all night', createdAt: at(5) }))
+        const tag = await store.insertWumpus(sampleWumpus({ name: 'Sky Wumpus', description: 'Looks up at the sky', tags: ['moon'], createdAt: at(4) }))
+        const prefix = await store.insertWumpus(sampleWumpus({ name: 'Moonlight Wumpus', description: 'Glows softly at night', createdAt: at(3) }))
+        const older = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(1) }))
+        const newer = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(2) }))
+        const everywhere = await store.insertWumpus(sampleWumpus({ name: 'Moon', description: 'The moon itself', createdAt: at(0) }))
+        const page = await store.listWumpuses({ limit: 10, q: 'moon' })
+        expect(ids(page)).toEqual([everywhere, newer, older, tag, prefix, description].map((record) => record._id))
+        expect(page.total).toBe(6)
+        // Another order keeps the same matches.
+        expect(ids(await store.listWumpuses({ limit: 10, q: 'moon', sort: 'new' }))).toEqual(
+          [description, tag, prefix, newer, older, everywhere].map((record) => record._id),
+        )
+      })
+
+      it('pages ranked results without gaps or repeats, also when records come and go between pages', async () => {
+        const records: WumpusRecord[] = []
+        for (let i = 0; i < 24; i++) {
+          const name = i % 3 === 0 ? 'Star Wumpus' : i % 3 === 1 ? 'Starry Wumpus' : 'Plain Wumpus'
+          records.push(await store.insertWumpus(sampleWumpus({ name, description: 'Bright star in the sky', createdAt: at(i % 4) })))
+        }
+        const whole = await store.listWumpuses({ limit: 100, q: 'star' })
+        expect(whole.total).toBe(24)
+        const { ids: paged, totals } = await collectPages(store, 5, { q: 'star' })
+        expect(paged).toEqual(ids(whole))
+        expect(totals.every((total) => total === 24)).toBe(true)
+
+        const first = await store.listWumpuses({ limit: 5, q: 'star' })
+        await store.insertWumpus(sampleWumpus({ name: 'Star Wumpus', description: 'Bright star in the sky', createdAt: at(9) }))
+        expect(await store.deleteWumpus(ids(first)[4]!)).toBe(1)
+        const second = await store.listWumpuses({ limit: 5, q: 'star', cursor: first.nextCursor })
+        expect(ids(second)).toEqual(ids(whole).slice(5, 10))
+      })
+
+      it('counts downloads without touching updatedAt, and lists the most downloaded first', async () => {
+        const a = await store.insertWumpus(sampleWumpus({ name: 'Alpha Wumpus', createdAt: at(1) }))
+        const b = await store.insertWumpus(sampleWumpus({ name: 'Beta Wumpus', createdAt: at(2) }))
+        const c = await store.insertWumpus(sampleWumpus({ name: 'Gamma Wumpus', createdAt: at(3) }))
+        const revision = store.wumpusRevision()
+        await store.addDownloads(new Map([[a._id, 3], [b._id, 1], [UNKNOWN_ID, 5], ['nope', 1]]))
+        expect(store.wumpusRevision()).not.toBe(revision)
+        await store.addDownloads(new Map([[b._id, 2]]))
+        expect(await store.getWumpus(a._id)).toEqual({ ...a, downloads: 3 })
+        expect((await store.getWumpus(b._id))?.downloads).toBe(3)
+        // Equal counts: newest first.
+        expect(ids(await store.listWumpuses({ limit: 10, sort: 'popular' }))).toEqual([b._id, a._id, c._id])
+        const { ids: paged } = await collectPages(store, 1, { sort: 'popular' })
+        expect(paged).toEqual([b._id, a._id, c._id])
+        expect(ids(await store.listWumpuses({ limit: 10, q: 'wumpus', sort: 'popular' }))).toEqual([b._id, a._id, c._id])
+        const unchanged = store.wumpusRevision()
+        await store.addDownloads(new Map([[UNKNOWN_ID, 1]]))
+        await store.addDownloads(new Map())
+        expect(store.wumpusRevision()).toBe(unchanged)
+      })
+
+      it('refuses a cursor made for another order', async () => {
+        for (let i = 0; i < 3; i++) await store.insertWumpus(sampleWumpus({ createdAt: at(i) }))
+        const newest = await store.listWumpuses({ limit: 1 })
+        const popular = await store.listWumpuses({ limit: 1, sort: 'popular' })
+        const ranked = await store.listWumpuses({ limit: 1, q: 'wumpus' })
+        await expect(store.listWumpuses({ limit: 1, sort: 'popular', cursor: newest.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        await expect(store.listWumpuses({ limit: 1, cursor: popular.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        await expect(store.listWumpuses({ limit: 1, q: 'wumpus', sort: 'new', cursor: ranked.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        expect((await store.listWumpuses({ limit: 1, q: 'wumpus', cursor: ranked.nextCursor })).items).toHaveLength(1)
+      })
+
+      it('finds the animation a file belongs to', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        expect(await store.findWumpusByFile(record.files.apng.id)).toBe(record._id)
+        for (const id of [UNKNOWN_ID, record._id, ...MALFORMED_IDS]) expect(await store.findWumpusByFile(id)).toBeUndefined()
+        await store.deleteWumpus(record._id)
+        expect(await store.findWumpusByFile(record.files.apng.id)).toBeUndefined()
+      })
+
+      it('answers every query like the reference ranking over random records, before and after edits', async () => {
+        const random = seededRandom(12)
+        const records = new Map<string, WumpusRecord>()
+        for (let i = 0; i < 120; i++) {
+          const record = await store.insertWumpus(randomWumpus(random, at(Math.floor(random() * 6))))
+          records.set(record._id, record)
+        }
+        const downloads = new Map([...records.keys()].filter(() => random() < 0.4).map((id) => [id, 1 + Math.floor(random() * 3)]))
+        await store.addDownloads(downloads)
+        for (const [id, count] of downloads) records.get(id)!.downloads += count
+        const check = async () => {
+          for (const query of randomQueries(random, 60)) {
+            const { ids: paged, totals } = await collectPages(store, 7, query)
+            const expected = referenceList([...records.values()], query)
+            expect(paged, JSON.stringify(query)).toEqual(expected)
+            expect(totals[0], JSON.stringify(query)).toBe(expected.length)
+          }
+        }
+        await check()
+        // Edits move records between results: the index must follow.
+        for (const id of [...records.keys()].slice(0, 30)) {
+          if (random() < 0.5) {
+            const updated = await store.updateWumpus(id, { name: randomWumpus(random, new Date()).name, tags: randomTags(random) })
+            records.set(id, updated!)
+          } else {
+            await store.deleteWumpus(id)
+            records.delete(id)
+          }
+        }
+        await check()
+      })
+
+      it('keeps tags, download counts and the search index across close and reopen', async () => {
+        const moon = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', tags: ['night'] }))
+        await store.insertWumpus(sampleWumpus({ name: 'Sun Wumpus', tags: ['day', 'night'] }))
+        await store.addDownloads(new Map([[moon._id, 4]]))
+        const reopened = await subject.reopen()
+        expect((await reopened.getWumpus(moon._id))?.downloads).toBe(4)
+        expect(ids(await reopened.listWumpuses({ limit: 5, q: 'moo' }))).toEqual([moon._id])
+        expect(ids(await reopened.listWumpuses({ limit: 5, sort: 'popular' }))[0]).toBe(moon._id)
+        expect(await reopened.listTags()).toEqual([
+          { tag: 'night', count: 2 },
+          { tag: 'day', count: 1 },
+        ])
+        await reopened.updateWumpus(moon._id, { name: 'Star Wumpus' })
+        expect(await reopened.listWumpuses({ limit: 5, q: 'moon' })).toEqual({ items: [], total: 0 })
       })
     })
 

@@ -7,6 +7,7 @@ import { signSessionToken } from '../../src/auth/session-token'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
+import { DownloadCounter } from '../../src/services/download-counts'
 import { openEmbeddedStore } from '../../src/store/embedded'
 import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
 
@@ -16,6 +17,8 @@ export interface TestServer {
   sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): string
   store: Store
   config: Config
+  /** The app's download counter: flush() stores what it counted so far. */
+  downloads: DownloadCounter
   dataDir: string
   close(): Promise<void>
 }
@@ -33,7 +36,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   })
   const store = await openEmbeddedStore({ dataDir })
-  const server = createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1')
+  const logger = createLogger('silent')
+  const downloads = new DownloadCounter(store, { logger })
+  const server = createApp({ config, store, logger, downloads }).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {
@@ -46,10 +51,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       ),
     store,
     config,
+    downloads,
     dataDir,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      await downloads.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

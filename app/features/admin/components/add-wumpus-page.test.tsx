@@ -10,6 +10,7 @@ import {
   makeUploadedFile,
   renderHandler,
 } from '../../../test/admin-handlers'
+import { tagListHandler } from '../../../test/api-handlers'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { AddWumpusPage } from './add-wumpus-page'
@@ -26,6 +27,7 @@ const lottieFile = () => file('mascot.json', 'application/json')
 
 const field = (label: string) => screen.getByLabelText(label)
 const publish = () => screen.getByRole('button', { name: 'Publish' })
+const tagsInput = () => screen.getByRole('combobox', { name: 'Tags' })
 
 /** The error text Mantine links to an input. */
 function errorOf(input: HTMLElement): string | null {
@@ -101,6 +103,7 @@ describe('AddWumpusPage', () => {
 
     await user.type(field('Animation name*'), 'Happy Wumpus')
     await user.type(field('Animation description*'), 'Waves at everyone who comes by')
+    await user.type(tagsInput(), 'Happy,Thumbs Up{Enter}happy,')
     await user.upload(screen.getByTestId('lottie-file'), lottieFile())
     await user.upload(screen.getByTestId('apng-file'), pngFile())
     await user.upload(screen.getByTestId('gif-file'), gifFile())
@@ -124,12 +127,30 @@ describe('AddWumpusPage', () => {
       {
         name: 'Happy Wumpus',
         description: 'Waves at everyone who comes by',
+        tags: ['happy', 'thumbs-up'],
         files: { gif: expect.any(String), apng: expect.any(String), lottie: expect.any(String) },
       },
     ])
     expect(new Set(Object.values(create.bodies[0]!.files)).size).toBe(3)
     await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${'e'.repeat(24)}`))
     expect(queryClient.getQueryState(['wumpuses', 'list'])?.isInvalidated).toBe(true)
+  })
+
+  it('suggests the tags in use and refuses a tag that breaks the rules, saying why', async () => {
+    server.use(tagListHandler([{ tag: 'happy', count: 4 }, { tag: 'hello', count: 2 }]).handler)
+    const create = createWumpusHandler()
+    server.use(create.handler)
+    const { user } = await setup()
+
+    await user.type(tagsInput(), 'h')
+    expect(await screen.findByRole('option', { name: 'happy' })).toBeInTheDocument()
+    expect(screen.getByRole('option', { name: 'hello' })).toBeInTheDocument()
+    await user.click(screen.getByRole('option', { name: 'happy' }))
+    await user.type(tagsInput(), 'x{Enter}')
+    await user.click(publish())
+
+    expect(await screen.findByText('A tag has at least 2 characters')).toBeInTheDocument()
+    expect(create.bodies).toEqual([])
   })
 
   it("shows the server's reason under the input of a refused file, and no preview", async () => {
@@ -191,6 +212,7 @@ describe('AddWumpusPage', () => {
         {
           name: 'Spinner',
           description: 'Spins around and around',
+          tags: [],
           files: { gif: render.result.gif.id, apng: render.result.apng.id, lottie: lottie.id },
         },
       ]),

@@ -2,6 +2,7 @@ import { Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@m
 import { notifications } from '@mantine/notifications'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
+import { TAG_MAX_LENGTH, TAGS_MAX } from '../../../../contract/search'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
 import { useAuthForm } from '../../auth/use-auth-form'
@@ -9,8 +10,9 @@ import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
+import { TagsField } from './tags-field'
 
-const EMPTY: AddWumpusForm = { name: '', description: '', lottieLink: '', lottieFile: '', apng: '', gif: '' }
+const EMPTY: AddWumpusForm = { name: '', description: '', lottieLink: '', lottieFile: '', apng: '', gif: '', tags: [] }
 
 /** Dashboard → Add animation (admins). Files upload as soon as they are chosen; Publish creates the animation. */
 export function AddWumpusPage() {
@@ -40,6 +42,7 @@ export function AddWumpusPage() {
       const created = await create.mutateAsync({
         name: valid.name.trim(),
         description: valid.description.trim(),
+        tags: valid.tags,
         files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
       })
       notifications.show({ color: 'green', message: 'Animation added' })
@@ -48,6 +51,8 @@ export function AddWumpusPage() {
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)
       if (problems.description) form.setFieldError('description', problems.description)
+      const tagProblem = Object.entries(problems).find(([path]) => path.startsWith('tags'))
+      if (tagProblem) form.setFieldError('tags', tagProblem[1])
       notifications.show({ color: 'red', title: 'Could not add the animation', message: errorMessage(error) })
     }
   })
@@ -60,6 +65,12 @@ export function AddWumpusPage() {
           <Stack gap="md">
             <TextInput label="Animation name*" autoComplete="off" {...form.getInputProps('name')} />
             <Textarea label="Animation description*" rows={3} resize="vertical" {...form.getInputProps('description')} />
+            <TagsField
+              value={values.tags}
+              onChange={(tags) => form.setFieldValue('tags', tags)}
+              errors={form.errors}
+              description={`Words people would search for, at most ${TAGS_MAX}: lower case, 2 to ${TAG_MAX_LENGTH} characters`}
+            />
             <AnimationFilesFields
               files={files}
               required

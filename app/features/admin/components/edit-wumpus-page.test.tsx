@@ -10,7 +10,7 @@ import { EditWumpusPage } from './edit-wumpus-page'
 vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
 
 const OWNER = 'ana@example.com'
-const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana' })
+const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana', tags: ['sleepy', 'night'] })
 
 async function setup({ email = OWNER, isAdmin = false, answer }: { email?: string; isAdmin?: boolean; answer?: Response } = {}) {
   const update = updateWumpusHandler(wumpus, { answer })
@@ -46,6 +46,20 @@ describe('EditWumpusPage', () => {
     expect(await screen.findByText('Animation updated')).toBeInTheDocument()
     expect(bodies).toEqual([{ name: 'Very Sleepy Wumpus' }])
     await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${wumpus._id}`))
+  })
+
+  it('shows the current tags and sends the new list when they change', async () => {
+    const { user, bodies } = await setup()
+    const tags = screen.getByRole('combobox', { name: 'Tags' })
+    expect(screen.getByText('sleepy')).toBeInTheDocument()
+    expect(screen.getByText('night')).toBeInTheDocument()
+
+    // Backspace in the empty input removes the last tag; a new one is normalized as it is added.
+    await user.type(tags, '{Backspace}Tired Out{Enter}')
+    await user.click(save())
+
+    expect(await screen.findByText('Animation updated')).toBeInTheDocument()
+    expect(bodies).toEqual([{ tags: ['sleepy', 'tired-out'] }])
   })
 
   it('sends a newly uploaded file by its id, and an emptied field falls back to the current value', async () => {

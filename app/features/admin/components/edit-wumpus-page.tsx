@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
+import { TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
 import { isApiError } from '../../../lib/api-client'
@@ -14,6 +15,7 @@ import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useAnimationFiles } from '../use-animation-files'
 import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
 import { AnimationFilesFields } from './animation-files-fields'
+import { TagsField } from './tags-field'
 import classes from './animation-preview.module.css'
 
 export const EDIT_REFUSAL = 'Only admins and the uploader can edit this animation'
@@ -86,6 +88,8 @@ function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)
       if (problems.description) form.setFieldError('description', problems.description)
+      const tagProblem = Object.entries(problems).find(([path]) => path.startsWith('tags'))
+      if (tagProblem) form.setFieldError('tags', tagProblem[1])
       const message = isApiError(error, 403) ? EDIT_REFUSAL : errorMessage(error)
       notifications.show({ color: 'red', title: 'Could not update the animation', message })
     }
@@ -127,6 +131,12 @@ function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
             rows={3}
             resize="vertical"
             {...form.getInputProps('description')}
+          />
+          <TagsField
+            value={form.values.tags}
+            onChange={(tags) => form.setFieldValue('tags', tags)}
+            errors={form.errors}
+            description={`At most ${TAGS_MAX}, lower case; removing them all leaves the animation without tags`}
           />
           <AnimationFilesFields
             files={files}

@@ -2,7 +2,7 @@ import { Button } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { apiGetBlob, isApiError } from '../../../lib/api-client'
-import { fileNameFromUrl, saveBlob } from '../../../lib/download'
+import { downloadUrl, fileNameFromUrl, saveBlob } from '../../../lib/download'
 import { keepFile } from '../../offline/saved-stickers'
 
 interface DownloadButtonProps {
@@ -12,14 +12,14 @@ interface DownloadButtonProps {
   description: string
 }
 
-/** Fetches the file and saves it under its original name. */
+/** Fetches the file (as a download, which the server counts) and saves it under its original name. */
 export function DownloadButton({ url, label, description }: DownloadButtonProps) {
   const [busy, setBusy] = useState(false)
 
   async function download() {
     setBusy(true)
     try {
-      const blob = await apiGetBlob(url)
+      const blob = await apiGetBlob(downloadUrl(url))
       saveBlob(blob, fileNameFromUrl(url))
       // Kept on this device, so the same download works offline (the service worker serves it).
       void keepFile(url, blob)

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import { wumpusDetailHandler } from '../../../test/api-handlers'
@@ -15,6 +15,8 @@ const wumpus = makeWumpus(5, {
   lottie: '/api/files/65a0000000000000000000cc/spinning-wumpus.json',
   u_name: 'Grace',
   u_email: 'grace@example.com',
+  tags: ['spin', 'happy'],
+  downloads: 1234,
 })
 
 describe('wumpus detail page', () => {
@@ -33,6 +35,22 @@ describe('wumpus detail page', () => {
     expect(screen.getByRole('heading', { name: 'Animation by' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Grace' })).toHaveAttribute('href', '/profile/grace@example.com')
     expect(document.title).toBe('Spinning Wumpus · Wumpus Gallery')
+  })
+
+  it('shows how often it was downloaded, and its tags as links to the gallery', async () => {
+    renderApp(`/wumpus/${wumpus._id}`)
+    expect(await screen.findByText('Downloaded 1,234 times')).toBeInTheDocument()
+    const tags = screen.getByRole('list', { name: 'Tags' })
+    expect(within(tags).getByRole('link', { name: '#spin' })).toHaveAttribute('href', '/?tag=spin')
+    expect(within(tags).getByRole('link', { name: '#happy' })).toHaveAttribute('href', '/?tag=happy')
+  })
+
+  it('invites the first download, and shows no tags when there are none', async () => {
+    const fresh = makeWumpus(6, { downloads: 0, tags: [] })
+    server.use(wumpusDetailHandler([fresh]))
+    renderApp(`/wumpus/${fresh._id}`)
+    expect(await screen.findByText('Not downloaded yet: be the first')).toBeInTheDocument()
+    expect(screen.queryByRole('list', { name: 'Tags' })).not.toBeInTheDocument()
   })
 
   it('opens the three formats in a new tab', async () => {
@@ -63,20 +81,22 @@ describe('wumpus detail page', () => {
       })
     })
 
-    it('fetch the file and save it under its original name', async () => {
+    it('fetch the file as a counted download and save it under its original name', async () => {
       const bytes = new Uint8Array([0x47, 0x49, 0x46, 0x38, 0x39, 0x61])
+      const asked: URL[] = []
       // A wildcard: msw would read the parentheses in the file name as pattern syntax.
       server.use(
-        http.get(
-          '/api/files/65a0000000000000000000aa/*',
-          () => new HttpResponse(bytes, { headers: { 'Content-Type': 'image/gif' } }),
-        ),
+        http.get('/api/files/65a0000000000000000000aa/*', ({ request }) => {
+          asked.push(new URL(request.url))
+          return new HttpResponse(bytes, { headers: { 'Content-Type': 'image/gif' } })
+        }),
       )
       const { user } = renderApp(`/wumpus/${wumpus._id}`)
 
       await user.click(await screen.findByRole('button', { name: 'GIF: download Spinning Wumpus as GIF' }))
 
       await waitFor(() => expect(clicked).toHaveLength(1))
+      expect(asked.map((url) => url.searchParams.get('download'))).toEqual(['1'])
       expect(clicked[0]!.download).toBe('spinning wumpus (v2).gif')
       expect(clicked[0]!.getAttribute('href')).toBe('blob:http://localhost/fake-object-url')
       const blob = vi.mocked(URL.createObjectURL).mock.calls[0]![0] as Blob

@@ -6,6 +6,7 @@ import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { profilePath } from '../../../lib/paths'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
+import { TagChips } from './tag-chips'
 import classes from './wumpus-detail.module.css'
 
 const FORMATS = [
@@ -32,6 +33,10 @@ export function WumpusDetail({ id }: { id: string }) {
             <Stack gap="xs">
               <Title order={1}>{wumpus.name}</Title>
               <Text>{wumpus.description}</Text>
+              <TagChips tags={(wumpus.tags ?? []).map((tag) => ({ tag, count: 0 }))} search={{}} label="Tags" counts={false} />
+              <Text size="sm" c="dimmed">
+                {downloadsLabel(wumpus.downloads ?? 0)}
+              </Text>
             </Stack>
 
             <section aria-labelledby="view-heading">
@@ -81,4 +86,10 @@ export function WumpusDetail({ id }: { id: string }) {
       </Grid>
     </Stack>
   )
+}
+
+/** "Downloaded 1,234 times", or an invitation when nobody has yet. */
+export function downloadsLabel(count: number): string {
+  if (count === 0) return 'Not downloaded yet: be the first'
+  return `Downloaded ${count.toLocaleString('en-US')} ${count === 1 ? 'time' : 'times'}`
 }

@@ -1,8 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
-import { wumpusListHandler } from '../../../test/api-handlers'
-import { makeWumpuses } from '../../../test/fixtures'
+import { tagListHandler, wumpusListHandler } from '../../../test/api-handlers'
+import { makeWumpus, makeWumpuses } from '../../../test/fixtures'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
@@ -120,5 +120,99 @@ describe('home gallery', () => {
     failNext = false
     await user.click(screen.getByRole('button', { name: 'Retry' }))
     await waitFor(async () => expect(await cards()).toHaveLength(30))
+  })
+})
+
+describe('searching the gallery', () => {
+  const gallery = [
+    makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 3 }),
+    makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9 }),
+    makeWumpus(3, { name: 'Moonlight Wumpus', description: 'Dances under the moon', tags: ['night', 'dance'], downloads: 1 }),
+  ]
+  const tags = [
+    { tag: 'night', count: 2 },
+    { tag: 'dance', count: 1 },
+    { tag: 'food', count: 1 },
+  ]
+  const names = async () => (await cards()).map((card) => within(card).getByRole('heading').textContent)
+  const searchBox = () => screen.getByRole('searchbox', { name: 'Search animations' })
+
+  it('searches as you type after a pause, puts the words in the URL and counts the matches', async () => {
+    const { handler, requests } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    const { user, router } = renderApp('/')
+    expect(await names()).toHaveLength(3)
+
+    // Typed quickly: one request once typing pauses, not one per letter.
+    for (const typed of ['M', 'MO', 'MOO', 'MOON']) fireEvent.change(searchBox(), { target: { value: typed } })
+    await waitFor(() => expect(router.state.location.search).toEqual({ q: 'MOON' }))
+    expect(await screen.findByRole('heading', { level: 1, name: '2 wumpus animation in 3 format' })).toBeInTheDocument()
+    expect(await names()).toEqual(['Moon Wumpus', 'Moonlight Wumpus'])
+    expect(requests.map((url) => url.searchParams.get('q'))).toEqual([null, 'MOON'])
+    expect(document.title).toBe('“MOON” · Wumpus Gallery')
+
+    await user.click(screen.getByRole('button', { name: 'Clear the search box' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({}))
+    expect(await names()).toHaveLength(3)
+    expect(searchBox()).toHaveValue('')
+  })
+
+  it('opens a shared link with its words, tag and order, and offers the tags as chips', async () => {
+    const { handler, requests } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    renderApp('/?q=wumpus&tag=night&sort=popular')
+
+    expect(await names()).toEqual(['Moon Wumpus', 'Moonlight Wumpus'])
+    expect(Object.fromEntries(requests[0]!.searchParams)).toEqual({ limit: '24', q: 'wumpus', tag: 'night', sort: 'popular' })
+    expect(searchBox()).toHaveValue('wumpus')
+    expect(screen.getByRole('combobox', { name: 'Order' })).toHaveValue('popular')
+    const chips = screen.getByRole('list', { name: 'Tags' })
+    expect(await within(chips).findByRole('link', { name: '#night, chosen: show every tag' })).toHaveAttribute('href', '/?q=wumpus&sort=popular')
+    expect(within(chips).getByRole('link', { name: '#food, 1 animations' })).toHaveAttribute('href', '/?q=wumpus&tag=food&sort=popular')
+  })
+
+  it('filters by a tag chip and orders by a sort choice, keeping the rest of the search', async () => {
+    const { handler } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    const { user, router } = renderApp('/')
+    expect(await names()).toHaveLength(3)
+    expect(screen.queryByRole('option', { name: 'Best match' })).not.toBeInTheDocument()
+
+    await user.click(await screen.findByRole('link', { name: '#night, 2 animations' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
+    expect(await screen.findByRole('heading', { level: 1, name: '2 wumpus animation in 3 format' })).toBeInTheDocument()
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Popular')
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night', sort: 'popular' }))
+    await waitFor(async () => expect(await names()).toEqual(['Moon Wumpus', 'Moonlight Wumpus']))
+
+    await user.selectOptions(screen.getByRole('combobox', { name: 'Order' }), 'Newest')
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
+    await waitFor(async () => expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus']))
+  })
+
+  it('says when nothing matches, and offers to clear the search or try a popular tag', async () => {
+    const { handler } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    const { user, router } = renderApp('/?q=zebra&tag=food')
+
+    expect(await screen.findByRole('heading', { name: 'No animations match “zebra” in #food' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { level: 1, name: '0 wumpus animation in 3 format' })).toBeInTheDocument()
+    const suggestions = await screen.findByRole('list', { name: 'Popular tags' })
+    expect(within(suggestions).getByRole('link', { name: '#night, 2 animations' })).toHaveAttribute('href', '/?tag=night')
+
+    await user.click(screen.getByRole('button', { name: 'Clear search' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'food' }))
+    expect(await names()).toEqual(['Café Wumpus'])
+  })
+
+  it('drops what is not valid in a link instead of failing', async () => {
+    const { handler, requests } = wumpusListHandler(gallery)
+    server.use(handler)
+    renderApp('/?tag=Not_A_Tag&sort=weird&q=%20%20')
+    expect(await names()).toHaveLength(3)
+    expect(Object.fromEntries(requests[0]!.searchParams)).toEqual({ limit: '24' })
+    expect(searchBox()).toHaveValue('')
+    expect(screen.getByRole('combobox', { name: 'Order' })).toHaveValue('new')
   })
 })

@@ -1,9 +1,15 @@
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { HOME_TAG_CHIPS } from '../../../../contract/limits'
 import { AnchorLink } from '../../../components/router-links'
+import { LoadError } from '../../../components/load-error'
 import { MorePages } from '../../../components/more-pages'
 import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
-import { wumpusListQueryOptions } from '../api'
+import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
+import type { GallerySearch } from '../gallery-search'
+import { GalleryEmpty } from './gallery-empty'
+import { GallerySearchBar } from './gallery-search-bar'
+import { TagChips } from './tag-chips'
 import { WumpusCard } from './wumpus-card'
 
 /**
@@ -12,18 +18,28 @@ import { WumpusCard } from './wumpus-card'
  */
 const EAGER_CARDS = 1
 
-export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
-  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } =
-    useSuspenseInfiniteQuery(wumpusListQueryOptions())
+interface WumpusGalleryProps {
+  search: GallerySearch
+  /** Puts a new search in the URL; `typing` marks changes made while typing. */
+  onSearchChange: (next: GallerySearch, typing: boolean) => void
+  showAboutHint: boolean
+}
+
+export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusGalleryProps) {
+  // A new search keeps the last results on screen until its own arrive (the route loads them in the background).
+  const list = useInfiniteQuery({ ...wumpusListQueryOptions(search), placeholderData: keepPreviousData })
+  const tags = useQuery(tagsQueryOptions(HOME_TAG_CHIPS))
+  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list
   const sentinelRef = useInfiniteScroll({
     hasNextPage,
     isFetchingNextPage,
-    enabled: !isFetchNextPageError,
+    enabled: !isFetchNextPageError && !list.isPlaceholderData,
     fetchNextPage,
   })
 
-  const items = data.pages.flatMap((page) => page.items)
-  const total = data.pages[0]?.total ?? items.length
+  const items = data?.pages.flatMap((page) => page.items) ?? []
+  const total = data?.pages[0]?.total ?? items.length
+  const offline = data?.pages.some((page) => page.fromOfflineCopy) ?? false
   const loadMore = () => void fetchNextPage()
 
   return (
@@ -37,21 +53,48 @@ export function WumpusGallery({ showAboutHint }: { showAboutHint: boolean }) {
         )}
       </Stack>
 
-      {items.length === 0 ? (
-        <Text>No animations yet. Come back soon!</Text>
+      <Stack gap="xs">
+        <GallerySearchBar search={search} onChange={onSearchChange} searching={list.isPlaceholderData && list.isFetching} />
+        <TagChips tags={tags.data ?? []} search={search} label="Tags" />
+      </Stack>
+
+      {!data ? (
+        list.isError ? (
+          <LoadError title="Could not search the gallery" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+        ) : (
+          <Stack align="center" py="xl">
+            <Loader aria-label="Loading animations" />
+          </Stack>
+        )
+      ) : items.length === 0 ? (
+        <GalleryEmpty search={search} onChange={(next) => onSearchChange(next, false)} tags={tags.data ?? []} offline={offline} />
       ) : (
-        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" p={0} m={0} aria-label="Animations">
+        <SimpleGrid
+          component="ul"
+          cols={{ base: 1, sm: 2, lg: 4 }}
+          spacing="sm"
+          p={0}
+          m={0}
+          aria-label="Animations"
+          aria-busy={list.isPlaceholderData}
+          style={{ opacity: list.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
+        >
           {items.map((wumpus, index) => (
             <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />
           ))}
         </SimpleGrid>
       )}
 
+      {data && offline && Boolean(search.q || search.tag || search.sort) && items.length > 0 && (
+        <Text size="sm" c="dimmed" ta="center">
+          You are offline: these are the matches among the animations stored on this device.
+        </Text>
+      )}
       <MorePages
         sentinelRef={sentinelRef}
         shown={items.length}
         total={total}
-        hasNextPage={hasNextPage}
+        hasNextPage={hasNextPage && !list.isPlaceholderData}
         isFetchingNextPage={isFetchingNextPage}
         isFetchNextPageError={isFetchNextPageError}
         onLoadMore={loadMore}

@@ -7,6 +7,7 @@ export const blinking: Mascot = {
   slug: 'blinky-wumpus',
   name: 'Blinky Wumpus',
   description: 'A peach wumpus looking around curiously and blinking its big round eyes.',
+  tags: ['curious', 'eyes', 'cute'],
   lottie: wumpus({
     name: 'Blinky Wumpus',
     color: '#ffab7a',

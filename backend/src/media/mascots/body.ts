@@ -26,6 +26,8 @@ export interface Mascot {
   slug: string
   name: string
   description: string
+  /** Lower-case words (contract/search.ts rules), for search and the gallery's tag chips. */
+  tags: string[]
   lottie: object
 }
 

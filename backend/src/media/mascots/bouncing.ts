@@ -17,6 +17,7 @@ export const bouncing: Mascot = {
   slug: 'bouncy-wumpus',
   name: 'Bouncy Wumpus',
   description: 'A mint green wumpus bouncing up and down like a happy ball.',
+  tags: ['happy', 'bounce', 'excited'],
   lottie: wumpus({
     name: 'Bouncy Wumpus',
     color: '#5ed6a8',

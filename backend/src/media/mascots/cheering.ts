@@ -8,6 +8,7 @@ export const cheering: Mascot = {
   slug: 'cheering-wumpus',
   name: 'Cheering Wumpus',
   description: 'An orange wumpus cheering with both arms up in a shower of sparkles.',
+  tags: ['celebrate', 'party', 'hooray'],
   lottie: wumpus({
     name: 'Cheering Wumpus',
     color: '#ff9a3c',

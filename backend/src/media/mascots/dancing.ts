@@ -8,6 +8,7 @@ export const dancing: Mascot = {
   slug: 'dancing-wumpus',
   name: 'Dancing Wumpus',
   description: 'A violet wumpus grooving side to side to its own little tune.',
+  tags: ['dance', 'music', 'party'],
   lottie: wumpus({
     name: 'Dancing Wumpus',
     color: '#b48cff',

@@ -8,6 +8,7 @@ export const dizzy: Mascot = {
   slug: 'dizzy-wumpus',
   name: 'Dizzy Wumpus',
   description: 'A lime green wumpus wobbling about with spinning eyes and stars around its head.',
+  tags: ['dizzy', 'confused', 'stars'],
   lottie: wumpus({
     name: 'Dizzy Wumpus',
     color: '#a3dc5a',

@@ -7,6 +7,7 @@ export const jumping: Mascot = {
   slug: 'jumping-wumpus',
   name: 'Jumping Wumpus',
   description: 'A coral wumpus crouching down and leaping for joy with both arms up.',
+  tags: ['joy', 'excited', 'celebrate'],
   lottie: wumpus({
     name: 'Jumping Wumpus',
     color: '#ff7a7a',

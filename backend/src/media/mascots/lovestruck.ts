@@ -8,6 +8,7 @@ export const lovestruck: Mascot = {
   slug: 'lovestruck-wumpus',
   name: 'Lovestruck Wumpus',
   description: 'A pink wumpus with heart eyes swaying dreamily as hearts float up.',
+  tags: ['love', 'hearts', 'cute'],
   lottie: wumpus({
     name: 'Lovestruck Wumpus',
     color: '#ff8cc6',

@@ -8,6 +8,7 @@ export const shivering: Mascot = {
   slug: 'shivering-wumpus',
   name: 'Shivering Wumpus',
   description: 'An icy blue wumpus hugging itself and shivering as snowflakes drift down.',
+  tags: ['cold', 'winter', 'snow'],
   lottie: wumpus({
     name: 'Shivering Wumpus',
     color: '#86d3f0',

@@ -8,6 +8,7 @@ export const sleeping: Mascot = {
   slug: 'sleepy-wumpus',
   name: 'Sleepy Wumpus',
   description: 'A dozy blue wumpus snoozing peacefully while little z’s float away.',
+  tags: ['sleepy', 'night', 'tired'],
   lottie: wumpus({
     name: 'Sleepy Wumpus',
     color: '#7d8fe0',

@@ -7,6 +7,7 @@ export const spinning: Mascot = {
   slug: 'spinning-wumpus',
   name: 'Spinning Wumpus',
   description: 'A sunny yellow wumpus with little horns hopping into a full twirl.',
+  tags: ['twirl', 'dance', 'happy'],
   lottie: wumpus({
     name: 'Spinning Wumpus',
     color: '#ffcf4a',

@@ -7,6 +7,7 @@ export const waving: Mascot = {
   slug: 'waving-wumpus',
   name: 'Waving Wumpus',
   description: 'A friendly lavender wumpus waving hello with a big smile.',
+  tags: ['hello', 'wave', 'greeting', 'friendly'],
   lottie: wumpus({
     name: 'Waving Wumpus',
     color: '#8c9eff',

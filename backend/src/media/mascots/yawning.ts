@@ -7,6 +7,7 @@ export const yawning: Mascot = {
   slug: 'yawning-wumpus',
   name: 'Yawning Wumpus',
   description: 'A teal wumpus stretching its stubby arms up in a great big yawn.',
+  tags: ['tired', 'sleepy', 'morning'],
   lottie: wumpus({
     name: 'Yawning Wumpus',
     color: '#3fc4c9',

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import type { WumpusRecord } from '../store/port'
+import { sampleWumpus } from '../store/store-contract'
+import { ApiWumpusJson, toApiWumpus } from './wumpus-view'
+
+const record = (i: number): WumpusRecord => ({
+  ...sampleWumpus({ name: `Wumpus ${i}`, tags: ['happy'] }),
+  _id: i.toString(16).padStart(24, '0'),
+  tags: ['happy'],
+  downloads: i,
+  createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
+  updatedAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
+})
+
+describe('ApiWumpusJson', () => {
+  it('answers exactly the JSON of the API items, and follows edits and new counts', () => {
+    const json = new ApiWumpusJson(2)
+    const records = [record(1), record(2), record(3)]
+    expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
+    expect(json.list([])).toBe('[]')
+
+    const renamed = { ...records[0]!, name: 'Renamed', updatedAt: new Date(Date.UTC(2026, 0, 1)) }
+    const downloaded = { ...records[1]!, downloads: 99 }
+    expect(JSON.parse(json.list([renamed, downloaded]))).toEqual([toApiWumpus(renamed), toApiWumpus(downloaded)])
+    // Beyond its size it forgets the oldest, and still answers right.
+    expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
+  })
+})

@@ -1,0 +1,108 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createLogger } from '../logger'
+import { openEmbeddedStore } from '../store/embedded'
+import type { Store, WumpusRecord } from '../store/port'
+import { sampleWumpus } from '../store/store-contract'
+import { DownloadCounter, visitorOf } from './download-counts'
+
+const logger = createLogger('silent')
+let dataDir: string
+let store: Store
+let record: WumpusRecord
+let counter: DownloadCounter | undefined
+
+beforeEach(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-downloads-'))
+  store = await openEmbeddedStore({ dataDir })
+  record = await store.insertWumpus(sampleWumpus())
+})
+
+afterEach(async () => {
+  vi.useRealTimers()
+  await counter?.close()
+  counter = undefined
+  await store.close()
+  await rm(dataDir, { recursive: true, force: true })
+})
+
+const downloadsOf = async (id = record._id) => (await store.getWumpus(id))!.downloads
+
+describe('visitorOf', () => {
+  it.each([
+    ['203.0.113.9', '203.0.113.9'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2'],
+    ['2001:0db8:0001:0002::ffff', '2001:db8:1:2'],
+    ['2001:db8::1', '2001:db8:0:0'],
+    ['::1', '0:0:0:0'],
+  ])('%s counts as %s', (address, visitor) => {
+    expect(visitorOf(address)).toBe(visitor)
+  })
+})
+
+describe('DownloadCounter', () => {
+  it('counts once per visitor and animation, and stores the counts when flushed', async () => {
+    counter = new DownloadCounter(store, { logger })
+    expect(counter.count(record._id, '203.0.113.1')).toBe(true)
+    expect(counter.count(record._id, '203.0.113.1')).toBe(false)
+    expect(counter.count(record._id, '203.0.113.2')).toBe(true)
+    expect(await downloadsOf()).toBe(0)
+    await counter.flush()
+    expect(await downloadsOf()).toBe(2)
+    await counter.flush()
+    expect(await downloadsOf()).toBe(2)
+  })
+
+  it('counts a file download for its animation only', async () => {
+    counter = new DownloadCounter(store, { logger })
+    await counter.countFile(record.files.gif.id, '203.0.113.1')
+    await counter.countFile(record.files.lottie.id, '203.0.113.1')
+    await counter.countFile('abcdefabcdefabcdefabcdef', '203.0.113.1')
+    await counter.close()
+    expect(await downloadsOf()).toBe(1)
+  })
+
+  it('counts the same visitor again in a new window, and starts a window early when full', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] })
+    counter = new DownloadCounter(store, { logger, windowMs: 60_000, maxMarks: 3 })
+    expect(counter.count(record._id, '203.0.113.1')).toBe(true)
+    vi.setSystemTime(Date.now() + 59_000)
+    expect(counter.count(record._id, '203.0.113.1')).toBe(false)
+    vi.setSystemTime(Date.now() + 2000)
+    expect(counter.count(record._id, '203.0.113.1')).toBe(true)
+    counter.count(record._id, '203.0.113.2')
+    counter.count(record._id, '203.0.113.3')
+    // Three marks remembered: the fourth visitor starts a new window, forgetting the first.
+    expect(counter.count(record._id, '203.0.113.4')).toBe(true)
+    expect(counter.count(record._id, '203.0.113.1')).toBe(true)
+    await counter.flush()
+    expect(await downloadsOf()).toBe(6)
+  })
+
+  it('flushes on its own when many animations wait', async () => {
+    const other = await store.insertWumpus(sampleWumpus())
+    counter = new DownloadCounter(store, { logger, maxPending: 2 })
+    counter.count(record._id, '203.0.113.1')
+    counter.count(other._id, '203.0.113.1')
+    await vi.waitFor(async () => expect(await downloadsOf(other._id)).toBe(1))
+    expect(await downloadsOf()).toBe(1)
+  })
+
+  it('keeps counts that could not be stored for the next flush', async () => {
+    let failures = 1
+    const flaky: Store = new Proxy(store, {
+      get: (target, name, receiver) =>
+        name === 'addDownloads' && failures-- > 0 ? () => Promise.reject(new Error('store down')) : Reflect.get(target, name, receiver),
+    })
+    counter = new DownloadCounter(flaky, { logger })
+    counter.count(record._id, '203.0.113.1')
+    await counter.flush()
+    expect(await downloadsOf()).toBe(0)
+    counter.count(record._id, '203.0.113.2')
+    await counter.flush()
+    expect(await downloadsOf()).toBe(2)
+  })
+})

@@ -1,0 +1,118 @@
+/**
+ * Download counts per animation (the popular order and the detail page's count).
+ *
+ * A download is a file GET with ?download=1 (the app's download buttons ask for files that way). It counts
+ * for the animation the file belongs to, at most once per visitor and animation in a window (a day): a
+ * visitor is their network address (an IPv6 address by its /64, which one host can rotate through), so
+ * reloading or scripting one address does not inflate counts. Nothing about visitors is stored: the window
+ * remembers keyed hashes whose random key lives in memory only and is replaced with each window, so
+ * earlier marks cannot be tied to anyone. Counts are added to the store in batches, off the request path.
+ */
+import { createHmac, randomBytes } from 'node:crypto'
+import type { Logger } from '../logger'
+import type { Store } from '../store/port'
+
+export interface DownloadCounterOptions {
+  logger: Logger
+  /** How often pending counts go to the store (ms). */
+  flushEveryMs?: number
+  /** How long one visitor's download of an animation counts once (ms). */
+  windowMs?: number
+  /** At most this many marks are remembered; a full window starts over early. */
+  maxMarks?: number
+  /** Pending animations that make a flush start at once. */
+  maxPending?: number
+}
+
+export class DownloadCounter {
+  private pending = new Map<string, number>()
+  private marks = new Set<string>()
+  private key = randomBytes(32)
+  private windowStart = Date.now()
+  private flushing: Promise<void> | undefined
+  private readonly timer: NodeJS.Timeout
+  private readonly logger: Logger
+  private readonly windowMs: number
+  private readonly maxMarks: number
+  private readonly maxPending: number
+
+  constructor(
+    private readonly store: Store,
+    options: DownloadCounterOptions,
+  ) {
+    this.logger = options.logger
+    this.windowMs = options.windowMs ?? 24 * 3600 * 1000
+    this.maxMarks = options.maxMarks ?? 100_000
+    this.maxPending = options.maxPending ?? 1000
+    this.timer = setInterval(() => void this.flush(), options.flushEveryMs ?? 5000)
+    this.timer.unref()
+  }
+
+  /**
+   * Counts a download of a stored file for the animation it belongs to (files of no animation are not
+   * counted). Never throws: counting must not fail a download.
+   */
+  async countFile(fileId: string, address: string): Promise<void> {
+    try {
+      const wumpusId = await this.store.findWumpusByFile(fileId)
+      if (wumpusId) this.count(wumpusId, address)
+    } catch (error) {
+      this.logger.error('could not count a download', { error: String(error) })
+    }
+  }
+
+  /** Counts one download of an animation by a visitor's address; answers whether it counted. */
+  count(wumpusId: string, address: string): boolean {
+    if (Date.now() - this.windowStart >= this.windowMs || this.marks.size >= this.maxMarks) this.startWindow()
+    const mark = createHmac('sha256', this.key).update(visitorOf(address)).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
+    if (this.marks.has(mark)) return false
+    this.marks.add(mark)
+    this.pending.set(wumpusId, (this.pending.get(wumpusId) ?? 0) + 1)
+    if (this.pending.size >= this.maxPending) void this.flush()
+    return true
+  }
+
+  /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
+  async flush(): Promise<void> {
+    while (this.flushing) await this.flushing
+    if (this.pending.size === 0) return
+    const batch = this.pending
+    this.pending = new Map()
+    this.flushing = this.store.addDownloads(batch).catch((error: unknown) => {
+      for (const [id, count] of batch) this.pending.set(id, (this.pending.get(id) ?? 0) + count)
+      this.logger.error('could not store download counts', { animations: batch.size, error: String(error) })
+    })
+    try {
+      await this.flushing
+    } finally {
+      this.flushing = undefined
+    }
+  }
+
+  /** Stops the timer and stores what is pending. */
+  async close(): Promise<void> {
+    clearInterval(this.timer)
+    await this.flush()
+  }
+
+  private startWindow(): void {
+    this.marks = new Set()
+    this.key = randomBytes(32)
+    this.windowStart = Date.now()
+  }
+}
+
+/** Who a download comes from, as far as counting goes: an IPv4 address, or the /64 of an IPv6 one. */
+export function visitorOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+  if (mapped) return mapped[1]!
+  if (!address.includes(':')) return address
+  const [head = '', tail = ''] = address.toLowerCase().split('::')
+  const left = head ? head.split(':') : []
+  const right = tail ? tail.split(':') : []
+  const groups = address.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  return groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')
+}

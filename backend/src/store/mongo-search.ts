@@ -1,0 +1,33 @@
+/**
+ * Search in MongoDB without a text index: each animation stores every prefix of its normalized words
+ * (contract/search.ts) in `searchPrefixes`, under a multikey index. A query asks for documents holding
+ * all its words as prefixes (`$all`, answered from the index); only those are ranked, by the same
+ * score the embedded store and the offline copy use.
+ */
+import { fieldWords, type Searchable } from '../../../contract/search'
+
+/** Prefixes longer than this are not stored; a longer query word is looked up by its first characters. */
+export const PREFIX_MAX = 20
+
+/** Raised when the stored prefixes change shape; older documents are indexed again at start. */
+export const SEARCH_VERSION = 1
+
+/** The fields that keep a document's search prefixes. */
+export interface SearchFields {
+  searchPrefixes: string[]
+  searchVersion: number
+}
+
+export function searchFields(item: Searchable): SearchFields {
+  const prefixes = new Set<string>()
+  const { name, tags, description } = fieldWords(item)
+  for (const word of [...name, ...tags, ...description]) {
+    for (let length = 1; length <= Math.min(word.length, PREFIX_MAX); length++) prefixes.add(word.slice(0, length))
+  }
+  return { searchPrefixes: [...prefixes], searchVersion: SEARCH_VERSION }
+}
+
+/** The prefix filter of query words (normalized): every one must be there. */
+export function prefixFilter(words: readonly string[]): { searchPrefixes: { $all: string[] } } {
+  return { searchPrefixes: { $all: [...new Set(words.map((word) => word.slice(0, PREFIX_MAX)))] } }
+}

@@ -1,0 +1,113 @@
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { sessionToken, startSignedIn } from './support/accounts'
+import { launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+async function open(path: string, options: Parameters<typeof newContext>[2] = {}): Promise<Page> {
+  const context = await newContext(browser, baseURL, options)
+  contexts.push(context)
+  const page = await context.newPage()
+  await page.goto(path)
+  return page
+}
+
+const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
+const cardNames = (page: Page) => cards(page).getByRole('heading').allTextContents()
+const api = async (path: string) => {
+  const res = await fetch(baseURL + path)
+  return { items: (await res.json()) as Array<{ _id: string; name: string; downloads: number }>, total: Number(res.headers.get('x-total-count')) }
+}
+
+describe('searching the gallery in a browser', () => {
+  it('finds animations as the words are typed, and keeps the search in a link that opens the same results', async () => {
+    const page = await open('/', { viewport: PHONE })
+    await cards(page).first().waitFor()
+    await page.getByRole('searchbox', { name: 'Search animations' }).pressSequentially('SLÉE')
+    await page.waitForURL(/\?q=SL%C3%89E$/)
+
+    const expected = await api('/api/wumpuses?q=SL%C3%89E')
+    expect(expected.items.map((item) => item.name)).toContain('Sleepy Wumpus')
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(`${expected.total} wumpus animation in 3 format`)
+    await expect.poll(() => cardNames(page)).toEqual(expected.items.map((item) => item.name))
+
+    // A tag chip narrows it further; the link opens the same list elsewhere.
+    await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: /^#sleepy,/ }).click()
+    await page.waitForURL(/tag=sleepy/)
+    const shared = await open(new URL(page.url()).pathname + new URL(page.url()).search)
+    await cards(shared).first().waitFor()
+    expect(await cardNames(shared)).toEqual(await cardNames(page))
+    expect(await shared.getByRole('searchbox', { name: 'Search animations' }).inputValue()).toBe('SLÉE')
+  })
+
+  it('helps when nothing matches', async () => {
+    const page = await open('/?q=zebra')
+    await page.getByRole('heading', { name: 'No animations match “zebra”' }).waitFor()
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('0 wumpus animation in 3 format')
+    await page.getByRole('button', { name: 'Clear search' }).click()
+    await cards(page).first().waitFor()
+    expect(new URL(page.url()).search).toBe('')
+  })
+
+  it('counts a download on the detail page and orders the most downloaded first', async () => {
+    const context = await newContext(browser, baseURL)
+    contexts.push(context)
+    await startSignedIn(context, await sessionToken())
+    const page = await context.newPage()
+    // One no other test downloads: a visitor's downloads of an animation count once a day, and every test
+    // here downloads from the same address.
+    const [target] = (await api('/api/wumpuses?q=yawning%20wumpus')).items
+    expect(target?.name).toBe('Yawning Wumpus')
+    const before = target!.downloads
+    await page.goto(`/wumpus/${target!._id}`)
+    await page.getByText(/^(Downloaded \d+ times?|Not downloaded yet: be the first)$/).waitFor()
+    await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])
+    // The counts reach the store in batches, every few seconds.
+    await expect.poll(async () => (await api(`/api/wumpuses?limit=100`)).items.find((item) => item._id === target!._id)?.downloads, { timeout: 20_000 }).toBe(before + 1)
+    await page.reload()
+    await page.getByText(`Downloaded ${before + 1} time${before + 1 === 1 ? '' : 's'}`).waitFor()
+
+    await page.goto('/?sort=popular')
+    await cards(page).first().waitFor()
+    const { items } = await api('/api/wumpuses?sort=popular')
+    expect(await cardNames(page)).toEqual(items.map((item) => item.name))
+    const counts = items.map((item) => item.downloads)
+    expect(counts).toEqual([...counts].sort((a, b) => b - a))
+  })
+})
+
+describe('searching offline', () => {
+  it('answers a search from the animations kept on this device', async () => {
+    const context = await newContext(browser, baseURL)
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    // The first page of the gallery is kept once the worker controls the page.
+    await cards(page).first().waitFor()
+
+    await context.setOffline(true)
+    await page.goto('/?q=sleep')
+    await page.getByText('You are offline: these are the matches among the animations stored on this device.').waitFor()
+    expect(await cardNames(page)).toContain('Sleepy Wumpus')
+    for (const name of await cardNames(page)) expect(name).not.toBe('Waving Wumpus')
+
+    await page.goto('/?q=zebra')
+    await page.getByRole('heading', { name: 'No animations match “zebra”' }).waitFor()
+    await page.getByText(/You are offline, so only the animations stored on this device were searched/).waitFor()
+  })
+})
