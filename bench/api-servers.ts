@@ -15,15 +15,14 @@ const COUNT = Number(process.env.BENCH_COUNT ?? 10_000)
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-'))
 const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: dataDir, LOG_LEVEL: 'silent' })
 const store = await openEmbeddedStore({ dataDir })
-const bytes = new TextEncoder().encode('x')
-const ref = async (filename: string) => ({ id: (await store.putFile({ bytes, contentType: 'image/gif', filename })).id, filename })
-const files = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
+// A file belongs to one animation only; the list never reads the files, so each record names its own ids.
+const ref = (i: number, slot: number, filename: string) => ({ id: (i * 3 + slot).toString(16).padStart(24, '0'), filename })
 const start = Date.UTC(2025, 0, 1)
 for (let i = 0; i < COUNT; i++) {
   await store.insertWumpus({
     name: `Benchmark Wumpus ${i}`,
     description: 'A wumpus stored to measure the gallery list under load.',
-    files,
+    files: { gif: ref(i, 0, 'a.gif'), apng: ref(i, 1, 'a.png'), lottie: ref(i, 2, 'a.json') },
     u_email: `maker${i % 50}@example.com`,
     u_name: `Maker ${i % 50}`,
     createdAt: new Date(start + i * 1000),

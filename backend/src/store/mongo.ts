@@ -1,5 +1,5 @@
 /** The mongo adapter: official driver, collections `wumpuses` and `users`, files in GridFS. */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   GridFSBucket,
   MongoClient,
@@ -13,14 +13,22 @@ import {
   type Db,
   type Filter,
 } from 'mongodb'
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 import { decodeCursor, encodeCursor, isId, newId } from './ids'
 import {
   DuplicateKeyError,
+  FileInUseError,
   StoreUnavailableError,
+  type AuditRecord,
+  type FilePurpose,
   type ListWumpusesOptions,
+  type NewAuditRecord,
   type NewFile,
+  type NewSession,
   type NewWumpus,
+  type RateCounter,
   type Role,
+  type SessionRecord,
   type Store,
   type StoredFile,
   type UserPatch,
@@ -33,11 +41,14 @@ import {
   USER_DEFAULTS,
   WUMPUS_FILE_ID_PATHS,
   fileLabels,
+  toAuditRecord,
+  toSessionRecord,
   toStoredFile,
   toUserRecord,
   toWumpusRecord,
   userPatchFields,
   wumpusFields,
+  wumpusFileIds,
   wumpusPatchFields,
 } from './records'
 
@@ -47,9 +58,15 @@ export interface MongoStoreOptions {
   dbName?: string
   /** How long to wait for a server before failing with StoreUnavailableError (default 5000). */
   serverSelectionTimeoutMS?: number
+  /** Problems at start that do not stop the store (default: printed on stderr). */
+  onWarning?: (message: string) => void
 }
 
 type UserDocument = UserRecord & { _id: string }
+/** `fileIds` repeats the record's file ids, for the unique index that lets a file belong to one record only. */
+type WumpusDocument = WumpusRecord & { fileIds?: string[] }
+type SessionDocument = Omit<SessionRecord, 'id'> & { _id: string }
+type AuditDocument = Omit<AuditRecord, 'id'> & { _id: string }
 
 interface GridFile {
   _id: ObjectId
@@ -63,6 +80,8 @@ interface GridFile {
 const BUCKET = 'files'
 const DEFAULT_DB_NAME = 'wumpus-gallery'
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
+const AUDIT_NEWEST_FIRST = { at: -1, _id: -1 } as const
+const RATE_LIMITS_COLLECTION = 'rateLimits'
 const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
 /** Server error codes that mean the deployment is (temporarily) not usable. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
@@ -75,7 +94,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   try {
     await client.connect()
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
-    await createIndexes(db)
+    await createIndexes(db, options.onWarning ?? ((message) => console.error(message)))
     return new MongoStore(client, db)
   } catch (error) {
     await client.close().catch(() => undefined)
@@ -89,15 +108,46 @@ function dbNameFromUri(uri: string): string | undefined {
 }
 
 /** Default index names (email_1, ...), so an existing deployment's same indexes are reused. */
-async function createIndexes(db: Db): Promise<void> {
+async function createIndexes(db: Db, warn: (message: string) => void): Promise<void> {
   await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
-  await db.collection('wumpuses').createIndexes([
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  await wumpuses.createIndexes([
     { key: { u_email: 1 } },
     { key: NEWEST_FIRST },
     { key: { u_email: 1, ...NEWEST_FIRST } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
   ])
-  await db.collection(`${BUCKET}.files`).createIndexes([{ key: OLDEST_UPLOAD_FIRST }])
+  // Records stored before fileIds existed get it, then one unique multikey index claims every file.
+  for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
+  }
+  try {
+    await wumpuses.createIndexes([{ key: { fileIds: 1 }, unique: true }])
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === 11000)) throw error
+    warn(`Some animations share files, so the unique claim on file ids is not enforced until that is fixed: ${error.message}`)
+  }
+  await db.collection(`${BUCKET}.files`).createIndexes([
+    { key: OLDEST_UPLOAD_FIRST },
+    { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } },
+  ])
+  await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
+  await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+}
+
+/** A record's file ids without repeats (a multikey index counts a value once per document anyway). */
+function uniqueFileIds(files: WumpusRecord['files']): string[] {
+  return [...new Set(wumpusFileIds(files))]
+}
+
+/** Runs a write that claims files; the unique index on fileIds refusing it means another record has one. */
+async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (error instanceof DuplicateKeyError && /fileIds/.test(error.message)) throw new FileInUseError(uniqueFileIds(files))
+    throw error
+  }
 }
 
 /** Translates a driver error into the port's error classes; other errors pass through. */
@@ -129,8 +179,11 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 class MongoStore implements Store {
   readonly kind = 'mongo' as const
   private revision = 0
-  private readonly wumpuses: Collection<WumpusRecord>
+  private lastAuditAt = 0
+  private readonly wumpuses: Collection<WumpusDocument>
   private readonly users: Collection<UserDocument>
+  private readonly sessions: Collection<SessionDocument>
+  private readonly audit: Collection<AuditDocument>
   private readonly files: Collection<GridFile>
   private readonly chunks: Collection<{ files_id: ObjectId }>
   private readonly bucket: GridFSBucket
@@ -139,8 +192,10 @@ class MongoStore implements Store {
     private readonly client: MongoClient,
     private readonly db: Db,
   ) {
-    this.wumpuses = db.collection<WumpusRecord>('wumpuses')
+    this.wumpuses = db.collection<WumpusDocument>('wumpuses')
     this.users = db.collection<UserDocument>('users')
+    this.sessions = db.collection<SessionDocument>('sessions')
+    this.audit = db.collection<AuditDocument>('audit')
     this.files = db.collection<GridFile>(`${BUCKET}.files`)
     this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
     this.bucket = new GridFSBucket(db, { bucketName: BUCKET })
@@ -149,8 +204,8 @@ class MongoStore implements Store {
   async listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage> {
     const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
     return guard(async () => {
-      const filter: Filter<WumpusRecord> = options.u_email === undefined ? {} : { u_email: options.u_email }
-      const pageFilter: Filter<WumpusRecord> = position
+      const filter: Filter<WumpusDocument> = options.u_email === undefined ? {} : { u_email: options.u_email }
+      const pageFilter: Filter<WumpusDocument> = position
         ? {
             ...filter,
             $or: [
@@ -185,17 +240,17 @@ class MongoStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    await guard(() => this.wumpuses.insertOne({ ...record }))
+    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne({ ...record, fileIds: uniqueFileIds(record.files) })))
     this.revision++
     return record
   }
 
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
-    const set = { ...wumpusPatchFields(patch), updatedAt: new Date() }
-    const doc = await guard(() =>
-      this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }),
-    )
+    const fields = wumpusPatchFields(patch)
+    const set = { ...fields, ...(fields.files ? { fileIds: uniqueFileIds(fields.files) } : {}), updatedAt: new Date() }
+    const update = () => guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }))
+    const doc = fields.files ? await claimingFiles(fields.files, update) : await update()
     if (doc) this.revision++
     return doc ? toWumpusRecord(doc) : undefined
   }
@@ -238,6 +293,88 @@ class MongoStore implements Store {
     }))
     if (!doc) throw new Error(`Upsert of user ${email} returned no document`)
     return toUserRecord(doc)
+  }
+
+  async bindUser(email: string, uid: string): Promise<UserRecord | undefined> {
+    const doc = await guard(() =>
+      this.users.findOneAndUpdate(
+        { email, $or: [{ firebaseUid: { $exists: false } }, { firebaseUid: uid }] },
+        { $set: { firebaseUid: uid } },
+        { returnDocument: 'after' },
+      ),
+    )
+    return doc ? toUserRecord(doc) : undefined
+  }
+
+  async createSession(session: NewSession): Promise<SessionRecord> {
+    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt: new Date(), expiresAt: session.expiresAt }
+    const { id: _id, ...rest } = record
+    await guard(() => this.sessions.insertOne({ _id, ...rest }))
+    return record
+  }
+
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    const doc = await guard(() => this.sessions.findOne({ _id: id }))
+    return doc ? toSessionRecord({ ...doc, id: doc._id }) : undefined
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    const { deletedCount } = await guard(() => this.sessions.deleteOne({ _id: id }))
+    return deletedCount > 0
+  }
+
+  async deleteUserSessions(email: string, options: { exceptUid?: string } = {}): Promise<number> {
+    const filter: Filter<SessionDocument> = options.exceptUid === undefined ? { email } : { email, uid: { $ne: options.exceptUid } }
+    const { deletedCount } = await guard(() => this.sessions.deleteMany(filter))
+    return deletedCount
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    const { deletedCount } = await guard(() => this.sessions.deleteMany({ expiresAt: { $lte: now } }))
+    return deletedCount
+  }
+
+  async appendAudit(entry: NewAuditRecord): Promise<AuditRecord> {
+    // Entries made here keep their order even within one millisecond.
+    const at = new Date(Math.max(Date.now(), this.lastAuditAt + 1))
+    this.lastAuditAt = at.getTime()
+    const record = toAuditRecord({ ...entry, id: newId(at.getTime()), at })
+    const { id: _id, ...rest } = record
+    await guard(() => this.audit.insertOne({ _id, ...rest }))
+    return record
+  }
+
+  async listAudit(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }> {
+    const position = options.cursor === undefined ? undefined : decodeCursor(options.cursor)
+    const filter: Filter<AuditDocument> = position
+      ? { $or: [{ at: { $lt: position.createdAt } }, { at: position.createdAt, _id: { $lt: position._id } }] }
+      : {}
+    const docs = await guard(() => this.audit.find(filter).sort(AUDIT_NEWEST_FIRST).limit(options.limit + 1).toArray())
+    const items = docs.slice(0, options.limit).map((doc) => toAuditRecord({ ...doc, id: doc._id }))
+    const last = items.at(-1)
+    return docs.length > options.limit && last ? { items, nextCursor: encodeCursor({ createdAt: last.at, _id: last.id }) } : { items }
+  }
+
+  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {
+    const limits = { keyPrefix: options.name, points: options.points, duration: options.durationSeconds }
+    const limiter = new RateLimiterMongo({
+      ...limits,
+      storeClient: this.client,
+      dbName: this.db.databaseName,
+      tableName: RATE_LIMITS_COLLECTION,
+      // While the database cannot be reached, each instance counts on its own.
+      insuranceLimiter: new RateLimiterMemory(limits),
+    })
+    return {
+      hit: (key) =>
+        limiter.consume(key).then(
+          () => 0,
+          (refused: unknown) => {
+            if (refused instanceof RateLimiterRes) return Math.max(1, refused.msBeforeNext)
+            throw toStoreError(refused)
+          },
+        ),
+    }
   }
 
   async listUsers(): Promise<UserRecord[]> {
@@ -323,6 +460,23 @@ class MongoStore implements Store {
     const filter = { $or: WUMPUS_FILE_ID_PATHS.map((path) => ({ [path]: id })) }
     const doc = await guard(() => this.wumpuses.findOne(filter, { projection: { _id: 1 } }))
     return doc !== null
+  }
+
+  async listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
+    const docs = await guard(() => this.files.find({ 'metadata.owner': owner, 'metadata.purpose': purpose }).sort(OLDEST_UPLOAD_FIRST).toArray())
+    return docs.map(fromGridFile)
+  }
+
+  async sweepStrayBlobs(createdBefore: Date): Promise<number> {
+    return guard(async () => {
+      const ids = (await this.chunks.distinct('files_id')) as ObjectId[]
+      const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
+      if (old.length === 0) return 0
+      const recorded = new Set((await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()))
+      const stray = old.filter((id) => !recorded.has(id.toHexString()))
+      if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
+      return stray.length
+    })
   }
 
   async ping(): Promise<void> {
