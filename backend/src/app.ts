@@ -6,17 +6,22 @@ import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
 import { HttpError } from './http/http-error'
-import { errorShape, requestLog, securityHeaders, serializeJson } from './http/middleware'
+import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
+import { createRateLimits, type RateLimits } from './http/rate-limit'
 import { inlineScriptHashes, staticApp } from './http/static-app'
+import { activityRoutes } from './routes/activity'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
+import { sessionRoutes } from './routes/sessions'
 import { wumpusRoutes } from './routes/wumpuses'
 import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
+import { createAuditLog, type AuditLog } from './services/audit'
+import { createSessionService, type SessionService } from './services/sessions'
 
 export interface AppDeps {
   config: Config
@@ -26,8 +31,33 @@ export interface AppDeps {
   verifyIdToken?: VerifyIdToken
 }
 
+/** What every router gets: the settings, the store and the services built once per app. */
+export interface RouteDeps {
+  config: Config
+  store: Store
+  logger: Logger
+  verifyIdToken: VerifyIdToken
+  sessions: SessionService
+  limits: RateLimits
+  audit: AuditLog
+}
+
+export function createRouteDeps({ config, store, logger, verifyIdToken = defaultIdTokenVerifier(config) }: AppDeps): RouteDeps {
+  return {
+    config,
+    store,
+    logger,
+    verifyIdToken,
+    sessions: createSessionService({ store, secret: config.jwtSecret, ttlSeconds: config.jwtTtlSeconds, maxAgeSeconds: config.sessionMaxAgeSeconds }),
+    limits: createRateLimits(store, config.rateLimitFactor),
+    audit: createAuditLog(store, logger),
+  }
+}
+
 /** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp({ config, store, logger, verifyIdToken = defaultIdTokenVerifier(config) }: AppDeps): Koa {
+export function createApp(input: AppDeps): Koa {
+  const deps = createRouteDeps(input)
+  const { config, logger } = deps
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
@@ -38,13 +68,15 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
     securityHeaders({
       authEmulatorOrigin: emulator ? `http://${emulator}` : undefined,
       inlineScriptHashes: inlineScriptHashes(config.staticDir),
+      hsts: config.production,
     }),
   )
+  app.use(identityWhenNothingElse())
   app.use(compress({ threshold: 1024 }))
   app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
-  for (const router of appRouters({ config, store, verifyIdToken })) {
+  for (const router of appRouters(deps)) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
@@ -53,14 +85,17 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
 }
 
 /** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
-export function appRouters({ config, store, verifyIdToken }: Required<Omit<AppDeps, 'logger'>>): Router[] {
+export function appRouters(deps: RouteDeps): Router[] {
+  const { store, config } = deps
   const api = [
-    wumpusRoutes(store, config),
+    wumpusRoutes(deps),
     fileRoutes(store),
     clientConfigRoutes(config),
-    userRoutes({ store, config, verifyIdToken }),
-    uploadRoutes({ store, config }),
-    animationFileRoutes({ store, config }),
+    userRoutes(deps),
+    sessionRoutes(deps),
+    uploadRoutes(deps),
+    animationFileRoutes(deps),
+    activityRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(store), ...api]
@@ -75,7 +110,7 @@ function defaultIdTokenVerifier(config: Config): VerifyIdToken {
     lookupAccount: async (uid) => {
       try {
         const user = await auth.getUser(uid)
-        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime }
+        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime, email: user.email, emailVerified: user.emailVerified }
       } catch (error) {
         if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
         throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')

@@ -10,7 +10,7 @@ let server: TestServer
 let token: string
 beforeAll(async () => {
   server = await startTestServer({ MAX_IMAGE_BYTES: '20000' })
-  token = server.sessionToken('uploader@example.com')
+  token = await server.sessionToken('uploader@example.com')
 })
 afterAll(() => server.close())
 

@@ -19,9 +19,9 @@ beforeAll(async () => {
   server = await startTestServer({ MAX_GIF_BYTES: '60000' })
   await server.store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await server.store.upsertUser(MAKER, { user_name: 'Maker Person' })
-  admin = server.sessionToken(ADMIN)
-  maker = server.sessionToken(MAKER)
-  stranger = server.sessionToken('stranger@example.com')
+  admin = await server.sessionToken(ADMIN)
+  maker = await server.sessionToken(MAKER)
+  stranger = await server.sessionToken('stranger@example.com')
 })
 afterAll(() => server.close())
 
@@ -190,7 +190,7 @@ describe('POST /api/wumpuses', () => {
     const files = await threeUploads()
     const body = { name: 'Not Allowed', description: 'Nobody may publish this', files }
     await expectError(await call('POST', '/api/wumpuses', maker, body), 403, 'FORBIDDEN')
-    await expectError(await call('POST', '/api/wumpuses', server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
+    await expectError(await call('POST', '/api/wumpuses', await server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
     await expectError(await call('POST', '/api/wumpuses', undefined, body), 401, 'UNAUTHENTICATED')
   })
 })

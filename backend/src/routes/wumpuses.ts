@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { CONTENT_TYPE, LINK_HEADER, MEDIA_FORMATS, TOTAL_COUNT_HEADER, type MediaFormat } from '../../../contract/limits'
@@ -7,19 +7,21 @@ import { idSchema, wumpusListQuerySchema } from '../../../contract/wumpus'
 import { matchesEtag } from '../http/etag'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store } from '../store/port'
-import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
+import { isAdmin, optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { inspectAs, limitOf, lottieFromLink, renderAndStore, storeAnimationFile } from './animation-files'
 import { multipart, uploadedFiles } from './uploads'
-import type { Config } from '../config'
+import type { RouteDeps } from '../app'
+import { wumpusChanges } from '../services/audit'
 import { PageCache } from './page-cache'
 import { toApiWumpus } from './wumpus-view'
 
 /** Read side of the animations: the paged gallery, one uploader's list, one animation. */
-export function wumpusRoutes(store: Store, config: Config): Router {
+export function wumpusRoutes(deps: RouteDeps): Router {
+  const { store, config, limits, audit } = deps
   const router = new Router()
-  const session = requireSession(config.jwtSecret)
+  const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
-  const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3 })
+  const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3, config })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
 
@@ -49,7 +51,11 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     ctx.body = page.body
   }
 
-  router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
+  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus (spec: GET /wumpus?u_email=).
+  router.get('/wumpuses', optionalSession(deps.sessions), async (ctx) => {
+    if (ctx.query.u_email !== undefined) sessionOf(ctx)
+    await sendPage(ctx, '/api/wumpuses')
+  })
 
   router.get('/wumpus', session, async (ctx) => {
     if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
@@ -64,7 +70,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     ctx.body = toApiWumpus(record)
   })
 
-  router.post('/wumpuses', session, requireVerifiedEmail, requireAdmin(store), multipartIfSent, async (ctx) => {
+  router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
     const me = sessionOf(ctx).email
     const u_name = (await store.getUser(me))?.user_name || sessionOf(ctx).name
     let files: Awaited<ReturnType<typeof storeSentFiles>> | undefined
@@ -80,14 +86,13 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
       }
       const record = await store.insertWumpus({ name: fields.name, description: fields.description, files: refs, u_email: me, u_name })
+      await audit.record({ actor: me, action: 'wumpus.publish', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(undefined, record) })
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
       // Nothing half-written: files stored for this request go when the record does not come.
       if (files) await Promise.all(files.stored.map((id) => store.deleteFile(id)))
       throw error
-    } finally {
-      await Promise.all(uploadedFiles(ctx).map((f) => rm(f.path, { force: true })))
     }
   })
 
@@ -107,6 +112,10 @@ export function wumpusRoutes(store: Store, config: Config): Router {
       ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
     })
     if (!updated) throw notFound('No animation with this id')
+    const changes = wumpusChanges(record, updated)
+    if (changes.length > 0) {
+      await audit.record({ actor: me, action: 'wumpus.edit', target: { type: 'wumpus', id: updated._id, name: updated.name }, changes })
+    }
     // The files this edit replaced belong to nothing any more.
     for (const format of Object.keys(replaced) as MediaFormat[]) {
       if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
@@ -114,11 +123,12 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     ctx.body = toApiWumpus(updated)
   })
 
-  router.delete('/wumpus/:id', session, requireVerifiedEmail, requireAdmin(store), async (ctx) => {
+  router.delete('/wumpus/:id', session, requireAdmin(store), async (ctx) => {
     const id = idSchema.safeParse(ctx.params.id)
     const record = id.success ? await store.getWumpus(id.data) : undefined
     const deletedCount = record ? await store.deleteWumpus(record._id) : 0
     if (record && deletedCount > 0) {
+      await audit.record({ actor: sessionOf(ctx).email, action: 'wumpus.delete', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(record, undefined) })
       await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
     }
     ctx.body = { deletedCount }
@@ -145,6 +155,8 @@ export function wumpusRoutes(store: Store, config: Config): Router {
       }
       if (!inspected.some((f) => f.format === 'lottie')) {
         if (!fields.lottieUrl) throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+        await limits.ip('lottieLink', ctx)
+        await limits.account('lottieLink', owner)
         const linked = await lottieFromLink(store, config, fields.lottieUrl)
         if (linked.bytes.length > config.limits.lottie) throw new HttpError('PAYLOAD_TOO_LARGE', 'The linked Lottie is too large')
         inspectAs(linked.bytes, 'lottie')
@@ -157,7 +169,9 @@ export function wumpusRoutes(store: Store, config: Config): Router {
       }
       if (!refs.gif || !refs.apng) {
         const lottie = inspected.find((f) => f.format === 'lottie')!
-        const rendered = await renderAndStore(store, lottie.bytes, lottie.name, owner)
+        await limits.ip('render', ctx)
+        await limits.account('render', owner)
+        const rendered = await renderAndStore(store, lottie.bytes, lottie.name, owner, deps.logger)
         for (const format of ['gif', 'apng'] as const) {
           stored.push(rendered[format].id)
           if (refs[format]) await store.deleteFile(rendered[format].id)

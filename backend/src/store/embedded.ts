@@ -394,8 +394,8 @@ class EmbeddedStore implements Store {
     return this.sessions.delete(id)
   }
 
-  async deleteUserSessions(email: string, options: { exceptUid?: string } = {}): Promise<number> {
-    const ids = [...this.sessions.values()].filter((s) => s.email === email && s.uid !== options.exceptUid).map((s) => s.id)
+  async deleteUserSessions(email: string, options: { exceptId?: string } = {}): Promise<number> {
+    const ids = [...this.sessions.values()].filter((s) => s.email === email && s.id !== options.exceptId).map((s) => s.id)
     if (ids.length === 0) return 0
     await this.db.sessions.removeAsync({ _id: { $in: ids } }, { multi: true })
     for (const id of ids) this.sessions.delete(id)

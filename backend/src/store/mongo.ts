@@ -323,8 +323,8 @@ class MongoStore implements Store {
     return deletedCount > 0
   }
 
-  async deleteUserSessions(email: string, options: { exceptUid?: string } = {}): Promise<number> {
-    const filter: Filter<SessionDocument> = options.exceptUid === undefined ? { email } : { email, uid: { $ne: options.exceptUid } }
+  async deleteUserSessions(email: string, options: { exceptId?: string } = {}): Promise<number> {
+    const filter: Filter<SessionDocument> = options.exceptId === undefined ? { email } : { email, _id: { $ne: options.exceptId } }
     const { deletedCount } = await guard(() => this.sessions.deleteMany(filter))
     return deletedCount
   }

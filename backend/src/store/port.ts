@@ -3,6 +3,7 @@
  * Two adapters implement it: embedded (nedb + files folder) and mongo (official driver + GridFS).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { AuditActionName } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 
 /** What a file was uploaded for: one format of an animation, or a profile photo/cover. */
@@ -117,7 +118,7 @@ export interface AuditRecord {
   changes: AuditChange[]
 }
 
-export type AuditAction = 'wumpus.publish' | 'wumpus.edit' | 'wumpus.delete' | 'user.make-admin'
+export type AuditAction = AuditActionName
 export interface AuditChange {
   field: string
   from?: string
@@ -169,8 +170,8 @@ export interface Store {
   getSession(id: string): Promise<SessionRecord | undefined>
   /** Answers whether a session was ended. */
   deleteSession(id: string): Promise<boolean>
-  /** Ends every session of this email, except those of the given Firebase account; answers how many. */
-  deleteUserSessions(email: string, options?: { exceptUid?: string }): Promise<number>
+  /** Ends every session of this email, except the one given; answers how many. */
+  deleteUserSessions(email: string, options?: { exceptId?: string }): Promise<number>
   /** Forgets sessions whose absolute end is past; answers how many. */
   deleteExpiredSessions(now: Date): Promise<number>
 

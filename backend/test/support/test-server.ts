@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
-import { signSessionToken } from '../../src/auth/session-token'
+import { sessionKey, signSessionToken } from '../../src/auth/session-token'
+import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
@@ -12,15 +13,18 @@ import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/po
 
 export interface TestServer {
   url: string
-  /** A valid session token of ours for this email, as the sign-in exchange would give out. */
-  sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): string
+  /** A valid session token of ours for this email (and its session on the server), as the sign-in exchange would give out. */
+  sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): Promise<string>
   store: Store
   config: Config
   dataDir: string
   close(): Promise<void>
 }
 
-/** The real Koa app on a real embedded store in a temp folder, listening on a free port. */
+/**
+ * The real Koa app on a real embedded store in a temp folder, listening on a free port. Rate limits
+ * are lifted (tests sign in and upload far more often than people) unless RATE_LIMIT_FACTOR is given.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
   const config = loadConfig({
@@ -28,20 +32,21 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     STATIC_DIR: path.join(dataDir, 'static'),
     LOG_LEVEL: 'silent',
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
+    RATE_LIMIT_FACTOR: '1000',
     ...env,
   })
   const store = await openEmbeddedStore({ dataDir })
-  const server = createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1')
+  const server = hardenServer(createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
+  const key = sessionKey(config.jwtSecret)
   return {
     url: `http://127.0.0.1:${port}`,
-    sessionToken: (email, options = {}) =>
-      signSessionToken(
-        { email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true },
-        config.jwtSecret,
-        options.ttlSeconds ?? 600,
-      ),
+    async sessionToken(email, options = {}) {
+      const session = await store.createSession({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
+      const exp = Math.floor(Date.now() / 1000) + (options.ttlSeconds ?? 600)
+      return signSessionToken({ sid: session.id, email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true, exp }, key)
+    },
     store,
     config,
     dataDir,
