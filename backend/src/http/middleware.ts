@@ -78,7 +78,7 @@ function toHttpError(caught: unknown): HttpError {
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return new HttpError('PAYLOAD_TOO_LARGE', 'The request body is too large')
     if (status === 415) {
-      const encoding = (caught as { type?: unknown }).type === 'encoding.unsupported'
+      const encoding = /Content-Encoding/i.test(String((caught as { message?: unknown }).message))
       return new HttpError('UNSUPPORTED_MEDIA_TYPE', encoding ? 'Unsupported Content-Encoding' : 'Unsupported content type')
     }
     if (status === 401) return new HttpError('UNAUTHENTICATED', 'Sign in first')

@@ -60,11 +60,11 @@ export async function lottieFromLink(store: Store, config: Config, link: string)
     return { bytes: file.bytes, name: file.info.filename }
   }
   const bytes = await fetchRemote(link, { maxBytes: config.limits.lottie })
-  return { bytes, name: lastPathSegment(link) || 'wumpus.json' }
+  return { bytes, name: linkFileName(link) || 'wumpus.json' }
 }
 
 /** The file name at the end of a link's path, decoded; a malformed %-escape leaves it as written. */
-function lastPathSegment(link: string): string {
+export function linkFileName(link: string): string {
   const segment = new URL(link).pathname.split('/').pop() ?? ''
   try {
     return decodeURIComponent(segment)
