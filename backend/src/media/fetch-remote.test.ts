@@ -1,4 +1,5 @@
-import { createServer, type Server, type ServerResponse } from 'node:https'
+import type { ServerResponse } from 'node:http'
+import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { HttpError } from '../http/http-error'
