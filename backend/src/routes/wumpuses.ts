@@ -146,9 +146,10 @@ export function wumpusRoutes(deps: RouteDeps): Router {
       const fields = createWumpusFieldsSchema.parse(textFields(ctx))
       const refs: Partial<Record<MediaFormat, FileRef>> = {}
       const inspected: { format: MediaFormat; bytes: Uint8Array; name: string }[] = []
-      for (const file of sent) {
+      const sentBytes = await Promise.all(sent.map(async (file) => new Uint8Array(await readFile(file.path))))
+      for (const [i, file] of sent.entries()) {
         const format = file.field as MediaFormat
-        const bytes = new Uint8Array(await readFile(file.path))
+        const bytes = sentBytes[i]!
         if (bytes.length > limitOf(config, format)) throw new HttpError('PAYLOAD_TOO_LARGE', `The ${format} file is too large`)
         inspectAs(bytes, format)
         inspected.push({ format, bytes, name: file.name })
@@ -162,11 +163,16 @@ export function wumpusRoutes(deps: RouteDeps): Router {
         inspectAs(linked.bytes, 'lottie')
         inspected.push({ format: 'lottie', ...linked })
       }
-      for (const file of inspected) {
-        const info = await storeAnimationFile(store, file.bytes, file.format, file.name, owner)
-        stored.push(info.id)
-        refs[file.format] = { id: info.id, filename: info.filename }
-      }
+      // Stored side by side; each one stored is known, so a failure of another removes it.
+      const storing = await Promise.allSettled(
+        inspected.map(async (file) => {
+          const info = await storeAnimationFile(store, file.bytes, file.format, file.name, owner)
+          stored.push(info.id)
+          refs[file.format] = { id: info.id, filename: info.filename }
+        }),
+      )
+      const failed = storing.find((result) => result.status === 'rejected')
+      if (failed) throw failed.reason
       if (!refs.gif || !refs.apng) {
         const lottie = inspected.find((f) => f.format === 'lottie')!
         await limits.ip('render', ctx)

@@ -1,20 +1,20 @@
 /**
- * The embedded adapter: @seald-io/nedb data files under dataDir plus dataDir/files/ for the bytes.
- * One process owns a data dir at a time. nedb keeps every document in memory and appends each write
- * to its file; this adapter keeps its own maps of the documents too and answers every read from them,
- * because nedb runs reads and writes of a datastore through one queue, so a read would wait for every
- * write before it (and each write for its append to disk).
+ * The embedded adapter: one data file per collection under dataDir (nedb's file format, see
+ * append-log.ts) plus dataDir/files/ for the bytes. One process owns a data dir at a time.
+ * Every document lives in memory and every read is answered from there. A write changes memory at
+ * once (so writes never interleave badly) and is acknowledged when its line is in the data file;
+ * writes arriving together share one append (group commit), so a burst of writes does not queue
+ * behind one disk write each.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { constants as fsConstants } from 'node:fs'
-import { access, chmod, mkdir, open, readFile, readdir, rename, stat, unlink } from 'node:fs/promises'
+import { access, chmod, mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import Datastore from '@seald-io/nedb'
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible'
+import { AppendLog, type LogDocument } from './append-log'
 import { decodeCursor, encodeCursor, isId, newId } from './ids'
 import { OrderedIndex, type OrderedEntry } from './ordered-index'
 import {
-  DuplicateKeyError,
   FileInUseError,
   StoreUnavailableError,
   type AuditRecord,
@@ -69,24 +69,8 @@ export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<
   await mkdir(filesDir, { recursive: true, mode: PRIVATE_DIR })
   await Promise.all([chmod(dataDir, PRIVATE_DIR), chmod(filesDir, PRIVATE_DIR)])
   await removeTempFiles(filesDir)
-
-  const datastore = <T>(name: string) => {
-    const filename = path.join(dataDir, `${name}.db`)
-    const db = new Datastore<T>({ filename })
-    // Compaction (loading included) writes a new file and renames it over the old one, with default permissions.
-    db.on('compaction.done', () => void chmod(filename, PRIVATE_FILE).catch(() => undefined))
-    return db
-  }
-  const wumpuses = datastore<WumpusRecord>('wumpuses')
-  const users = datastore<UserDocument>('users')
-  const files = datastore<FileDocument>('files')
-  const sessions = datastore<SessionDocument>('sessions')
-  const audit = datastore<AuditDocument>('audit')
-  // Loading also rewrites each file compactly.
-  await Promise.all([wumpuses, users, files, sessions, audit].map((db) => db.loadDatabaseAsync()))
-  await users.ensureIndexAsync({ fieldName: 'email', unique: true })
-  await wumpuses.ensureIndexAsync({ fieldName: 'u_email' })
-  const store = new EmbeddedStore(dataDir, filesDir, { wumpuses, users, files, sessions, audit })
+  const store = new EmbeddedStore(dataDir, filesDir)
+  await store.load()
   // Nothing is being written while the store opens, so any bytes without a record are a crash's leftovers.
   await store.sweepStrayBlobs(new Date(Date.now() + 1000))
   return store
@@ -99,20 +83,13 @@ async function removeTempFiles(filesDir: string): Promise<void> {
   }
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { errorType?: unknown } | null)?.errorType === 'uniqueViolated'
-}
-
 function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
 }
 
 /**
- * Every wumpus in memory, with newest-first indexes over all and per uploader, so reads never
- * go through nedb's query engine (which sorts every matching document on each query), and the
- * record each file id belongs to.
- * Updated only after nedb has accepted the write, except file claims, which are taken before (and
- * given back when the write fails) so that two writes can never claim one file.
+ * Every wumpus in memory, with newest-first indexes over all and per uploader, so a page is a binary
+ * search and a slice, and the record each file id belongs to.
  */
 class WumpusCatalog {
   private readonly records = new Map<string, WumpusRecord>()
@@ -121,7 +98,7 @@ class WumpusCatalog {
   /** File id -> id of the record it belongs to. */
   private readonly fileOwners = new Map<string, string>()
 
-  constructor(records: WumpusRecord[]) {
+  load(records: WumpusRecord[]): void {
     const byUploader = new Map<string, OrderedEntry[]>()
     for (const record of records) {
       this.records.set(record._id, toWumpusRecord(record))
@@ -139,6 +116,14 @@ class WumpusCatalog {
     return record && toWumpusRecord(record)
   }
 
+  all(): IterableIterator<WumpusRecord> {
+    return this.records.values()
+  }
+
+  get size(): number {
+    return this.records.size
+  }
+
   /** The uploader's index, or the one over everything. */
   index(u_email?: string): OrderedIndex | undefined {
     return u_email === undefined ? this.newest : this.newestByUploader.get(u_email)
@@ -148,23 +133,16 @@ class WumpusCatalog {
     return this.fileOwners.has(id)
   }
 
-  /** Claims the files for the record, all or none; throws FileInUseError when another record has one. */
-  claim(recordId: string, files: WumpusRecord['files']): string[] {
-    const ids = wumpusFileIds(files)
-    const taken = ids.filter((id) => (this.fileOwners.get(id) ?? recordId) !== recordId)
+  /** Throws FileInUseError when another record has one of these files. */
+  assertFilesFree(recordId: string, files: WumpusRecord['files']): void {
+    const taken = wumpusFileIds(files).filter((id) => (this.fileOwners.get(id) ?? recordId) !== recordId)
     if (taken.length > 0) throw new FileInUseError([...new Set(taken)])
-    const claimed = ids.filter((id) => !this.fileOwners.has(id))
-    for (const id of claimed) this.fileOwners.set(id, recordId)
-    return claimed
-  }
-
-  /** Gives back files claimed for a write that did not happen. */
-  release(recordId: string, ids: string[]): void {
-    for (const id of ids) if (this.fileOwners.get(id) === recordId) this.fileOwners.delete(id)
   }
 
   add(record: WumpusRecord): void {
+    this.assertFilesFree(record._id, record.files)
     this.records.set(record._id, toWumpusRecord(record))
+    for (const id of wumpusFileIds(record.files)) this.fileOwners.set(id, record._id)
     const time = record.createdAt.getTime()
     this.newest.add(time, record._id)
     this.uploaderIndex(record.u_email).add(time, record._id)
@@ -174,21 +152,27 @@ class WumpusCatalog {
   replace(record: WumpusRecord): void {
     const previous = this.records.get(record._id)
     if (!previous) return
+    this.assertFilesFree(record._id, record.files)
     this.records.set(record._id, toWumpusRecord(record))
-    const kept = new Set(wumpusFileIds(record.files))
-    this.release(record._id, wumpusFileIds(previous.files).filter((id) => !kept.has(id)))
+    this.releaseFiles(record._id, previous.files)
+    for (const id of wumpusFileIds(record.files)) this.fileOwners.set(id, record._id)
   }
 
-  remove(record: WumpusRecord): void {
-    const stored = this.records.get(record._id)
-    if (!stored) return
-    this.records.delete(record._id)
-    this.release(record._id, wumpusFileIds(stored.files))
-    const time = record.createdAt.getTime()
-    this.newest.remove(time, record._id)
-    const byUploader = this.newestByUploader.get(record.u_email)
-    byUploader?.remove(time, record._id)
-    if (byUploader?.size === 0) this.newestByUploader.delete(record.u_email)
+  remove(id: string): WumpusRecord | undefined {
+    const stored = this.records.get(id)
+    if (!stored) return undefined
+    this.records.delete(id)
+    this.releaseFiles(id, stored.files)
+    const time = stored.createdAt.getTime()
+    this.newest.remove(time, id)
+    const byUploader = this.newestByUploader.get(stored.u_email)
+    byUploader?.remove(time, id)
+    if (byUploader?.size === 0) this.newestByUploader.delete(stored.u_email)
+    return stored
+  }
+
+  private releaseFiles(recordId: string, files: WumpusRecord['files']): void {
+    for (const id of wumpusFileIds(files)) if (this.fileOwners.get(id) === recordId) this.fileOwners.delete(id)
   }
 
   private uploaderIndex(email: string): OrderedIndex {
@@ -201,37 +185,117 @@ class WumpusCatalog {
   }
 }
 
-interface Datastores {
-  wumpuses: Datastore<WumpusRecord>
-  users: Datastore<UserDocument>
-  files: Datastore<FileDocument>
-  sessions: Datastore<SessionDocument>
-  audit: Datastore<AuditDocument>
+/**
+ * The bytes of recently read files, least recently used out first. Stored files never change, so a
+ * cached copy is always right; the gallery's images are read over and over, and each read from disk
+ * costs four trips through libuv's thread pool.
+ */
+class FileBytesCache {
+  private readonly entries = new Map<string, Uint8Array>()
+  private bytes = 0
+
+  constructor(
+    private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly maxFileBytes = 1024 * 1024,
+  ) {}
+
+  get(id: string): Uint8Array | undefined {
+    const bytes = this.entries.get(id)
+    if (bytes) {
+      this.entries.delete(id)
+      this.entries.set(id, bytes)
+    }
+    return bytes
+  }
+
+  set(id: string, bytes: Uint8Array): void {
+    if (bytes.length > this.maxFileBytes) return
+    this.delete(id)
+    this.entries.set(id, bytes)
+    this.bytes += bytes.length
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break
+      this.entries.delete(oldest)
+      this.bytes -= old.length
+    }
+  }
+
+  delete(id: string): void {
+    const bytes = this.entries.get(id)
+    if (!bytes) return
+    this.entries.delete(id)
+    this.bytes -= bytes.length
+  }
 }
+
+/** Opens one collection's log, loading its documents through `load`. */
+function openLog<T extends LogDocument>(dataDir: string, name: string, options: { load: (docs: T[]) => void; snapshot: () => Iterable<T>; count: () => number; indexes?: { fieldName: string; unique?: boolean }[] }) {
+  return AppendLog.open<T>(path.join(dataDir, `${name}.db`), { ...options, fileMode: PRIVATE_FILE })
+}
+
+const mapValues = <T, U>(values: Iterable<T>, map: (value: T) => U): Iterable<U> => ({
+  *[Symbol.iterator]() {
+    for (const value of values) yield map(value)
+  },
+})
 
 class EmbeddedStore implements Store {
   readonly kind = 'embedded' as const
   private revision = 0
   private lastAuditAt = 0
-  private readonly catalog: WumpusCatalog
-  private readonly users = new Map<string, UserRecord>()
-  /** Firebase uids being bound right now, by email, so two binds cannot both win. */
-  private readonly binding = new Map<string, string>()
+  private readonly catalog = new WumpusCatalog()
+  /** Users by email (each keeps the `_id` its data file knows it by). */
+  private readonly users = new Map<string, UserDocument>()
   private readonly files = new Map<string, StoredFile>()
+  private readonly fileBytes = new FileBytesCache()
   private readonly sessions = new Map<string, SessionRecord>()
   private readonly audit = new Map<string, AuditRecord>()
   private readonly auditOrder = new OrderedIndex()
+  private logs!: {
+    wumpuses: AppendLog<WumpusRecord>
+    users: AppendLog<UserDocument>
+    files: AppendLog<FileDocument>
+    sessions: AppendLog<SessionDocument>
+    audit: AppendLog<AuditDocument>
+  }
 
   constructor(
     private readonly dataDir: string,
     private readonly filesDir: string,
-    private readonly db: Datastores,
-  ) {
-    this.catalog = new WumpusCatalog(db.wumpuses.getAllData())
-    for (const doc of db.users.getAllData()) this.users.set(doc.email, toUserRecord(doc))
-    for (const doc of db.files.getAllData()) this.files.set(doc._id, fromFileDocument(doc))
-    for (const doc of db.sessions.getAllData()) this.sessions.set(doc._id, toSessionRecord({ ...doc, id: doc._id }))
-    for (const doc of db.audit.getAllData()) this.audit.set(doc._id, toAuditRecord({ ...doc, id: doc._id }))
+  ) {}
+
+  async load(): Promise<void> {
+    const dir = this.dataDir
+    const [wumpuses, users, files, sessions, audit] = await Promise.all([
+      openLog<WumpusRecord>(dir, 'wumpuses', {
+        load: (docs) => this.catalog.load(docs),
+        snapshot: () => this.catalog.all(),
+        count: () => this.catalog.size,
+        indexes: [{ fieldName: 'u_email' }],
+      }),
+      openLog<UserDocument>(dir, 'users', {
+        load: (docs) => docs.forEach((doc) => this.users.set(doc.email, doc)),
+        snapshot: () => this.users.values(),
+        count: () => this.users.size,
+        indexes: [{ fieldName: 'email', unique: true }],
+      }),
+      openLog<FileDocument>(dir, 'files', {
+        load: (docs) => docs.forEach((doc) => this.files.set(doc._id, fromFileDocument(doc))),
+        snapshot: () => mapValues(this.files.values(), toFileDocument),
+        count: () => this.files.size,
+      }),
+      openLog<SessionDocument>(dir, 'sessions', {
+        load: (docs) => docs.forEach((doc) => this.sessions.set(doc._id, toSessionRecord({ ...doc, id: doc._id }))),
+        snapshot: () => mapValues(this.sessions.values(), withLogId),
+        count: () => this.sessions.size,
+      }),
+      openLog<AuditDocument>(dir, 'audit', {
+        load: (docs) => docs.forEach((doc) => this.audit.set(doc._id, toAuditRecord({ ...doc, id: doc._id }))),
+        snapshot: () => mapValues(this.audit.values(), withLogId),
+        count: () => this.audit.size,
+      }),
+    ])
+    this.logs = { wumpuses, users, files, sessions, audit }
     this.auditOrder.reset([...this.audit.values()].map((record) => ({ time: record.at.getTime(), id: record.id })))
   }
 
@@ -261,48 +325,27 @@ class EmbeddedStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    const claimed = this.catalog.claim(record._id, record.files)
-    try {
-      await this.db.wumpuses.insertAsync(record)
-    } catch (error) {
-      this.catalog.release(record._id, claimed)
-      throw error
-    }
     this.catalog.add(record)
     this.revision++
+    await this.logs.wumpuses.put(record)
     return toWumpusRecord(record)
   }
 
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
-    if (!this.catalog.get(id)) return undefined
-    const fields = wumpusPatchFields(patch)
-    const claimed = fields.files ? this.catalog.claim(id, fields.files) : []
-    let updated: WumpusRecord | undefined
-    try {
-      const { affectedDocuments } = await this.db.wumpuses.updateAsync(
-        { _id: id },
-        { $set: { ...fields, updatedAt: new Date() } },
-        { returnUpdatedDocs: true },
-      )
-      updated = affectedDocuments ?? undefined
-    } finally {
-      if (!updated) this.catalog.release(id, claimed)
-    }
-    if (!updated) return undefined
+    const current = this.catalog.get(id)
+    if (!current) return undefined
+    const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
     this.catalog.replace(updated)
     this.revision++
+    await this.logs.wumpuses.put(updated)
     return toWumpusRecord(updated)
   }
 
   async deleteWumpus(id: string): Promise<number> {
-    const record = this.catalog.get(id)
-    if (!record) return 0
-    const removed = await this.db.wumpuses.removeAsync({ _id: id }, {})
-    if (removed > 0) {
-      this.catalog.remove(record)
-      this.revision++
-    }
-    return removed
+    if (!this.catalog.remove(id)) return 0
+    this.revision++
+    await this.logs.wumpuses.remove(id)
+    return 1
   }
 
   wumpusRevision(): number {
@@ -321,30 +364,18 @@ class EmbeddedStore implements Store {
   }
 
   async upsertUser(email: string, patch: UserPatch): Promise<UserRecord> {
-    const fields = userPatchFields(patch)
-    if (this.users.has(email)) return this.updateUser(email, fields)
     const now = new Date()
-    const doc: UserDocument = { _id: newId(now.getTime()), email, ...USER_DEFAULTS, ...fields, createdAt: now, updatedAt: now }
-    try {
-      const inserted = await this.db.users.insertAsync(doc)
-      this.users.set(email, toUserRecord(inserted))
-      return toUserRecord(inserted)
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error
-      // Another call created this user meanwhile: apply the patch to it instead.
-      return this.updateUser(email, fields)
-    }
+    const existing = this.users.get(email)
+    const user: UserDocument = existing
+      ? { ...existing, ...userPatchFields(patch), updatedAt: now }
+      : { _id: newId(now.getTime()), email, ...USER_DEFAULTS, ...userPatchFields(patch), createdAt: now, updatedAt: now }
+    return this.writeUser(user)
   }
 
-  private async updateUser(email: string, set: Partial<UserDocument>): Promise<UserRecord> {
-    const { affectedDocuments } = await this.db.users.updateAsync(
-      { email },
-      { $set: { ...set, updatedAt: new Date() } },
-      { returnUpdatedDocs: true },
-    )
-    if (!affectedDocuments) throw new DuplicateKeyError(`User ${email} vanished during an update`)
-    this.users.set(email, toUserRecord(affectedDocuments))
-    return toUserRecord(affectedDocuments)
+  private async writeUser(user: UserDocument): Promise<UserRecord> {
+    this.users.set(user.email, user)
+    await this.logs.users.put(user)
+    return toUserRecord(user)
   }
 
   async listUsers(): Promise<UserRecord[]> {
@@ -354,7 +385,7 @@ class EmbeddedStore implements Store {
   async setRole(email: string, role: Role): Promise<number> {
     const user = this.users.get(email)
     if (!user || user.role === role) return 0
-    await this.updateUser(email, { role })
+    await this.writeUser({ ...user, role, updatedAt: new Date() })
     return 1
   }
 
@@ -362,24 +393,15 @@ class EmbeddedStore implements Store {
     const user = this.users.get(email)
     if (!user) return undefined
     if (user.firebaseUid !== undefined) return user.firebaseUid === uid ? toUserRecord(user) : undefined
-    const pending = this.binding.get(email)
-    if (pending !== undefined && pending !== uid) return undefined
-    this.binding.set(email, uid)
-    try {
-      return await this.updateUser(email, { firebaseUid: uid })
-    } finally {
-      this.binding.delete(email)
-    }
+    return this.writeUser({ ...user, firebaseUid: uid, updatedAt: new Date() })
   }
 
   // ---- Sessions ----
 
   async createSession(session: NewSession): Promise<SessionRecord> {
-    const createdAt = new Date()
-    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt, expiresAt: session.expiresAt }
-    const { id: _id, ...rest } = record
-    await this.db.sessions.insertAsync({ _id, ...rest })
+    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt: new Date(), expiresAt: session.expiresAt }
     this.sessions.set(record.id, record)
+    await this.logs.sessions.put(withLogId(record))
     return toSessionRecord(record)
   }
 
@@ -389,24 +411,23 @@ class EmbeddedStore implements Store {
   }
 
   async deleteSession(id: string): Promise<boolean> {
-    if (!this.sessions.has(id)) return false
-    await this.db.sessions.removeAsync({ _id: id }, {})
-    return this.sessions.delete(id)
+    if (!this.sessions.delete(id)) return false
+    await this.logs.sessions.remove(id)
+    return true
   }
 
   async deleteUserSessions(email: string, options: { exceptId?: string } = {}): Promise<number> {
-    const ids = [...this.sessions.values()].filter((s) => s.email === email && s.id !== options.exceptId).map((s) => s.id)
-    if (ids.length === 0) return 0
-    await this.db.sessions.removeAsync({ _id: { $in: ids } }, { multi: true })
-    for (const id of ids) this.sessions.delete(id)
-    return ids.length
+    return this.deleteSessionsWhere((s) => s.email === email && s.id !== options.exceptId)
   }
 
   async deleteExpiredSessions(now: Date): Promise<number> {
-    const ids = [...this.sessions.values()].filter((s) => s.expiresAt <= now).map((s) => s.id)
-    if (ids.length === 0) return 0
-    await this.db.sessions.removeAsync({ _id: { $in: ids } }, { multi: true })
+    return this.deleteSessionsWhere((s) => s.expiresAt <= now)
+  }
+
+  private async deleteSessionsWhere(test: (session: SessionRecord) => boolean): Promise<number> {
+    const ids = [...this.sessions.values()].filter(test).map((s) => s.id)
     for (const id of ids) this.sessions.delete(id)
+    await Promise.all(ids.map((id) => this.logs.sessions.remove(id)))
     return ids.length
   }
 
@@ -417,10 +438,9 @@ class EmbeddedStore implements Store {
     const at = new Date(Math.max(Date.now(), this.lastAuditAt + 1))
     this.lastAuditAt = at.getTime()
     const record = toAuditRecord({ ...entry, id: newId(at.getTime()), at })
-    const { id: _id, ...rest } = record
-    await this.db.audit.insertAsync({ _id, ...rest })
     this.audit.set(record.id, record)
     this.auditOrder.add(at.getTime(), record.id)
+    await this.logs.audit.put(withLogId(record))
     return toAuditRecord(record)
   }
 
@@ -457,13 +477,11 @@ class EmbeddedStore implements Store {
     const finalPath = this.filePath(id)
     const tempPath = `${finalPath}.${randomBytes(6).toString('hex')}${TEMP_SUFFIX}`
     try {
-      const handle = await open(tempPath, 'wx', PRIVATE_FILE)
-      try {
-        await handle.writeFile(file.bytes)
-        await handle.sync()
-      } finally {
-        await handle.close()
-      }
+      // Written to a temp name and renamed, so a crash never leaves a partial file under the id. Not
+      // fsynced, like the data files: each fsync forces a journal commit that stalls every other
+      // write on the disk (measured: profile updates' p99 doubled under load). A process crash loses
+      // nothing acknowledged; power-loss durability is MongoDB's (journaled), not the embedded store's.
+      await writeFile(tempPath, file.bytes, { flag: 'wx', mode: PRIVATE_FILE })
       await rename(tempPath, finalPath)
     } catch (error) {
       await unlink(tempPath).catch(() => undefined)
@@ -478,9 +496,8 @@ class EmbeddedStore implements Store {
       createdAt: now,
       ...fileLabels(file),
     })
-    const { id: _id, ...rest } = stored
-    await this.db.files.insertAsync({ _id, ...rest })
     this.files.set(id, stored)
+    await this.logs.files.put(toFileDocument(stored))
     return toStoredFile(stored)
   }
 
@@ -492,9 +509,14 @@ class EmbeddedStore implements Store {
   async readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
     const info = await this.getFileInfo(id)
     if (!info) return undefined
+    const cached = this.fileBytes.get(id)
+    if (cached) return { info, bytes: cached }
     try {
-      const bytes = await readFile(this.filePath(id))
-      return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+      const read = await readFile(this.filePath(id))
+      const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength)
+      // Deleted while it was being read: not worth keeping.
+      if (this.files.has(id)) this.fileBytes.set(id, bytes)
+      return { info, bytes }
     } catch (error) {
       if (isMissingFile(error)) return undefined
       throw error
@@ -503,11 +525,9 @@ class EmbeddedStore implements Store {
 
   async deleteFile(id: string): Promise<boolean> {
     if (!isId(id)) return false
-    const known = this.files.has(id)
-    if (known) {
-      await this.db.files.removeAsync({ _id: id }, {})
-      this.files.delete(id)
-    }
+    const known = this.files.delete(id)
+    this.fileBytes.delete(id)
+    if (known) await this.logs.files.remove(id)
     try {
       await unlink(this.filePath(id))
     } catch (error) {
@@ -525,7 +545,7 @@ class EmbeddedStore implements Store {
       !after || file.createdAt.getTime() > after.createdAt.getTime() || (file.createdAt.getTime() === after.createdAt.getTime() && file.id > after.id)
     return [...this.files.values()]
       .filter((file) => file.createdAt.getTime() < before && comesAfter(file))
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .sort(oldestFirst)
       .slice(0, limit)
       .map(toStoredFile)
   }
@@ -535,10 +555,7 @@ class EmbeddedStore implements Store {
   }
 
   async listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
-    return [...this.files.values()]
-      .filter((file) => file.owner === owner && file.purpose === purpose)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
-      .map(toStoredFile)
+    return [...this.files.values()].filter((file) => file.owner === owner && file.purpose === purpose).sort(oldestFirst).map(toStoredFile)
   }
 
   async sweepStrayBlobs(createdBefore: Date): Promise<number> {
@@ -558,6 +575,7 @@ class EmbeddedStore implements Store {
 
   async ping(): Promise<void> {
     try {
+      for (const log of Object.values(this.logs)) log.assertHealthy()
       await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
     } catch (error) {
       throw new StoreUnavailableError(`The data directory ${this.dataDir} is not usable`, { cause: error })
@@ -565,7 +583,7 @@ class EmbeddedStore implements Store {
   }
 
   async close(): Promise<void> {
-    await Promise.all(Object.values(this.db).map((db: Datastore<unknown>) => db.compactDatafileAsync()))
+    await Promise.all(Object.values(this.logs).map((log: AppendLog<LogDocument>) => log.close()))
   }
 
   private filePath(id: string): string {
@@ -573,6 +591,19 @@ class EmbeddedStore implements Store {
   }
 }
 
+const oldestFirst = (a: StoredFile, b: StoredFile) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+
 function fromFileDocument(doc: FileDocument): StoredFile {
   return toStoredFile({ ...doc, id: doc._id })
+}
+
+function toFileDocument(file: StoredFile): FileDocument {
+  const { id: _id, ...rest } = file
+  return { _id, ...rest }
+}
+
+/** A record with `id` as the `_id` its data file keys it by. */
+function withLogId<T extends { id: string }>(record: T): Omit<T, 'id'> & { _id: string } {
+  const { id: _id, ...rest } = record
+  return { _id, ...rest }
 }
