@@ -61,7 +61,8 @@ function hasBody(headers: Record<string, string | string[] | undefined>): boolea
 /** zlib and brotli stream errors: a request body whose Content-Encoding does not decode. */
 function isDecodingError(caught: unknown): boolean {
   const code = (caught as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1')
+  // zlib: Z_DATA_ERROR, Z_BUF_ERROR...; brotli: ERR__ERROR_FORMAT_PADDING_2 and the like.
+  return typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)
 }
 
 function toHttpError(caught: unknown): HttpError {

@@ -36,7 +36,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   })
   const store = await openEmbeddedStore({ dataDir })
-  const server = hardenServer(createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1'))
+  const server = hardenServer(createApp({ config, store, logger: createLogger(config.logLevel) }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)
