@@ -241,7 +241,7 @@ async function send(request: FuzzRequest): Promise<Outcome> {
   const res = await fetch(server.url + request.path, {
     method: request.method,
     headers: request.headers,
-    body: request.body,
+    body: typeof request.body === 'string' || request.body === undefined ? request.body : new Uint8Array(request.body),
     signal: AbortSignal.timeout(TIMEOUT_MS),
   })
   const body = await res.text()
