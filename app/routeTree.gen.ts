@@ -19,6 +19,7 @@ import { Route as SignInRouteImport } from './routes/signIn'
 import { Route as SignUpRouteImport } from './routes/signUp'
 import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
+import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
@@ -78,6 +79,12 @@ const AuthenticatedDashboardIndexRoute =
     path: '/',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardActivityRoute =
+  AuthenticatedDashboardActivityRouteImport.update({
+    id: '/activity',
+    path: '/activity',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardAddNewRoute =
   AuthenticatedDashboardAddNewRouteImport.update({
     id: '/addNew',
@@ -135,6 +142,7 @@ export interface FileRoutesByFullPath {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -153,6 +161,7 @@ export interface FileRoutesByTo {
   '/saved': typeof SavedRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -174,6 +183,7 @@ export interface FileRoutesById {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -195,6 +205,7 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/dashboard'
+    | '/dashboard/activity'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/own'
@@ -213,6 +224,7 @@ export interface FileRouteTypes {
     | '/saved'
     | '/signIn'
     | '/signUp'
+    | '/dashboard/activity'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/own'
@@ -233,6 +245,7 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/_authenticated/dashboard'
+    | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
@@ -327,6 +340,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardIndexRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/activity': {
+      id: '/_authenticated/dashboard/activity'
+      path: '/activity'
+      fullPath: '/dashboard/activity'
+      preLoaderRoute: typeof AuthenticatedDashboardActivityRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/addNew': {
       id: '/_authenticated/dashboard/addNew'
       path: '/addNew'
@@ -387,6 +407,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AuthenticatedDashboardRouteChildren {
+  AuthenticatedDashboardActivityRoute: typeof AuthenticatedDashboardActivityRoute
   AuthenticatedDashboardAddNewRoute: typeof AuthenticatedDashboardAddNewRoute
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
@@ -397,6 +418,7 @@ interface AuthenticatedDashboardRouteChildren {
 
 const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
   {
+    AuthenticatedDashboardActivityRoute: AuthenticatedDashboardActivityRoute,
     AuthenticatedDashboardAddNewRoute: AuthenticatedDashboardAddNewRoute,
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,

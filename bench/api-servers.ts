@@ -23,17 +23,22 @@ const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-'))
 const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: dataDir, LOG_LEVEL: 'silent' })
 const random = seededRandom(2026)
 
-// The files every record points at, then the records as nedb writes them.
+// The files of the newest record (the one the download case fetches), then the records as the data file
+// holds them. A file belongs to one animation only, so the others name files of their own that the
+// benchmark never reads.
 let store = await openEmbeddedStore({ dataDir })
 const ref = async (filename: string) => ({ id: (await store.putFile({ bytes: new TextEncoder().encode('x'.repeat(20_000)), contentType: 'image/gif', filename })).id, filename })
-const files = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
+const newestFiles = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
+const unreadRef = (i: number, slot: number, filename: string) => ({ id: (i * 3 + slot).toString(16).padStart(24, '0'), filename })
+const filesOf = (i: number) =>
+  i === COUNT - 1 ? newestFiles : { gif: unreadRef(i, 0, 'a.gif'), apng: unreadRef(i, 1, 'a.png'), lottie: unreadRef(i, 2, 'a.json') }
 await store.close()
 const out = createWriteStream(path.join(dataDir, 'wumpuses.db'))
 const start = Date.UTC(2025, 0, 1)
 for (let i = 0; i < COUNT; i++) {
   const time = start + i * 1000
   const date = { $$date: time }
-  const line = JSON.stringify({ _id: newId(time), ...galleryItem(random, i), files, u_email: `maker${i % 50}@example.com`, u_name: `Maker ${i % 50}`, createdAt: date, updatedAt: date })
+  const line = JSON.stringify({ _id: newId(time), ...galleryItem(random, i), files: filesOf(i), u_email: `maker${i % 50}@example.com`, u_name: `Maker ${i % 50}`, createdAt: date, updatedAt: date })
   if (!out.write(`${line}\n`)) await once(out, 'drain')
 }
 out.end()
@@ -85,7 +90,7 @@ for (const tag of TAGS) {
     }
   }
 }
-const filePath = `/api/files/${files.gif.id}/a.gif`
+const filePath = `/api/files/${newestFiles.gif.id}/a.gif`
 
 process.on('SIGTERM', async () => {
   await downloads.close()

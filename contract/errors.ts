@@ -8,8 +8,10 @@ export const errorCodes = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_HEADERS_TOO_LARGE',
   'RATE_LIMITED',
   'STORE_UNAVAILABLE',
+  'SERVER_BUSY',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof errorCodes)[number]
@@ -23,8 +25,11 @@ export const statusOf: Record<ErrorCode, number> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  REQUEST_HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   STORE_UNAVAILABLE: 503,
+  /** Too much work queued (renders): try again after Retry-After. */
+  SERVER_BUSY: 503,
   INTERNAL: 500,
 }
 

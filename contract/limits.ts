@@ -12,6 +12,24 @@ export const MAX_IMAGE_BYTES = 4 * 1024 * 1024
 export const MAX_MEDIA_DIMENSION = 4096
 export const MAX_MEDIA_FRAMES = 2000
 
+/**
+ * Profile photos and covers: at most this many frames, and this many pixels in all frames together
+ * (what a browser must decode to show it), whatever the file size.
+ */
+export const MAX_PROFILE_IMAGE_FRAMES = 100
+export const MAX_PROFILE_IMAGE_PIXELS = 32 * 1024 * 1024
+/** Uploaded profile images not yet used as a photo or cover, per user; older ones make room for new ones. */
+export const MAX_PENDING_IMAGES = 5
+/** All the text fields of one multipart upload together (names, descriptions, a link). */
+export const MAX_MULTIPART_FIELDS_BYTES = 8 * 1024
+
+/** How complex a Lottie may be: the renderer's work grows with each of these. */
+export const MAX_LOTTIE_LAYERS = 1000
+export const MAX_LOTTIE_SHAPES = 20_000
+/** Precomposition layers inside precompositions, this deep at most (and never in a cycle). */
+export const MAX_LOTTIE_PRECOMP_DEPTH = 10
+export const MAX_LOTTIE_IMAGES = 20
+
 /** Every animation exists in these three formats. */
 export const MEDIA_FORMATS = ['gif', 'apng', 'lottie'] as const
 export type MediaFormat = (typeof MEDIA_FORMATS)[number]

@@ -18,6 +18,13 @@ export const DESCRIPTION_MAX = 500
 
 export const emailSchema = z.string().trim().max(254).regex(EMAIL_PATTERN, 'Provide a valid email address')
 
+/**
+ * Top-level domains reserved so that no one can ever own an address there (RFC 2606 and 6761); the
+ * demo content belongs to such an address, and the server refuses sign-ins with them.
+ */
+export const RESERVED_EMAIL_DOMAIN = /\.(invalid|test|example|localhost)$/i
+export const isReservedEmail = (email: string) => RESERVED_EMAIL_DOMAIN.test(email.trim())
+
 /** Where a photo or cover may point: our own stored files, or an https image elsewhere. */
 export const imageUrlSchema = z
   .string()
@@ -63,12 +70,17 @@ export const userSchema = z.object({
 })
 export type User = z.infer<typeof userSchema>
 
-/** PUT /api/user/{email} with a Firebase ID token as bearer: register or sign in. */
+/**
+ * PUT /api/user/{email} with a Firebase ID token as bearer: register or sign in. With `session` (the
+ * session token about to expire) it renews that session instead of starting another, so ending the
+ * session on the server ends its renewals too.
+ */
 export const signInPayloadSchema = z
   .object({
     email: emailSchema,
     user_name: z.string().trim().max(USER_NAME_MAX).default(''),
     photo: z.union([imageUrlSchema, z.literal('')]).default(''),
+    session: z.string().max(4096).optional(),
   })
   .strict()
 export type SignInPayload = z.input<typeof signInPayloadSchema>
@@ -91,7 +103,7 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>
 export const sessionResponseSchema = z.object({ token: z.string(), user: userSchema })
 export type SessionResponse = z.infer<typeof sessionResponseSchema>
 
-/** Answer of a profile update; the token is renewed so its claims (name) follow the profile. */
+/** Answer of a profile update; the token is given again with the new name, for the same session and expiry. */
 export const profileUpdateResponseSchema = z.object({ modifiedCount: z.number(), user: userSchema, token: z.string() })
 export type ProfileUpdateResponse = z.infer<typeof profileUpdateResponseSchema>
 
@@ -103,6 +115,8 @@ export const uploadResponseSchema = z.object({ url: z.string() })
 
 /** Claims of our session token (HS256), readable by the client to show who is signed in. */
 export const sessionClaimsSchema = z.object({
+  /** The session on the server; DELETE /api/session ends it, and every token naming it. */
+  sid: z.string(),
   sub: z.string(),
   email: z.string(),
   name: z.string(),

@@ -51,16 +51,14 @@ describe('sign-up, email verification and sign-in', () => {
     await page.getByRole('heading', { name: 'Email Verification' }).waitFor()
     await page.getByRole('button', { name: 'Send Again' }).waitFor()
 
-    // The server keeps the profile with the uploaded photo, stored on our own server.
+    // Until the email is verified the server keeps only a bare record: name and photo wait on the account.
     const token = await accessToken(page)
     const profile = await (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${token}` } })).json()
-    expect(profile).toMatchObject({ email, user_name: 'Ada Lovelace' })
-    expect(profile.photo).toMatch(/\/api\/files\/[0-9a-f]{24}\/ada\.png$/)
-    expect((await fetch(new URL(profile.photo, baseURL))).headers.get('content-type')).toBe('image/png')
+    expect(profile).toMatchObject({ email, user_name: '', photo: '' })
     expect(await oobLink(email, 'VERIFY_EMAIL')).toContain('mode=verifyEmail')
   })
 
-  it('shows the email as verified after the link from the email is opened', async () => {
+  it('shows the email as verified after the link from the email is opened, and the profile takes name and photo', async () => {
     const link = await oobLink(email, 'VERIFY_EMAIL')
     const mail = await page.context().newPage()
     await mail.goto(link)
@@ -68,6 +66,14 @@ describe('sign-up, email verification and sign-in', () => {
     await page.reload()
     await page.getByText(/verified/i).first().waitFor()
     expect(await page.getByRole('link', { name: 'Ok' }).getAttribute('href')).toBe('/')
+
+    // The page renewed the session with the verified email: the server took the name and the photo,
+    // an image stored on our own server, from the account.
+    await expect.poll(async () => JSON.parse(Buffer.from((await accessToken(page))!.split('.')[1]!, 'base64url').toString()).email_verified).toBe(true)
+    const profile = await (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json()
+    expect(profile).toMatchObject({ email, user_name: 'Ada Lovelace' })
+    expect(profile.photo).toMatch(/\/api\/files\/[0-9a-f]{24}\/ada\.png$/)
+    expect((await fetch(new URL(profile.photo, baseURL))).headers.get('content-type')).toBe('image/png')
   })
 
   it('shows the display name in the navigation, and signs out', async () => {
@@ -75,9 +81,12 @@ describe('sign-up, email verification and sign-in', () => {
     await nav(page).getByText('Ada Lovelace').waitFor()
     expect(await nav(page).getByRole('link', { name: 'Dashboard' }).count()).toBeGreaterThan(0)
     expect(await page.getByText("Don't know what is wumpus?").count()).toBe(0)
+    const token = await accessToken(page)
     await nav(page).getByRole('button', { name: 'SignOut' }).click()
     await nav(page).getByRole('link', { name: 'Sign In' }).waitFor()
     expect(await accessToken(page)).toBeNull()
+    // Signed out on the server too: the old token is refused.
+    await expect.poll(async () => (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
     await page.getByText("Don't know what is wumpus?").waitFor()
   })
 
@@ -167,7 +176,7 @@ describe('session renewal', () => {
 describe('my profile', () => {
   it('masks the email and keeps edits across a reload', async () => {
     const email = uniqueEmail('prof')
-    await createAccount(email, 'prof-pass-1', 'Profile Person')
+    await createAccount(email, 'prof-pass-1', 'Profile Person', { verified: true })
     const page = await openPage('/signIn?from=/dashboard/profile')
     await signInWithEmail(page, email, 'prof-pass-1')
     await page.waitForURL('**/dashboard/profile')

@@ -121,12 +121,29 @@ describe('editing and deleting', () => {
     for (const url of [wumpus.gif, wumpus.apng, wumpus.lottie]) expect((await fetch(baseURL + url)).status).toBe(404)
     expect((await api(`/api/wumpus/${wumpus._id}`)).status).toBe(404)
   })
+
+  it('lists the edit and the delete, with who did them, on the Activity page', async () => {
+    const wumpus = await publishAnimation(adminToken, 'Logged Wumpus')
+    expect((await api(`/api/wumpuses/${wumpus._id}`, adminToken, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed Logged Wumpus' }) })).status).toBe(200)
+    expect((await api(`/api/wumpus/${wumpus._id}`, adminToken, { method: 'DELETE' })).status).toBe(200)
+    const page = await openAs(adminToken, '/dashboard')
+    await page.getByRole('link', { name: 'Activity' }).first().click()
+    const table = page.getByRole('table', { name: 'Admin activity' })
+    const rows = table.getByRole('row')
+    await rows.nth(1).getByText('Deleted').waitFor()
+    expect(await rows.nth(1).textContent()).toContain('Renamed Logged Wumpus')
+    expect(await rows.nth(2).textContent()).toMatch(/Edited.*Renamed Logged Wumpus/)
+    expect(await rows.nth(2).textContent()).toContain('Logged Wumpus')
+    expect(await rows.nth(3).textContent()).toContain('Published')
+    expect(await rows.nth(1).getByRole('link', { name: DEMO_ADMIN.email }).first().getAttribute('href')).toBe(`/profile/${DEMO_ADMIN.email}`)
+  })
 })
 
 describe('roles', () => {
   it('makes a user admin; after signing in again they see the admin items', async () => {
     const email = uniqueEmail('promoted')
-    await createAccount(email, 'promo-pass-1', 'Promoted User')
+    // Admin power needs a verified email.
+    await createAccount(email, 'promo-pass-1', 'Promoted User', { verified: true })
     const userToken = await signInToken(email, 'promo-pass-1')
 
     const before = await openAs(userToken, '/dashboard')

@@ -1,3 +1,4 @@
+import { http, HttpResponse } from 'msw'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import * as firebase from '../lib/firebase'
@@ -89,9 +90,11 @@ describe('navigation when signed in', () => {
     expect(menu.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument()
   })
 
-  it('signs out: removes accessToken, signs out of Firebase and shows Sign In again', async () => {
-    signInForTest()
+  it('signs out: ends the session on the server, removes accessToken, signs out of Firebase and shows Sign In again', async () => {
+    const token = signInForTest()
     vi.mocked(firebase.signOutOfFirebase).mockResolvedValue()
+    const ended: (string | null)[] = []
+    server.use(http.delete('/api/session', ({ request }) => (ended.push(request.headers.get('Authorization')), new HttpResponse(null, { status: 204 }))))
     const { user } = renderApp('/about')
     const banner = await screen.findByRole('banner')
 
@@ -102,11 +105,12 @@ describe('navigation when signed in', () => {
     expect(within(banner).queryByRole('link', { name: 'Dashboard' })).not.toBeInTheDocument()
     expect(window.localStorage.getItem('accessToken')).toBeNull()
     expect(firebase.signOutOfFirebase).toHaveBeenCalledTimes(1)
+    await waitFor(() => expect(ended).toEqual([`Bearer ${token}`]))
   })
 
   it('leaves a protected page for the home page when signing out there', async () => {
     const wumpus = makeWumpus(4)
-    server.use(wumpusDetailHandler([wumpus]), wumpusListHandler(makeWumpuses(1, 1)).handler)
+    server.use(wumpusDetailHandler([wumpus]), wumpusListHandler(makeWumpuses(1, 1)).handler, http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     signInForTest()
     const { user, router } = renderApp(`/wumpus/${wumpus._id}`)
     expect(await screen.findByRole('heading', { level: 1, name: wumpus.name })).toBeInTheDocument()

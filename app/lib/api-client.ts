@@ -147,6 +147,11 @@ export async function apiRequest<T>(path: string, parser: ResponseParser<T>, opt
   return { data: parsed.data, headers: response.headers }
 }
 
+/** A request whose answer has no body to read (e.g. 204); errors are thrown as ApiError. */
+export async function apiSend(path: string, options?: RequestOptions): Promise<void> {
+  await send(path, options)
+}
+
 export async function apiGet<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
   return (await apiRequest(path, parser, options)).data
 }

@@ -89,7 +89,7 @@ describe('session store', () => {
   })
 
   it('renews an expired token at start: loading, then signed in with the new token', async () => {
-    signInForTest({ expiresInSeconds: -60 })
+    const expired = signInForTest({ expiresInSeconds: -60 })
     const account = fakeAccount({ email: 'ada@example.com', displayName: 'Ada Lovelace' })
     fake.currentAccount = async () => account
     const { handlers, requests } = accountHandlers({ emailVerified: true })
@@ -106,7 +106,8 @@ describe('session store', () => {
     expect(requests[0]).toMatchObject({
       method: 'PUT',
       authorization: 'Bearer firebase-id-token:ada@example.com',
-      body: { email: 'ada@example.com', user_name: 'Ada Lovelace', photo: '' },
+      // The expired token goes along: the server renews that session instead of starting another.
+      body: { email: 'ada@example.com', user_name: 'Ada Lovelace', photo: '', session: expired },
     })
     expect(requests[0]!.url.pathname).toBe('/api/user/ada%40example.com')
     const stored = window.localStorage.getItem('accessToken')
@@ -247,8 +248,30 @@ describe('session store', () => {
     )
   })
 
+  it('signOut() ends the session on the server with the token it had', async () => {
+    const token = signInForTest()
+    const { handlers, requests } = accountHandlers()
+    server.use(...handlers)
+    const { store } = await load()
+    await store.signOut()
+    expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
+    await vi.waitFor(() => expect(requests).toMatchObject([{ method: 'DELETE', authorization: `Bearer ${token}` }]))
+    expect(requests[0]!.url.pathname).toBe('/api/session')
+  })
+
+  it('signOut() signs out here even when the server cannot be reached (offline)', async () => {
+    signInForTest()
+    server.use(http.delete('/api/session', () => HttpResponse.error()))
+    const { store } = await load()
+    await store.signOut()
+    expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
+    expect(window.localStorage.getItem('accessToken')).toBeNull()
+    expect(fake.signOuts).toBe(1)
+  })
+
   it('signOut() removes accessToken, signs out of Firebase and drops personal cached data', async () => {
     signInForTest()
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
     queryClient.setQueryData(['profiles', 'ada@example.com', 'detail'], { user_name: 'Ada' })
     queryClient.setQueryData(['admin', 'ada@example.com'], { admin: true })

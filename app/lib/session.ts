@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
-import { ACCESS_TOKEN_KEY, apiRequest, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
+import { ACCESS_TOKEN_KEY, apiRequest, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
 import type { FirebaseAccount } from './firebase'
 
 /** Who is signed in, read from the claims of our session token (the server checks its signature). */
@@ -28,11 +28,12 @@ export interface SessionStore {
   /** Stores a session token the server handed out (e.g. after a profile update). */
   setToken(token: string): void
   /**
-   * Fresh Firebase ID token, exchanged for a new session token. Single-flight. Resolves to the new
-   * token, or null when renewal is impossible (then the session is signed out, unless only the
-   * network failed).
+   * Fresh Firebase ID token, exchanged for a new token of the same session. Single-flight. Resolves
+   * to the new token, or null when renewal is impossible (then the session is signed out, unless
+   * only the network failed).
    */
   renew(): Promise<string | null>
+  /** Signs out here at once, and ends the session on the server too when it can be reached. */
   signOut(): Promise<void>
   /** Follows the token another tab wrote or removed (`storage` event). */
   syncFromStorage(): void
@@ -73,13 +74,22 @@ function toServerPhoto(photoURL: string | null): string {
   return photoURL.startsWith(origin) ? photoURL.slice(origin.length - 1) : photoURL
 }
 
-export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false): Promise<SessionResponse> {
+/**
+ * The sign-in exchange: the Firebase ID token for our session token. With `previous` (the session
+ * token about to expire) the server renews that session rather than starting another.
+ */
+export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false, previous?: string): Promise<SessionResponse> {
   if (!account.email) throw new Error('This account has no email address, so it cannot sign in here.')
   const idToken = await account.getIdToken(forceRefresh)
   const { data } = await apiRequest(`/api/user/${encodeURIComponent(account.email)}`, trusted<SessionResponse>(), {
     method: 'PUT',
     headers: { Authorization: `Bearer ${idToken}` },
-    body: { email: account.email, user_name: account.displayName ?? '', photo: toServerPhoto(account.photoURL) },
+    body: {
+      email: account.email,
+      user_name: account.displayName ?? '',
+      photo: toServerPhoto(account.photoURL),
+      ...(previous ? { session: previous } : {}),
+    },
   })
   return data
 }
@@ -158,7 +168,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
           endSession()
           return null
         }
-        const { token } = await requestSessionToken(account, true)
+        const { token } = await requestSessionToken(account, true, readToken() ?? undefined)
         if (generation !== startedAt) return null
         setToken(token)
         return token
@@ -206,7 +216,10 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     setToken,
     renew,
     async signOut() {
+      const token = readToken()
       endSession()
+      // Best effort: offline, the token is gone from here and the session ends at its expiry.
+      if (token) void apiSend('/api/session', { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})
       try {
         const firebase = await import('./firebase')
         await firebase.signOutOfFirebase()

@@ -51,6 +51,10 @@ export function accountHandlers({ emailVerified = false, admin = false } = {}) {
       const user = makeUser({ email, ...body })
       return HttpResponse.json({ modifiedCount: 1, user, token: makeSessionToken({ email, name: user.user_name }) })
     }),
+    http.delete('/api/session', async ({ request }) => {
+      await record(request)
+      return new HttpResponse(null, { status: 204 })
+    }),
     http.post('/api/uploads/image', async ({ request }) => {
       // The multipart body is not read: jsdom's FormData does not survive Node's fetch intact.
       await record(request, null)

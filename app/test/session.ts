@@ -13,6 +13,7 @@ export function makeSessionToken(claims: Partial<SessionClaims> & { expiresInSec
   const { expiresInSeconds = 3600, ...rest } = claims
   const now = Math.floor(Date.now() / 1000)
   const payload: SessionClaims = {
+    sid: 'session-1',
     sub: 'user-1',
     email: 'ada@example.com',
     name: 'Ada Lovelace',

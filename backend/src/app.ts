@@ -6,12 +6,15 @@ import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store } from './store/port'
 import { HttpError } from './http/http-error'
-import { errorShape, requestLog, securityHeaders, serializeJson } from './http/middleware'
+import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
+import { createRateLimits, type RateLimits } from './http/rate-limit'
 import { serverRenderedPages } from './http/server-rendered-pages'
 import { inlineScriptHashes, staticApp } from './http/static-app'
+import { activityRoutes } from './routes/activity'
 import { clientConfigRoutes } from './routes/client-config'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
+import { sessionRoutes } from './routes/sessions'
 import { wumpusRoutes } from './routes/wumpuses'
 import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
@@ -20,6 +23,8 @@ import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './
 import { firebaseAdminAuth } from './auth/firebase-admin'
 import { DownloadCounter } from './services/download-counts'
 import { tagRoutes } from './routes/tags'
+import { createAuditLog, type AuditLog } from './services/audit'
+import { createSessionService, type SessionService } from './services/sessions'
 
 export interface AppDeps {
   config: Config
@@ -31,14 +36,41 @@ export interface AppDeps {
   downloads?: DownloadCounter
 }
 
-/** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp({
+/** What every router gets: the settings, the store and the services built once per app. */
+export interface RouteDeps {
+  config: Config
+  store: Store
+  logger: Logger
+  verifyIdToken: VerifyIdToken
+  sessions: SessionService
+  limits: RateLimits
+  audit: AuditLog
+  downloads: DownloadCounter
+}
+
+export function createRouteDeps({
   config,
   store,
   logger,
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = new DownloadCounter(store, { logger }),
-}: AppDeps): Koa {
+}: AppDeps): RouteDeps {
+  return {
+    config,
+    store,
+    logger,
+    verifyIdToken,
+    sessions: createSessionService({ store, secret: config.jwtSecret, ttlSeconds: config.jwtTtlSeconds, maxAgeSeconds: config.sessionMaxAgeSeconds }),
+    limits: createRateLimits(store, config.rateLimitFactor),
+    audit: createAuditLog(store, logger),
+    downloads,
+  }
+}
+
+/** The whole HTTP application, without listening: tests drive it in-process. */
+export function createApp(input: AppDeps): Koa {
+  const deps = createRouteDeps(input)
+  const { config, logger } = deps
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
@@ -49,31 +81,36 @@ export function createApp({
     securityHeaders({
       authEmulatorOrigin: emulator ? `http://${emulator}` : undefined,
       inlineScriptHashes: inlineScriptHashes(config.staticDir),
+      hsts: config.production,
     }),
   )
+  app.use(identityWhenNothingElse())
   app.use(compress({ threshold: 1024 }))
   app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
-  for (const router of appRouters({ config, store, verifyIdToken, downloads })) {
+  for (const router of appRouters(deps)) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
-  app.use(serverRenderedPages({ store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir }))
+  app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app
 }
 
 /** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
-export function appRouters({ config, store, verifyIdToken, downloads }: Required<Omit<AppDeps, 'logger'>>): Router[] {
+export function appRouters(deps: RouteDeps): Router[] {
+  const { store, config } = deps
   const api = [
-    wumpusRoutes(store, config),
+    wumpusRoutes(deps),
     tagRoutes({ store }),
-    fileRoutes({ store, downloads }),
+    fileRoutes({ store, downloads: deps.downloads }),
     clientConfigRoutes(config),
-    userRoutes({ store, config, verifyIdToken }),
-    uploadRoutes({ store, config }),
-    animationFileRoutes({ store, config }),
+    userRoutes(deps),
+    sessionRoutes(deps),
+    uploadRoutes(deps),
+    animationFileRoutes(deps),
+    activityRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(store), ...api]
@@ -88,7 +125,7 @@ function defaultIdTokenVerifier(config: Config): VerifyIdToken {
     lookupAccount: async (uid) => {
       try {
         const user = await auth.getUser(uid)
-        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime }
+        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime, email: user.email, emailVerified: user.emailVerified }
       } catch (error) {
         if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
         throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')

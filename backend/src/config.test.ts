@@ -62,8 +62,36 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['JWT_SECRET', { NODE_ENV: 'production' }],
     ['FIREBASE_API_KEY', { FIREBASE_PROJECT_ID: 'wumpus-prod' }],
+    ['SESSION_MAX_AGE_SECONDS', { SESSION_MAX_AGE_SECONDS: '10' }],
+    ['RATE_LIMIT_FACTOR', { RATE_LIMIT_FACTOR: '0' }],
   ])('stops with a message naming %s', (variable, env) => {
     const problems = problemsOf(env)
     expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true)
+  })
+
+  describe('production refuses to run on emulator trust', () => {
+    const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) }
+
+    it('refuses a demo-* project, the default included, and says which variable to set', () => {
+      for (const env of [production, { ...production, FIREBASE_PROJECT_ID: 'demo-wumpus' }, { ...production, FIREBASE_PROJECT_ID: 'demo-other' }]) {
+        const problems = problemsOf(env)
+        expect(problems).toEqual([expect.stringMatching(/^FIREBASE_PROJECT_ID: set your Firebase project id/)])
+      }
+    })
+
+    it('refuses an emulator host, with a real project too', () => {
+      const problems = problemsOf({ ...production, FIREBASE_PROJECT_ID: 'wumpus-prod', FIREBASE_API_KEY: 'key', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })
+      expect(problems).toEqual([expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_HOST: must not be set when NODE_ENV=production/)])
+    })
+
+    it('starts with a real project, its key and a secret', () => {
+      const config = loadConfig({ DATA_DIR: tempDir(), ...production, FIREBASE_PROJECT_ID: 'wumpus-prod', FIREBASE_API_KEY: 'key' })
+      expect(config).toMatchObject({ production: true, firebase: { projectId: 'wumpus-prod', authEmulatorHost: undefined } })
+    })
+
+    it('still lets development and tests use the emulator', () => {
+      expect(problemsOf({ NODE_ENV: 'development' })).toEqual([])
+      expect(problemsOf({ NODE_ENV: 'test', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })).toEqual([])
+    })
   })
 })

@@ -14,7 +14,12 @@ export interface Config {
   ssrDir: string
   mongodbUri?: string
   jwtSecret: string
+  /** Lifetime of one session token; renewing it (with a fresh Firebase sign-in token) gives another. */
   jwtTtlSeconds: number
+  /** Absolute lifetime of a session, counted from the Firebase sign-in: after it, sign in again. */
+  sessionMaxAgeSeconds: number
+  /** Multiplies every rate limit (2 doubles them); for load tests and trusted networks. */
+  rateLimitFactor: number
   adminEmails: string[]
   firebase: {
     projectId: string
@@ -61,6 +66,13 @@ const envSchema = z.object({
   ),
   JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
   JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
+  SESSION_MAX_AGE_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(300)
+    .max(365 * 24 * 3600)
+    .default(14 * 24 * 3600),
+  RATE_LIMIT_FACTOR: z.coerce.number({ message: 'must be a number' }).positive().max(100_000).default(1),
   ADMIN_EMAILS: z
     .string()
     .default('')
@@ -93,10 +105,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems: string[] = []
   const demoProject = e.FIREBASE_PROJECT_ID.startsWith('demo-')
   if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required when NODE_ENV=production')
-  if (!demoProject && !e.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY: required with a real Firebase project')
-  if (!demoProject && e.FIREBASE_AUTH_EMULATOR_HOST && production) {
-    problems.push('FIREBASE_AUTH_EMULATOR_HOST: must not be set for a real project in production')
+  // The emulator signs nothing: in production it would let anyone sign in as anyone.
+  if (production && demoProject) {
+    problems.push(`FIREBASE_PROJECT_ID: set your Firebase project id; "${e.FIREBASE_PROJECT_ID}" is a demo-* project, served by the Auth emulator, which NODE_ENV=production refuses`)
   }
+  if (production && e.FIREBASE_AUTH_EMULATOR_HOST) {
+    problems.push('FIREBASE_AUTH_EMULATOR_HOST: must not be set when NODE_ENV=production (it trusts unsigned sign-in tokens); remove it')
+  }
+  if (!demoProject && !e.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY: required with a real Firebase project')
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -109,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mongodbUri: e.MONGODB_URI,
     jwtSecret: e.JWT_SECRET ?? localJwtSecret(dataDir),
     jwtTtlSeconds: e.JWT_TTL_SECONDS,
+    sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
+    rateLimitFactor: e.RATE_LIMIT_FACTOR,
     adminEmails: e.ADMIN_EMAILS,
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,
@@ -129,7 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 function localJwtSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret')
   if (existsSync(file)) return readFileSync(file, 'utf8').trim()
-  mkdirSync(dataDir, { recursive: true })
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(48).toString('base64url')
   writeFileSync(file, secret, { mode: 0o600 })
   return secret

@@ -1,4 +1,5 @@
 import { once } from 'node:events'
+import { rm } from 'node:fs/promises'
 import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
@@ -7,6 +8,8 @@ import { seedDemoGallery, tagDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
+import { hardenServer } from './http/node-server'
+import { uploadTempDir } from './routes/uploads'
 
 async function main() {
   let config
@@ -20,14 +23,18 @@ async function main() {
     throw error
   }
   const logger = createLogger(config.logLevel)
+  // Only this process's user may read what it writes under DATA_DIR (accounts, sessions, uploads).
+  process.umask(0o077)
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
   if (config.seedDemo) {
     await seedDemoGallery(store, logger)
     await tagDemoGallery(store, logger)
   }
+  // Uploads a previous run was receiving when it stopped.
+  await rm(uploadTempDir(config), { recursive: true, force: true })
 
   const downloads = new DownloadCounter(store, { logger })
-  const server = createApp({ config, store, logger, downloads }).listen(config.port, config.host)
+  const server = hardenServer(createApp({ config, store, logger, downloads }).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port

@@ -32,13 +32,24 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
   }
 }
 
-/** Sweeps at start and then every `intervalMs`; answers a function that stops it. */
+/** Bytes without a file record this old are a crash's leftovers, not a write between its two steps. */
+const STRAY_BLOB_AGE_MS = 60 * 60 * 1000
+
+/**
+ * Sweeps at start and then every `intervalMs`: unused uploads, stored bytes that never got a file
+ * record, and sessions past their end. Answers a function that stops it.
+ */
 export function startOrphanSweeper(store: Store, logger: Logger, intervalMs = 60 * 60 * 1000): () => void {
-  const sweep = () =>
-    sweepOrphanFiles(store).then(
-      (removed) => removed > 0 && logger.info('removed unused uploads', { files: removed }),
-      (error) => logger.error('sweeping unused uploads failed', { error: String(error) }),
-    )
+  const sweep = async () => {
+    try {
+      const files = await sweepOrphanFiles(store)
+      const blobs = await store.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))
+      const sessions = await store.deleteExpiredSessions(new Date())
+      if (files + blobs + sessions > 0) logger.info('swept', { unusedUploads: files, strayBlobs: blobs, endedSessions: sessions })
+    } catch (error) {
+      logger.error('sweeping failed', { error: String(error) })
+    }
+  }
   void sweep()
   const timer = setInterval(sweep, intervalMs)
   timer.unref()

@@ -3,8 +3,13 @@ import type { FileRef, Store } from './store/port'
 import { CONTENT_TYPE, MEDIA_FORMATS, PAGE_SIZE_MAX, type MediaFormat } from '../../contract/limits'
 import { demoMascots, renderDemoSet } from './media/demo-set'
 
+/**
+ * The demo content's owner. Its address is on a reserved top-level domain (.invalid, RFC 2606):
+ * nobody can own it or verify it, and the server refuses sign-ins with it, so no one can take the
+ * demo content over.
+ */
 export const DEMO_CONTRIBUTOR = {
-  email: 'studio@wumpus.gallery',
+  email: 'studio@wumpus.invalid',
   user_name: 'Wumpus Studio',
   description: 'The house studio: the original demo mascots of Wumpus Gallery.',
   job: 'Mascot animator',

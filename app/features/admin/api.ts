@@ -1,4 +1,5 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { activityListSchema, type ActivityEntry } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { User } from '../../../contract/user'
 import { wumpusSchema, type Wumpus } from '../../../contract/wumpus'
@@ -12,7 +13,8 @@ import {
   type UpdateWumpus,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { apiGet, isApiError } from '../../lib/api-client'
+import { apiGet, apiRequest, isApiError } from '../../lib/api-client'
+import { nextCursorFromLink } from '../wumpuses/api'
 import { uploadFile } from '../../lib/upload'
 
 export type { UploadedAnimationFile }
@@ -67,6 +69,7 @@ function refreshAnimations(queryClient: ReturnType<typeof useQueryClient>) {
     queryClient.invalidateQueries({ queryKey: ['wumpuses'] }),
     queryClient.invalidateQueries({ queryKey: ['profiles'] }),
     queryClient.invalidateQueries({ queryKey: ['tags'] }),
+    queryClient.invalidateQueries({ queryKey: ['activity'] }),
   ])
 }
 
@@ -121,6 +124,30 @@ export function useMakeAdmin() {
       Promise.all([
         queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
         queryClient.invalidateQueries({ queryKey: ['admin', email.toLowerCase()] }),
+        queryClient.invalidateQueries({ queryKey: ['activity'] }),
       ]),
   })
 }
+
+// ---- Activity (the admin audit log) ----
+
+export interface ActivityPage {
+  items: ActivityEntry[]
+  nextCursor: string | null
+}
+
+export const ACTIVITY_PAGE_SIZE = 50
+
+/** GET /api/activity: admin actions, newest first, a page at a time. */
+export const activityQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: ['activity'],
+    queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
+      const query = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE) })
+      if (pageParam) query.set('cursor', pageParam)
+      const { data, headers } = await apiRequest(`/api/activity?${query}`, activityListSchema, { signal })
+      return { items: data, nextCursor: nextCursorFromLink(headers.get('Link')) }
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })

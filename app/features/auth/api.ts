@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
-import type { ProfileUpdateResponse } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiGet, trusted } from '../../lib/api-client'
 import { useSession } from '../../lib/session-provider'
@@ -49,12 +48,4 @@ export async function uploadImage(file: File): Promise<string> {
   body.set('file', file)
   const { url } = await apiGet('/api/uploads/image', trusted<{ url: string }>(), { method: 'POST', body })
   return url
-}
-
-/** PUT /api/user/{email} with the session token: name and photo after sign-up. */
-export function updateOwnProfile(
-  email: string,
-  changes: { user_name: string; photo?: string },
-): Promise<ProfileUpdateResponse> {
-  return apiGet(`/api/user/${encodeURIComponent(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes })
 }

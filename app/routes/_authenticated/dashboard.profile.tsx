@@ -11,5 +11,5 @@ export const Route = createFileRoute('/_authenticated/dashboard/profile')({
 function MyProfileRoute() {
   const { user } = Route.useRouteContext()
   const session = useSessionStore()
-  return <MyProfile email={user.email} onTokenRenewed={session.setToken} />
+  return <MyProfile email={user.email} emailVerified={user.emailVerified} onTokenRenewed={session.setToken} />
 }

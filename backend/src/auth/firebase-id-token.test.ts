@@ -106,15 +106,21 @@ describe('verifying Firebase ID tokens (production mode)', () => {
 })
 
 describe('verifying Firebase ID tokens (emulator mode)', () => {
-  const emulatorVerifier = createIdTokenVerifier({
-    projectId: PROJECT,
-    emulator: true,
-    signingKeys: async () => ({}),
-    lookupAccount: async () => ({ disabled: false }),
-  })
+  const emulatorVerifier = (account: Awaited<ReturnType<AccountLookup>> = { disabled: false, email: 'ana@example.com', emailVerified: true }) =>
+    createIdTokenVerifier({ projectId: PROJECT, emulator: true, signingKeys: async () => ({}), lookupAccount: async () => account })
+  const unsigned = (overrides: Record<string, unknown> = {}) => jwt.sign(claims(overrides), '', { algorithm: 'none' })
 
   it('takes only the unsigned tokens the emulator issues', async () => {
-    await expect(emulatorVerifier(jwt.sign(claims(), '', { algorithm: 'none' }))).resolves.toMatchObject({ uid: 'uid-123' })
-    expect(await reason(emulatorVerifier(sign()))).toBe('algorithm')
+    await expect(emulatorVerifier()(unsigned())).resolves.toMatchObject({ uid: 'uid-123' })
+    expect(await reason(emulatorVerifier()(sign()))).toBe('algorithm')
+  })
+
+  it("takes the email and its verified flag from the emulator's account, not from the unsigned token", async () => {
+    const forged = unsigned({ email: 'boss@example.com', email_verified: true })
+    expect(await emulatorVerifier({ disabled: false, email: 'Mallory@Example.com', emailVerified: false })(forged)).toMatchObject({
+      email: 'mallory@example.com',
+      emailVerified: false,
+    })
+    expect(await reason(emulatorVerifier({ disabled: false })(forged))).toBe('no-email')
   })
 })

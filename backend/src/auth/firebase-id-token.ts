@@ -15,12 +15,24 @@ export interface FirebaseIdentity {
 /** kid -> PEM certificate of the keys Google signs ID tokens with. */
 export type SigningKeys = () => Promise<Record<string, string>>
 
+/** The identity provider's record of an account. */
+export interface ProviderAccount {
+  disabled: boolean
+  tokensValidAfterTime?: string
+  email?: string
+  emailVerified?: boolean
+}
+
 /** Looks a user up with the identity provider, for the revocation and disabled checks. */
-export type AccountLookup = (uid: string) => Promise<{ disabled: boolean; tokensValidAfterTime?: string } | undefined>
+export type AccountLookup = (uid: string) => Promise<ProviderAccount | undefined>
 
 export interface IdTokenVerifierOptions {
   projectId: string
-  /** The Auth emulator signs nothing (alg "none"); only then are unsigned tokens accepted. */
+  /**
+   * The Auth emulator signs nothing (alg "none"); only then are unsigned tokens accepted, and since
+   * anyone can write such a token, the email and its verified flag are then taken from the
+   * emulator's record of the account, never from the token.
+   */
   emulator: boolean
   signingKeys: SigningKeys
   lookupAccount: AccountLookup
@@ -80,10 +92,18 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions) {
       throw unauthenticated('Your sign-in was revoked, sign in again', 'revoked')
     }
 
+    let email = payload.email
+    let emailVerified = payload.email_verified === true
+    if (options.emulator) {
+      if (typeof account.email !== 'string' || account.email.length === 0) throw unauthenticated('This account has no email address', 'no-email')
+      email = account.email
+      emailVerified = account.emailVerified === true
+    }
+
     return {
       uid: payload.sub,
-      email: payload.email.toLowerCase(),
-      emailVerified: payload.email_verified === true,
+      email: email.toLowerCase(),
+      emailVerified,
       name: typeof payload.name === 'string' ? payload.name : undefined,
       picture: typeof payload.picture === 'string' ? payload.picture : undefined,
       authTime,

@@ -1,17 +1,24 @@
 import type { Context, Middleware } from 'koa'
 import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
+import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
-import { bearerToken, verifySessionToken } from './session-token'
+import { bearerToken } from './session-token'
 
-/** Lets the request through only with a valid session token; its claims land in ctx.state.session. */
-export function requireSession(secret: string): Middleware {
+/** Lets the request through only with a valid token of an open session; its claims land in ctx.state.session. */
+export function requireSession(sessions: SessionService): Middleware {
   return async (ctx, next) => {
     const token = bearerToken(ctx.get('Authorization'))
     if (!token) throw new HttpError('UNAUTHENTICATED', 'Sign in first', { reason: 'missing' })
-    ctx.state.session = verifySessionToken(token, secret)
+    ctx.state.session = await sessions.check(token)
     await next()
   }
+}
+
+/** requireSession when the request carries a token, else anonymous. */
+export function optionalSession(sessions: SessionService): Middleware {
+  const required = requireSession(sessions)
+  return (ctx, next) => (ctx.get('Authorization') ? required(ctx, next) : next())
 }
 
 export function sessionOf(ctx: Context): SessionClaims {
@@ -20,23 +27,30 @@ export function sessionOf(ctx: Context): SessionClaims {
   return session
 }
 
-/** Whether the signed-in user is an admin now: read from the store, so a promotion counts at once. */
+/** Whether the user is an admin now: read from the store, so a promotion counts at once. */
 export async function isAdmin(store: Store, email: string): Promise<boolean> {
   return (await store.getUser(email))?.role === 'admin'
 }
 
-/** After requireSession: only admins (as the store knows them now) get through. */
-export function requireAdmin(store: Store): Middleware {
+/** Whether this session holds admin power: an admin who proved their email. */
+export async function isVerifiedAdmin(store: Store, session: SessionClaims): Promise<boolean> {
+  return session.email_verified && (await isAdmin(store, session.email))
+}
+
+/** After requireSession: only admins (as the store knows them now) with a verified email get through. */
+export function requireAdmin(store: Store, message = 'Only admins can do this'): Middleware {
   return async (ctx, next) => {
-    if (!(await isAdmin(store, sessionOf(ctx).email))) throw new HttpError('FORBIDDEN', 'Only admins can do this')
+    const session = sessionOf(ctx)
+    if (!(await isAdmin(store, session.email))) throw new HttpError('FORBIDDEN', message)
+    if (!session.email_verified) throw emailNotVerified()
     await next()
   }
 }
 
+const emailNotVerified = () => new HttpError('FORBIDDEN', 'Verify your email address first', { reason: 'email-not-verified' })
+
 /** After requireSession: contributors' writes need a verified email address. */
 export const requireVerifiedEmail: Middleware = async (ctx, next) => {
-  if (!sessionOf(ctx).email_verified) {
-    throw new HttpError('FORBIDDEN', 'Verify your email address first', { reason: 'email-not-verified' })
-  }
+  if (!sessionOf(ctx).email_verified) throw emailNotVerified()
   await next()
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Middleware } from 'koa'
 import { ZodError } from 'zod'
-import { InvalidCursorError, StoreUnavailableError } from '../store/port'
+import { FileInUseError, InvalidCursorError, StoreUnavailableError } from '../store/port'
 import type { Logger } from '../logger'
 import { HttpError } from './http-error'
 
@@ -39,14 +39,30 @@ export function errorShape(logger: Logger): Middleware {
       }
     } catch (caught) {
       const error = toHttpError(caught)
-      if (error.status >= 500 && error.code !== 'STORE_UNAVAILABLE') {
+      if (error.status >= 500 && error.code !== 'STORE_UNAVAILABLE' && error.code !== 'SERVER_BUSY') {
         logger.error('unhandled error', { requestId: ctx.state.requestId, path: ctx.path, error: String(caught), stack: (caught as Error)?.stack })
       }
       ctx.status = error.status
       ctx.set('Cache-Control', 'no-store')
+      if (error.retryAfterSeconds !== undefined) ctx.set('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterSeconds))))
       ctx.body = { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } }
+    } finally {
+      // A body left unread (refused early, or cut by a limit) cannot be skipped on a kept-alive
+      // connection: say so, so the client does not send its next request on it.
+      if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBody(ctx.req.headers)) ctx.set('Connection', 'close')
     }
   }
+}
+
+function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
+}
+
+/** zlib and brotli stream errors: a request body whose Content-Encoding does not decode. */
+function isDecodingError(caught: unknown): boolean {
+  const code = (caught as { code?: unknown } | null)?.code
+  // zlib: Z_DATA_ERROR, Z_BUF_ERROR...; brotli: ERR__ERROR_FORMAT_PADDING_2 and the like.
+  return typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)
 }
 
 function toHttpError(caught: unknown): HttpError {
@@ -56,11 +72,16 @@ function toHttpError(caught: unknown): HttpError {
   }
   if (caught instanceof InvalidCursorError) return new HttpError('BAD_REQUEST', caught.message)
   if (caught instanceof StoreUnavailableError) return new HttpError('STORE_UNAVAILABLE', 'The store is unavailable, try again shortly')
+  if (caught instanceof FileInUseError) return new HttpError('CONFLICT', 'A file of this animation already belongs to another animation', { fileIds: caught.fileIds })
+  if (isDecodingError(caught)) return new HttpError('BAD_REQUEST', 'The request body does not match its Content-Encoding')
   // Errors from koa-body / http-errors carry a status: body too large, malformed JSON, wrong type.
   const status = (caught as { status?: unknown })?.status
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413) return new HttpError('PAYLOAD_TOO_LARGE', 'The request body is too large')
-    if (status === 415) return new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type')
+    if (status === 415) {
+      const encoding = /Content-Encoding/i.test(String((caught as { message?: unknown }).message))
+      return new HttpError('UNSUPPORTED_MEDIA_TYPE', encoding ? 'Unsupported Content-Encoding' : 'Unsupported content type')
+    }
     if (status === 401) return new HttpError('UNAUTHENTICATED', 'Sign in first')
     if (status === 403) return new HttpError('FORBIDDEN', 'Not allowed')
     if (status === 404) return new HttpError('NOT_FOUND', 'Not found')
@@ -70,9 +91,15 @@ function toHttpError(caught: unknown): HttpError {
   return new HttpError('INTERNAL', 'Something went wrong on our side')
 }
 
-/** Security headers for every response. The CSP allows only our own origin (plus data:/blob: media). */
-export function securityHeaders(options: { authEmulatorOrigin?: string; inlineScriptHashes?: string[] } = {}): Middleware {
-  const connect = ["'self'", 'https://*.googleapis.com', 'https://*.firebaseio.com', 'https://*.firebaseapp.com']
+/** The hosts the Firebase Auth SDK calls: sign-in (Identity Toolkit) and token refresh (Secure Token). */
+export const FIREBASE_AUTH_HOSTS = ['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com']
+
+/**
+ * Security headers for every response. The CSP allows only our own origin (plus data:/blob: media)
+ * and the two Firebase Auth hosts; production adds HSTS (it is served over https there).
+ */
+export function securityHeaders(options: { authEmulatorOrigin?: string; inlineScriptHashes?: string[]; hsts?: boolean } = {}): Middleware {
+  const connect = ["'self'", ...FIREBASE_AUTH_HOSTS]
   if (options.authEmulatorOrigin) connect.push(options.authEmulatorOrigin)
   const csp = [
     "default-src 'self'",
@@ -96,6 +123,7 @@ export function securityHeaders(options: { authEmulatorOrigin?: string; inlineSc
     ctx.set('Cross-Origin-Opener-Policy', 'same-origin-allow-popups')
     ctx.set('Permissions-Policy', 'camera=(), microphone=(), geolocation=()')
     ctx.set('Content-Security-Policy', csp)
+    if (options.hsts) ctx.set('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
     await next()
   }
 }
@@ -112,5 +140,16 @@ export function serializeJson(): Middleware {
     const type = ctx.response.get('Content-Type')
     ctx.body = Buffer.from(JSON.stringify(body))
     ctx.type = type || 'application/json; charset=utf-8'
+  }
+}
+
+/**
+ * koa-compress fails when the client accepts no coding we have, identity included
+ * (`Accept-Encoding: identity;q=0`); such a response is then sent as it is, uncompressed.
+ */
+export function identityWhenNothingElse(): Middleware {
+  return async (ctx, next) => {
+    if (ctx.get('Accept-Encoding') && !ctx.acceptsEncodings('br', 'gzip', 'deflate', 'identity')) ctx.compress = false
+    await next()
   }
 }

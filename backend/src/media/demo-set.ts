@@ -42,22 +42,22 @@ export function lottieBytes(lottie: object): Uint8Array {
   return new TextEncoder().encode(json)
 }
 
-/** Renders every demo mascot in the shared worker (jobs queue there one at a time). */
+/** Renders every demo mascot in the shared worker, one after another (its queue is bounded). */
 export async function renderDemoSet(): Promise<RenderedDemo[]> {
-  return Promise.all(
-    demoMascots().map(async (m) => {
-      const out = await renderAnimation(m.lottie)
-      return {
-        slug: m.slug,
-        name: m.name,
-        description: m.description,
-        tags: m.tags,
-        files: {
-          gif: { bytes: out.gif, filename: `${m.slug}.gif` },
-          apng: { bytes: out.apng, filename: `${m.slug}.png` },
-          lottie: { bytes: lottieBytes(m.lottie), filename: `${m.slug}.json` },
-        },
-      }
-    }),
-  )
+  const rendered: RenderedDemo[] = []
+  for (const m of demoMascots()) {
+    const out = await renderAnimation(m.lottie)
+    rendered.push({
+      slug: m.slug,
+      name: m.name,
+      description: m.description,
+      tags: m.tags,
+      files: {
+        gif: { bytes: out.gif, filename: `${m.slug}.gif` },
+        apng: { bytes: out.apng, filename: `${m.slug}.png` },
+        lottie: { bytes: lottieBytes(m.lottie), filename: `${m.slug}.json` },
+      },
+    })
+  }
+  return rendered
 }

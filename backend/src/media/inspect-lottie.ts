@@ -1,4 +1,4 @@
-import { MAX_MEDIA_DIMENSION } from '../../../contract/limits'
+import { MAX_LOTTIE_IMAGES, MAX_LOTTIE_LAYERS, MAX_LOTTIE_PRECOMP_DEPTH, MAX_LOTTIE_SHAPES, MAX_MEDIA_DIMENSION } from '../../../contract/limits'
 import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
 import { MediaError, assertFrameCount } from './media-error'
 
@@ -51,6 +51,7 @@ export function inspectLottie(bytes: Uint8Array): MediaInfo {
 
   const frames = Math.ceil(op - ip)
   assertFrameCount(frames)
+  assertComplexityWithinLimits(data)
   return {
     format: 'lottie',
     contentType: INSPECTED_CONTENT_TYPE.lottie,
@@ -60,6 +61,51 @@ export function inspectLottie(bytes: Uint8Array): MediaInfo {
     durationMs: Math.round(((op - ip) / fr) * 1000),
     loop: 0,
     bytes: bytes.length,
+  }
+}
+
+/**
+ * Counts what makes an animation expensive to render and refuses it as TOO_COMPLEX beyond the limits:
+ * layers (in precompositions too), shape items, image assets, and how deep precompositions nest
+ * (a precomposition that contains itself, directly or not, would nest for ever). Iterative walks,
+ * so deep nesting cannot overflow the stack.
+ */
+function assertComplexityWithinLimits(lottie: Record<string, unknown>): void {
+  const tooComplex = (what: string, count: number, max: number): never => {
+    throw new MediaError('TOO_COMPLEX', { what, count, max })
+  }
+  const assets = Array.isArray(lottie.assets) ? lottie.assets.filter(isObject) : []
+  const images = assets.filter((asset) => !Array.isArray(asset.layers) && (typeof asset.p === 'string' || typeof asset.u === 'string'))
+  if (images.length > MAX_LOTTIE_IMAGES) tooComplex('images', images.length, MAX_LOTTIE_IMAGES)
+
+  const precomps = new Map<string, unknown[]>()
+  for (const asset of assets) if (typeof asset.id === 'string' && Array.isArray(asset.layers)) precomps.set(asset.id, asset.layers)
+  let layerCount = 0
+  // Each layer list is walked once per way of reaching it, up to the depth limit; a cycle reaches it for ever.
+  const lists: { layers: unknown[]; depth: number }[] = [{ layers: lottie.layers as unknown[], depth: 0 }]
+  for (let list = lists.pop(); list; list = lists.pop()) {
+    if (list.depth > MAX_LOTTIE_PRECOMP_DEPTH) tooComplex('precomposition depth', list.depth, MAX_LOTTIE_PRECOMP_DEPTH)
+    layerCount += list.layers.length
+    if (layerCount > MAX_LOTTIE_LAYERS) tooComplex('layers', layerCount, MAX_LOTTIE_LAYERS)
+    for (const layer of list.layers) {
+      const nested = isObject(layer) && typeof layer.refId === 'string' ? precomps.get(layer.refId) : undefined
+      if (nested) lists.push({ layers: nested, depth: list.depth + 1 })
+    }
+  }
+
+  let shapeCount = 0
+  const stack: unknown[] = [lottie.layers, ...precomps.values()]
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === 'object' && item !== null) stack.push(item)
+      continue
+    }
+    if (!isObject(node)) continue
+    if (typeof node.ty === 'string') {
+      shapeCount++
+      if (shapeCount > MAX_LOTTIE_SHAPES) tooComplex('shapes', shapeCount, MAX_LOTTIE_SHAPES)
+    }
+    for (const key of ['shapes', 'it']) if (Array.isArray(node[key])) stack.push(node[key])
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { inspectMedia } from './inspect'
-import { closeRenderPool, renderAnimation, RenderPool } from './render-pool'
+import { closeRenderPool, renderAnimation, RenderPool, RenderQueueFullError } from './render-pool'
 
 const tiny = {
   v: '5.7.4', fr: 20, ip: 0, op: 10, w: 64, h: 64, layers: [{
@@ -46,6 +46,10 @@ describe('RenderPool with a misbehaving worker', () => {
     parentPort.on('message', (job) => {
       if (job.lottie === 'crash') process.exit(3)
       if (job.lottie === 'hang') return
+      if (job.lottie === 'hog') {
+        const kept = []
+        for (;;) kept.push(new Array(1e6).fill(kept.length))
+      }
       parentPort.postMessage({ id: job.id, ok: true, result: { frames: job.lottie, gif: new Uint8Array(1), apng: new Uint8Array(1) } })
     })
   `)
@@ -84,5 +88,25 @@ describe('RenderPool with a misbehaving worker', () => {
     await first
     await queued
     await expect(pool.render(1)).rejects.toThrow(/closed/)
+  })
+
+  it('refuses jobs beyond its queue with a time to retry, and takes them again once there is room', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script), maxQueued: 2, jobTimeoutMs: 1000 })
+    const running = pool.render('hang')
+    const queued = [pool.render(1), pool.render(2)]
+    const refused = await pool.render(3).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(RenderQueueFullError)
+    expect((refused as RenderQueueFullError).retryAfterSeconds).toBeGreaterThanOrEqual(1)
+    await expect(running).rejects.toThrow(/timed out/)
+    await expect(Promise.all(queued)).resolves.toMatchObject([{ frames: 1 }, { frames: 2 }])
+    await expect(pool.render(3)).resolves.toMatchObject({ frames: 3 })
+    await pool.close()
+  })
+
+  it('stops a job that outgrows the worker memory limit, and keeps serving', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script) })
+    await expect(pool.render('hog')).rejects.toThrow(/memory/i)
+    await expect(pool.render(5)).resolves.toMatchObject({ frames: 5 })
+    await pool.close()
   })
 })

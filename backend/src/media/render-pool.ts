@@ -17,6 +17,19 @@ export interface PoolOptions {
   workerUrl?: URL
   /** A job running longer than this kills the worker (default 120 s). */
   jobTimeoutMs?: number
+  /** Jobs waiting behind the running one at most (default 4); more are refused with RenderQueueFullError. */
+  maxQueued?: number
+}
+
+/** The worker's heap and stack: a Lottie that needs more fails alone, the server stays up. */
+export const RENDER_WORKER_LIMITS = { maxOldGenerationSizeMb: 384, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 }
+
+/** Thrown when the queue is full; the caller answers 503 with Retry-After. */
+export class RenderQueueFullError extends Error {
+  override readonly name = 'RenderQueueFullError'
+  constructor(readonly retryAfterSeconds: number) {
+    super('The render queue is full')
+  }
 }
 
 interface Pending {
@@ -30,12 +43,12 @@ interface Pending {
  * not apply `--import tsx` hooks to a worker's entry, so a small bootstrap registers tsx first.
  */
 function startDefaultWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./media-worker.js', import.meta.url))
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./media-worker.js', import.meta.url), { resourceLimits: RENDER_WORKER_LIMITS })
   const entry = new URL('./media-worker.ts', import.meta.url).href
   const tsxDir = createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, '')
   const api = pathToFileURL(`${tsxDir}dist/esm/api/index.mjs`).href
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(bootstrap, { eval: true })
+  return new Worker(bootstrap, { eval: true, resourceLimits: RENDER_WORKER_LIMITS })
 }
 
 export class RenderPool {
@@ -46,11 +59,19 @@ export class RenderPool {
   private nextId = 1
   private readonly online = new WeakSet<Worker>()
   private closed = false
+  private averageJobMs = 5000
+  private jobStartedAt = 0
 
   constructor(private readonly options: PoolOptions = {}) {}
 
   render(lottie: unknown, options: RenderAnimationOptions = {}): Promise<RenderResult> {
     if (this.closed) return Promise.reject(new Error('render pool is closed'))
+    const maxQueued = this.options.maxQueued ?? 4
+    if (this.queue.length >= maxQueued) {
+      // Roughly when a place frees up: the jobs ahead, at the recent pace (5 s each until measured).
+      const wait = ((this.queue.length + (this.current ? 1 : 0)) * this.averageJobMs) / (maxQueued + 1)
+      return Promise.reject(new RenderQueueFullError(Math.min(120, Math.max(1, Math.ceil(wait / 1000)))))
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ job: { id: this.nextId++, lottie, size: options.size, fps: options.fps }, resolve, reject })
       this.pump()
@@ -67,11 +88,12 @@ export class RenderPool {
   }
 
   private start(): Worker {
-    const worker = this.options.workerUrl ? new Worker(this.options.workerUrl) : startDefaultWorker()
+    const worker = this.options.workerUrl ? new Worker(this.options.workerUrl, { resourceLimits: RENDER_WORKER_LIMITS }) : startDefaultWorker()
     worker.once('online', () => this.online.add(worker))
     worker.on('message', (reply: RenderReply) => {
       const p = this.current
       if (!p || p.job.id !== reply.id) return
+      this.averageJobMs = 0.8 * this.averageJobMs + 0.2 * (performance.now() - this.jobStartedAt)
       this.finish()
       if (reply.ok) p.resolve(reply.result)
       else p.reject(new Error(reply.error))
@@ -89,6 +111,7 @@ export class RenderPool {
     this.worker ??= this.start()
     this.worker.ref() // keep the process alive while a job is in flight
     this.current = next
+    this.jobStartedAt = performance.now()
     const worker = this.worker
     try {
       worker.postMessage(next.job)

@@ -1,20 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appRouters } from '../app'
+import { appRouters, createRouteDeps } from '../app'
+import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildApng, stillPng } from '../media/test-fixtures/png'
+import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
  * Every endpoint of the app against every kind of caller. A new endpoint without a row here fails the
  * first test, so no route ships without its rule being written down and checked.
  */
-type Persona = 'anonymous' | 'unverified' | 'user' | 'otherUser' | 'admin'
-const PERSONAS: Persona[] = ['anonymous', 'unverified', 'user', 'otherUser', 'admin']
+type Persona = 'anonymous' | 'unverified' | 'user' | 'otherUser' | 'unverifiedAdmin' | 'admin'
+const PERSONAS: Persona[] = ['anonymous', 'unverified', 'user', 'otherUser', 'unverifiedAdmin', 'admin']
 
 const USER = 'owner@example.com'
 const OTHER = 'other@example.com'
 const ADMIN = 'admin@example.com'
+/** An admin whose session has no verified email: admin in the store, without admin power. */
+const UNVERIFIED_ADMIN = 'unproven-admin@example.com'
 
 let server: TestServer
 const tokens: Partial<Record<Persona, string>> = {}
@@ -26,9 +30,9 @@ interface Request {
 }
 
 type Expected = Record<Persona, number>
-const everyone = (status: number): Expected => ({ anonymous: status, unverified: status, user: status, otherUser: status, admin: status })
+const everyone = (status: number): Expected => ({ anonymous: status, unverified: status, user: status, otherUser: status, unverifiedAdmin: status, admin: status })
 const signedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 })
-const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, user: 403, otherUser: 403, admin: status })
+const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, user: 403, otherUser: 403, unverifiedAdmin: 403, admin: status })
 
 const form = (field: string, bytes: Uint8Array, name: string) => {
   const data = new FormData()
@@ -66,12 +70,14 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'GET /api/files/:id': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }), expected: everyone(200) },
   'GET /api/files/:id/:name': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }), expected: everyone(200) },
   'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${USER}` }), expected: signedIn(200) },
-  // With our session token it is a profile update: one's own only (the unverified persona is the user, unverified).
+  // With our session token it is a profile update: one's own only, with the email verified (the
+  // unverified persona is the user, unverified). The sign-in exchange has its own table below.
   'PUT /api/user/:email': {
     request: async () => ({ method: 'PUT', path: `/api/user/${USER}`, body: { job: 'Animator' } }),
-    expected: { anonymous: 401, unverified: 200, user: 200, otherUser: 403, admin: 403 },
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 403 },
   },
-  'GET /api/admin/:email': { request: async () => ({ method: 'GET', path: `/api/admin/${ADMIN}` }), expected: adminOnly(200) },
+  // About someone else: verified admins only (about oneself: see RULES).
+  'GET /api/admin/:email': { request: async () => ({ method: 'GET', path: '/api/admin/someone-else@example.com' }), expected: adminOnly(200) },
   'POST /api/uploads/image': { request: async () => ({ method: 'POST', path: '/api/uploads/image', body: form('file', stillPng(), 'me.png') }), expected: signedIn(201) },
   'POST /api/uploads/animation': {
     request: async () => ({ method: 'POST', path: '/api/uploads/animation?format=gif', body: form('file', buildGif(), 'a.gif') }),
@@ -92,7 +98,7 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   },
   'PUT /api/wumpuses/:id': {
     request: async () => ({ method: 'PUT', path: `/api/wumpuses/${await usersWumpus()}`, body: { name: 'Edited Wumpus' } }),
-    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, admin: 200 },
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 200 },
   },
   'DELETE /api/wumpus/:id': { request: async () => ({ method: 'DELETE', path: `/api/wumpus/${await usersWumpus()}` }), expected: adminOnly(200) },
   'GET /api/users': { request: async () => ({ method: 'GET', path: '/api/users' }), expected: adminOnly(200) },
@@ -104,12 +110,35 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     },
     expected: adminOnly(200),
   },
+  // Signing out ends the caller's own session (each persona signs in again afterwards).
+  'DELETE /api/session': { request: async () => ({ method: 'DELETE', path: '/api/session' }), expected: signedIn(204) },
+  'GET /api/activity': { request: async () => ({ method: 'GET', path: '/api/activity' }), expected: adminOnly(200) },
+}
+
+/** Rules that are not one endpoint each, over the same personas. */
+const RULES: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
+  'GET /api/wumpuses?u_email= (one uploader, like GET /api/wumpus?u_email=)': {
+    request: async () => ({ method: 'GET', path: `/api/wumpuses?u_email=${USER}` }),
+    expected: signedIn(200),
+  },
+  'GET /api/admin/:email about oneself': { request: async () => ({ method: 'GET', path: `/api/admin/{self}` }), expected: signedIn(200) },
+  'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
+}
+
+const EMAIL: Record<Persona, string> = { anonymous: '', unverified: USER, user: USER, otherUser: OTHER, unverifiedAdmin: UNVERIFIED_ADMIN, admin: ADMIN }
+
+async function signInPersonas() {
+  tokens.unverified = await server.sessionToken(USER, { emailVerified: false })
+  tokens.user = await server.sessionToken(USER)
+  tokens.otherUser = await server.sessionToken(OTHER)
+  tokens.unverifiedAdmin = await server.sessionToken(UNVERIFIED_ADMIN, { emailVerified: false })
+  tokens.admin = await server.sessionToken(ADMIN)
 }
 
 function send(request: Request, persona: Persona): Promise<Response> {
   const token = tokens[persona]
   const json = request.body !== undefined && !(request.body instanceof FormData)
-  return fetch(server.url + request.path, {
+  return fetch(server.url + request.path.replace('{self}', EMAIL[persona] || USER), {
     method: request.method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json ? { 'content-type': 'application/json' } : {}) },
     body: request.body === undefined ? undefined : json ? JSON.stringify(request.body) : (request.body as FormData),
@@ -121,25 +150,77 @@ beforeAll(async () => {
   await server.store.upsertUser(USER, { user_name: 'Owner' })
   await server.store.upsertUser(OTHER, { user_name: 'Other' })
   await server.store.upsertUser(ADMIN, { user_name: 'Admin', role: 'admin' })
-  tokens.unverified = server.sessionToken(USER, { emailVerified: false })
-  tokens.user = server.sessionToken(USER)
-  tokens.otherUser = server.sessionToken(OTHER)
-  tokens.admin = server.sessionToken(ADMIN)
+  await server.store.upsertUser(UNVERIFIED_ADMIN, { user_name: 'Unproven Admin', role: 'admin' })
+  await signInPersonas()
 })
 afterAll(() => server.close())
 
 describe('authorization matrix', () => {
   it('has a row for every endpoint of the app', () => {
-    const routes = appRouters({ config: server.config, store: server.store, downloads: server.downloads, verifyIdToken: async () => { throw new Error('unused') } })
+    const routes = appRouters(createRouteDeps({ config: server.config, store: server.store, logger: createLogger('silent'), downloads: server.downloads, verifyIdToken: async () => { throw new Error('unused') } }))
       .flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`)))
     expect(routes.sort()).toEqual(Object.keys(MATRIX).sort())
   })
 
-  for (const [endpoint, { request, expected }] of Object.entries(MATRIX)) {
+  for (const [endpoint, { request, expected }] of [...Object.entries(MATRIX), ...Object.entries(RULES)]) {
     it(`${endpoint}: ${PERSONAS.map((p) => `${p} ${expected[p]}`).join(', ')}`, async () => {
       const actual: Partial<Record<Persona, number>> = {}
       for (const persona of PERSONAS) actual[persona] = (await send(await request(), persona)).status
       expect(actual).toEqual(expected)
+      // Signing out ended each persona's session; the next rows need them signed in again.
+      if (endpoint === 'DELETE /api/session') await signInPersonas()
+    })
+  }
+})
+
+/**
+ * The sign-in exchange (PUT /api/user/{email} with a Firebase ID token) by who signs in: power
+ * follows proof of the email, and an account bound to a Firebase account stays with it.
+ */
+describe('authorization matrix: the sign-in exchange', () => {
+  const exchange = (email: string, idToken?: string) =>
+    fetch(`${server.url}/api/user/${encodeURIComponent(email)}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...(idToken ? { authorization: `Bearer ${idToken}` } : {}) },
+      body: JSON.stringify({ email, user_name: 'Signing In', photo: '' }),
+    })
+  const bound = async () => {
+    const account = await createAccount()
+    await exchange(account.email, await verifyEmail(account))
+    await deleteAccount(account.uid)
+    return createAccount({ email: account.email })
+  }
+
+  const ROWS: [string, () => Promise<{ email: string; idToken?: string }>, number, (email: string) => Promise<void>][] = [
+    ['no token', async () => ({ email: uniqueEmail() }), 401, async (email) => expect(await server.store.getUser(email)).toBeUndefined()],
+    ['unverified, new email: a bare record', async () => createAccount(), 200, async (email) => {
+      expect(await server.store.getUser(email)).toMatchObject({ user_name: '', role: 'user' })
+    }],
+    ['unverified, email of an existing unbound record: signed in, record unchanged', async () => {
+      const email = uniqueEmail()
+      await server.store.upsertUser(email, { user_name: 'Existing' })
+      return createAccount({ email })
+    }, 200, async (email) => expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Existing' })],
+    ['verified, new email: bound to its Firebase account', async () => {
+      const account = await createAccount()
+      return { email: account.email, idToken: await verifyEmail(account) }
+    }, 200, async (email) => expect((await server.store.getUser(email))?.firebaseUid).toEqual(expect.any(String))],
+    ['unverified, email bound to another Firebase account', bound, 403, async () => {}],
+    ['verified, email bound to another Firebase account', async () => {
+      const account = await bound()
+      return { email: account.email, idToken: await verifyEmail(account) }
+    }, 403, async () => {}],
+    ['a token for another email', async () => ({ email: uniqueEmail(), idToken: (await createAccount()).idToken }), 403, async () => {}],
+    ['an address on a reserved domain', async () => createAccount({ email: `someone-${Date.now()}@demo.invalid` }), 403, async (email) => {
+      expect(await server.store.getUser(email)).toBeUndefined()
+    }],
+  ]
+
+  for (const [who, signingIn, status, check] of ROWS) {
+    it(`${who}: ${status}`, async () => {
+      const { email, idToken } = await signingIn()
+      expect((await exchange(email, idToken)).status).toBe(status)
+      await check(email)
     })
   }
 })

@@ -1,12 +1,12 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
 import { profileUpdateSchema, signInPayloadSchema, type User } from '../../../contract/user'
-import type { VerifyIdToken } from '../auth/firebase-id-token'
-import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
-import { bearerToken, isSessionToken, signSessionToken, verifySessionToken } from '../auth/session-token'
-import type { Config } from '../config'
+import type { RouteDeps } from '../app'
+import { isAdmin, isVerifiedAdmin, requireAdmin, requireSession, sessionOf } from '../auth/require-session'
+import { bearerToken, isSessionToken } from '../auth/session-token'
 import { HttpError, notFound } from '../http/http-error'
-import type { Store, UserPatch, UserRecord } from '../store/port'
+import { makeAdmin, signIn, updateProfile } from '../services/accounts'
+import type { UserRecord } from '../store/port'
 
 export function toApiUser(user: UserRecord): User {
   const { email, user_name, role, photo, cover, url, job, description } = user
@@ -20,12 +20,11 @@ function pathEmail(ctx: Context): string {
   return email
 }
 
-export function userRoutes(deps: { store: Store; config: Config; verifyIdToken: VerifyIdToken }): Router {
-  const { store, config, verifyIdToken } = deps
+export function userRoutes(deps: RouteDeps): Router {
+  const { store, sessions, limits, verifyIdToken, config } = deps
   const router = new Router()
-  const session = requireSession(config.jwtSecret)
-  const issue = (user: UserRecord, emailVerified: boolean) =>
-    signSessionToken({ email: user.email, name: user.user_name, emailVerified }, config.jwtSecret, config.jwtTtlSeconds)
+  const session = requireSession(sessions)
+  const accounts = { store, sessions, audit: deps.audit, adminEmails: config.adminEmails }
 
   /**
    * One path, two uses (spec section 7): with a Firebase ID token it signs the user in (registering
@@ -37,30 +36,26 @@ export function userRoutes(deps: { store: Store; config: Config; verifyIdToken: 
     const email = pathEmail(ctx)
 
     if (isSessionToken(token)) {
-      const claims = verifySessionToken(token, config.jwtSecret)
-      if (claims.email !== email) throw new HttpError('FORBIDDEN', 'You can only change your own profile')
+      const claims = await sessions.check(token)
+      ctx.state.session = claims
+      await limits.ip('profile', ctx)
+      await limits.account('profile', claims.email)
       const patch = profileUpdateSchema.parse(ctx.request.body ?? {})
-      const before = await store.getUser(email)
-      if (!before) throw notFound('No such user')
-      const after = await store.upsertUser(email, patch)
-      const modifiedCount = (Object.keys(patch) as (keyof typeof patch)[]).some((key) => before[key] !== after[key]) ? 1 : 0
-      ctx.body = { modifiedCount, user: toApiUser(after), token: issue(after, claims.email_verified) }
+      const { modifiedCount, user, token: renamed } = await updateProfile(accounts, claims, email, patch)
+      ctx.body = { modifiedCount, user: toApiUser(user), token: renamed }
       return
     }
 
+    // The IP is counted before the (remote) token check, the Firebase account after it.
+    await limits.ip('signIn', ctx)
     const identity = await verifyIdToken(token)
+    await limits.account('signIn', identity.uid)
     if (identity.email !== email) throw new HttpError('FORBIDDEN', 'This sign-in belongs to another email address')
     const payload = signInPayloadSchema.parse(ctx.request.body ?? {})
     if (payload.email.toLowerCase() !== email) throw new HttpError('BAD_REQUEST', 'The email in the body must match the path')
-    const existing = await store.getUser(email)
-    // A returning user keeps the name and photo they chose here; only blanks are filled in.
-    const patch: UserPatch = {}
-    const name = payload.user_name || identity.name || email.split('@')[0]!
-    if (!existing?.user_name) patch.user_name = name
-    if (!existing?.photo && payload.photo) patch.photo = payload.photo
-    if (!existing && config.adminEmails.includes(email)) patch.role = 'admin'
-    const user = await store.upsertUser(email, patch)
-    ctx.body = { token: issue(user, identity.emailVerified), user: toApiUser(user) }
+    const { token: sessionToken, user } = await signIn(accounts, identity, payload)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = { token: sessionToken, user: toApiUser(user) }
   })
 
   router.get('/profile/:email', session, async (ctx) => {
@@ -72,10 +67,13 @@ export function userRoutes(deps: { store: Store; config: Config; verifyIdToken: 
 
   router.get('/admin/:email', session, async (ctx) => {
     const email = pathEmail(ctx)
-    const me = sessionOf(ctx).email
-    if (email !== me && !(await isAdmin(store, me))) throw new HttpError('FORBIDDEN', "Only admins may ask about someone else's role")
+    const me = sessionOf(ctx)
+    if (email !== me.email && !(await isVerifiedAdmin(store, me))) {
+      throw new HttpError('FORBIDDEN', "Only admins with a verified email may ask about someone else's role")
+    }
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = { admin: await isAdmin(store, email) }
+    // About oneself: whether admin power is usable now, which needs the email verified too.
+    ctx.body = { admin: email === me.email ? await isVerifiedAdmin(store, me) : await isAdmin(store, email) }
   })
 
   router.get('/users', session, requireAdmin(store), async (ctx) => {
@@ -83,13 +81,8 @@ export function userRoutes(deps: { store: Store; config: Config; verifyIdToken: 
     ctx.body = (await store.listUsers()).map(toApiUser)
   })
 
-  router.put('/user/admin/:email', session, requireVerifiedEmail, async (ctx) => {
-    if (!(await isAdmin(store, sessionOf(ctx).email))) {
-      throw new HttpError('FORBIDDEN', 'You are not authorized to make this user an admin')
-    }
-    const email = pathEmail(ctx)
-    if (!(await store.getUser(email))) throw notFound('No such user')
-    ctx.body = { modifiedCount: await store.setRole(email, 'admin') }
+  router.put('/user/admin/:email', session, requireAdmin(store, 'You are not authorized to make this user an admin'), async (ctx) => {
+    ctx.body = { modifiedCount: await makeAdmin(accounts, sessionOf(ctx).email, pathEmail(ctx)) }
   })
 
   return router

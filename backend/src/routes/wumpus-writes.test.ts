@@ -3,7 +3,8 @@ import { wumpusSchema } from '../../../contract/wumpus'
 import { renderResponseSchema, uploadedAnimationFileSchema, userListSchema, type UploadedAnimationFile } from '../../../contract/wumpus-write'
 import { inspectMedia } from '../media/inspect'
 import { buildGif } from '../media/test-fixtures/gif'
-import { lottieBytes } from '../media/test-fixtures/lottie'
+import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
+import { linkFileName } from './animation-files'
 import { buildApng, stillPng } from '../media/test-fixtures/png'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
@@ -19,9 +20,9 @@ beforeAll(async () => {
   server = await startTestServer({ MAX_GIF_BYTES: '60000' })
   await server.store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await server.store.upsertUser(MAKER, { user_name: 'Maker Person' })
-  admin = server.sessionToken(ADMIN)
-  maker = server.sessionToken(MAKER)
-  stranger = server.sessionToken('stranger@example.com')
+  admin = await server.sessionToken(ADMIN)
+  maker = await server.sessionToken(MAKER)
+  stranger = await server.sessionToken('stranger@example.com')
 })
 afterAll(() => server.close())
 
@@ -109,8 +110,44 @@ describe('POST /api/renders and lottie links', () => {
   })
 
   it('refuses links the server must not fetch', async () => {
-    await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url: 'http://169.254.169.254/latest/meta-data' }), 400, 'BAD_REQUEST')
-    await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url: 'https://127.0.0.1:9/x.json' }), 400, 'BAD_REQUEST')
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'https://127.0.0.1:9/x.json', 'https://[64:ff9b::a9fe:a9fe]/x.json', 'https://example.com:8443/x.json']) {
+      await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url }), 400, 'BAD_REQUEST')
+    }
+  })
+
+  it('names a linked file from its link, even with a malformed %-escape in it', () => {
+    expect(linkFileName('https://example.com/files/my%20wumpus.json')).toBe('my wumpus.json')
+    expect(linkFileName('https://example.com/files/100%.json')).toBe('100%.json')
+    expect(linkFileName('https://example.com/files/%E0%A4%A.json')).toBe('%E0%A4%A.json')
+  })
+
+  it('refuses a Lottie over the complexity limits with its code', async () => {
+    const heavy = lottieBytes({ layers: Array.from({ length: 1001 }, () => (lottie().layers as object[])[0]) })
+    const res = await call('POST', '/api/uploads/animation?format=lottie', admin, form({ file: { bytes: heavy, name: 'heavy.json' } }))
+    expect(res.status).toBe(400)
+    expect(errorBody(await res.json()).error.details).toMatchObject({ mediaCode: 'TOO_COMPLEX', what: 'layers' })
+  })
+
+  it('says a render failed without passing on what the renderer said', async () => {
+    // A valid Lottie file, but 1,000 s long: more frames than the renderer makes.
+    const broken = await upload('lottie', lottieBytes({ fr: 1, op: 1000 }), 'broken.json')
+    const res = await call('POST', '/api/renders', admin, { lottie: broken.id })
+    expect(res.status).toBe(400)
+    const { error } = errorBody(await res.json())
+    expect(error).toMatchObject({ code: 'BAD_REQUEST', details: { reason: 'render-failed' } })
+    expect(error.message).not.toMatch(/frames|worker|Invalid Lottie|Error:/)
+  })
+
+  it('answers 503 with Retry-After while the render queue is full, and renders again afterwards', async () => {
+    const lottie = await upload('lottie', lottieBytes(), 'queued.json')
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', '/api/renders', admin, { lottie: lottie.id })))
+    const busy = answers.filter((res) => res.status === 503)
+    expect(busy.length).toBeGreaterThan(0)
+    expect(answers.filter((res) => res.status === 201).length).toBeGreaterThan(0)
+    expect(answers.every((res) => res.status === 201 || res.status === 503)).toBe(true)
+    expect(Number(busy[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(errorBody(await busy[0]!.json()).error.code).toBe('SERVER_BUSY')
+    expect((await call('POST', '/api/renders', admin, { lottie: lottie.id })).status).toBe(201)
   })
 })
 
@@ -159,6 +196,22 @@ describe('POST /api/wumpuses', () => {
     await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: makersGif })), 403, 'FORBIDDEN')
     expect((await call('POST', '/api/wumpuses', admin, body({}))).status).toBe(201)
     await expectError(await call('POST', '/api/wumpuses', admin, body({})), 409, 'CONFLICT')
+  })
+
+  it('gives a file to one animation only when publishes and edits race for it', async () => {
+    const files = await threeUploads()
+    const body = { name: 'Raced Wumpus', description: 'Two admins press publish at once', files }
+    const other = wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, { ...body, files: await threeUploads() })).json())
+    const answers = await Promise.all([
+      call('POST', '/api/wumpuses', admin, body),
+      call('POST', '/api/wumpuses', admin, body),
+      call('PUT', `/api/wumpuses/${other._id}`, admin, { files: { gif: files.gif } }),
+    ])
+    expect(answers.filter((res) => res.status < 300)).toHaveLength(1)
+    expect(answers.filter((res) => res.status === 409)).toHaveLength(2)
+    const page = await (await call('GET', '/api/wumpuses?limit=100')).json()
+    const holding = (page as { gif: string }[]).filter((w) => w.gif.includes(files.gif))
+    expect(holding).toHaveLength(1)
   })
 
   it.each([
@@ -222,7 +275,7 @@ describe('POST /api/wumpuses', () => {
     const files = await threeUploads()
     const body = { name: 'Not Allowed', description: 'Nobody may publish this', files }
     await expectError(await call('POST', '/api/wumpuses', maker, body), 403, 'FORBIDDEN')
-    await expectError(await call('POST', '/api/wumpuses', server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
+    await expectError(await call('POST', '/api/wumpuses', await server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
     await expectError(await call('POST', '/api/wumpuses', undefined, body), 401, 'UNAUTHENTICATED')
   })
 })

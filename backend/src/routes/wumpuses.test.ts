@@ -112,14 +112,19 @@ describe('GET /api/wumpuses', () => {
 })
 
 describe('GET /api/wumpus?u_email=', () => {
-  const signedIn = () => ({ headers: { authorization: `Bearer ${server.sessionToken('reader@example.com')}` } })
+  const signedIn = async () => ({ headers: { authorization: `Bearer ${await server.sessionToken('reader@example.com')}` } })
 
-  it('needs a signed-in user', async () => {
+  it('needs a signed-in user, on /api/wumpuses?u_email= too', async () => {
     await expectError(await get('/api/wumpus?u_email=ana@example.com'), 401, 'UNAUTHENTICATED')
+    await expectError(await get('/api/wumpuses?u_email=ana@example.com'), 401, 'UNAUTHENTICATED')
+    const listed = wumpusListSchema.parse(await (await get('/api/wumpuses?u_email=ana@example.com&limit=100', await signedIn())).json())
+    expect(listed.map((w) => w.u_email)).toEqual(Array(10).fill('ana@example.com'))
+    // The whole gallery stays open to everyone.
+    expect((await get('/api/wumpuses')).status).toBe(200)
   })
 
   it("lists one uploader's animations with their total", async () => {
-    const res = await get('/api/wumpus?u_email=ana@example.com&limit=100', signedIn())
+    const res = await get('/api/wumpus?u_email=ana@example.com&limit=100', await signedIn())
     const items = wumpusListSchema.parse(await res.json())
     expect(items).toHaveLength(10)
     expect(items.every((w) => w.u_email === 'ana@example.com')).toBe(true)
@@ -127,19 +132,19 @@ describe('GET /api/wumpus?u_email=', () => {
   })
 
   it('keeps the filter in the next-page link', async () => {
-    const res = await get('/api/wumpus?u_email=ana@example.com&limit=4', signedIn())
+    const res = await get('/api/wumpus?u_email=ana@example.com&limit=4', await signedIn())
     expect(res.headers.get('link')).toContain('u_email=ana%40example.com')
   })
 
   it('answers an empty array for someone with no animations', async () => {
-    const res = await get('/api/wumpus?u_email=nobody@example.com', signedIn())
+    const res = await get('/api/wumpus?u_email=nobody@example.com', await signedIn())
     expect(await res.json()).toEqual([])
     expect(res.headers.get('x-total-count')).toBe('0')
   })
 
   it('refuses a missing or malformed email', async () => {
-    await expectError(await get('/api/wumpus', signedIn()), 400, 'BAD_REQUEST')
-    await expectError(await get('/api/wumpus?u_email=not-an-email', signedIn()), 400, 'BAD_REQUEST')
+    await expectError(await get('/api/wumpus', await signedIn()), 400, 'BAD_REQUEST')
+    await expectError(await get('/api/wumpus?u_email=not-an-email', await signedIn()), 400, 'BAD_REQUEST')
   })
 })
 

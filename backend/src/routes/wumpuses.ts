@@ -1,4 +1,4 @@
-import { readFile, rm } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
@@ -6,24 +6,30 @@ import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from
 import { idSchema } from '../../../contract/wumpus'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store } from '../store/port'
-import { isAdmin, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
+import { isAdmin, optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { inspectAs, limitOf, lottieFromLink, renderAndStore, storeAnimationFile } from './animation-files'
 import { multipart, uploadedFiles } from './uploads'
-import type { Config } from '../config'
+import type { RouteDeps } from '../app'
+import { wumpusChanges } from '../services/audit'
 import { galleryPages } from '../services/gallery-pages'
 import { toApiWumpus } from './wumpus-view'
 
 /** Read side of the animations: the paged gallery, one uploader's list, one animation. */
-export function wumpusRoutes(store: Store, config: Config): Router {
+export function wumpusRoutes(deps: RouteDeps): Router {
+  const { store, config, limits, audit } = deps
   const router = new Router()
-  const session = requireSession(config.jwtSecret)
+  const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
-  const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3 })
+  const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3, config })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = galleryPages(store)
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
 
-  router.get('/wumpuses', (ctx) => sendPage(ctx, '/api/wumpuses'))
+  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus (spec: GET /wumpus?u_email=).
+  router.get('/wumpuses', optionalSession(deps.sessions), async (ctx) => {
+    if (ctx.query.u_email !== undefined) sessionOf(ctx)
+    await sendPage(ctx, '/api/wumpuses')
+  })
 
   router.get('/wumpus', session, async (ctx) => {
     if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
@@ -38,7 +44,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     ctx.body = toApiWumpus(record)
   })
 
-  router.post('/wumpuses', session, requireVerifiedEmail, requireAdmin(store), multipartIfSent, async (ctx) => {
+  router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
     const me = sessionOf(ctx).email
     const u_name = (await store.getUser(me))?.user_name || sessionOf(ctx).name
     let files: Awaited<ReturnType<typeof storeSentFiles>> | undefined
@@ -54,14 +60,13 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
       }
       const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
+      await audit.record({ actor: me, action: 'wumpus.publish', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(undefined, record) })
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
       // Nothing half-written: files stored for this request go when the record does not come.
       if (files) await Promise.all(files.stored.map((id) => store.deleteFile(id)))
       throw error
-    } finally {
-      await Promise.all(uploadedFiles(ctx).map((f) => rm(f.path, { force: true })))
     }
   })
 
@@ -82,6 +87,10 @@ export function wumpusRoutes(store: Store, config: Config): Router {
       ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
     })
     if (!updated) throw notFound('No animation with this id')
+    const changes = wumpusChanges(record, updated)
+    if (changes.length > 0) {
+      await audit.record({ actor: me, action: 'wumpus.edit', target: { type: 'wumpus', id: updated._id, name: updated.name }, changes })
+    }
     // The files this edit replaced belong to nothing any more.
     for (const format of Object.keys(replaced) as MediaFormat[]) {
       if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
@@ -89,11 +98,12 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     ctx.body = toApiWumpus(updated)
   })
 
-  router.delete('/wumpus/:id', session, requireVerifiedEmail, requireAdmin(store), async (ctx) => {
+  router.delete('/wumpus/:id', session, requireAdmin(store), async (ctx) => {
     const id = idSchema.safeParse(ctx.params.id)
     const record = id.success ? await store.getWumpus(id.data) : undefined
     const deletedCount = record ? await store.deleteWumpus(record._id) : 0
     if (record && deletedCount > 0) {
+      await audit.record({ actor: sessionOf(ctx).email, action: 'wumpus.delete', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(record, undefined) })
       await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
     }
     ctx.body = { deletedCount }
@@ -111,28 +121,38 @@ export function wumpusRoutes(store: Store, config: Config): Router {
       const fields = createWumpusFieldsSchema.parse(textFields(ctx))
       const refs: Partial<Record<MediaFormat, FileRef>> = {}
       const inspected: { format: MediaFormat; bytes: Uint8Array; name: string }[] = []
-      for (const file of sent) {
+      const sentBytes = await Promise.all(sent.map(async (file) => new Uint8Array(await readFile(file.path))))
+      for (const [i, file] of sent.entries()) {
         const format = file.field as MediaFormat
-        const bytes = new Uint8Array(await readFile(file.path))
+        const bytes = sentBytes[i]!
         if (bytes.length > limitOf(config, format)) throw new HttpError('PAYLOAD_TOO_LARGE', `The ${format} file is too large`)
         inspectAs(bytes, format)
         inspected.push({ format, bytes, name: file.name })
       }
       if (!inspected.some((f) => f.format === 'lottie')) {
         if (!fields.lottieUrl) throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+        await limits.ip('lottieLink', ctx)
+        await limits.account('lottieLink', owner)
         const linked = await lottieFromLink(store, config, fields.lottieUrl)
         if (linked.bytes.length > config.limits.lottie) throw new HttpError('PAYLOAD_TOO_LARGE', 'The linked Lottie is too large')
         inspectAs(linked.bytes, 'lottie')
         inspected.push({ format: 'lottie', ...linked })
       }
-      for (const file of inspected) {
-        const info = await storeAnimationFile(store, file.bytes, file.format, file.name, owner)
-        stored.push(info.id)
-        refs[file.format] = { id: info.id, filename: info.filename }
-      }
+      // Stored side by side; each one stored is known, so a failure of another removes it.
+      const storing = await Promise.allSettled(
+        inspected.map(async (file) => {
+          const info = await storeAnimationFile(store, file.bytes, file.format, file.name, owner)
+          stored.push(info.id)
+          refs[file.format] = { id: info.id, filename: info.filename }
+        }),
+      )
+      const failed = storing.find((result) => result.status === 'rejected')
+      if (failed) throw failed.reason
       if (!refs.gif || !refs.apng) {
         const lottie = inspected.find((f) => f.format === 'lottie')!
-        const rendered = await renderAndStore(store, lottie.bytes, lottie.name, owner)
+        await limits.ip('render', ctx)
+        await limits.account('render', owner)
+        const rendered = await renderAndStore(store, lottie.bytes, lottie.name, owner, deps.logger)
         for (const format of ['gif', 'apng'] as const) {
           stored.push(rendered[format].id)
           if (refs[format]) await store.deleteFile(rendered[format].id)

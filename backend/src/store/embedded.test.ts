@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import Datastore from '@seald-io/nedb'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openEmbeddedStore } from './embedded'
 import type { Store } from './port'
 import { describeStoreContract, sampleWumpus } from './store-contract'
@@ -50,7 +50,36 @@ describe('embedded store on disk', () => {
     const info = await store.putFile({ bytes: new Uint8Array([7, 8, 9]), contentType: 'image/gif', filename: 'x.gif' })
     expect(await readdir(path.join(dataDir, 'files'))).toEqual([info.id])
     expect(Array.from(await readFile(path.join(dataDir, 'files', info.id)))).toEqual([7, 8, 9])
-    expect((await readdir(dataDir)).sort()).toEqual(['files', 'files.db', 'users.db', 'wumpuses.db'])
+    expect((await readdir(dataDir)).sort()).toEqual(['audit.db', 'files', 'files.db', 'sessions.db', 'users.db', 'wumpuses.db'])
+  })
+
+  it('keeps its folders and files private to the owner, after compaction too', async () => {
+    const info = await store.putFile({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'x.gif' })
+    await store.upsertUser('ann@example.com', { user_name: 'Ann' })
+    await store.close()
+    store = await openEmbeddedStore({ dataDir })
+    const mode = async (name: string) => (await stat(path.join(dataDir, name))).mode & 0o777
+    expect(await mode('.')).toBe(0o700)
+    expect(await mode('files')).toBe(0o700)
+    expect(await mode(`files/${info.id}`)).toBe(0o600)
+    await vi.waitFor(async () => {
+      for (const name of ['users.db', 'wumpuses.db', 'files.db', 'sessions.db', 'audit.db']) expect(await mode(name)).toBe(0o600)
+    })
+  })
+
+  it('removes stored bytes that never got their file record (a crash in between) when it opens', async () => {
+    const kept = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'kept.gif' })
+    await store.close()
+    const stray = 'abcdefabcdefabcdefabcdef'
+    await writeFile(path.join(dataDir, 'files', stray), 'bytes of a file never recorded')
+    await writeFile(path.join(dataDir, 'files', 'notes.txt'), 'not ours to judge')
+    store = await openEmbeddedStore({ dataDir })
+    expect((await readdir(path.join(dataDir, 'files'))).sort()).toEqual([kept.id, 'notes.txt'])
+    // While running, only bytes older than the given time go (a write may be between its two steps).
+    await writeFile(path.join(dataDir, 'files', stray), 'again')
+    expect(await store.sweepStrayBlobs(new Date(Date.now() - 60_000))).toBe(0)
+    expect(await store.sweepStrayBlobs(new Date(Date.now() + 1000))).toBe(1)
+    expect(await store.readFile(kept.id)).toBeDefined()
   })
 
   it('drops half-written temp files when it opens', async () => {

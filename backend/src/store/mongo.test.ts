@@ -3,7 +3,7 @@ import { GridFSBucket, MongoClient, MongoServerError, ObjectId } from 'mongodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
 import { openMongoStore, toStoreError } from './mongo'
-import { DuplicateKeyError, StoreUnavailableError, type Store } from './port'
+import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store } from './port'
 import { describeStoreContract, sampleWumpus } from './store-contract'
 
 // Against a real MongoDB when MONGODB_TEST_URI is set, else against the in-process wire server.
@@ -173,6 +173,60 @@ describe('mongo store search fields', () => {
     } finally {
       await store.close()
       await db.dropDatabase()
+    }
+  })
+})
+
+describe('mongo store upgrades and leftovers', () => {
+  it('gives records stored before file claims their fileIds, and then refuses a shared file', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    try {
+      const old = sampleWumpus()
+      await db.collection('wumpuses').insertOne({ _id: 'aaaaaaaaaaaaaaaaaaaaaaaa' as never, ...old, createdAt: new Date(), updatedAt: new Date() })
+      const store = await openMongoStore({ uri, dbName })
+      try {
+        expect((await db.collection('wumpuses').findOne({}))?.fileIds?.sort()).toEqual([old.files.gif.id, old.files.apng.id, old.files.lottie.id].sort())
+        expect(await db.collection('wumpuses').listIndexes().toArray()).toContainEqual(expect.objectContaining({ key: { fileIds: 1 }, unique: true }))
+        await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleWumpus().files, apng: old.files.apng } }))).rejects.toBeInstanceOf(FileInUseError)
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await db.dropDatabase()
+    }
+  })
+
+  it('opens with a warning when old records already share a file', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    try {
+      const shared = sampleWumpus()
+      for (const _id of ['aaaaaaaaaaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbbbbbbbbbb']) {
+        await db.collection('wumpuses').insertOne({ _id: _id as never, ...shared, createdAt: new Date(), updatedAt: new Date() })
+      }
+      const warnings: string[] = []
+      const store = await openMongoStore({ uri, dbName, onWarning: (message) => warnings.push(message) })
+      await store.close()
+      expect(warnings).toEqual([expect.stringMatching(/share files/)])
+    } finally {
+      await db.dropDatabase()
+    }
+  })
+
+  it('removes GridFS chunks without a file document once they are older than asked', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const kept = await store.putFile({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
+      const stray = ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600)
+      await admin.db(dbName).collection('files.chunks').insertOne({ files_id: stray, n: 0, data: new Uint8Array([9]) })
+      expect(await store.sweepStrayBlobs(new Date(Date.now() - 2 * 3600_000))).toBe(0)
+      expect(await store.sweepStrayBlobs(new Date())).toBe(1)
+      expect(await admin.db(dbName).collection('files.chunks').countDocuments({ files_id: stray })).toBe(0)
+      expect((await store.readFile(kept.id))?.bytes).toEqual(new Uint8Array([1, 2]))
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
     }
   })
 })

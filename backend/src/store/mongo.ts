@@ -1,5 +1,5 @@
 /** The mongo adapter: official driver, collections `wumpuses` and `users`, files in GridFS. */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import {
   GridFSBucket,
   MongoClient,
@@ -19,13 +19,21 @@ import { MONGO_FILTER_FIELDS, mongoFilter } from './facets'
 import { isId, newId } from './ids'
 import { decodeCursor, encodeCursor, PageSelector, recordKey } from './list-order'
 import { prefixFilter, SEARCH_VERSION, searchFields, type SearchFields } from './mongo-search'
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 import {
   DuplicateKeyError,
+  FileInUseError,
   StoreUnavailableError,
+  type AuditRecord,
+  type FilePurpose,
   type ListWumpusesOptions,
+  type NewAuditRecord,
   type NewFile,
+  type NewSession,
   type NewWumpus,
+  type RateCounter,
   type Role,
+  type SessionRecord,
   type Store,
   type StoredFile,
   type TagCount,
@@ -39,11 +47,14 @@ import {
   USER_DEFAULTS,
   WUMPUS_FILE_ID_PATHS,
   fileLabels,
+  toAuditRecord,
+  toSessionRecord,
   toStoredFile,
   toUserRecord,
   toWumpusRecord,
   userPatchFields,
   wumpusFields,
+  wumpusFileIds,
   wumpusPatchFields,
 } from './records'
 
@@ -53,16 +64,21 @@ export interface MongoStoreOptions {
   dbName?: string
   /** How long to wait for a server before failing with StoreUnavailableError (default 5000). */
   serverSelectionTimeoutMS?: number
+  /** Problems at start that do not stop the store (default: printed on stderr). */
+  onWarning?: (message: string) => void
 }
 
 type UserDocument = UserRecord & { _id: string }
-/** Stored animations also keep their search prefixes (absent on documents not yet indexed). */
-type WumpusDocument = WumpusRecord & Partial<SearchFields>
+/** Stored animations also keep their search prefixes (absent on documents not yet indexed), and `fileIds`
+ * repeats the record's file ids for the unique index that lets a file belong to one record only. */
+type WumpusDocument = WumpusRecord & Partial<SearchFields> & { fileIds?: string[] }
 /** How many animations carry a tag, kept up to date with every write (the tags list needs no scan). */
 interface TagCountDocument {
   _id: string
   count: number
 }
+type SessionDocument = Omit<SessionRecord, 'id'> & { _id: string }
+type AuditDocument = Omit<AuditRecord, 'id'> & { _id: string }
 
 interface GridFile {
   _id: ObjectId
@@ -80,6 +96,8 @@ const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
 /** What ranking a search candidate needs of it. */
 const RANKING_FIELDS = { name: 1, description: 1, tags: 1, createdAt: 1, downloads: 1 } as const
 const TEXT_FIELDS = ['name', 'description', 'tags'] as const
+const AUDIT_NEWEST_FIRST = { at: -1, _id: -1 } as const
+const RATE_LIMITS_COLLECTION = 'rateLimits'
 const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
 /** Server error codes that mean the deployment is (temporarily) not usable. */
 const UNAVAILABLE_CODES = new Set([6, 7, 89, 91, 189, 9001, 10107, 11600, 11602, 13435, 13436])
@@ -92,7 +110,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   try {
     await client.connect()
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
-    await createIndexes(db)
+    await createIndexes(db, options.onWarning ?? ((message) => console.error(message)))
     await indexOlderWumpuses(db)
     return new MongoStore(client, db)
   } catch (error) {
@@ -107,9 +125,10 @@ function dbNameFromUri(uri: string): string | undefined {
 }
 
 /** Default index names (email_1, ...), so an existing deployment's same indexes are reused. */
-async function createIndexes(db: Db): Promise<void> {
+async function createIndexes(db: Db, warn: (message: string) => void): Promise<void> {
   await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
-  await db.collection('wumpuses').createIndexes([
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  await wumpuses.createIndexes([
     { key: { u_email: 1 } },
     { key: NEWEST_FIRST },
     { key: MOST_DOWNLOADED_FIRST },
@@ -119,7 +138,37 @@ async function createIndexes(db: Db): Promise<void> {
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
   ])
   await db.collection('tags').createIndexes([{ key: { count: -1, _id: 1 } }])
-  await db.collection(`${BUCKET}.files`).createIndexes([{ key: OLDEST_UPLOAD_FIRST }])
+  // Records stored before fileIds existed get it, then one unique multikey index claims every file.
+  for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
+  }
+  try {
+    await wumpuses.createIndexes([{ key: { fileIds: 1 }, unique: true }])
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === 11000)) throw error
+    warn(`Some animations share files, so the unique claim on file ids is not enforced until that is fixed: ${error.message}`)
+  }
+  await db.collection(`${BUCKET}.files`).createIndexes([
+    { key: OLDEST_UPLOAD_FIRST },
+    { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } },
+  ])
+  await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
+  await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+}
+
+/** A record's file ids without repeats (a multikey index counts a value once per document anyway). */
+function uniqueFileIds(files: WumpusRecord['files']): string[] {
+  return [...new Set(wumpusFileIds(files))]
+}
+
+/** Runs a write that claims files; the unique index on fileIds refusing it means another record has one. */
+async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (error instanceof DuplicateKeyError && /fileIds/.test(error.message)) throw new FileInUseError(uniqueFileIds(files))
+    throw error
+  }
 }
 
 /**
@@ -171,9 +220,12 @@ async function guard<T>(operation: () => Promise<T>): Promise<T> {
 class MongoStore implements Store {
   readonly kind = 'mongo' as const
   private revision = 0
+  private lastAuditAt = 0
   private readonly wumpuses: Collection<WumpusDocument>
   private readonly tagCounts: Collection<TagCountDocument>
   private readonly users: Collection<UserDocument>
+  private readonly sessions: Collection<SessionDocument>
+  private readonly audit: Collection<AuditDocument>
   private readonly files: Collection<GridFile>
   private readonly chunks: Collection<{ files_id: ObjectId }>
   private readonly bucket: GridFSBucket
@@ -185,6 +237,8 @@ class MongoStore implements Store {
     this.wumpuses = db.collection<WumpusDocument>('wumpuses')
     this.tagCounts = db.collection<TagCountDocument>('tags')
     this.users = db.collection<UserDocument>('users')
+    this.sessions = db.collection<SessionDocument>('sessions')
+    this.audit = db.collection<AuditDocument>('audit')
     this.files = db.collection<GridFile>(`${BUCKET}.files`)
     this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
     this.bucket = new GridFSBucket(db, { bucketName: BUCKET })
@@ -245,7 +299,7 @@ class MongoStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    await guard(() => this.wumpuses.insertOne({ ...record, ...searchFields(record) }))
+    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne({ ...record, ...searchFields(record), fileIds: uniqueFileIds(record.files) })))
     this.revision++
     await this.countTags(record.tags, 1)
     return record
@@ -254,8 +308,11 @@ class MongoStore implements Store {
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     const fields = wumpusPatchFields(patch)
+    const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files) } : {}
+    const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
     if (!TEXT_FIELDS.some((field) => field in fields)) {
-      const doc = await guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: { ...fields, updatedAt: new Date() } }, { returnDocument: 'after' }))
+      const set = { ...fields, ...fileIds, updatedAt: new Date() }
+      const doc = await claiming(() => guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' })))
       if (doc) this.revision++
       return doc ? toWumpusRecord(doc) : undefined
     }
@@ -266,9 +323,8 @@ class MongoStore implements Store {
       const before = toWumpusRecord(current)
       const next = { ...before, ...fields, updatedAt: new Date() }
       const unchanged: Filter<WumpusDocument> = { _id: id, name: before.name, description: before.description, tags: current.tags ?? { $exists: false } }
-      const doc = await guard(() =>
-        this.wumpuses.findOneAndUpdate(unchanged, { $set: { ...fields, updatedAt: next.updatedAt, ...searchFields(next) } }, { returnDocument: 'after' }),
-      )
+      const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
+      const doc = await claiming(() => guard(() => this.wumpuses.findOneAndUpdate(unchanged, { $set: set }, { returnDocument: 'after' })))
       if (!doc) continue
       this.revision++
       const updated = toWumpusRecord(doc)
@@ -357,6 +413,89 @@ class MongoStore implements Store {
     return toUserRecord(doc)
   }
 
+  async bindUser(email: string, uid: string): Promise<UserRecord | undefined> {
+    const doc = await guard(() =>
+      this.users.findOneAndUpdate(
+        { email, $or: [{ firebaseUid: { $exists: false } }, { firebaseUid: uid }] },
+        { $set: { firebaseUid: uid } },
+        { returnDocument: 'after' },
+      ),
+    )
+    return doc ? toUserRecord(doc) : undefined
+  }
+
+  async createSession(session: NewSession): Promise<SessionRecord> {
+    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt: new Date(), expiresAt: session.expiresAt }
+    const { id: _id, ...rest } = record
+    await guard(() => this.sessions.insertOne({ _id, ...rest }))
+    return record
+  }
+
+  async getSession(id: string): Promise<SessionRecord | undefined> {
+    const doc = await guard(() => this.sessions.findOne({ _id: id }))
+    return doc ? toSessionRecord({ ...doc, id: doc._id }) : undefined
+  }
+
+  async deleteSession(id: string): Promise<boolean> {
+    const { deletedCount } = await guard(() => this.sessions.deleteOne({ _id: id }))
+    return deletedCount > 0
+  }
+
+  async deleteUserSessions(email: string, options: { exceptId?: string } = {}): Promise<number> {
+    const filter: Filter<SessionDocument> = options.exceptId === undefined ? { email } : { email, _id: { $ne: options.exceptId } }
+    const { deletedCount } = await guard(() => this.sessions.deleteMany(filter))
+    return deletedCount
+  }
+
+  async deleteExpiredSessions(now: Date): Promise<number> {
+    const { deletedCount } = await guard(() => this.sessions.deleteMany({ expiresAt: { $lte: now } }))
+    return deletedCount
+  }
+
+  async appendAudit(entry: NewAuditRecord): Promise<AuditRecord> {
+    // Entries made here keep their order even within one millisecond.
+    const at = new Date(Math.max(Date.now(), this.lastAuditAt + 1))
+    this.lastAuditAt = at.getTime()
+    const record = toAuditRecord({ ...entry, id: newId(at.getTime()), at })
+    const { id: _id, ...rest } = record
+    await guard(() => this.audit.insertOne({ _id, ...rest }))
+    return record
+  }
+
+  async listAudit(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }> {
+    // Newest first, paged with the gallery's newest-first cursors.
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+    const filter: Filter<AuditDocument> = after
+      ? { $or: [{ at: { $lt: new Date(after.time) } }, { at: new Date(after.time), _id: { $lt: after.id } }] }
+      : {}
+    const docs = await guard(() => this.audit.find(filter).sort(AUDIT_NEWEST_FIRST).limit(options.limit + 1).toArray())
+    const items = docs.slice(0, options.limit).map((doc) => toAuditRecord({ ...doc, id: doc._id }))
+    const last = items.at(-1)
+    return docs.length > options.limit && last ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') } : { items }
+  }
+
+  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {
+    const limits = { keyPrefix: options.name, points: options.points, duration: options.durationSeconds }
+    const limiter = new RateLimiterMongo({
+      ...limits,
+      storeClient: this.client,
+      dbName: this.db.databaseName,
+      tableName: RATE_LIMITS_COLLECTION,
+      // While the database cannot be reached, each instance counts on its own.
+      insuranceLimiter: new RateLimiterMemory(limits),
+    })
+    return {
+      hit: (key) =>
+        limiter.consume(key).then(
+          () => 0,
+          (refused: unknown) => {
+            if (refused instanceof RateLimiterRes) return Math.max(1, refused.msBeforeNext)
+            throw toStoreError(refused)
+          },
+        ),
+    }
+  }
+
   async listUsers(): Promise<UserRecord[]> {
     const docs = await guard(() => this.users.find({}).sort({ email: 1 }).toArray())
     return docs.map(toUserRecord)
@@ -437,6 +576,23 @@ class MongoStore implements Store {
 
   async isFileInUse(id: string): Promise<boolean> {
     return (await this.findWumpusByFile(id)) !== undefined
+  }
+
+  async listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
+    const docs = await guard(() => this.files.find({ 'metadata.owner': owner, 'metadata.purpose': purpose }).sort(OLDEST_UPLOAD_FIRST).toArray())
+    return docs.map(fromGridFile)
+  }
+
+  async sweepStrayBlobs(createdBefore: Date): Promise<number> {
+    return guard(async () => {
+      const ids = (await this.chunks.distinct('files_id')) as ObjectId[]
+      const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
+      if (old.length === 0) return 0
+      const recorded = new Set((await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()))
+      const stray = old.filter((id) => !recorded.has(id.toHexString()))
+      if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
+      return stray.length
+    })
   }
 
   async ping(): Promise<void> {

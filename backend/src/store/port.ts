@@ -3,6 +3,7 @@
  * Two adapters implement it: embedded (nedb + files folder) and mongo (official driver + GridFS).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { AuditActionName } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { ListSort } from '../../../contract/search'
 import type { TagCount } from '../../../contract/wumpus'
@@ -106,11 +107,53 @@ export interface UserRecord {
   url: string
   job: string
   description: string
+  /** The Firebase account this email is bound to, from its first sign-in with the email verified. */
+  firebaseUid?: string
   createdAt: Date
   updatedAt: Date
 }
 
-export type UserPatch = Partial<Omit<UserRecord, 'email' | 'createdAt' | 'updatedAt'>>
+/** Profile fields and role; the Firebase binding changes only through bindUser. */
+export type UserPatch = Partial<Omit<UserRecord, 'email' | 'firebaseUid' | 'createdAt' | 'updatedAt'>>
+
+/** A signed-in session on the server: every session token names one, and dies with it. */
+export interface SessionRecord {
+  id: string
+  email: string
+  /** The Firebase account that signed in. */
+  uid: string
+  createdAt: Date
+  /** The absolute end, whatever renewals happen. */
+  expiresAt: Date
+}
+
+export type NewSession = Omit<SessionRecord, 'id' | 'createdAt'>
+
+/** What an admin (or the ADMIN_EMAILS setting) did, kept for the Activity page. */
+export interface AuditRecord {
+  id: string
+  at: Date
+  /** Email of who did it, or "ADMIN_EMAILS" for roles the configuration gave. */
+  actor: string
+  action: AuditAction
+  target: { type: 'wumpus' | 'user'; id: string; name: string }
+  /** The fields that changed, as text. */
+  changes: AuditChange[]
+}
+
+export type AuditAction = AuditActionName
+export interface AuditChange {
+  field: string
+  from?: string
+  to?: string
+}
+export type NewAuditRecord = Omit<AuditRecord, 'id' | 'at'>
+
+/** A fixed-window counter shared by every instance on the same store. */
+export interface RateCounter {
+  /** Counts one hit for `key`: 0 when it is within the limit, else the milliseconds until it is again. */
+  hit(key: string): Promise<number>
+}
 
 export interface Store {
   readonly kind: 'embedded' | 'mongo'
@@ -124,8 +167,9 @@ export interface Store {
   listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage>
   /** Undefined for unknown ids (malformed ids included). */
   getWumpus(id: string): Promise<WumpusRecord | undefined>
+  /** A record whose files another record already has throws FileInUseError: a file belongs to one animation only. */
   insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord>
-  /** Undefined when there is no such record. */
+  /** Undefined when there is no such record. Files another record has throw FileInUseError, as on insert. */
   updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
   /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
   deleteWumpus(id: string): Promise<number>
@@ -152,6 +196,31 @@ export interface Store {
   listUsers(): Promise<UserRecord[]>
   /** Answers how many users were modified (0 when already that role or unknown). */
   setRole(email: string, role: Role): Promise<number>
+  /**
+   * Binds an existing user to a Firebase account, atomically: sets firebaseUid when it is unset.
+   * Answers the user, or undefined when it is unknown or bound to another uid.
+   */
+  bindUser(email: string, uid: string): Promise<UserRecord | undefined>
+
+  createSession(session: NewSession): Promise<SessionRecord>
+  /** The session, or undefined when unknown or ended (expired ones are answered; the caller judges). */
+  getSession(id: string): Promise<SessionRecord | undefined>
+  /** Answers whether a session was ended. */
+  deleteSession(id: string): Promise<boolean>
+  /** Ends every session of this email, except the one given; answers how many. */
+  deleteUserSessions(email: string, options?: { exceptId?: string }): Promise<number>
+  /** Forgets sessions whose absolute end is past; answers how many. */
+  deleteExpiredSessions(now: Date): Promise<number>
+
+  appendAudit(record: NewAuditRecord): Promise<AuditRecord>
+  /** Newest first, paged like the wumpus lists. */
+  listAudit(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }>
+
+  /**
+   * A rate counter: at most `points` hits per key in each window of `durationSeconds`. In memory on
+   * the embedded store; in the database on MongoDB, so that every instance counts together.
+   */
+  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter
 
   putFile(file: NewFile): Promise<StoredFile>
   getFileInfo(id: string): Promise<StoredFile | undefined>
@@ -166,6 +235,13 @@ export interface Store {
   listFiles(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
   /** Whether any animation record refers to this file id (in any format). */
   isFileInUse(id: string): Promise<boolean>
+  /** The files this user uploaded for this purpose, oldest first. */
+  listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]>
+  /**
+   * Removes stored bytes that have no file record (a crash between writing them and recording them),
+   * when they were written before the given time; answers how many.
+   */
+  sweepStrayBlobs(createdBefore: Date): Promise<number>
 
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>
@@ -176,6 +252,14 @@ export class InvalidCursorError extends Error {
   constructor() {
     super('Not a valid cursor')
     this.name = 'InvalidCursorError'
+  }
+}
+
+/** Thrown when a record would share a file with another record. */
+export class FileInUseError extends Error {
+  constructor(readonly fileIds: string[]) {
+    super(`Files already belong to another animation: ${fileIds.join(', ')}`)
+    this.name = 'FileInUseError'
   }
 }
 

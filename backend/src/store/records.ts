@@ -1,9 +1,11 @@
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
 import type {
+  AuditRecord,
   FilePurpose,
   FileRef,
   NewWumpus,
+  SessionRecord,
   StoredFile,
   UserPatch,
   UserRecord,
@@ -94,8 +96,24 @@ export function toUserRecord(doc: UserRecord): UserRecord {
     url: doc.url,
     job: doc.job,
     description: doc.description,
+    ...(typeof doc.firebaseUid === 'string' ? { firebaseUid: doc.firebaseUid } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+  }
+}
+
+export function toSessionRecord(doc: SessionRecord): SessionRecord {
+  return { id: doc.id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt }
+}
+
+export function toAuditRecord(doc: AuditRecord): AuditRecord {
+  return {
+    id: doc.id,
+    at: doc.at,
+    actor: doc.actor,
+    action: doc.action,
+    target: { type: doc.target.type, id: doc.target.id, name: doc.target.name },
+    changes: doc.changes.map(({ field, from, to }) => ({ field, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) })),
   }
 }
 

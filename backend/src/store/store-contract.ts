@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { compareListKeys, listOrder, matchScore, queryWords, type ListSort } from '../../../contract/search'
 import { encodeCursor } from './list-order'
 import {
+  FileInUseError,
   InvalidCursorError,
   type ListWumpusesOptions,
   type NewFile,
@@ -618,7 +619,115 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
     })
 
+    describe('binding users to Firebase accounts', () => {
+      it('binds an unbound user once; another uid is refused and the same uid is answered again', async () => {
+        await store.upsertUser('gus@example.com', { user_name: 'Gus' })
+        expect((await store.getUser('gus@example.com'))?.firebaseUid).toBeUndefined()
+        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({ email: 'gus@example.com', user_name: 'Gus', firebaseUid: 'uid-1' })
+        expect(await store.bindUser('gus@example.com', 'uid-2')).toBeUndefined()
+        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({ firebaseUid: 'uid-1' })
+        expect(await store.bindUser('nobody@example.com', 'uid-1')).toBeUndefined()
+        // Profile patches keep the binding.
+        expect(await store.upsertUser('gus@example.com', { job: 'Guard' })).toMatchObject({ job: 'Guard', firebaseUid: 'uid-1' })
+        expect((await store.listUsers())[0]).toMatchObject({ firebaseUid: 'uid-1' })
+      })
+
+      it('lets exactly one of two racing binds win', async () => {
+        await store.upsertUser('hal@example.com', {})
+        const results = await Promise.all(['uid-a', 'uid-b', 'uid-a', 'uid-b'].map((uid) => store.bindUser('hal@example.com', uid)))
+        const winner = (await store.getUser('hal@example.com'))!.firebaseUid
+        expect(['uid-a', 'uid-b']).toContain(winner)
+        for (const [i, result] of results.entries()) {
+          expect(result?.firebaseUid).toBe(['uid-a', 'uid-b', 'uid-a', 'uid-b'][i] === winner ? winner : undefined)
+        }
+      })
+    })
+
+    describe('sessions', () => {
+      const inAnHour = () => new Date(Date.now() + 3600_000)
+
+      it('creates, reads and ends a session', async () => {
+        const session = await store.createSession({ email: 'ivy@example.com', uid: 'uid-ivy', expiresAt: inAnHour() })
+        expect(session.id).toMatch(/^[0-9a-f]{32}$/)
+        expect(session.createdAt).toBeInstanceOf(Date)
+        expect(await store.getSession(session.id)).toEqual(session)
+        expect(await store.deleteSession(session.id)).toBe(true)
+        expect(await store.deleteSession(session.id)).toBe(false)
+        expect(await store.getSession(session.id)).toBeUndefined()
+        expect(await store.getSession('nope')).toBeUndefined()
+      })
+
+      it("ends a user's sessions, optionally keeping one", async () => {
+        const mine = await store.createSession({ email: 'jo@example.com', uid: 'uid-jo', expiresAt: inAnHour() })
+        const squatter = await store.createSession({ email: 'jo@example.com', uid: 'uid-other', expiresAt: inAnHour() })
+        const someoneElse = await store.createSession({ email: 'kim@example.com', uid: 'uid-kim', expiresAt: inAnHour() })
+        expect(await store.deleteUserSessions('jo@example.com', { exceptId: mine.id })).toBe(1)
+        expect(await store.getSession(squatter.id)).toBeUndefined()
+        expect(await store.getSession(mine.id)).toEqual(mine)
+        expect(await store.deleteUserSessions('jo@example.com')).toBe(1)
+        expect(await store.getSession(mine.id)).toBeUndefined()
+        expect(await store.getSession(someoneElse.id)).toEqual(someoneElse)
+      })
+
+      it('forgets sessions past their end', async () => {
+        const old = await store.createSession({ email: 'lu@example.com', uid: 'u', expiresAt: new Date(Date.now() - 1000) })
+        const live = await store.createSession({ email: 'lu@example.com', uid: 'u', expiresAt: inAnHour() })
+        expect(await store.deleteExpiredSessions(new Date())).toBe(1)
+        expect(await store.getSession(old.id)).toBeUndefined()
+        expect(await store.getSession(live.id)).toEqual(live)
+      })
+    })
+
+    describe('audit log', () => {
+      it('appends entries and lists them newest first across pages', async () => {
+        const written = []
+        for (let i = 0; i < 5; i++) {
+          written.push(
+            await store.appendAudit({
+              actor: 'boss@example.com',
+              action: i % 2 ? 'wumpus.edit' : 'wumpus.publish',
+              target: { type: 'wumpus', id: UNKNOWN_ID, name: `Wumpus ${i}` },
+              changes: [{ field: 'name', from: `Old ${i}`, to: `Wumpus ${i}` }, { field: 'description', to: 'Fresh' }],
+            }),
+          )
+        }
+        expect(written[0]).toMatchObject({ actor: 'boss@example.com', action: 'wumpus.publish', changes: [{ field: 'name', from: 'Old 0', to: 'Wumpus 0' }, { field: 'description', to: 'Fresh' }] })
+        expect(written[0]!.at).toBeInstanceOf(Date)
+        const seen: string[] = []
+        let cursor: string | undefined
+        do {
+          const page = await store.listAudit({ limit: 2, cursor })
+          seen.push(...page.items.map((item) => item.id))
+          cursor = page.nextCursor
+        } while (cursor)
+        expect(seen).toEqual(written.map((entry) => entry.id).reverse())
+        expect((await store.listAudit({ limit: 1 })).items[0]).toEqual(written[4])
+        await expect(store.listAudit({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
+      })
+    })
+
+    describe('rate counters', () => {
+      it('allows the points per key and then answers how long to wait', async () => {
+        const counter = store.rateCounter({ name: `test-${randomBytes(4).toString('hex')}`, points: 2, durationSeconds: 60 })
+        expect(await counter.hit('1.2.3.4')).toBe(0)
+        expect(await counter.hit('1.2.3.4')).toBe(0)
+        const wait = await counter.hit('1.2.3.4')
+        expect(wait).toBeGreaterThan(50_000)
+        expect(wait).toBeLessThanOrEqual(60_000)
+        expect(await counter.hit('5.6.7.8')).toBe(0)
+      })
+    })
+
     describe('files', () => {
+      it("lists a user's files of one purpose, oldest first", async () => {
+        const first = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/png', filename: 'a.png', owner: 'max@example.com', purpose: 'image' })
+        await store.putFile({ bytes: new Uint8Array([2]), contentType: 'image/gif', filename: 'b.gif', owner: 'max@example.com', purpose: 'animation' })
+        await store.putFile({ bytes: new Uint8Array([3]), contentType: 'image/png', filename: 'c.png', owner: 'ned@example.com', purpose: 'image' })
+        const second = await putAfter(store, first, { bytes: new Uint8Array([4]), contentType: 'image/png', filename: 'd.png', owner: 'max@example.com', purpose: 'image' })
+        expect(await store.listUserFiles('max@example.com', 'image')).toEqual([first, second])
+        expect(await store.listUserFiles('nobody@example.com', 'image')).toEqual([])
+      })
+
       it('stores and reads back about 1 MB byte for byte with its sha256', async () => {
         const bytes = new Uint8Array(randomBytes(1024 * 1024 + 4321))
         const sha256 = createHash('sha256').update(bytes).digest('hex')
@@ -730,8 +839,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const a = await store.insertWumpus(sampleWumpus())
         const aIds = fileIds(a.files)
         expect(await inUse(store, aIds)).toEqual([true, true, true])
-        // b shares a's GIF.
-        const b = await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: a.files.gif } }))
+        const b = await store.insertWumpus(sampleWumpus())
         const bIds = fileIds(b.files)
         expect(await inUse(store, bIds)).toEqual([true, true, true])
 
@@ -741,15 +849,40 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.updateWumpus(a._id, { files: replaced })).toBeDefined()
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
         expect(await store.isFileInUse(a.files.lottie.id)).toBe(false)
-        expect(await store.isFileInUse(a.files.gif.id)).toBe(true) // still b's
+        expect(await store.isFileInUse(a.files.gif.id)).toBe(false)
         await store.updateWumpus(a._id, { name: 'Renamed' })
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
+        // A file let go of can be claimed by another record.
+        expect((await store.updateWumpus(b._id, { files: { ...b.files, gif: a.files.gif } }))?.files.gif).toEqual(a.files.gif)
 
         expect(await store.deleteWumpus(b._id)).toBe(1)
-        expect(await inUse(store, bIds)).toEqual([false, false, false])
+        expect(await inUse(store, [...bIds.slice(1), a.files.gif.id])).toEqual([false, false, false])
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
         expect(await store.deleteWumpus(a._id)).toBe(1)
         expect((await inUse(store, [...aIds, ...fileIds(replaced)])).some(Boolean)).toBe(false)
+      })
+
+      it('lets a file belong to one record only, on insert and on update, even when writes race', async () => {
+        const a = await store.insertWumpus(sampleWumpus())
+        for (const format of ['gif', 'apng', 'lottie'] as const) {
+          await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), [format]: a.files[format] } }))).rejects.toBeInstanceOf(FileInUseError)
+        }
+        const b = await store.insertWumpus(sampleWumpus())
+        await expect(store.updateWumpus(b._id, { files: { ...b.files, lottie: a.files.lottie } })).rejects.toBeInstanceOf(FileInUseError)
+        expect(await store.getWumpus(b._id)).toEqual(b)
+        expect(await store.countWumpuses()).toBe(2)
+
+        // Two records racing for one new file: exactly one gets it.
+        const shared = sampleFiles().gif
+        const racing = await Promise.allSettled([0, 1, 2].map(() => store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: shared } }))))
+        expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
+        for (const refused of racing.filter((r) => r.status === 'rejected')) expect(refused.reason).toBeInstanceOf(FileInUseError)
+        expect(await store.countWumpuses()).toBe(3)
+        // A refused write claims nothing: the files it named are free.
+        const refusedFiles = sampleFiles()
+        await expect(store.insertWumpus(sampleWumpus({ files: { ...refusedFiles, apng: a.files.apng } }))).rejects.toBeInstanceOf(FileInUseError)
+        expect(await inUse(store, [refusedFiles.gif.id, refusedFiles.lottie.id])).toEqual([false, false])
+        await expect(store.insertWumpus(sampleWumpus({ files: refusedFiles }))).resolves.toBeDefined()
       })
 
       it('answers false for unknown and malformed ids and for record ids', async () => {
@@ -788,6 +921,11 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const removedFile = await store.putFile({ bytes: new Uint8Array([9]), contentType: 'image/gif', filename: 'g.gif' })
       await store.deleteFile(removedFile.id)
       const photo = await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/png', filename: 'p.png', owner: 'fay@example.com', purpose: 'image' })
+      const bound = await store.bindUser('fay@example.com', 'uid-fay')
+      const session = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
+      const ended = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
+      await store.deleteSession(ended.id)
+      const entry = await store.appendAudit({ actor: 'fay@example.com', action: 'user.make-admin', target: { type: 'user', id: 'gil@example.com', name: 'Gil' }, changes: [{ field: 'role', from: 'user', to: 'admin' }] })
       const listed = await store.listWumpuses({ limit: 100 })
       const listedFiles = await store.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })
       expect(listedFiles.map((info) => info.id).sort()).toEqual([file.id, photo.id].sort())
@@ -798,7 +936,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       expect(await reopened.getWumpus(records[0]!._id)).toEqual(updatedFirst)
       expect(await reopened.getWumpus(records[5]!._id)).toBeUndefined()
       expect((await collectPages(reopened, 2, 'odd@example.com')).ids).toEqual(newestFirst(records.slice(0, 5).filter((_, i) => i % 2)))
-      expect(await reopened.getUser('fay@example.com')).toEqual({ ...user, role: 'admin', updatedAt: expect.any(Date) })
+      expect(await reopened.getUser('fay@example.com')).toEqual({ ...user, role: 'admin', firebaseUid: 'uid-fay', updatedAt: bound!.updatedAt })
+      expect(await reopened.getSession(session.id)).toEqual(session)
+      expect(await reopened.getSession(ended.id)).toBeUndefined()
+      expect((await reopened.listAudit({ limit: 5 })).items).toEqual([entry])
       expect(await reopened.upsertUser('fay@example.com', { job: 'Judge' })).toMatchObject({ role: 'admin', job: 'Judge' })
       expect((await reopened.listUsers()).map((u) => u.email)).toEqual(['fay@example.com'])
       expect(await reopened.getFileInfo(file.id)).toEqual(file)

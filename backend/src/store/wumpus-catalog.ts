@@ -6,19 +6,20 @@
  * - a word index for search (search-index.ts), and the ranked matches of recent searches, so a search
  *   asked again (its next page, the next visitor, another order) is a binary search and a slice too;
  * - which records refer to each file id.
- * Records are nedb's own documents (never changed in place: an update brings a new one), normalized
- * when read. Updated only after nedb has accepted the write.
+ * Records are the data file's own documents (never changed in place: an update brings a new one),
+ * normalized when read. A file belongs to one record: adding or replacing a record that would share one
+ * throws, before anything changes.
  */
 import { fieldWords, listOrder, queryWords, type ListKey, type ListOrder } from '../../../contract/search'
 import type { TagCount } from '../../../contract/wumpus'
 import { filterFacets, recordFacets, tagOfFacet } from './facets'
 import { decodeCursor, encodeCursor, PageSelector } from './list-order'
 import { OrderedIndex } from './ordered-index'
-import type { ListWumpusesOptions, WumpusPage, WumpusRecord } from './port'
+import { FileInUseError, type ListWumpusesOptions, type WumpusPage, type WumpusRecord } from './port'
 import { toWumpusRecord, wumpusFileIds } from './records'
 import { SearchIndex } from './search-index'
 
-/** A record as nedb keeps it: from before tags and download counts, it has neither. */
+/** A record as the data file keeps it: from before tags and download counts, it has neither. */
 export type StoredWumpus = Omit<WumpusRecord, 'tags' | 'downloads'> & Partial<Pick<WumpusRecord, 'tags' | 'downloads'>>
 
 /** A key that knows its record's slot, so walking an index needs no lookup by id. */
@@ -111,8 +112,19 @@ export class WumpusCatalog {
     return item && toWumpusRecord(item.record)
   }
 
+  /** Every stored record (the catalog's own objects: for writing the data file, not for changing). */
+  *all(): IterableIterator<StoredWumpus> {
+    for (const item of this.items.values()) yield item.record
+  }
+
   isFileInUse(id: string): boolean {
     return this.fileUsers.has(id)
+  }
+
+  /** Throws FileInUseError when another record has one of these files: a file belongs to one animation. */
+  assertFilesFree(recordId: string, files: WumpusRecord['files']): void {
+    const taken = wumpusFileIds(files).filter((id) => (this.fileUsers.get(id) ?? []).some((user) => user !== recordId))
+    if (taken.length > 0) throw new FileInUseError([...new Set(taken)])
   }
 
   findByFile(id: string): string | undefined {
@@ -121,6 +133,7 @@ export class WumpusCatalog {
 
   /** Adds a record; the catalog keeps the object, so the caller must not change it afterwards. */
   add(record: StoredWumpus): void {
+    this.assertFilesFree(record._id, record.files)
     const item = this.track(record)
     this.newest.add(item.newest)
     this.popular.add(item.popular)
@@ -153,6 +166,7 @@ export class WumpusCatalog {
   /** For updates: any field but _id and createdAt may have changed. */
   replace(record: StoredWumpus): void {
     if (!this.items.has(record._id)) return
+    this.assertFilesFree(record._id, record.files)
     this.remove(record._id)
     this.add(record)
   }

@@ -42,3 +42,22 @@ export async function signIn(email: string, password = 'secret-pass-1'): Promise
 export async function updateAccount(uid: string, fields: Record<string, unknown>): Promise<void> {
   await call(`/identitytoolkit.googleapis.com/v1/projects/demo-wumpus/accounts:update`, { localId: uid, ...fields }, { authorization: 'Bearer owner' })
 }
+
+/** Marks the account's email verified, as following the emailed link does; answers a fresh ID token. */
+export async function verifyEmail(account: EmulatorAccount, password = 'secret-pass-1'): Promise<string> {
+  await updateAccount(account.uid, { emailVerified: true })
+  return signIn(account.email, password)
+}
+
+/** Deletes the account (its email can then be signed up again, as a new Firebase account). */
+export async function deleteAccount(uid: string): Promise<void> {
+  await call(`/identitytoolkit.googleapis.com/v1/projects/demo-wumpus/accounts:delete`, { localId: uid }, { authorization: 'Bearer owner' })
+}
+
+/** An unsigned token as the emulator issues them, with any claims: what a forger could send. */
+export function forgedIdToken(claims: Record<string, unknown>): string {
+  const now = Math.floor(Date.now() / 1000)
+  const payload = { iss: 'https://securetoken.google.com/demo-wumpus', aud: 'demo-wumpus', auth_time: now, iat: now, exp: now + 3600, ...claims }
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part(payload)}.`
+}

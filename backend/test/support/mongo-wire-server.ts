@@ -509,9 +509,9 @@ class Engine {
       if (index.unique) {
         const seen = new Set<string>()
         for (const doc of collection.docs) {
-          const value = indexKey(doc, index)
-          if (seen.has(value)) throw new CommandError(11000, 'DuplicateKey', duplicateError(ns, index, doc).errmsg)
-          seen.add(value)
+          const values = indexKeys(doc, index)
+          if (values.some((value) => seen.has(value))) throw new CommandError(11000, 'DuplicateKey', duplicateError(ns, index, doc).errmsg)
+          for (const value of values) seen.add(value)
         }
       }
       collection.indexes.push(index)
@@ -705,15 +705,23 @@ function keyString(values: unknown[]): string {
   return EJSON.stringify(values, { relaxed: true })
 }
 
-function indexKey(doc: Document, index: IndexSpec): string {
-  return keyString(Object.keys(index.key).map((path) => getPath(doc, path) ?? null))
+/**
+ * The keys a document has in an index. A field holding an array gives one key per element (a
+ * multikey index), so a unique index then refuses an element that another document has.
+ */
+function indexKeys(doc: Document, index: IndexSpec): string[] {
+  const values = Object.keys(index.key).map((path) => getPath(doc, path) ?? null)
+  const arrayAt = values.findIndex(Array.isArray)
+  if (arrayAt < 0) return [keyString(values)]
+  const elements = values[arrayAt] as unknown[]
+  return [...new Set((elements.length > 0 ? elements : [null]).map((element) => keyString(values.map((v, i) => (i === arrayAt ? element : v)))))]
 }
 
 function findConflict(collection: Collection, doc: Document, except?: Document): IndexSpec | undefined {
   for (const index of collection.indexes) {
     if (!index.unique && index.name !== '_id_') continue
-    const key = indexKey(doc, index)
-    if (collection.docs.some((other) => other !== except && indexKey(other, index) === key)) return index
+    const keys = indexKeys(doc, index)
+    if (collection.docs.some((other) => other !== except && indexKeys(other, index).some((key) => keys.includes(key)))) return index
   }
   return undefined
 }

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
-import { signSessionToken } from '../../src/auth/session-token'
+import { sessionKey, signSessionToken } from '../../src/auth/session-token'
+import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
@@ -13,8 +14,8 @@ import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/po
 
 export interface TestServer {
   url: string
-  /** A valid session token of ours for this email, as the sign-in exchange would give out. */
-  sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): string
+  /** A valid session token of ours for this email (and its session on the server), as the sign-in exchange would give out. */
+  sessionToken(email: string, options?: { name?: string; emailVerified?: boolean; ttlSeconds?: number }): Promise<string>
   store: Store
   config: Config
   /** The app's download counter: flush() stores what it counted so far. */
@@ -23,7 +24,10 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-/** The real Koa app on a real embedded store in a temp folder, listening on a free port. */
+/**
+ * The real Koa app on a real embedded store in a temp folder, listening on a free port. Rate limits
+ * are lifted (tests sign in and upload far more often than people) unless RATE_LIMIT_FACTOR is given.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
   const config = loadConfig({
@@ -33,22 +37,23 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     SSR_DIR: path.join(dataDir, 'ssr'),
     LOG_LEVEL: 'silent',
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
+    RATE_LIMIT_FACTOR: '1000',
     ...env,
   })
   const store = await openEmbeddedStore({ dataDir })
-  const logger = createLogger('silent')
+  const logger = createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
-  const server = createApp({ config, store, logger, downloads }).listen(0, '127.0.0.1')
+  const server = hardenServer(createApp({ config, store, logger, downloads }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
+  const key = sessionKey(config.jwtSecret)
   return {
     url: `http://127.0.0.1:${port}`,
-    sessionToken: (email, options = {}) =>
-      signSessionToken(
-        { email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true },
-        config.jwtSecret,
-        options.ttlSeconds ?? 600,
-      ),
+    async sessionToken(email, options = {}) {
+      const session = await store.createSession({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
+      const exp = Math.floor(Date.now() / 1000) + (options.ttlSeconds ?? 600)
+      return signSessionToken({ sid: session.id, email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true, exp }, key)
+    },
     store,
     config,
     downloads,

@@ -11,6 +11,7 @@ import { profilePath } from '../../../lib/paths'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, useMakeAdmin, usersQueryOptions } from '../api'
 import classes from './admin-table.module.css'
+import { EmailText } from './email-text'
 
 /** Rows drawn at a time: the server sends every user, the page shows them in steps. */
 export const USERS_STEP = 50
@@ -18,19 +19,6 @@ export const USERS_STEP = 50
 export const NOT_AUTHORIZED = 'You are not authorized to make this user an admin'
 
 const displayName = (user: User) => user.user_name || user.email
-
-/** An email that wraps after its @ first, when the cell is narrow. */
-function Email({ email }: { email: string }) {
-  const at = email.indexOf('@')
-  if (at < 0) return email
-  return (
-    <>
-      {email.slice(0, at + 1)}
-      <wbr />
-      {email.slice(at + 1)}
-    </>
-  )
-}
 
 /** Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet. */
 export function AllUsers() {
@@ -111,11 +99,11 @@ export function AllUsers() {
                       </Text>
                     )}
                     <Text size="xs" c="dimmed" className={`${classes.email} ${classes.phoneOnly}`}>
-                      <Email email={user.email} />
+                      <EmailText email={user.email} />
                     </Text>
                   </Table.Td>
                   <Table.Td className={`${classes.email} ${classes.wideOnly}`}>
-                    <Email email={user.email} />
+                    <EmailText email={user.email} />
                   </Table.Td>
                   <Table.Td>
                     <Anchor href={profilePath(user.email)} size="sm" aria-label={`Profile of ${displayName(user)}`}>

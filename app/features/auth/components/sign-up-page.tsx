@@ -14,7 +14,7 @@ import {
 import { usePageTitle } from '../../../lib/page-title'
 import { useSessionStore } from '../../../lib/session-provider'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { PHOTO_ACCEPT, photoProblem, updateOwnProfile, uploadImage } from '../api'
+import { PHOTO_ACCEPT, photoProblem, uploadImage } from '../api'
 import { authErrorMessage } from '../auth-errors'
 import { useAuthForm } from '../use-auth-form'
 import { AuthErrorCard } from './auth-error-card'
@@ -39,37 +39,31 @@ export function SignUpPage() {
 
   async function signUp({ name, email, password, photo }: SignUpValues) {
     setError(null)
+    // Name and photo go on the Firebase account; the server copies them into the profile at the
+    // first sign-in with the email verified (until then it keeps only a bare record for the email).
     try {
       const account = await signUpWithEmail(email, password)
+      try {
+        await updateAccountProfile({ displayName: name })
+      } catch (cause) {
+        notifications.show({ color: 'red', message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.` })
+      }
       await session.exchange(account)
     } catch (cause) {
       setError(authErrorMessage(cause))
       return
     }
     // The account exists now: a failing step below is reported, and the user still gets in.
-    let photoPath: string | undefined
     if (photo) {
       try {
-        photoPath = await uploadImage(photo)
+        const photoPath = await uploadImage(photo)
+        await updateAccountProfile({ photoURL: new URL(photoPath, window.location.origin).href })
       } catch (cause) {
         notifications.show({
           color: 'red',
           message: `Your photo could not be saved: ${authErrorMessage(cause)} You can add one in your profile.`,
         })
       }
-    }
-    try {
-      await updateAccountProfile({
-        displayName: name,
-        ...(photoPath && { photoURL: new URL(photoPath, window.location.origin).href }),
-      })
-      const { token } = await updateOwnProfile(email, { user_name: name, ...(photoPath && { photo: photoPath }) })
-      session.setToken(token)
-    } catch (cause) {
-      notifications.show({
-        color: 'red',
-        message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.`,
-      })
     }
     try {
       await sendVerificationEmail()

@@ -12,6 +12,7 @@ const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
   ['Manage animation', '/dashboard/manage'],
   ['All users', '/dashboard/users'],
+  ['Activity', '/dashboard/activity'],
 ]
 
 async function sidebarLinks() {

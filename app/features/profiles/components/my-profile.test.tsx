@@ -11,7 +11,7 @@ import { MyProfile } from './my-profile'
 
 const UPLOADED = '/api/files/0123456789abcdef01234567/me.png'
 
-function setup(overrides: Parameters<typeof makeUser>[0] = {}, props: { onTokenRenewed?: (token: string) => void } = {}) {
+function setup(overrides: Parameters<typeof makeUser>[0] = {}, props: { onTokenRenewed?: (token: string) => void; emailVerified?: boolean } = {}) {
   const user = makeUser(overrides)
   const profile = profileHandler([user])
   const update = updateProfileHandler(user)
@@ -46,6 +46,15 @@ function controlledUpload() {
 }
 
 describe('MyProfile', () => {
+  it('asks to verify the email first, and sends nothing, while the email is not verified', async () => {
+    const { bodies } = setup({}, { emailVerified: false })
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Verify your email address first')
+    expect(within(alert).getByRole('link', { name: 'Verify it or send the email again' })).toHaveAttribute('href', '/emailVerification')
+    expect(screen.getByRole('button', { name: 'Update Profile' })).toBeDisabled()
+    expect(bodies).toHaveLength(0)
+  })
+
   it('shows the default avatar, name, masked email and N/A for what is not filled in', async () => {
     setup()
     const card = await summary()

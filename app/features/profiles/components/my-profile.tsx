@@ -1,4 +1,5 @@
-import { Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Link } from '@tanstack/react-router'
 import { LoadError } from '../../../components/load-error'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
@@ -17,12 +18,14 @@ import classes from './my-profile.module.css'
 interface MyProfileProps {
   /** The signed-in user's email. */
   email: string
+  /** Whether the session's email is verified: the server takes profile changes only then. */
+  emailVerified?: boolean
   /** Receives the renewed session token after an update (its claims carry the new name). */
   onTokenRenewed?: (token: string) => void
 }
 
 /** Dashboard → My profile: what others see of you, and the form to change it. */
-export function MyProfile({ email, onTokenRenewed }: MyProfileProps) {
+export function MyProfile({ email, emailVerified = true, onTokenRenewed }: MyProfileProps) {
   usePageTitle('My profile')
   const { data: user, error, isPending, isError, refetch, isRefetching } = useQuery(profileQueryOptions(email))
 
@@ -39,7 +42,7 @@ export function MyProfile({ email, onTokenRenewed }: MyProfileProps) {
           <ProfileSummary user={user} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
-          <ProfileForm email={email} user={user} onTokenRenewed={onTokenRenewed} />
+          <ProfileForm email={email} user={user} emailVerified={emailVerified} onTokenRenewed={onTokenRenewed} />
         </Grid.Col>
       </Grid>
     </Stack>
@@ -81,7 +84,17 @@ function SummaryRow({ term, value }: { term: string; value: string }) {
 
 const validateChanges = schemaResolver(profileUpdateSchema, { sync: true })
 
-function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: User; onTokenRenewed?: (token: string) => void }) {
+function ProfileForm({
+  email,
+  user,
+  emailVerified,
+  onTokenRenewed,
+}: {
+  email: string
+  user: User
+  emailVerified: boolean
+  onTokenRenewed?: (token: string) => void
+}) {
   const photo = useImageUpload()
   const cover = useImageUpload()
   const update = useUpdateProfile(email, { onTokenRenewed })
@@ -124,6 +137,14 @@ function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: Use
       <Title order={2} size="h3" id="profile-form-heading" mb="md">
         Update your profile
       </Title>
+      {!emailVerified && (
+        <Alert color="yellow" variant="light" mb="md" title="Verify your email address first">
+          Your profile can be changed once your email address is verified.{' '}
+          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
+            Verify it or send the email again
+          </Anchor>
+        </Alert>
+      )}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="Name" autoComplete="name" {...form.getInputProps('user_name')} />
@@ -148,7 +169,7 @@ function ProfileForm({ email, user, onTokenRenewed }: { email: string; user: Use
           />
           <ImageUploadField upload={cover} label="Cover" shape="wide" />
           <Group>
-            <Button type="submit" loading={update.isPending} disabled={uploading || !network.online} w={{ base: '100%', xs: 'auto' }}>
+            <Button type="submit" loading={update.isPending} disabled={uploading || !network.online || !emailVerified} w={{ base: '100%', xs: 'auto' }}>
               Update Profile
             </Button>
             {network.note}

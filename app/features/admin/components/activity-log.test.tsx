@@ -1,0 +1,82 @@
+import { screen, within } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
+import { describe, expect, it } from 'vitest'
+import type { ActivityEntry } from '../../../../contract/audit'
+import { server } from '../../../test/msw-server'
+import { renderWithProviders } from '../../../test/render-with-providers'
+import { ActivityLog } from './activity-log'
+
+const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
+  id: Math.random().toString(16).slice(2),
+  at: '2026-11-22T10:30:00.000Z',
+  actor: 'boss@example.com',
+  action: 'wumpus.edit',
+  target: { type: 'wumpus', id: '0123456789abcdef01234567', name: 'Dancing Wumpus' },
+  changes: [{ field: 'name', from: 'Dancer', to: 'Dancing Wumpus' }],
+  ...overrides,
+})
+
+/** GET /api/activity in pages of `size`, linked like the server does. */
+function activityHandler(entries: ActivityEntry[], size = 2) {
+  const requests: URL[] = []
+  const handler = http.get('/api/activity', ({ request }) => {
+    const url = new URL(request.url)
+    requests.push(url)
+    const start = Number(url.searchParams.get('cursor') ?? 0)
+    const page = entries.slice(start, start + size)
+    const headers: Record<string, string> = {}
+    if (start + size < entries.length) headers.Link = `</api/activity?limit=${size}&cursor=${start + size}>; rel="next"`
+    return HttpResponse.json(page, { headers })
+  })
+  return { handler, requests }
+}
+
+describe('ActivityLog', () => {
+  it('shows when, who, what and what changed for each admin action, newest first', async () => {
+    server.use(
+      activityHandler([
+        entry({ action: 'user.make-admin', actor: 'ADMIN_EMAILS', target: { type: 'user', id: 'ana@example.com', name: 'Ana' }, changes: [{ field: 'role', from: 'user', to: 'admin' }] }),
+        entry({ action: 'wumpus.delete', target: { type: 'wumpus', id: 'abcdefabcdefabcdefabcdef', name: 'Gone Wumpus' }, changes: [{ field: 'name', from: 'Gone Wumpus' }, { field: 'description', from: 'Was here' }] }),
+      ]).handler,
+    )
+    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    const table = await screen.findByRole('table', { name: 'Admin activity' })
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['When', 'Who', 'What', 'Changes'])
+    const [promotion, deletion] = within(table).getAllByRole('row').slice(1).map((row) => within(row))
+    expect(promotion!.getByText('Made admin')).toBeInTheDocument()
+    expect(promotion!.getAllByText('the ADMIN_EMAILS setting')[0]).toBeInTheDocument()
+    expect(promotion!.getByRole('link', { name: 'Ana' })).toHaveAttribute('href', '/profile/ana@example.com')
+    expect(promotion!.getAllByText('user')[0]!.tagName).toBe('DEL')
+    expect(promotion!.getAllByText('admin')[0]!.tagName).toBe('INS')
+    // A deleted animation has no page to link to; what it was is shown.
+    expect(deletion!.getByText('Deleted')).toBeInTheDocument()
+    expect(deletion!.queryByRole('link', { name: 'Gone Wumpus' })).not.toBeInTheDocument()
+    expect(deletion!.getAllByText('Was here')[0]).toBeInTheDocument()
+    expect(deletion!.getAllByRole('link', { name: 'boss@example.com' })[0]).toHaveAttribute('href', '/profile/boss@example.com')
+    for (const time of promotion!.getAllByRole('cell')[0]!.querySelectorAll('time')) expect(time).toHaveAttribute('dateTime', '2026-11-22T10:30:00.000Z')
+  })
+
+  it('loads older actions with Load more', async () => {
+    const entries = Array.from({ length: 3 }, (_, i) => entry({ target: { type: 'wumpus', id: `0123456789abcdef0123456${i}`, name: `Wumpus ${i}` } }))
+    const { handler, requests } = activityHandler(entries)
+    server.use(handler)
+    const { user } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    const table = await screen.findByRole('table', { name: 'Admin activity' })
+    expect(within(table).getAllByRole('row')).toHaveLength(3)
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+    expect(await within(table).findByRole('link', { name: 'Wumpus 2' })).toHaveAttribute('href', '/wumpus/0123456789abcdef01234562')
+    expect(requests.at(-1)!.searchParams.get('cursor')).toBe('2')
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
+  })
+
+  it('says when there is nothing yet, and offers Retry when the log cannot load', async () => {
+    server.use(http.get('/api/activity', () => HttpResponse.json([])))
+    const { unmount } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    expect(await screen.findByText('No admin actions yet.')).toBeInTheDocument()
+    unmount()
+    server.use(http.get('/api/activity', () => HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 })))
+    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    expect(await screen.findByText('Could not load the activity')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument()
+  })
+})

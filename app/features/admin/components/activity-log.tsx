@@ -1,0 +1,151 @@
+import { Anchor, Badge, Button, Center, Stack, Table, Text, Title } from '@mantine/core'
+import { useInfiniteQuery } from '@tanstack/react-query'
+import type { ActivityEntry, AuditActionName } from '../../../../contract/audit'
+import { CONFIG_ACTOR } from '../../../../contract/audit'
+import { LoadError } from '../../../components/load-error'
+import { PageLoader } from '../../../components/page-loader'
+import { usePageTitle } from '../../../lib/page-title'
+import { profilePath } from '../../../lib/paths'
+import { activityQueryOptions, errorMessage } from '../api'
+import classes from './admin-table.module.css'
+import activity from './activity-log.module.css'
+import { EmailText } from './email-text'
+
+const ACTION: Record<AuditActionName, { label: string; color: string }> = {
+  'wumpus.publish': { label: 'Published', color: 'green' },
+  'wumpus.edit': { label: 'Edited', color: 'blue' },
+  'wumpus.delete': { label: 'Deleted', color: 'red' },
+  'user.make-admin': { label: 'Made admin', color: 'grape' },
+}
+
+const FIELD: Record<string, string> = { name: 'Name', description: 'Description', gif: 'GIF', apng: 'APNG', lottie: 'Lottie', role: 'Role' }
+
+const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+
+/** Dashboard → Activity (admins): who published, edited, deleted or promoted what, and what changed. */
+export function ActivityLog() {
+  usePageTitle('Activity')
+  const log = useInfiniteQuery(activityQueryOptions())
+
+  if (log.isPending) return <PageLoader />
+  if (!log.data) {
+    return <LoadError title="Could not load the activity" error={log.error} onRetry={() => void log.refetch()} retrying={log.isRefetching} />
+  }
+  const entries = log.data.pages.flatMap((page) => page.items)
+
+  return (
+    <Stack gap="lg">
+      <Title order={1}>Activity</Title>
+      <Text c="dimmed" size="sm">
+        Every admin action, newest first: animations published, edited and deleted, and users made admins.
+      </Text>
+      {entries.length === 0 ? (
+        <Text>No admin actions yet.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={340}>
+          <Table striped className={classes.table} aria-label="Admin activity">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th className={classes.wideOnly}>When</Table.Th>
+                <Table.Th className={classes.wideOnly}>Who</Table.Th>
+                <Table.Th>What</Table.Th>
+                <Table.Th className={classes.wideOnly}>Changes</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {entries.map((entry) => (
+                <Table.Tr key={entry.id}>
+                  <Table.Td className={`${activity.when} ${classes.wideOnly}`}>
+                    <When at={entry.at} />
+                  </Table.Td>
+                  <Table.Td className={`${classes.email} ${classes.wideOnly}`}>
+                    <Actor actor={entry.actor} />
+                  </Table.Td>
+                  <Table.Td className={classes.name}>
+                    <Badge color={ACTION[entry.action].color} variant="light" size="sm">
+                      {ACTION[entry.action].label}
+                    </Badge>{' '}
+                    <Target entry={entry} />
+                    <Text size="xs" c="dimmed" className={`${classes.email} ${classes.phoneOnly}`}>
+                      <When at={entry.at} /> by <Actor actor={entry.actor} />
+                    </Text>
+                    <div className={classes.phoneOnly}>
+                      <Changes entry={entry} />
+                    </div>
+                  </Table.Td>
+                  <Table.Td className={classes.wideOnly}>
+                    <Changes entry={entry} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {log.isFetchNextPageError && (
+        <Text size="sm" c="red" ta="center" role="alert">
+          Could not load more activity: {errorMessage(log.error)}
+        </Text>
+      )}
+      {log.hasNextPage && (
+        <Center>
+          <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
+            {log.isFetchNextPageError ? 'Retry' : 'Load more'}
+          </Button>
+        </Center>
+      )}
+    </Stack>
+  )
+}
+
+function When({ at }: { at: string }) {
+  return <time dateTime={at}>{when.format(new Date(at))}</time>
+}
+
+function Actor({ actor }: { actor: string }) {
+  if (actor === CONFIG_ACTOR) return <Text span inherit>the ADMIN_EMAILS setting</Text>
+  return (
+    <Anchor href={profilePath(actor)} inherit>
+      <EmailText email={actor} />
+    </Anchor>
+  )
+}
+
+/** The animation or user acted on; a deleted animation has no page any more. */
+function Target({ entry }: { entry: ActivityEntry }) {
+  const { target } = entry
+  const name = target.name || target.id
+  if (target.type === 'user') {
+    return (
+      <Anchor href={profilePath(target.id)} size="sm" className={classes.email}>
+        {target.name ? name : <EmailText email={name} />}
+      </Anchor>
+    )
+  }
+  if (entry.action === 'wumpus.delete') return <Text span size="sm" fw={500}>{name}</Text>
+  return (
+    <Anchor href={`/wumpus/${encodeURIComponent(target.id)}`} size="sm">
+      {name}
+    </Anchor>
+  )
+}
+
+function Changes({ entry }: { entry: ActivityEntry }) {
+  // A publish or a delete lists every field; the name is already in the row.
+  const changes = entry.changes.filter((change) => entry.action === 'wumpus.edit' || entry.action === 'user.make-admin' || change.field !== 'name')
+  if (changes.length === 0) return null
+  return (
+    <dl className={activity.changes}>
+      {changes.map((change) => (
+        <div key={change.field} className={activity.change}>
+          <dt>{FIELD[change.field] ?? change.field}</dt>
+          <dd>
+            {change.from !== undefined && <del>{change.from}</del>}
+            {change.from !== undefined && change.to !== undefined && <span aria-hidden="true"> → </span>}
+            {change.to !== undefined && <ins>{change.to}</ins>}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  )
+}

@@ -1,0 +1,14 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { PageLoader } from '../../components/page-loader'
+import { ActivityLog } from '../../features/admin/components/activity-log'
+import { requireAdmin } from '../../features/admin/require-admin'
+
+export const Route = createFileRoute('/_authenticated/dashboard/activity')({
+  beforeLoad: requireAdmin,
+  // The admin api stays out of the entry chunk: it is fetched with the page.
+  loader: ({ context }) =>
+    import('../../features/admin/api').then(({ activityQueryOptions }) => context.queryClient.prefetchInfiniteQuery(activityQueryOptions())),
+  pendingComponent: PageLoader,
+  pendingMs: 100,
+  component: ActivityLog,
+})

@@ -1,0 +1,130 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { errorBody } from '../../test/support/error-body'
+import { createAccount, verifyEmail } from '../../test/support/firebase-emulator'
+import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { lottieBytes } from '../media/test-fixtures/lottie'
+import { buildGif } from '../media/test-fixtures/gif'
+import { stillPng } from '../media/test-fixtures/png'
+import { RATE_LIMITS } from './rate-limit'
+
+// A tenth of every limit, so that tests reach them quickly.
+const FACTOR = 0.1
+const limit = (name: keyof typeof RATE_LIMITS, of: 'perIp' | 'perAccount') => Math.max(1, Math.round(RATE_LIMITS[name][of] * FACTOR))
+
+let server: TestServer
+beforeEach(async () => {
+  server = await startTestServer({ RATE_LIMIT_FACTOR: String(FACTOR) })
+})
+afterEach(() => server.close())
+
+const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+  fetch(server.url + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  })
+
+/** Answers the statuses of `count` calls made one after another. */
+async function statuses(count: number, send: (i: number) => Promise<Response>): Promise<number[]> {
+  const result: number[] = []
+  for (let i = 0; i < count; i++) result.push((await send(i)).status)
+  return result
+}
+
+async function expectLimited(res: Response, name: string) {
+  expect(res.status).toBe(429)
+  const retryAfter = Number(res.headers.get('retry-after'))
+  expect(retryAfter).toBeGreaterThanOrEqual(1)
+  expect(retryAfter).toBeLessThanOrEqual(RATE_LIMITS[name as keyof typeof RATE_LIMITS].windowSeconds)
+  const { error } = errorBody(await res.json())
+  expect(error).toMatchObject({ code: 'RATE_LIMITED', details: { limit: name, retryAfterSeconds: retryAfter } })
+}
+
+const imageForm = () => {
+  const form = new FormData()
+  form.append('file', new Blob([new Uint8Array(stillPng(2, 2))]), 'p.png')
+  return form
+}
+
+describe('rate limits', () => {
+  it('limits profile updates per account, answering 429 with Retry-After in the error shape', async () => {
+    await server.store.upsertUser('busy@example.com', { user_name: 'Busy' })
+    await server.store.upsertUser('calm@example.com', { user_name: 'Calm' })
+    const busy = await server.sessionToken('busy@example.com')
+    const allowed = limit('profile', 'perAccount')
+    expect(await statuses(allowed, (i) => call('PUT', '/api/user/busy@example.com', busy, { job: `Job ${i}` }))).toEqual(Array(allowed).fill(200))
+    await expectLimited(await call('PUT', '/api/user/busy@example.com', busy, { job: 'One more' }), 'profile')
+    expect((await server.store.getUser('busy@example.com'))?.job).toBe(`Job ${allowed - 1}`)
+    // Another account is counted on its own.
+    expect((await call('PUT', '/api/user/calm@example.com', await server.sessionToken('calm@example.com'), { job: 'Calm' })).status).toBe(200)
+  })
+
+  it('limits sign-in exchanges per Firebase account and per IP address', async () => {
+    const account = await createAccount()
+    const body = { email: account.email, user_name: 'Often', photo: '' }
+    const perAccount = limit('signIn', 'perAccount')
+    expect(await statuses(perAccount, () => call('PUT', `/api/user/${account.email}`, account.idToken, body))).toEqual(Array(perAccount).fill(200))
+    await expectLimited(await call('PUT', `/api/user/${account.email}`, account.idToken, body), 'signIn')
+    // Fresh accounts from the same address, until the address is over its own limit (one hit is spent above).
+    const perIp = limit('signIn', 'perIp')
+    const others = await Promise.all(Array.from({ length: perIp - perAccount }, () => createAccount()))
+    const answers = await statuses(others.length, (i) => call('PUT', `/api/user/${others[i]!.email}`, others[i]!.idToken, { email: others[i]!.email }))
+    expect(answers).toEqual([...Array(perIp - perAccount - 1).fill(200), 429])
+  })
+
+  it('limits profile image uploads per account', async () => {
+    const token = await server.sessionToken('uploader@example.com')
+    const allowed = limit('image', 'perAccount')
+    expect(await statuses(allowed, () => call('POST', '/api/uploads/image', token, imageForm()))).toEqual(Array(allowed).fill(201))
+    await expectLimited(await call('POST', '/api/uploads/image', token, imageForm()), 'image')
+  })
+
+  it('limits renders and Lottie links per admin account', async () => {
+    const account = await createAccount()
+    await server.store.upsertUser(account.email, { role: 'admin' })
+    const admin = await server.sessionToken(account.email)
+    const form = new FormData()
+    form.append('file', new Blob([new Uint8Array(lottieBytes({ op: 10 }))]), 'a.json')
+    const lottie = (await (await call('POST', '/api/uploads/animation?format=lottie', admin, form)).json()) as { id: string; url: string }
+
+    const renders = limit('render', 'perAccount')
+    expect(await statuses(renders, () => call('POST', '/api/renders', admin, { lottie: lottie.id }))).toEqual(Array(renders).fill(201))
+    await expectLimited(await call('POST', '/api/renders', admin, { lottie: lottie.id }), 'render')
+
+    const links = limit('lottieLink', 'perAccount')
+    expect(await statuses(links, () => call('POST', '/api/uploads/lottie-link', admin, { url: lottie.url }))).toEqual(Array(links).fill(201))
+    await expectLimited(await call('POST', '/api/uploads/lottie-link', admin, { url: lottie.url }), 'lottieLink')
+    // A multipart publish that would render counts as a render too.
+    const publish = new FormData()
+    publish.append('name', 'Limited Wumpus')
+    publish.append('description', 'Would need a render')
+    publish.append('lottie', new Blob([new Uint8Array(lottieBytes({ op: 10 }))]), 'b.json')
+    await expectLimited(await call('POST', '/api/wumpuses', admin, publish), 'render')
+  })
+
+  it('limits animation file uploads per admin account', async () => {
+    await server.store.upsertUser('uploading-admin@example.com', { role: 'admin' })
+    const admin = await server.sessionToken('uploading-admin@example.com')
+    const gifForm = () => {
+      const form = new FormData()
+      form.append('file', new Blob([new Uint8Array(buildGif())]), 'a.gif')
+      return form
+    }
+    const allowed = limit('upload', 'perAccount')
+    expect(await statuses(allowed, () => call('POST', '/api/uploads/animation?format=gif', admin, gifForm()))).toEqual(Array(allowed).fill(201))
+    await expectLimited(await call('POST', '/api/uploads/animation?format=gif', admin, gifForm()), 'upload')
+  })
+
+  it('does not limit reads of the gallery', async () => {
+    expect(new Set(await statuses(60, () => call('GET', '/api/wumpuses', undefined)))).toEqual(new Set([200]))
+  })
+
+  it('keeps counting a verified user after sign-in: the limit is per account, not per session', async () => {
+    const account = await createAccount()
+    const verifiedToken = await verifyEmail(account)
+    const sessions = await Promise.all([0, 1].map(async () => ((await (await call('PUT', `/api/user/${account.email}`, verifiedToken, { email: account.email })).json()) as { token: string }).token))
+    const allowed = limit('profile', 'perAccount')
+    const answers = await statuses(allowed + 1, (i) => call('PUT', `/api/user/${account.email}`, sessions[i % 2], { job: `Job ${i}` }))
+    expect(answers).toEqual([...Array(allowed).fill(200), 429])
+  })
+})

@@ -1,0 +1,67 @@
+import type { Context, Middleware } from 'koa'
+import type { RateCounter, Store } from '../store/port'
+import { HttpError } from './http-error'
+
+/** Hits allowed per window, for each caller's IP address and for each account. */
+interface Limit {
+  perIp: number
+  perAccount: number
+  windowSeconds: number
+  /** What is limited, as the 429 message says it. */
+  what: string
+}
+
+/**
+ * The limits (before RATE_LIMIT_FACTOR). Generous for people, tight for scripts: an admin publishing
+ * a pack of stickers uploads a few dozen files in ten minutes, a person edits a profile a few times.
+ */
+export const RATE_LIMITS = {
+  signIn: { perIp: 60, perAccount: 20, windowSeconds: 600, what: 'sign-ins' },
+  profile: { perIp: 120, perAccount: 30, windowSeconds: 60, what: 'profile updates' },
+  image: { perIp: 60, perAccount: 20, windowSeconds: 600, what: 'image uploads' },
+  upload: { perIp: 300, perAccount: 150, windowSeconds: 600, what: 'animation uploads' },
+  render: { perIp: 40, perAccount: 20, windowSeconds: 600, what: 'renders' },
+  lottieLink: { perIp: 60, perAccount: 30, windowSeconds: 600, what: 'Lottie links' },
+} satisfies Record<string, Limit>
+
+export type LimitName = keyof typeof RATE_LIMITS
+
+export interface RateLimits {
+  /** Counts one hit for the caller's IP address; throws 429 (with Retry-After) when over the limit. */
+  ip(name: LimitName, ctx: Context): Promise<void>
+  /** Counts one hit for an account (an email or a Firebase uid); throws 429 when over. */
+  account(name: LimitName, account: string): Promise<void>
+  /** Both, as middleware after requireSession: the account is the signed-in email. */
+  guard(name: LimitName): Middleware
+}
+
+/** One set of counters for the whole app, kept by the store (memory, or MongoDB for every instance). */
+export function createRateLimits(store: Store, factor = 1): RateLimits {
+  const counters = new Map<LimitName, { ip: RateCounter; account: RateCounter }>()
+  for (const [name, limit] of Object.entries(RATE_LIMITS) as [LimitName, Limit][]) {
+    const points = (n: number) => Math.max(1, Math.round(n * factor))
+    counters.set(name, {
+      ip: store.rateCounter({ name: `${name}:ip`, points: points(limit.perIp), durationSeconds: limit.windowSeconds }),
+      account: store.rateCounter({ name: `${name}:account`, points: points(limit.perAccount), durationSeconds: limit.windowSeconds }),
+    })
+  }
+
+  const refuse = (name: LimitName, waitMs: number) => {
+    if (waitMs <= 0) return
+    const retryAfterSeconds = Math.ceil(waitMs / 1000)
+    throw new HttpError('RATE_LIMITED', `Too many ${RATE_LIMITS[name].what}; try again in ${retryAfterSeconds} s`, { limit: name, retryAfterSeconds }, retryAfterSeconds)
+  }
+  const hitIp = (name: LimitName, ctx: Context) => counters.get(name)!.ip.hit(ctx.ip || 'unknown')
+  const hitAccount = (name: LimitName, account: string) => counters.get(name)!.account.hit(account.toLowerCase())
+
+  return {
+    ip: async (name, ctx) => refuse(name, await hitIp(name, ctx)),
+    account: async (name, account) => refuse(name, await hitAccount(name, account)),
+    guard: (name) => async (ctx, next) => {
+      const email = (ctx.state.session as { email?: string } | undefined)?.email
+      const waits = await Promise.all([hitIp(name, ctx), email === undefined ? 0 : hitAccount(name, email)])
+      refuse(name, Math.max(...waits))
+      await next()
+    },
+  }
+}

@@ -1,0 +1,126 @@
+import { CONFIG_ACTOR } from '../../../contract/audit'
+import { isReservedEmail, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
+import type { FirebaseIdentity } from '../auth/firebase-id-token'
+import { HttpError, notFound } from '../http/http-error'
+import type { Store, UserPatch, UserRecord } from '../store/port'
+import type { AuditLog } from './audit'
+import type { SessionService } from './sessions'
+
+/**
+ * The account rules: power follows proof. An account (keyed by email) is bound to the Firebase
+ * account of its first sign-in with a verified email, and only that Firebase account may sign in to
+ * it afterwards. Sign-ins without a verified email may create a bare record for a new email and get a
+ * session, but change nothing; profile changes and admin roles need a verified email.
+ */
+export interface AccountsDeps {
+  store: Store
+  sessions: SessionService
+  audit: AuditLog
+  /** Emails that become admins on any sign-in with the email verified (ADMIN_EMAILS). */
+  adminEmails: readonly string[]
+}
+
+export interface SignedIn {
+  token: string
+  user: UserRecord
+}
+
+const FILE_URL = /^\/api\/files\/([0-9a-f]{24})(?:\/|$)/
+
+const boundElsewhere = () =>
+  new HttpError('FORBIDDEN', 'This email address is linked to another sign-in account', { reason: 'account-bound' })
+
+/** The sign-in exchange (and its renewal, with `payload.session`): the account rules, then a session. */
+export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, payload: SignInPayload): Promise<SignedIn> {
+  const { store } = deps
+  const email = identity.email
+  if (isReservedEmail(email)) throw new HttpError('FORBIDDEN', 'Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
+
+  let user = await store.getUser(email)
+  if (user?.firebaseUid !== undefined && user.firebaseUid !== identity.uid) throw boundElsewhere()
+
+  // A new email gets a bare record; without a verified email that is all.
+  user ??= await store.upsertUser(email, {})
+  if (identity.emailVerified) {
+    const wasBound = user.firebaseUid !== undefined
+    const bound = await store.bindUser(email, identity.uid)
+    if (!bound) throw boundElsewhere()
+    // Sessions that unverified sign-ins got for this email end now (but the one being renewed).
+    if (!wasBound) await deps.sessions.endOthers(email, identity.uid, payload.session)
+    const blanks = await blanksFilled(store, email, bound, payload, identity)
+    user = Object.keys(blanks).length > 0 ? await store.upsertUser(email, blanks) : bound
+    if (deps.adminEmails.includes(email) && (await store.setRole(email, 'admin')) > 0) {
+      user = { ...user, role: 'admin' }
+      await deps.audit.record({
+        actor: CONFIG_ACTOR,
+        action: 'user.make-admin',
+        target: { type: 'user', id: email, name: user.user_name },
+        changes: [{ field: 'role', from: 'user', to: 'admin' }],
+      })
+    }
+  }
+
+  const name = user.user_name || payload.user_name || identity.name || email.split('@')[0]!
+  const token = await deps.sessions.signIn(
+    { email, uid: identity.uid, name, emailVerified: identity.emailVerified, authTime: identity.authTime },
+    payload.session,
+  )
+  return { token, user }
+}
+
+/** A returning user keeps the name and photo they chose here; only blanks are filled in from the sign-in. */
+async function blanksFilled(store: Store, email: string, user: UserRecord, payload: SignInPayload, identity: FirebaseIdentity): Promise<UserPatch> {
+  const patch: UserPatch = {}
+  if (!user.user_name) patch.user_name = payload.user_name || identity.name || email.split('@')[0]!
+  const photo = payload.photo ?? ''
+  if (!user.photo && photo && (await imageProblem(store, email, photo)) === undefined) patch.photo = photo
+  return patch
+}
+
+/**
+ * Why a photo or cover URL cannot be used, or undefined: one of our own files must be an image its
+ * user uploaded (not someone else's, not an animation file); https links elsewhere are theirs to give.
+ */
+async function imageProblem(store: Store, email: string, url: string): Promise<string | undefined> {
+  const id = FILE_URL.exec(url)?.[1]
+  if (!id) return undefined
+  const file = await store.getFileInfo(id)
+  if (!file || file.purpose !== 'image') return 'No uploaded image at this address'
+  if (file.owner !== email) return 'Use an image you uploaded'
+  return undefined
+}
+
+export interface ProfileUpdated {
+  modifiedCount: number
+  user: UserRecord
+  token: string
+}
+
+/** A user changes their own profile, with a verified email; the answer's token keeps the session's expiry. */
+export async function updateProfile(deps: Pick<AccountsDeps, 'store' | 'sessions'>, session: SessionClaims, email: string, patch: ProfileUpdate): Promise<ProfileUpdated> {
+  const { store } = deps
+  if (session.email !== email) throw new HttpError('FORBIDDEN', 'You can only change your own profile')
+  if (!session.email_verified) throw new HttpError('FORBIDDEN', 'Verify your email address before changing your profile', { reason: 'email-not-verified' })
+  const problems = []
+  for (const field of ['photo', 'cover'] as const) {
+    const problem = patch[field] ? await imageProblem(store, email, patch[field]) : undefined
+    if (problem) problems.push({ path: field, message: problem })
+  }
+  if (problems.length > 0) throw new HttpError('BAD_REQUEST', 'The request is not valid', problems)
+  const before = await store.getUser(email)
+  if (!before) throw notFound('No such user')
+  const after = await store.upsertUser(email, patch)
+  const modifiedCount = (Object.keys(patch) as (keyof ProfileUpdate)[]).some((key) => before[key] !== after[key]) ? 1 : 0
+  return { modifiedCount, user: after, token: deps.sessions.reissue(session, after.user_name) }
+}
+
+/** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
+export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: string, email: string): Promise<number> {
+  const user = await deps.store.getUser(email)
+  if (!user) throw notFound('No such user')
+  const modified = await deps.store.setRole(email, 'admin')
+  if (modified > 0) {
+    await deps.audit.record({ actor, action: 'user.make-admin', target: { type: 'user', id: email, name: user.user_name }, changes: [{ field: 'role', from: user.role, to: 'admin' }] })
+  }
+  return modified
+}

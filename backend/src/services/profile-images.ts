@@ -1,0 +1,46 @@
+import { MAX_PENDING_IMAGES, MAX_PROFILE_IMAGE_FRAMES, MAX_PROFILE_IMAGE_PIXELS } from '../../../contract/limits'
+import { HttpError } from '../http/http-error'
+import { inspectImage } from '../media/inspect-image'
+import { MediaError } from '../media/media-error'
+import type { Store, StoredFile } from '../store/port'
+
+const EXTENSION: Record<string, string> = { png: 'png', apng: 'png', gif: 'gif', jpeg: 'jpg', webp: 'webp' }
+const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
+
+/**
+ * A profile photo or cover, judged by its bytes and by what a browser must decode to show it; stored
+ * under its owner. Each user keeps at most MAX_PENDING_IMAGES uploads not yet used in their profile:
+ * the oldest of those go to make room, so repeated uploads cannot fill the disk.
+ */
+export async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array, baseName: string): Promise<StoredFile> {
+  let info: ReturnType<typeof inspectImage>
+  try {
+    info = inspectImage(bytes)
+  } catch (error) {
+    if (error instanceof MediaError) {
+      const status = error.code === 'BAD_SIGNATURE' ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST'
+      throw new HttpError(status, `Not an image we can use: ${error.message}`, { mediaCode: error.code })
+    }
+    throw error
+  }
+  const pixels = info.width * info.height * info.frames
+  if (info.frames > MAX_PROFILE_IMAGE_FRAMES || pixels > MAX_PROFILE_IMAGE_PIXELS) {
+    throw new HttpError('BAD_REQUEST', `Profile images may have at most ${MAX_PROFILE_IMAGE_FRAMES} frames and ${MAX_PROFILE_IMAGE_PIXELS / 1024 / 1024} megapixels in all`, {
+      mediaCode: 'TOO_LARGE',
+      frames: info.frames,
+      pixels,
+      maxFrames: MAX_PROFILE_IMAGE_FRAMES,
+      maxPixels: MAX_PROFILE_IMAGE_PIXELS,
+    })
+  }
+  const stored = await store.putFile({ bytes, contentType: info.contentType, filename: `${baseName}.${EXTENSION[info.format] ?? 'img'}`, owner, purpose: 'image' })
+  await dropOldPendingImages(store, owner)
+  return stored
+}
+
+async function dropOldPendingImages(store: Store, owner: string): Promise<void> {
+  const user = await store.getUser(owner)
+  const used = new Set([user?.photo, user?.cover].map((url) => FILE_URL_ID.exec(url ?? '')?.[1]))
+  const pending = (await store.listUserFiles(owner, 'image')).filter((file) => !used.has(file.id))
+  for (const file of pending.slice(0, Math.max(0, pending.length - MAX_PENDING_IMAGES))) await store.deleteFile(file.id)
+}

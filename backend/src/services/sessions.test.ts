@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import jwt from 'jsonwebtoken'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { HttpError } from '../http/http-error'
+import { openEmbeddedStore } from '../store/embedded'
+import type { Store } from '../store/port'
+import { createSessionService, type SessionIdentity } from './sessions'
+
+const HOUR = 3600
+const MAX_AGE = 24 * HOUR
+let dir: string
+let store: Store
+let clock: number
+const service = () => createSessionService({ store, secret: 's'.repeat(40), ttlSeconds: HOUR, maxAgeSeconds: MAX_AGE, now: () => clock })
+const identity = (overrides: Partial<SessionIdentity> = {}): SessionIdentity => ({
+  email: 'ana@example.com',
+  uid: 'uid-ana',
+  name: 'Ana',
+  emailVerified: true,
+  authTime: Math.floor(clock / 1000),
+  ...overrides,
+})
+const exp = (token: string) => (jwt.decode(token) as { exp: number }).exp
+
+async function reason(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => undefined, (e: unknown) => e)
+  expect(error).toBeInstanceOf(HttpError)
+  return ((error as HttpError).details as { reason: string }).reason
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-sessions-'))
+  store = await openEmbeddedStore({ dataDir: dir })
+  clock = Date.UTC(2026, 0, 1)
+})
+afterEach(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('sessions', () => {
+  it('renews hour by hour up to the absolute end counted from the Firebase sign-in, and no further', async () => {
+    const sessions = service()
+    const signedInAt = Math.floor(clock / 1000)
+    let token = await sessions.signIn(identity())
+    expect(exp(token)).toBe(signedInAt + HOUR)
+    // The app renews each hour with a fresh Firebase ID token (whose auth_time stays the sign-in's).
+    for (let hour = 1; hour < 24; hour++) {
+      clock += HOUR * 1000
+      token = await sessions.signIn(identity({ authTime: signedInAt }), token)
+      expect(exp(token)).toBe(Math.min(signedInAt + (hour + 1) * HOUR, signedInAt + MAX_AGE))
+      await expect(sessions.check(token)).resolves.toMatchObject({ email: 'ana@example.com' })
+    }
+    clock += HOUR * 1000
+    expect(await reason(sessions.check(token))).toBe('expired')
+    expect(await reason(sessions.signIn(identity({ authTime: signedInAt }), token))).toBe('session-ended')
+    // A fresh session needs a fresh Firebase sign-in (password or Google), not just a refreshed token.
+    expect(await reason(sessions.signIn(identity({ authTime: signedInAt })))).toBe('sign-in-too-old')
+    await expect(sessions.signIn(identity({ authTime: Math.floor(clock / 1000) }))).resolves.toBeTruthy()
+  })
+
+  it('refuses to renew a session with another Firebase account, or a token it did not sign', async () => {
+    const sessions = service()
+    const token = await sessions.signIn(identity())
+    expect(await reason(sessions.signIn(identity({ uid: 'uid-mallory' }), token))).toBe('session-ended')
+    const foreign = jwt.sign({ sid: 'x', email: 'ana@example.com' }, 'other'.repeat(10), { algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery' })
+    expect(await reason(sessions.signIn(identity(), foreign))).toBe('invalid')
+  })
+
+  it('starts a new session when the token to renew is from before sessions existed', async () => {
+    const sessions = service()
+    const legacy = jwt.sign({ email: 'ana@example.com', name: 'Ana', email_verified: true }, 's'.repeat(40), { algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', expiresIn: -10 })
+    const token = await sessions.signIn(identity(), legacy)
+    await expect(sessions.check(token)).resolves.toMatchObject({ email: 'ana@example.com' })
+  })
+
+  it('reissues a token with a new name but the same session and expiry', async () => {
+    const sessions = service()
+    const token = await sessions.signIn(identity())
+    const claims = await sessions.check(token)
+    clock += 30 * 60 * 1000
+    const renamed = sessions.reissue(claims, 'Ana Lovelace')
+    expect(await sessions.check(renamed)).toMatchObject({ sid: claims.sid, exp: claims.exp, name: 'Ana Lovelace' })
+  })
+})
