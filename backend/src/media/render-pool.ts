@@ -3,9 +3,9 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { RenderJob, RenderReply, RenderResult } from './media-worker'
+import type { DerivedMedia, MediaJob, RenderReply, RenderResult } from './media-worker'
 
-export type { RenderResult }
+export type { DerivedMedia, RenderResult }
 
 export interface RenderAnimationOptions {
   size?: number
@@ -20,8 +20,8 @@ export interface PoolOptions {
 }
 
 interface Pending {
-  job: RenderJob
-  resolve: (r: RenderResult) => void
+  job: MediaJob
+  resolve: (r: never) => void
   reject: (e: Error) => void
 }
 
@@ -50,9 +50,18 @@ export class RenderPool {
   constructor(private readonly options: PoolOptions = {}) {}
 
   render(lottie: unknown, options: RenderAnimationOptions = {}): Promise<RenderResult> {
+    return this.run({ id: this.nextId++, lottie, size: options.size, fps: options.fps })
+  }
+
+  /** Card previews and platform exports of an animation. */
+  derive(lottie: unknown): Promise<DerivedMedia> {
+    return this.run({ id: this.nextId++, kind: 'derived', lottie })
+  }
+
+  private run<R>(job: MediaJob): Promise<R> {
     if (this.closed) return Promise.reject(new Error('render pool is closed'))
-    return new Promise((resolve, reject) => {
-      this.queue.push({ job: { id: this.nextId++, lottie, size: options.size, fps: options.fps }, resolve, reject })
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ job, resolve: resolve as (r: never) => void, reject })
       this.pump()
     })
   }
@@ -73,7 +82,7 @@ export class RenderPool {
       const p = this.current
       if (!p || p.job.id !== reply.id) return
       this.finish()
-      if (reply.ok) p.resolve(reply.result)
+      if (reply.ok) p.resolve(reply.result as never)
       else p.reject(new Error(reply.error))
       this.pump()
     })
@@ -143,6 +152,12 @@ let shared: RenderPool | null = null
 export function renderAnimation(lottie: object, options?: RenderAnimationOptions): Promise<RenderResult> {
   shared ??= new RenderPool()
   return shared.render(lottie, options)
+}
+
+/** Card previews and platform exports of an animation, made in the shared worker. */
+export function deriveAnimation(lottie: object): Promise<DerivedMedia> {
+  shared ??= new RenderPool()
+  return shared.derive(lottie)
 }
 
 export async function closeRenderPool(): Promise<void> {
