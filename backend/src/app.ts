@@ -15,6 +15,8 @@ import { wumpusRoutes } from './routes/wumpuses'
 import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
+import { stickerRoutes } from './routes/stickers'
+import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
 
@@ -24,10 +26,18 @@ export interface AppDeps {
   logger: Logger
   /** Firebase ID token verification; by default against this deployment's project or emulator. */
   verifyIdToken?: VerifyIdToken
+  /** Card previews and platform exports; by default made in the shared render worker. */
+  derivedMedia?: DerivedMediaService
 }
 
 /** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp({ config, store, logger, verifyIdToken = defaultIdTokenVerifier(config) }: AppDeps): Koa {
+export function createApp({
+  config,
+  store,
+  logger,
+  verifyIdToken = defaultIdTokenVerifier(config),
+  derivedMedia = createDerivedMediaService({ store, logger }),
+}: AppDeps): Koa {
   const app = new Koa({ proxy: config.trustProxy })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
@@ -44,7 +54,7 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
   app.use(serializeJson())
   app.use(koaBody({ jsonLimit: '256kb', jsonStrict: true, text: false, urlencoded: false, multipart: false }))
 
-  for (const router of appRouters({ config, store, verifyIdToken })) {
+  for (const router of appRouters({ config, store, verifyIdToken, derivedMedia })) {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
@@ -53,9 +63,10 @@ export function createApp({ config, store, logger, verifyIdToken = defaultIdToke
 }
 
 /** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
-export function appRouters({ config, store, verifyIdToken }: Required<Omit<AppDeps, 'logger'>>): Router[] {
+export function appRouters({ config, store, verifyIdToken, derivedMedia }: Required<Omit<AppDeps, 'logger'>>): Router[] {
   const api = [
-    wumpusRoutes(store, config),
+    wumpusRoutes(store, config, derivedMedia),
+    stickerRoutes({ store }),
     fileRoutes(store),
     clientConfigRoutes(config),
     userRoutes({ store, config, verifyIdToken }),

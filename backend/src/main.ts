@@ -6,6 +6,7 @@ import { createStore } from './store/create-store'
 import { seedDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
+import { createDerivedMediaService } from './services/derived-media'
 
 async function main() {
   let config
@@ -22,7 +23,8 @@ async function main() {
   const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
   if (config.seedDemo) await seedDemoGallery(store, logger)
 
-  const server = createApp({ config, store, logger }).listen(config.port, config.host)
+  const derivedMedia = createDerivedMediaService({ store, logger })
+  const server = createApp({ config, store, logger, derivedMedia }).listen(config.port, config.host)
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -31,6 +33,8 @@ async function main() {
   console.log(`\nWumpus Gallery is running at ${url}\n`)
 
   const stopSweeper = startOrphanSweeper(store, logger)
+  // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
+  void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -40,7 +44,7 @@ async function main() {
     server.closeIdleConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
     stopSweeper()
-    await closeRenderPool()
+    await Promise.all([derivedMedia.close(), closeRenderPool()])
     await store.close()
     process.exit(0)
   }

@@ -13,9 +13,13 @@ import { multipart, uploadedFiles } from './uploads'
 import type { Config } from '../config'
 import { PageCache } from './page-cache'
 import { toApiWumpus } from './wumpus-view'
+import type { DerivedMediaService } from '../services/derived-media'
 
-/** Read side of the animations: the paged gallery, one uploader's list, one animation. */
-export function wumpusRoutes(store: Store, config: Config): Router {
+/**
+ * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
+ * deleting (which start, replace and remove their previews and platform exports).
+ */
+export function wumpusRoutes(store: Store, config: Config, derivedMedia: DerivedMediaService): Router {
   const router = new Router()
   const session = requireSession(config.jwtSecret)
   // The largest of the three limits per file; each file is checked against its own limit after.
@@ -80,6 +84,8 @@ export function wumpusRoutes(store: Store, config: Config): Router {
         refs = (await checkedFileRefs(store, me, body.files)) as Record<MediaFormat, FileRef>
       }
       const record = await store.insertWumpus({ name: fields.name, description: fields.description, files: refs, u_email: me, u_name })
+      // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
+      void derivedMedia.refresh(record._id)
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
@@ -111,6 +117,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     for (const format of Object.keys(replaced) as MediaFormat[]) {
       if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
     }
+    await derivedMedia.filesChanged(record, updated)
     ctx.body = toApiWumpus(updated)
   })
 
@@ -120,6 +127,7 @@ export function wumpusRoutes(store: Store, config: Config): Router {
     const deletedCount = record ? await store.deleteWumpus(record._id) : 0
     if (record && deletedCount > 0) {
       await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
+      await derivedMedia.removed(record)
     }
     ctx.body = { deletedCount }
   })

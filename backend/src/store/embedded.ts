@@ -12,6 +12,7 @@ import { OrderedIndex, type OrderedEntry } from './ordered-index'
 import {
   DuplicateKeyError,
   StoreUnavailableError,
+  type DerivedMedia,
   type ListWumpusesOptions,
   type NewFile,
   type NewWumpus,
@@ -26,6 +27,7 @@ import {
 } from './port'
 import {
   USER_DEFAULTS,
+  copyDerived,
   fileLabels,
   toStoredFile,
   toUserRecord,
@@ -145,7 +147,7 @@ class WumpusCatalog {
   }
 
   private countFileUses(record: WumpusRecord, delta: 1 | -1): void {
-    for (const id of wumpusFileIds(record.files)) {
+    for (const id of wumpusFileIds(record)) {
       const count = (this.fileUses.get(id) ?? 0) + delta
       if (count > 0) this.fileUses.set(id, count)
       else this.fileUses.delete(id)
@@ -214,6 +216,17 @@ class EmbeddedStore implements Store {
       { $set: { ...wumpusPatchFields(patch), updatedAt: new Date() } },
       { returnUpdatedDocs: true },
     )
+    if (!affectedDocuments) return undefined
+    this.catalog.replace(affectedDocuments)
+    this.revision++
+    return toWumpusRecord(affectedDocuments)
+  }
+
+  async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    const current = this.catalog.get(id)
+    if (!current || current.files.lottie.id !== lottieId) return undefined
+    const update = derived ? { $set: { derived: copyDerived(derived) } } : { $unset: { derived: true } }
+    const { affectedDocuments } = await this.wumpuses.updateAsync({ _id: id, 'files.lottie.id': lottieId }, update, { returnUpdatedDocs: true })
     if (!affectedDocuments) return undefined
     this.catalog.replace(affectedDocuments)
     this.revision++

@@ -17,6 +17,7 @@ import { decodeCursor, encodeCursor, isId, newId } from './ids'
 import {
   DuplicateKeyError,
   StoreUnavailableError,
+  type DerivedMedia,
   type ListWumpusesOptions,
   type NewFile,
   type NewWumpus,
@@ -32,6 +33,8 @@ import {
 import {
   USER_DEFAULTS,
   WUMPUS_FILE_ID_PATHS,
+  copyDerived,
+  derivedFileIds,
   fileLabels,
   toStoredFile,
   toUserRecord,
@@ -196,6 +199,15 @@ class MongoStore implements Store {
     const doc = await guard(() =>
       this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after' }),
     )
+    if (doc) this.revision++
+    return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    // The derived files' ids also go into one array, indexed, so isFileInUse finds them.
+    const update = derived ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } } : { $unset: { derived: '' as const } }
+    const doc = await guard(() => this.wumpuses.findOneAndUpdate({ _id: id, 'files.lottie.id': lottieId }, update, { returnDocument: 'after' }))
     if (doc) this.revision++
     return doc ? toWumpusRecord(doc) : undefined
   }

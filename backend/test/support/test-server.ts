@@ -7,6 +7,7 @@ import { signSessionToken } from '../../src/auth/session-token'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
+import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openEmbeddedStore } from '../../src/store/embedded'
 import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
 
@@ -17,11 +18,21 @@ export interface TestServer {
   store: Store
   config: Config
   dataDir: string
+  /** Makes previews and exports only when the server was started with `deriveMedia: true`. */
+  derivedMedia: DerivedMediaService
   close(): Promise<void>
 }
 
+export interface TestServerOptions {
+  /**
+   * Make card previews and platform exports after publishing, in the real render worker (slow: only
+   * for tests that look at them; elsewhere animations simply stay without them).
+   */
+  deriveMedia?: boolean
+}
+
 /** The real Koa app on a real embedded store in a temp folder, listening on a free port. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -31,7 +42,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     ...env,
   })
   const store = await openEmbeddedStore({ dataDir })
-  const server = createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1')
+  const logger = createLogger('silent')
+  const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
+  const server = createApp({ config, store, logger, derivedMedia }).listen(0, '127.0.0.1')
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   return {
@@ -45,9 +58,11 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     store,
     config,
     dataDir,
+    derivedMedia,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
+      await derivedMedia.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
