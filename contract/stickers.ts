@@ -12,6 +12,8 @@ export interface PlatformRules {
   /** Added to the animation's name: `waving-wumpus.discord.png`. */
   extension: string
   maxBytes: number
+  /** The cap as the platform states it. */
+  maxBytesLabel: string
   maxDurationMs: number
   /** Canvas limits: exact size, or the box a sticker must fit. */
   canvas: { exact?: number; maxWidth?: number; maxHeight?: number; square?: boolean; minLongSide?: number }
@@ -31,28 +33,28 @@ export interface PlatformRules {
 export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   discord: {
     label: 'Discord', kind: 'APNG', contentType: 'image/apng', extension: 'discord.png',
-    maxBytes: 512_000, maxDurationMs: 5000, canvas: { exact: 320 },
+    maxBytes: 512_000, maxBytesLabel: '512 KB', maxDurationMs: 5000, canvas: { exact: 320 },
   },
   telegram: {
     label: 'Telegram', kind: 'TGS', contentType: 'application/x-tgsticker', extension: 'telegram.tgs',
-    maxBytes: 64_000, maxDurationMs: 3000, canvas: { exact: 512 }, fps: 60,
+    maxBytes: 64_000, maxBytesLabel: '64 KB', maxDurationMs: 3000, canvas: { exact: 512 }, fps: 60,
   },
   whatsapp: {
     label: 'WhatsApp', kind: 'animated WebP', contentType: 'image/webp', extension: 'whatsapp.webp',
-    maxBytes: 500_000, maxDurationMs: 10_000, canvas: { exact: 512 }, minFrameMs: 8,
+    maxBytes: 500_000, maxBytesLabel: '500 KB', maxDurationMs: 10_000, canvas: { exact: 512 }, minFrameMs: 8,
   },
   signal: {
     label: 'Signal', kind: 'APNG', contentType: 'image/apng', extension: 'signal.png',
-    maxBytes: 300 * 1024, maxDurationMs: Infinity, canvas: { maxWidth: 512, maxHeight: 512, square: true }, plays: 'forever',
+    maxBytes: 300 * 1024, maxBytesLabel: '300 KiB', maxDurationMs: Infinity, canvas: { maxWidth: 512, maxHeight: 512, square: true }, plays: 'forever',
   },
   line: {
     label: 'LINE', kind: 'APNG', contentType: 'image/apng', extension: 'line.png',
-    maxBytes: 300_000, maxDurationMs: 4000, canvas: { maxWidth: 320, maxHeight: 270, minLongSide: 270 },
+    maxBytes: 300_000, maxBytesLabel: '300 KB', maxDurationMs: 4000, canvas: { maxWidth: 320, maxHeight: 270, minLongSide: 270 },
     minFrames: 5, maxFrames: 20, plays: { min: 1, max: 4 },
   },
   slack: {
     label: 'Slack', kind: 'GIF', contentType: 'image/gif', extension: 'slack.gif',
-    maxBytes: 128_000, maxDurationMs: Infinity, canvas: { exact: 128 }, maxFrames: 50,
+    maxBytes: 128_000, maxBytesLabel: '128 KB', maxDurationMs: Infinity, canvas: { exact: 128 }, maxFrames: 50,
   },
 }
 

@@ -14,6 +14,8 @@ export interface ApngOptions {
   quality?: number
   /** How many times to play; 0 = forever (default). */
   plays?: number
+  /** Consecutive identical frames become one longer frame (default true; LINE counts frames). */
+  mergeRepeats?: boolean
 }
 
 export interface EncodedApng {
@@ -163,8 +165,8 @@ interface PixelFrames {
  * have the previous frame disposed to transparent first, whichever writes fewer pixels.
  * With no transparent palette entry to spare, every frame replaces its rectangle.
  */
-function planFrames({ frames, clear, alphaOf }: PixelFrames, width: number, keepAvailable: boolean): FramePlan[] {
-  const held = holdRepeats(frames, (a, b) => sameBytes(bytesOf(a), bytesOf(b)))
+function planFrames({ frames, clear, alphaOf }: PixelFrames, width: number, keepAvailable: boolean, mergeRepeats: boolean): FramePlan[] {
+  const held = holdRepeats(frames, (a, b) => mergeRepeats && sameBytes(bytesOf(a), bytesOf(b)))
   const height = frames[0]!.length / width
   const screen = new Uint32Array(frames[0]!.length).fill(clear)
   const plans: FramePlan[] = []
@@ -249,7 +251,7 @@ export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}):
     pixels = { frames, clear: 0, alphaOf: (i) => alphas[i]! }
   }
 
-  const plans = planFrames(pixels, width, keepAvailable)
+  const plans = planFrames(pixels, width, keepAvailable, options.mergeRepeats ?? true)
   const plays = options.plays ?? 0
   const colourType = indexed ? COLOUR_INDEXED : COLOUR_RGBA
   const parts: Uint8Array[] = [SIGNATURE, ihdr(width, height, colourType), chunk('acTL', u32s(plans.length, plays)), ...(indexed ? paletteAndTransparency(entries) : [])]

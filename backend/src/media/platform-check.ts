@@ -36,9 +36,10 @@ export interface StickerCheck {
   overCap: boolean
 }
 
-/** Sizes as platforms state them: KiB when a number is a whole number of KiB, else decimal KB. */
-export const kb = (bytes: number) => (bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${Math.round(bytes / 1000)} KB`)
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`
+/** A file size in decimal kilobytes, as platforms state most caps. */
+export const kb = (bytes: number) => `${Math.round(bytes / 1000)} KB`
+/** Seconds with at most two decimals: 4 s, 1.5 s, 3.02 s. */
+export const seconds = (ms: number) => `${+(ms / 1000).toFixed(2)} s`
 
 /** Reads a platform file and checks it against that platform's rules. */
 export function checkStickerFile(platform: Platform, bytes: Uint8Array): StickerCheck {
@@ -54,7 +55,7 @@ export function checkStickerFile(platform: Platform, bytes: Uint8Array): Sticker
   const problems = [...read.problems]
   if (facts.contentType !== rules.contentType) problems.push(`It is ${facts.contentType}, not ${rules.contentType}`)
   const overCap = facts.bytes > rules.maxBytes
-  if (overCap) problems.push(`${kb(facts.bytes)} is over ${rules.label}'s limit of ${kb(rules.maxBytes)}`)
+  if (overCap) problems.push(`${kb(facts.bytes)} is over ${rules.label}'s limit of ${rules.maxBytesLabel}`)
   const { exact, maxWidth, maxHeight, square, minLongSide } = rules.canvas
   const size = `${facts.width}x${facts.height}`
   if (exact !== undefined && (facts.width !== exact || facts.height !== exact)) problems.push(`${size} is not the ${exact}x${exact} ${rules.label} asks for`)

@@ -8,7 +8,7 @@ import { encodeApng } from './encode-apng'
 import { encodeGif } from './encode-gif'
 import { encodeAnimatedWebp } from './encode-webp'
 import { padToSquare, type FrameSequence } from './frames'
-import { checkStickerFile, kb, type StickerFacts } from './platform-check'
+import { checkStickerFile, kb, seconds, type StickerFacts } from './platform-check'
 import { DEFAULT_MAX_FPS, lottieHeader, renderLottie } from './render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
 
@@ -37,7 +37,6 @@ interface Encoded {
   colours?: number | null
 }
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1).replace(/\.0$/, '')} s`
 const fpsText = (fps: number) => `${Math.round(fps * 10) / 10} fps`
 
 type Render = (size: number, fps: number) => Promise<FrameSequence>
@@ -156,20 +155,20 @@ async function ladder(
     first ??= { attempt, bytes: encoded.bytes.length, colours: encoded.colours }
     smallest = Math.min(smallest, encoded.bytes.length)
     if (check.problems.length === 0 && check.facts) {
-      return { platform, file: { bytes: encoded.bytes, facts: check.facts }, notes: [...baseNotes, ...gaveUp(first, attempt, encoded, rules.maxBytes)] }
+      return { platform, file: { bytes: encoded.bytes, facts: check.facts }, notes: [...baseNotes, ...gaveUp(first, attempt, encoded, rules.maxBytesLabel)] }
     }
     if (!check.overCap || check.problems.length > 1) return absent(platform, check.problems)
   }
   const end = attempts.at(-1)!
   return absent(platform, [
-    `Even at ${end.size}x${end.size} and ${fpsText(end.fps)} with the fewest colours, the smallest file was ${kb(smallest)}; ${rules.label} allows ${kb(rules.maxBytes)}`,
+    `Even at ${end.size}x${end.size}, ${fpsText(end.fps)} and the lowest quality tried, the smallest file was ${kb(smallest)}; ${rules.label} allows ${rules.maxBytesLabel}`,
   ])
 }
 
 /** What a file gave up compared with the first try. */
-function gaveUp(first: { attempt: Attempt; colours?: number | null }, attempt: Attempt, encoded: Encoded, cap: number): string[] {
+function gaveUp(first: { attempt: Attempt; colours?: number | null }, attempt: Attempt, encoded: Encoded, cap: string): string[] {
   const notes: string[] = []
-  const fit = `to fit ${kb(cap)}`
+  const fit = `to fit ${cap}`
   if (attempt.size !== first.attempt.size) notes.push(`${attempt.size}x${attempt.size} instead of ${first.attempt.size}x${first.attempt.size} ${fit}`)
   if (attempt.fps !== first.attempt.fps) notes.push(`${fpsText(attempt.fps)} instead of ${fpsText(first.attempt.fps)} ${fit}`)
   if (attempt.mode === 'lossy') notes.push(`Lossy compression (quality ${attempt.quality}) ${fit}`)
@@ -200,7 +199,7 @@ async function lineExport(lottie: unknown, header: { w: number; h: number }, dur
   })
   const notes = [`Plays ${plays === 1 ? 'once' : `${plays} times`} (${seconds(durationMs * plays)} in all)`]
   // LINE's canvas need not be square.
-  const result = await ladder('line', attempts, renders.asIs, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays }), notes)
+  const result = await ladder('line', attempts, renders.asIs, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }), notes)
   if (result.file) result.notes.splice(1, 0, `${result.file.facts.frames} frames at ${fpsText(result.file.facts.frames / seconds1)}, as LINE allows 5 to 20`)
   return result
 }
@@ -218,7 +217,7 @@ function telegramExport(lottie: unknown): PlatformExport {
   const notes = [...converted.notes]
   if (bytes.length > rules.maxBytes) {
     bytes = tgsBytes(withoutNames(converted.lottie))
-    notes.push(`Layer and shape names were left out to fit ${kb(rules.maxBytes)}`)
+    notes.push(`Layer and shape names were left out to fit ${rules.maxBytesLabel}`)
   }
   const check = checkStickerFile('telegram', bytes)
   if (check.problems.length > 0 || !check.facts) return absent('telegram', check.problems)

@@ -1,7 +1,7 @@
 // Telegram's animated stickers are gzipped Lottie (.tgs) on a 512x512 canvas at exactly 60 fps, with
 // a reduced feature set. This rewrites a Lottie towards those rules: the whole scene is scaled onto a
 // 512 canvas by a null parent layer, every time value is retimed to 60 fps (keyframes move; no time
-// remapping), time-stretched layers are baked, and star and polygon shapes become bezier paths.
+// remapping), idle time stretches are removed, and star and polygon shapes become bezier paths.
 // What cannot be converted is left as it is, for the platform check to refuse with its reason.
 import { gzipSync } from 'node:zlib'
 import { lottieBytes } from './lottie-json'
@@ -28,7 +28,7 @@ export function toTelegramLottie(source: unknown): TelegramConversion {
 
   const stars = convertStars(lottie)
   if (stars > 0) notes.push(`${stars === 1 ? 'A star shape was' : `${stars} star shapes were`} redrawn as ${stars === 1 ? 'a path' : 'paths'}`)
-  if (bakeTimeStretch(lottie)) notes.push('Time-stretched layers were retimed')
+  if (resetIdleTimeStretch(lottie)) notes.push('A time stretch that players ignore was removed')
   if (header.fr !== TELEGRAM_FPS) {
     retime(lottie, TELEGRAM_FPS / header.fr)
     notes.push(`Retimed from ${round(header.fr)} to ${TELEGRAM_FPS} fps`)
@@ -101,23 +101,20 @@ function scaleKeyframeTimes(node: unknown, factor: number, seen = new Set<object
 }
 
 /**
- * A layer's time stretch (sr) plays its own keyframes slower or faster; outside precompositions
- * that is the same as keyframes spread by sr, so the stretch is baked into them. Precomposition
- * layers keep theirs (their content may be shared), and the check refuses them.
+ * A time stretch (sr) only plays a precomposition's content slower or faster: players (lottie-web,
+ * ThorVG, rlottie) ignore it on other layers, so there it is reset to 1 and nothing on screen changes.
+ * Precomposition layers keep theirs, and the check refuses them.
  */
-function bakeTimeStretch(lottie: Json): boolean {
-  let baked = false
+function resetIdleTimeStretch(lottie: Json): boolean {
+  let reset = false
   for (const layers of compositions(lottie)) {
     for (const layer of layers) {
       if (!isObject(layer) || typeof layer.sr !== 'number' || layer.sr === 1 || layer.ty === 0) continue
-      const stretch = layer.sr
-      const seen = new Set<object>()
-      for (const [key, value] of Object.entries(layer)) if (!['ip', 'op', 'st', 'sr'].includes(key)) scaleKeyframeTimes(value, stretch, seen)
       layer.sr = 1
-      baked = true
+      reset = true
     }
   }
-  return baked
+  return reset
 }
 
 /** Scales and centres the scene on the 512 canvas through a null layer that parents every root layer. */
