@@ -1,4 +1,5 @@
 import { http, HttpResponse } from 'msw'
+import type { StickerExport } from '../../contract/stickers'
 import type { Wumpus } from '../../contract/wumpus'
 
 /** GET /api/wumpuses over the given items, paged like the real server (cursor = next index). */
@@ -23,5 +24,21 @@ export function wumpusDetailHandler(items: Wumpus[]) {
     const found = items.find((item) => item._id === params.id)
     if (!found) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'Wumpus not found' } }, { status: 404 })
     return HttpResponse.json(found)
+  })
+}
+
+/**
+ * GET /api/wumpus/{id}/stickers from lists by animation id; a list of lists answers them in turn
+ * (the last one from then on), like a server that finishes making them.
+ */
+export function stickersHandler(byId: Record<string, StickerExport[] | StickerExport[][]>) {
+  const calls: Record<string, number> = {}
+  return http.get('/api/wumpus/:id/stickers', ({ params }) => {
+    const id = String(params.id)
+    const answers = byId[id]
+    if (!answers) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No animation with this id' } }, { status: 404 })
+    const n = (calls[id] = (calls[id] ?? 0) + 1)
+    const sequence = Array.isArray(answers[0]) ? (answers as StickerExport[][]) : [answers as StickerExport[]]
+    return HttpResponse.json(sequence[Math.min(n, sequence.length) - 1])
   })
 }

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { PAGE_SIZE_DEFAULT, TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
@@ -67,4 +68,15 @@ export const wumpusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['wumpuses', 'detail', id],
     queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+  })
+
+/** While any platform file is still being made, its list is asked for again this often. */
+const STICKERS_PENDING_POLL_MS = 4000
+
+/** GET /api/wumpus/{id}/stickers: one file per chat platform (ready, absent with the reason, or being made). */
+export const stickersQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['wumpuses', 'stickers', id],
+    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
+    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })

@@ -1,0 +1,30 @@
+import { notifications } from '@mantine/notifications'
+import { useState } from 'react'
+import { apiGetBlob, isApiError } from '../../lib/api-client'
+import { fileNameFromUrl, saveBlob } from '../../lib/download'
+import { keepFile } from '../offline/saved-stickers'
+
+/** Fetches a file and saves it under its name (by default the URL's last segment), with a toast on failure. */
+export function useFileDownload() {
+  const [busy, setBusy] = useState(false)
+
+  async function download(url: string, fileName = fileNameFromUrl(url)) {
+    setBusy(true)
+    try {
+      const blob = await apiGetBlob(url)
+      saveBlob(blob, fileName)
+      // Kept on this device, so the same download works offline (the service worker serves it).
+      void keepFile(url, blob)
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Download failed',
+        message: isApiError(error) ? error.message : 'Please try again.',
+      })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return { busy, download }
+}
