@@ -2,7 +2,7 @@
 // per chat platform. Runs in the render worker (media-worker.ts).
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { cardPreviews, type CardPreviews } from './card-previews'
-import { exportForPlatform, type PlatformExport } from './platform-exports'
+import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
 
 export interface DerivedMedia {
   previews: CardPreviews
@@ -16,9 +16,13 @@ export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
   const previews = await cardPreviews(lottie)
   const timings = { previews: performance.now() - started } as DerivedMedia['timings']
   const exports: PlatformExport[] = []
+  const hints: ExportHints = {}
   for (const platform of PLATFORMS) {
     const t = performance.now()
-    exports.push(await exportForPlatform(platform, lottie))
+    const made = await exportForPlatform(platform, lottie, new RenderCache(lottie), hints)
+    // Discord's APNG, when it needed no step-down, predicts Signal's at 512 px.
+    if (platform === 'discord' && made.file && made.notes.length === 0) hints.discordBytes = made.file.bytes.length
+    exports.push(made)
     timings[platform] = performance.now() - t
   }
   return { previews: { small: own(previews.small), large: own(previews.large), still: own(previews.still) }, exports: exports.map(ownExport), timings }

@@ -71,23 +71,17 @@ export async function encodeGif(seq: FrameSequence, options: GifOptions = {}): P
   for (const plan of plans) {
     const frame = frames[plan.held.index]!
     const { x, y, w, h } = plan.rect
-    // Unchanged pixels as transparent keep what is on screen and often compress to long runs; when
-    // most of the rectangle moves, its plain pixels may compress better: write whichever is smaller.
-    const plain = new Uint8Array(w * h)
-    const keeping = new Uint8Array(w * h)
+    const data = new Uint8Array(w * h)
     for (let row = 0; row < h; row++) {
       for (let col = 0; col < w; col++) {
         const p = (y + row) * width + x + col
         const want = frame[p]!
-        plain[row * w + col] = want
-        keeping[row * w + col] = clear >= 0 && want === canvas[p] ? clear : want
+        // Unchanged pixels are transparent: they keep what is on screen and compress to long runs.
+        data[row * w + col] = clear >= 0 && want === canvas[p] ? clear : want
         canvas[p] = want
       }
     }
-    const delay = gifDelay(plan.held.start, plan.held.ticks, fps)
-    const a = frameBytes(keeping, plan, bits, clear, delay)
-    const b = clear >= 0 ? frameBytes(plain, plan, bits, clear, delay) : a
-    parts.push(b.length < a.length ? b : a)
+    parts.push(frameBytes(data, plan, bits, clear, gifDelay(plan.held.start, plan.held.ticks, fps)))
     if (plan.dispose === DISPOSE_BACKGROUND) clearRect(canvas, width, plan.rect, clear)
   }
   parts.push(Uint8Array.of(0x3b))

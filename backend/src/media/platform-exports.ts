@@ -20,7 +20,7 @@ export interface PlatformExport {
   notes: string[]
 }
 
-/** One try at a platform file. `expected` is its size relative to the first try, to skip hopeless ones. */
+/** One try at a platform file. `expected` is its size relative to the first attempt's, to skip hopeless ones. */
 interface Attempt {
   size: number
   fps: number
@@ -63,8 +63,14 @@ export class RenderCache {
   asIs: Render = (size, fps) => this.get(size, fps, false)
 }
 
+/** What earlier exports of the same animation tell about this one's sizes. */
+export interface ExportHints {
+  /** Bytes of the Discord APNG when it needed no step-down (320 px, full rate, default palette). */
+  discordBytes?: number
+}
+
 /** The export for one platform (never throws for a Lottie that renders). */
-export async function exportForPlatform(platform: Platform, lottie: unknown, renders = new RenderCache(lottie)): Promise<PlatformExport> {
+export async function exportForPlatform(platform: Platform, lottie: unknown, renders = new RenderCache(lottie), hints: ExportHints = {}): Promise<PlatformExport> {
   const header = lottieHeader(lottie)
   const rules = PLATFORM_RULES[platform]
   const durationMs = ((header.op - header.ip) / header.fr) * 1000
@@ -88,7 +94,9 @@ export async function exportForPlatform(platform: Platform, lottie: unknown, ren
         ...[384, 320].flatMap((size) => colourLadder(size, sourceFps, [1]).slice(2, 4).map((a) => ({ ...a, expected: a.expected * (size / 512) ** 2 }))),
         ...colourLadder(320, sourceFps, [0.5, 1 / 3]).slice(3).map((a) => ({ ...a, expected: a.expected * 0.4 })),
       ]
-      return ladder(platform, attempts, renders.square, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }), square)
+      // The same APNG at 320 px predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
+      const estimate = hints.discordBytes === undefined ? undefined : hints.discordBytes * (512 / 320) ** 2
+      return ladder(platform, attempts, renders.square, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }), square, estimate)
     }
     case 'whatsapp': {
       // Lossless over a palette first (sharp and exact for flat art), lossy after, fewer frames last.
@@ -134,7 +142,8 @@ function absent(platform: Platform, notes: string[]): PlatformExport {
 
 /**
  * Tries the attempts in order until a file passes the platform check. An attempt whose expected size
- * (from the first try's) is far over the cap is skipped. Failing for a reason other than size stops.
+ * (from the first attempt's size, measured or estimated) is far over the cap is skipped. Failing for
+ * a reason other than size stops.
  */
 async function ladder(
   platform: Platform,
@@ -142,20 +151,25 @@ async function ladder(
   render: Render,
   encode: (seq: FrameSequence, attempt: Attempt) => Promise<Encoded>,
   baseNotes: string[] = [],
+  estimate?: number,
 ): Promise<PlatformExport> {
   const rules = PLATFORM_RULES[platform]
-  let first: { attempt: Attempt; bytes: number; colours?: number | null } | undefined
+  const ideal = attempts[0]!
+  let reference = estimate
+  let idealColours: number | null | undefined
   let smallest = Infinity
   for (const [i, attempt] of attempts.entries()) {
     const last = i === attempts.length - 1
-    if (first && !last && first.bytes * attempt.expected > rules.maxBytes * 1.2) continue
+    if (reference !== undefined && !last && reference * attempt.expected > rules.maxBytes * 1.2) continue
     const seq = await render(attempt.size, attempt.fps)
     const encoded = await encode(seq, attempt)
     const check = checkStickerFile(platform, encoded.bytes)
-    first ??= { attempt, bytes: encoded.bytes.length, colours: encoded.colours }
+    if (attempt === ideal) idealColours = encoded.colours
+    reference ??= encoded.bytes.length / attempt.expected
     smallest = Math.min(smallest, encoded.bytes.length)
     if (check.problems.length === 0 && check.facts) {
-      return { platform, file: { bytes: encoded.bytes, facts: check.facts }, notes: [...baseNotes, ...gaveUp(first, attempt, encoded, rules.maxBytesLabel)] }
+      const notes = [...baseNotes, ...gaveUp({ attempt: ideal, colours: idealColours }, attempt, encoded, rules.maxBytesLabel)]
+      return { platform, file: { bytes: encoded.bytes, facts: check.facts }, notes }
     }
     if (!check.overCap || check.problems.length > 1) return absent(platform, check.problems)
   }
