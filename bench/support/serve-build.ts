@@ -10,6 +10,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 export interface BuiltServer {
   baseURL: string
   staticDir: string
+  /** From starting the product (emulator, seeding, server) to /ready answering, in ms. */
+  readyMs: number
   stop(): Promise<void>
 }
 
@@ -22,6 +24,7 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
   if (build.status !== 0) throw new Error('the build failed')
 
   const port = await freePortRun(1)
+  const started = performance.now()
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -39,6 +42,7 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
   return {
     baseURL,
     staticDir,
+    readyMs: performance.now() - started,
     async stop() {
       child.kill('SIGINT')
       await new Promise((resolve) => child.once('exit', resolve))
