@@ -18,7 +18,9 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 const stats = (values: number[]) =>
-  values.length === 0 ? 'none' : `median ${kb(median(values))}, max ${kb(Math.max(...values))}, total ${kb(values.reduce((a, b) => a + b, 0))}`
+  values.length === 0
+    ? 'none'
+    : `median ${kb(median(values))}, max ${kb(Math.max(...values))}, total ${kb(values.reduce((a, b) => a + b, 0))}`
 const pad = (text: string | number, width: number) => String(text).padStart(width)
 
 // 1. The demo set, in this process (the same code the render worker runs).
@@ -27,7 +29,9 @@ const apng: number[] = []
 const previews = { small: [] as number[], large: [] as number[], still: [] as number[] }
 const platforms = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
 console.log('Demo set, one sticker at a time (times in ms):')
-console.log(`${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`)
+console.log(
+  `${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`,
+)
 for (const mascot of demoMascots()) {
   const started = performance.now()
   const originals = await runJob({ id: 0, lottie: mascot.lottie })
@@ -53,7 +57,10 @@ console.log(`  preview 1x     ${stats(previews.small)}`)
 console.log(`  preview 2x     ${stats(previews.large)}`)
 console.log(`  still          ${stats(previews.still)}`)
 console.log('Bytes per platform export (cap in brackets):')
-for (const p of PLATFORMS) console.log(`  ${PLATFORM_RULES[p].label.padEnd(9)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}`)
+for (const p of PLATFORMS)
+  console.log(
+    `  ${PLATFORM_RULES[p].label.padEnd(9)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}`,
+  )
 
 // 2. The product as `npm start` runs it on a fresh data folder.
 const server = await buildAndServe()
@@ -62,12 +69,16 @@ try {
   const started = performance.now()
   for (;;) {
     const list = wumpusSchema.array().parse(await (await fetch(`${server.baseURL}/api/wumpuses?limit=100`)).json())
-    const stickers = await Promise.all(list.map(async (w) => stickerExportListSchema.parse(await (await fetch(`${server.baseURL}/api/wumpus/${w._id}/stickers`)).json())))
+    const stickers = await Promise.all(
+      list.map(async (w) => stickerExportListSchema.parse(await (await fetch(`${server.baseURL}/api/wumpus/${w._id}/stickers`)).json())),
+    )
     if (list.length > 0 && list.every((w) => w.preview) && stickers.flat().every((s) => s.status !== 'pending')) break
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
   const derivedMs = performance.now() - started
-  console.log(`\nFirst start (fresh data, demo seed): ready after ${(server.readyMs / 1000).toFixed(1)} s (Auth emulator, seeding, server);`)
+  console.log(
+    `\nFirst start (fresh data, demo seed): ready after ${(server.readyMs / 1000).toFixed(1)} s (Auth emulator, seeding, server);`,
+  )
   console.log(`  every preview and platform export made ${(derivedMs / 1000).toFixed(1)} s later, in the background`)
 
   console.log('\nHome page, first visit on a phone (375x812, empty cache, until the network is quiet):')
@@ -77,7 +88,9 @@ try {
       .sort((a, b) => b[1].bytes - a[1].bytes)
       .map(([type, { requests, bytes }]) => `${type} ${requests}x ${kb(bytes)}`)
       .join(', ')
-    console.log(`  device pixel ratio ${dpr}: page ${kb(visit.pageBytes)} (${kinds}); with the service worker's precache ${kb(visit.totalBytes)} on the wire`)
+    console.log(
+      `  device pixel ratio ${dpr}: page ${kb(visit.pageBytes)} (${kinds}); with the service worker's precache ${kb(visit.totalBytes)} on the wire`,
+    )
   }
 } finally {
   await browser.close()

@@ -66,7 +66,9 @@ describe('gallery cards', () => {
     // Other tests may have published newer animations: bring the card on screen. There its animated
     // 1x WebP is what Chromium shows (off screen it would be the still).
     await card.scrollIntoViewIfNeeded()
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 }).toBe(baseURL + waving.preview!.webp)
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 })
+      .toBe(baseURL + waving.preview!.webp)
     const picture = await image.evaluate((img: HTMLImageElement) => ({
       parent: img.parentElement!.tagName,
       sources: [...img.parentElement!.querySelectorAll('source')].map((s) => [s.type, s.media, s.srcset]),
@@ -93,7 +95,9 @@ describe('gallery cards', () => {
     const page = await (await context({ viewport: PHONE, reducedMotion: 'reduce' })).newPage()
     await page.goto('/')
     const image = page.getByRole('listitem', { name: 'Waving Wumpus' }).getByRole('img')
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 }).toBe(baseURL + waving.preview!.still)
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 })
+      .toBe(baseURL + waving.preview!.still)
   })
 })
 
@@ -119,13 +123,18 @@ describe('Use it in', () => {
     await page.getByRole('button', { name: 'Save for offline' }).click()
     await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 30_000 })
     const served: Record<string, Uint8Array> = {}
-    for (const s of stickers.filter((s) => s.status === 'ready')) served[s.platform] = new Uint8Array(await (await fetch(baseURL + s.url!)).arrayBuffer())
+    for (const s of stickers.filter((s) => s.status === 'ready'))
+      served[s.platform] = new Uint8Array(await (await fetch(baseURL + s.url!)).arrayBuffer())
 
     await ctx.setOffline(true)
     try {
       await page.reload()
       await page.getByRole('heading', { level: 1, name: 'Waving Wumpus' }).waitFor()
-      for (const [platform, label] of [['telegram', 'Telegram'], ['whatsapp', 'WhatsApp'], ['slack', 'Slack']] as const) {
+      for (const [platform, label] of [
+        ['telegram', 'Telegram'],
+        ['whatsapp', 'WhatsApp'],
+        ['slack', 'Slack'],
+      ] as const) {
         const offline = await download(page, new RegExp(`^${label}: download`))
         expect(offline.fileName).toBe(stickers.find((s) => s.platform === platform)!.fileName)
         expect(offline.bytes).toEqual(served[platform])

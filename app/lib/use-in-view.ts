@@ -11,10 +11,13 @@ export function useInView<T extends Element>(threshold: number, enabled = true) 
   useEffect(() => {
     const element = ref.current
     if (!element || !enabled || typeof IntersectionObserver === 'undefined') return
-    const observer = new IntersectionObserver((entries) => {
-      const entry = entries.at(-1)
-      if (entry) setInView(entry.isIntersecting && entry.intersectionRatio >= threshold)
-    }, { threshold })
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.at(-1)
+        if (entry) setInView(entry.isIntersecting && entry.intersectionRatio >= threshold)
+      },
+      { threshold },
+    )
     observer.observe(element)
     return () => observer.disconnect()
   }, [threshold, enabled])

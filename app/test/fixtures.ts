@@ -34,18 +34,34 @@ const STICKER_FACTS: Record<Platform, Pick<StickerExport, 'contentType' | 'width
  * The chat app files of an animation as GET /api/wumpus/{id}/stickers lists them: every one ready
  * unless `absent` names a platform (with a reason), or everything still being made.
  */
-export function makeStickers(wumpus: Wumpus, options: { absent?: Partial<Record<Platform, string>>; pending?: boolean } = {}): StickerExport[] {
+export function makeStickers(
+  wumpus: Wumpus,
+  options: { absent?: Partial<Record<Platform, string>>; pending?: boolean } = {},
+): StickerExport[] {
   const stem = wumpus.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
   return PLATFORMS.map((platform, i) => {
     const label = PLATFORM_RULES[platform].label
     const empty = { url: null, fileName: null, contentType: null, bytes: null, width: null, height: null, frames: null, durationMs: null }
-    if (options.pending) return { platform, label, status: 'pending' as const, ...empty, notes: ['Being made: the server renders it from the Lottie, usually within a minute.'] }
+    if (options.pending)
+      return {
+        platform,
+        label,
+        status: 'pending' as const,
+        ...empty,
+        notes: ['Being made: the server renders it from the Lottie, usually within a minute.'],
+      }
     const reason = options.absent?.[platform]
     if (reason) return { platform, label, status: 'absent' as const, ...empty, notes: [reason] }
     const fileName = `${stem}.${PLATFORM_RULES[platform].extension}`
     return {
-      platform, label, status: 'ready' as const, url: `/api/files/${'d'.repeat(20)}${String(i).padStart(4, '0')}/${fileName}`, fileName,
-      bytes: 50_000 + i * 10_000, ...STICKER_FACTS[platform], notes: platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : [],
+      platform,
+      label,
+      status: 'ready' as const,
+      url: `/api/files/${'d'.repeat(20)}${String(i).padStart(4, '0')}/${fileName}`,
+      fileName,
+      bytes: 50_000 + i * 10_000,
+      ...STICKER_FACTS[platform],
+      notes: platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : [],
     }
   })
 }

@@ -57,7 +57,12 @@ async function countingProxy(target: URL): Promise<CountingProxy> {
 /** Loads `path` once in a fresh phone-sized context (375x812) at the given device pixel ratio. */
 export async function measureFirstVisit(browser: Browser, baseURL: string, path = '/', deviceScaleFactor = 1): Promise<FirstVisit> {
   const proxy = await countingProxy(new URL(baseURL))
-  const context = await newContext(browser, `http://127.0.0.1:${proxy.port}`, { viewport: PHONE, deviceScaleFactor, isMobile: true, hasTouch: true })
+  const context = await newContext(browser, `http://127.0.0.1:${proxy.port}`, {
+    viewport: PHONE,
+    deviceScaleFactor,
+    isMobile: true,
+    hasTouch: true,
+  })
   try {
     const page = await context.newPage()
     const cdp = await context.newCDPSession(page)

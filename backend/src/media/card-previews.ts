@@ -40,7 +40,10 @@ export async function cardPreviews(lottie: unknown): Promise<CardPreviews> {
   const first = await renderLottie(lottie, { size: CARD_SIZE * 2, fps: 1 })
   const still = {
     bytes: await encodeStillWebp(first.width, first.height, first.frames[0]!),
-    width: first.width, height: first.height, frames: 1, durationMs: 0,
+    width: first.width,
+    height: first.height,
+    frames: 1,
+    durationMs: 0,
   }
   return { small, large, still }
 }

@@ -25,7 +25,11 @@ export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
     exports.push(made)
     timings[platform] = performance.now() - t
   }
-  return { previews: { small: own(previews.small), large: own(previews.large), still: own(previews.still) }, exports: exports.map(ownExport), timings }
+  return {
+    previews: { small: own(previews.small), large: own(previews.large), still: own(previews.still) },
+    exports: exports.map(ownExport),
+    timings,
+  }
 }
 
 /** Each file in an ArrayBuffer of its own: results are transferred, and a pooled buffer cannot be. */

@@ -1,5 +1,8 @@
 import { crc32, deflateSync } from 'node:zlib'
-import { Bounds, bytesOf, checkedFrames, holdRepeats, inRect, rectArea, sameBytes, type FrameSequence, type HeldFrame, type Rect } from './frames'
+import {
+  Bounds, bytesOf, checkedFrames, holdRepeats, inRect, rectArea, sameBytes,
+  type FrameSequence, type HeldFrame, type Rect,
+} from './frames'
 import { quantizeFrames, type IndexedFrames } from './quantize'
 
 export interface ApngOptions {
@@ -236,7 +239,8 @@ export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}):
     if (choice === 'auto' && !fits) indexed = undefined
   }
 
-  let pixels: PixelFrames = { frames: input.map((f) => new Uint32Array(f.buffer, f.byteOffset, f.length / 4)), clear: 0, alphaOf: (v) => v >>> 24 }
+  const rgba = input.map((f) => new Uint32Array(f.buffer, f.byteOffset, f.length / 4))
+  let pixels: PixelFrames = { frames: rgba, clear: 0, alphaOf: (v) => v >>> 24 }
   let entries: number[] = []
   let keepAvailable = true
   if (indexed) {
@@ -254,7 +258,8 @@ export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}):
   const plans = planFrames(pixels, width, keepAvailable, options.mergeRepeats ?? true)
   const plays = options.plays ?? 0
   const colourType = indexed ? COLOUR_INDEXED : COLOUR_RGBA
-  const parts: Uint8Array[] = [SIGNATURE, ihdr(width, height, colourType), chunk('acTL', u32s(plans.length, plays)), ...(indexed ? paletteAndTransparency(entries) : [])]
+  const parts: Uint8Array[] = [SIGNATURE, ihdr(width, height, colourType), chunk('acTL', u32s(plans.length, plays))]
+  if (indexed) parts.push(...paletteAndTransparency(entries))
   const screen = new Uint32Array(width * height)
   const bytesPerPixel = indexed ? 1 : 4
   let mode: FilterMode = 'none'
@@ -273,7 +278,9 @@ export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}):
       }
       screen.set(frame.subarray(start, start + w), start)
     }
-    if (plan.dispose === DISPOSE_BACKGROUND) for (let row = y; row < y + h; row++) screen.fill(pixels.clear, row * width + x, row * width + x + w)
+    if (plan.dispose === DISPOSE_BACKGROUND) {
+      for (let row = y; row < y + h; row++) screen.fill(pixels.clear, row * width + x, row * width + x + w)
+    }
     const rows = bytesOf(values)
 
     const fctl = new Uint8Array(26)

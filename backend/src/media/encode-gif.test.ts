@@ -54,7 +54,8 @@ describe('encodeGif', () => {
     expect(gif.frames).toEqual(moving)
     // Each frame is the square only; its trailing column turns clear, which only disposing the
     // previous frame to the background can do.
-    expect(gif.controls.map((c) => [c.x, c.y, c.w, c.h, c.dispose])).toEqual([[0, 4, 4, 4, 2], [1, 4, 4, 4, 2], [2, 4, 4, 4, 2], [3, 4, 4, 4, 1]])
+    const placed = gif.controls.map((c) => [c.x, c.y, c.w, c.h, c.dispose])
+    expect(placed).toEqual([[0, 4, 4, 4, 2], [1, 4, 4, 4, 2], [2, 4, 4, 4, 2], [3, 4, 4, 4, 1]])
     expect(gif.controls.every((c) => c.transparentIndex === 0)).toBe(true)
   })
 

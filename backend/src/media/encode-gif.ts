@@ -100,7 +100,9 @@ function planFrames(frames: Uint8Array[], width: number, clear: number): FramePl
     if (previous && clear >= 0) {
       // Pixels that must turn clear: only disposing the previous frame's rectangle can do that.
       const mustClear = new Bounds()
-      for (let y = 0, p = 0; y < height; y++) for (let x = 0; x < width; x++, p++) if (frame[p] === clear && screen[p] !== clear) mustClear.add(x, y)
+      for (let y = 0, p = 0; y < height; y++) {
+        for (let x = 0; x < width; x++, p++) if (frame[p] === clear && screen[p] !== clear) mustClear.add(x, y)
+      }
       if (!mustClear.empty) {
         mustClear.addRect(previous.rect)
         previous.rect = mustClear.rect()

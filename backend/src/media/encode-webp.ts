@@ -62,13 +62,22 @@ export async function encodeAnimatedWebp(seq: FrameSequence, options: WebpOption
   const raw = { width, height: height * frames.length, channels: 4 as const, pageHeight: height }
   const lossless = colours !== null
   const out = await sharp(joined, { raw, limitInputPixels: false })
-    .webp({ lossless, ...(lossless ? {} : { quality }), alphaQuality: 100, effort: options.effort ?? 3, loop: 0, delay: webpDelays(frames.length, seq.fps) })
+    .webp({
+      lossless,
+      ...(lossless ? {} : { quality }),
+      alphaQuality: 100,
+      effort: options.effort ?? 3,
+      loop: 0,
+      delay: webpDelays(frames.length, seq.fps),
+    })
     .toBuffer()
   return { bytes: new Uint8Array(out.buffer, out.byteOffset, out.byteLength), colours }
 }
 
 /** A still WebP of one straight-alpha RGBA frame. */
 export async function encodeStillWebp(width: number, height: number, rgba: Uint8Array, quality = 80): Promise<Uint8Array> {
-  const out = await sharp(rgba, { raw: { width, height, channels: 4 } }).webp({ quality, alphaQuality: 100, effort: 4 }).toBuffer()
+  const out = await sharp(rgba, { raw: { width, height, channels: 4 } })
+    .webp({ quality, alphaQuality: 100, effort: 4 })
+    .toBuffer()
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength)
 }

@@ -89,7 +89,9 @@ export class Bounds {
 
   /** The box, or a 1x1 rectangle at the origin when nothing was added (formats need some area). */
   rect(): Rect {
-    return this.empty ? { x: 0, y: 0, w: 1, h: 1 } : { x: this.left, y: this.top, w: this.right - this.left + 1, h: this.bottom - this.top + 1 }
+    return this.empty
+      ? { x: 0, y: 0, w: 1, h: 1 }
+      : { x: this.left, y: this.top, w: this.right - this.left + 1, h: this.bottom - this.top + 1 }
   }
 }
 

@@ -58,18 +58,26 @@ export function checkStickerFile(platform: Platform, bytes: Uint8Array): Sticker
   if (overCap) problems.push(`${kb(facts.bytes)} is over ${rules.label}'s limit of ${rules.maxBytesLabel}`)
   const { exact, maxWidth, maxHeight, square, minLongSide } = rules.canvas
   const size = `${facts.width}x${facts.height}`
-  if (exact !== undefined && (facts.width !== exact || facts.height !== exact)) problems.push(`${size} is not the ${exact}x${exact} ${rules.label} asks for`)
-  if (maxWidth !== undefined && maxHeight !== undefined && (facts.width > maxWidth || facts.height > maxHeight)) problems.push(`${size} does not fit within ${maxWidth}x${maxHeight}`)
+  if (exact !== undefined && (facts.width !== exact || facts.height !== exact))
+    problems.push(`${size} is not the ${exact}x${exact} ${rules.label} asks for`)
+  if (maxWidth !== undefined && maxHeight !== undefined && (facts.width > maxWidth || facts.height > maxHeight))
+    problems.push(`${size} does not fit within ${maxWidth}x${maxHeight}`)
   if (square && facts.width !== facts.height) problems.push(`${size} is not square`)
-  if (minLongSide !== undefined && Math.max(facts.width, facts.height) < minLongSide) problems.push(`${size} has no side of at least ${minLongSide} pixels`)
-  if (rules.minFrames !== undefined && facts.frames < rules.minFrames) problems.push(`${facts.frames} frames are fewer than ${rules.minFrames}`)
-  if (rules.maxFrames !== undefined && facts.frames > rules.maxFrames) problems.push(`${facts.frames} frames are more than ${rules.maxFrames}`)
-  if (rules.minFrameMs !== undefined && facts.shortestFrameMs < rules.minFrameMs) problems.push(`A frame lasts ${facts.shortestFrameMs} ms, under ${rules.minFrameMs} ms`)
+  if (minLongSide !== undefined && Math.max(facts.width, facts.height) < minLongSide)
+    problems.push(`${size} has no side of at least ${minLongSide} pixels`)
+  if (rules.minFrames !== undefined && facts.frames < rules.minFrames)
+    problems.push(`${facts.frames} frames are fewer than ${rules.minFrames}`)
+  if (rules.maxFrames !== undefined && facts.frames > rules.maxFrames)
+    problems.push(`${facts.frames} frames are more than ${rules.maxFrames}`)
+  if (rules.minFrameMs !== undefined && facts.shortestFrameMs < rules.minFrameMs)
+    problems.push(`A frame lasts ${facts.shortestFrameMs} ms, under ${rules.minFrameMs} ms`)
   if (rules.fps !== undefined && facts.fps !== rules.fps) problems.push(`It runs at ${facts.fps} fps, not ${rules.fps}`)
   if (rules.plays === 'forever' && facts.plays !== 0) problems.push('It does not loop forever')
   if (typeof rules.plays === 'object') {
     if (facts.plays === 0 || facts.plays < rules.plays.min || facts.plays > rules.plays.max) {
-      problems.push(`It plays ${facts.plays === 0 ? 'forever' : `${facts.plays} times`}; ${rules.label} allows ${rules.plays.min} to ${rules.plays.max}`)
+      problems.push(
+        `It plays ${facts.plays === 0 ? 'forever' : `${facts.plays} times`}; ${rules.label} allows ${rules.plays.min} to ${rules.plays.max}`,
+      )
     } else if (facts.durationMs * facts.plays > rules.maxDurationMs) {
       problems.push(`${facts.plays} plays of ${seconds(facts.durationMs)} run over ${seconds(rules.maxDurationMs)}`)
     }
@@ -99,8 +107,14 @@ function readFacts(platform: Platform, bytes: Uint8Array): { facts: StickerFacts
 
 function baseFacts(info: MediaInfo): StickerFacts {
   return {
-    contentType: info.contentType, bytes: info.bytes, width: info.width, height: info.height,
-    frames: info.frames, durationMs: info.durationMs, plays: info.loop, shortestFrameMs: info.frames > 0 ? info.durationMs / info.frames : 0,
+    contentType: info.contentType,
+    bytes: info.bytes,
+    width: info.width,
+    height: info.height,
+    frames: info.frames,
+    durationMs: info.durationMs,
+    plays: info.loop,
+    shortestFrameMs: info.frames > 0 ? info.durationMs / info.frames : 0,
   }
 }
 
@@ -130,12 +144,18 @@ function webpFacts(bytes: Uint8Array): { facts: StickerFacts; problems: string[]
   const info = inspectWebp(bytes)
   const problems: string[] = []
   const frames: Array<{ x: number; y: number; w: number; h: number; ms: number }> = []
-  for (let pos = 12; pos + 8 <= bytes.length; ) {
+  for (let pos = 12; pos + 8 <= bytes.length;) {
     const fourcc = String.fromCharCode(...bytes.subarray(pos, pos + 4))
     const size = u24le(bytes, pos + 4) + bytes[pos + 7]! * 0x1000000
     if (fourcc === 'ANMF') {
       const at = pos + 8
-      frames.push({ x: u24le(bytes, at) * 2, y: u24le(bytes, at + 3) * 2, w: u24le(bytes, at + 6) + 1, h: u24le(bytes, at + 9) + 1, ms: u24le(bytes, at + 12) })
+      frames.push({
+        x: u24le(bytes, at) * 2,
+        y: u24le(bytes, at + 3) * 2,
+        w: u24le(bytes, at + 6) + 1,
+        h: u24le(bytes, at + 9) + 1,
+        ms: u24le(bytes, at + 12),
+      })
     }
     pos += 8 + size + (size & 1)
   }
@@ -193,8 +213,15 @@ function tgsFacts(bytes: Uint8Array): { facts: StickerFacts; problems: string[] 
   const fps = lottie.fr as number
   const frames = Math.round((lottie.op as number) - (lottie.ip as number))
   const facts: StickerFacts = {
-    contentType: 'application/x-tgsticker', bytes: bytes.length, width: info.width, height: info.height,
-    frames, durationMs: Math.round((frames / fps) * 1000), plays: 0, shortestFrameMs: 1000 / fps, fps,
+    contentType: 'application/x-tgsticker',
+    bytes: bytes.length,
+    width: info.width,
+    height: info.height,
+    frames,
+    durationMs: Math.round((frames / fps) * 1000),
+    plays: 0,
+    shortestFrameMs: 1000 / fps,
+    fps,
   }
   const problems = [...found].sort().map((feature) => `Telegram does not allow ${feature}`)
   return { facts, problems }

@@ -19,7 +19,11 @@ describe('exportForPlatform', () => {
       expect(bytes.length).toBeLessThanOrEqual(PLATFORM_RULES[platform].maxBytes)
       if (platform === 'whatsapp' || platform === 'slack') {
         const meta = await sharp(bytes, { pages: -1 }).metadata()
-        expect([meta.width, meta.pageHeight, meta.pages]).toEqual([result.file!.facts.width, result.file!.facts.height, result.file!.facts.frames])
+        expect([meta.width, meta.pageHeight, meta.pages]).toEqual([
+          result.file!.facts.width,
+          result.file!.facts.height,
+          result.file!.facts.frames,
+        ])
         expect(meta.delay!.every((ms) => ms >= 8)).toBe(true)
       } else {
         // libvips reads only an APNG's first frame; the test decoder plays all of them.
@@ -41,7 +45,11 @@ describe('exportForPlatform', () => {
     // Slack's 128 KB cannot hold it even at the bottom of the ladder: absent, with the smallest size tried.
     const slack = await exportForPlatform('slack', heavy)
     expect(slack.file).toBeUndefined()
-    expect(slack.notes).toEqual([expect.stringMatching(/^Even at 128x128, \d+(\.\d)? fps and the lowest quality tried, the smallest file was \d+ KB; Slack allows 128 KB$/)])
+    expect(slack.notes).toEqual([
+      expect.stringMatching(
+        /^Even at 128x128, \d+(\.\d)? fps and the lowest quality tried, the smallest file was \d+ KB; Slack allows 128 KB$/,
+      ),
+    ])
   }, 60_000)
 
   it('fits a long animation into LINE’s frames and plays, and refuses what runs too long', async () => {
@@ -49,8 +57,14 @@ describe('exportForPlatform', () => {
     expect(line.file!.facts).toMatchObject({ width: 270, height: 270, frames: 20, plays: 1 })
     expect(line.notes).toEqual(['Plays once (3 s in all)', '20 frames at 6.7 fps, as LINE allows 5 to 20'])
     const tooLong = lottie({ op: 180 })
-    expect(await exportForPlatform('line', tooLong)).toEqual({ platform: 'line', notes: ['The animation runs 6 s; LINE allows 4 s in all'] })
-    expect(await exportForPlatform('discord', tooLong)).toEqual({ platform: 'discord', notes: ['The animation runs 6 s; Discord allows 5 s'] })
+    expect(await exportForPlatform('line', tooLong)).toEqual({
+      platform: 'line',
+      notes: ['The animation runs 6 s; LINE allows 4 s in all'],
+    })
+    expect(await exportForPlatform('discord', tooLong)).toEqual({
+      platform: 'discord',
+      notes: ['The animation runs 6 s; Discord allows 5 s'],
+    })
     expect((await exportForPlatform('whatsapp', tooLong)).file).toBeDefined()
   })
 
@@ -78,8 +92,13 @@ describe('exportForPlatform', () => {
   })
 
   it('leaves Telegram out, with the reason, for what it cannot convert', async () => {
-    const masked = lottie({ layers: [{ ...(lottie().layers as object[])[0], hasMask: true, masksProperties: [{ mode: 'a', pt: { a: 0, k: {} } }] }] })
+    const masked = lottie({
+      layers: [{ ...(lottie().layers as object[])[0], hasMask: true, masksProperties: [{ mode: 'a', pt: { a: 0, k: {} } }] }],
+    })
     expect(await exportForPlatform('telegram', masked)).toEqual({ platform: 'telegram', notes: ['Telegram does not allow masks'] })
-    expect(await exportForPlatform('telegram', lottie({ op: 120 }))).toEqual({ platform: 'telegram', notes: ['It runs 4 s; Telegram allows 3 s'] })
+    expect(await exportForPlatform('telegram', lottie({ op: 120 }))).toEqual({
+      platform: 'telegram',
+      notes: ['It runs 4 s; Telegram allows 3 s'],
+    })
   })
 })

@@ -70,7 +70,12 @@ export interface ExportHints {
 }
 
 /** The export for one platform (never throws for a Lottie that renders). */
-export async function exportForPlatform(platform: Platform, lottie: unknown, renders = new RenderCache(lottie), hints: ExportHints = {}): Promise<PlatformExport> {
+export async function exportForPlatform(
+  platform: Platform,
+  lottie: unknown,
+  renders = new RenderCache(lottie),
+  hints: ExportHints = {},
+): Promise<PlatformExport> {
   const header = lottieHeader(lottie)
   const rules = PLATFORM_RULES[platform]
   const durationMs = ((header.op - header.ip) / header.fr) * 1000
@@ -85,18 +90,37 @@ export async function exportForPlatform(platform: Platform, lottie: unknown, ren
   switch (platform) {
     case 'discord': {
       const attempts = colourLadder(320, sourceFps, [1, 0.5])
-      return ladder(platform, attempts, renders.square, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }), square)
+      return ladder(
+        platform,
+        attempts,
+        renders.square,
+        (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
+        square,
+      )
     }
     case 'signal': {
       // A smaller square before a jerkier animation: stickers show at about 256 px in the chat.
       const attempts: Attempt[] = [
         ...colourLadder(512, sourceFps, [1]).slice(0, 4),
-        ...[384, 320].flatMap((size) => colourLadder(size, sourceFps, [1]).slice(2, 4).map((a) => ({ ...a, expected: a.expected * (size / 512) ** 2 }))),
-        ...colourLadder(320, sourceFps, [0.5, 1 / 3]).slice(3).map((a) => ({ ...a, expected: a.expected * 0.4 })),
+        ...[384, 320].flatMap((size) =>
+          colourLadder(size, sourceFps, [1])
+            .slice(2, 4)
+            .map((a) => ({ ...a, expected: a.expected * (size / 512) ** 2 })),
+        ),
+        ...colourLadder(320, sourceFps, [0.5, 1 / 3])
+          .slice(3)
+          .map((a) => ({ ...a, expected: a.expected * 0.4 })),
       ]
       // The same APNG at 320 px predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
       const estimate = hints.discordBytes === undefined ? undefined : hints.discordBytes * (512 / 320) ** 2
-      return ladder(platform, attempts, renders.square, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }), square, estimate)
+      return ladder(
+        platform,
+        attempts,
+        renders.square,
+        (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
+        square,
+        estimate,
+      )
     }
     case 'whatsapp': {
       // Lossless over a palette first (sharp and exact for flat art), lossy after, fewer frames last.
@@ -106,8 +130,11 @@ export async function exportForPlatform(platform: Platform, lottie: unknown, ren
         { mode: 'lossy' as const, quality: 60, expected: 0.85 },
         { mode: 'lossy' as const, quality: 40, expected: 0.75 },
       ]
-      const attempts = [1, 0.5, 1 / 3].flatMap((share) => steps.map((step) => ({ size: 512, fps: sourceFps * share, ...step, expected: step.expected * (share === 1 ? 1 : share * 1.1) })))
-      const encode = async (seq: FrameSequence, a: Attempt) => encodeAnimatedWebp(seq, { mode: a.mode, quality: a.quality, fullFirstFrame: true })
+      const attempts = [1, 0.5, 1 / 3].flatMap((share) =>
+        steps.map((step) => ({ size: 512, fps: sourceFps * share, ...step, expected: step.expected * (share === 1 ? 1 : share * 1.1) })),
+      )
+      const encode = async (seq: FrameSequence, a: Attempt) =>
+        encodeAnimatedWebp(seq, { mode: a.mode, quality: a.quality, fullFirstFrame: true })
       return ladder(platform, attempts, renders.square, encode, square)
     }
     case 'slack': {
@@ -132,7 +159,9 @@ function colourLadder(size: number, fps: number, shares: number[]): Attempt[] {
     { quality: 20, level: 9, expected: 0.65 },
   ]
   return shares.flatMap((share, i) =>
-    qualities.slice(i === 0 ? 0 : 2).map((q) => ({ size, fps: fps * share, quality: q.quality, level: q.level, expected: q.expected * (share === 1 ? 1 : share * 1.1) })),
+    qualities
+      .slice(i === 0 ? 0 : 2)
+      .map((q) => ({ size, fps: fps * share, quality: q.quality, level: q.level, expected: q.expected * (share === 1 ? 1 : share * 1.1) })),
   )
 }
 
@@ -183,11 +212,13 @@ async function ladder(
 function gaveUp(first: { attempt: Attempt; colours?: number | null }, attempt: Attempt, encoded: Encoded, cap: string): string[] {
   const notes: string[] = []
   const fit = `to fit ${cap}`
-  if (attempt.size !== first.attempt.size) notes.push(`${attempt.size}x${attempt.size} instead of ${first.attempt.size}x${first.attempt.size} ${fit}`)
+  if (attempt.size !== first.attempt.size)
+    notes.push(`${attempt.size}x${attempt.size} instead of ${first.attempt.size}x${first.attempt.size} ${fit}`)
   if (attempt.fps !== first.attempt.fps) notes.push(`${fpsText(attempt.fps)} instead of ${fpsText(first.attempt.fps)} ${fit}`)
   if (attempt.mode === 'lossy') notes.push(`Lossy compression (quality ${attempt.quality}) ${fit}`)
   else if (attempt.quality !== first.attempt.quality) {
-    if (encoded.colours && first.colours && encoded.colours < first.colours) notes.push(`${encoded.colours} colours instead of ${first.colours} ${fit}`)
+    if (encoded.colours && first.colours && encoded.colours < first.colours)
+      notes.push(`${encoded.colours} colours instead of ${first.colours} ${fit}`)
     else notes.push(`Fewer colours ${fit}`)
   }
   return notes
@@ -197,7 +228,12 @@ function gaveUp(first: { attempt: Attempt; colours?: number | null }, attempt: A
  * LINE: within 320x270 with one side at least 270, 5 to 20 frames, 1 to 4 plays and at most 4 s in
  * all. The frame count is spread over one play; plays are as many as fit in 4 s.
  */
-async function lineExport(lottie: unknown, header: { w: number; h: number }, durationMs: number, renders: RenderCache): Promise<PlatformExport> {
+async function lineExport(
+  lottie: unknown,
+  header: { w: number; h: number },
+  durationMs: number,
+  renders: RenderCache,
+): Promise<PlatformExport> {
   const rules = PLATFORM_RULES.line
   if (durationMs > rules.maxDurationMs) {
     return absent('line', [`The animation runs ${seconds(durationMs)}; LINE allows ${seconds(rules.maxDurationMs)} in all`])
@@ -209,12 +245,25 @@ async function lineExport(lottie: unknown, header: { w: number; h: number }, dur
   const frameCounts = [20, 15, 10, 5].filter((n, i) => i === 0 || n < Math.round(seconds1 * sourceFps))
   const attempts: Attempt[] = frameCounts.flatMap((count, i) => {
     const frames = Math.max(5, Math.min(count, Math.round(seconds1 * sourceFps)))
-    return [80, 60, 40, 20].slice(i === 0 ? 0 : 2).map((quality) => ({ size, fps: frames / seconds1, quality, level: 9, expected: (frames / 20) * (0.6 + quality / 200) }))
+    return [80, 60, 40, 20]
+      .slice(i === 0 ? 0 : 2)
+      .map((quality) => ({ size, fps: frames / seconds1, quality, level: 9, expected: (frames / 20) * (0.6 + quality / 200) }))
   })
   const notes = [`Plays ${plays === 1 ? 'once' : `${plays} times`} (${seconds(durationMs * plays)} in all)`]
   // LINE's canvas need not be square.
-  const result = await ladder('line', attempts, renders.asIs, (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }), notes)
-  if (result.file) result.notes.splice(1, 0, `${result.file.facts.frames} frames at ${fpsText(result.file.facts.frames / seconds1)}, as LINE allows 5 to 20`)
+  const result = await ladder(
+    'line',
+    attempts,
+    renders.asIs,
+    (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }),
+    notes,
+  )
+  if (result.file)
+    result.notes.splice(
+      1,
+      0,
+      `${result.file.facts.frames} frames at ${fpsText(result.file.facts.frames / seconds1)}, as LINE allows 5 to 20`,
+    )
   return result
 }
 

@@ -125,7 +125,9 @@ async function paletteFor(counts: Map<number, number>, quality: number): Promise
   const image = new Uint32Array(width * height)
   image.set(sample)
   const raw = { width, height, channels: 4 as const }
-  const png = await sharp(new Uint8Array(image.buffer), { raw }).png({ palette: true, quality, dither: 0, effort: 6, compressionLevel: 0 }).toBuffer()
+  const png = await sharp(new Uint8Array(image.buffer), { raw })
+    .png({ palette: true, quality, dither: 0, effort: 6, compressionLevel: 0 })
+    .toBuffer()
   const decoded = await sharp(png).ensureAlpha().raw().toBuffer()
   const colours = new Set<number>()
   const pixels = new Uint32Array(decoded.buffer, decoded.byteOffset, decoded.byteLength / 4)

@@ -12,10 +12,13 @@ type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-exp
 async function worstError(a: unknown, b: unknown, size = 256, fps = 30) {
   const [x, y] = await Promise.all([renderLottie(a, { size, fps }), renderLottie(b, { size, fps })])
   expect(y.frames).toHaveLength(x.frames.length)
-  return x.frames.reduce((worst, frame, n) => {
-    const e = frameError(frame, y.frames[n]!)
-    return { rms: Math.max(worst.rms, e.rms), max: Math.max(worst.max, e.max) }
-  }, { rms: 0, max: 0 })
+  return x.frames.reduce(
+    (worst, frame, n) => {
+      const e = frameError(frame, y.frames[n]!)
+      return { rms: Math.max(worst.rms, e.rms), max: Math.max(worst.max, e.max) }
+    },
+    { rms: 0, max: 0 },
+  )
 }
 
 describe('toTelegramLottie', () => {
@@ -25,7 +28,11 @@ describe('toTelegramLottie', () => {
       const { lottie: converted, notes } = toTelegramLottie(mascot.lottie)
       expect(JSON.stringify(converted)).not.toContain('"ty":"sr"')
       expect(converted).toMatchObject({ fr: 60, w: 512, h: 512, ip: 0, tgs: 1 })
-      expect(notes).toEqual([expect.stringMatching(/star shapes were redrawn as paths/), 'Retimed from 30 to 60 fps', 'Scaled from 320x320 to a 512x512 canvas'])
+      expect(notes).toEqual([
+        expect.stringMatching(/star shapes were redrawn as paths/),
+        'Retimed from 30 to 60 fps',
+        'Scaled from 320x320 to a 512x512 canvas',
+      ])
       const error = await worstError(mascot.lottie, converted)
       expect(error.rms, slug).toBeLessThan(0.5)
     }

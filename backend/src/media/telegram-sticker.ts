@@ -27,7 +27,8 @@ export function toTelegramLottie(source: unknown): TelegramConversion {
   const notes: string[] = []
 
   const stars = convertStars(lottie)
-  if (stars > 0) notes.push(`${stars === 1 ? 'A star shape was' : `${stars} star shapes were`} redrawn as ${stars === 1 ? 'a path' : 'paths'}`)
+  if (stars > 0)
+    notes.push(`${stars === 1 ? 'A star shape was' : `${stars} star shapes were`} redrawn as ${stars === 1 ? 'a path' : 'paths'}`)
   if (resetIdleTimeStretch(lottie)) notes.push('A time stretch that players ignore was removed')
   if (header.fr !== TELEGRAM_FPS) {
     retime(lottie, TELEGRAM_FPS / header.fr)
@@ -125,13 +126,23 @@ function fitCanvas(lottie: Json, width: number, height: number): void {
   for (const layer of layers) if (isObject(layer) && layer.parent === undefined) layer.parent = index
   const still = (k: unknown) => ({ a: 0, k })
   layers.push({
-    ddd: 0, ind: index, ty: 3, nm: 'telegram canvas', sr: 1, ao: 0,
+    ddd: 0,
+    ind: index,
+    ty: 3,
+    nm: 'telegram canvas',
+    sr: 1,
+    ao: 0,
     ks: {
-      o: still(100), r: still(0), a: still([0, 0, 0]),
+      o: still(100),
+      r: still(0),
+      a: still([0, 0, 0]),
       p: still([(TELEGRAM_SIZE - width * scale) / 2, (TELEGRAM_SIZE - height * scale) / 2, 0]),
       s: still([scale * 100, scale * 100, 100]),
     },
-    ip: lottie.ip, op: lottie.op, st: 0, bm: 0,
+    ip: lottie.ip,
+    op: lottie.op,
+    st: 0,
+    bm: 0,
   })
   lottie.w = TELEGRAM_SIZE
   lottie.h = TELEGRAM_SIZE
@@ -175,7 +186,7 @@ function starAsPath(star: Json): Json | undefined {
   const outerRoundness = staticValue(star.os) ?? 0
   const polygon = star.sy === 2
   const inner = polygon ? 0 : staticValue(star.ir)
-  const innerRoundness = polygon ? 0 : staticValue(star.is) ?? 0
+  const innerRoundness = polygon ? 0 : (staticValue(star.is) ?? 0)
   if (points === undefined || outer === undefined || inner === undefined) return undefined
   if (polygon ? isObject(star.os) && star.os.a === 1 : [star.os, star.is].some((p) => isObject(p) && p.a === 1)) return undefined
   const clockwise = star.d !== 3
@@ -189,8 +200,14 @@ function starAsPath(star: Json): Json | undefined {
     it: [
       { ty: 'sh', d: star.d ?? 1, ks: still(path) },
       {
-        ty: 'tr', p: star.p ?? still([0, 0]), a: still([0, 0]), s: still([100, 100]),
-        r: star.r ?? still(0), o: still(100), sk: still(0), sa: still(0),
+        ty: 'tr',
+        p: star.p ?? still([0, 0]),
+        a: still([0, 0]),
+        s: still([100, 100]),
+        r: star.r ?? still(0),
+        o: still(100),
+        sk: still(0),
+        sa: still(0),
       },
     ],
   }
@@ -223,7 +240,14 @@ function closedPath(start: number[], points: number[][], tangents: Array<[number
   return { c: true, v: vertices, i: ins, o: outs }
 }
 
-function roundTangents(previous: number[], point: number[], radii: [number, number], roundness: [number, number], factor: number, direction: number): [number[], number[]] {
+function roundTangents(
+  previous: number[],
+  point: number[],
+  radii: [number, number],
+  roundness: [number, number],
+  factor: number,
+  direction: number,
+): [number[], number[]] {
   const theta1 = Math.atan2(previous[1]!, previous[0]!) - (Math.PI / 2) * direction
   const theta2 = Math.atan2(point[1]!, point[0]!) - (Math.PI / 2) * direction
   const cp1 = radii[0] * roundness[0] * factor
@@ -265,7 +289,14 @@ function starPath(count: number, outer: number, inner: number, outerRound: numbe
     const point = [radius * Math.cos(angle), radius * Math.sin(angle)]
     tangents.push(
       rounded
-        ? roundTangents(previous, point, long ? [inner, outer] : [outer, inner], long ? [innerRound, outerRound] : [outerRound, innerRound], STAR_ROUNDNESS / count, direction)
+        ? roundTangents(
+            previous,
+            point,
+            long ? [inner, outer] : [outer, inner],
+            long ? [innerRound, outerRound] : [outerRound, innerRound],
+            STAR_ROUNDNESS / count,
+            direction,
+          )
         : undefined,
     )
     points.push(point)
@@ -288,7 +319,9 @@ function polygonPath(count: number, radius: number, roundness: number, clockwise
   let previous = start
   for (let i = 0; i < sides; i++) {
     const point = [radius * Math.cos(angle), radius * Math.sin(angle)]
-    tangents.push(roundness !== 0 ? roundTangents(previous, point, [radius, radius], [roundness, roundness], POLYGON_ROUNDNESS, direction) : undefined)
+    tangents.push(
+      roundness !== 0 ? roundTangents(previous, point, [radius, radius], [roundness, roundness], POLYGON_ROUNDNESS, direction) : undefined,
+    )
     points.push(point)
     previous = point
     angle += perPoint * direction

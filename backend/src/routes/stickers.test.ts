@@ -24,7 +24,10 @@ afterAll(() => server.close())
 const call = (method: string, path: string, body?: unknown) =>
   fetch(server.url + path, {
     method,
-    headers: { authorization: `Bearer ${admin}`, ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${admin}`,
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   })
 
@@ -37,7 +40,11 @@ async function upload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array, name
 }
 
 async function publish(name: string, lottie = lottieBytes()): Promise<string> {
-  const files = { gif: await upload('gif', buildGif(), 'a.gif'), apng: await upload('apng', buildApng(), 'a.png'), lottie: await upload('lottie', lottie, 'a.json') }
+  const files = {
+    gif: await upload('gif', buildGif(), 'a.gif'),
+    apng: await upload('apng', buildApng(), 'a.png'),
+    lottie: await upload('lottie', lottie, 'a.json'),
+  }
   const res = await call('POST', '/api/wumpuses', { name, description: 'A wumpus to export everywhere', files })
   expect(res.status, await res.clone().text()).toBe(201)
   return wumpusSchema.parse(await res.json())._id
@@ -79,8 +86,12 @@ describe('GET /api/wumpus/{id}/stickers', () => {
       expect([check.facts!.width, check.facts!.height, check.facts!.frames]).toEqual([sticker.width, sticker.height, sticker.frames])
     }
     expect(list.map((s) => s.fileName)).toEqual([
-      'party-wumpus.discord.png', 'party-wumpus.telegram.tgs', 'party-wumpus.whatsapp.webp',
-      'party-wumpus.signal.png', 'party-wumpus.line.png', 'party-wumpus.slack.gif',
+      'party-wumpus.discord.png',
+      'party-wumpus.telegram.tgs',
+      'party-wumpus.whatsapp.webp',
+      'party-wumpus.signal.png',
+      'party-wumpus.line.png',
+      'party-wumpus.slack.gif',
     ])
     expect(list.find((s) => s.platform === 'line')!.notes.join(' ')).toMatch(/Plays 2 times/)
   })
@@ -123,7 +134,10 @@ describe('GET /api/wumpus/{id}/stickers', () => {
   it('removes them with the animation', async () => {
     const id = await publish('Doomed Wumpus')
     await server.derivedMedia.idle()
-    const urls = [...(await stickers(id)).map((s) => s.url!), ...Object.values(wumpusSchema.parse(await (await fetch(`${server.url}/api/wumpus/${id}`)).json()).preview!)]
+    const urls = [
+      ...(await stickers(id)).map((s) => s.url!),
+      ...Object.values(wumpusSchema.parse(await (await fetch(`${server.url}/api/wumpus/${id}`)).json()).preview!),
+    ]
     expect((await call('DELETE', `/api/wumpus/${id}`)).status).toBe(200)
     for (const url of urls) expect((await fetch(server.url + url)).status).toBe(404)
   })

@@ -40,8 +40,15 @@ async function animation(name: string, lottie = lottieBytes()): Promise<WumpusRe
     return { id: info.id, filename: info.filename }
   }
   return store.insertWumpus({
-    name, description: 'An animation for the derived media tests', u_email: 'maker@example.com', u_name: 'Maker',
-    files: { gif: await put(new Uint8Array([1]), 'a.gif', 'image/gif'), apng: await put(new Uint8Array([2]), 'a.png', 'image/apng'), lottie: await put(lottie, 'a.json', 'application/json') },
+    name,
+    description: 'An animation for the derived media tests',
+    u_email: 'maker@example.com',
+    u_name: 'Maker',
+    files: {
+      gif: await put(new Uint8Array([1]), 'a.gif', 'image/gif'),
+      apng: await put(new Uint8Array([2]), 'a.png', 'image/apng'),
+      lottie: await put(lottie, 'a.json', 'application/json'),
+    },
   })
 }
 
@@ -72,7 +79,10 @@ describe('derived media service', () => {
       }
     }
     expect(logged.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
-      'making previews and platform exports', 'made previews and platform exports', 'made previews and platform exports', 'previews and platform exports are ready',
+      'making previews and platform exports',
+      'made previews and platform exports',
+      'made previews and platform exports',
+      'previews and platform exports are ready',
     ])
     // Nothing left to do on the next start.
     expect((await service.backfill()).animations).toBe(0)
@@ -93,13 +103,20 @@ describe('derived media service', () => {
   it('keeps nothing it made for a Lottie that was replaced meanwhile', async () => {
     const record = await animation('Racing Wumpus')
     const making = service.refresh(record._id)
-    const other = await store.putFile({ bytes: lottieBytes({ op: 30 }), filename: 'b.json', contentType: 'application/json', purpose: 'animation' })
+    const other = await store.putFile({
+      bytes: lottieBytes({ op: 30 }),
+      filename: 'b.json',
+      contentType: 'application/json',
+      purpose: 'animation',
+    })
     await store.updateWumpus(record._id, { files: { ...record.files, lottie: { id: other.id, filename: 'b.json' } } })
     await making
     const after = (await store.getWumpus(record._id))!
     // The set for the old Lottie was refused and its files removed; the new Lottie's set comes from filesChanged.
     expect(after.derived).toBeUndefined()
-    const derivedFiles = (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).filter((f) => f.purpose === 'derived')
+    const derivedFiles = (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).filter(
+      (f) => f.purpose === 'derived',
+    )
     expect(derivedFiles).toEqual([])
     await service.filesChanged(record, after)
     await service.idle()

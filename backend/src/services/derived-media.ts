@@ -64,7 +64,12 @@ export function fileStem(name: string): string {
   return stem || 'wumpus'
 }
 
-export function createDerivedMediaService({ store, logger, derive = deriveAnimation, enabled = true }: DerivedMediaDeps): DerivedMediaService {
+export function createDerivedMediaService({
+  store,
+  logger,
+  derive = deriveAnimation,
+  enabled = true,
+}: DerivedMediaDeps): DerivedMediaService {
   let chain: Promise<void> = Promise.resolve()
   const queued = new Map<string, Promise<void>>()
   let closed = false
@@ -101,7 +106,10 @@ export function createDerivedMediaService({ store, logger, derive = deriveAnimat
       const message = error instanceof Error ? error.message : String(error)
       logger.error('the Lottie could not be rendered for previews and exports', { id, error: message })
       const failed: DerivedMedia = {
-        source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), error: message,
+        source,
+        version: DERIVED_MEDIA_VERSION,
+        madeAt: new Date(),
+        error: message,
         exports: PLATFORMS.map((platform) => ({ platform, notes: [`Could not be made: ${message}`] })),
       }
       await settle(record, await store.setDerivedMedia(id, source, failed), [])
@@ -110,7 +118,11 @@ export function createDerivedMediaService({ store, logger, derive = deriveAnimat
 
     const stem = fileStem(record.name)
     const stored: string[] = []
-    const put = async (bytes: Uint8Array, filename: string, facts: Omit<DerivedFile, 'id' | 'filename' | 'bytes'>): Promise<DerivedFile> => {
+    const put = async (
+      bytes: Uint8Array,
+      filename: string,
+      facts: Omit<DerivedFile, 'id' | 'filename' | 'bytes'>,
+    ): Promise<DerivedFile> => {
       const info = await store.putFile({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
       stored.push(info.id)
       return { id: info.id, filename: info.filename, bytes: info.size, ...facts }
@@ -128,7 +140,11 @@ export function createDerivedMediaService({ store, logger, derive = deriveAnimat
         const f = e.file
         const file = f
           ? await put(f.bytes, `${stem}.${PLATFORM_RULES[e.platform].extension}`, {
-              contentType: f.facts.contentType, width: f.facts.width, height: f.facts.height, frames: f.facts.frames, durationMs: Math.round(f.facts.durationMs),
+              contentType: f.facts.contentType,
+              width: f.facts.width,
+              height: f.facts.height,
+              frames: f.facts.frames,
+              durationMs: Math.round(f.facts.durationMs),
             })
           : undefined
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
@@ -136,8 +152,13 @@ export function createDerivedMediaService({ store, logger, derive = deriveAnimat
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }
       await settle(record, await store.setDerivedMedia(id, source, derived), stored)
       logger.info('made previews and platform exports', {
-        id, name: record.name, ms: Math.round(performance.now() - started),
-        exports: exports.filter((e) => e.file).map((e) => e.platform).join(' '),
+        id,
+        name: record.name,
+        ms: Math.round(performance.now() - started),
+        exports: exports
+          .filter((e) => e.file)
+          .map((e) => e.platform)
+          .join(' '),
       })
     } catch (error) {
       // Nothing half-written: files stored for a set the record did not take go.

@@ -226,7 +226,8 @@ class EmbeddedStore implements Store {
     const current = this.catalog.get(id)
     if (!current || current.files.lottie.id !== lottieId) return undefined
     const update = derived ? { $set: { derived: copyDerived(derived) } } : { $unset: { derived: true } }
-    const { affectedDocuments } = await this.wumpuses.updateAsync({ _id: id, 'files.lottie.id': lottieId }, update, { returnUpdatedDocs: true })
+    const query = { _id: id, 'files.lottie.id': lottieId }
+    const { affectedDocuments } = await this.wumpuses.updateAsync(query, update, { returnUpdatedDocs: true })
     if (!affectedDocuments) return undefined
     this.catalog.replace(affectedDocuments)
     this.revision++

@@ -206,8 +206,11 @@ class MongoStore implements Store {
   async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     // The derived files' ids also go into one array, indexed, so isFileInUse finds them.
-    const update = derived ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } } : { $unset: { derived: '' as const } }
-    const doc = await guard(() => this.wumpuses.findOneAndUpdate({ _id: id, 'files.lottie.id': lottieId }, update, { returnDocument: 'after' }))
+    const update = derived
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } }
+      : { $unset: { derived: '' as const } }
+    const filter = { _id: id, 'files.lottie.id': lottieId }
+    const doc = await guard(() => this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after' }))
     if (doc) this.revision++
     return doc ? toWumpusRecord(doc) : undefined
   }

@@ -88,6 +88,10 @@ function copyDerivedFile(file: DerivedFile): DerivedFile {
   }
 }
 
+function copyPreviews(previews: NonNullable<DerivedMedia['previews']>): NonNullable<DerivedMedia['previews']> {
+  return { small: copyDerivedFile(previews.small), large: copyDerivedFile(previews.large), still: copyDerivedFile(previews.still) }
+}
+
 /** A copy holding only the known fields (stored documents may carry adapter-only fields). */
 export function copyDerived(derived: DerivedMedia): DerivedMedia {
   const { previews } = derived
@@ -95,8 +99,12 @@ export function copyDerived(derived: DerivedMedia): DerivedMedia {
     source: derived.source,
     version: derived.version,
     madeAt: derived.madeAt,
-    ...(previews ? { previews: { small: copyDerivedFile(previews.small), large: copyDerivedFile(previews.large), still: copyDerivedFile(previews.still) } } : {}),
-    exports: derived.exports.map((e) => ({ platform: e.platform, ...(e.file ? { file: copyDerivedFile(e.file) } : {}), notes: [...e.notes] })),
+    ...(previews ? { previews: copyPreviews(previews) } : {}),
+    exports: derived.exports.map((e) => ({
+      platform: e.platform,
+      ...(e.file ? { file: copyDerivedFile(e.file) } : {}),
+      notes: [...e.notes],
+    })),
     ...(derived.error === undefined ? {} : { error: derived.error }),
   }
 }

@@ -519,7 +519,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const revision = store.wumpusRevision()
         expect(await store.setDerivedMedia(record._id, UNKNOWN_ID, derived)).toBeUndefined()
         expect(store.wumpusRevision()).toBe(revision)
-        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.setDerivedMedia(id, record.files.lottie.id, derived)).toBeUndefined()
+        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
+          expect(await store.setDerivedMedia(id, record.files.lottie.id, derived)).toBeUndefined()
+        }
 
         const updated = await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, extra: 'dropped' } as DerivedMedia)
         expect(updated).toEqual({ ...record, derived })

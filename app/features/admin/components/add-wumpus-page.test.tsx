@@ -99,7 +99,8 @@ describe('AddWumpusPage', () => {
     const uploads = animationUploadHandler({ gif })
     const create = createWumpusHandler()
     const created = makeWumpus(1, { _id: 'e'.repeat(24), name: 'Happy Wumpus' })
-    server.use(uploads.handler, create.handler, stickersHandler({ [created._id]: makeStickers(created, { absent: { telegram: 'Telegram does not allow masks' } }) }))
+    const stickers = makeStickers(created, { absent: { telegram: 'Telegram does not allow masks' } })
+    server.use(uploads.handler, create.handler, stickersHandler({ [created._id]: stickers }))
     const { user, queryClient } = await setup()
 
     await user.type(field('Animation name*'), 'Happy Wumpus')

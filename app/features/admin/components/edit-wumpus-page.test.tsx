@@ -10,11 +10,13 @@ import { EditWumpusPage } from './edit-wumpus-page'
 vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
 
 const OWNER = 'ana@example.com'
+const LINE_REASON = 'The animation runs 6 s; LINE allows 4 s in all'
 const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana' })
 
 async function setup({ email = OWNER, isAdmin = false, answer }: { email?: string; isAdmin?: boolean; answer?: Response } = {}) {
   const update = updateWumpusHandler(wumpus, { answer })
-  server.use(wumpusDetailHandler([wumpus]), update.handler, stickersHandler({ [wumpus._id]: makeStickers(wumpus, { absent: { line: 'The animation runs 6 s; LINE allows 4 s in all' } }) }))
+  const stickers = makeStickers(wumpus, { absent: { line: LINE_REASON } })
+  server.use(wumpusDetailHandler([wumpus]), update.handler, stickersHandler({ [wumpus._id]: stickers }))
   const view = renderWithProviders(<EditWumpusPage id={wumpus._id} email={email} isAdmin={isAdmin} />, {
     path: `/editWumpus/${wumpus._id}`,
   })
@@ -39,7 +41,7 @@ describe('EditWumpusPage', () => {
   it('sends only the changed fields, then says so and stays, with the platform exports below', async () => {
     const { user, bodies, router } = await setup()
     const exports = screen.getByRole('region', { name: 'Platform exports' })
-    expect(await within(exports).findByRole('listitem', { name: 'LINE: Missing' })).toHaveTextContent('The animation runs 6 s; LINE allows 4 s in all')
+    expect(await within(exports).findByRole('listitem', { name: 'LINE: Missing' })).toHaveTextContent(LINE_REASON)
 
     await user.clear(screen.getByLabelText('Animation name'))
     await user.type(screen.getByLabelText('Animation name'), 'Very Sleepy Wumpus')
@@ -50,7 +52,8 @@ describe('EditWumpusPage', () => {
     expect(await screen.findByText('Changes saved')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'View animation' })).toHaveAttribute('href', `/wumpus/${wumpus._id}`)
     expect(router.state.location.pathname).toBe(`/editWumpus/${wumpus._id}`)
-    expect(within(screen.getByRole('region', { name: 'Platform exports' })).getByRole('listitem', { name: 'Discord: Made' })).toBeInTheDocument()
+    const exportsAfter = screen.getByRole('region', { name: 'Platform exports' })
+    expect(within(exportsAfter).getByRole('listitem', { name: 'Discord: Made' })).toBeInTheDocument()
   })
 
   it('sends a newly uploaded file by its id, and an emptied field falls back to the current value', async () => {

@@ -37,8 +37,15 @@ export function ExportStatus({ id }: { id: string }) {
       {stickers.data && (
         <Stack gap="xs" component="ul" role="list" p={0} m={0} style={{ listStyle: 'none' }}>
           {stickers.data.map((sticker) => (
-            <Group key={sticker.platform} component="li" gap="sm" wrap="nowrap" align="flex-start" aria-label={`${sticker.label}: ${STATUS[sticker.status].label}`}>
-              <Badge color={STATUS[sticker.status].color} variant="light" w={96} style={{ flexShrink: 0 }}>
+            <Group
+              key={sticker.platform}
+              component="li"
+              gap="sm"
+              wrap="nowrap"
+              align="flex-start"
+              aria-label={`${sticker.label}: ${STATUS[sticker.status].label}`}
+            >
+              <Badge color={STATUS[sticker.status].color} variant="light" w={116} style={{ flexShrink: 0 }}>
                 {STATUS[sticker.status].label}
               </Badge>
               <Stack gap={0}>

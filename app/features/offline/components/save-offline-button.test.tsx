@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto'
 import { get } from 'idb-keyval'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
+import type { Wumpus } from '../../../../contract/wumpus'
 import { stickersHandler, wumpusDetailHandler, wumpusListHandler } from '../../../test/api-handlers'
 import { makeStickers, makeWumpuses, withPreview } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
@@ -14,7 +15,8 @@ const wumpuses = makeWumpuses(1, 2).map(withPreview)
 const [first, second] = wumpuses as [(typeof wumpuses)[0], (typeof wumpuses)[0]]
 const firstStickers = makeStickers(first, { absent: { telegram: 'Telegram does not allow masks' } })
 const readyFiles = firstStickers.filter((s) => s.status === 'ready').map((s) => ({ url: s.url!, contentType: s.contentType! }))
-const previewFiles = Object.values(first.preview!).map((url) => ({ url, contentType: 'image/webp' }))
+const previewsOf = (wumpus: Wumpus) => Object.values(wumpus.preview!).map((url) => ({ url, contentType: 'image/webp' }))
+const previewFiles = previewsOf(first)
 const path = (url: string) => new URL(url, 'http://localhost').pathname
 
 async function storedBytes(url: string) {
@@ -29,7 +31,7 @@ beforeEach(async () => {
     wumpusDetailHandler(wumpuses),
     ...fileHandlers(wumpuses),
     stickersHandler({ [first._id]: firstStickers, [second._id]: makeStickers(second, { pending: true }) }),
-    ...namedFileHandlers([...readyFiles, ...previewFiles, ...Object.values(second.preview!).map((url) => ({ url, contentType: 'image/webp' }))]),
+    ...namedFileHandlers([...readyFiles, ...previewFiles, ...previewsOf(second)]),
   )
 })
 

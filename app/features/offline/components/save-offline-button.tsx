@@ -20,7 +20,8 @@ function useSaveToggle(wumpus: Wumpus) {
         notifications.show({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
       } else {
         await saveForOffline(wumpus)
-        notifications.show({ color: 'green', title: 'Saved for offline', message: `${wumpus.name} and its files work without a connection.` })
+        const message = `${wumpus.name} and its files work without a connection.`
+        notifications.show({ color: 'green', title: 'Saved for offline', message })
       }
     } catch (error) {
       notifications.show({ color: 'red', title: isSaved ? 'Could not remove it' : 'Could not save for offline', message: saveErrorMessage(error) })

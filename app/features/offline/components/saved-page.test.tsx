@@ -15,7 +15,8 @@ const clicked: HTMLAnchorElement[] = []
 beforeEach(async () => {
   await resetOfflineData()
   // Chat app files still being made: saving keeps the three files only.
-  server.use(...fileHandlers(wumpuses), stickersHandler(Object.fromEntries(wumpuses.map((w) => [w._id, makeStickers(w, { pending: true })]))))
+  const pending = Object.fromEntries(wumpuses.map((w) => [w._id, makeStickers(w, { pending: true })]))
+  server.use(...fileHandlers(wumpuses), stickersHandler(pending))
   clicked.length = 0
   URL.createObjectURL = vi.fn((blob: Blob) => `blob:http://localhost/${blob.size}`)
   URL.revokeObjectURL = vi.fn()

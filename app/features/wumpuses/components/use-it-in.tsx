@@ -75,7 +75,17 @@ function PlatformDownload({ sticker, name }: { sticker: StickerExport; name: str
 
 function DownloadIcon() {
   return (
-    <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <svg
+      width={16}
+      height={16}
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth={2}
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+    >
       <path d="M12 4v12m0 0-5-5m5 5 5-5M5 20h14" />
     </svg>
   )

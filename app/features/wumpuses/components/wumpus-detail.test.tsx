@@ -19,7 +19,8 @@ const wumpus = makeWumpus(5, {
 
 describe('wumpus detail page', () => {
   beforeEach(() => {
-    server.use(wumpusDetailHandler([wumpus]), stickersHandler({ [wumpus._id]: makeStickers(wumpus, { absent: { telegram: 'The animation runs 4 s; Telegram allows 3 s' } }) }))
+    const stickers = makeStickers(wumpus, { absent: { telegram: 'The animation runs 4 s; Telegram allows 3 s' } })
+    server.use(wumpusDetailHandler([wumpus]), stickersHandler({ [wumpus._id]: stickers }))
     // The detail page is for signed-in users.
     signInForTest()
   })
@@ -133,7 +134,13 @@ describe('wumpus detail page', () => {
       const section = await screen.findByRole('region', { name: 'Use it in' })
       const discord = await within(section).findByRole('button', { name: 'Discord: download Spinning Wumpus as 320x320 APNG, 48.8 KB' })
       expect(discord).toHaveTextContent('Discord320x320 APNG, 48.8 KB')
-      for (const name of ['WhatsApp: download Spinning Wumpus as 512x512 animated WebP', 'Signal: download', 'LINE: download', 'Slack: download Spinning Wumpus as 128x128 GIF']) {
+      const names = [
+        'WhatsApp: download Spinning Wumpus as 512x512 animated WebP',
+        'Signal: download',
+        'LINE: download',
+        'Slack: download Spinning Wumpus as 128x128 GIF',
+      ]
+      for (const name of names) {
         expect(within(section).getByRole('button', { name: new RegExp(`^${name}`) })).toBeEnabled()
       }
       expect(within(section).getByText('384x384 instead of 512x512 to fit 300 KiB')).toBeInTheDocument()

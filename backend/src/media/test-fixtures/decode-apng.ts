@@ -135,7 +135,8 @@ export function decodeApng(png: Uint8Array): DecodedApng {
       }
     }
     frames.push(canvas.slice())
-    if (control.dispose === 1) for (let row = 0; row < h; row++) canvas.fill(0, ((y + row) * width + x) * 4, ((y + row) * width + x + w) * 4)
+    if (control.dispose === 1)
+      for (let row = 0; row < h; row++) canvas.fill(0, ((y + row) * width + x) * 4, ((y + row) * width + x + w) * 4)
     if (control.dispose === 2) canvas.set(before)
     pending = null
   }
@@ -144,7 +145,9 @@ export function decodeApng(png: Uint8Array): DecodedApng {
     const v = new DataView(c.data.buffer, c.data.byteOffset, c.data.byteLength)
     switch (c.type) {
       case 'PLTE':
-        palette = Array.from({ length: c.data.length / 3 }, (_, i) => Uint8Array.of(c.data[i * 3]!, c.data[i * 3 + 1]!, c.data[i * 3 + 2]!, 255))
+        palette = Array.from({ length: c.data.length / 3 }, (_, i) =>
+          Uint8Array.of(c.data[i * 3]!, c.data[i * 3 + 1]!, c.data[i * 3 + 2]!, 255),
+        )
         break
       case 'tRNS':
         c.data.forEach((a, i) => {
@@ -161,8 +164,13 @@ export function decodeApng(png: Uint8Array): DecodedApng {
         sequence.push(v.getUint32(0))
         const den = v.getUint16(22) || 100
         const control = {
-          w: v.getUint32(4), h: v.getUint32(8), x: v.getUint32(12), y: v.getUint32(16),
-          delayMs: (v.getUint16(20) * 1000) / den, dispose: c.data[24]!, blend: c.data[25]!,
+          w: v.getUint32(4),
+          h: v.getUint32(8),
+          x: v.getUint32(12),
+          y: v.getUint32(16),
+          delayMs: (v.getUint16(20) * 1000) / den,
+          dispose: c.data[24]!,
+          blend: c.data[25]!,
         }
         if (control.x + control.w > width || control.y + control.h > height) throw new Error('frame outside the canvas')
         controls.push(control)
@@ -185,7 +193,8 @@ export function decodeApng(png: Uint8Array): DecodedApng {
     frames.push(toRgba(unfilter(inflateSync(Buffer.concat(stillData)), width, height, bpp, filters), width * height))
     stillData = []
   }
-  if (controls.length > 0 && controls.length !== numFrames) throw new Error(`acTL says ${numFrames} frames, the file has ${controls.length}`)
+  if (controls.length > 0 && controls.length !== numFrames)
+    throw new Error(`acTL says ${numFrames} frames, the file has ${controls.length}`)
   return { width, height, colourType, paletteSize: palette.length, numFrames, numPlays, controls, sequence, filters, frames }
 }
 

@@ -75,7 +75,14 @@ export function heavyLottie(seed = 7): Record<string, unknown> {
       it: [
         { ty: 'el', p: still([0, 0]), s: still([8 + random() * 30, 8 + random() * 30]) },
         { ty: 'fl', c: still([random(), random(), random(), 1]), o: still(60 + random() * 40) },
-        { ty: 'tr', p: moving(at, [at[0]! + (random() - 0.5) * 200, at[1]! + (random() - 0.5) * 200]), a: still([0, 0]), s: still([100, 100]), r: moving([0], [random() * 360]), o: still(100) },
+        {
+          ty: 'tr',
+          p: moving(at, [at[0]! + (random() - 0.5) * 200, at[1]! + (random() - 0.5) * 200]),
+          a: still([0, 0]),
+          s: still([100, 100]),
+          r: moving([0], [random() * 360]),
+          o: still(100),
+        },
       ],
     }
   })
@@ -83,12 +90,37 @@ export function heavyLottie(seed = 7): Record<string, unknown> {
     ty: 'gr',
     it: [
       { ty: 'el', p: still([0, 0]), s: still([300, 300]) },
-      { ty: 'gf', t: 2, s: still([0, 0]), e: still([150, 0]), g: { p: 3, k: still([0, 1, 0.2, 0.1, 0.5, 0.1, 0.9, 0.3, 1, 0.2, 0.3, 1]) }, o: still(90), r: 1 },
+      {
+        ty: 'gf',
+        t: 2,
+        s: still([0, 0]),
+        e: still([150, 0]),
+        g: { p: 3, k: still([0, 1, 0.2, 0.1, 0.5, 0.1, 0.9, 0.3, 1, 0.2, 0.3, 1]) },
+        o: still(90),
+        r: 1,
+      },
       { ty: 'tr', p: moving(at, [512 - at[0]!, 512 - at[1]!]), a: still([0, 0]), s: still([100, 100]), r: still(0), o: still(100) },
     ],
   })
   return lottie({
-    w: 512, h: 512, nm: 'heavy',
-    layers: [{ ddd: 0, ind: 1, ty: 4, nm: 'storm', sr: 1, ks: { o: still(100), r: still(0), p: still([0, 0]), a: still([0, 0]), s: still([100, 100]) }, ao: 0, shapes: [...discs, gradient([120, 140]), gradient([380, 300])], ip: 0, op: 60, st: 0, bm: 0 }],
+    w: 512,
+    h: 512,
+    nm: 'heavy',
+    layers: [
+      {
+        ddd: 0,
+        ind: 1,
+        ty: 4,
+        nm: 'storm',
+        sr: 1,
+        ks: { o: still(100), r: still(0), p: still([0, 0]), a: still([0, 0]), s: still([100, 100]) },
+        ao: 0,
+        shapes: [...discs, gradient([120, 140]), gradient([380, 300])],
+        ip: 0,
+        op: 60,
+        st: 0,
+        bm: 0,
+      },
+    ],
   })
 }
