@@ -94,7 +94,10 @@ describe('gallery cards', () => {
   it('show the still first frame to people who ask for reduced motion', async () => {
     const page = await (await context({ viewport: PHONE, reducedMotion: 'reduce' })).newPage()
     await page.goto('/')
-    const image = page.getByRole('listitem', { name: 'Waving Wumpus' }).getByRole('img')
+    const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
+    const image = card.getByRole('img')
+    await image.waitFor()
+    await card.scrollIntoViewIfNeeded()
     await expect
       .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 })
       .toBe(baseURL + waving.preview!.still)
