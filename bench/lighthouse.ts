@@ -5,10 +5,12 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS } from '../e2e/support/browser'
 import { freePortRun } from '../backend/test/support/ports'
-import { buildAndServe } from './support/serve-build'
+import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const server = await buildAndServe()
+// Measure the gallery as visitors see it once the card previews exist (made in the background after start).
+await waitForDerivedMedia(server.baseURL)
 const debuggingPort = await freePortRun(1)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

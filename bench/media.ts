@@ -2,14 +2,13 @@
 // of the card previews and of each platform export (median and max), render plus encode time per
 // sticker, the first start (ready, then every preview and export made), and a phone's first visit
 // to the home page (375x812, empty cache, until the network is quiet), counted on the wire.
-import { PLATFORM_RULES, PLATFORMS, stickerExportListSchema } from '../contract/stickers'
-import { wumpusSchema } from '../contract/wumpus'
+import { PLATFORM_RULES, PLATFORMS } from '../contract/stickers'
 import { demoMascots } from '../backend/src/media/demo-set'
 import { deriveMedia } from '../backend/src/media/derive-media'
 import { runJob } from '../backend/src/media/media-worker'
 import { launchBrowser } from '../e2e/support/browser'
 import { measureFirstVisit } from './support/first-visit'
-import { buildAndServe } from './support/serve-build'
+import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`
 const median = (values: number[]) => {
@@ -66,16 +65,7 @@ for (const p of PLATFORMS)
 const server = await buildAndServe()
 const browser = await launchBrowser()
 try {
-  const started = performance.now()
-  for (;;) {
-    const list = wumpusSchema.array().parse(await (await fetch(`${server.baseURL}/api/wumpuses?limit=100`)).json())
-    const stickers = await Promise.all(
-      list.map(async (w) => stickerExportListSchema.parse(await (await fetch(`${server.baseURL}/api/wumpus/${w._id}/stickers`)).json())),
-    )
-    if (list.length > 0 && list.every((w) => w.preview) && stickers.flat().every((s) => s.status !== 'pending')) break
-    await new Promise((resolve) => setTimeout(resolve, 500))
-  }
-  const derivedMs = performance.now() - started
+  const derivedMs = await waitForDerivedMedia(server.baseURL)
   console.log(
     `\nFirst start (fresh data, demo seed): ready after ${(server.readyMs / 1000).toFixed(1)} s (Auth emulator, seeding, server);`,
   )

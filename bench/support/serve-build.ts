@@ -50,3 +50,21 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
     },
   }
 }
+
+/**
+ * Waits until the server has made every animation's card previews and platform exports (it makes
+ * them in the background after start), so measurements see the steady state; answers how long it took.
+ */
+export async function waitForDerivedMedia(baseURL: string): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    const list = (await (await fetch(`${baseURL}/api/wumpuses?limit=100`)).json()) as Array<{ _id: string; preview?: unknown }>
+    const stickers = await Promise.all(
+      list.map(async (w) => (await (await fetch(`${baseURL}/api/wumpus/${w._id}/stickers`)).json()) as Array<{ status: string }>),
+    )
+    if (list.length > 0 && list.every((w) => w.preview) && stickers.flat().every((s) => s.status !== 'pending')) {
+      return performance.now() - started
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
