@@ -7,7 +7,7 @@ import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS } from '../e2e/support/browser'
 import { freePortRun } from '../backend/test/support/ports'
-import { buildAndServe } from './support/serve-build'
+import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
 
 const RUNS = Number(process.env.RUNS ?? 3)
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
@@ -25,6 +25,8 @@ const format = (value: number, unit: string) =>
   unit === 's' ? `${(value / 1000).toFixed(2)} s` : unit === 'ms' ? `${Math.round(value)} ms` : unit === 'KB' ? `${Math.round(value / 1024)} KB` : value.toFixed(3)
 
 const server = await buildAndServe()
+// Measure the gallery as visitors see it once the card previews exist (made in the background after start).
+await waitForDerivedMedia(server.baseURL)
 const debuggingPort = await freePortRun(1)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -2,7 +2,21 @@ import { z } from 'zod'
 import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
 import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
 
-/** An animation as the API returns it. gif, apng and lottie are URLs on our own server. */
+/**
+ * Card previews made from the Lottie: animated WebP at 1x (`webp`, 300 px) and 2x (`webp2x`,
+ * 600 px) of the card image, and a still WebP of the first frame (600 px).
+ */
+export const wumpusPreviewSchema = z.object({
+  webp: z.string(),
+  webp2x: z.string(),
+  still: z.string(),
+})
+export type WumpusPreview = z.infer<typeof wumpusPreviewSchema>
+
+/**
+ * An animation as the API returns it. gif, apng and lottie are URLs on our own server; `preview` is
+ * there once the server has made the card previews (until then cards show the GIF).
+ */
 export const wumpusSchema = z.object({
   _id: z.string(),
   name: z.string(),
@@ -10,6 +24,7 @@ export const wumpusSchema = z.object({
   gif: z.string(),
   apng: z.string(),
   lottie: z.string(),
+  preview: wumpusPreviewSchema.optional(),
   u_email: z.string(),
   u_name: z.string(),
   /** Lower-case words (see contract/search.ts); [] for animations that have none. */

@@ -58,6 +58,9 @@ describe('adding animations as the demo admin', () => {
     await page.getByRole('button', { name: 'Publish' }).click()
     await expectToast(page, 'Animation added')
     await expect.poll(total).toBe(before + 1)
+    // The page stays and follows the platform exports the server makes in the background.
+    await page.getByText('Three File Wumpus is published').waitFor()
+    await page.getByRole('region', { name: 'Platform exports' }).getByRole('listitem', { name: /^Discord: / }).waitFor()
     const [newest] = await (await api('/api/wumpuses?limit=1')).json()
     expect(newest).toMatchObject({ name: 'Three File Wumpus', u_email: DEMO_ADMIN.email })
   })
@@ -107,7 +110,11 @@ describe('editing and deleting', () => {
     await name.fill('After Rename')
     await page.getByRole('button', { name: /update|save|submit/i }).click()
     await expectToast(page, 'Animation updated')
-    const after = wumpusSchema.parse(await (await api(`/api/wumpus/${wumpus._id}`)).json())
+    // The page stays, with the platform exports below the form.
+    await page.getByText('Changes saved').waitFor()
+    await page.getByRole('region', { name: 'Platform exports' }).waitFor()
+    // The card previews may have been made meanwhile; everything else is as it was.
+    const { preview: _preview, ...after } = wumpusSchema.parse(await (await api(`/api/wumpus/${wumpus._id}`)).json())
     expect(after).toEqual({ ...wumpus, name: 'After Rename' })
   })
 

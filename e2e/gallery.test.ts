@@ -50,10 +50,13 @@ describe('the home gallery, served as npm start serves it', () => {
     const author = card.getByRole('link', { name: /^by / })
     expect(await author.getAttribute('href')).toBe(`/profile/${first.u_email}`)
     expect(await card.getByRole('link', { name: /Download/ }).getAttribute('href')).toBe(`/wumpus/${first._id}`)
-    // The GIF really loads and decodes in the browser, at 300x300 on the card.
+    // The picture really loads and decodes in the browser, at 300x300 on the card: the 300 px WebP
+    // preview once the server has made it, the GIF before.
     const image = card.getByRole('img')
     const gifWidth = inspectMedia(new Uint8Array(await (await fetch(baseURL + first.gif)).arrayBuffer()), 'gif').width
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(gifWidth)
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true)
+    const shown = await image.evaluate((img: HTMLImageElement) => ({ src: img.currentSrc, width: img.naturalWidth }))
+    expect(shown.width).toBe(shown.src.endsWith('.webp') ? 300 : gifWidth)
     expect(await image.evaluate((img: HTMLImageElement) => [img.width, img.height])).toEqual([300, 300])
     await page.context().close()
   })

@@ -1,6 +1,7 @@
 import { http, HttpResponse } from 'msw'
 import { searchItems, type ListSort } from '../../contract/search'
 import type { TagCount, Wumpus } from '../../contract/wumpus'
+import type { StickerExport } from '../../contract/stickers'
 
 /**
  * GET /api/wumpuses over the given items, paged like the real server (cursor = next index), searched
@@ -42,4 +43,20 @@ export function tagListHandler(tags: TagCount[]) {
     return HttpResponse.json(tags.slice(0, limit), { headers: { 'X-Total-Count': String(tags.length) } })
   })
   return { handler, requests }
+}
+
+/**
+ * GET /api/wumpus/{id}/stickers from lists by animation id; a list of lists answers them in turn
+ * (the last one from then on), like a server that finishes making them.
+ */
+export function stickersHandler(byId: Record<string, StickerExport[] | StickerExport[][]>) {
+  const calls: Record<string, number> = {}
+  return http.get('/api/wumpus/:id/stickers', ({ params }) => {
+    const id = String(params.id)
+    const answers = byId[id]
+    if (!answers) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No animation with this id' } }, { status: 404 })
+    const n = (calls[id] = (calls[id] ?? 0) + 1)
+    const sequence = Array.isArray(answers[0]) ? (answers as StickerExport[][]) : [answers as StickerExport[]]
+    return HttpResponse.json(sequence[Math.min(n, sequence.length) - 1])
+  })
 }

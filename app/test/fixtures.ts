@@ -1,3 +1,4 @@
+import { PLATFORM_RULES, PLATFORMS, type Platform, type StickerExport } from '../../contract/stickers'
 import type { Wumpus } from '../../contract/wumpus'
 
 /** A fake animation; ids are 24 hex characters like the real ones. */
@@ -22,4 +23,55 @@ export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
 
 export function makeWumpuses(from: number, count: number): Wumpus[] {
   return Array.from({ length: count }, (_, i) => makeWumpus(from + i))
+}
+
+const STICKER_FACTS: Record<Platform, Pick<StickerExport, 'contentType' | 'width' | 'height' | 'frames' | 'durationMs'>> = {
+  discord: { contentType: 'image/apng', width: 320, height: 320, frames: 60, durationMs: 2000 },
+  telegram: { contentType: 'application/x-tgsticker', width: 512, height: 512, frames: 120, durationMs: 2000 },
+  whatsapp: { contentType: 'image/webp', width: 512, height: 512, frames: 60, durationMs: 2000 },
+  signal: { contentType: 'image/apng', width: 384, height: 384, frames: 60, durationMs: 2000 },
+  line: { contentType: 'image/apng', width: 270, height: 270, frames: 20, durationMs: 2000 },
+  slack: { contentType: 'image/gif', width: 128, height: 128, frames: 50, durationMs: 2000 },
+}
+
+/**
+ * The chat app files of an animation as GET /api/wumpus/{id}/stickers lists them: every one ready
+ * unless `absent` names a platform (with a reason), or everything still being made.
+ */
+export function makeStickers(
+  wumpus: Wumpus,
+  options: { absent?: Partial<Record<Platform, string>>; pending?: boolean } = {},
+): StickerExport[] {
+  const stem = wumpus.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
+  return PLATFORMS.map((platform, i) => {
+    const label = PLATFORM_RULES[platform].label
+    const empty = { url: null, fileName: null, contentType: null, bytes: null, width: null, height: null, frames: null, durationMs: null }
+    if (options.pending)
+      return {
+        platform,
+        label,
+        status: 'pending' as const,
+        ...empty,
+        notes: ['Being made: the server renders it from the Lottie, usually within a minute.'],
+      }
+    const reason = options.absent?.[platform]
+    if (reason) return { platform, label, status: 'absent' as const, ...empty, notes: [reason] }
+    const fileName = `${stem}.${PLATFORM_RULES[platform].extension}`
+    return {
+      platform,
+      label,
+      status: 'ready' as const,
+      url: `/api/files/${'d'.repeat(20)}${String(i).padStart(4, '0')}/${fileName}`,
+      fileName,
+      bytes: 50_000 + i * 10_000,
+      ...STICKER_FACTS[platform],
+      notes: platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : [],
+    }
+  })
+}
+
+/** Card preview URLs as the server gives them once made. */
+export function withPreview(wumpus: Wumpus): Wumpus {
+  const base = `/api/files/${'e'.repeat(20)}${wumpus._id.slice(-4)}`
+  return { ...wumpus, preview: { webp: `${base}/a.preview.webp`, webp2x: `${base}/a.preview@2x.webp`, still: `${base}/a.still.webp` } }
 }

@@ -1,8 +1,14 @@
+import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
 import { tagListHandler } from './api-handlers'
+import { makeStickers, makeWumpus } from './fixtures'
 
 /**
- * One msw server for all app tests; each test adds its handlers with server.use(...). The tags list is
- * there from the start (empty): the home page and the animation forms ask for it on the side.
+ * One msw server for all app tests; each test adds its handlers with server.use(...). Two reads are
+ * there from the start: the tags list (empty), which the home page and the animation forms ask for on the
+ * side, and the detail page's chat app files, which unless a test says otherwise are being made.
  */
-export const server = setupServer(tagListHandler([]).handler)
+export const server = setupServer(
+  tagListHandler([]).handler,
+  http.get('/api/wumpus/:id/stickers', () => HttpResponse.json(makeStickers(makeWumpus(0), { pending: true }))),
+)

@@ -19,6 +19,8 @@ import { wumpusRoutes } from './routes/wumpuses'
 import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
+import { stickerRoutes } from './routes/stickers'
+import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
 import { DownloadCounter } from './services/download-counts'
@@ -34,6 +36,8 @@ export interface AppDeps {
   verifyIdToken?: VerifyIdToken
   /** Download counting; the process that owns the app closes it (flushing pending counts) at exit. */
   downloads?: DownloadCounter
+  /** Card previews and platform exports; by default made in the shared render worker. */
+  derivedMedia?: DerivedMediaService
 }
 
 /** What every router gets: the settings, the store and the services built once per app. */
@@ -46,6 +50,7 @@ export interface RouteDeps {
   limits: RateLimits
   audit: AuditLog
   downloads: DownloadCounter
+  derivedMedia: DerivedMediaService
 }
 
 export function createRouteDeps({
@@ -54,6 +59,7 @@ export function createRouteDeps({
   logger,
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = new DownloadCounter(store, { logger }),
+  derivedMedia = createDerivedMediaService({ store, logger }),
 }: AppDeps): RouteDeps {
   return {
     config,
@@ -64,6 +70,7 @@ export function createRouteDeps({
     limits: createRateLimits(store, config.rateLimitFactor),
     audit: createAuditLog(store, logger),
     downloads,
+    derivedMedia,
   }
 }
 
@@ -104,6 +111,7 @@ export function appRouters(deps: RouteDeps): Router[] {
   const api = [
     wumpusRoutes(deps),
     tagRoutes({ store }),
+    stickerRoutes({ store }),
     fileRoutes({ store, downloads: deps.downloads }),
     clientConfigRoutes(config),
     userRoutes(deps),

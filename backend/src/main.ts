@@ -10,6 +10,7 @@ import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './routes/uploads'
+import { createDerivedMediaService } from './services/derived-media'
 
 async function main() {
   let config
@@ -34,7 +35,8 @@ async function main() {
   await rm(uploadTempDir(config), { recursive: true, force: true })
 
   const downloads = new DownloadCounter(store, { logger })
-  const server = hardenServer(createApp({ config, store, logger, downloads }).listen(config.port, config.host))
+  const derivedMedia = createDerivedMediaService({ store, logger })
+  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -43,6 +45,8 @@ async function main() {
   console.log(`\nWumpus Gallery is running at ${url}\n`)
 
   const stopSweeper = startOrphanSweeper(store, logger)
+  // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
+  void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -53,7 +57,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()))
     stopSweeper()
     await downloads.close()
-    await closeRenderPool()
+    await Promise.all([derivedMedia.close(), closeRenderPool()])
     await store.close()
     process.exit(0)
   }

@@ -44,6 +44,24 @@ describe('sweepOrphanFiles', () => {
     expect(left.has(abandoned.id) || left.has(unusedImage.id)).toBe(false)
   })
 
+  it('keeps the derived files a record uses and removes those of no record', async () => {
+    const files = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
+    const record = await store.insertWumpus({ name: 'Derived', description: 'With previews', u_email: 'a@example.com', u_name: 'A', files })
+    const preview = await put('p.preview.webp', 'derived')
+    const discord = await put('p.discord.png', 'derived')
+    const leftOver = await put('old.preview.webp', 'derived')
+    const facts = { contentType: 'image/webp', bytes: 3, width: 300, height: 300, frames: 20, durationMs: 1000 }
+    await store.setDerivedMedia(record._id, files.lottie.id, {
+      source: files.lottie.id, version: 1, madeAt: new Date(),
+      previews: { small: { ...preview, ...facts }, large: { ...preview, ...facts }, still: { ...preview, ...facts } },
+      exports: [{ platform: 'discord', file: { ...discord, ...facts, contentType: 'image/apng' }, notes: [] }],
+    })
+    expect(await sweepOrphanFiles(store, { now: aDayLater() })).toBe(1)
+    expect(await store.getFileInfo(leftOver.id)).toBeUndefined()
+    expect(await store.getFileInfo(preview.id)).toBeDefined()
+    expect(await store.getFileInfo(discord.id)).toBeDefined()
+  })
+
   it('leaves fresh uploads alone: the admin may still be filling in the form', async () => {
     await put('fresh.gif', 'animation')
     expect(await sweepOrphanFiles(store)).toBe(0)

@@ -5,9 +5,10 @@ const DAY_MS = 24 * 60 * 60 * 1000
 const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 
 /**
- * Removes uploads nobody used: animation files no record refers to, and profile images no user's
- * photo or cover points at, once they are a day old (an admin may still be filling in the form).
- * Files without a purpose (from before purposes existed) are left alone.
+ * Removes uploads nobody used: animation files no record refers to, derived files (previews and
+ * platform exports) no record's derived media lists, and profile images no user's photo or cover
+ * points at, once they are a day old (an admin may still be filling in the form). Files without a
+ * purpose (from before purposes existed) are left alone.
  */
 export async function sweepOrphanFiles(store: Store, options: { now?: number; minAgeMs?: number; batch?: number } = {}): Promise<number> {
   const createdBefore = new Date((options.now ?? Date.now()) - (options.minAgeMs ?? DAY_MS))
@@ -25,7 +26,8 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
     if (page.length === 0) return removed
     for (const file of page) {
       const orphan =
-        (file.purpose === 'animation' && !(await store.isFileInUse(file.id))) || (file.purpose === 'image' && !usedImages.has(file.id))
+        ((file.purpose === 'animation' || file.purpose === 'derived') && !(await store.isFileInUse(file.id))) ||
+        (file.purpose === 'image' && !usedImages.has(file.id))
       if (orphan && (await store.deleteFile(file.id))) removed++
     }
     after = page.at(-1)

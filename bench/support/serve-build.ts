@@ -11,6 +11,8 @@ const root = path.resolve(import.meta.dirname, '../..')
 export interface BuiltServer {
   baseURL: string
   staticDir: string
+  /** From starting the product (emulator, seeding, server) to /ready answering, in ms. */
+  readyMs: number
   stop(): Promise<void>
 }
 
@@ -23,6 +25,7 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
   }
 
   const port = await freePortRun(1)
+  const started = performance.now()
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -40,10 +43,29 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
   return {
     baseURL,
     staticDir,
+    readyMs: performance.now() - started,
     async stop() {
       child.kill('SIGINT')
       await new Promise((resolve) => child.once('exit', resolve))
       rmSync(work, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * Waits until the server has made every animation's card previews and platform exports (it makes
+ * them in the background after start), so measurements see the steady state; answers how long it took.
+ */
+export async function waitForDerivedMedia(baseURL: string): Promise<number> {
+  const started = performance.now()
+  for (;;) {
+    const list = (await (await fetch(`${baseURL}/api/wumpuses?limit=100`)).json()) as Array<{ _id: string; preview?: unknown }>
+    const stickers = await Promise.all(
+      list.map(async (w) => (await (await fetch(`${baseURL}/api/wumpus/${w._id}/stickers`)).json()) as Array<{ status: string }>),
+    )
+    if (list.length > 0 && list.every((w) => w.preview) && stickers.flat().every((s) => s.status !== 'pending')) {
+      return performance.now() - started
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }

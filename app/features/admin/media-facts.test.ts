@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatBytes, mediaFacts } from './media-facts'
+import { mediaFacts } from './media-facts'
 
 describe('mediaFacts', () => {
   it('says size, frames, duration, loop and file size', () => {
@@ -26,13 +26,5 @@ describe('mediaFacts', () => {
     const info = { format: 'apng', contentType: 'image/apng', width: 1, height: 1, frames: 2, durationMs: 1, bytes: 1 } as const
     expect(mediaFacts({ ...info, loop: 1 })[3]?.value).toBe('1 time')
     expect(mediaFacts({ ...info, loop: 3 })[3]?.value).toBe('3 times')
-  })
-})
-
-describe('formatBytes', () => {
-  it('uses B, KB and MB', () => {
-    expect(formatBytes(900)).toBe('900 B')
-    expect(formatBytes(1536)).toBe('1.5 KB')
-    expect(formatBytes(8 * 1024 * 1024)).toBe('8.0 MB')
   })
 })

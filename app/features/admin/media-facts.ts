@@ -1,14 +1,9 @@
 import type { MediaInfo } from '../../../contract/media'
+import { formatBytes } from '../../lib/format-bytes'
 
 export interface MediaFact {
   label: string
   value: string
-}
-
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 export function formatDuration(ms: number): string {

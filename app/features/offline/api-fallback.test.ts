@@ -15,10 +15,12 @@ beforeEach(async () => {
 })
 
 describe('apiStoreFor', () => {
-  it('keeps each API read in its own store and nothing else', () => {
+  it('keeps the API reads each in its own store and nothing else', () => {
     const store = (path: string) => apiStoreFor(new URL(path, ORIGIN))
     expect(store('/api/wumpuses?limit=24&cursor=abc')).toBe('wumpus-pages')
     expect(store('/api/wumpus/65a0000000000000000000aa')).toBe('wumpus-details')
+    expect(store('/api/wumpus/65a0000000000000000000aa/stickers')).toBe('wumpus-details')
+    expect(store('/api/wumpus/65a0000000000000000000aa/other')).toBeNull()
     expect(store('/api/wumpus?u_email=ada%40example.com&limit=24')).toBe('user-lists')
     expect(store('/api/profile/ada@example.com')).toBe('profiles')
     expect(store('/api/tags?limit=12')).toBe('tag-lists')

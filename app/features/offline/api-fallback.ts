@@ -28,7 +28,7 @@ export function apiStoreFor(url: URL): StoreName | null {
   if (path === '/api/wumpuses') return 'wumpus-pages'
   if (path === '/api/tags') return 'tag-lists'
   if (path === '/api/wumpus') return url.searchParams.has('u_email') ? 'user-lists' : null
-  if (/^\/api\/wumpus\/[^/]+$/.test(path)) return 'wumpus-details'
+  if (/^\/api\/wumpus\/[^/]+(\/stickers)?$/.test(path)) return 'wumpus-details'
   if (/^\/api\/profile\/[^/]+$/.test(path)) return 'profiles'
   return null
 }

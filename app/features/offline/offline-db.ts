@@ -5,7 +5,7 @@ import { createStore, type UseStore } from 'idb-keyval'
 export const STORE_NAMES = [
   /** Gallery list pages and searches, keyed by URL (`/api/wumpuses?limit=24&q=moon&cursor=...`). */
   'wumpus-pages',
-  /** One animation, keyed by URL (`/api/wumpus/{id}`). */
+  /** One animation and its chat app files' list, keyed by URL (`/api/wumpus/{id}`, `/api/wumpus/{id}/stickers`). */
   'wumpus-details',
   /** Profiles, keyed by URL (`/api/profile/{email}`). */
   'profiles',

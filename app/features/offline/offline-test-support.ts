@@ -30,6 +30,13 @@ export function fileHandlers(wumpuses: Wumpus[]) {
   )
 }
 
+/** GET handlers answering each URL with its own path as bytes, typed as given (previews, chat app files). */
+export function namedFileHandlers(files: Array<{ url: string; contentType: string }>) {
+  return files.map(({ url, contentType }) =>
+    http.get(url, () => new HttpResponse(new TextEncoder().encode(url), { headers: { 'Content-Type': contentType } })),
+  )
+}
+
 /** navigator.storage with spies; `usage` can be changed between calls. */
 export function stubStorage(figures = { usage: 3 * 1024 * 1024, quota: 2 * 1024 ** 3 }) {
   const storage = {

@@ -1,14 +1,16 @@
-// The page's side of offline data: stickers saved for offline (animation JSON + its three files)
-// and the files a user downloads, kept as Blobs that the service worker serves when the network fails.
+// The page's side of offline data: stickers saved for offline (the animation's JSON, its three files,
+// its card previews, and its chat app files with their list) and the files a user downloads, kept as
+// Blobs that the service worker serves when the network fails.
 import { del, delMany, entries, get, set } from 'idb-keyval'
+import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiGetBlob } from '../../lib/api-client'
+import { apiGet, apiGetBlob, trusted } from '../../lib/api-client'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
 
 export interface SavedSticker {
   wumpus: Wumpus
   savedAt: number
-  /** Bytes of the three files. */
+  /** Bytes of every kept file. */
   bytes: number
   /** Keys of its files in the `files` store. */
   files: string[]
@@ -58,21 +60,34 @@ export async function readKeptFile(url: string): Promise<Blob | undefined> {
   return get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
 }
 
-/** Stores the animation's JSON (as its detail page reads it) and its three files, then marks it saved. */
+const jsonAnswer = (value: unknown): StoredApiResponse => ({
+  status: 200,
+  body: JSON.stringify(value),
+  headers: { 'Content-Type': 'application/json; charset=utf-8' },
+  storedAt: Date.now(),
+})
+
+/**
+ * Stores the animation's JSON (as its detail page reads it), its three files, its card previews and
+ * its chat app files with their list, then marks it saved. Without the list (a server hiccup) the
+ * sticker is saved without its chat app files.
+ */
 export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   if (!hasIndexedDb()) throw new Error('This browser cannot keep files for offline use.')
   await load()
   const firstSave = saved?.size === 0
-  const blobs = await Promise.all(FORMATS.map((format) => apiGetBlob(wumpus[format])))
-  const files = FORMATS.map((format) => fileKey(wumpus[format]))
-  const detail: StoredApiResponse = {
-    status: 200,
-    body: JSON.stringify(wumpus),
-    headers: { 'Content-Type': 'application/json; charset=utf-8' },
-    storedAt: Date.now(),
-  }
+  const detailUrl = `/api/wumpus/${encodeURIComponent(wumpus._id)}`
+  const stickers = await apiGet(`${detailUrl}/stickers`, trusted<StickerExport[]>()).catch(() => undefined)
+  const urls = [
+    ...FORMATS.map((format) => wumpus[format]),
+    ...(wumpus.preview ? [wumpus.preview.webp, wumpus.preview.webp2x, wumpus.preview.still] : []),
+    ...(stickers ?? []).flatMap((sticker) => (sticker.status === 'ready' && sticker.url ? [sticker.url] : [])),
+  ]
+  const blobs = await Promise.all(urls.map((url) => apiGetBlob(url)))
+  const files = urls.map((url) => fileKey(url))
   await Promise.all(files.map((key, i) => set(key, blobs[i], offlineStore('files'))))
-  await set(apiKey(`/api/wumpus/${encodeURIComponent(wumpus._id)}`), detail, offlineStore('wumpus-details'))
+  await set(apiKey(detailUrl), jsonAnswer(wumpus), offlineStore('wumpus-details'))
+  if (stickers) await set(apiKey(`${detailUrl}/stickers`), jsonAnswer(stickers), offlineStore('wumpus-details'))
   const sticker: SavedSticker = { wumpus, savedAt: Date.now(), bytes: blobs.reduce((sum, blob) => sum + blob.size, 0), files }
   await set(wumpus._id, sticker, offlineStore('saved'))
   publish(new Map(saved).set(wumpus._id, sticker))

@@ -1,6 +1,7 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { StickerExport } from '../../../contract/stickers'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiRequest, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
@@ -77,4 +78,15 @@ export const tagsQueryOptions = (limit: number) =>
   queryOptions({
     queryKey: ['tags', limit],
     queryFn: ({ signal }) => apiGet(tagListPath(limit), trusted<TagCount[]>(), { signal }),
+  })
+
+/** While any platform file is still being made, its list is asked for again this often. */
+const STICKERS_PENDING_POLL_MS = 4000
+
+/** GET /api/wumpus/{id}/stickers: one file per chat platform (ready, absent with the reason, or being made). */
+export const stickersQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['wumpuses', 'stickers', id],
+    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
+    refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })

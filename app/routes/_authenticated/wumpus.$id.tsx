@@ -3,13 +3,15 @@ import { ID_PATTERN } from '../../../contract/limits'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
-import { wumpusQueryOptions } from '../../features/wumpuses/api'
+import { stickersQueryOptions, wumpusQueryOptions } from '../../features/wumpuses/api'
 import { WumpusDetail } from '../../features/wumpuses/components/wumpus-detail'
 import { isApiError } from '../../lib/api-client'
 
 export const Route = createFileRoute('/_authenticated/wumpus/$id')({
   loader: async ({ context, params }) => {
     if (!ID_PATTERN.test(params.id)) throw notFound()
+    // The chat app files load beside the page (their section shows its own state).
+    void context.queryClient.prefetchQuery(stickersQueryOptions(params.id))
     try {
       await context.queryClient.ensureQueryData(wumpusQueryOptions(params.id))
     } catch (error) {

@@ -38,7 +38,10 @@ function request(options: http.RequestOptions, body?: Buffer | string): Promise<
   })
 }
 
-/** Sends raw bytes on one connection and reads until the server closes it. */
+/**
+ * Sends raw bytes on one connection and reads until the server closes it. Like a browser, it does not
+ * half-close its side first (Node's server would then end the connection before answering).
+ */
 function raw(bytes: string | Buffer): Promise<{ text: string; reset: boolean }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
@@ -47,7 +50,7 @@ function raw(bytes: string | Buffer): Promise<{ text: string; reset: boolean }> 
     socket.on('data', (chunk) => chunks.push(chunk))
     socket.on('error', () => (reset = true))
     socket.on('close', () => resolve({ text: Buffer.concat(chunks).toString(), reset }))
-    socket.end(bytes)
+    socket.write(bytes)
   })
 }
 
@@ -111,7 +114,9 @@ describe('bodies the server did not read', () => {
     const head = `POST /api/uploads/image HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: multipart/form-data; boundary=${boundary}\r\nContent-Length: ${body.length}\r\n\r\n`
     const { text, reset } = await raw(Buffer.concat([Buffer.from(head), body]))
     expect(text).toMatch(/^HTTP\/1\.1 413 /)
-    expect(text).toMatch(/\r\nConnection: close\r\n/i)
+    expectErrorShape(text.slice(text.indexOf('\r\n\r\n') + 4))
+    // Either the server read the rest and dropped it (the connection may then stay open) or it says
+    // Connection: close; the client gets its answer either way, never a reset.
     expect(reset).toBe(false)
   })
 

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import type { Middleware } from 'koa'
 import { ZodError } from 'zod'
@@ -48,10 +49,39 @@ export function errorShape(logger: Logger): Middleware {
       ctx.body = { error: { code: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) } }
     } finally {
       // A body left unread (refused early, or cut by a limit) cannot be skipped on a kept-alive
-      // connection: say so, so the client does not send its next request on it.
-      if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBody(ctx.req.headers)) ctx.set('Connection', 'close')
+      // connection: say so, so the client does not send its next request on it. What is still coming
+      // is read and dropped first, within limits (a lingering close): a socket closed with unread data
+      // is reset by the kernel, and the client may lose the answer.
+      if (!ctx.req.complete && ctx.req.headers['content-length'] !== '0' && hasBody(ctx.req.headers)) {
+        ctx.set('Connection', 'close')
+        await dropRestOfBody(ctx.req)
+      }
     }
   }
+}
+
+const DROP_MAX_BYTES = 32 * 1024 * 1024
+const DROP_MAX_MS = 5_000
+
+function dropRestOfBody(req: IncomingMessage): Promise<void> {
+  return new Promise((resolve) => {
+    if (req.complete || req.destroyed) return resolve()
+    let seen = 0
+    const done = () => {
+      clearTimeout(timer)
+      req.off('data', onData).off('end', done).off('error', done).off('close', done)
+      resolve()
+    }
+    const onData = (chunk: Buffer) => {
+      seen += chunk.length
+      if (seen > DROP_MAX_BYTES) done()
+    }
+    const timer = setTimeout(done, DROP_MAX_MS)
+    // Whatever parser was reading the body (a multipart upload cut by a limit) reads no more of it.
+    req.unpipe()
+    req.on('data', onData).once('end', done).once('error', done).once('close', done)
+    req.resume()
+  })
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { tagsSchema } from '../../../contract/wumpus-write'
-import { demoMascots, lottieBytes, renderDemoSet } from './demo-set'
+import { demoMascots, renderDemoSet } from './demo-set'
+
 import { renderLottie } from './render-lottie'
 
 vi.mock('./render-pool', () => ({
@@ -77,11 +78,5 @@ describe('renderDemoSet', () => {
       const parsed = JSON.parse(new TextDecoder().decode(d.files.lottie.bytes)) as Lottie
       expect(parsed).toMatchObject({ v: (m.lottie as Lottie).v, op: (m.lottie as Lottie).op, nm: m.name })
     }
-  })
-})
-
-describe('lottieBytes', () => {
-  it('rounds fractions to 3 decimals and keeps integers', () => {
-    expect(new TextDecoder().decode(lottieBytes({ a: 1.23456789, b: [2, -0.00049, 10.5] }))).toBe('{"a":1.235,"b":[2,0,10.5]}')
   })
 })

@@ -12,6 +12,7 @@ import { sleeping } from './mascots/sleeping'
 import { spinning } from './mascots/spinning'
 import { waving } from './mascots/waving'
 import { yawning } from './mascots/yawning'
+import { lottieBytes } from './lottie-json'
 import { renderAnimation } from './render-pool'
 
 export type DemoMascot = Mascot
@@ -32,14 +33,6 @@ export interface RenderedDemo {
 /** The demo mascots in gallery order. */
 export function demoMascots(): DemoMascot[] {
   return [waving, bouncing, blinking, spinning, jumping, dancing, sleeping, cheering, lovestruck, dizzy, shivering, yawning]
-}
-
-/** Lottie JSON with numbers rounded to 3 decimals (computed paths carry long fractions). */
-export function lottieBytes(lottie: object): Uint8Array {
-  const json = JSON.stringify(lottie, (_key, value: unknown) =>
-    typeof value === 'number' && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value,
-  )
-  return new TextEncoder().encode(json)
 }
 
 /** Renders every demo mascot in the shared worker, one after another (its queue is bounded). */

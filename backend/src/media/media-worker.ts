@@ -1,15 +1,29 @@
-// worker_threads entry: renders a Lottie and encodes it to GIF and APNG off the main thread.
+// worker_threads entry: renders a Lottie and encodes it off the main thread. Two kinds of job: the
+// original GIF and APNG of an animation, and everything derived from it (card previews and platform
+// exports, see derive-media.ts).
 import { parentPort } from 'node:worker_threads'
+import { deriveMedia, derivedBuffers, type DerivedMedia } from './derive-media'
 import { encodeApng } from './encode-apng'
 import { encodeGif } from './encode-gif'
+import { PALETTE_QUALITY } from './quantize'
 import { renderLottie } from './render-lottie'
+import { PLATFORM_RULES } from '../../../contract/stickers'
 
 export interface RenderJob {
   id: number
+  kind?: 'originals'
   lottie: unknown
   size?: number
   fps?: number
 }
+
+export interface DeriveJob {
+  id: number
+  kind: 'derived'
+  lottie: unknown
+}
+
+export type MediaJob = RenderJob | DeriveJob
 
 export interface RenderResult {
   gif: Uint8Array
@@ -22,15 +36,39 @@ export interface RenderResult {
   timings: { render: number; gif: number; apng: number }
 }
 
-export type RenderReply = { id: number; ok: true; result: RenderResult } | { id: number; ok: false; error: string }
+export type { DerivedMedia }
+
+export type RenderReply<R = RenderResult | DerivedMedia> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
+
+/**
+ * The plain downloads are Discord-ready: when a file is over Discord's cap, it is encoded again
+ * harder (zlib level 9), then with fewer colours.
+ */
+const ORIGINAL_MAX_BYTES = PLATFORM_RULES.discord.maxBytes
+const APNG_STEPS = [
+  { quality: PALETTE_QUALITY, level: 7 },
+  { quality: PALETTE_QUALITY, level: 9 },
+  { quality: 60, level: 9 },
+  { quality: 40, level: 9 },
+]
+const GIF_STEPS = [{ quality: PALETTE_QUALITY }, { quality: 60 }, { quality: 40 }]
+
+async function withinCap<S>(steps: S[], encode: (step: S) => Promise<Uint8Array>): Promise<Uint8Array> {
+  let bytes: Uint8Array = new Uint8Array(0)
+  for (const step of steps) {
+    bytes = await encode(step)
+    if (bytes.length <= ORIGINAL_MAX_BYTES) break
+  }
+  return bytes
+}
 
 export async function runJob(job: RenderJob): Promise<RenderResult> {
   const t0 = performance.now()
   const seq = await renderLottie(job.lottie, { size: job.size, fps: job.fps })
   const t1 = performance.now()
-  const gif = encodeGif(seq)
+  const gif = await withinCap(GIF_STEPS, async ({ quality }) => (await encodeGif(seq, { quality })).bytes)
   const t2 = performance.now()
-  const apng = encodeApng(seq)
+  const apng = await withinCap(APNG_STEPS, async ({ quality, level }) => (await encodeApng(seq, { quality, level })).bytes)
   const t3 = performance.now()
   return {
     gif, apng,
@@ -39,17 +77,24 @@ export async function runJob(job: RenderJob): Promise<RenderResult> {
   }
 }
 
+async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
+  try {
+    if (job.kind === 'derived') {
+      const result = await deriveMedia(job.lottie)
+      return { reply: { id: job.id, ok: true, result }, transfer: derivedBuffers(result) }
+    }
+    const result = await runJob(job)
+    return { reply: { id: job.id, ok: true, result }, transfer: [result.gif.buffer as ArrayBuffer, result.apng.buffer as ArrayBuffer] }
+  } catch (err) {
+    return { reply: { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) }, transfer: [] }
+  }
+}
+
 const port = parentPort
 if (port) {
   // The pool sends one job at a time, so replies go back in order.
-  port.on('message', async (job: RenderJob) => {
-    let reply: RenderReply
-    try {
-      reply = { id: job.id, ok: true, result: await runJob(job) }
-    } catch (err) {
-      reply = { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) }
-    }
-    const transfer = reply.ok ? [reply.result.gif.buffer as ArrayBuffer, reply.result.apng.buffer as ArrayBuffer] : []
-    port.postMessage(reply, transfer)
+  port.on('message', async (job: MediaJob) => {
+    const { reply: message, transfer } = await reply(job)
+    port.postMessage(message, transfer)
   })
 }

@@ -4,12 +4,15 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { inspectMedia } from './inspect'
-import { closeRenderPool, renderAnimation, RenderPool, RenderQueueFullError } from './render-pool'
+import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError } from './render-pool'
 
 const tiny = {
   v: '5.7.4', fr: 20, ip: 0, op: 10, w: 64, h: 64, layers: [{
     ty: 4, ind: 1, ip: 0, op: 10, st: 0,
-    ks: { o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] }, p: { a: 0, k: [32, 32] } },
+    ks: {
+      o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] },
+      p: { a: 1, k: [{ t: 0, s: [20, 32], i: { x: [1], y: [1] }, o: { x: [0], y: [0] } }, { t: 10, s: [44, 32] }] },
+    },
     shapes: [{ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [40, 40] } }, { ty: 'fl', c: { a: 0, k: [0.2, 0.6, 1, 1] }, o: { a: 0, k: 100 } }],
   }],
 }
@@ -27,6 +30,16 @@ describe('renderAnimation (shared worker)', () => {
     // The upload inspectors accept what the pipeline makes.
     expect(inspectMedia(out.gif, 'gif')).toMatchObject({ width: 48, height: 48, frames: 10, durationMs: 500, loop: 0 })
     expect(inspectMedia(out.apng, 'apng')).toMatchObject({ width: 48, height: 48, frames: 10, durationMs: 500, loop: 0 })
+  })
+
+  it('makes the card previews and one export per platform in the worker', async () => {
+    const out = await deriveAnimation(tiny)
+    expect([out.previews.small.width, out.previews.large.width, out.previews.still.frames]).toEqual([300, 600, 1])
+    expect(ascii(out.previews.small.bytes.subarray(8), 4)).toBe('WEBP')
+    expect(out.exports.map((e) => [e.platform, e.file !== undefined])).toEqual([
+      ['discord', true], ['telegram', true], ['whatsapp', true], ['signal', true], ['line', true], ['slack', true],
+    ])
+    expect(Object.keys(out.timings)).toEqual(['previews', 'discord', 'telegram', 'whatsapp', 'signal', 'line', 'slack'])
   })
 
   it('rejects a failing job and keeps serving', async () => {
@@ -100,6 +113,18 @@ describe('RenderPool with a misbehaving worker', () => {
     await expect(running).rejects.toThrow(/timed out/)
     await expect(Promise.all(queued)).resolves.toMatchObject([{ frames: 1 }, { frames: 2 }])
     await expect(pool.render(3)).resolves.toMatchObject({ frames: 3 })
+    await pool.close()
+  })
+
+  it("queues the server's own background jobs (previews and exports) even when the queue is full", async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script), maxQueued: 1, jobTimeoutMs: 1000 })
+    const running = pool.render('hang')
+    const queued = pool.render(1)
+    await expect(pool.render(2)).rejects.toBeInstanceOf(RenderQueueFullError)
+    const background = pool.derive(7)
+    await expect(running).rejects.toThrow(/timed out/)
+    await expect(queued).resolves.toMatchObject({ frames: 1 })
+    await expect(background).resolves.toMatchObject({ frames: 7 })
     await pool.close()
   })
 

@@ -3,9 +3,9 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { RenderJob, RenderReply, RenderResult } from './media-worker'
+import type { DerivedMedia, MediaJob, RenderReply, RenderResult } from './media-worker'
 
-export type { RenderResult }
+export type { DerivedMedia, RenderResult }
 
 export interface RenderAnimationOptions {
   size?: number
@@ -33,8 +33,8 @@ export class RenderQueueFullError extends Error {
 }
 
 interface Pending {
-  job: RenderJob
-  resolve: (r: RenderResult) => void
+  job: MediaJob
+  resolve: (r: never) => void
   reject: (e: Error) => void
 }
 
@@ -65,15 +65,27 @@ export class RenderPool {
   constructor(private readonly options: PoolOptions = {}) {}
 
   render(lottie: unknown, options: RenderAnimationOptions = {}): Promise<RenderResult> {
+    return this.run({ id: this.nextId++, lottie, size: options.size, fps: options.fps })
+  }
+
+  /**
+   * Card previews and platform exports of an animation. Not refused when the queue is full: these are
+   * the server's own background jobs, which services/derived-media.ts already sends one at a time.
+   */
+  derive(lottie: unknown): Promise<DerivedMedia> {
+    return this.run({ id: this.nextId++, kind: 'derived', lottie }, { bounded: false })
+  }
+
+  private run<R>(job: MediaJob, { bounded = true } = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('render pool is closed'))
     const maxQueued = this.options.maxQueued ?? 4
-    if (this.queue.length >= maxQueued) {
+    if (bounded && this.queue.length >= maxQueued) {
       // Roughly when a place frees up: the jobs ahead, at the recent pace (5 s each until measured).
       const wait = ((this.queue.length + (this.current ? 1 : 0)) * this.averageJobMs) / (maxQueued + 1)
       return Promise.reject(new RenderQueueFullError(Math.min(120, Math.max(1, Math.ceil(wait / 1000)))))
     }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ job: { id: this.nextId++, lottie, size: options.size, fps: options.fps }, resolve, reject })
+    return new Promise<R>((resolve, reject) => {
+      this.queue.push({ job, resolve: resolve as (r: never) => void, reject })
       this.pump()
     })
   }
@@ -95,7 +107,7 @@ export class RenderPool {
       if (!p || p.job.id !== reply.id) return
       this.averageJobMs = 0.8 * this.averageJobMs + 0.2 * (performance.now() - this.jobStartedAt)
       this.finish()
-      if (reply.ok) p.resolve(reply.result)
+      if (reply.ok) p.resolve(reply.result as never)
       else p.reject(new Error(reply.error))
       this.pump()
     })
@@ -166,6 +178,12 @@ let shared: RenderPool | null = null
 export function renderAnimation(lottie: object, options?: RenderAnimationOptions): Promise<RenderResult> {
   shared ??= new RenderPool()
   return shared.render(lottie, options)
+}
+
+/** Card previews and platform exports of an animation, made in the shared worker. */
+export function deriveAnimation(lottie: object): Promise<DerivedMedia> {
+  shared ??= new RenderPool()
+  return shared.derive(lottie)
 }
 
 export async function closeRenderPool(): Promise<void> {

@@ -67,6 +67,10 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'GET /api/tags': { request: async () => ({ method: 'GET', path: '/api/tags' }), expected: everyone(200) },
   'GET /api/wumpus': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${USER}` }), expected: signedIn(200) },
   'GET /api/wumpus/:id': { request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}` }), expected: everyone(200) },
+  'GET /api/wumpus/:id/stickers': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/stickers` }),
+    expected: everyone(200),
+  },
   'GET /api/files/:id': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }), expected: everyone(200) },
   'GET /api/files/:id/:name': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }), expected: everyone(200) },
   'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${USER}` }), expected: signedIn(200) },
@@ -157,7 +161,7 @@ afterAll(() => server.close())
 
 describe('authorization matrix', () => {
   it('has a row for every endpoint of the app', () => {
-    const routes = appRouters(createRouteDeps({ config: server.config, store: server.store, logger: createLogger('silent'), downloads: server.downloads, verifyIdToken: async () => { throw new Error('unused') } }))
+    const routes = appRouters(createRouteDeps({ config: server.config, store: server.store, logger: createLogger('silent'), downloads: server.downloads, derivedMedia: server.derivedMedia, verifyIdToken: async () => { throw new Error('unused') } }))
       .flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`)))
     expect(routes.sort()).toEqual(Object.keys(MATRIX).sort())
   })

@@ -13,7 +13,7 @@ const record = (i: number): WumpusRecord => ({
 })
 
 describe('ApiWumpusJson', () => {
-  it('answers exactly the JSON of the API items, and follows edits and new counts', () => {
+  it('answers exactly the JSON of the API items, and follows edits, new counts and made previews', () => {
     const json = new ApiWumpusJson(2)
     const records = [record(1), record(2), record(3)]
     expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
@@ -22,6 +22,13 @@ describe('ApiWumpusJson', () => {
     const renamed = { ...records[0]!, name: 'Renamed', updatedAt: new Date(Date.UTC(2026, 0, 1)) }
     const downloaded = { ...records[1]!, downloads: 99 }
     expect(JSON.parse(json.list([renamed, downloaded]))).toEqual([toApiWumpus(renamed), toApiWumpus(downloaded)])
+    // Previews made in the background do not move updatedAt, yet the list shows them at once.
+    const file = (name: string) => ({ id: 'f'.repeat(24), filename: name, contentType: 'image/webp', bytes: 1, width: 300, height: 300, frames: 1, durationMs: 0 })
+    const previewed: WumpusRecord = {
+      ...records[2]!,
+      derived: { source: records[2]!.files.lottie.id, version: 1, madeAt: new Date(), exports: [], previews: { small: file('a.webp'), large: file('b.webp'), still: file('c.webp') } },
+    }
+    expect(JSON.parse(json.list([previewed]))[0].preview).toBeDefined()
     // Beyond its size it forgets the oldest, and still answers right.
     expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
   })

@@ -14,9 +14,12 @@ import { wumpusChanges } from '../services/audit'
 import { galleryPages } from '../services/gallery-pages'
 import { toApiWumpus } from './wumpus-view'
 
-/** Read side of the animations: the paged gallery, one uploader's list, one animation. */
+/**
+ * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
+ * deleting (which start, replace and remove their previews and platform exports).
+ */
 export function wumpusRoutes(deps: RouteDeps): Router {
-  const { store, config, limits, audit } = deps
+  const { store, config, limits, audit, derivedMedia } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
@@ -61,6 +64,8 @@ export function wumpusRoutes(deps: RouteDeps): Router {
       }
       const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
       await audit.record({ actor: me, action: 'wumpus.publish', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(undefined, record) })
+      // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
+      void derivedMedia.refresh(record._id)
       ctx.status = 201
       ctx.body = toApiWumpus(record)
     } catch (error) {
@@ -95,6 +100,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     for (const format of Object.keys(replaced) as MediaFormat[]) {
       if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
     }
+    await derivedMedia.filesChanged(record, updated)
     ctx.body = toApiWumpus(updated)
   })
 
@@ -105,6 +111,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     if (record && deletedCount > 0) {
       await audit.record({ actor: sessionOf(ctx).email, action: 'wumpus.delete', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(record, undefined) })
       await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
+      await derivedMedia.removed(record)
     }
     ctx.body = { deletedCount }
   })

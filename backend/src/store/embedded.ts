@@ -19,6 +19,7 @@ import {
   StoreUnavailableError,
   type AuditRecord,
   type FilePurpose,
+  type DerivedMedia,
   type ListWumpusesOptions,
   type NewAuditRecord,
   type NewFile,
@@ -39,6 +40,7 @@ import {
 import { WumpusCatalog, type StoredWumpus } from './wumpus-catalog'
 import {
   USER_DEFAULTS,
+  copyDerived,
   fileLabels,
   toAuditRecord,
   toSessionRecord,
@@ -230,6 +232,17 @@ class EmbeddedStore implements Store {
     const current = this.catalog.get(id)
     if (!current) return undefined
     const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
+    this.catalog.replace(updated)
+    this.revision++
+    await this.logs.wumpuses.put(updated)
+    return toWumpusRecord(updated)
+  }
+
+  async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    const current = this.catalog.get(id)
+    if (!current || current.files.lottie.id !== lottieId) return undefined
+    const { derived: _previous, ...rest } = current
+    const updated: WumpusRecord = derived ? { ...rest, derived: copyDerived(derived) } : rest
     this.catalog.replace(updated)
     this.revision++
     await this.logs.wumpuses.put(updated)

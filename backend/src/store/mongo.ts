@@ -26,6 +26,7 @@ import {
   StoreUnavailableError,
   type AuditRecord,
   type FilePurpose,
+  type DerivedMedia,
   type ListWumpusesOptions,
   type NewAuditRecord,
   type NewFile,
@@ -46,6 +47,8 @@ import {
 import {
   USER_DEFAULTS,
   WUMPUS_FILE_ID_PATHS,
+  copyDerived,
+  derivedFileIds,
   fileLabels,
   toAuditRecord,
   toSessionRecord,
@@ -158,7 +161,7 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
 
 /** A record's file ids without repeats (a multikey index counts a value once per document anyway). */
 function uniqueFileIds(files: WumpusRecord['files']): string[] {
-  return [...new Set(wumpusFileIds(files))]
+  return [...new Set(wumpusFileIds({ files }))]
 }
 
 /** Runs a write that claims files; the unique index on fileIds refusing it means another record has one. */
@@ -333,6 +336,18 @@ class MongoStore implements Store {
       return updated
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
+  }
+
+  async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    // The derived files' ids also go into one array, indexed, so isFileInUse finds them.
+    const update = derived
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } }
+      : { $unset: { derived: '' as const } }
+    const filter = { _id: id, 'files.lottie.id': lottieId }
+    const doc = await guard(() => this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after' }))
+    if (doc) this.revision++
+    return doc ? toWumpusRecord(doc) : undefined
   }
 
   async deleteWumpus(id: string): Promise<number> {

@@ -9,9 +9,13 @@ import type { ListSort } from '../../../contract/search'
 import type { TagCount } from '../../../contract/wumpus'
 
 export type { TagCount }
+import type { Platform } from '../../../contract/stickers'
 
-/** What a file was uploaded for: one format of an animation, or a profile photo/cover. */
-export type FilePurpose = 'animation' | 'image'
+/**
+ * What a file is for: one format of an animation, a profile photo/cover, or a file the server made
+ * from an animation's Lottie (card previews, platform exports).
+ */
+export type FilePurpose = 'animation' | 'image' | 'derived'
 
 export interface StoredFile {
   id: string
@@ -42,6 +46,37 @@ export interface FileRef {
   filename: string
 }
 
+/** A file made from the Lottie, with what the server read in it. */
+export interface DerivedFile extends FileRef {
+  contentType: string
+  bytes: number
+  width: number
+  height: number
+  frames: number
+  durationMs: number
+}
+
+/** One platform's export: the file when one fits the platform, and notes (what it gave up, or why there is none). */
+export interface StickerExportRecord {
+  platform: Platform
+  file?: DerivedFile
+  notes: string[]
+}
+
+/** Everything made from an animation's Lottie after publishing. */
+export interface DerivedMedia {
+  /** Id of the Lottie file they were made from: once the animation's Lottie changes they are stale. */
+  source: string
+  /** The rules' version they were made with (services/derived-media.ts); older ones are made again. */
+  version: number
+  madeAt: Date
+  /** Card previews: animated WebP at 1x and 2x of the card image, and a still first frame. */
+  previews?: { small: DerivedFile; large: DerivedFile; still: DerivedFile }
+  exports: StickerExportRecord[]
+  /** Why nothing could be made, when the Lottie could not be rendered. */
+  error?: string
+}
+
 export interface WumpusRecord {
   _id: string
   name: string
@@ -54,11 +89,13 @@ export interface WumpusRecord {
   tags: string[]
   /** Counted downloads; 0 for records stored before counting existed. */
   downloads: number
+  /** Absent until the server has made them. */
+  derived?: DerivedMedia
   createdAt: Date
   updatedAt: Date
 }
 
-export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'downloads'> & {
+export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'downloads' | 'derived'> & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
   /** Defaults to none. */
@@ -173,6 +210,12 @@ export interface Store {
   updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
   /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
   deleteWumpus(id: string): Promise<number>
+  /**
+   * Sets (or with null removes) the record's derived media, only while its Lottie is still the file
+   * `lottieId`; answers the updated record, or undefined when the record is gone or its Lottie changed.
+   * Does not touch updatedAt (nothing a person changed).
+   */
+  setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined>
   countWumpuses(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
@@ -233,7 +276,7 @@ export interface Store {
    * the file `after` when given (pass the last file of the previous page). For sweeping orphans.
    */
   listFiles(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
-  /** Whether any animation record refers to this file id (in any format). */
+  /** Whether any animation record refers to this file id (in any format, or among its derived files). */
   isFileInUse(id: string): Promise<boolean>
   /** The files this user uploaded for this purpose, oldest first. */
   listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]>

@@ -2,6 +2,8 @@
 import { MEDIA_FORMATS } from '../../../contract/limits'
 import type {
   AuditRecord,
+  DerivedFile,
+  DerivedMedia,
   FilePurpose,
   FileRef,
   NewWumpus,
@@ -81,9 +83,45 @@ export function toWumpusRecord(doc: Omit<WumpusRecord, 'tags' | 'downloads'> & P
     u_name: doc.u_name,
     tags: [...(doc.tags ?? [])],
     downloads: doc.downloads ?? 0,
+    ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }
+}
+
+function copyDerivedFile(file: DerivedFile): DerivedFile {
+  return {
+    id: file.id, filename: file.filename, contentType: file.contentType, bytes: file.bytes,
+    width: file.width, height: file.height, frames: file.frames, durationMs: file.durationMs,
+  }
+}
+
+function copyPreviews(previews: NonNullable<DerivedMedia['previews']>): NonNullable<DerivedMedia['previews']> {
+  return { small: copyDerivedFile(previews.small), large: copyDerivedFile(previews.large), still: copyDerivedFile(previews.still) }
+}
+
+/** A copy holding only the known fields (stored documents may carry adapter-only fields). */
+export function copyDerived(derived: DerivedMedia): DerivedMedia {
+  const { previews } = derived
+  return {
+    source: derived.source,
+    version: derived.version,
+    madeAt: derived.madeAt,
+    ...(previews ? { previews: copyPreviews(previews) } : {}),
+    exports: derived.exports.map((e) => ({
+      platform: e.platform,
+      ...(e.file ? { file: copyDerivedFile(e.file) } : {}),
+      notes: [...e.notes],
+    })),
+    ...(derived.error === undefined ? {} : { error: derived.error }),
+  }
+}
+
+/** Ids of every file in the derived media (previews and exports). */
+export function derivedFileIds(derived: DerivedMedia | undefined): string[] {
+  if (!derived) return []
+  const previews = derived.previews ? [derived.previews.small.id, derived.previews.large.id, derived.previews.still.id] : []
+  return [...previews, ...derived.exports.flatMap((e) => (e.file ? [e.file.id] : []))]
 }
 
 export function toUserRecord(doc: UserRecord): UserRecord {
@@ -117,17 +155,20 @@ export function toAuditRecord(doc: AuditRecord): AuditRecord {
   }
 }
 
-/** The ids of a record's files, one per format (the same id may come twice). */
-export function wumpusFileIds(files: WumpusRecord['files']): string[] {
-  return MEDIA_FORMATS.map((format) => files[format].id)
+/** The ids of a record's files: one per format (the same id may come twice), then its derived files. */
+export function wumpusFileIds(record: Pick<WumpusRecord, 'files' | 'derived'>): string[] {
+  return [...MEDIA_FORMATS.map((format) => record.files[format].id), ...derivedFileIds(record.derived)]
 }
 
-/** The record paths that hold file ids, for querying by file. */
-export const WUMPUS_FILE_ID_PATHS = MEDIA_FORMATS.map((format) => `files.${format}.id`)
+/**
+ * The record paths that hold file ids, for querying by file. The mongo adapter keeps the derived
+ * files' ids in one array beside the derived media, so one index finds them.
+ */
+export const WUMPUS_FILE_ID_PATHS = [...MEDIA_FORMATS.map((format) => `files.${format}.id`), 'derived.fileIds']
 
 type FileLabels = Pick<StoredFile, 'owner' | 'purpose'>
 
-const FILE_PURPOSES: readonly unknown[] = ['animation', 'image'] satisfies FilePurpose[]
+const FILE_PURPOSES: readonly unknown[] = ['animation', 'image', 'derived'] satisfies FilePurpose[]
 
 /** Owner and purpose when present and well formed; files stored before they existed have neither. */
 export function fileLabels(source: { owner?: unknown; purpose?: unknown }): FileLabels {

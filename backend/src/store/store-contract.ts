@@ -9,6 +9,7 @@ import { encodeCursor } from './list-order'
 import {
   FileInUseError,
   InvalidCursorError,
+  type DerivedMedia,
   type ListWumpusesOptions,
   type NewFile,
   type NewWumpus,
@@ -900,6 +901,79 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.isFileInUse(file.id)).toBe(false)
         await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), lottie: { id: file.id, filename: 'x.json' } } }))
         expect(await store.isFileInUse(file.id)).toBe(true)
+      })
+    })
+
+    describe('derived media', () => {
+      const derivedFor = (lottieId: string): DerivedMedia => {
+        const file = (n: number) => ({
+          id: `${randomBytes(10).toString('hex')}${String(n).padStart(4, '0')}`, filename: `w.${n}.webp`, contentType: 'image/webp',
+          bytes: 1000 + n, width: 300, height: 300, frames: 40, durationMs: 2000,
+        })
+        return {
+          source: lottieId, version: 1, madeAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+          previews: { small: file(1), large: file(2), still: { ...file(3), frames: 1, durationMs: 0 } },
+          exports: [
+            { platform: 'discord', file: { ...file(4), contentType: 'image/apng' }, notes: [] },
+            { platform: 'telegram', notes: ['The animation runs 4 s; Telegram allows 3 s'] },
+          ],
+        }
+      }
+      const idsOf = (d: DerivedMedia) => [d.previews!.small.id, d.previews!.large.id, d.previews!.still.id, d.exports[0]!.file!.id]
+
+      it('sets it only while the Lottie is the given one, reads it back everywhere, and keeps updatedAt', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        const derived = derivedFor(record.files.lottie.id)
+        const revision = store.wumpusRevision()
+        expect(await store.setDerivedMedia(record._id, UNKNOWN_ID, derived)).toBeUndefined()
+        expect(store.wumpusRevision()).toBe(revision)
+        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
+          expect(await store.setDerivedMedia(id, record.files.lottie.id, derived)).toBeUndefined()
+        }
+
+        const updated = await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, extra: 'dropped' } as DerivedMedia)
+        expect(updated).toEqual({ ...record, derived })
+        expect(store.wumpusRevision()).toBeGreaterThan(revision)
+        expect(await store.getWumpus(record._id)).toEqual({ ...record, derived })
+        expect((await store.listWumpuses({ limit: 10 })).items).toEqual([{ ...record, derived }])
+        // Other writes keep it.
+        expect((await store.updateWumpus(record._id, { name: 'Renamed' }))?.derived).toEqual(derived)
+      })
+
+      it('removes it with null, and its files count as in use only while it is there', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        const derived = derivedFor(record.files.lottie.id)
+        expect(await inUse(store, idsOf(derived))).toEqual([false, false, false, false])
+        await store.setDerivedMedia(record._id, record.files.lottie.id, derived)
+        expect(await inUse(store, idsOf(derived))).toEqual([true, true, true, true])
+        const next = derivedFor(record.files.lottie.id)
+        await store.setDerivedMedia(record._id, record.files.lottie.id, next)
+        expect(await inUse(store, [...idsOf(derived), ...idsOf(next)])).toEqual([false, false, false, false, true, true, true, true])
+        const cleared = await store.setDerivedMedia(record._id, record.files.lottie.id, null)
+        expect(cleared).toBeDefined()
+        expect(cleared!.derived).toBeUndefined()
+        expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
+
+        await store.setDerivedMedia(record._id, record.files.lottie.id, next)
+        await store.deleteWumpus(record._id)
+        expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
+      })
+
+      it('is refused once the Lottie was replaced', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        const { lottie } = sampleFiles()
+        await store.updateWumpus(record._id, { files: { ...record.files, lottie } })
+        expect(await store.setDerivedMedia(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
+        expect(await store.setDerivedMedia(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({ derived: { source: lottie.id } })
+      })
+
+      it('survives close and reopen', async () => {
+        const record = await store.insertWumpus(sampleWumpus())
+        const derived = derivedFor(record.files.lottie.id)
+        await store.setDerivedMedia(record._id, record.files.lottie.id, derived)
+        const reopened = await subject.reopen()
+        expect((await reopened.getWumpus(record._id))?.derived).toEqual(derived)
+        expect(await inUse(reopened, idsOf(derived))).toEqual([true, true, true, true])
       })
     })
 

@@ -123,7 +123,7 @@ export class WumpusCatalog {
 
   /** Throws FileInUseError when another record has one of these files: a file belongs to one animation. */
   assertFilesFree(recordId: string, files: WumpusRecord['files']): void {
-    const taken = wumpusFileIds(files).filter((id) => (this.fileUsers.get(id) ?? []).some((user) => user !== recordId))
+    const taken = wumpusFileIds({ files }).filter((id) => (this.fileUsers.get(id) ?? []).some((user) => user !== recordId))
     if (taken.length > 0) throw new FileInUseError([...new Set(taken)])
   }
 
@@ -420,7 +420,7 @@ export class WumpusCatalog {
   }
 
   private countFileUsers(record: StoredWumpus, delta: 1 | -1): void {
-    for (const id of wumpusFileIds(record.files)) {
+    for (const id of wumpusFileIds(record)) {
       const users = this.fileUsers.get(id) ?? []
       const at = users.indexOf(record._id)
       if (delta > 0) users.push(record._id)

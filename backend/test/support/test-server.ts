@@ -9,6 +9,7 @@ import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
 import { DownloadCounter } from '../../src/services/download-counts'
+import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openEmbeddedStore } from '../../src/store/embedded'
 import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
 
@@ -21,14 +22,24 @@ export interface TestServer {
   /** The app's download counter: flush() stores what it counted so far. */
   downloads: DownloadCounter
   dataDir: string
+  /** Makes previews and exports only when the server was started with `deriveMedia: true`. */
+  derivedMedia: DerivedMediaService
   close(): Promise<void>
+}
+
+export interface TestServerOptions {
+  /**
+   * Make card previews and platform exports after publishing, in the real render worker (slow: only
+   * for tests that look at them; elsewhere animations simply stay without them).
+   */
+  deriveMedia?: boolean
 }
 
 /**
  * The real Koa app on a real embedded store in a temp folder, listening on a free port. Rate limits
  * are lifted (tests sign in and upload far more often than people) unless RATE_LIMIT_FACTOR is given.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -43,7 +54,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const store = await openEmbeddedStore({ dataDir })
   const logger = createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
-  const server = hardenServer(createApp({ config, store, logger, downloads }).listen(0, '127.0.0.1'))
+  const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
+  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)
@@ -58,10 +70,12 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     config,
     downloads,
     dataDir,
+    derivedMedia,
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await downloads.close()
+      await derivedMedia.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

@@ -10,7 +10,8 @@ import {
   makeUploadedFile,
   renderHandler,
 } from '../../../test/admin-handlers'
-import { tagListHandler } from '../../../test/api-handlers'
+import { stickersHandler, tagListHandler } from '../../../test/api-handlers'
+import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { AddWumpusPage } from './add-wumpus-page'
@@ -98,8 +99,10 @@ describe('AddWumpusPage', () => {
     gif.info = { ...gif.info, width: 300, height: 240, frames: 24, durationMs: 1500, bytes: 2048 }
     const uploads = animationUploadHandler({ gif })
     const create = createWumpusHandler()
-    server.use(uploads.handler, create.handler)
-    const { user, router, queryClient } = await setup()
+    const created = makeWumpus(1, { _id: 'e'.repeat(24), name: 'Happy Wumpus' })
+    const stickers = makeStickers(created, { absent: { telegram: 'Telegram does not allow masks' } })
+    server.use(uploads.handler, create.handler, stickersHandler({ [created._id]: stickers }))
+    const { user, queryClient } = await setup()
 
     await user.type(field('Animation name*'), 'Happy Wumpus')
     await user.type(field('Animation description*'), 'Waves at everyone who comes by')
@@ -132,8 +135,19 @@ describe('AddWumpusPage', () => {
       },
     ])
     expect(new Set(Object.values(create.bodies[0]!.files)).size).toBe(3)
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${'e'.repeat(24)}`))
     expect(queryClient.getQueryState(['wumpuses', 'list'])?.isInvalidated).toBe(true)
+
+    // The page stays, says it is published, and shows which platform exports were made and why one is missing.
+    expect(await screen.findByText('Happy Wumpus is published')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'View animation' })).toHaveAttribute('href', `/wumpus/${'e'.repeat(24)}`)
+    const exports = screen.getByRole('region', { name: 'Platform exports' })
+    expect(await within(exports).findByRole('listitem', { name: 'Discord: Made' })).toHaveTextContent('320x320 APNG, 48.8 KB')
+    expect(within(exports).getByRole('listitem', { name: 'Telegram: Missing' })).toHaveTextContent('Telegram does not allow masks')
+    expect(within(exports).getByRole('listitem', { name: 'Signal: Made' })).toHaveTextContent('384x384 instead of 512x512 to fit 300 KiB')
+
+    // Add another: a fresh, empty form.
+    await user.click(screen.getByRole('button', { name: 'Add another' }))
+    expect(field('Animation name*')).toHaveValue('')
   })
 
   it('suggests the tags in use and refuses a tag that breaks the rules, saying why', async () => {

@@ -1,8 +1,9 @@
-import { Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
-import { useNavigate } from '@tanstack/react-router'
-import { useEffect } from 'react'
+import { useEffect, useState } from 'react'
 import { TAG_MAX_LENGTH, TAGS_MAX } from '../../../../contract/search'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { ButtonLink } from '../../../components/router-links'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
 import { useAuthForm } from '../../auth/use-auth-form'
@@ -10,14 +11,46 @@ import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
+import { ExportStatus } from './export-status'
 import { TagsField } from './tags-field'
 
 const EMPTY: AddWumpusForm = { name: '', description: '', lottieLink: '', lottieFile: '', apng: '', gif: '', tags: [] }
 
-/** Dashboard → Add animation (admins). Files upload as soon as they are chosen; Publish creates the animation. */
+/**
+ * Dashboard → Add animation (admins). Files upload as soon as they are chosen; Publish creates the
+ * animation, and the page then follows its platform exports as the server makes them.
+ */
 export function AddWumpusPage() {
   usePageTitle('Add animation')
-  const navigate = useNavigate()
+  const [published, setPublished] = useState<Wumpus | null>(null)
+  if (published) return <Published wumpus={published} onAddAnother={() => setPublished(null)} />
+  return <AddWumpusForm onPublished={setPublished} />
+}
+
+function Published({ wumpus, onAddAnother }: { wumpus: Wumpus; onAddAnother: () => void }) {
+  return (
+    <Stack gap="lg" maw={760}>
+      <Title order={1}>Add animation</Title>
+      <Alert color="green" variant="light" title={`${wumpus.name} is published`}>
+        <Text size="sm">
+          It is in the gallery now. Its card previews and chat app files are made from the Lottie in the background and show up
+          below as they are ready.
+        </Text>
+        <Group mt="sm">
+          <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm">
+            View animation
+          </ButtonLink>
+          <Button size="sm" variant="default" onClick={onAddAnother}>
+            Add another
+          </Button>
+        </Group>
+      </Alert>
+      <ExportStatus id={wumpus._id} />
+    </Stack>
+  )
+}
+
+function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void }) {
   const files = useAnimationFiles()
   const create = useCreateWumpus()
   const network = useNeedsNetwork()
@@ -46,7 +79,7 @@ export function AddWumpusPage() {
         files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
       })
       notifications.show({ color: 'green', message: 'Animation added' })
-      await navigate({ to: '/wumpus/$id', params: { id: created._id } })
+      onPublished(created)
     } catch (error) {
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)

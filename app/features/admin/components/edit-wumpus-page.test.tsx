@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it, vi } from 'vitest'
 import { animationUploadHandler, apiError, makeUploadedFile, updateWumpusHandler } from '../../../test/admin-handlers'
-import { wumpusDetailHandler } from '../../../test/api-handlers'
-import { makeWumpus } from '../../../test/fixtures'
+import { stickersHandler, wumpusDetailHandler } from '../../../test/api-handlers'
+import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { EditWumpusPage } from './edit-wumpus-page'
@@ -10,11 +10,13 @@ import { EditWumpusPage } from './edit-wumpus-page'
 vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
 
 const OWNER = 'ana@example.com'
+const LINE_REASON = 'The animation runs 6 s; LINE allows 4 s in all'
 const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana', tags: ['sleepy', 'night'] })
 
 async function setup({ email = OWNER, isAdmin = false, answer }: { email?: string; isAdmin?: boolean; answer?: Response } = {}) {
   const update = updateWumpusHandler(wumpus, { answer })
-  server.use(wumpusDetailHandler([wumpus]), update.handler)
+  const stickers = makeStickers(wumpus, { absent: { line: LINE_REASON } })
+  server.use(wumpusDetailHandler([wumpus]), update.handler, stickersHandler({ [wumpus._id]: stickers }))
   const view = renderWithProviders(<EditWumpusPage id={wumpus._id} email={email} isAdmin={isAdmin} />, {
     path: `/editWumpus/${wumpus._id}`,
   })
@@ -36,8 +38,10 @@ describe('EditWumpusPage', () => {
     expect(screen.getByRole('img', { name: 'Sleepy Wumpus, current GIF' })).toHaveAttribute('src', wumpus.gif)
   })
 
-  it('sends only the changed fields, then says so and opens the animation', async () => {
+  it('sends only the changed fields, then says so and stays, with the platform exports below', async () => {
     const { user, bodies, router } = await setup()
+    const exports = screen.getByRole('region', { name: 'Platform exports' })
+    expect(await within(exports).findByRole('listitem', { name: 'LINE: Missing' })).toHaveTextContent(LINE_REASON)
 
     await user.clear(screen.getByLabelText('Animation name'))
     await user.type(screen.getByLabelText('Animation name'), 'Very Sleepy Wumpus')
@@ -45,7 +49,11 @@ describe('EditWumpusPage', () => {
 
     expect(await screen.findByText('Animation updated')).toBeInTheDocument()
     expect(bodies).toEqual([{ name: 'Very Sleepy Wumpus' }])
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${wumpus._id}`))
+    expect(await screen.findByText('Changes saved')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'View animation' })).toHaveAttribute('href', `/wumpus/${wumpus._id}`)
+    expect(router.state.location.pathname).toBe(`/editWumpus/${wumpus._id}`)
+    const exportsAfter = screen.getByRole('region', { name: 'Platform exports' })
+    expect(within(exportsAfter).getByRole('listitem', { name: 'Discord: Made' })).toBeInTheDocument()
   })
 
   it('shows the current tags and sends the new list when they change', async () => {

@@ -2,11 +2,10 @@ import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, T
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
-import { ButtonLink } from '../../../components/router-links'
+import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { wumpusQueryOptions } from '../../wumpuses/api'
@@ -15,6 +14,7 @@ import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useAnimationFiles } from '../use-animation-files'
 import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
 import { AnimationFilesFields } from './animation-files-fields'
+import { ExportStatus } from './export-status'
 import { TagsField } from './tags-field'
 import classes from './animation-preview.module.css'
 
@@ -32,6 +32,7 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
   usePageTitle(`Edit ${wumpus.name}`)
   const canEdit = isAdmin || wumpus.u_email.toLowerCase() === email.toLowerCase()
+  const [savedAt, setSavedAt] = useState<number | null>(null)
 
   return (
     <Stack gap="lg" maw={760}>
@@ -40,7 +41,21 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
       </ButtonLink>
       <Title order={1}>Edit animation</Title>
       {canEdit ? (
-        <EditWumpusForm wumpus={wumpus} />
+        <>
+          {savedAt !== null && (
+            <Alert color="green" variant="light" title="Changes saved" role="status">
+              <Text size="sm">
+                {wumpus.name} is up to date. A new Lottie also renews its previews and chat app files, listed below.{' '}
+                <AnchorLink to="/wumpus/$id" params={{ id }} size="sm">
+                  View animation
+                </AnchorLink>
+              </Text>
+            </Alert>
+          )}
+          {/* A fresh form after each save: it starts from the saved values, with no files chosen. */}
+          <EditWumpusForm key={savedAt ?? 0} wumpus={wumpus} onSaved={() => setSavedAt(Date.now())} />
+          <ExportStatus id={wumpus._id} />
+        </>
       ) : (
         <Alert color="red" variant="light" role="alert" title="You cannot edit this animation">
           <Text size="sm">{EDIT_REFUSAL}. It was uploaded by {wumpus.u_name || wumpus.u_email}.</Text>
@@ -50,8 +65,7 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
   )
 }
 
-function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
-  const navigate = useNavigate()
+function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => void }) {
   const files = useAnimationFiles()
   const update = useUpdateWumpus(wumpus._id)
   const network = useNeedsNetwork()
@@ -83,7 +97,7 @@ function EditWumpusForm({ wumpus }: { wumpus: Wumpus }) {
     try {
       await update.mutateAsync(changes)
       notifications.show({ color: 'green', message: 'Animation updated' })
-      await navigate({ to: '/wumpus/$id', params: { id: wumpus._id } })
+      onSaved()
     } catch (error) {
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)

@@ -2,16 +2,21 @@ import 'fake-indexeddb/auto'
 import { get } from 'idb-keyval'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { wumpusDetailHandler, wumpusListHandler } from '../../../test/api-handlers'
-import { makeWumpuses } from '../../../test/fixtures'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { stickersHandler, wumpusDetailHandler, wumpusListHandler } from '../../../test/api-handlers'
+import { makeStickers, makeWumpuses, withPreview } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { signInForTest } from '../../../test/session'
 import { offlineStore, type StoredApiResponse } from '../offline-db'
-import { fileBytes, fileHandlers, resetOfflineData, storedKeys, stubStorage } from '../offline-test-support'
+import { fileBytes, fileHandlers, namedFileHandlers, resetOfflineData, storedKeys, stubStorage } from '../offline-test-support'
 
-const wumpuses = makeWumpuses(1, 2)
+const wumpuses = makeWumpuses(1, 2).map(withPreview)
 const [first, second] = wumpuses as [(typeof wumpuses)[0], (typeof wumpuses)[0]]
+const firstStickers = makeStickers(first, { absent: { telegram: 'Telegram does not allow masks' } })
+const readyFiles = firstStickers.filter((s) => s.status === 'ready').map((s) => ({ url: s.url!, contentType: s.contentType! }))
+const previewsOf = (wumpus: Wumpus) => Object.values(wumpus.preview!).map((url) => ({ url, contentType: 'image/webp' }))
+const previewFiles = previewsOf(first)
 const path = (url: string) => new URL(url, 'http://localhost').pathname
 
 async function storedBytes(url: string) {
@@ -21,11 +26,17 @@ async function storedBytes(url: string) {
 
 beforeEach(async () => {
   await resetOfflineData()
-  server.use(wumpusListHandler(wumpuses).handler, wumpusDetailHandler(wumpuses), ...fileHandlers(wumpuses))
+  server.use(
+    wumpusListHandler(wumpuses).handler,
+    wumpusDetailHandler(wumpuses),
+    ...fileHandlers(wumpuses),
+    stickersHandler({ [first._id]: firstStickers, [second._id]: makeStickers(second, { pending: true }) }),
+    ...namedFileHandlers([...readyFiles, ...previewFiles, ...previewsOf(second)]),
+  )
 })
 
 describe('Save for offline on gallery cards', () => {
-  it('keeps the animation JSON and its three files, then offers Remove, which deletes the files', async () => {
+  it('keeps the animation JSON, its three files, previews and chat app files, then offers Remove, which deletes them', async () => {
     const storage = stubStorage()
     const { user } = renderApp('/')
 
@@ -35,13 +46,20 @@ describe('Save for offline on gallery cards', () => {
     expect(await within(card).findByRole('button', { name: 'Remove Wumpus 1 from offline' })).toBeEnabled()
     // The card says it is saved; a toast confirms.
     expect(within(card).getByText('Saved for offline')).toBeInTheDocument()
-    expect(await screen.findByText('Wumpus 1 and its three files work without a connection.')).toBeInTheDocument()
+    expect(await screen.findByText('Wumpus 1 and its files work without a connection.')).toBeInTheDocument()
 
     expect(await storedBytes(first.gif)).toEqual({ type: 'image/gif', bytes: [...fileBytes(first, 'gif')] })
     expect(await storedBytes(first.apng)).toEqual({ type: 'image/apng', bytes: [...fileBytes(first, 'apng')] })
     expect(await storedBytes(first.lottie)).toEqual({ type: 'application/json', bytes: [...fileBytes(first, 'lottie')] })
     const detail = await get<StoredApiResponse>(`/api/wumpus/${first._id}`, offlineStore('wumpus-details'))
     expect(JSON.parse(detail!.body)).toEqual(first)
+    // The chat app files' list and every ready file, byte for byte, and the card previews.
+    const list = await get<StoredApiResponse>(`/api/wumpus/${first._id}/stickers`, offlineStore('wumpus-details'))
+    expect(JSON.parse(list!.body)).toEqual(firstStickers)
+    for (const { url, contentType } of [...readyFiles, ...previewFiles]) {
+      expect(await storedBytes(url)).toEqual({ type: contentType, bytes: [...new TextEncoder().encode(url)] })
+    }
+    expect(await storedKeys('files')).toHaveLength(3 + 3 + 5)
     expect(await storedKeys('saved')).toEqual([first._id])
     // The other card is untouched.
     expect(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' })).toBeInTheDocument()
@@ -61,7 +79,8 @@ describe('Save for offline on gallery cards', () => {
     await user.click(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' }))
     await screen.findByRole('button', { name: 'Remove Wumpus 2 from offline' })
     expect(storage.persist).toHaveBeenCalledTimes(1)
-    expect((await storedKeys('files')).length).toBe(6)
+    // Wumpus 1: three files, three previews, five chat app files; Wumpus 2: its files and previews (chat app files still being made).
+    expect((await storedKeys('files')).length).toBe(17)
   })
 
   it('says so, and keeps nothing, when a file cannot be fetched', async () => {

@@ -20,7 +20,8 @@ function useSaveToggle(wumpus: Wumpus) {
         notifications.show({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
       } else {
         await saveForOffline(wumpus)
-        notifications.show({ color: 'green', title: 'Saved for offline', message: `${wumpus.name} and its three files work without a connection.` })
+        const message = `${wumpus.name} and its files work without a connection.`
+        notifications.show({ color: 'green', title: 'Saved for offline', message })
       }
     } catch (error) {
       notifications.show({ color: 'red', title: isSaved ? 'Could not remove it' : 'Could not save for offline', message: saveErrorMessage(error) })
@@ -32,7 +33,7 @@ function useSaveToggle(wumpus: Wumpus) {
   return { isSaved, busy, ready: saved !== null, toggle: () => void toggle() }
 }
 
-/** Detail page: "Save for offline" (the animation and its three files), then "Remove from offline". */
+/** Detail page: "Save for offline" (the animation and its files), then "Remove from offline". */
 export function SaveOfflineButton({ wumpus, ...buttonProps }: ButtonProps & { wumpus: Wumpus }) {
   const { isSaved, busy, ready, toggle } = useSaveToggle(wumpus)
   return (

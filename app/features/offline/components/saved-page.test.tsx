@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto'
 import { screen, waitFor, within } from '@testing-library/react'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { makeWumpuses } from '../../../test/fixtures'
+import { stickersHandler } from '../../../test/api-handlers'
+import { makeStickers, makeWumpuses } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { fileBytes, fileHandlers, goOffline, resetOfflineData, storedKeys, stubStorage } from '../offline-test-support'
@@ -13,7 +14,9 @@ const [first, second] = wumpuses as [(typeof wumpuses)[0], (typeof wumpuses)[0]]
 const clicked: HTMLAnchorElement[] = []
 beforeEach(async () => {
   await resetOfflineData()
-  server.use(...fileHandlers(wumpuses))
+  // Chat app files still being made: saving keeps the three files only.
+  const pending = Object.fromEntries(wumpuses.map((w) => [w._id, makeStickers(w, { pending: true })]))
+  server.use(...fileHandlers(wumpuses), stickersHandler(pending))
   clicked.length = 0
   URL.createObjectURL = vi.fn((blob: Blob) => `blob:http://localhost/${blob.size}`)
   URL.revokeObjectURL = vi.fn()

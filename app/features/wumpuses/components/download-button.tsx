@@ -1,9 +1,5 @@
 import { Button } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
-import { useState } from 'react'
-import { apiGetBlob, isApiError } from '../../../lib/api-client'
-import { downloadUrl, fileNameFromUrl, saveBlob } from '../../../lib/download'
-import { keepFile } from '../../offline/saved-stickers'
+import { useFileDownload } from '../use-file-download'
 
 interface DownloadButtonProps {
   url: string
@@ -14,28 +10,9 @@ interface DownloadButtonProps {
 
 /** Fetches the file (as a download, which the server counts) and saves it under its original name. */
 export function DownloadButton({ url, label, description }: DownloadButtonProps) {
-  const [busy, setBusy] = useState(false)
-
-  async function download() {
-    setBusy(true)
-    try {
-      const blob = await apiGetBlob(downloadUrl(url))
-      saveBlob(blob, fileNameFromUrl(url))
-      // Kept on this device, so the same download works offline (the service worker serves it).
-      void keepFile(url, blob)
-    } catch (error) {
-      notifications.show({
-        color: 'red',
-        title: 'Download failed',
-        message: isApiError(error) ? error.message : 'Please try again.',
-      })
-    } finally {
-      setBusy(false)
-    }
-  }
-
+  const { busy, download } = useFileDownload()
   return (
-    <Button onClick={download} loading={busy} aria-label={`${label}: download ${description}`}>
+    <Button onClick={() => void download(url)} loading={busy} aria-label={`${label}: download ${description}`}>
       {label}
     </Button>
   )

@@ -4,6 +4,7 @@ import { ButtonLink } from '../../../components/router-links'
 import { SaveOfflineIconButton } from '../../offline/components/save-offline-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
+import { StickerPicture } from './sticker-picture'
 import classes from './wumpus-card.module.css'
 
 interface WumpusCardProps {
@@ -18,16 +19,7 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   return (
     <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId}>
       <Card.Section className={classes.media} pos="relative">
-        <img
-          className={classes.image}
-          src={wumpus.gif}
-          alt={`${wumpus.name}, animated`}
-          width={300}
-          height={300}
-          loading={eager ? 'eager' : 'lazy'}
-          fetchPriority={eager ? 'high' : undefined}
-          decoding="async"
-        />
+        <StickerPicture wumpus={wumpus} className={classes.image} eager={eager} animateInView />
         {saved && (
           <Badge pos="absolute" top={8} left={8}>
             Saved for offline

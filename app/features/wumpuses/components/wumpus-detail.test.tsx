@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
-import { wumpusDetailHandler } from '../../../test/api-handlers'
-import { makeWumpus } from '../../../test/fixtures'
+import { stickersHandler, wumpusDetailHandler } from '../../../test/api-handlers'
+import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { signInForTest } from '../../../test/session'
@@ -21,7 +21,8 @@ const wumpus = makeWumpus(5, {
 
 describe('wumpus detail page', () => {
   beforeEach(() => {
-    server.use(wumpusDetailHandler([wumpus]))
+    const stickers = makeStickers(wumpus, { absent: { telegram: 'The animation runs 4 s; Telegram allows 3 s' } })
+    server.use(wumpusDetailHandler([wumpus]), stickersHandler({ [wumpus._id]: stickers }))
     // The detail page is for signed-in users.
     signInForTest()
   })
@@ -134,6 +135,56 @@ describe('wumpus detail page', () => {
       expect(screen.getByText('File not found')).toBeInTheDocument()
       expect(screen.getByRole('button', { name: 'Close notification' })).toBeInTheDocument()
       expect(clicked).toHaveLength(0)
+    })
+  })
+
+  describe('Use it in', () => {
+    const clicked: HTMLAnchorElement[] = []
+    beforeEach(() => {
+      clicked.length = 0
+      URL.createObjectURL = vi.fn(() => 'blob:http://localhost/fake-object-url')
+      URL.revokeObjectURL = vi.fn()
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+        clicked.push(this)
+      })
+    })
+
+    it('offers one button per platform with its size and a short note, and says why one is missing', async () => {
+      renderApp(`/wumpus/${wumpus._id}`)
+      const section = await screen.findByRole('region', { name: 'Use it in' })
+      const discord = await within(section).findByRole('button', { name: 'Discord: download Spinning Wumpus as 320x320 APNG, 48.8 KB' })
+      expect(discord).toHaveTextContent('Discord320x320 APNG, 48.8 KB')
+      const names = [
+        'WhatsApp: download Spinning Wumpus as 512x512 animated WebP',
+        'Signal: download',
+        'LINE: download',
+        'Slack: download Spinning Wumpus as 128x128 GIF',
+      ]
+      for (const name of names) {
+        expect(within(section).getByRole('button', { name: new RegExp(`^${name}`) })).toBeEnabled()
+      }
+      expect(within(section).getByText('384x384 instead of 512x512 to fit 300 KiB')).toBeInTheDocument()
+      expect(within(section).getByRole('button', { name: 'Telegram: Not available' })).toBeDisabled()
+      expect(within(section).getByText('The animation runs 4 s; Telegram allows 3 s')).toBeInTheDocument()
+    })
+
+    it('downloads a platform file under its clear name', async () => {
+      const bytes = new Uint8Array([0x89, 0x50, 0x4e, 0x47])
+      const discord = makeStickers(wumpus)[0]!
+      server.use(http.get(discord.url!, () => new HttpResponse(bytes, { headers: { 'Content-Type': 'image/apng' } })))
+      const { user } = renderApp(`/wumpus/${wumpus._id}`)
+      await user.click(await screen.findByRole('button', { name: /^Discord: download/ }))
+      await waitFor(() => expect(clicked).toHaveLength(1))
+      expect(clicked[0]!.download).toBe('spinning-wumpus.discord.png')
+      const blob = vi.mocked(URL.createObjectURL).mock.calls[0]![0] as Blob
+      expect(new Uint8Array(await blob.arrayBuffer())).toEqual(bytes)
+    })
+
+    it('shows files being made, and the buttons once the server has made them', async () => {
+      server.use(stickersHandler({ [wumpus._id]: [makeStickers(wumpus, { pending: true }), makeStickers(wumpus)] }))
+      renderApp(`/wumpus/${wumpus._id}`)
+      expect(await screen.findByRole('button', { name: 'Discord: Being made…' })).toBeDisabled()
+      expect(await screen.findByRole('button', { name: /^Discord: download/ }, { timeout: 8000 })).toBeEnabled()
     })
   })
 

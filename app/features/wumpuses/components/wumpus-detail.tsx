@@ -7,6 +7,8 @@ import { profilePath } from '../../../lib/paths'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
 import { TagChips } from './tag-chips'
+import { StickerPicture } from './sticker-picture'
+import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
 
 const FORMATS = [
@@ -26,7 +28,7 @@ export function WumpusDetail({ id }: { id: string }) {
       </AnchorLink>
       <Grid gap="xl" align="flex-start">
         <Grid.Col span={{ base: 12, sm: 'content' }}>
-          <img className={classes.preview} src={wumpus.gif} alt={`${wumpus.name}, animated`} width={300} height={300} />
+          <StickerPicture wumpus={wumpus} className={classes.preview} eager />
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 'auto' }}>
           <Stack gap="lg">
@@ -74,6 +76,8 @@ export function WumpusDetail({ id }: { id: string }) {
               </Group>
               <SaveOfflineButton wumpus={wumpus} mt="sm" />
             </section>
+
+            <UseItIn id={wumpus._id} name={wumpus.name} />
 
             <section aria-labelledby="author-heading">
               <Title order={2} size="h4" id="author-heading" mb="xs">

@@ -1,0 +1,42 @@
+import type { Wumpus } from '../../../../contract/wumpus'
+import { useInView } from '../../../lib/use-in-view'
+
+interface StickerPictureProps {
+  wumpus: Wumpus
+  /** CSS size of the square image (default 300, the card's). */
+  size?: number
+  className?: string
+  /** Load at once and with high priority (the first row of cards, the detail page). */
+  eager?: boolean
+  /** Animate only while at least half of it is on screen (cards); otherwise always. */
+  animateInView?: boolean
+}
+
+/**
+ * An animation as a `<picture>`: the WebP previews rendered for cards (1x and 2x) when the server
+ * has made them, the GIF as the fallback `<img>`. Cards show the still first frame until they are
+ * half on screen, so a visit only moves the animations people can see; people who ask for reduced
+ * motion always get the still.
+ */
+export function StickerPicture({ wumpus, size = 300, className, eager = false, animateInView = false }: StickerPictureProps) {
+  const preview = wumpus.preview
+  const { ref, inView } = useInView<HTMLImageElement>(0.5, animateInView && preview !== undefined)
+  const moving = !animateInView || inView
+  return (
+    <picture>
+      {preview && <source type="image/webp" media="(prefers-reduced-motion: reduce)" srcSet={`${preview.still} 2x`} />}
+      {preview && <source type="image/webp" srcSet={moving ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />}
+      <img
+        ref={ref}
+        className={className}
+        src={wumpus.gif}
+        alt={`${wumpus.name}, animated`}
+        width={size}
+        height={size}
+        loading={eager ? 'eager' : 'lazy'}
+        fetchPriority={eager ? 'high' : undefined}
+        decoding="async"
+      />
+    </picture>
+  )
+}

@@ -1,0 +1,33 @@
+import { notifications } from '@mantine/notifications'
+import { useState } from 'react'
+import { apiGetBlob, isApiError } from '../../lib/api-client'
+import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
+import { keepFile } from '../offline/saved-stickers'
+
+/**
+ * Fetches a file as a download (which the server counts) and saves it under its name (by default the URL's
+ * last segment), with a toast on failure.
+ */
+export function useFileDownload() {
+  const [busy, setBusy] = useState(false)
+
+  async function download(url: string, fileName = fileNameFromUrl(url)) {
+    setBusy(true)
+    try {
+      const blob = await apiGetBlob(downloadUrl(url))
+      saveBlob(blob, fileName)
+      // Kept on this device, so the same download works offline (the service worker serves it).
+      void keepFile(url, blob)
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: 'Download failed',
+        message: isApiError(error) ? error.message : 'Please try again.',
+      })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return { busy, download }
+}

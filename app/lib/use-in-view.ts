@@ -1,0 +1,26 @@
+import { useEffect, useRef, useState } from 'react'
+
+/**
+ * Whether the returned element is at least `threshold` (0-1) in the viewport, watched only while
+ * `enabled`. Without IntersectionObserver (very old browsers) everything counts as in view.
+ */
+export function useInView<T extends Element>(threshold: number, enabled = true) {
+  const ref = useRef<T>(null)
+  const [inView, setInView] = useState(typeof IntersectionObserver === 'undefined')
+
+  useEffect(() => {
+    const element = ref.current
+    if (!element || !enabled || typeof IntersectionObserver === 'undefined') return
+    const observer = new IntersectionObserver(
+      (entries) => {
+        const entry = entries.at(-1)
+        if (entry) setInView(entry.isIntersecting && entry.intersectionRatio >= threshold)
+      },
+      { threshold },
+    )
+    observer.observe(element)
+    return () => observer.disconnect()
+  }, [threshold, enabled])
+
+  return { ref, inView }
+}

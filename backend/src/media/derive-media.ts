@@ -1,0 +1,50 @@
+// Everything made from an animation's Lottie after it is published: the card previews and one file
+// per chat platform. Runs in the render worker (media-worker.ts).
+import { PLATFORMS, type Platform } from '../../../contract/stickers'
+import { cardPreviews, type CardPreviews } from './card-previews'
+import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
+
+export interface DerivedMedia {
+  previews: CardPreviews
+  exports: PlatformExport[]
+  /** Milliseconds spent on the previews and on each platform, for logs and benchmarks. */
+  timings: { previews: number } & Record<Platform, number>
+}
+
+export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
+  const started = performance.now()
+  const previews = await cardPreviews(lottie)
+  const timings = { previews: performance.now() - started } as DerivedMedia['timings']
+  const exports: PlatformExport[] = []
+  const hints: ExportHints = {}
+  for (const platform of PLATFORMS) {
+    const t = performance.now()
+    const made = await exportForPlatform(platform, lottie, new RenderCache(lottie), hints)
+    // Discord's APNG, when it needed no step-down, predicts Signal's at 512 px.
+    if (platform === 'discord' && made.file && made.notes.length === 0) hints.discordBytes = made.file.bytes.length
+    exports.push(made)
+    timings[platform] = performance.now() - t
+  }
+  return {
+    previews: { small: own(previews.small), large: own(previews.large), still: own(previews.still) },
+    exports: exports.map(ownExport),
+    timings,
+  }
+}
+
+/** Each file in an ArrayBuffer of its own: results are transferred, and a pooled buffer cannot be. */
+function own<T extends { bytes: Uint8Array }>(file: T): T {
+  const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength
+  return whole ? file : { ...file, bytes: file.bytes.slice() }
+}
+
+function ownExport(e: PlatformExport): PlatformExport {
+  return e.file ? { ...e, file: own(e.file) } : e
+}
+
+/** The byte buffers of a result, to transfer them from the worker instead of copying. */
+export function derivedBuffers(media: DerivedMedia): ArrayBuffer[] {
+  const { small, large, still } = media.previews
+  const files = [small.bytes, large.bytes, still.bytes, ...media.exports.flatMap((e) => (e.file ? [e.file.bytes] : []))]
+  return files.map((bytes) => bytes.buffer as ArrayBuffer)
+}

@@ -1,0 +1,146 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Logger } from '../logger'
+import { lottieBytes } from '../media/test-fixtures/lottie'
+import { closeRenderPool } from '../media/render-pool'
+import { openEmbeddedStore } from '../store/embedded'
+import type { FileRef, Store, WumpusRecord } from '../store/port'
+import { derivedFileIds } from '../store/records'
+import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
+
+let dir: string
+let store: Store
+let service: DerivedMediaService
+let logged: Array<{ level: string; message: string; fields?: Record<string, unknown> }>
+
+const logger: Logger = {
+  error: (message, fields) => logged.push({ level: 'error', message, fields }),
+  info: (message, fields) => logged.push({ level: 'info', message, fields }),
+  debug: () => {},
+}
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-derived-'))
+  store = await openEmbeddedStore({ dataDir: dir })
+  service = createDerivedMediaService({ store, logger })
+  logged = []
+})
+afterEach(async () => {
+  await service.close()
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+afterAll(() => closeRenderPool())
+
+async function animation(name: string, lottie = lottieBytes()): Promise<WumpusRecord> {
+  const put = async (bytes: Uint8Array, filename: string, contentType: string): Promise<FileRef> => {
+    const info = await store.putFile({ bytes, filename, contentType, owner: 'maker@example.com', purpose: 'animation' })
+    return { id: info.id, filename: info.filename }
+  }
+  return store.insertWumpus({
+    name,
+    description: 'An animation for the derived media tests',
+    u_email: 'maker@example.com',
+    u_name: 'Maker',
+    files: {
+      gif: await put(new Uint8Array([1]), 'a.gif', 'image/gif'),
+      apng: await put(new Uint8Array([2]), 'a.png', 'image/apng'),
+      lottie: await put(lottie, 'a.json', 'application/json'),
+    },
+  })
+}
+
+const exists = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.getFileInfo(id)) !== undefined))
+
+describe('fileStem', () => {
+  it('makes a clear file name from an animation name', () => {
+    expect(fileStem('Waving Wumpus')).toBe('waving-wumpus')
+    expect(fileStem('  Crème brûlée!! 2 ')).toBe('creme-brulee-2')
+    expect(fileStem('***')).toBe('wumpus')
+  })
+})
+
+describe('derived media service', () => {
+  it('backfills, once and in the background, every animation without derived media, and logs it', async () => {
+    const a = await animation('First Wumpus')
+    const b = await animation('Second Wumpus')
+    const report = await service.backfill()
+    expect(report.animations).toBe(2)
+    for (const record of [a, b]) {
+      const derived = (await store.getWumpus(record._id))!.derived!
+      expect(derived).toMatchObject({ source: record.files.lottie.id, version: DERIVED_MEDIA_VERSION })
+      expect(derived.exports.map((e) => e.file !== undefined)).toEqual([true, true, true, true, true, true])
+      // Stored through the store as derived files of the uploader, every one in use.
+      for (const id of derivedFileIds(derived)) {
+        expect(await store.getFileInfo(id)).toMatchObject({ purpose: 'derived', owner: 'maker@example.com' })
+        expect(await store.isFileInUse(id)).toBe(true)
+      }
+    }
+    expect(logged.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
+      'making previews and platform exports',
+      'made previews and platform exports',
+      'made previews and platform exports',
+      'previews and platform exports are ready',
+    ])
+    // Nothing left to do on the next start.
+    expect((await service.backfill()).animations).toBe(0)
+  })
+
+  it('replaces a set made by older rules and removes its files', async () => {
+    const record = await animation('Old Rules Wumpus')
+    await service.refresh(record._id)
+    const first = (await store.getWumpus(record._id))!.derived!
+    await store.setDerivedMedia(record._id, record.files.lottie.id, { ...first, version: DERIVED_MEDIA_VERSION - 1 })
+    expect((await service.backfill()).animations).toBe(1)
+    const second = (await store.getWumpus(record._id))!.derived!
+    expect(second.version).toBe(DERIVED_MEDIA_VERSION)
+    expect(await exists(derivedFileIds(first))).toEqual(derivedFileIds(first).map(() => false))
+    expect(await exists(derivedFileIds(second))).toEqual(derivedFileIds(second).map(() => true))
+  })
+
+  it('keeps nothing it made for a Lottie that was replaced meanwhile', async () => {
+    const record = await animation('Racing Wumpus')
+    const making = service.refresh(record._id)
+    const other = await store.putFile({
+      bytes: lottieBytes({ op: 30 }),
+      filename: 'b.json',
+      contentType: 'application/json',
+      purpose: 'animation',
+    })
+    await store.updateWumpus(record._id, { files: { ...record.files, lottie: { id: other.id, filename: 'b.json' } } })
+    await making
+    const after = (await store.getWumpus(record._id))!
+    // The set for the old Lottie was refused and its files removed; the new Lottie's set comes from filesChanged.
+    expect(after.derived).toBeUndefined()
+    const derivedFiles = (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).filter(
+      (f) => f.purpose === 'derived',
+    )
+    expect(derivedFiles).toEqual([])
+    await service.filesChanged(record, after)
+    await service.idle()
+    expect((await store.getWumpus(record._id))!.derived?.source).toBe(other.id)
+  })
+
+  it('records why nothing could be made, offers no files, and tries again at the next start', async () => {
+    // 1999 frames at 30 fps: the inspector takes it, but a 20 fps preview would need 1333 frames, over the renderer's limit.
+    const record = await animation('Endless Wumpus', lottieBytes({ op: 1999 }))
+    await service.refresh(record._id)
+    const derived = (await store.getWumpus(record._id))!.derived!
+    expect(derived.error).toMatch(/too long/)
+    expect(derived.previews).toBeUndefined()
+    expect(derived.exports.every((e) => !e.file && /Could not be made/.test(e.notes[0]!))).toBe(true)
+    expect(logged.some((l) => l.level === 'error' && /could not be rendered/.test(l.message))).toBe(true)
+    expect((await service.backfill()).animations).toBe(1)
+  })
+
+  it('removes every derived file of a deleted animation', async () => {
+    const record = await animation('Gone Wumpus')
+    await service.refresh(record._id)
+    const derived = (await store.getWumpus(record._id))!
+    await store.deleteWumpus(record._id)
+    await service.removed(derived)
+    expect((await exists(derivedFileIds(derived.derived))).some(Boolean)).toBe(false)
+  })
+})

@@ -1,0 +1,88 @@
+// npm run bench:media — the demo set as the server makes it: bytes of the original GIF and APNG,
+// of the card previews and of each platform export (median and max), render plus encode time per
+// sticker, the first start (ready, then every preview and export made), and a phone's first visit
+// to the home page (375x812, empty cache, until the network is quiet), counted on the wire.
+import { PLATFORM_RULES, PLATFORMS } from '../contract/stickers'
+import { demoMascots } from '../backend/src/media/demo-set'
+import { deriveMedia } from '../backend/src/media/derive-media'
+import { runJob } from '../backend/src/media/media-worker'
+import { launchBrowser } from '../e2e/support/browser'
+import { measureFirstVisit } from './support/first-visit'
+import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+const stats = (values: number[]) =>
+  values.length === 0
+    ? 'none'
+    : `median ${kb(median(values))}, max ${kb(Math.max(...values))}, total ${kb(values.reduce((a, b) => a + b, 0))}`
+const pad = (text: string | number, width: number) => String(text).padStart(width)
+
+// 1. The demo set, in this process (the same code the render worker runs).
+const gif: number[] = []
+const apng: number[] = []
+const previews = { small: [] as number[], large: [] as number[], still: [] as number[] }
+const platforms = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
+console.log('Demo set, one sticker at a time (times in ms):')
+console.log(
+  `${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`,
+)
+for (const mascot of demoMascots()) {
+  const started = performance.now()
+  const originals = await runJob({ id: 0, lottie: mascot.lottie })
+  const originalsMs = performance.now() - started
+  const derived = await deriveMedia(mascot.lottie)
+  gif.push(originals.gif.length)
+  apng.push(originals.apng.length)
+  previews.small.push(derived.previews.small.bytes.length)
+  previews.large.push(derived.previews.large.bytes.length)
+  previews.still.push(derived.previews.still.bytes.length)
+  for (const e of derived.exports) if (e.file) platforms[e.platform]!.push(e.file.bytes.length)
+  const exportsMs = PLATFORMS.reduce((sum, p) => sum + derived.timings[p], 0)
+  const made = derived.exports.filter((e) => e.file).map((e) => e.platform)
+  console.log(
+    `${mascot.slug.padEnd(20)}${pad(kb(originals.gif.length), 10)}${pad(kb(originals.apng.length), 10)}${pad(Math.round(originalsMs), 11)}${pad(Math.round(derived.timings.previews), 10)}${pad(Math.round(exportsMs), 9)}  ${made.length === PLATFORMS.length ? 'all' : made.join(' ')}`,
+  )
+}
+console.log('\nBytes per format (12 stickers):')
+console.log(`  GIF            ${stats(gif)}`)
+console.log(`  APNG           ${stats(apng)}`)
+console.log(`  GIF + APNG     total ${kb([...gif, ...apng].reduce((a, b) => a + b, 0))}`)
+console.log(`  preview 1x     ${stats(previews.small)}`)
+console.log(`  preview 2x     ${stats(previews.large)}`)
+console.log(`  still          ${stats(previews.still)}`)
+console.log('Bytes per platform export (cap in brackets):')
+for (const p of PLATFORMS)
+  console.log(
+    `  ${PLATFORM_RULES[p].label.padEnd(9)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}`,
+  )
+
+// 2. The product as `npm start` runs it on a fresh data folder.
+const server = await buildAndServe()
+const browser = await launchBrowser()
+try {
+  const derivedMs = await waitForDerivedMedia(server.baseURL)
+  console.log(
+    `\nFirst start (fresh data, demo seed): ready after ${(server.readyMs / 1000).toFixed(1)} s (Auth emulator, seeding, server);`,
+  )
+  console.log(`  every preview and platform export made ${(derivedMs / 1000).toFixed(1)} s later, in the background`)
+
+  console.log('\nHome page, first visit on a phone (375x812, empty cache, until the network is quiet):')
+  for (const dpr of [1, 3]) {
+    const visit = await measureFirstVisit(browser, server.baseURL, '/', dpr)
+    const kinds = Object.entries(visit.byType)
+      .sort((a, b) => b[1].bytes - a[1].bytes)
+      .map(([type, { requests, bytes }]) => `${type} ${requests}x ${kb(bytes)}`)
+      .join(', ')
+    console.log(
+      `  device pixel ratio ${dpr}: page ${kb(visit.pageBytes)} (${kinds}); with the service worker's precache ${kb(visit.totalBytes)} on the wire`,
+    )
+  }
+} finally {
+  await browser.close()
+  await server.stop()
+}

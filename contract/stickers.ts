@@ -1,0 +1,126 @@
+import { z } from 'zod'
+
+/** The chat platforms every animation is exported for, in the order the app lists them. */
+export const PLATFORMS = ['discord', 'telegram', 'whatsapp', 'signal', 'line', 'slack'] as const
+export type Platform = (typeof PLATFORMS)[number]
+
+export interface PlatformRules {
+  label: string
+  /** The file kind, as people call it. */
+  kind: 'APNG' | 'GIF' | 'animated WebP' | 'TGS'
+  contentType: string
+  /** Added to the animation's name: `waving-wumpus.discord.png`. */
+  extension: string
+  maxBytes: number
+  /** The cap as the platform states it. */
+  maxBytesLabel: string
+  maxDurationMs: number
+  /** Canvas limits: exact size, or the box a sticker must fit. */
+  canvas: { exact?: number; maxWidth?: number; maxHeight?: number; square?: boolean; minLongSide?: number }
+  minFrames?: number
+  maxFrames?: number
+  /** Allowed play counts; 0 means forever. */
+  plays?: { min: number; max: number } | 'forever'
+  /** Frames shorter than this are refused. */
+  minFrameMs?: number
+  fps?: number
+}
+
+/**
+ * The platforms' published rules for animated stickers (as of 2026). Sizes in decimal bytes where a
+ * platform says KB, binary where it says KiB, so every file is within the stricter reading.
+ */
+export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
+  discord: {
+    label: 'Discord',
+    kind: 'APNG',
+    contentType: 'image/apng',
+    extension: 'discord.png',
+    maxBytes: 512_000,
+    maxBytesLabel: '512 KB',
+    maxDurationMs: 5000,
+    canvas: { exact: 320 },
+  },
+  telegram: {
+    label: 'Telegram',
+    kind: 'TGS',
+    contentType: 'application/x-tgsticker',
+    extension: 'telegram.tgs',
+    maxBytes: 64_000,
+    maxBytesLabel: '64 KB',
+    maxDurationMs: 3000,
+    canvas: { exact: 512 },
+    fps: 60,
+  },
+  whatsapp: {
+    label: 'WhatsApp',
+    kind: 'animated WebP',
+    contentType: 'image/webp',
+    extension: 'whatsapp.webp',
+    maxBytes: 500_000,
+    maxBytesLabel: '500 KB',
+    maxDurationMs: 10_000,
+    canvas: { exact: 512 },
+    minFrameMs: 8,
+  },
+  signal: {
+    label: 'Signal',
+    kind: 'APNG',
+    contentType: 'image/apng',
+    extension: 'signal.png',
+    maxBytes: 300 * 1024,
+    maxBytesLabel: '300 KiB',
+    maxDurationMs: Infinity,
+    canvas: { maxWidth: 512, maxHeight: 512, square: true },
+    plays: 'forever',
+  },
+  line: {
+    label: 'LINE',
+    kind: 'APNG',
+    contentType: 'image/apng',
+    extension: 'line.png',
+    maxBytes: 300_000,
+    maxBytesLabel: '300 KB',
+    maxDurationMs: 4000,
+    canvas: { maxWidth: 320, maxHeight: 270, minLongSide: 270 },
+    minFrames: 5,
+    maxFrames: 20,
+    plays: { min: 1, max: 4 },
+  },
+  slack: {
+    label: 'Slack',
+    kind: 'GIF',
+    contentType: 'image/gif',
+    extension: 'slack.gif',
+    maxBytes: 128_000,
+    maxBytesLabel: '128 KB',
+    maxDurationMs: Infinity,
+    canvas: { exact: 128 },
+    maxFrames: 50,
+  },
+}
+
+export const platformSchema = z.enum(PLATFORMS)
+
+/**
+ * One platform's file for an animation, as GET /api/wumpus/{id}/stickers lists it. `status` is
+ * 'ready' with the file's facts, 'absent' when it cannot be made (notes say why), or 'pending' while
+ * the server is still making it. Notes also say what a ready file gave up to fit (colours, frame rate).
+ */
+export const stickerExportSchema = z.object({
+  platform: platformSchema,
+  label: z.string(),
+  status: z.enum(['ready', 'absent', 'pending']),
+  url: z.string().nullable(),
+  fileName: z.string().nullable(),
+  contentType: z.string().nullable(),
+  bytes: z.number().int().nonnegative().nullable(),
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
+  frames: z.number().int().positive().nullable(),
+  durationMs: z.number().int().nonnegative().nullable(),
+  notes: z.array(z.string()),
+})
+export type StickerExport = z.infer<typeof stickerExportSchema>
+
+export const stickerExportListSchema = z.array(stickerExportSchema)
