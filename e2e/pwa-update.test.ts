@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, renameSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -9,26 +9,32 @@ import { launchBrowser, newContext } from './support/browser'
 
 /**
  * A deploy while a tab is open: a second server (sharing the tests' Auth emulator) serves a build
- * that is then replaced by a new one in place, as a deploy would.
+ * that is then replaced by a new one, switched in at once as a deploy does (a symlink renamed over
+ * the served one). Rebuilding in place would let the browser's own update check, which follows
+ * every navigation, read a half-written build.
  */
 const root = path.resolve(import.meta.dirname, '..')
 const work = mkdtempSync(path.join(tmpdir(), 'wumpus-deploy-'))
-const staticDir = path.join(work, 'dist')
+const staticDir = path.join(work, 'current')
 let server: ChildProcess
 let baseURL: string
 let browser: Browser
 
-function build(buildId: string) {
-  const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error', '--outDir', staticDir, '--emptyOutDir'], {
+function deploy(buildId: string) {
+  const outDir = path.join(work, `build-${buildId}`)
+  const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production', VITE_BUILD_ID: buildId },
   })
   if (result.status !== 0) throw new Error(`the build of ${buildId} failed`)
+  const next = path.join(work, 'next')
+  symlinkSync(outDir, next)
+  renameSync(next, staticDir)
 }
 
 beforeAll(async () => {
-  build('first')
+  deploy('first')
   const port = await freePortRun(1)
   baseURL = `http://127.0.0.1:${port}`
   server = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
@@ -69,7 +75,7 @@ describe('a new version with a tab open', () => {
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
     expect(await buildIdOf(page)).toBe('first')
 
-    build('second')
+    deploy('second')
     await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update())
     await page.getByText('Update available').waitFor({ timeout: 30_000 })
     // Until the user chooses, the open tab keeps its own version, navigations included.
