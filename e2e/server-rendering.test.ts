@@ -1,6 +1,6 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { CHROMIUM_ARGS, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
@@ -31,6 +31,22 @@ describe('server-rendered public pages', () => {
     expect(html).toMatch(new RegExp(`<img[^>]*src="${items[0]!.gif}"[^>]*fetchpriority="high"|<img[^>]*fetchpriority="high"[^>]*src="${items[0]!.gif}"`))
     expect(html).toMatch(/<style>[^<]*mantine/)
   })
+
+  it('starts the cards on their still frame, as the first render in the browser does, so hydration matches', async () => {
+    // The previews are made in the background after the server starts; the page follows them.
+    let html = ''
+    await vi.waitFor(
+      async () => {
+        html = await (await fetch(baseURL + '/', { headers: { accept: 'text/html' } })).text()
+        expect(html).toMatch(/<source type="image\/webp" srcSet="/i)
+      },
+      { timeout: 150_000, interval: 1000 },
+    )
+    const sources = [...html.matchAll(/<source type="image\/webp"(?: media="[^"]*")? srcSet="([^"]*)"/gi)].map((match) => match[1])
+    // Both sources of every card (the reduced-motion one and the other) name the one still at 2x.
+    expect(sources.length).toBeGreaterThan(1)
+    for (const srcset of sources) expect(srcset).toMatch(/^\S+\.webp 2x$/)
+  }, 180_000)
 
   it('shows the gallery and the about page with JavaScript off', async () => {
     const { total, items } = await gallery()

@@ -61,7 +61,7 @@ describe('gallery cards', () => {
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
     await page.goto('/')
     const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
-    const image = card.getByRole('img', { name: 'Waving Wumpus, animated' })
+    const image = card.getByRole('img', { name: `Waving Wumpus: ${waving.description}` })
     await image.waitFor()
     // Other tests may have published newer animations: bring the card on screen. There its animated
     // 1x WebP is what Chromium shows (off screen it would be the still).
@@ -98,9 +98,15 @@ describe('gallery cards', () => {
     const image = card.getByRole('img')
     await image.waitFor()
     await card.scrollIntoViewIfNeeded()
-    await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 })
-      .toBe(baseURL + waving.preview!.still)
+    const shown = () => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc)
+    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.still)
+    // It moves while pointed at, and while the keyboard is on the card, then rests again.
+    await image.hover()
+    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.webp)
+    await page.mouse.move(0, 0)
+    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.still)
+    await card.getByRole('link', { name: 'Download Waving Wumpus' }).focus()
+    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.webp)
   })
 })
 

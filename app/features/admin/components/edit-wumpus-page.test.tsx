@@ -35,7 +35,7 @@ describe('EditWumpusPage', () => {
     expect(screen.getByLabelText('Lottie link')).toHaveValue('')
     expect(screen.getByRole('button', { name: 'Upload .png file' })).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Upload .gif file' })).toBeInTheDocument()
-    expect(screen.getByRole('img', { name: 'Sleepy Wumpus, current GIF' })).toHaveAttribute('src', wumpus.gif)
+    expect(screen.getByRole('img', { name: 'Sleepy Wumpus: Yawns and stretches (current GIF)' })).toHaveAttribute('src', wumpus.gif)
   })
 
   it('sends only the changed fields, then says so and stays, with the platform exports below', async () => {

@@ -17,6 +17,7 @@ import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
 import { TagsField } from './tags-field'
 import classes from './animation-preview.module.css'
+import { stickerAlt } from '../../../lib/sticker-alt'
 
 export const EDIT_REFUSAL = 'Only admins and the uploader can edit this animation'
 
@@ -121,7 +122,7 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
         <Stack gap="md">
           <Group gap="sm" wrap="nowrap" align="center">
             <div className={classes.frame}>
-              <img src={wumpus.gif} alt={`${wumpus.name}, current GIF`} width={120} height={120} />
+              <img src={wumpus.gif} alt={`${stickerAlt(wumpus)} (current GIF)`} width={120} height={120} />
             </div>
             <Stack gap={4}>
               <Text size="sm">Empty fields keep what the animation has now.</Text>

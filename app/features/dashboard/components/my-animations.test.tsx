@@ -27,7 +27,7 @@ describe('MyAnimations', () => {
     const rendered = await cards()
     expect(rendered).toHaveLength(3)
     const first = within(rendered[0]!)
-    expect(first.getByRole('img', { name: 'Wumpus 1, animated' })).toHaveAttribute('src', items[0]!.gif)
+    expect(first.getByRole('img', { name: 'Wumpus 1: Animation number 1' })).toHaveAttribute('src', items[0]!.gif)
     expect(first.getByRole('heading', { name: 'Wumpus 1' })).toBeInTheDocument()
     expect(first.getByText('Animation number 1')).toBeInTheDocument()
     expect(first.getByRole('link', { name: 'by Ana Smith' })).toHaveAttribute('href', `/profile/${EMAIL}`)

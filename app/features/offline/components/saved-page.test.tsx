@@ -43,7 +43,7 @@ describe('Saved page', () => {
     const list = await screen.findByRole('list', { name: 'Saved stickers' })
     const items = within(list).getAllByRole('listitem')
     expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual(['Wumpus 2', 'Wumpus 1'])
-    const preview = await within(items[1]!).findByRole('img', { name: 'Wumpus 1, animated' })
+    const preview = await within(items[1]!).findByRole('img', { name: 'Wumpus 1: Animation number 1' })
     expect(preview.getAttribute('src')).toMatch(/^blob:/)
     const savedBytes = (['gif', 'apng', 'lottie'] as const).reduce((sum, f) => sum + fileBytes(first, f).length + fileBytes(second, f).length, 0)
     expect(screen.getByText(`2 stickers saved, ${savedBytes} B`)).toBeInTheDocument()

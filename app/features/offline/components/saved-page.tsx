@@ -9,6 +9,7 @@ import { formatBytes } from '../../../lib/format-bytes'
 import { readKeptFile, removeFromOffline, type SavedSticker } from '../saved-stickers'
 import { useSavedStickers } from '../use-saved-stickers'
 import classes from './saved-page.module.css'
+import { stickerAlt } from '../../../lib/sticker-alt'
 
 const FORMATS = [
   { key: 'gif', label: 'GIF' },
@@ -91,7 +92,7 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
   return (
     <Card component="li" withBorder padding="md" className={classes.card} aria-labelledby={headingId}>
       <Group wrap="nowrap" align="flex-start" gap="md">
-        {preview && <img className={classes.preview} src={preview} alt={`${wumpus.name}, animated`} width={96} height={96} />}
+        {preview && <img className={classes.preview} src={preview} alt={stickerAlt(wumpus)} width={96} height={96} />}
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Title order={2} size="h4" id={headingId} lineClamp={1}>
             {wumpus.name}

@@ -12,13 +12,15 @@ interface LottiePreviewProps {
   /** Shown while the Lottie loads, and instead of it when it cannot play. */
   gifUrl: string
   name: string
+  /** The text alternative of the animation (see lib/sticker-alt.ts). */
+  alt: string
 }
 
 /**
  * A 300 px Lottie preview. It fetches the animation once it comes near the viewport, pauses while off
  * screen, and under prefers-reduced-motion stays still until asked to play.
  */
-export function LottiePreview({ lottieUrl, gifUrl, name }: LottiePreviewProps) {
+export function LottiePreview({ lottieUrl, gifUrl, name, alt }: LottiePreviewProps) {
   const [frameRef, { seen, visible }] = useVisibility<HTMLDivElement>()
   const reducedMotion = useReducedMotion()
   const [playRequested, setPlayRequested] = useState(false)
@@ -27,7 +29,6 @@ export function LottiePreview({ lottieUrl, gifUrl, name }: LottiePreviewProps) {
 
   const failed = status === 'failed' || json.isError
   const ready = status === 'ready' && !failed
-  const label = `${name}, animated`
   const wantsToPlay = reducedMotion ? playRequested : true
 
   return (
@@ -37,7 +38,7 @@ export function LottiePreview({ lottieUrl, gifUrl, name }: LottiePreviewProps) {
         <img
           className={`${classes.layer} ${reducedMotion && !failed ? classes.hidden : ''}`}
           src={gifUrl}
-          alt={label}
+          alt={alt}
           width={300}
           height={300}
           loading="lazy"
@@ -50,7 +51,7 @@ export function LottiePreview({ lottieUrl, gifUrl, name }: LottiePreviewProps) {
             <LottiePlayer
               data={json.data}
               playing={visible && wantsToPlay}
-              label={label}
+              label={alt}
               onReady={() => setStatus('ready')}
               onError={() => setStatus('failed')}
             />

@@ -92,7 +92,7 @@ describe('PublicProfile', () => {
     expect(first.getByText('Animation number 1')).toBeInTheDocument()
     expect(first.getByRole('link', { name: 'Download Wumpus 1' })).toHaveAttribute('href', `/wumpus/${items[0]!._id}`)
     // The GIF stands in until the Lottie is near the viewport.
-    expect(first.getByRole('img', { name: 'Wumpus 1, animated' })).toHaveAttribute('src', items[0]!.gif)
+    expect(first.getByRole('img', { name: 'Wumpus 1: Animation number 1' })).toHaveAttribute('src', items[0]!.gif)
     expect(animationRequests[0]!.searchParams.get('u_email')).toBe(EMAIL)
     expect(screen.getByRole('status')).toHaveTextContent('Showing 5 of 5')
   })
@@ -113,9 +113,9 @@ describe('PublicProfile', () => {
 
     IntersectionObserverStub.intersectAll()
 
-    await waitFor(() => expect(players.at(-1)).toMatchObject({ label: 'Wumpus 1, animated', data: lottie, playing: true }))
+    await waitFor(() => expect(players.at(-1)).toMatchObject({ label: 'Wumpus 1: Animation number 1', data: lottie, playing: true }))
     expect(lottieRequests).toHaveLength(1)
-    const images = screen.getAllByRole('img', { name: 'Wumpus 1, animated' })
+    const images = screen.getAllByRole('img', { name: 'Wumpus 1: Animation number 1' })
     expect(images).toHaveLength(1)
     expect(images[0]!.tagName).toBe('DIV')
   })
@@ -145,7 +145,7 @@ describe('PublicProfile', () => {
 
     IntersectionObserverStub.intersectAll()
 
-    await waitFor(() => expect(screen.getByRole('img', { name: 'Wumpus 1, animated' }).tagName).toBe('IMG'))
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Wumpus 1: Animation number 1' }).tagName).toBe('IMG'))
     expect(players).toHaveLength(0)
   })
 

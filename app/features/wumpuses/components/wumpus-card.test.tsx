@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react'
+import { act, fireEvent, screen } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { makeWumpus, withPreview } from '../../../test/fixtures'
@@ -16,7 +16,7 @@ describe('WumpusCard', () => {
   it('shows the GIF, name, description, author link and Download link', async () => {
     renderWithRouter(<WumpusCard wumpus={wumpus} />)
 
-    const image = await screen.findByRole('img', { name: 'Waving Wumpus, animated' })
+    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
     expect(image).toHaveAttribute('src', wumpus.gif)
     expect(image).toHaveAttribute('width', '300')
     expect(image).toHaveAttribute('height', '300')
@@ -37,7 +37,7 @@ describe('WumpusCard', () => {
   it('offers the WebP previews first in a <picture>, the GIF as the sized fallback <img>', async () => {
     const previewed = withPreview(wumpus)
     renderWithRouter(<WumpusCard wumpus={previewed} />)
-    const image = await screen.findByRole('img', { name: 'Waving Wumpus, animated' })
+    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
     const picture = image.parentElement!
     expect(picture.tagName).toBe('PICTURE')
     const sources = [...picture.querySelectorAll('source')]
@@ -58,8 +58,31 @@ describe('WumpusCard', () => {
 
   it('shows the GIF alone until the server has made the previews', async () => {
     renderWithRouter(<WumpusCard wumpus={wumpus} />)
-    const image = await screen.findByRole('img', { name: 'Waving Wumpus, animated' })
+    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
     expect(image.parentElement!.querySelectorAll('source')).toHaveLength(0)
     expect(IntersectionObserverStub.instances.size).toBe(0)
+  })
+  it('animates for people who ask for reduced motion only while pointed at or focused', async () => {
+    const previewed = withPreview(wumpus)
+    renderWithRouter(<WumpusCard wumpus={previewed} />)
+    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
+    const card = screen.getByRole('listitem', { name: 'Waving Wumpus' })
+    const reducedMotionSource = () => image.parentElement!.querySelector('source[media="(prefers-reduced-motion: reduce)"]')
+    const moving = `${previewed.preview!.webp} 1x, ${previewed.preview!.webp2x} 2x`
+    expect(reducedMotionSource()).toHaveAttribute('srcset', `${previewed.preview!.still} 2x`)
+
+    fireEvent.pointerEnter(card)
+    expect(reducedMotionSource()).toBeNull()
+    expect(image.parentElement!.querySelector('source')).toHaveAttribute('srcset', moving)
+    fireEvent.pointerLeave(card)
+    expect(reducedMotionSource()).not.toBeNull()
+
+    act(() => screen.getByRole('link', { name: 'Download Waving Wumpus' }).focus())
+    expect(reducedMotionSource()).toBeNull()
+    // Focus moving within the card keeps it playing; leaving the card stops it.
+    act(() => screen.getByRole('link', { name: 'by Ada' }).focus())
+    expect(reducedMotionSource()).toBeNull()
+    act(() => (document.activeElement as HTMLElement).blur())
+    expect(reducedMotionSource()).not.toBeNull()
   })
 })

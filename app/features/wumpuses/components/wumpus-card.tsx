@@ -4,6 +4,7 @@ import { ButtonLink } from '../../../components/router-links'
 import { SaveOfflineIconButton } from '../../offline/components/save-offline-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
+import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { StickerPicture } from './sticker-picture'
 import classes from './wumpus-card.module.css'
 
@@ -16,10 +17,11 @@ interface WumpusCardProps {
 export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   const headingId = `wumpus-${wumpus._id}-name`
   const saved = useSavedStickers()?.has(wumpus._id) ?? false
+  const pointedAt = useHoverOrFocus()
   return (
-    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId}>
+    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
       <Card.Section className={classes.media} pos="relative">
-        <StickerPicture wumpus={wumpus} className={classes.image} eager={eager} animateInView />
+        <StickerPicture wumpus={wumpus} className={classes.image} eager={eager} animateInView active={pointedAt.active} />
         {saved && (
           <Badge pos="absolute" top={8} left={8}>
             Saved for offline

@@ -32,7 +32,7 @@ describe('wumpus detail page', () => {
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Spinning Wumpus' })).toBeInTheDocument()
     expect(screen.getByText('Round and round it goes')).toBeInTheDocument()
-    expect(screen.getByRole('img', { name: 'Spinning Wumpus, animated' })).toHaveAttribute('src', wumpus.gif)
+    expect(screen.getByRole('img', { name: 'Spinning Wumpus: Round and round it goes' })).toHaveAttribute('src', wumpus.gif)
     expect(screen.getByRole('heading', { name: 'Animation by' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Grace' })).toHaveAttribute('href', '/profile/grace@example.com')
     expect(document.title).toBe('Spinning Wumpus · Wumpus Gallery')

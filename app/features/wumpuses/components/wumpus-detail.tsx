@@ -1,9 +1,11 @@
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
+import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { profilePath } from '../../../lib/paths'
+import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
 import { TagChips } from './tag-chips'
@@ -20,6 +22,9 @@ const FORMATS = [
 export function WumpusDetail({ id }: { id: string }) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
   usePageTitle(wumpus.name)
+  const pointedAt = useHoverOrFocus()
+  // Under reduced motion the still can be focused, so keyboard users can play it like pointer users.
+  const reducedMotion = useReducedMotion()
 
   return (
     <Stack gap="lg">
@@ -28,7 +33,9 @@ export function WumpusDetail({ id }: { id: string }) {
       </AnchorLink>
       <Grid gap="xl" align="flex-start">
         <Grid.Col span={{ base: 12, sm: 'content' }}>
-          <StickerPicture wumpus={wumpus} className={classes.preview} eager />
+          <div className={classes.previewFrame} tabIndex={reducedMotion ? 0 : undefined} {...pointedAt.handlers}>
+            <StickerPicture wumpus={wumpus} className={classes.preview} eager active={pointedAt.active} />
+          </div>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 'auto' }}>
           <Stack gap="lg">
