@@ -1,7 +1,7 @@
 // npm run bench:bundle — the JavaScript the home route loads in a real browser before it is interactive
 // (entry plus the chunks it pulls in, up to the app's `app-interactive` mark), its gzip size against the
 // budget, which packages make it up (from the source maps), and what loads after (offline, install, update).
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { launchBrowser } from '../e2e/support/browser'
@@ -17,12 +17,16 @@ try {
   await page.getByRole('list', { name: 'Animations' }).getByRole('listitem').first().waitFor()
   await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
   await page.waitForLoadState('networkidle')
-  const { before, after } = await page.evaluate(() => {
-    const interactiveAt = performance.getEntriesByName('app-interactive')[0]!.startTime
-    const js = performance.getEntriesByType('resource').filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
-    const paths = (list: PerformanceEntry[]) => list.map((entry) => new URL(entry.name).pathname).filter((p) => p.startsWith('/assets/'))
-    return { before: paths(js.filter((e) => e.startTime < interactiveAt)), after: paths(js.filter((e) => e.startTime >= interactiveAt)) }
-  })
+  // Plain data out of the page (tsx names functions, and those names do not exist in the browser).
+  const { interactiveAt, loaded } = await page.evaluate(() => ({
+    interactiveAt: performance.getEntriesByName('app-interactive')[0]!.startTime,
+    loaded: performance.getEntriesByType('resource').map((entry) => ({ url: entry.name, startTime: entry.startTime })),
+  }))
+  const js = loaded
+    .map(({ url, startTime }) => ({ pathname: new URL(url).pathname, startTime }))
+    .filter(({ pathname }) => pathname.startsWith('/assets/') && pathname.endsWith('.js'))
+  const before = js.filter((entry) => entry.startTime < interactiveAt).map((entry) => entry.pathname)
+  const after = js.filter((entry) => entry.startTime >= interactiveAt).map((entry) => entry.pathname)
   const scripts = new Set(before)
 
   let totalGzip = 0
@@ -36,6 +40,8 @@ try {
     totalGzip += gzip
     totalRaw += code.length
     console.log(`  ${pathname.padEnd(48)} ${(code.length / 1024).toFixed(1).padStart(7)} KB  ${(gzip / 1024).toFixed(1).padStart(6)} KB gzip`)
+    // Vite's own helper chunks (preload-helper) have no source map.
+    if (!existsSync(`${file}.map`)) continue
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] }
     map.sources.forEach((source, i) => {
       const name = packageOf(source)
