@@ -1,8 +1,8 @@
 import Router from '@koa/router'
-import { idSchema } from '../../../contract/wumpus'
-import { notFound } from '../http/http-error'
+import { toApiStickers } from '../http/mappers/stickers'
+import { idParam } from '../http/params'
+import { findWumpus } from '../services/wumpuses'
 import type { Store } from '../store/port'
-import { toApiStickers } from './wumpus-view'
 
 /** GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation. */
 export function stickerRoutes(deps: { store: Store }): Router {
@@ -10,9 +10,7 @@ export function stickerRoutes(deps: { store: Store }): Router {
   const router = new Router()
 
   router.get('/wumpus/:id/stickers', async (ctx) => {
-    const id = idSchema.safeParse(ctx.params.id)
-    const record = id.success ? await store.getWumpus(id.data) : undefined
-    if (!record) throw notFound('No animation with this id')
+    const record = await findWumpus(store, idParam(ctx))
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = toApiStickers(record)
   })

@@ -1,17 +1,12 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import { profileUpdateSchema, signInPayloadSchema, type User } from '../../../contract/user'
+import { profileUpdateSchema, signInPayloadSchema } from '../../../contract/user'
 import type { RouteDeps } from '../app'
 import { isAdmin, isVerifiedAdmin, requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
 import { HttpError, notFound } from '../http/http-error'
+import { toApiUser } from '../http/mappers/user'
 import { makeAdmin, signIn, updateProfile } from '../services/accounts'
-import type { UserRecord } from '../store/port'
-
-export function toApiUser(user: UserRecord): User {
-  const { email, user_name, role, photo, cover, url, job, description } = user
-  return { email, user_name, role, photo, cover, url, job, description }
-}
 
 /** Emails in paths are compared and stored in lower case, as Firebase does. */
 function pathEmail(ctx: Context): string {
