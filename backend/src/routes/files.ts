@@ -1,21 +1,20 @@
 import Router from '@koa/router'
-import { idSchema } from '../../../contract/wumpus'
+import type { RouteDeps } from '../app'
 import { matchesEtag } from '../http/etag'
 import { notFound } from '../http/http-error'
-import type { DownloadCounter } from '../services/download-counts'
-import type { Store } from '../store/port'
+import { idParam } from '../http/params'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
  * `?download=1` asks for an attachment, and counts as a download of the file's animation.
  */
-export function fileRoutes(deps: { store: Store; downloads: DownloadCounter }): Router {
+export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router {
   const { store, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
-    const id = idSchema.safeParse(ctx.params.id)
-    const info = id.success ? await store.getFileInfo(id.data) : undefined
+    const id = idParam(ctx)
+    const info = id === undefined ? undefined : await store.getFileInfo(id)
     if (!info) throw notFound('No file with this id')
 
     const download = ctx.query.download === '1'

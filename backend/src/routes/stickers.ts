@@ -1,11 +1,11 @@
 import Router from '@koa/router'
+import type { RouteDeps } from '../app'
 import { toApiStickers } from '../http/mappers/stickers'
 import { idParam } from '../http/params'
 import { findWumpus } from '../services/wumpuses'
-import type { Store } from '../store/port'
 
 /** GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation. */
-export function stickerRoutes(deps: { store: Store }): Router {
+export function stickerRoutes(deps: Pick<RouteDeps, 'store'>): Router {
   const { store } = deps
   const router = new Router()
 
