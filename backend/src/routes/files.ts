@@ -1,8 +1,8 @@
 import Router from '@koa/router'
 import type { RouteDeps } from '../app'
 import { matchesEtag } from '../http/etag'
-import { notFound } from '../http/http-error'
 import { idParam } from '../http/params'
+import { findFile, readStoredFile } from '../services/files'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
@@ -13,9 +13,7 @@ export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
-    const id = idParam(ctx)
-    const info = id === undefined ? undefined : await store.getFileInfo(id)
-    if (!info) throw notFound('No file with this id')
+    const info = await findFile(store, idParam(ctx))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256
@@ -27,10 +25,9 @@ export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router
       if (download) void downloads.countFile(info.id, ctx.ip)
       return
     }
-    const file = await store.readFile(info.id)
-    if (!file) throw notFound('No file with this id')
+    const bytes = await readStoredFile(store, info.id)
     if (download) void downloads.countFile(info.id, ctx.ip)
-    ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
+    ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     ctx.type = info.contentType
   })
 
