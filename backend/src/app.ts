@@ -107,13 +107,12 @@ export function createApp(input: AppDeps): Koa {
 
 /** Every router of the app, API ones under /api: the whole HTTP surface (the authorization matrix test walks it). */
 export function appRouters(deps: RouteDeps): Router[] {
-  const { store, config } = deps
   const api = [
     wumpusRoutes(deps),
-    tagRoutes({ store }),
-    stickerRoutes({ store }),
-    fileRoutes({ store, downloads: deps.downloads }),
-    clientConfigRoutes(config),
+    tagRoutes(deps),
+    stickerRoutes(deps),
+    fileRoutes(deps),
+    clientConfigRoutes(deps),
     userRoutes(deps),
     sessionRoutes(deps),
     uploadRoutes(deps),
@@ -121,7 +120,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     activityRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
-  return [healthRoutes(store), ...api]
+  return [healthRoutes(deps), ...api]
 }
 
 function defaultIdTokenVerifier(config: Config): VerifyIdToken {

@@ -9,7 +9,7 @@ import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
 import { hardenServer } from './http/node-server'
-import { uploadTempDir } from './routes/uploads'
+import { uploadTempDir } from './http/multipart'
 import { createDerivedMediaService } from './services/derived-media'
 
 async function main() {

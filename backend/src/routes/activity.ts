@@ -3,6 +3,7 @@ import { activityQuerySchema } from '../../../contract/audit'
 import { LINK_HEADER } from '../../../contract/limits'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession } from '../auth/require-session'
+import { toActivityEntry } from '../http/mappers/activity'
 
 /** The admin audit log for the dashboard's Activity page, newest first and paged. */
 export function activityRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit'>): Router {
@@ -12,7 +13,7 @@ export function activityRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'aud
     const page = await deps.audit.list(query)
     if (page.nextCursor) ctx.set(LINK_HEADER, `</api/activity?${new URLSearchParams({ limit: String(query.limit), cursor: page.nextCursor })}>; rel="next"`)
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items
+    ctx.body = page.items.map(toActivityEntry)
   })
   return router
 }

@@ -1,22 +1,19 @@
 import Router from '@koa/router'
-import { idSchema } from '../../../contract/wumpus'
+import type { RouteDeps } from '../app'
 import { matchesEtag } from '../http/etag'
-import { notFound } from '../http/http-error'
-import type { DownloadCounter } from '../services/download-counts'
-import type { Store } from '../store/port'
+import { idParam } from '../http/params'
+import { findFile, readStoredFile } from '../services/files'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
  * `?download=1` asks for an attachment, and counts as a download of the file's animation.
  */
-export function fileRoutes(deps: { store: Store; downloads: DownloadCounter }): Router {
+export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router {
   const { store, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
-    const id = idSchema.safeParse(ctx.params.id)
-    const info = id.success ? await store.getFileInfo(id.data) : undefined
-    if (!info) throw notFound('No file with this id')
+    const info = await findFile(store, idParam(ctx))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256
@@ -28,10 +25,9 @@ export function fileRoutes(deps: { store: Store; downloads: DownloadCounter }): 
       if (download) void downloads.countFile(info.id, ctx.ip)
       return
     }
-    const file = await store.readFile(info.id)
-    if (!file) throw notFound('No file with this id')
+    const bytes = await readStoredFile(store, info.id)
     if (download) void downloads.countFile(info.id, ctx.ip)
-    ctx.body = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
+    ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     ctx.type = info.contentType
   })
 

@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import type { Readiness } from '../../../contract/health'
-import type { Store } from '../store/port'
+import type { RouteDeps } from '../app'
 
 /** Liveness (the process answers) and readiness (the store answers too). */
-export function healthRoutes(store: Store): Router {
+export function healthRoutes({ store }: Pick<RouteDeps, 'store'>): Router {
   const router = new Router()
   router.get('/health', (ctx) => {
     ctx.set('Cache-Control', 'no-store')

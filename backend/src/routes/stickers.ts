@@ -1,18 +1,16 @@
 import Router from '@koa/router'
-import { idSchema } from '../../../contract/wumpus'
-import { notFound } from '../http/http-error'
-import type { Store } from '../store/port'
-import { toApiStickers } from './wumpus-view'
+import type { RouteDeps } from '../app'
+import { toApiStickers } from '../http/mappers/stickers'
+import { idParam } from '../http/params'
+import { findWumpus } from '../services/wumpuses'
 
 /** GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation. */
-export function stickerRoutes(deps: { store: Store }): Router {
+export function stickerRoutes(deps: Pick<RouteDeps, 'store'>): Router {
   const { store } = deps
   const router = new Router()
 
   router.get('/wumpus/:id/stickers', async (ctx) => {
-    const id = idSchema.safeParse(ctx.params.id)
-    const record = id.success ? await store.getWumpus(id.data) : undefined
-    if (!record) throw notFound('No animation with this id')
+    const record = await findWumpus(store, idParam(ctx))
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = toApiStickers(record)
   })

@@ -1,17 +1,12 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
-import { profileUpdateSchema, signInPayloadSchema, type User } from '../../../contract/user'
+import { profileUpdateSchema, signInPayloadSchema } from '../../../contract/user'
 import type { RouteDeps } from '../app'
-import { isAdmin, isVerifiedAdmin, requireAdmin, requireSession, sessionOf } from '../auth/require-session'
+import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
 import { HttpError, notFound } from '../http/http-error'
-import { makeAdmin, signIn, updateProfile } from '../services/accounts'
-import type { UserRecord } from '../store/port'
-
-export function toApiUser(user: UserRecord): User {
-  const { email, user_name, role, photo, cover, url, job, description } = user
-  return { email, user_name, role, photo, cover, url, job, description }
-}
+import { toApiUser } from '../http/mappers/user'
+import { adminStatus, listUsers, makeAdmin, profileOf, signIn, updateProfile } from '../services/accounts'
 
 /** Emails in paths are compared and stored in lower case, as Firebase does. */
 function pathEmail(ctx: Context): string {
@@ -59,26 +54,20 @@ export function userRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/profile/:email', session, async (ctx) => {
-    const user = await store.getUser(pathEmail(ctx))
-    if (!user) throw notFound('No such user')
+    const user = await profileOf(store, pathEmail(ctx))
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = toApiUser(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {
-    const email = pathEmail(ctx)
-    const me = sessionOf(ctx)
-    if (email !== me.email && !(await isVerifiedAdmin(store, me))) {
-      throw new HttpError('FORBIDDEN', "Only admins with a verified email may ask about someone else's role")
-    }
+    const admin = await adminStatus(store, sessionOf(ctx), pathEmail(ctx))
     ctx.set('Cache-Control', 'no-store')
-    // About oneself: whether admin power is usable now, which needs the email verified too.
-    ctx.body = { admin: email === me.email ? await isVerifiedAdmin(store, me) : await isAdmin(store, email) }
+    ctx.body = { admin }
   })
 
   router.get('/users', session, requireAdmin(store), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = (await store.listUsers()).map(toApiUser)
+    ctx.body = (await listUsers(store)).map(toApiUser)
   })
 
   router.put('/user/admin/:email', session, requireAdmin(store, 'You are not authorized to make this user an admin'), async (ctx) => {

@@ -4,7 +4,6 @@ import { renderResponseSchema, uploadedAnimationFileSchema, userListSchema, type
 import { inspectMedia } from '../media/inspect'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
-import { linkFileName } from './animation-files'
 import { buildApng, stillPng } from '../media/test-fixtures/png'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
@@ -113,12 +112,6 @@ describe('POST /api/renders and lottie links', () => {
     for (const url of ['http://169.254.169.254/latest/meta-data', 'https://127.0.0.1:9/x.json', 'https://[64:ff9b::a9fe:a9fe]/x.json', 'https://example.com:8443/x.json']) {
       await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url }), 400, 'BAD_REQUEST')
     }
-  })
-
-  it('names a linked file from its link, even with a malformed %-escape in it', () => {
-    expect(linkFileName('https://example.com/files/my%20wumpus.json')).toBe('my wumpus.json')
-    expect(linkFileName('https://example.com/files/100%.json')).toBe('100%.json')
-    expect(linkFileName('https://example.com/files/%E0%A4%A.json')).toBe('%E0%A4%A.json')
   })
 
   it('refuses a Lottie over the complexity limits with its code', async () => {

@@ -1,6 +1,7 @@
 import { CONFIG_ACTOR } from '../../../contract/audit'
 import { isReservedEmail, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
+import { isAdmin, isVerifiedAdmin } from '../auth/require-session'
 import { HttpError, notFound } from '../http/http-error'
 import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'
@@ -123,4 +124,25 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
     await deps.audit.record({ actor, action: 'user.make-admin', target: { type: 'user', id: email, name: user.user_name }, changes: [{ field: 'role', from: user.role, to: 'admin' }] })
   }
   return modified
+}
+
+/** A user's profile (any signed-in caller may read it), or 404. */
+export async function profileOf(store: Store, email: string): Promise<UserRecord> {
+  const user = await store.getUser(email)
+  if (!user) throw notFound('No such user')
+  return user
+}
+
+/** Whether `email` is an admin: anyone may ask about themselves, only verified admins about someone else. */
+export async function adminStatus(store: Store, session: SessionClaims, email: string): Promise<boolean> {
+  if (email !== session.email && !(await isVerifiedAdmin(store, session))) {
+    throw new HttpError('FORBIDDEN', "Only admins with a verified email may ask about someone else's role")
+  }
+  // About oneself: whether admin power is usable now, which needs the email verified too.
+  return email === session.email ? isVerifiedAdmin(store, session) : isAdmin(store, email)
+}
+
+/** Every user, for the admins' user list (the route checks the role). */
+export function listUsers(store: Store): Promise<UserRecord[]> {
+  return store.listUsers()
 }

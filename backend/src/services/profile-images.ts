@@ -3,16 +3,17 @@ import { HttpError } from '../http/http-error'
 import { inspectImage } from '../media/inspect-image'
 import { MediaError } from '../media/media-error'
 import type { Store, StoredFile } from '../store/port'
+import { safeBaseName } from './file-names'
 
 const EXTENSION: Record<string, string> = { png: 'png', apng: 'png', gif: 'gif', jpeg: 'jpg', webp: 'webp' }
 const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 
 /**
  * A profile photo or cover, judged by its bytes and by what a browser must decode to show it; stored
- * under its owner. Each user keeps at most MAX_PENDING_IMAGES uploads not yet used in their profile:
+ * under its owner, named after the sent file. Each user keeps at most MAX_PENDING_IMAGES uploads not yet used in their profile:
  * the oldest of those go to make room, so repeated uploads cannot fill the disk.
  */
-export async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array, baseName: string): Promise<StoredFile> {
+export async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array, originalName: string): Promise<StoredFile> {
   let info: ReturnType<typeof inspectImage>
   try {
     info = inspectImage(bytes)
@@ -33,7 +34,7 @@ export async function storeProfileImage(store: Store, owner: string, bytes: Uint
       maxPixels: MAX_PROFILE_IMAGE_PIXELS,
     })
   }
-  const stored = await store.putFile({ bytes, contentType: info.contentType, filename: `${baseName}.${EXTENSION[info.format] ?? 'img'}`, owner, purpose: 'image' })
+  const stored = await store.putFile({ bytes, contentType: info.contentType, filename: `${safeBaseName(originalName) || 'image'}.${EXTENSION[info.format] ?? 'img'}`, owner, purpose: 'image' })
   await dropOldPendingImages(store, owner)
   return stored
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'koa'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { tagListQuerySchema } from '../../../contract/wumpus'
-import { type CachedPage, PageCache } from '../routes/page-cache'
+import { type CachedPage, PageCache } from '../http/page-cache'
 import type { Store } from '../store/port'
 
 /** The tags in use with their counts, most used first, as `GET /api/tags` sends them; cached until the store changes. */

@@ -1,12 +1,7 @@
-import { PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../contract/stickers'
-import type { Wumpus } from '../../../contract/wumpus'
-import { derivedIsCurrent } from '../services/derived-media'
-import type { FileRef, WumpusRecord } from '../store/port'
-
-/** Stable URL of a stored file; it ends with the original name so a download can keep it. */
-export function fileUrl(ref: FileRef): string {
-  return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}`
-}
+import type { Wumpus } from '../../../../contract/wumpus'
+import { derivedIsCurrent } from '../../services/derived-media'
+import type { WumpusRecord } from '../../store/port'
+import { fileUrl } from './file'
 
 /** A stored record as the API shows it (spec section 3), with the card previews once they exist. */
 export function toApiWumpus(record: WumpusRecord): Wumpus {
@@ -53,25 +48,4 @@ export class ApiWumpusJson {
     this.kept.set(record._id, { stamp, json })
     return json
   }
-}
-
-const NOT_YET = 'Being made: the server renders it from the Lottie, usually within a minute.'
-
-/** One entry per platform, from what is stored on the record (GET /api/wumpus/{id}/stickers). */
-export function toApiStickers(record: WumpusRecord): StickerExport[] {
-  const current = derivedIsCurrent(record) ? record.derived : undefined
-  return PLATFORMS.map((platform) => {
-    const base = {
-      platform, label: PLATFORM_RULES[platform].label, url: null, fileName: null, contentType: null,
-      bytes: null, width: null, height: null, frames: null, durationMs: null,
-    }
-    const made = current?.exports.find((e) => e.platform === platform)
-    if (!current || !made) return { ...base, status: 'pending' as const, notes: [NOT_YET] }
-    const file = made.file
-    if (!file) return { ...base, status: 'absent' as const, notes: made.notes }
-    return {
-      ...base, status: 'ready' as const, url: fileUrl(file), fileName: file.filename, contentType: file.contentType,
-      bytes: file.bytes, width: file.width, height: file.height, frames: file.frames, durationMs: file.durationMs, notes: made.notes,
-    }
-  })
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import type { WumpusRecord } from '../store/port'
-import { sampleWumpus } from '../store/store-contract'
-import { ApiWumpusJson, toApiWumpus } from './wumpus-view'
+import type { WumpusRecord } from '../../store/port'
+import { sampleWumpus } from '../../store/store-contract'
+import { ApiWumpusJson, toApiWumpus } from './wumpus'
 
 const record = (i: number): WumpusRecord => ({
   ...sampleWumpus({ name: `Wumpus ${i}`, tags: ['happy'] }),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { Context } from 'koa'
-import { matchesEtag } from '../http/etag'
+import { matchesEtag } from './etag'
 import type { Store } from '../store/port'
 
 export interface CachedPage {

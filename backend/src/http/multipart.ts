@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs'
+import { readFile, rm } from 'node:fs/promises'
+import path from 'node:path'
+import { koaBody } from 'koa-body'
+import type { Middleware } from 'koa'
+import { MAX_MULTIPART_FIELDS_BYTES } from '../../../contract/limits'
+import type { Config } from '../config'
+import { HttpError } from './http-error'
+
+/** Where multipart uploads wait while a request is handled; emptied at start (see main.ts). */
+export function uploadTempDir(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'upload-tmp')
+}
+
+/** Multipart parsing for one route: formidable's limits become our 413/400 in the error shape. */
+export function multipart(options: { maxFileBytes: number; maxFiles: number; config: Pick<Config, 'dataDir'> }): Middleware {
+  const tempDir = uploadTempDir(options.config)
+  mkdirSync(tempDir, { recursive: true, mode: 0o700 })
+  return async (ctx, next) => {
+    if (!ctx.is('multipart/form-data')) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data')
+    // Every temp file formidable starts, kept or refused, complete or cut short, is removed afterwards.
+    const temps: string[] = []
+    const parse = koaBody({
+      multipart: true,
+      json: false,
+      urlencoded: false,
+      text: false,
+      formidable: {
+        uploadDir: tempDir,
+        maxFileSize: options.maxFileBytes,
+        maxTotalFileSize: options.maxFileBytes * options.maxFiles,
+        maxFiles: options.maxFiles,
+        maxFields: 20,
+        maxFieldsSize: MAX_MULTIPART_FIELDS_BYTES,
+        allowEmptyFiles: false,
+        onFileBegin: (_name, file) => void temps.push(file.filepath),
+      },
+      onError: (error) => {
+        const code = (error as { code?: number }).code
+        const http = (error as { httpCode?: number }).httpCode
+        // formidable: 1009 a file above maxFileSize, 1016 all files above maxTotalFileSize.
+        if (code === 1009 || code === 1016) throw new HttpError('PAYLOAD_TOO_LARGE', 'The file is too large')
+        if (code === 1006) throw new HttpError('PAYLOAD_TOO_LARGE', `The text fields may have ${MAX_MULTIPART_FIELDS_BYTES} bytes in all`)
+        if (code === 1015) throw new HttpError('BAD_REQUEST', 'Too many files in one upload')
+        if (code === 1007) throw new HttpError('BAD_REQUEST', 'Too many fields in one upload')
+        throw new HttpError(http === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST', 'The upload could not be read')
+      },
+    })
+    try {
+      await parse(ctx, next)
+    } finally {
+      await Promise.all(temps.map((file) => rm(file, { force: true })))
+    }
+  }
+}
+
+/** The uploaded files of a request parsed by multipart(); their temp files go once the request is done. */
+export function uploadedFiles(ctx: { request: { files?: unknown } }): { field: string; path: string; name: string }[] {
+  const files = (ctx.request.files ?? {}) as Record<string, { filepath: string; originalFilename?: string | null } | { filepath: string; originalFilename?: string | null }[]>
+  return Object.entries(files).flatMap(([field, value]) =>
+    (Array.isArray(value) ? value : [value]).map((f) => ({ field, path: f.filepath, name: f.originalFilename ?? '' })),
+  )
+}
+
+/** The one file a request sent in the field "file", read; anything else is refused. */
+export async function singleUploadedFile(ctx: { request: { files?: unknown } }): Promise<{ bytes: Uint8Array; name: string }> {
+  const files = uploadedFiles(ctx)
+  const file = files.find((f) => f.field === 'file')
+  if (!file || files.length !== 1) throw new HttpError('BAD_REQUEST', 'Send exactly one file, in the field "file"')
+  return { bytes: await readUploadedFile(file), name: file.name }
+}
+
+export async function readUploadedFile(file: { path: string }): Promise<Uint8Array> {
+  return new Uint8Array(await readFile(file.path))
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { SessionClaims } from '../../../contract/user'
+import { HttpError } from '../http/http-error'
+import { openEmbeddedStore } from '../store/embedded'
+import type { Store } from '../store/port'
+import { adminStatus, profileOf } from './accounts'
+
+const ADMIN = 'admin@example.com'
+const USER = 'user@example.com'
+let dir: string
+let store: Store
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-accounts-'))
+  store = await openEmbeddedStore({ dataDir: dir })
+  await store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await store.upsertUser(USER, { user_name: 'User Person' })
+})
+afterEach(async () => {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const session = (email: string, verified = true): SessionClaims => ({ sid: 's', sub: `uid-${email}`, email, name: email, email_verified: verified, exp: 0, iat: 0 })
+
+async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  return error instanceof HttpError ? error.code : undefined
+}
+
+describe('profiles', () => {
+  it('reads a stored profile, and answers 404 for an email nobody signed in with', async () => {
+    expect(await profileOf(store, USER)).toMatchObject({ email: USER, user_name: 'User Person' })
+    expect(await codeOf(profileOf(store, 'nobody@example.com'))).toBe('NOT_FOUND')
+  })
+})
+
+describe('who may ask about a role', () => {
+  it('answers anyone about themselves: admin power needs the role and a verified email', async () => {
+    expect(await adminStatus(store, session(ADMIN), ADMIN)).toBe(true)
+    expect(await adminStatus(store, session(ADMIN, false), ADMIN)).toBe(false)
+    expect(await adminStatus(store, session(USER), USER)).toBe(false)
+  })
+
+  it('answers only verified admins about someone else', async () => {
+    expect(await adminStatus(store, session(ADMIN), USER)).toBe(false)
+    await store.setRole(USER, 'admin')
+    expect(await adminStatus(store, session(ADMIN), USER)).toBe(true)
+    await store.setRole(USER, 'user')
+    expect(await codeOf(adminStatus(store, session(USER), ADMIN))).toBe('FORBIDDEN')
+    expect(await codeOf(adminStatus(store, session(ADMIN, false), USER))).toBe('FORBIDDEN')
+  })
+})

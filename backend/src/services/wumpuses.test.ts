@@ -1,0 +1,169 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../config'
+import { HttpError } from '../http/http-error'
+import { createLogger } from '../logger'
+import { buildGif } from '../media/test-fixtures/gif'
+import { lottieBytes } from '../media/test-fixtures/lottie'
+import { buildApng } from '../media/test-fixtures/png'
+import { closeRenderPool } from '../media/render-pool'
+import { openEmbeddedStore } from '../store/embedded'
+import type { Store } from '../store/port'
+import { uploadAnimationFile } from './animation-files'
+import { createAuditLog } from './audit'
+import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
+import { deleteWumpus, editableWumpus, editWumpus, findWumpus, publishWumpus, type SentFile, type SpendLimit, type WumpusesDeps } from './wumpuses'
+
+const ADMIN = 'admin@example.com'
+const MAKER = 'maker@example.com'
+const STRANGER = 'stranger@example.com'
+
+let dir: string
+let store: Store
+let derivedMedia: DerivedMediaService
+let deps: WumpusesDeps
+let spent: string[]
+
+beforeEach(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-publish-'))
+  store = await openEmbeddedStore({ dataDir: dir })
+  const logger = createLogger('silent')
+  derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
+  deps = { store, config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger, audit: createAuditLog(store, logger), derivedMedia }
+  await store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await store.upsertUser(MAKER, { user_name: 'Maker Person' })
+  spent = []
+})
+afterEach(async () => {
+  await derivedMedia.close()
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+afterAll(() => closeRenderPool())
+
+const spend: SpendLimit = async (name) => void spent.push(name)
+const fields = { name: 'Waving Wumpus', description: 'A wumpus that waves at you' }
+const sent = (): SentFile[] => [
+  { format: 'gif', bytes: buildGif(), name: 'wave.gif' },
+  { format: 'apng', bytes: buildApng(), name: 'wave.png' },
+  { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' },
+]
+const storedFiles = async () => (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
+const auditActions = async () => (await store.listAudit({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
+
+async function refusal(run: Promise<unknown>): Promise<HttpError> {
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(HttpError)
+  return error as HttpError
+}
+
+/** Three files uploaded one by one by `owner`, as the admin form does before publishing. */
+async function uploads(owner: string) {
+  const [gif, apng, lottie] = await Promise.all(sent().map((file) => uploadAnimationFile(deps, owner, file)))
+  return { gif: gif!.file.id, apng: apng!.file.id, lottie: lottie!.file.id }
+}
+
+describe('publishing', () => {
+  it('stores the sent files under the publisher, makes the record with their stored name, and logs it', async () => {
+    const record = await publishWumpus(deps, { email: ADMIN, name: 'session name' }, fields, { sent: sent() }, spend)
+    expect(record).toMatchObject({ name: 'Waving Wumpus', u_email: ADMIN, u_name: 'Admin Person' })
+    for (const ref of Object.values(record.files)) expect(await store.getFileInfo(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
+    expect(record.files.gif.filename).toBe('wave.gif')
+    expect(await auditActions()).toEqual([`wumpus.publish by ${ADMIN}`])
+    expect(spent).toEqual([])
+  })
+
+  it('renders the GIF and APNG from a sent Lottie, counting the render against the publisher', async () => {
+    const record = await publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[2]!] }, spend)
+    expect(spent).toEqual(['render'])
+    expect((await store.getFileInfo(record.files.gif.id))?.contentType).toBe('image/gif')
+    expect((await store.getFileInfo(record.files.apng.id))?.contentType).toBe('image/apng')
+    expect(await storedFiles()).toEqual(Object.values(record.files).map((ref) => ref.id).sort())
+  })
+
+  it('removes every file it stored when the publish fails after storing them', async () => {
+    const refused: SpendLimit = async (name) => {
+      throw new HttpError('RATE_LIMITED', `Too many ${name}s`)
+    }
+    const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused))
+    expect(error.code).toBe('RATE_LIMITED')
+    expect(await storedFiles()).toEqual([])
+    expect(await store.countWumpuses()).toBe(0)
+    expect(await auditActions()).toEqual([])
+  })
+
+  it('stores nothing when one sent file is refused by its bytes or its size', async () => {
+    const broken = [sent()[0]!, { format: 'apng' as const, bytes: buildGif(), name: 'not-a.png' }, sent()[2]!]
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).code).toBe('UNSUPPORTED_MEDIA_TYPE')
+    const big = [{ format: 'gif' as const, bytes: new Uint8Array(60_001), name: 'big.gif' }, sent()[2]!]
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).code).toBe('PAYLOAD_TOO_LARGE')
+    expect(await storedFiles()).toEqual([])
+  })
+
+  it('asks for the Lottie when none is sent', async () => {
+    const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: sent().slice(0, 2) }, spend))
+    expect(error).toMatchObject({ code: 'BAD_REQUEST', details: [{ path: 'lottie', message: 'Enter lottie json link' }] })
+    expect(await storedFiles()).toEqual([])
+  })
+
+  it('takes uploaded files only from their uploader, of the right format, and not already in an animation', async () => {
+    const mine = await uploads(ADMIN)
+    const theirs = await uploads(MAKER)
+    const publish = (ids: typeof mine) => publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { ids }, spend)
+    expect((await refusal(publish({ ...mine, gif: theirs.gif }))).code).toBe('FORBIDDEN')
+    expect((await refusal(publish({ ...mine, gif: mine.apng }))).code).toBe('UNSUPPORTED_MEDIA_TYPE')
+    expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).code).toBe('NOT_FOUND')
+    await publish(mine)
+    expect((await refusal(publish(mine))).code).toBe('CONFLICT')
+    // A refused publish by id removes nothing: the files stay the uploader's to use.
+    expect(await storedFiles()).toEqual([...Object.values(mine), ...Object.values(theirs)].sort())
+  })
+})
+
+describe('editing', () => {
+  it('lets the uploader and admins edit, refuses others, and answers 404 before 403', async () => {
+    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    expect((await editableWumpus(store, MAKER, record._id))._id).toBe(record._id)
+    expect((await editableWumpus(store, ADMIN, record._id))._id).toBe(record._id)
+    expect((await refusal(editableWumpus(store, STRANGER, record._id))).code).toBe('FORBIDDEN')
+    expect((await refusal(editableWumpus(store, STRANGER, 'f'.repeat(24)))).code).toBe('NOT_FOUND')
+    expect((await refusal(editableWumpus(store, MAKER, undefined))).code).toBe('NOT_FOUND')
+  })
+
+  it('removes the file an edit replaced, keeps the others, and logs only real changes', async () => {
+    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const newGif = (await uploadAnimationFile(deps, MAKER, sent()[0]!)).file.id
+    const updated = await editWumpus(deps, MAKER, record, { files: { gif: newGif }, name: 'Waving Wumpus 2' })
+    expect(updated).toMatchObject({ name: 'Waving Wumpus 2', files: { gif: { id: newGif }, apng: record.files.apng, lottie: record.files.lottie } })
+    expect(await store.getFileInfo(record.files.gif.id)).toBeUndefined()
+    expect(await storedFiles()).toEqual([newGif, record.files.apng.id, record.files.lottie.id].sort())
+
+    await editWumpus(deps, MAKER, updated, { name: 'Waving Wumpus 2' })
+    expect(await auditActions()).toEqual([`wumpus.edit by ${MAKER}`, `wumpus.publish by ${MAKER}`])
+  })
+
+  it('refuses a replacement file the editor did not upload, changing nothing', async () => {
+    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id
+    expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).code).toBe('FORBIDDEN')
+    expect(await findWumpus(store, record._id)).toMatchObject({ files: record.files })
+    expect(await store.getFileInfo(record.files.gif.id)).toBeDefined()
+  })
+})
+
+describe('deleting', () => {
+  it('removes the animation with its three files and logs it; a second delete finds nothing', async () => {
+    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(1)
+    expect(await storedFiles()).toEqual([])
+    expect((await refusal(findWumpus(store, record._id))).code).toBe('NOT_FOUND')
+    expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(0)
+    expect(await deleteWumpus(deps, ADMIN, undefined)).toBe(0)
+    expect(await auditActions()).toEqual([`wumpus.delete by ${ADMIN}`, `wumpus.publish by ${MAKER}`])
+  })
+})

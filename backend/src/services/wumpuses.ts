@@ -1,0 +1,167 @@
+import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
+import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
+import { isAdmin } from '../auth/require-session'
+import { HttpError, notFound } from '../http/http-error'
+import type { FileRef, Store, WumpusRecord } from '../store/port'
+import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
+import { type AuditLog, wumpusChanges } from './audit'
+import type { DerivedMediaService } from './derived-media'
+
+/**
+ * The animations' rules: who publishes, edits and deletes, and that nothing is half-written (files stored
+ * for a publish that fails are removed; files an edit or a delete leaves behind go with it), with each
+ * change in the audit log and the previews and platform exports started, replaced or removed.
+ */
+export interface WumpusesDeps extends AnimationFilesDeps {
+  audit: AuditLog
+  derivedMedia: DerivedMediaService
+}
+
+/** A file sent in a multipart publish, not yet judged. */
+export interface SentFile {
+  format: MediaFormat
+  bytes: Uint8Array
+  name: string
+}
+
+/** The files of a publish: sent with it (the Lottie as a file or a link), or uploaded before and named by id. */
+export type PublishedFiles = { sent: SentFile[]; lottieUrl?: string } | { ids: Record<MediaFormat, string> }
+
+/** Counts one use of a rate-limited step (fetching a linked Lottie, rendering) for the caller; throws 429 when over. */
+export type SpendLimit = (name: 'lottieLink' | 'render') => Promise<void>
+
+/** The animation with this id (undefined: an id that is not even well formed), or 404. */
+export async function findWumpus(store: Store, id: string | undefined): Promise<WumpusRecord> {
+  const record = id === undefined ? undefined : await store.getWumpus(id)
+  if (!record) throw notFound('No animation with this id')
+  return record
+}
+
+/** An admin publishes an animation: its files are judged and stored (or checked, when named by id), then the record made. */
+export async function publishWumpus(
+  deps: WumpusesDeps,
+  publisher: { email: string; name: string },
+  fields: Pick<CreateWumpus, 'name' | 'description' | 'tags'>,
+  files: PublishedFiles,
+  spend: SpendLimit,
+): Promise<WumpusRecord> {
+  const { store } = deps
+  const me = publisher.email
+  const u_name = (await store.getUser(me))?.user_name || publisher.name
+  // Nothing half-written: files stored for this request go when the record does not come.
+  const stored: string[] = []
+  try {
+    const refs = 'ids' in files ? ((await checkedFileRefs(store, me, files.ids)) as Record<MediaFormat, FileRef>) : await storeSentFiles(deps, me, files, spend, stored)
+    const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
+    await deps.audit.record({ actor: me, action: 'wumpus.publish', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(undefined, record) })
+    // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
+    void deps.derivedMedia.refresh(record._id)
+    return record
+  } catch (error) {
+    await Promise.all(stored.map((id) => store.deleteFile(id)))
+    throw error
+  }
+}
+
+/** Judges every sent file, renders what is missing from the Lottie, stores them; each stored id lands in `stored`. */
+async function storeSentFiles(deps: WumpusesDeps, owner: string, files: { sent: SentFile[]; lottieUrl?: string }, spend: SpendLimit, stored: string[]) {
+  const { store, config } = deps
+  const refs: Partial<Record<MediaFormat, FileRef>> = {}
+  const inspected: SentFile[] = []
+  for (const file of files.sent) {
+    if (file.bytes.length > limitOf(config, file.format)) throw new HttpError('PAYLOAD_TOO_LARGE', `The ${file.format} file is too large`)
+    inspectAs(file.bytes, file.format)
+    inspected.push(file)
+  }
+  if (!inspected.some((f) => f.format === 'lottie')) {
+    if (!files.lottieUrl) throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+    await spend('lottieLink')
+    const linked = await linkedLottie(deps, files.lottieUrl)
+    inspectAs(linked.bytes, 'lottie')
+    inspected.push({ format: 'lottie', ...linked })
+  }
+  // Stored side by side; each one stored is known, so a failure of another removes it.
+  const storing = await Promise.allSettled(
+    inspected.map(async (file) => {
+      const info = await storeAnimationFile(store, file.bytes, file.format, file.name, owner)
+      stored.push(info.id)
+      refs[file.format] = { id: info.id, filename: info.filename }
+    }),
+  )
+  const failed = storing.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+  if (!refs.gif || !refs.apng) {
+    const lottie = inspected.find((f) => f.format === 'lottie')!
+    await spend('render')
+    const rendered = await renderAndStore(store, lottie.bytes, lottie.name, owner, deps.logger)
+    for (const format of ['gif', 'apng'] as const) {
+      const { file } = rendered[format]
+      stored.push(file.id)
+      if (refs[format]) await store.deleteFile(file.id)
+      else refs[format] = { id: file.id, filename: file.filename }
+    }
+  }
+  return refs as Record<MediaFormat, FileRef>
+}
+
+/** The animation `editor` may edit: its uploader's, or any for an admin; 404 before 403. */
+export async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
+  const record = await findWumpus(store, id)
+  if (record.u_email !== editor && !(await isAdmin(store, editor))) {
+    throw new HttpError('FORBIDDEN', 'Only admins and the uploader can edit this animation')
+  }
+  return record
+}
+
+/** Applies an edit to an animation `editableWumpus` gave; the files it replaced are removed. */
+export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
+  const { store } = deps
+  const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
+  const updated = await store.updateWumpus(record._id, {
+    ...(patch.name === undefined ? {} : { name: patch.name }),
+    ...(patch.description === undefined ? {} : { description: patch.description }),
+    ...(patch.tags === undefined ? {} : { tags: patch.tags }),
+    ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
+  })
+  if (!updated) throw notFound('No animation with this id')
+  const changes = wumpusChanges(record, updated)
+  if (changes.length > 0) {
+    await deps.audit.record({ actor: editor, action: 'wumpus.edit', target: { type: 'wumpus', id: updated._id, name: updated.name }, changes })
+  }
+  // The files this edit replaced belong to nothing any more.
+  for (const format of Object.keys(replaced) as MediaFormat[]) {
+    if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
+  }
+  await deps.derivedMedia.filesChanged(record, updated)
+  return updated
+}
+
+/** An admin (checked by the route) deletes an animation with its files; answers how many were deleted (0 or 1). */
+export async function deleteWumpus(deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>, actor: string, id: string | undefined): Promise<number> {
+  const { store } = deps
+  const record = id === undefined ? undefined : await store.getWumpus(id)
+  const deletedCount = record ? await store.deleteWumpus(record._id) : 0
+  if (record && deletedCount > 0) {
+    await deps.audit.record({ actor, action: 'wumpus.delete', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(record, undefined) })
+    await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
+    await deps.derivedMedia.removed(record)
+  }
+  return deletedCount
+}
+
+/**
+ * File ids named in a JSON body: each must be a file this user uploaded for an animation, of the
+ * right format, and not part of another animation (deleting that one would take it away).
+ */
+async function checkedFileRefs<F extends MediaFormat>(store: Store, owner: string, ids: Partial<Record<F, string>>): Promise<Partial<Record<F, FileRef>>> {
+  const refs: Partial<Record<F, FileRef>> = {}
+  for (const [format, id] of Object.entries(ids) as [F, string][]) {
+    const info = await store.getFileInfo(id)
+    if (!info) throw new HttpError('NOT_FOUND', `No uploaded ${format} file with this id`, { format })
+    if (info.contentType !== CONTENT_TYPE[format]) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
+    if (info.purpose !== 'animation' || info.owner !== owner) throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
+    if (await store.isFileInUse(id)) throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
+    refs[format] = { id: info.id, filename: info.filename }
+  }
+  return refs
+}
