@@ -1,6 +1,7 @@
 import { PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { derivedIsCurrent } from '../services/derived-media'
+import { readyPlatforms } from '../store/facets'
 import type { FileRef, WumpusRecord } from '../store/port'
 
 /** Stable URL of a stored file; it ends with the original name so a download can keep it. */
@@ -23,6 +24,7 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     u_name: record.u_name,
     tags: record.tags,
     downloads: record.downloads,
+    fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),
   }
 }
