@@ -1,7 +1,7 @@
 /** API paths the app, the service worker and the server agree on. */
 import { PAGE_SIZE_DEFAULT } from './limits'
 import type { ListSort } from './search'
-import type { Platform } from './stickers'
+import type { Platform } from './platforms'
 
 /** What narrows or orders the gallery list (the home page's search). */
 export interface GalleryListFilter {
