@@ -30,3 +30,8 @@ export function wumpusListPath({ limit = PAGE_SIZE_DEFAULT, cursor, q, tag, fits
 export function tagListPath(limit: number): string {
   return `/api/tags?limit=${limit}`
 }
+
+/** The first frame of an animation as a PNG: `GET /api/wumpus/{id}/still.png` (link previews, Copy image). */
+export function wumpusStillPath(id: string): string {
+  return `/api/wumpus/${encodeURIComponent(id)}/still.png`
+}

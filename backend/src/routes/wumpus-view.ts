@@ -9,6 +9,15 @@ export function fileUrl(ref: FileRef): string {
   return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}`
 }
 
+/**
+ * The picture its still PNG is made from: the first-frame still once the server made it (with its size),
+ * the GIF until then.
+ */
+export function stillSource(record: WumpusRecord): { file: FileRef; width?: number; height?: number } {
+  const still = derivedIsCurrent(record) ? record.derived.previews?.still : undefined
+  return still ? { file: still, width: still.width, height: still.height } : { file: record.files.gif }
+}
+
 /** A stored record as the API shows it (spec section 3), with the card previews once they exist. */
 export function toApiWumpus(record: WumpusRecord): Wumpus {
   const previews = derivedIsCurrent(record) ? record.derived.previews : undefined
