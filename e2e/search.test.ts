@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { launchBrowser, newContext, PHONE } from './support/browser'
 
@@ -84,6 +84,54 @@ describe('searching the gallery in a browser', () => {
     expect(await cardNames(page)).toEqual(items.map((item) => item.name))
     const counts = items.map((item) => item.downloads)
     expect(counts).toEqual([...counts].sort((a, b) => b - a))
+  })
+})
+
+describe('filtering by chat app', () => {
+  type Stickers = Array<{ platform: string; status: string }>
+  const stickersOf = async (id: string) => (await (await fetch(`${baseURL}/api/wumpus/${id}/stickers`)).json()) as Stickers
+
+  beforeAll(async () => {
+    // Exports are made in the background after start, one animation at a time: wait for the first Telegram one.
+    await vi.waitFor(async () => expect((await api('/api/wumpuses?fits=telegram')).total).toBeGreaterThan(0), { timeout: 170_000, interval: 1000 })
+  }, 180_000)
+
+  it('keeps the stickers whose file for the chosen app is ready, as their stickers list says', async () => {
+    const page = await open('/', { viewport: PHONE })
+    await cards(page).first().waitFor()
+    await page.getByRole('combobox', { name: 'Fits a platform' }).selectOption({ label: 'Fits: Telegram' })
+    await page.waitForURL(/\?fits=telegram$/)
+    // More exports may land meanwhile: the page shows what the API answers once it has settled.
+    await expect
+      .poll(async () => {
+        const expected = (await api('/api/wumpuses?fits=telegram&limit=100')).items.map((item) => item.name)
+        const shown = await cardNames(page)
+        if (shown.join() === expected.join()) return true
+        await page.reload()
+        await cards(page).first().waitFor()
+        return false
+      }, { timeout: 60_000 })
+      .toBe(true)
+
+    // Exactly those whose Telegram file is ready. An export no longer pending is final (nothing is edited
+    // here), so those read before the list are compared with it; ones still being made are left out.
+    const all = (await api('/api/wumpuses?limit=100')).items
+    const settled = new Map<string, boolean>()
+    for (const item of all) {
+      const stickers = await stickersOf(item._id)
+      if (stickers.some((s) => s.status === 'pending')) continue
+      settled.set(item._id, stickers.find((s) => s.platform === 'telegram')!.status === 'ready')
+    }
+    const fits = new Set((await api('/api/wumpuses?fits=telegram&limit=100')).items.map((item) => item._id))
+    expect(settled.size).toBeGreaterThan(0)
+    for (const [id, ready] of settled) expect(fits.has(id), all.find((item) => item._id === id)!.name).toBe(ready)
+
+    // With words, from a link.
+    const words = await open('/?q=wumpus&fits=slack')
+    await words.getByRole('heading', { level: 1 }).waitFor()
+    expect(await words.getByRole('combobox', { name: 'Fits a platform' }).inputValue()).toBe('slack')
+    const slack = await api('/api/wumpuses?q=wumpus&fits=slack')
+    await expect.poll(() => words.getByRole('heading', { level: 1 }).textContent()).toBe(`${slack.total} wumpus animation in 3 format`)
   })
 })
 
