@@ -16,7 +16,14 @@ export interface GalleryListFilter {
  * One page of the gallery: `GET /api/wumpuses`. Keys always come in the same order, so the same page
  * has the same URL everywhere (offline copies, server-rendered answers). The first page has no cursor.
  */
-export function wumpusListPath({ limit = PAGE_SIZE_DEFAULT, cursor, q, tag, fits, sort }: GalleryListFilter & { limit?: number; cursor?: string | null } = {}): string {
+export function wumpusListPath({
+  limit = PAGE_SIZE_DEFAULT,
+  cursor,
+  q,
+  tag,
+  fits,
+  sort,
+}: GalleryListFilter & { limit?: number; cursor?: string | null } = {}): string {
   const query = new URLSearchParams({ limit: String(limit) })
   if (q) query.set('q', q)
   if (tag) query.set('tag', tag)

@@ -145,7 +145,10 @@ export interface ListedItem extends Searchable {
  * the tag must be one of the item's, the platform one it fits, then the list order. A cheap scan: the
  * offline copy holds few items.
  */
-export function searchItems<T extends ListedItem>(items: readonly T[], query: { q?: string; tag?: string; fits?: string; sort?: ListSort }): T[] {
+export function searchItems<T extends ListedItem>(
+  items: readonly T[],
+  query: { q?: string; tag?: string; fits?: string; sort?: ListSort },
+): T[] {
   const words = queryWords(query.q)
   const order = listOrder(query.sort, words)
   const keyed: Array<{ item: T; key: ListKey }> = []

@@ -27,7 +27,8 @@ export const Route = createFileRoute('/')({
 function HomePage() {
   const search = Route.useSearch()
   const navigate = Route.useNavigate()
-  usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : search.fits ? `Fits ${PLATFORM_LABELS[search.fits]}` : undefined)
+  const fits = search.fits && `Fits ${PLATFORM_LABELS[search.fits]}`
+  usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : fits || undefined)
   const { status } = useSession()
   const onSearchChange = (next: GallerySearch, typing: boolean) =>
     void navigate({ search: next, replace: typing, resetScroll: false })

@@ -103,7 +103,8 @@ const envSchema = z.object({
       .refine((value) => {
         try {
           const url = new URL(value)
-          return (url.protocol === 'https:' || url.protocol === 'http:') && url.pathname === '/' && !url.search && !url.hash && !url.username
+          const web = url.protocol === 'https:' || url.protocol === 'http:'
+          return web && url.pathname === '/' && !url.search && !url.hash && !url.username
         } catch {
           return false
         }

@@ -34,7 +34,8 @@ export async function shareOrCopyLink(data: ShareData): Promise<'shared' | 'canc
 
 /** Image types the clipboard takes here: every browser with async clipboard images takes PNG; GIF only where it says so. */
 export function clipboardImageTypes(): Array<'image/png' | 'image/gif'> {
-  if (typeof ClipboardItem === 'undefined' || typeof navigator === 'undefined' || typeof navigator.clipboard?.write !== 'function') return []
+  if (typeof ClipboardItem === 'undefined' || typeof navigator === 'undefined' || typeof navigator.clipboard?.write !== 'function')
+    return []
   const supports = (type: string) => (typeof ClipboardItem.supports === 'function' ? ClipboardItem.supports(type) : type === 'image/png')
   return (['image/png', 'image/gif'] as const).filter((type) => supports(type))
 }

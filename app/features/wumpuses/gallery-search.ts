@@ -4,7 +4,10 @@ import type { GalleryListFilter } from '../../../contract/api-paths'
 import { isPlatform } from '../../../contract/platforms'
 import { LIST_SORTS, normalizeTag, queryWords, SEARCH_MAX_LENGTH, tagProblem, type ListSort } from '../../../contract/search'
 
-/** Words as typed (trimmed); one tag, normalized; a platform the animations fit; sort absent: best match first with words, else newest first. */
+/**
+ * Words as typed (trimmed); one tag, normalized; a platform the animations fit; sort absent: best match
+ * first with words, else newest first.
+ */
 export type GallerySearch = GalleryListFilter
 
 /**

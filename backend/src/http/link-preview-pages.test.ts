@@ -37,13 +37,30 @@ beforeAll(async () => {
   const gif = await server.store.putFile({ bytes: buildGif({ width: 4, height: 4 }), contentType: 'image/gif', filename: 'plain.gif' })
   plain = await addWumpus(server.store, { name: 'Plain Wumpus', description: 'Waves & smiles' })
   plain = (await server.store.updateWumpus(plain._id, { files: { ...plain.files, gif: { id: gif.id, filename: gif.filename } } }))!
-  derived = await addWumpus(server.store, { name: `Evil <script>alert("hi")</script> 'Wumpus'`, description: 'Says "hello" <b>loudly</b> & waves' })
-  const webp = await sharp({ create: { width: 60, height: 40, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } }).webp().toBuffer()
+  derived = await addWumpus(server.store, {
+    name: `Evil <script>alert("hi")</script> 'Wumpus'`,
+    description: 'Says "hello" <b>loudly</b> & waves',
+  })
+  const webp = await sharp({ create: { width: 60, height: 40, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } })
+    .webp()
+    .toBuffer()
   const still = await server.store.putFile({ bytes: new Uint8Array(webp), contentType: 'image/webp', filename: 'evil.still.webp' })
-  const stillFile = { id: still.id, filename: still.filename, contentType: 'image/webp', bytes: still.size, width: 60, height: 40, frames: 1, durationMs: 0 }
+  const stillFile = {
+    id: still.id,
+    filename: still.filename,
+    contentType: 'image/webp',
+    bytes: still.size,
+    width: 60,
+    height: 40,
+    frames: 1,
+    durationMs: 0,
+  }
   const media: DerivedMedia = {
-    source: derived.files.lottie.id, version: 1, madeAt: new Date(),
-    previews: { small: stillFile, large: stillFile, still: stillFile }, exports: [],
+    source: derived.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    previews: { small: stillFile, large: stillFile, still: stillFile },
+    exports: [],
   }
   derived = (await server.store.setDerivedMedia(derived._id, derived.files.lottie.id, media))!
 })
@@ -58,7 +75,12 @@ const page = (p: string, headers: Record<string, string> = { accept: 'text/html'
 function metaOf(html: string): Record<string, string> {
   const tags: Record<string, string> = {}
   for (const [, key, value] of html.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)" \/>/g)) {
-    tags[key!] = value!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+    tags[key!] = value!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
   }
   return tags
 }
@@ -105,7 +127,11 @@ describe('link previews of sticker pages', () => {
     const png = Buffer.from(await res.arrayBuffer())
     expect(png.subarray(1, 4).toString()).toBe('PNG')
     const { format, width, height } = await sharp(png).metadata()
-    expect({ format, width: String(width), height: String(height) }).toEqual({ format: 'png', width: metaOf(html)['og:image:width'], height: metaOf(html)['og:image:height'] })
+    expect({ format, width: String(width), height: String(height) }).toEqual({
+      format: 'png',
+      width: metaOf(html)['og:image:width'],
+      height: metaOf(html)['og:image:height'],
+    })
     // Revalidated by ETag: the same URL shows another still once the Lottie is replaced.
     expect(res.headers.get('cache-control')).toBe('no-cache')
     const again = await fetch(metaOf(html)['og:image']!, { headers: { 'if-none-match': res.headers.get('etag')! } })

@@ -96,7 +96,11 @@ function sitePreview(shell: string, origin: string, pathname: string): LinkPrevi
   const description = /<meta\s+name="description"\s+content="([^"]*)"/.exec(shell)?.[1] ?? ''
   return {
     title: SITE_NAME,
-    description: description.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&'),
+    description: description
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&'),
     url: origin + pathname,
     imageUrl: `${origin}/icons/icon-512.png`,
     imageWidth: 512,

@@ -27,10 +27,12 @@ afterAll(() => server.close())
 async function makeExports(record: WumpusRecord, ready: Platform[]) {
   const exports = PLATFORMS.map((platform) => {
     if (!ready.includes(platform)) return { platform, notes: ['Too big'] }
-    const file = { id: randomBytes(12).toString('hex'), filename: `x.${platform}`, contentType: 'image/png', bytes: 9, width: 320, height: 320, frames: 9, durationMs: 900 }
+    const id = randomBytes(12).toString('hex')
+    const file = { id, filename: `x.${platform}`, contentType: 'image/png', bytes: 9, width: 320, height: 320, frames: 9, durationMs: 900 }
     return { platform, file, notes: [] }
   })
-  await server.store.setDerivedMedia(record._id, record.files.lottie.id, { source: record.files.lottie.id, version: 1, madeAt: new Date(), exports })
+  const source = record.files.lottie.id
+  await server.store.setDerivedMedia(record._id, source, { source, version: 1, madeAt: new Date(), exports })
 }
 
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, init)

@@ -307,7 +307,8 @@ class MongoStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne({ ...record, ...searchFields(record), fileIds: uniqueFileIds(record.files), fits: [] })))
+    const doc = { ...record, ...searchFields(record), fileIds: uniqueFileIds(record.files), fits: [] }
+    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(doc)))
     this.revision++
     await this.countTags(record.tags, 1)
     return record
@@ -346,9 +347,10 @@ class MongoStore implements Store {
   async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     // The derived files' ids also go into one array, indexed, so isFileInUse finds them.
+    const fits = derived ? readyPlatforms({ files: { lottie: { id: lottieId } }, derived }) : []
     const update = derived
-      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, fits: readyPlatforms({ files: { lottie: { id: lottieId } }, derived }) } }
-      : { $unset: { derived: '' as const }, $set: { fits: [] } }
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, fits } }
+      : { $unset: { derived: '' as const }, $set: { fits } }
     const filter = { _id: id, 'files.lottie.id': lottieId }
     const doc = await guard(() => this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after' }))
     if (doc) this.revision++

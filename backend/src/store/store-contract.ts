@@ -172,7 +172,9 @@ function exportsFor(lottieId: string, ready: readonly Platform[]): DerivedMedia 
   })
   return {
     source: lottieId, version: 1, madeAt: new Date(Date.UTC(2026, 0, 2)),
-    exports: PLATFORMS.map((platform) => (ready.includes(platform) ? { platform, file: file(platform), notes: [] } : { platform, notes: ['Too big'] })),
+    exports: PLATFORMS.map((platform) =>
+      ready.includes(platform) ? { platform, file: file(platform), notes: [] } : { platform, notes: ['Too big'] },
+    ),
   }
 }
 
@@ -545,7 +547,8 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         for (const record of [...records.values()]) {
           if (random() < 0.3) continue
           const ready = PLATFORMS.filter(() => random() < 0.5)
-          records.set(record._id, (await store.setDerivedMedia(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready)))!)
+          const lottie = record.files.lottie.id
+          records.set(record._id, (await store.setDerivedMedia(record._id, lottie, exportsFor(lottie, ready)))!)
         }
         const downloads = new Map([...records.keys()].filter(() => random() < 0.4).map((id) => [id, 1 + Math.floor(random() * 3)]))
         await store.addDownloads(downloads)
@@ -1004,7 +1007,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       it('filters by a platform with a ready export, following new exports and a replaced Lottie, with tag, words and paging', async () => {
         const lists = async (query: ListQuery) => (await collectPages(store, 2, query)).ids
         const records: WumpusRecord[] = []
-        for (let i = 0; i < 7; i++) records.push(await store.insertWumpus(sampleWumpus({ name: `Moon ${i}`, tags: i % 2 ? ['night'] : [], createdAt: new Date(Date.UTC(2025, 3, 1, 0, 0, i)) })))
+        for (let i = 0; i < 7; i++) {
+          const createdAt = new Date(Date.UTC(2025, 3, 1, 0, 0, i))
+          records.push(await store.insertWumpus(sampleWumpus({ name: `Moon ${i}`, tags: i % 2 ? ['night'] : [], createdAt })))
+        }
         expect(await store.listWumpuses({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
         for (const [i, record] of records.entries()) {
           const ready: Platform[] = i < 5 ? ['discord', 'signal'] : ['telegram']
@@ -1019,7 +1025,8 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect((await store.listWumpuses({ limit: 2, fits: 'discord' })).total).toBe(5)
         expect(await lists({ fits: 'telegram' })).toEqual(newest.filter((id) => !discord.includes(id)))
         expect(await store.listWumpuses({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
-        expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0))
+        const night = discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0)
+        expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(night)
         expect(await lists({ fits: 'signal', q: 'moon 3' })).toEqual([records[3]!._id])
         await store.addDownloads(new Map([[records[0]!._id, 2]]))
         expect((await lists({ fits: 'discord', sort: 'popular' }))[0]).toBe(records[0]!._id)

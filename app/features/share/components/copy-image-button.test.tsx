@@ -77,7 +77,11 @@ describe('CopyImageButton', () => {
   })
 
   it('says why when the picture cannot be fetched', async () => {
-    server.use(http.get('/api/wumpus/1/still.png', () => HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No animation with this id' } }, { status: 404 })))
+    server.use(
+      http.get('/api/wumpus/1/still.png', () =>
+        HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No animation with this id' } }, { status: 404 }),
+      ),
+    )
     const { user } = renderButtons()
     await user.click(await screen.findByRole('button', { name: /Copy image/ }))
     expect(await screen.findByText('No animation with this id')).toBeInTheDocument()

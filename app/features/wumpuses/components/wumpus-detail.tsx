@@ -43,8 +43,17 @@ export function WumpusDetail({ id }: { id: string }) {
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
               <Group gap="sm" mt="xs">
-                <ShareButton title={wumpus.name} text={wumpus.description} url={new URL(`/wumpus/${wumpus._id}`, window.location.origin).href} />
-                <CopyImageButton url={wumpusStillPath(wumpus._id)} type="image/png" label="Copy image" description={`${wumpus.name} as a still PNG`} />
+                <ShareButton
+                  title={wumpus.name}
+                  text={wumpus.description}
+                  url={new URL(`/wumpus/${wumpus._id}`, window.location.origin).href}
+                />
+                <CopyImageButton
+                  url={wumpusStillPath(wumpus._id)}
+                  type="image/png"
+                  label="Copy image"
+                  description={`${wumpus.name} as a still PNG`}
+                />
                 <CopyImageButton url={wumpus.gif} type="image/gif" label="Copy GIF" description={`${wumpus.name} as a GIF`} />
               </Group>
             </Stack>

@@ -127,7 +127,13 @@ describe('searching the gallery', () => {
   const gallery = [
     makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 3, fits: ['discord', 'slack'] }),
     makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9, fits: ['telegram'] }),
-    makeWumpus(3, { name: 'Moonlight Wumpus', description: 'Dances under the moon', tags: ['night', 'dance'], downloads: 1, fits: ['discord'] }),
+    makeWumpus(3, {
+      name: 'Moonlight Wumpus',
+      description: 'Dances under the moon',
+      tags: ['night', 'dance'],
+      downloads: 1,
+      fits: ['discord'],
+    }),
   ]
   const tags = [
     { tag: 'night', count: 2 },
