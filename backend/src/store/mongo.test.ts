@@ -194,7 +194,9 @@ describe('mongo store upgrades and leftovers', () => {
     const exported = { ...record, _id: 'abc000000000000000000011', tags: [], downloads: 0, derived, createdAt: at, updatedAt: at }
     // Made from a Lottie it no longer has: fits nothing.
     const staleDerived = { ...derived, source: 'abc0000000000000000000ee' }
-    const stale = { ...sampleWumpus(), _id: 'abc000000000000000000012', tags: [], downloads: 0, derived: staleDerived, createdAt: at, updatedAt: at }
+    const stale = {
+      ...sampleWumpus(), _id: 'abc000000000000000000012', tags: [], downloads: 0, derived: staleDerived, createdAt: at, updatedAt: at,
+    }
     await db.collection('wumpuses').insertMany([exported, stale] as never[])
     const store = await openMongoStore({ uri, dbName })
     try {
