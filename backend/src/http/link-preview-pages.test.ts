@@ -148,6 +148,15 @@ describe('link previews of sticker pages', () => {
     expect(await sharp(Buffer.from(await res.arrayBuffer())).metadata()).toMatchObject({ format: 'png', width: 4, height: 4 })
   })
 
+  it('answers 404 in the error shape for the still of an unknown animation or of a picture that cannot be read', async () => {
+    const unreadable = await addWumpus(server.store, { name: 'Placeholder Wumpus' })
+    for (const id of [unreadable._id, 'abcdefabcdefabcdefabcdef', 'nope']) {
+      const res = await fetch(`${server.url}/api/wumpus/${id}/still.png`)
+      expect(res.status, id).toBe(404)
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND')
+    }
+  })
+
   it('answers bots asking for anything, and HEAD, with the tags; other reads go on to the API or files', async () => {
     for (const accept of ['*/*', 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8']) {
       expect(metaOf(await (await page(`/wumpus/${plain._id}`, { accept })).text())['og:title'], accept).toBe('Plain Wumpus')

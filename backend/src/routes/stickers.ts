@@ -39,7 +39,10 @@ export function stickerRoutes(deps: { store: Store }): Router {
     if (!still) {
       const file = await store.readFile(source.id)
       if (!file) throw notFound('The picture of this animation is missing')
-      still = { png: await stillPng(file.bytes), etag: `"${file.info.sha256.slice(0, 32)}-still-png"` }
+      // Stored pictures were checked by their bytes on upload; one that still cannot be read has no still.
+      const png = await stillPng(file.bytes).catch(() => undefined)
+      if (!png) throw notFound('No still picture can be made of this animation')
+      still = { png, etag: `"${file.info.sha256.slice(0, 32)}-still-png"` }
       if (stills.size >= STILLS_KEPT) stills.delete(stills.keys().next().value!)
       stills.set(source.id, still)
     }
