@@ -3,11 +3,11 @@ import path from 'node:path'
 import type { Context, Middleware } from 'koa'
 import { wumpusStillPath } from '../../../contract/api-paths'
 import { idSchema } from '../../../contract/wumpus'
-import { type CachedPage, PageCache } from '../routes/page-cache'
+import { PageCache } from '../routes/page-cache'
 import { stillSource } from '../routes/wumpus-view'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
-import { SITE_NAME, withLinkPreview, type LinkPreview } from './link-preview'
+import { SITE_NAME, unescapeHtml, withLinkPreview, type LinkPreview } from './link-preview'
 
 export interface LinkPreviewPagesOptions {
   store: Store
@@ -60,7 +60,8 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     return template
   }
 
-  async function render(ctx: Context, page: PreviewPage, params: string[], shell: { html: string; mtimeMs: number }): Promise<CachedPage> {
+  /** The page, or undefined when the shell has no <title> to put the tags by (then it is served as it is). */
+  async function render(ctx: Context, page: PreviewPage, params: string[], shell: { html: string; mtimeMs: number }) {
     // (Behind a trusted proxy, protocol and host are the forwarded ones.)
     const origin = publicUrl ?? `${ctx.protocol}://${ctx.host}`
     const key = `${shell.mtimeMs} ${origin}${ctx.path}`
@@ -68,7 +69,8 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     if (cached) return cached
     const revision = store.wumpusRevision()
     const preview = (await page.preview(store, params, origin)) ?? sitePreview(shell.html, origin, ctx.path)
-    return cache.set(key, revision, withLinkPreview(shell.html, preview), {})
+    const html = withLinkPreview(shell.html, preview)
+    return html === undefined ? undefined : cache.set(key, revision, html, {})
   }
 
   return async (ctx, next) => {
@@ -79,6 +81,7 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     if (!shell) return next()
     const params = page.pattern.exec(ctx.path)!.slice(1)
     const rendered = await render(ctx, page, params, shell)
+    if (!rendered) return next()
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')
     ctx.etag = rendered.etag
@@ -91,16 +94,17 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
   }
 }
 
-/** The site's own preview (its name, the shell's description, the app icon), for pages with nothing of their own to show. */
+/**
+ * The site's own preview, for pages with nothing of their own to show: the shell's title and description
+ * kept as they are, the app icon as the image.
+ */
 function sitePreview(shell: string, origin: string, pathname: string): LinkPreview {
-  const description = /<meta\s+name="description"\s+content="([^"]*)"/.exec(shell)?.[1] ?? ''
+  const pageTitle = unescapeHtml(/<title>([^<]*)<\/title>/.exec(shell)?.[1] ?? SITE_NAME)
+  const description = unescapeHtml(/<meta\s+name="description"\s+content="([^"]*)"/.exec(shell)?.[1] ?? '')
   return {
     title: SITE_NAME,
-    description: description
-      .replace(/&quot;/g, '"')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&'),
+    pageTitle,
+    description,
     url: origin + pathname,
     imageUrl: `${origin}/icons/icon-512.png`,
     imageWidth: 512,

@@ -18,6 +18,8 @@ export interface LinkPreview {
   imageAlt?: string
   /** Open Graph type (default 'website'). */
   type?: 'website' | 'article'
+  /** The page's <title> as it reads (default: "title · Wumpus Gallery"). */
+  pageTitle?: string
 }
 
 export const SITE_NAME = 'Wumpus Gallery'
@@ -50,16 +52,21 @@ export function linkPreview(preview: LinkPreview): string {
 }
 
 /**
- * The page with the preview: its <title> ("name · Wumpus Gallery"), the description in place of the
- * shell's, and the other tags at the end of <head>. Throws when the page has no <title> or </head>.
+ * The page with the preview: its <title> ("name · Wumpus Gallery") followed by the tags, the description
+ * among them in place of the shell's. Undefined when the page has no <title> to put them by.
  */
-export function withLinkPreview(html: string, preview: LinkPreview): string {
-  if (!/<title>[^<]*<\/title>/.test(html) || !html.includes('</head>')) throw new Error('The page has no <title> or </head>')
-  const title = preview.title === SITE_NAME ? SITE_NAME : `${preview.title} · ${SITE_NAME}`
+export function withLinkPreview(html: string, preview: LinkPreview): string | undefined {
+  if (!/<title>[^<]*<\/title>/.test(html)) return undefined
+  const title = preview.pageTitle ?? `${preview.title} · ${SITE_NAME}`
   return html
     .replace(/\s*<meta\s+name="description"[^>]*>/, '')
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
-    .replace('</head>', () => `  ${linkPreview(preview)}\n  </head>`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>\n    ${linkPreview(preview)}`)
+}
+
+/** Text as it reads from HTML text or an attribute value made by escapeHtml (or a build tool). */
+export function unescapeHtml(html: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'" }
+  return html.replace(/&(amp|lt|gt|quot|apos|#39);/g, (_whole, name: string) => named[name]!)
 }
 
 export function escapeHtml(text: string): string {
