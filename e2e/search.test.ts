@@ -98,9 +98,8 @@ describe('filtering by chat app', () => {
         async () => {
           const { items, total } = await api(apiPath)
           const heading = await page.getByRole('heading', { level: 1 }).textContent()
-          if ((await cardNames(page)).join() === items.map((item) => item.name).join() && heading === `${total} wumpus animation in 3 format`) {
-            return true
-          }
+          const sameCards = (await cardNames(page)).join() === items.map((item) => item.name).join()
+          if (sameCards && heading === `${total} wumpus animation in 3 format`) return true
           await page.reload()
           await page.getByRole('heading', { level: 1 }).waitFor()
           return false
