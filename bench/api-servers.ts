@@ -33,12 +33,29 @@ const unreadRef = (i: number, slot: number, filename: string) => ({ id: (i * 3 +
 const filesOf = (i: number) =>
   i === COUNT - 1 ? newestFiles : { gif: unreadRef(i, 0, 'a.gif'), apng: unreadRef(i, 1, 'a.png'), lottie: unreadRef(i, 2, 'a.json') }
 await store.close()
+/**
+ * Made exports, as the derived-media service stores them: two records in three have a Discord file, one
+ * in three a Slack file too (the fits filter's facets); none has Telegram.
+ */
+const derivedOf = (i: number, lottieId: string) => {
+  if (i % 3 === 0) return {}
+  const file = (slot: number) => ({
+    id: (COUNT * 3 + i * 2 + slot).toString(16).padStart(24, '0'), filename: 'a.png', contentType: 'image/apng',
+    bytes: 1000, width: 320, height: 320, frames: 30, durationMs: 1000,
+  })
+  const slack = i % 3 === 1 ? [{ platform: 'slack', file: file(1), notes: [] }] : []
+  const exports = [{ platform: 'discord', file: file(0), notes: [] }, ...slack]
+  return { derived: { source: lottieId, version: 1, madeAt: { $$date: start }, exports } }
+}
 const out = createWriteStream(path.join(dataDir, 'wumpuses.db'))
 const start = Date.UTC(2025, 0, 1)
 for (let i = 0; i < COUNT; i++) {
   const time = start + i * 1000
   const date = { $$date: time }
-  const line = JSON.stringify({ _id: newId(time), ...galleryItem(random, i), files: filesOf(i), u_email: `maker${i % 50}@example.com`, u_name: `Maker ${i % 50}`, createdAt: date, updatedAt: date })
+  const files = filesOf(i)
+  const maker = { u_email: `maker${i % 50}@example.com`, u_name: `Maker ${i % 50}` }
+  const fields = { ...galleryItem(random, i), files, ...maker, ...derivedOf(i, files.lottie.id) }
+  const line = JSON.stringify({ _id: newId(time), ...fields, createdAt: date, updatedAt: date })
   if (!out.write(`${line}\n`)) await once(out, 'drain')
 }
 out.end()
@@ -90,6 +107,20 @@ for (const tag of TAGS) {
     }
   }
 }
+// Fits filter: each platform (Telegram fits none), newest and most downloaded first, its first five pages;
+// and with a tag (two filters: one pass over the smaller), first pages.
+const fitsPaths: string[] = []
+for (const fits of ['discord', 'slack', 'telegram']) {
+  for (const sort of ['new', 'popular']) {
+    let next: string | undefined = `/api/wumpuses?fits=${fits}&sort=${sort}`
+    for (let page = 0; page < 5 && next; page++) {
+      fitsPaths.push(next)
+      const res: Response = await fetch(realUrl + next)
+      next = /<([^>]+)>; rel="next"/.exec(res.headers.get('link') ?? '')?.[1]
+    }
+  }
+}
+const fitsTagPaths = TAGS.map((tag) => `/api/wumpuses?tag=${tag}&fits=slack`)
 const filePath = `/api/files/${newestFiles.gif.id}/a.gif`
 
 process.on('SIGTERM', async () => {
@@ -99,5 +130,8 @@ process.on('SIGTERM', async () => {
   process.exit(0)
 })
 console.log(
-  JSON.stringify({ realUrl, bareUrl: `${bareUrl}/`, items: firstPage.length, count: COUNT, openMs, searchPaths, tagPaths, filePath }),
+  JSON.stringify({
+    ...{ realUrl, bareUrl: `${bareUrl}/`, items: firstPage.length, count: COUNT, openMs },
+    ...{ searchPaths, tagPaths, fitsPaths, fitsTagPaths, filePath },
+  }),
 )

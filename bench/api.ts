@@ -3,6 +3,7 @@
 //  - the plain list's first page against a bare Koa endpoint answering the same JSON from memory;
 //  - word searches (3,000 different queries as people type them) and tag filters (every tag, newest and
 //    most downloaded first, first five pages), at 50 connections: aim p99 under 25 ms;
+//  - the fits filter (each platform, both orders, five pages) and fits with a tag, at 50 connections;
 //  - a file served as a view and as a counted download (?download=1).
 import { spawn } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
@@ -15,7 +16,7 @@ const servers = spawn(process.execPath, ['--import', 'tsx', new URL('./api-serve
   stdio: ['ignore', 'pipe', 'inherit'],
 })
 const line = await new Promise<string>((resolve) => createInterface({ input: servers.stdout! }).once('line', resolve))
-const { realUrl, bareUrl, items, count, openMs, searchPaths, tagPaths, filePath } = JSON.parse(line) as {
+const { realUrl, bareUrl, items, count, openMs, searchPaths, tagPaths, fitsPaths, fitsTagPaths, filePath } = JSON.parse(line) as {
   realUrl: string
   bareUrl: string
   items: number
@@ -23,6 +24,8 @@ const { realUrl, bareUrl, items, count, openMs, searchPaths, tagPaths, filePath 
   openMs: number
   searchPaths: string[]
   tagPaths: string[]
+  fitsPaths: string[]
+  fitsTagPaths: string[]
   filePath: string
 }
 
@@ -77,6 +80,8 @@ const bare = await measure(bareUrl, 10)
 const plain = await measure(`${realUrl}/api/wumpuses`, 10)
 const search = await measure(realUrl, 50, searchPaths)
 const tags = await measure(realUrl, 50, tagPaths)
+const fits = await measure(realUrl, 50, fitsPaths)
+const fitsTag = await measure(realUrl, 50, fitsTagPaths)
 const plain50 = await measure(`${realUrl}/api/wumpuses`, 50)
 // Twice each, alternating, keeping the better run: the two differ by little, and the machine's load by more.
 const better = (a: Figures, b: Figures) => (a.rps >= b.rps ? a : b)
@@ -93,6 +98,8 @@ console.log(`ratio plain list / bare: ${(plain.rps / bare.rps).toFixed(2)} (aim:
 console.log(`first time, one by one: ${firstSearches}`)
 show(`search, ${new Set(searchPaths).size} different queries (50 conn.)`, search)
 show(`tag filter, ${tagPaths.length} different pages (50 conn.)`, tags)
+show(`fits filter, ${fitsPaths.length} different pages (50 conn.)`, fits)
+show(`fits and tag, ${fitsTagPaths.length} different pages (50 conn.)`, fitsTag)
 show('GET /api/wumpuses first page (50 conn.)', plain50)
 console.log(`p99 aim under 25 ms: search ${search.p99 < 25 ? 'yes' : 'NO'}, tag filter ${tags.p99 < 25 ? 'yes' : 'NO'} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: other processes share them)`)
 show('a 20 KB file as a view (10 conn., better of 2)', view)

@@ -1,11 +1,14 @@
 /** API paths the app, the service worker and the server agree on. */
 import { PAGE_SIZE_DEFAULT } from './limits'
 import type { ListSort } from './search'
+import type { Platform } from './platforms'
 
 /** What narrows or orders the gallery list (the home page's search). */
 export interface GalleryListFilter {
   q?: string
   tag?: string
+  /** Only animations with a ready export for this platform. */
+  fits?: Platform
   sort?: ListSort
 }
 
@@ -13,10 +16,18 @@ export interface GalleryListFilter {
  * One page of the gallery: `GET /api/wumpuses`. Keys always come in the same order, so the same page
  * has the same URL everywhere (offline copies, server-rendered answers). The first page has no cursor.
  */
-export function wumpusListPath({ limit = PAGE_SIZE_DEFAULT, cursor, q, tag, sort }: GalleryListFilter & { limit?: number; cursor?: string | null } = {}): string {
+export function wumpusListPath({
+  limit = PAGE_SIZE_DEFAULT,
+  cursor,
+  q,
+  tag,
+  fits,
+  sort,
+}: GalleryListFilter & { limit?: number; cursor?: string | null } = {}): string {
   const query = new URLSearchParams({ limit: String(limit) })
   if (q) query.set('q', q)
   if (tag) query.set('tag', tag)
+  if (fits) query.set('fits', fits)
   if (sort) query.set('sort', sort)
   if (cursor) query.set('cursor', cursor)
   return `/api/wumpuses?${query}`
@@ -25,4 +36,9 @@ export function wumpusListPath({ limit = PAGE_SIZE_DEFAULT, cursor, q, tag, sort
 /** The most used tags with their counts: `GET /api/tags`. */
 export function tagListPath(limit: number): string {
   return `/api/tags?limit=${limit}`
+}
+
+/** The first frame of an animation as a PNG: `GET /api/wumpus/{id}/still.png` (link previews, Copy image). */
+export function wumpusStillPath(id: string): string {
+  return `/api/wumpus/${encodeURIComponent(id)}/still.png`
 }

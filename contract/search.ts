@@ -136,18 +136,25 @@ export interface ListedItem extends Searchable {
   _id: string
   createdAt?: string
   downloads?: number
+  /** Platforms with a ready export (contract/stickers.ts Platform). */
+  fits?: readonly string[]
 }
 
 /**
  * Filters and orders items as the server would (for the offline copy): every query word must match,
- * the tag must be one of the item's, then the list order. A cheap scan: the offline copy holds few items.
+ * the tag must be one of the item's, the platform one it fits, then the list order. A cheap scan: the
+ * offline copy holds few items.
  */
-export function searchItems<T extends ListedItem>(items: readonly T[], query: { q?: string; tag?: string; sort?: ListSort }): T[] {
+export function searchItems<T extends ListedItem>(
+  items: readonly T[],
+  query: { q?: string; tag?: string; fits?: string; sort?: ListSort },
+): T[] {
   const words = queryWords(query.q)
   const order = listOrder(query.sort, words)
   const keyed: Array<{ item: T; key: ListKey }> = []
   for (const item of items) {
     if (query.tag && !(item.tags ?? []).includes(query.tag)) continue
+    if (query.fits && !(item.fits ?? []).includes(query.fits)) continue
     const score = words.length > 0 ? matchScore(words, item) : 0
     if (words.length > 0 && score === 0) continue
     const rank = order === 'relevance' ? score : order === 'popular' ? (item.downloads ?? 0) : 0

@@ -1,8 +1,7 @@
 import { z } from 'zod'
+import { PLATFORM_LABELS, PLATFORMS, type Platform } from './platforms'
 
-/** The chat platforms every animation is exported for, in the order the app lists them. */
-export const PLATFORMS = ['discord', 'telegram', 'whatsapp', 'signal', 'line', 'slack'] as const
-export type Platform = (typeof PLATFORMS)[number]
+export { PLATFORMS, type Platform }
 
 export interface PlatformRules {
   label: string
@@ -32,7 +31,7 @@ export interface PlatformRules {
  */
 export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   discord: {
-    label: 'Discord',
+    label: PLATFORM_LABELS.discord,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'discord.png',
@@ -42,7 +41,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     canvas: { exact: 320 },
   },
   telegram: {
-    label: 'Telegram',
+    label: PLATFORM_LABELS.telegram,
     kind: 'TGS',
     contentType: 'application/x-tgsticker',
     extension: 'telegram.tgs',
@@ -53,7 +52,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     fps: 60,
   },
   whatsapp: {
-    label: 'WhatsApp',
+    label: PLATFORM_LABELS.whatsapp,
     kind: 'animated WebP',
     contentType: 'image/webp',
     extension: 'whatsapp.webp',
@@ -64,7 +63,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     minFrameMs: 8,
   },
   signal: {
-    label: 'Signal',
+    label: PLATFORM_LABELS.signal,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'signal.png',
@@ -75,7 +74,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     plays: 'forever',
   },
   line: {
-    label: 'LINE',
+    label: PLATFORM_LABELS.line,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'line.png',
@@ -88,7 +87,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     plays: { min: 1, max: 4 },
   },
   slack: {
-    label: 'Slack',
+    label: PLATFORM_LABELS.slack,
     kind: 'GIF',
     contentType: 'image/gif',
     extension: 'slack.gif',

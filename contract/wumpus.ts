@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
 import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
+import { PLATFORMS, platformSchema } from './stickers'
 
 /**
  * Card previews made from the Lottie: animated WebP at 1x (`webp`, 300 px) and 2x (`webp2x`,
@@ -31,6 +32,11 @@ export const wumpusSchema = z.object({
   tags: z.array(z.string()),
   /** How many times it was downloaded (counted once per visitor and animation a while, see the README). */
   downloads: z.number(),
+  /**
+   * The platforms with a ready export (GET /wumpus/{id}/stickers says 'ready'), in PLATFORMS order; what
+   * `fits=` filters on. Always sent; absent in copies saved offline before it existed.
+   */
+  fits: z.array(platformSchema).optional(),
   /** ISO time of publishing; the gallery's newest-first order. */
   createdAt: z.string(),
 })
@@ -53,7 +59,8 @@ export const tagSchema = z
 
 /**
  * Query of GET /wumpuses and GET /wumpus?u_email=. Unknown keys are refused. `q` searches name,
- * description and tags (see contract/search.ts); `tag` keeps one tag's animations; `sort` orders them
+ * description and tags (see contract/search.ts); `tag` keeps one tag's animations; `fits` those with a
+ * ready export for a platform (contract/stickers.ts); `sort` orders them
  * (default: best match with a query, else newest). A new filter is one more key here.
  */
 export const wumpusListQuerySchema = z
@@ -67,6 +74,7 @@ export const wumpusListQuerySchema = z
     u_email: z.string().email().max(254).optional(),
     q: z.string().max(SEARCH_MAX_LENGTH, `A search has at most ${SEARCH_MAX_LENGTH} characters`).optional(),
     tag: tagSchema.optional(),
+    fits: z.enum(PLATFORMS, { message: `fits is one of ${PLATFORMS.join(', ')}` }).optional(),
     sort: z.enum(LIST_SORTS).optional(),
   })
   .strict()

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { launchBrowser, newContext, PHONE } from './support/browser'
 
@@ -84,6 +84,63 @@ describe('searching the gallery in a browser', () => {
     expect(await cardNames(page)).toEqual(items.map((item) => item.name))
     const counts = items.map((item) => item.downloads)
     expect(counts).toEqual([...counts].sort((a, b) => b - a))
+  })
+})
+
+describe('filtering by chat app', () => {
+  type Stickers = Array<{ platform: string; status: string }>
+  const stickersOf = async (id: string) => (await (await fetch(`${baseURL}/api/wumpus/${id}/stickers`)).json()) as Stickers
+
+  /** More exports may land while the page loads: it shows what the API answers once both agree (reloading until then). */
+  async function showsWhatTheApiAnswers(page: Page, apiPath: string) {
+    await expect
+      .poll(
+        async () => {
+          const { items, total } = await api(apiPath)
+          const heading = await page.getByRole('heading', { level: 1 }).textContent()
+          const sameCards = (await cardNames(page)).join() === items.map((item) => item.name).join()
+          if (sameCards && heading === `${total} wumpus animation in 3 format`) return true
+          await page.reload()
+          await page.getByRole('heading', { level: 1 }).waitFor()
+          return false
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true)
+  }
+
+  beforeAll(async () => {
+    // Exports are made in the background after start, one animation at a time: wait for the first Telegram one.
+    const someFit = async () => expect((await api('/api/wumpuses?fits=telegram')).total).toBeGreaterThan(0)
+    await vi.waitFor(someFit, { timeout: 170_000, interval: 1000 })
+  }, 180_000)
+
+  it('keeps the stickers whose file for the chosen app is ready, as their stickers list says', async () => {
+    const page = await open('/', { viewport: PHONE })
+    // The home page is server-rendered: choose once the app runs in it.
+    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+    await page.getByRole('combobox', { name: 'Fits a platform' }).selectOption({ label: 'Fits: Telegram' })
+    await page.waitForURL(/\?fits=telegram$/)
+    await showsWhatTheApiAnswers(page, '/api/wumpuses?fits=telegram&limit=100')
+
+    // Exactly those whose Telegram file is ready. An export no longer pending is final (nothing is edited
+    // here), so those read before the list are compared with it; ones still being made are left out.
+    const all = (await api('/api/wumpuses?limit=100')).items
+    const settled = new Map<string, boolean>()
+    for (const item of all) {
+      const stickers = await stickersOf(item._id)
+      if (stickers.some((s) => s.status === 'pending')) continue
+      settled.set(item._id, stickers.find((s) => s.platform === 'telegram')!.status === 'ready')
+    }
+    const fits = new Set((await api('/api/wumpuses?fits=telegram&limit=100')).items.map((item) => item._id))
+    expect(settled.size).toBeGreaterThan(0)
+    for (const [id, ready] of settled) expect(fits.has(id), all.find((item) => item._id === id)!.name).toBe(ready)
+
+    // With words, from a link.
+    const words = await open('/?q=wumpus&fits=slack')
+    await words.getByRole('heading', { level: 1 }).waitFor()
+    expect(await words.getByRole('combobox', { name: 'Fits a platform' }).inputValue()).toBe('slack')
+    await showsWhatTheApiAnswers(words, '/api/wumpuses?q=wumpus&fits=slack&limit=100')
   })
 })
 

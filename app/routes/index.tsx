@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { HOME_TAG_CHIPS } from '../../contract/limits'
+import { PLATFORM_LABELS } from '../../contract/platforms'
 import { tagsQueryOptions, wumpusListQueryOptions } from '../features/wumpuses/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
 import { validateGallerySearch, type GallerySearch } from '../features/wumpuses/gallery-search'
@@ -26,7 +27,8 @@ export const Route = createFileRoute('/')({
 function HomePage() {
   const search = Route.useSearch()
   const navigate = Route.useNavigate()
-  usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : undefined)
+  const fits = search.fits && `Fits ${PLATFORM_LABELS[search.fits]}`
+  usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : fits || undefined)
   const { status } = useSession()
   const onSearchChange = (next: GallerySearch, typing: boolean) =>
     void navigate({ search: next, replace: typing, resetScroll: false })

@@ -12,8 +12,8 @@ export function wumpusListHandler(all: Wumpus[], { pageSize = 24 } = {}) {
   const handler = http.get('/api/wumpuses', ({ request }) => {
     const url = new URL(request.url)
     requests.push(url)
-    const { q, tag, sort } = Object.fromEntries(url.searchParams) as { q?: string; tag?: string; sort?: ListSort }
-    const items = q || tag || sort ? searchItems(all, { q, tag, sort }) : all
+    const { q, tag, fits, sort } = Object.fromEntries(url.searchParams) as { q?: string; tag?: string; fits?: string; sort?: ListSort }
+    const items = q || tag || fits || sort ? searchItems(all, { q, tag, fits, sort }) : all
     const start = Number(url.searchParams.get('cursor') ?? 0)
     const limit = Number(url.searchParams.get('limit') ?? pageSize)
     const page = items.slice(start, start + Math.min(limit, pageSize))

@@ -8,6 +8,7 @@ import type { Store } from './store/port'
 import { HttpError } from './http/http-error'
 import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { createRateLimits, type RateLimits } from './http/rate-limit'
+import { linkPreviewPages } from './http/link-preview-pages'
 import { serverRenderedPages } from './http/server-rendered-pages'
 import { inlineScriptHashes, staticApp } from './http/static-app'
 import { activityRoutes } from './routes/activity'
@@ -101,6 +102,7 @@ export function createApp(input: AppDeps): Koa {
     app.use(router.allowedMethods({ throw: true }))
   }
   app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir }))
+  app.use(linkPreviewPages({ store: deps.store, staticDir: config.staticDir, publicUrl: config.publicUrl }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app
 }

@@ -40,12 +40,14 @@ describe('loadConfig', () => {
       FIREBASE_API_KEY: 'key',
       MAX_GIF_BYTES: '1000',
       SEED_DEMO: 'false',
+      PUBLIC_URL: 'https://Stickers.Example.com/',
     })
     expect(config).toMatchObject({
       port: 8080,
       mongodbUri: 'mongodb://db.internal:27017/wumpus',
       adminEmails: ['ana@example.com', 'bo@example.com'],
       seedDemo: false,
+      publicUrl: 'https://stickers.example.com',
       limits: { gif: 1000 },
       firebase: { projectId: 'wumpus-prod', apiKey: 'key', authEmulatorHost: undefined },
     })
@@ -64,6 +66,10 @@ describe('loadConfig', () => {
     ['FIREBASE_API_KEY', { FIREBASE_PROJECT_ID: 'wumpus-prod' }],
     ['SESSION_MAX_AGE_SECONDS', { SESSION_MAX_AGE_SECONDS: '10' }],
     ['RATE_LIMIT_FACTOR', { RATE_LIMIT_FACTOR: '0' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'stickers.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://stickers.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/gallery' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/?a=1' }],
   ])('stops with a message naming %s', (variable, env) => {
     const problems = problemsOf(env)
     expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true)

@@ -33,6 +33,11 @@ export interface Config {
   seedDemo: boolean
   logLevel: 'silent' | 'error' | 'info' | 'debug'
   trustProxy: boolean
+  /**
+   * The site's public origin (`https://stickers.example.com`), for absolute URLs in link previews. Unset:
+   * each request's own origin (behind a proxy, with TRUST_PROXY, the forwarded one).
+   */
+  publicUrl?: string
   production: boolean
 }
 
@@ -92,6 +97,21 @@ const envSchema = z.object({
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   TRUST_PROXY: bool.default(false),
+  PUBLIC_URL: optionalText.pipe(
+    z
+      .string()
+      .refine((value) => {
+        try {
+          const url = new URL(value)
+          const web = url.protocol === 'https:' || url.protocol === 'http:'
+          return web && url.pathname === '/' && !url.search && !url.hash && !url.username
+        } catch {
+          return false
+        }
+      }, 'must be an http(s) origin without a path, like https://stickers.example.com')
+      .transform((value) => new URL(value).origin)
+      .optional(),
+  ),
 })
 
 /** Builds the config from an environment, or throws ConfigError naming every bad variable. */
@@ -139,6 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    publicUrl: e.PUBLIC_URL,
     production,
   }
 }

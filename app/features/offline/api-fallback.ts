@@ -126,6 +126,7 @@ async function localAnswer(storeName: StoreName, url: URL): Promise<Response | u
     const matches = searchItems(items, {
       q: url.searchParams.get('q') ?? undefined,
       tag: tag === null ? undefined : normalizeTag(tag),
+      fits: url.searchParams.get('fits') ?? undefined,
       sort: (LIST_SORTS as readonly (string | null)[]).includes(sort) ? (sort as ListSort) : undefined,
     })
     // Every match on one page: the kept animations are few, and there is no server to ask for more.

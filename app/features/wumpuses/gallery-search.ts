@@ -1,9 +1,13 @@
-// The home gallery's search as it lives in the URL (/?q=moon&tag=night&sort=popular): typed, checked
+// The home gallery's search as it lives in the URL (/?q=moon&tag=night&fits=discord&sort=popular): typed, checked
 // and cleaned by the route's validateSearch, so a bookmarked or shared link always makes a valid request.
 import type { GalleryListFilter } from '../../../contract/api-paths'
+import { isPlatform } from '../../../contract/platforms'
 import { LIST_SORTS, normalizeTag, queryWords, SEARCH_MAX_LENGTH, tagProblem, type ListSort } from '../../../contract/search'
 
-/** Words as typed (trimmed); one tag, normalized; sort absent: best match first with words, else newest first. */
+/**
+ * Words as typed (trimmed); one tag, normalized; a platform the animations fit; sort absent: best match
+ * first with words, else newest first.
+ */
 export type GallerySearch = GalleryListFilter
 
 /**
@@ -17,11 +21,12 @@ export function validateGallerySearch(raw: Record<string, unknown>): GallerySear
   return {
     q: q || undefined,
     tag: tag && !tagProblem(tag) ? tag : undefined,
+    fits: isPlatform(raw.fits) ? raw.fits : undefined,
     sort: (LIST_SORTS as readonly unknown[]).includes(raw.sort) ? (raw.sort as ListSort) : undefined,
   }
 }
 
-/** Whether the search narrows the gallery (words or a tag), as opposed to only ordering it. */
+/** Whether the search narrows the gallery (words, a tag or a platform), as opposed to only ordering it. */
 export function isFiltered(search: GallerySearch): boolean {
-  return queryWords(search.q).length > 0 || search.tag !== undefined
+  return queryWords(search.q).length > 0 || search.tag !== undefined || search.fits !== undefined
 }

@@ -71,6 +71,10 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/stickers` }),
     expected: everyone(200),
   },
+  'GET /api/wumpus/:id/still.png': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/still.png` }),
+    expected: everyone(200),
+  },
   'GET /api/files/:id': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }), expected: everyone(200) },
   'GET /api/files/:id/:name': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }), expected: everyone(200) },
   'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${USER}` }), expected: signedIn(200) },

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import type { StoredFile } from '../store/port'
-import { contentDisposition } from './files'
+import { contentDisposition } from '../http/content-disposition'
 
 let server: TestServer
 let gif: StoredFile

@@ -3,6 +3,7 @@ import type { RouteDeps } from '../app'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
 import { findFile, readStoredFile } from '../services/files'
+import { contentDisposition } from '../http/content-disposition'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
@@ -32,11 +33,4 @@ export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router
   })
 
   return router
-}
-
-/** RFC 6266: a plain ASCII fallback plus the exact UTF-8 name. */
-export function contentDisposition(kind: 'inline' | 'attachment', filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]|["\\%]/g, '_')
-  const exact = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-  return `${kind}; filename="${fallback}"; filename*=UTF-8''${exact}`
 }

@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { tagListSchema, wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
@@ -20,6 +22,18 @@ beforeAll(async () => {
   plain = await addWumpus(server.store, { name: 'Plain Wumpus', description: 'Nothing special about it', createdAt: at(4) })
 })
 afterAll(() => server.close())
+
+/** Stores exports for these platforms as the derived-media service would, made from the record's Lottie. */
+async function makeExports(record: WumpusRecord, ready: Platform[]) {
+  const exports = PLATFORMS.map((platform) => {
+    if (!ready.includes(platform)) return { platform, notes: ['Too big'] }
+    const id = randomBytes(12).toString('hex')
+    const file = { id, filename: `x.${platform}`, contentType: 'image/png', bytes: 9, width: 320, height: 320, frames: 9, durationMs: 900 }
+    return { platform, file, notes: [] }
+  })
+  const source = record.files.lottie.id
+  await server.store.setDerivedMedia(record._id, source, { source, version: 1, madeAt: new Date(), exports })
+}
 
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, init)
 const names = async (res: Response) => wumpusListSchema.parse(await res.json()).map((item) => item.name)
@@ -65,8 +79,32 @@ describe('GET /api/wumpuses with q, tag and sort', () => {
     ['a tag with other characters', '/api/wumpuses?tag=a_b'],
     ['a search that is too long', `/api/wumpuses?q=${'a'.repeat(101)}`],
     ['two searches', '/api/wumpuses?q=a&q=b'],
+    ['an unknown platform', '/api/wumpuses?fits=myspace'],
+    ['a platform in capitals', '/api/wumpuses?fits=Discord'],
   ])('refuses %s with 400', async (_, path) => {
     await expectError(await get(path), 400, 'BAD_REQUEST')
+  })
+
+  it('filters by a platform with a ready export, combined with q, tag and sort, and follows exports as they are made', async () => {
+    const fitsDiscord = await get('/api/wumpuses?fits=discord')
+    expect(await fitsDiscord.json()).toEqual([])
+    expect(fitsDiscord.headers.get('x-total-count')).toBe('0')
+    // Exports made in the background move the store's revision, so the cached page above is not answered again.
+    await makeExports(moon, ['discord', 'slack'])
+    await makeExports(moonlight, ['discord'])
+    await makeExports(cafe, ['telegram'])
+    expect(await names(await get('/api/wumpuses?fits=discord'))).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
+    expect(await names(await get('/api/wumpuses?fits=slack&tag=night'))).toEqual(['Moon Wumpus'])
+    expect(await names(await get('/api/wumpuses?fits=telegram&q=latte'))).toEqual(['Café Wumpus'])
+    expect(await names(await get('/api/wumpuses?fits=telegram&q=moon'))).toEqual([])
+    const first = await get('/api/wumpuses?fits=discord&sort=new&limit=1')
+    expect(first.headers.get('x-total-count')).toBe('2')
+    const link = first.headers.get('link')!
+    expect(link).toMatch(/^<\/api\/wumpuses\?limit=1&cursor=[\w-]+&fits=discord&sort=new>; rel="next"$/)
+    expect(await names(await get(/<([^>]+)>/.exec(link)![1]!))).toEqual(['Moon Wumpus'])
+    // The list items say what they fit (the offline copy filters on it).
+    const [item] = wumpusListSchema.parse(await (await get('/api/wumpuses?fits=slack')).json())
+    expect(item!.fits).toEqual(['discord', 'slack'])
   })
 
   it('refuses a cursor of another order with 400', async () => {

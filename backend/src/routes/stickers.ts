@@ -1,18 +1,41 @@
 import Router from '@koa/router'
 import type { RouteDeps } from '../app'
+import { contentDisposition } from '../http/content-disposition'
+import { matchesEtag } from '../http/etag'
 import { toApiStickers } from '../http/mappers/stickers'
 import { idParam } from '../http/params'
+import { fileStem } from '../services/derived-media'
+import { createStillPictures } from '../services/still-pictures'
 import { findWumpus } from '../services/wumpuses'
 
-/** GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation. */
+/**
+ * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.
+ * GET /wumpus/{id}/still.png: its first frame as a PNG (link previews, Copy image).
+ */
 export function stickerRoutes(deps: Pick<RouteDeps, 'store'>): Router {
   const { store } = deps
   const router = new Router()
+  const stillOf = createStillPictures(store)
 
   router.get('/wumpus/:id/stickers', async (ctx) => {
     const record = await findWumpus(store, idParam(ctx))
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = toApiStickers(record)
+  })
+
+  router.get('/wumpus/:id/still.png', async (ctx) => {
+    const record = await findWumpus(store, idParam(ctx))
+    const still = await stillOf(record)
+    // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.set('Content-Disposition', contentDisposition('inline', `${fileStem(record.name)}.png`))
+    ctx.etag = still.etag
+    if (matchesEtag(ctx.get('If-None-Match'), still.etag)) {
+      ctx.status = 304
+      return
+    }
+    ctx.type = 'image/png'
+    ctx.body = Buffer.from(still.png.buffer, still.png.byteOffset, still.png.byteLength)
   })
 
   return router

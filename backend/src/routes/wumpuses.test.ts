@@ -55,6 +55,8 @@ describe('GET /api/wumpuses', () => {
       u_name: record.u_name,
       tags: [],
       downloads: 0,
+      // No exports made yet: it fits no platform.
+      fits: [],
       createdAt: record.createdAt.toISOString(),
     })
   })

@@ -6,7 +6,7 @@ import { ApiWumpusJson } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'
 
 /** The query keys a next-page link carries over, besides limit and cursor. */
-const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
+const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'fits', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
 
 /**
  * The gallery's list pages as the API sends them (JSON text, X-Total-Count, Link), made once and cached

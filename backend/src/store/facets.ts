@@ -1,15 +1,27 @@
 /**
  * The list filters (port WumpusFilters) in one place for both adapters: as facet keys of the embedded
  * catalog (each facet keeps its records in list order) and as MongoDB fields with their indexes.
- * Adding a filter (e.g. a platform whose sticker export exists) is one entry in each function here.
+ * Adding a filter is one entry in each function here.
  */
-import type { WumpusFilters, WumpusRecord } from './port'
+import { PLATFORMS, type Platform } from '../../../contract/stickers'
+import type { DerivedMedia, WumpusFilters, WumpusRecord } from './port'
 
 const TAG_FACET = 't:'
+const FITS_FACET = 'p:'
+
+/**
+ * The platforms the record has a ready export for: made from its current Lottie (a replaced Lottie's
+ * exports fit nothing) with a file. The same rule as GET /api/wumpus/{id}/stickers' 'ready'.
+ */
+export function readyPlatforms(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): Platform[] {
+  const derived = record.derived
+  if (!derived || derived.source !== record.files.lottie.id) return []
+  return PLATFORMS.filter((platform) => derived.exports.some((e) => e.platform === platform && e.file))
+}
 
 /** The facet keys a record belongs to. */
-export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags'>): string[] {
-  return [`u:${record.u_email}`, ...record.tags.map((tag) => TAG_FACET + tag)]
+export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'files' | 'derived'>): string[] {
+  return [`u:${record.u_email}`, ...record.tags.map((tag) => TAG_FACET + tag), ...readyPlatforms(record).map((p) => FITS_FACET + p)]
 }
 
 /** The facet keys a list must belong to all of. */
@@ -17,6 +29,7 @@ export function filterFacets(filters: WumpusFilters): string[] {
   const keys: string[] = []
   if (filters.u_email !== undefined) keys.push(`u:${filters.u_email}`)
   if (filters.tag !== undefined) keys.push(TAG_FACET + filters.tag)
+  if (filters.fits !== undefined) keys.push(FITS_FACET + filters.fits)
   return keys
 }
 
@@ -30,8 +43,9 @@ export function mongoFilter(filters: WumpusFilters): Record<string, string> {
   const filter: Record<string, string> = {}
   if (filters.u_email !== undefined) filter.u_email = filters.u_email
   if (filters.tag !== undefined) filter.tags = filters.tag
+  if (filters.fits !== undefined) filter.fits = filters.fits
   return filter
 }
 
-/** Record fields a filter matches in MongoDB; each gets indexes that lead with it. */
-export const MONGO_FILTER_FIELDS = ['u_email', 'tags'] as const
+/** Record fields a filter matches in MongoDB; each gets indexes that lead with it. `fits` is readyPlatforms, kept on the document. */
+export const MONGO_FILTER_FIELDS = ['u_email', 'tags', 'fits'] as const

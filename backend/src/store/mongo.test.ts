@@ -74,6 +74,8 @@ describe('mongo store storage layout', () => {
           { downloads: -1, createdAt: -1, _id: -1 },
           { tags: 1, createdAt: -1, _id: -1 },
           { tags: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { fits: 1, createdAt: -1, _id: -1 },
+          { fits: 1, downloads: -1, createdAt: -1, _id: -1 },
           { u_email: 1, downloads: -1, createdAt: -1, _id: -1 },
           { searchPrefixes: 1 },
           { 'files.gif.id': 1 },
@@ -178,6 +180,34 @@ describe('mongo store search fields', () => {
 })
 
 describe('mongo store upgrades and leftovers', () => {
+  it('gives animations stored before the fits filter their ready platforms at start', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    const record = sampleWumpus({ name: 'Exported Wumpus' })
+    const facts = { contentType: 'image/apng', bytes: 9, width: 320, height: 320, frames: 9, durationMs: 900 }
+    const file = { id: 'abc0000000000000000000ff', filename: 'x.png', ...facts }
+    const derived = {
+      source: record.files.lottie.id, version: 1, madeAt: new Date(),
+      exports: [{ platform: 'discord', file, notes: [] }, { platform: 'telegram', notes: ['Too long'] }],
+    }
+    const at = new Date(Date.UTC(2020, 0, 1))
+    const exported = { ...record, _id: 'abc000000000000000000011', tags: [], downloads: 0, derived, createdAt: at, updatedAt: at }
+    // Made from a Lottie it no longer has: fits nothing.
+    const staleDerived = { ...derived, source: 'abc0000000000000000000ee' }
+    const stale = {
+      ...sampleWumpus(), _id: 'abc000000000000000000012', tags: [], downloads: 0, derived: staleDerived, createdAt: at, updatedAt: at,
+    }
+    await db.collection('wumpuses').insertMany([exported, stale] as never[])
+    const store = await openMongoStore({ uri, dbName })
+    try {
+      expect((await store.listWumpuses({ limit: 5, fits: 'discord' })).items.map((item) => item._id)).toEqual([exported._id])
+      expect((await store.listWumpuses({ limit: 5, fits: 'telegram' })).total).toBe(0)
+    } finally {
+      await store.close()
+      await db.dropDatabase()
+    }
+  })
+
   it('gives records stored before file claims their fileIds, and then refuses a shared file', async () => {
     const dbName = freshDbName()
     const db = admin.db(dbName)

@@ -15,7 +15,8 @@ import {
   type Filter,
 } from 'mongodb'
 import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../contract/search'
-import { MONGO_FILTER_FIELDS, mongoFilter } from './facets'
+import type { Platform } from '../../../contract/stickers'
+import { MONGO_FILTER_FIELDS, mongoFilter, readyPlatforms } from './facets'
 import { isId, newId } from './ids'
 import { decodeCursor, encodeCursor, PageSelector, recordKey } from './list-order'
 import { prefixFilter, SEARCH_VERSION, searchFields, type SearchFields } from './mongo-search'
@@ -72,9 +73,10 @@ export interface MongoStoreOptions {
 }
 
 type UserDocument = UserRecord & { _id: string }
-/** Stored animations also keep their search prefixes (absent on documents not yet indexed), and `fileIds`
- * repeats the record's file ids for the unique index that lets a file belong to one record only. */
-type WumpusDocument = WumpusRecord & Partial<SearchFields> & { fileIds?: string[] }
+/** Stored animations also keep their search prefixes (absent on documents not yet indexed), `fileIds`
+ * repeats the record's file ids for the unique index that lets a file belong to one record only, and
+ * `fits` lists the platforms with a ready export (facets.ts readyPlatforms) for the fits filter. */
+type WumpusDocument = WumpusRecord & Partial<SearchFields> & { fileIds?: string[]; fits?: Platform[] }
 /** How many animations carry a tag, kept up to date with every write (the tags list needs no scan). */
 interface TagCountDocument {
   _id: string
@@ -182,6 +184,9 @@ async function indexOlderWumpuses(db: Db): Promise<void> {
   const wumpuses = db.collection<WumpusDocument>('wumpuses')
   await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
   await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
+  for await (const doc of wumpuses.find({ fits: { $exists: false } }, { projection: { files: 1, derived: 1 } })) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc) } })
+  }
   const stale = wumpuses.find({ searchVersion: { $ne: SEARCH_VERSION } }, { projection: { name: 1, description: 1, tags: 1 } })
   let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
   for await (const doc of stale) {
@@ -302,7 +307,8 @@ class MongoStore implements Store {
       createdAt: wumpus.createdAt ?? now,
       updatedAt: now,
     }
-    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne({ ...record, ...searchFields(record), fileIds: uniqueFileIds(record.files) })))
+    const doc = { ...record, ...searchFields(record), fileIds: uniqueFileIds(record.files), fits: [] }
+    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(doc)))
     this.revision++
     await this.countTags(record.tags, 1)
     return record
@@ -311,7 +317,7 @@ class MongoStore implements Store {
   async updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     const fields = wumpusPatchFields(patch)
-    const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files) } : {}
+    const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files), fits: await this.fitsWith(id, fields.files) } : {}
     const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
     if (!TEXT_FIELDS.some((field) => field in fields)) {
       const set = { ...fields, ...fileIds, updatedAt: new Date() }
@@ -341,13 +347,20 @@ class MongoStore implements Store {
   async setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     // The derived files' ids also go into one array, indexed, so isFileInUse finds them.
+    const fits = derived ? readyPlatforms({ files: { lottie: { id: lottieId } }, derived }) : []
     const update = derived
-      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } }
-      : { $unset: { derived: '' as const } }
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, fits } }
+      : { $unset: { derived: '' as const }, $set: { fits } }
     const filter = { _id: id, 'files.lottie.id': lottieId }
     const doc = await guard(() => this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after' }))
     if (doc) this.revision++
     return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  /** The platforms the record would fit with these files (its exports stop fitting once its Lottie is another). */
+  private async fitsWith(id: string, files: WumpusRecord['files']): Promise<Platform[]> {
+    const doc = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1 } }))
+    return readyPlatforms({ files, derived: doc?.derived })
   }
 
   async deleteWumpus(id: string): Promise<number> {

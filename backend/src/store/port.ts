@@ -113,6 +113,8 @@ export interface WumpusFilters {
   u_email?: string
   /** Only animations with this (normalized) tag. */
   tag?: string
+  /** Only animations with a ready export for this platform (made from their current Lottie). */
+  fits?: Platform
 }
 
 export interface ListWumpusesOptions extends WumpusFilters {

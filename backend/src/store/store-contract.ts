@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { compareListKeys, listOrder, matchScore, queryWords, type ListSort } from '../../../contract/search'
+import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { encodeCursor } from './list-order'
 import {
   FileInUseError,
@@ -142,6 +143,10 @@ function randomQueries(random: () => number, count: number): ListQuery[] {
     { q: 'Moon' },
     { q: 'star night' },
     { q: 'wave', tag: 'happy' },
+    { fits: 'discord' },
+    { fits: 'slack', sort: 'popular' },
+    { fits: 'telegram', tag: 'night' },
+    { q: 'moon', fits: 'whatsapp' },
   ]
   while (queries.length < count) {
     const words = Array.from({ length: 1 + Math.floor(random() * 2) }, () => {
@@ -151,11 +156,32 @@ function randomQueries(random: () => number, count: number): ListQuery[] {
     const query: ListQuery = { q: words.join(' ') }
     if (random() < 0.3) query.tag = pick(random, TAGS)
     if (random() < 0.2) query.u_email = 'a@example.com'
+    if (random() < 0.3) query.fits = pick(random, PLATFORMS)
     const sort = pick(random, [undefined, 'new', 'popular'] as const)
     if (sort) query.sort = sort as ListSort
     queries.push(query)
   }
   return queries
+}
+
+/** Derived media made from `lottieId` with a file for each of `ready` (other platforms: notes only). */
+function exportsFor(lottieId: string, ready: readonly Platform[]): DerivedMedia {
+  const file = (platform: Platform) => ({
+    id: randomBytes(12).toString('hex'), filename: `w.${platform}`, contentType: 'image/apng',
+    bytes: 1000, width: 320, height: 320, frames: 40, durationMs: 2000,
+  })
+  return {
+    source: lottieId, version: 1, madeAt: new Date(Date.UTC(2026, 0, 2)),
+    exports: PLATFORMS.map((platform) =>
+      ready.includes(platform) ? { platform, file: file(platform), notes: [] } : { platform, notes: ['Too big'] },
+    ),
+  }
+}
+
+/** Whether the record has a ready export for the platform, the slow way: made from its current Lottie, with a file. */
+function fitsReference(record: WumpusRecord, platform: Platform): boolean {
+  const derived = record.derived
+  return derived?.source === record.files.lottie.id && derived.exports.some((e) => e.platform === platform && e.file !== undefined)
 }
 
 /** The expected ids of a list, computed the slow way from contract/search.ts's rules. */
@@ -164,6 +190,7 @@ function referenceList(records: WumpusRecord[], query: ListQuery): string[] {
   const order = listOrder(query.sort, words)
   return records
     .filter((record) => (query.u_email === undefined || record.u_email === query.u_email) && (query.tag === undefined || record.tags.includes(query.tag)))
+    .filter((record) => query.fits === undefined || fitsReference(record, query.fits))
     .map((record) => ({ record, score: matchScore(words, record) }))
     .filter(({ score }) => words.length === 0 || score > 0)
     .map(({ record, score }) => ({
@@ -516,6 +543,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           const record = await store.insertWumpus(randomWumpus(random, at(Math.floor(random() * 6))))
           records.set(record._id, record)
         }
+        // Some have exports for a few platforms, some for none yet.
+        for (const record of [...records.values()]) {
+          if (random() < 0.3) continue
+          const ready = PLATFORMS.filter(() => random() < 0.5)
+          const lottie = record.files.lottie.id
+          records.set(record._id, (await store.setDerivedMedia(record._id, lottie, exportsFor(lottie, ready)))!)
+        }
         const downloads = new Map([...records.keys()].filter(() => random() < 0.4).map((id) => [id, 1 + Math.floor(random() * 3)]))
         await store.addDownloads(downloads)
         for (const [id, count] of downloads) records.get(id)!.downloads += count
@@ -528,9 +562,12 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           }
         }
         await check()
-        // Edits move records between results: the index must follow.
+        // Edits move records between results: the index must follow (a new Lottie leaves no ready export).
         for (const id of [...records.keys()].slice(0, 30)) {
-          if (random() < 0.5) {
+          if (random() < 0.15) {
+            const { lottie } = sampleFiles()
+            records.set(id, (await store.updateWumpus(id, { files: { ...records.get(id)!.files, lottie } }))!)
+          } else if (random() < 0.5) {
             const updated = await store.updateWumpus(id, { name: randomWumpus(random, new Date()).name, tags: randomTags(random) })
             records.set(id, updated!)
           } else {
@@ -965,6 +1002,45 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         await store.updateWumpus(record._id, { files: { ...record.files, lottie } })
         expect(await store.setDerivedMedia(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
         expect(await store.setDerivedMedia(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({ derived: { source: lottie.id } })
+      })
+
+      it('filters by a platform with a ready export, following new exports and a replaced Lottie, with tag, words and paging', async () => {
+        const lists = async (query: ListQuery) => (await collectPages(store, 2, query)).ids
+        const records: WumpusRecord[] = []
+        for (let i = 0; i < 7; i++) {
+          const createdAt = new Date(Date.UTC(2025, 3, 1, 0, 0, i))
+          records.push(await store.insertWumpus(sampleWumpus({ name: `Moon ${i}`, tags: i % 2 ? ['night'] : [], createdAt })))
+        }
+        expect(await store.listWumpuses({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
+        for (const [i, record] of records.entries()) {
+          const ready: Platform[] = i < 5 ? ['discord', 'signal'] : ['telegram']
+          const revision = store.wumpusRevision()
+          await store.setDerivedMedia(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready))
+          // Lists (and the pages cached by revision) follow new exports.
+          expect(store.wumpusRevision()).toBeGreaterThan(revision)
+        }
+        const newest = newestFirst(records)
+        const discord = newest.filter((id) => records.findIndex((r) => r._id === id) < 5)
+        expect(await lists({ fits: 'discord' })).toEqual(discord)
+        expect((await store.listWumpuses({ limit: 2, fits: 'discord' })).total).toBe(5)
+        expect(await lists({ fits: 'telegram' })).toEqual(newest.filter((id) => !discord.includes(id)))
+        expect(await store.listWumpuses({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
+        const night = discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0)
+        expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(night)
+        expect(await lists({ fits: 'signal', q: 'moon 3' })).toEqual([records[3]!._id])
+        await store.addDownloads(new Map([[records[0]!._id, 2]]))
+        expect((await lists({ fits: 'discord', sort: 'popular' }))[0]).toBe(records[0]!._id)
+
+        // A new Lottie: its old exports fit nothing until new ones are made; cleared ones neither.
+        const { lottie } = sampleFiles()
+        await store.updateWumpus(records[1]!._id, { files: { ...records[1]!.files, lottie } })
+        await store.setDerivedMedia(records[2]!._id, records[2]!.files.lottie.id, null)
+        expect(await lists({ fits: 'discord' })).toEqual(discord.filter((id) => id !== records[1]!._id && id !== records[2]!._id))
+        await store.setDerivedMedia(records[1]!._id, lottie.id, exportsFor(lottie.id, ['discord']))
+        expect(await lists({ fits: 'discord' })).toContain(records[1]!._id)
+        expect(await lists({ fits: 'signal' })).not.toContain(records[1]!._id)
+        const reopened = await subject.reopen()
+        expect((await reopened.listWumpuses({ limit: 10, fits: 'discord' })).total).toBe(4)
       })
 
       it('survives close and reopen', async () => {

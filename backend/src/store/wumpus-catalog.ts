@@ -403,7 +403,7 @@ export class WumpusCatalog {
       slot,
       newest: { rank: 0, time, id: record._id, slot },
       popular: { rank: downloads, time, id: record._id, slot },
-      facets: recordFacets({ u_email: record.u_email, tags: record.tags ?? [] }),
+      facets: recordFacets({ ...record, tags: record.tags ?? [] }),
     }
     this.items.set(record._id, item)
     this.slots[slot] = item

@@ -1,4 +1,5 @@
 import { Button, Group, Stack, Text, Title } from '@mantine/core'
+import { PLATFORM_LABELS } from '../../../../contract/platforms'
 import type { TagCount } from '../../../../contract/wumpus'
 import type { GallerySearch } from '../gallery-search'
 import { TagChips } from './tag-chips'
@@ -14,14 +15,16 @@ interface GalleryEmptyProps {
 
 /** Nothing matched: say what was asked, offer to loosen it, and suggest tags that do have animations. */
 export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyProps) {
-  const filtered = Boolean(search.q || search.tag)
+  const filtered = Boolean(search.q || search.tag || search.fits)
   if (!filtered) return <Text>No animations yet. Come back soon!</Text>
   const asked = [search.q && `“${search.q}”`, search.tag && `#${search.tag}`].filter(Boolean).join(' in ')
+  const fits = search.fits && PLATFORM_LABELS[search.fits]
+  const filters = [search.q, search.tag, search.fits].filter(Boolean).length
   const suggestions = tags.filter((entry) => entry.tag !== search.tag).slice(0, 8)
   return (
     <Stack gap="sm" py="lg" role="status">
       <Title order={2} size="h3">
-        No animations match {asked}
+        {asked ? `No animations match ${asked}${fits ? ` with a ${fits} file` : ''}` : `No animations have a ${fits} file yet`}
       </Title>
       <Text c="dimmed">
         {offline
@@ -39,7 +42,12 @@ export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyPr
             Clear tag
           </Button>
         )}
-        {search.q && search.tag && (
+        {search.fits && (
+          <Button variant="default" onClick={() => onChange({ ...search, fits: undefined })}>
+            Any platform
+          </Button>
+        )}
+        {filters > 1 && (
           <Button variant="subtle" onClick={() => onChange({ sort: search.sort })}>
             Show everything
           </Button>

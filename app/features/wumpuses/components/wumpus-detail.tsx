@@ -1,9 +1,12 @@
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
+import { wumpusStillPath } from '../../../../contract/api-paths'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
+import { CopyImageButton } from '../../share/components/copy-image-button'
+import { ShareButton } from '../../share/components/share-button'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { wumpusQueryOptions } from '../api'
@@ -46,6 +49,20 @@ export function WumpusDetail({ id }: { id: string }) {
               <Text size="sm" c="dimmed">
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
+              <Group gap="sm" mt="xs">
+                <ShareButton
+                  title={wumpus.name}
+                  text={wumpus.description}
+                  url={new URL(`/wumpus/${wumpus._id}`, window.location.origin).href}
+                />
+                <CopyImageButton
+                  url={wumpusStillPath(wumpus._id)}
+                  type="image/png"
+                  label="Copy image"
+                  description={`${wumpus.name} as a still PNG`}
+                />
+                <CopyImageButton url={wumpus.gif} type="image/gif" label="Copy GIF" description={`${wumpus.name} as a GIF`} />
+              </Group>
             </Stack>
 
             <section aria-labelledby="view-heading">

@@ -125,9 +125,15 @@ describe('home gallery', () => {
 
 describe('searching the gallery', () => {
   const gallery = [
-    makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 3 }),
-    makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9 }),
-    makeWumpus(3, { name: 'Moonlight Wumpus', description: 'Dances under the moon', tags: ['night', 'dance'], downloads: 1 }),
+    makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 3, fits: ['discord', 'slack'] }),
+    makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9, fits: ['telegram'] }),
+    makeWumpus(3, {
+      name: 'Moonlight Wumpus',
+      description: 'Dances under the moon',
+      tags: ['night', 'dance'],
+      downloads: 1,
+      fits: ['discord'],
+    }),
   ]
   const tags = [
     { tag: 'night', count: 2 },
@@ -206,13 +212,47 @@ describe('searching the gallery', () => {
     expect(await names()).toEqual(['Café Wumpus'])
   })
 
+  it('keeps the stickers that fit a chosen platform, with the rest of the search, and says when none does', async () => {
+    const { handler, requests } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    const { user, router } = renderApp('/?tag=night')
+    expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
+    const fits = screen.getByRole('combobox', { name: 'Fits a platform' })
+    expect(fits).toHaveValue('')
+    expect(within(fits).getAllByRole('option').map((option) => option.textContent)).toEqual([
+      'Fits: Any', 'Fits: Discord', 'Fits: Telegram', 'Fits: WhatsApp', 'Fits: Signal', 'Fits: LINE', 'Fits: Slack',
+    ])
+
+    await user.selectOptions(fits, 'Fits: Slack')
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night', fits: 'slack' }))
+    await waitFor(async () => expect(await names()).toEqual(['Moon Wumpus']))
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toEqual({ limit: '24', tag: 'night', fits: 'slack' })
+    expect(fits).toHaveValue('slack')
+
+    await user.selectOptions(fits, 'Fits: Telegram')
+    expect(await screen.findByRole('heading', { name: 'No animations match #night with a Telegram file' })).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Any platform' }))
+    await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
+    expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
+  })
+
+  it('opens a shared link with a platform', async () => {
+    const { handler } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    renderApp('/?fits=telegram')
+    expect(await names()).toEqual(['Café Wumpus'])
+    expect(screen.getByRole('combobox', { name: 'Fits a platform' })).toHaveValue('telegram')
+    expect(document.title).toBe('Fits Telegram · Wumpus Gallery')
+  })
+
   it('drops what is not valid in a link instead of failing', async () => {
     const { handler, requests } = wumpusListHandler(gallery)
     server.use(handler)
-    renderApp('/?tag=Not_A_Tag&sort=weird&q=%20%20')
+    renderApp('/?tag=Not_A_Tag&sort=weird&q=%20%20&fits=myspace')
     expect(await names()).toHaveLength(3)
     expect(Object.fromEntries(requests[0]!.searchParams)).toEqual({ limit: '24' })
     expect(searchBox()).toHaveValue('')
     expect(screen.getByRole('combobox', { name: 'Order' })).toHaveValue('new')
+    expect(screen.getByRole('combobox', { name: 'Fits a platform' })).toHaveValue('')
   })
 })

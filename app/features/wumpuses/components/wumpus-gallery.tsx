@@ -9,6 +9,8 @@ import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
 import { GalleryEmpty } from './gallery-empty'
 import { GallerySearchBar } from './gallery-search-bar'
+import { FitsSelect } from './fits-select'
+import fitsClasses from './fits-select.module.css'
 import { TagChips } from './tag-chips'
 import { WumpusCard } from './wumpus-card'
 
@@ -55,7 +57,10 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
 
       <Stack gap="xs">
         <GallerySearchBar search={search} onChange={onSearchChange} searching={list.isPlaceholderData && list.isFetching} />
-        <TagChips tags={tags.data ?? []} search={search} label="Tags" />
+        <div className={fitsClasses.row}>
+          <FitsSelect search={search} onChange={(next) => onSearchChange(next, false)} />
+          <TagChips tags={tags.data ?? []} search={search} label="Tags" />
+        </div>
       </Stack>
 
       {!data ? (
@@ -85,7 +90,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
         </SimpleGrid>
       )}
 
-      {data && offline && Boolean(search.q || search.tag || search.sort) && items.length > 0 && (
+      {data && offline && Boolean(search.q || search.tag || search.fits || search.sort) && items.length > 0 && (
         <Text size="sm" c="dimmed" ta="center">
           You are offline: these are the matches among the animations stored on this device.
         </Text>

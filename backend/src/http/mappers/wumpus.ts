@@ -1,5 +1,6 @@
 import type { Wumpus } from '../../../../contract/wumpus'
 import { derivedIsCurrent } from '../../services/derived-media'
+import { readyPlatforms } from '../../store/facets'
 import type { WumpusRecord } from '../../store/port'
 import { fileUrl } from './file'
 
@@ -18,6 +19,7 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     u_name: record.u_name,
     tags: record.tags,
     downloads: record.downloads,
+    fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),
   }
 }

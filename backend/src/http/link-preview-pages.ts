@@ -1,0 +1,114 @@
+import { readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { Context, Middleware } from 'koa'
+import { wumpusStillPath } from '../../../contract/api-paths'
+import { idSchema } from '../../../contract/wumpus'
+import { PageCache } from './page-cache'
+import { stillSource } from '../services/still-pictures'
+import type { Store } from '../store/port'
+import { matchesEtag } from './etag'
+import { SITE_NAME, unescapeHtml, withLinkPreview, type LinkPreview } from './link-preview'
+
+export interface LinkPreviewPagesOptions {
+  store: Store
+  /** The built app; its index.html is the page. */
+  staticDir: string
+  /** The public origin for absolute URLs; unset: the request's own. */
+  publicUrl?: string
+}
+
+/** A public page that has a preview of its own: its path, and the preview of what it shows (undefined: none). */
+interface PreviewPage {
+  pattern: RegExp
+  preview: (store: Store, params: string[], origin: string) => Promise<LinkPreview | undefined>
+}
+
+const PAGES: PreviewPage[] = [{ pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview }]
+
+/** A sticker's name, description and still PNG. */
+async function wumpusPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
+  const id = idSchema.safeParse(rawId)
+  const record = id.success ? await store.getWumpus(id.data) : undefined
+  if (!record) return undefined
+  const still = stillSource(record)
+  return {
+    title: record.name,
+    description: record.description || `An animated sticker by ${record.u_name}`,
+    url: `${origin}/wumpus/${record._id}`,
+    imageUrl: origin + wumpusStillPath(record._id),
+    imageWidth: still.width,
+    imageHeight: still.height,
+  }
+}
+
+/**
+ * Answers page navigations (and bots asking for HTML or anything) to pages with a link preview with the
+ * app shell holding that page's title, description, Open Graph and Twitter card tags; what it shows is
+ * unknown: the shell with the site's own preview (the app then says it is not found). Pages are cached
+ * until the gallery changes, per origin, with ETags and `no-cache` like every document.
+ */
+export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPagesOptions): Middleware {
+  const templateFile = path.join(staticDir, 'index.html')
+  const cache = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+  let template: { html: string; mtimeMs: number } | undefined
+
+  /** The built index.html, read again when a deploy replaced it. */
+  async function currentTemplate(): Promise<{ html: string; mtimeMs: number } | undefined> {
+    const info = await stat(templateFile).catch(() => undefined)
+    if (!info) return undefined
+    if (template?.mtimeMs !== info.mtimeMs) template = { html: await readFile(templateFile, 'utf8'), mtimeMs: info.mtimeMs }
+    return template
+  }
+
+  /** The page, or undefined when the shell has no <title> to put the tags by (then it is served as it is). */
+  async function render(ctx: Context, page: PreviewPage, params: string[], shell: { html: string; mtimeMs: number }) {
+    // (Behind a trusted proxy, protocol and host are the forwarded ones.)
+    const origin = publicUrl ?? `${ctx.protocol}://${ctx.host}`
+    const key = `${shell.mtimeMs} ${origin}${ctx.path}`
+    const cached = cache.get(key)
+    if (cached) return cached
+    const revision = store.wumpusRevision()
+    const preview = (await page.preview(store, params, origin)) ?? sitePreview(shell.html, origin, ctx.path)
+    const html = withLinkPreview(shell.html, preview)
+    return html === undefined ? undefined : cache.set(key, revision, html, {})
+  }
+
+  return async (ctx, next) => {
+    if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html')) return next()
+    const page = PAGES.find((candidate) => candidate.pattern.test(ctx.path))
+    if (!page) return next()
+    const shell = await currentTemplate()
+    if (!shell) return next()
+    const params = page.pattern.exec(ctx.path)!.slice(1)
+    const rendered = await render(ctx, page, params, shell)
+    if (!rendered) return next()
+    ctx.type = 'text/html; charset=utf-8'
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.etag = rendered.etag
+    if (matchesEtag(ctx.get('If-None-Match'), rendered.etag)) {
+      ctx.status = 304
+      return
+    }
+    // Koa leaves the body out of a HEAD answer itself, keeping its length.
+    ctx.body = rendered.body
+  }
+}
+
+/**
+ * The site's own preview, for pages with nothing of their own to show: the shell's title and description
+ * kept as they are, the app icon as the image.
+ */
+function sitePreview(shell: string, origin: string, pathname: string): LinkPreview {
+  const pageTitle = unescapeHtml(/<title>([^<]*)<\/title>/.exec(shell)?.[1] ?? SITE_NAME)
+  const description = unescapeHtml(/<meta\s+name="description"\s+content="([^"]*)"/.exec(shell)?.[1] ?? '')
+  return {
+    title: SITE_NAME,
+    pageTitle,
+    description,
+    url: origin + pathname,
+    imageUrl: `${origin}/icons/icon-512.png`,
+    imageWidth: 512,
+    imageHeight: 512,
+    imageAlt: `${SITE_NAME} logo`,
+  }
+}

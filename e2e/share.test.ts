@@ -1,0 +1,99 @@
+import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { wumpusSchema, type Wumpus } from '../contract/wumpus'
+import { expectToast, sessionToken, startSignedIn } from './support/accounts'
+import { launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+let token: string
+let waving: Wumpus
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+  token = await sessionToken()
+  // Once its still exists (made in the background after start), so the PNG has the still's size.
+  await vi.waitFor(
+    async () => {
+      const list = wumpusSchema.array().parse(await (await fetch(`${baseURL}/api/wumpuses?limit=100`)).json())
+      waving = list.find((w) => w.name === 'Waving Wumpus' && w.preview)!
+      expect(waving).toBeDefined()
+    },
+    { timeout: 150_000, interval: 1000 },
+  )
+}, 180_000)
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+/** A signed-in page whose clipboard the test may read, collecting errors. */
+async function detailPage(options: Parameters<typeof newContext>[2] = {}): Promise<{ page: Page; problems: string[] }> {
+  const context = await newContext(browser, baseURL, { permissions: ['clipboard-read', 'clipboard-write'], ...options })
+  contexts.push(context)
+  await startSignedIn(context, token)
+  const page = await context.newPage()
+  const problems: string[] = []
+  page.on('console', (message: ConsoleMessage) => message.type() === 'error' && problems.push(message.text()))
+  page.on('pageerror', (error) => problems.push(error.message))
+  await page.goto(`/wumpus/${waving._id}`)
+  await page.getByRole('heading', { level: 1, name: 'Waving Wumpus' }).waitFor()
+  return { page, problems }
+}
+
+describe('share and copy on the detail page', () => {
+  it('copies the link where the browser has no share sheet, and the link opens the sticker', async () => {
+    const { page, problems } = await detailPage({ viewport: PHONE })
+    // Chromium on Linux has no Web Share: the button copies the link.
+    expect(await page.evaluate(() => typeof navigator.share)).toBe('undefined')
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await expectToast(page, 'Link copied')
+    const copied = await page.evaluate(() => navigator.clipboard.readText())
+    expect(copied).toBe(`${baseURL}/wumpus/${waving._id}`)
+    await page.goto(copied)
+    await page.getByRole('heading', { level: 1, name: 'Waving Wumpus' }).waitFor()
+    expect(problems).toEqual([])
+  })
+
+  it('copies the still as a PNG of its size, and offers GIF copy only where the clipboard takes GIF', async () => {
+    const { page, problems } = await detailPage()
+    const still = await fetch(`${baseURL}/api/wumpus/${waving._id}/still.png`)
+    expect(still.headers.get('content-type')).toBe('image/png')
+    const bytes = Buffer.from(await still.arrayBuffer())
+    // PNG IHDR: width and height at bytes 16 and 20.
+    const size = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+    expect(size.width).toBeGreaterThan(0)
+
+    await page.getByRole('button', { name: 'Copy image: copy Waving Wumpus as a still PNG' }).click()
+    await expectToast(page, 'Copied Waving Wumpus as a still PNG')
+    const held = await page.evaluate(async () => {
+      const [item] = await navigator.clipboard.read()
+      const blob = await item!.getType('image/png')
+      const bitmap = await createImageBitmap(blob)
+      return { types: item!.types, width: bitmap.width, height: bitmap.height }
+    })
+    expect(held).toEqual({ types: ['image/png'], ...size })
+
+    const gifCopy = await page.evaluate(() => typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/gif'))
+    expect(await page.getByRole('button', { name: /^Copy GIF/ }).count()).toBe(gifCopy ? 1 : 0)
+    expect(problems).toEqual([])
+  })
+})
+
+describe('link previews', () => {
+  it('gives bots the sticker’s tags, and the same document still becomes the app without errors', async () => {
+    for (const accept of ['text/html', '*/*']) {
+      const html = await (await fetch(`${baseURL}/wumpus/${waving._id}`, { headers: { accept } })).text()
+      expect(html).toContain('<title>Waving Wumpus · Wumpus Gallery</title>')
+      expect(html).toContain(`<meta property="og:image" content="${baseURL}/api/wumpus/${waving._id}/still.png" />`)
+      expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />')
+    }
+    const { page, problems } = await detailPage({ serviceWorkers: 'block' })
+    // The document the browser got is the one with the tags, and the app runs in it (CSP allowed its scripts).
+    expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe('Waving Wumpus')
+    await page.getByRole('button', { name: 'Copy link' }).waitFor()
+    expect(await page.title()).toBe('Waving Wumpus · Wumpus Gallery')
+    expect(problems).toEqual([])
+  })
+})
