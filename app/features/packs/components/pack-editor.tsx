@@ -47,7 +47,8 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
     const body = { name, description, wumpusIds: items.map((item) => item._id), ...(cover ? { coverWumpusId: cover } : {}) }
     const checked = createPackSchema.safeParse(body)
     if (!checked.success) {
-      setErrors(Object.fromEntries(checked.error.issues.map((issue) => [String(issue.path[0]), issue.message])))
+      // The first problem of each field.
+      setErrors(Object.fromEntries(checked.error.issues.reverse().map((issue) => [String(issue.path[0]), issue.message])))
       return
     }
     setErrors({})
@@ -77,8 +78,7 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
           <Textarea
             label="Description"
             description={`Optional, at most ${PACK_DESCRIPTION_MAX} characters`}
-            autosize
-            minRows={2}
+            rows={3}
             value={description}
             onChange={(event) => setDescription(event.currentTarget.value)}
             error={errors.description}
