@@ -108,7 +108,7 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
                       <Text size="sm" className={classes.itemName}>
                         {item.name}
                       </Text>
-                      <Radio value={item._id} label="Cover" aria-label={`Use ${item.name} as the cover`} />
+                      <Radio value={item._id} label="Cover" classNames={{ label: classes.coverLabel }} aria-label={`Use ${item.name} as the cover`} />
                       <ActionIcon variant="default" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${item.name} up`}>
                         ↑
                       </ActionIcon>
