@@ -92,7 +92,7 @@ describe('packs', () => {
     if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
     await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
     await page.getByRole('button', { name: 'Save for offline' }).click()
-    await expectToast(page, 'Saved for offline')
+    await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 60_000 })
     await visitorContext.setOffline(true)
     try {
       await page.reload()

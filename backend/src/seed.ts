@@ -94,11 +94,13 @@ export async function seedDemoPacks(store: Store, logger: Logger): Promise<numbe
   const { items } = await store.listWumpuses({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
   const idOf = new Map(items.map((item) => [item.name, item._id]))
   let made = 0
-  // The last first, so the newest-first list shows them in the order above.
-  for (const pack of [...DEMO_PACKS].reverse()) {
+  // One second apart, the first newest, so the newest-first list shows them in the order above.
+  const base = Date.now() - DEMO_PACKS.length * 1000
+  for (const [index, pack] of DEMO_PACKS.entries()) {
     const wumpusIds = pack.stickers.map((name) => idOf.get(name))
     if (wumpusIds.some((id) => id === undefined)) continue
-    await store.insertPack({ name: pack.name, description: pack.description, wumpusIds: wumpusIds as string[], createdBy: DEMO_CONTRIBUTOR.email })
+    const createdAt = new Date(base + (DEMO_PACKS.length - 1 - index) * 1000)
+    await store.insertPack({ name: pack.name, description: pack.description, wumpusIds: wumpusIds as string[], createdBy: DEMO_CONTRIBUTOR.email, createdAt })
     made++
   }
   if (made > 0) logger.info('made the demo packs', { packs: made })

@@ -150,7 +150,11 @@ export interface PackRecord {
   updatedAt: Date
 }
 
-export type NewPack = Pick<PackRecord, 'name' | 'description' | 'wumpusIds' | 'createdBy'> & { coverWumpusId?: string }
+export type NewPack = Pick<PackRecord, 'name' | 'description' | 'wumpusIds' | 'createdBy'> & {
+  coverWumpusId?: string
+  /** Optional, for seeding and tests; defaults to now. */
+  createdAt?: Date
+}
 export type PackPatch = Partial<Pick<PackRecord, 'name' | 'description' | 'wumpusIds'> & { coverWumpusId: string }>
 
 export type Role = 'user' | 'admin'

@@ -215,7 +215,7 @@ export function packCover(wumpusIds: readonly string[], chosen: string | null | 
 /** A new pack's record, both adapters alike. */
 export function newPackRecord(id: string, pack: NewPack, now: Date): PackRecord {
   const wumpusIds = [...pack.wumpusIds]
-  return { id, name: pack.name, description: pack.description, coverWumpusId: packCover(wumpusIds, pack.coverWumpusId), wumpusIds, createdBy: pack.createdBy, createdAt: now, updatedAt: now }
+  return { id, name: pack.name, description: pack.description, coverWumpusId: packCover(wumpusIds, pack.coverWumpusId), wumpusIds, createdBy: pack.createdBy, createdAt: pack.createdAt ?? now, updatedAt: now }
 }
 
 /** A pack with a patch applied (known keys only), its cover kept among its animations. */

@@ -701,11 +701,15 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           while (Date.now() <= made.at(-1)!.createdAt.getTime()) await new Promise((resolve) => setImmediate(resolve))
           made.push(await store.insertPack(newPack([ids[i % 3]!], { name: `Pack ${i}`, coverWumpusId: ids[i % 3] })))
         }
+        // A given creation time (seeding) places the pack in the order by it.
+        const older = await store.insertPack(newPack([ids[0]!], { createdAt: new Date(first.createdAt.getTime() - 60_000) }))
+        expect(older.createdAt).toEqual(new Date(first.createdAt.getTime() - 60_000))
+        made.unshift(older)
         const seen: string[] = []
         let cursor: string | undefined
         do {
           const page = await store.listPacks({ limit: 2, cursor })
-          expect(page.total).toBe(5)
+          expect(page.total).toBe(6)
           seen.push(...page.items.map((pack) => pack.id))
           cursor = page.nextCursor
         } while (cursor)
@@ -720,7 +724,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await reopened.deletePack(made[1]!.id)).toBe(1)
         expect(await reopened.deletePack(made[1]!.id)).toBe(0)
         expect(await reopened.deletePack('nope')).toBe(0)
-        expect((await reopened.listPacks({ limit: 10 })).total).toBe(4)
+        expect((await reopened.listPacks({ limit: 10 })).total).toBe(5)
       })
 
       it('keeps the cover among the stickers: the chosen one, else the first', async () => {
