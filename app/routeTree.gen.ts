@@ -18,6 +18,8 @@ import { Route as SavedRouteImport } from './routes/saved'
 import { Route as SignInRouteImport } from './routes/signIn'
 import { Route as SignUpRouteImport } from './routes/signUp'
 import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
+import { Route as PacksIndexRouteImport } from './routes/packs.index'
+import { Route as PacksIdRouteImport } from './routes/packs.$id'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
 import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
@@ -28,6 +30,9 @@ import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authe
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
 import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
+import { Route as AuthenticatedDashboardPacksIndexRouteImport } from './routes/_authenticated/dashboard.packs.index'
+import { Route as AuthenticatedDashboardPacksIdRouteImport } from './routes/_authenticated/dashboard.packs.$id'
+import { Route as AuthenticatedDashboardPacksNewRouteImport } from './routes/_authenticated/dashboard.packs.new'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -72,6 +77,16 @@ const AuthenticatedDashboardRoute = AuthenticatedDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
   getParentRoute: () => AuthenticatedRoute,
+} as any)
+const PacksIndexRoute = PacksIndexRouteImport.update({
+  id: '/packs/',
+  path: '/packs/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const PacksIdRoute = PacksIdRouteImport.update({
+  id: '/packs/$id',
+  path: '/packs/$id',
+  getParentRoute: () => rootRouteImport,
 } as any)
 const AuthenticatedDashboardIndexRoute =
   AuthenticatedDashboardIndexRouteImport.update({
@@ -132,6 +147,24 @@ const AuthenticatedWumpusIdRoute = AuthenticatedWumpusIdRouteImport.update({
   path: '/wumpus/$id',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedDashboardPacksIndexRoute =
+  AuthenticatedDashboardPacksIndexRouteImport.update({
+    id: '/packs/',
+    path: '/packs/',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardPacksIdRoute =
+  AuthenticatedDashboardPacksIdRouteImport.update({
+    id: '/packs/$id',
+    path: '/packs/$id',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardPacksNewRoute =
+  AuthenticatedDashboardPacksNewRouteImport.update({
+    id: '/packs/new',
+    path: '/packs/new',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -142,6 +175,8 @@ export interface FileRoutesByFullPath {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/packs/$id': typeof PacksIdRoute
+  '/packs/': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
@@ -152,6 +187,9 @@ export interface FileRoutesByFullPath {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
+  '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -161,6 +199,8 @@ export interface FileRoutesByTo {
   '/saved': typeof SavedRoute
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
+  '/packs/$id': typeof PacksIdRoute
+  '/packs': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
@@ -171,6 +211,9 @@ export interface FileRoutesByTo {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
+  '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/packs': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -183,6 +226,8 @@ export interface FileRoutesById {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
+  '/packs/$id': typeof PacksIdRoute
+  '/packs/': typeof PacksIndexRoute
   '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
@@ -193,6 +238,9 @@ export interface FileRoutesById {
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/_authenticated/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
+  '/_authenticated/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/_authenticated/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -205,6 +253,8 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/dashboard'
+    | '/packs/$id'
+    | '/packs/'
     | '/dashboard/activity'
     | '/dashboard/addNew'
     | '/dashboard/manage'
@@ -215,6 +265,9 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard/'
+    | '/dashboard/packs/$id'
+    | '/dashboard/packs/new'
+    | '/dashboard/packs/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -224,6 +277,8 @@ export interface FileRouteTypes {
     | '/saved'
     | '/signIn'
     | '/signUp'
+    | '/packs/$id'
+    | '/packs'
     | '/dashboard/activity'
     | '/dashboard/addNew'
     | '/dashboard/manage'
@@ -234,6 +289,9 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard'
+    | '/dashboard/packs/$id'
+    | '/dashboard/packs/new'
+    | '/dashboard/packs'
   id:
     | '__root__'
     | '/'
@@ -245,6 +303,8 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/_authenticated/dashboard'
+    | '/packs/$id'
+    | '/packs/'
     | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
     | '/_authenticated/dashboard/manage'
@@ -255,6 +315,9 @@ export interface FileRouteTypes {
     | '/_authenticated/profile/$email'
     | '/_authenticated/wumpus/$id'
     | '/_authenticated/dashboard/'
+    | '/_authenticated/dashboard/packs/$id'
+    | '/_authenticated/dashboard/packs/new'
+    | '/_authenticated/dashboard/packs/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -266,6 +329,8 @@ export interface RootRouteChildren {
   SavedRoute: typeof SavedRoute
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
+  PacksIdRoute: typeof PacksIdRoute
+  PacksIndexRoute: typeof PacksIndexRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -332,6 +397,20 @@ declare module '@tanstack/react-router' {
       fullPath: '/dashboard'
       preLoaderRoute: typeof AuthenticatedDashboardRouteImport
       parentRoute: typeof AuthenticatedRoute
+    }
+    '/packs/': {
+      id: '/packs/'
+      path: '/packs'
+      fullPath: '/packs/'
+      preLoaderRoute: typeof PacksIndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/packs/$id': {
+      id: '/packs/$id'
+      path: '/packs/$id'
+      fullPath: '/packs/$id'
+      preLoaderRoute: typeof PacksIdRouteImport
+      parentRoute: typeof rootRouteImport
     }
     '/_authenticated/dashboard/': {
       id: '/_authenticated/dashboard/'
@@ -403,6 +482,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedWumpusIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/packs/': {
+      id: '/_authenticated/dashboard/packs/'
+      path: '/packs'
+      fullPath: '/dashboard/packs/'
+      preLoaderRoute: typeof AuthenticatedDashboardPacksIndexRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/packs/$id': {
+      id: '/_authenticated/dashboard/packs/$id'
+      path: '/packs/$id'
+      fullPath: '/dashboard/packs/$id'
+      preLoaderRoute: typeof AuthenticatedDashboardPacksIdRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/packs/new': {
+      id: '/_authenticated/dashboard/packs/new'
+      path: '/packs/new'
+      fullPath: '/dashboard/packs/new'
+      preLoaderRoute: typeof AuthenticatedDashboardPacksNewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
   }
 }
 
@@ -414,6 +514,9 @@ interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
   AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+  AuthenticatedDashboardPacksIdRoute: typeof AuthenticatedDashboardPacksIdRoute
+  AuthenticatedDashboardPacksNewRoute: typeof AuthenticatedDashboardPacksNewRoute
+  AuthenticatedDashboardPacksIndexRoute: typeof AuthenticatedDashboardPacksIndexRoute
 }
 
 const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
@@ -425,6 +528,10 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
     AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+    AuthenticatedDashboardPacksIdRoute: AuthenticatedDashboardPacksIdRoute,
+    AuthenticatedDashboardPacksNewRoute: AuthenticatedDashboardPacksNewRoute,
+    AuthenticatedDashboardPacksIndexRoute:
+      AuthenticatedDashboardPacksIndexRoute,
   }
 
 const AuthenticatedDashboardRouteWithChildren =
@@ -459,6 +566,8 @@ const rootRouteChildren: RootRouteChildren = {
   SavedRoute: SavedRoute,
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,
+  PacksIdRoute: PacksIdRoute,
+  PacksIndexRoute: PacksIndexRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -42,3 +42,20 @@ export function tagListPath(limit: number): string {
 export function wumpusStillPath(id: string): string {
   return `/api/wumpus/${encodeURIComponent(id)}/still.png`
 }
+
+/** One page of packs, newest first: `GET /api/packs`. */
+export function packListPath({ limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null } = {}): string {
+  const query = new URLSearchParams({ limit: String(limit) })
+  if (cursor) query.set('cursor', cursor)
+  return `/api/packs?${query}`
+}
+
+/** One pack with its stickers and downloads: `GET /api/packs/{id}`. */
+export function packPath(id: string): string {
+  return `/api/packs/${encodeURIComponent(id)}`
+}
+
+/** One platform's ZIP of a pack: `GET /api/packs/{id}/download/{platform}`. */
+export function packDownloadPath(id: string, platform: string): string {
+  return `${packPath(id)}/download/${platform}`
+}

@@ -2,8 +2,10 @@ import { z } from 'zod'
 import { PAGE_SIZE_MAX } from './limits'
 
 /** What the admin Activity page lists: every admin action, newest first. */
-export const auditActions = ['wumpus.publish', 'wumpus.edit', 'wumpus.delete', 'user.make-admin'] as const
+export const auditActions = ['wumpus.publish', 'wumpus.edit', 'wumpus.delete', 'user.make-admin', 'pack.create', 'pack.edit', 'pack.delete'] as const
 export type AuditActionName = (typeof auditActions)[number]
+export const auditTargets = ['wumpus', 'user', 'pack'] as const
+export type AuditTargetType = (typeof auditTargets)[number]
 
 /** The actor of roles given by the server's ADMIN_EMAILS setting rather than by a person. */
 export const CONFIG_ACTOR = 'ADMIN_EMAILS'
@@ -15,7 +17,7 @@ export const activityEntrySchema = z.object({
   /** Email of who did it, or CONFIG_ACTOR. */
   actor: z.string(),
   action: z.enum(auditActions),
-  target: z.object({ type: z.enum(['wumpus', 'user']), id: z.string(), name: z.string() }),
+  target: z.object({ type: z.enum(auditTargets), id: z.string(), name: z.string() }),
   changes: z.array(z.object({ field: z.string(), from: z.string().optional(), to: z.string().optional() })),
 })
 export type ActivityEntry = z.infer<typeof activityEntrySchema>

@@ -12,6 +12,7 @@ export const errorCodes = [
   'RATE_LIMITED',
   'STORE_UNAVAILABLE',
   'SERVER_BUSY',
+  'PACK_NOT_FIT',
   'INTERNAL',
 ] as const
 export type ErrorCode = (typeof errorCodes)[number]
@@ -30,6 +31,8 @@ export const statusOf: Record<ErrorCode, number> = {
   STORE_UNAVAILABLE: 503,
   /** Too much work queued (renders): try again after Retry-After. */
   SERVER_BUSY: 503,
+  /** A pack that breaks a chat platform's pack rules (WhatsApp: 3 to 30 stickers): the message says which. */
+  PACK_NOT_FIT: 422,
   INTERNAL: 500,
 }
 

@@ -49,3 +49,18 @@ export const LINK_HEADER = 'Link'
 
 /** How many of the most used tags the home page offers as chips (GET /api/tags?limit=). */
 export const HOME_TAG_CHIPS = 12
+
+/** Sticker packs: how many stickers one holds, and its texts. */
+export const PACK_ITEMS_MIN = 1
+export const PACK_ITEMS_MAX = 200
+export const PACK_NAME_MIN = 3
+export const PACK_NAME_MAX = 60
+export const PACK_DESCRIPTION_MAX = 500
+
+/** WhatsApp takes packs of 3 to 30 stickers, all animated or all still, with a 96x96 PNG tray icon of at most 50 KB. */
+export const WHATSAPP_PACK_MIN = 3
+export const WHATSAPP_PACK_MAX = 30
+export const WHATSAPP_TRAY_SIZE = 96
+export const WHATSAPP_TRAY_MAX_BYTES = 50_000
+/** LINE sells animated sticker sets of these sizes. */
+export const LINE_SET_SIZES = [8, 16, 24] as const

@@ -123,6 +123,9 @@ function NavLinks() {
       <Link to="/" className={classes.navLink} activeOptions={{ exact: true, includeSearch: false }}>
         Home
       </Link>
+      <Link to="/packs" className={classes.navLink}>
+        Packs
+      </Link>
       <Link to="/about" className={classes.navLink}>
         About
       </Link>

@@ -21,6 +21,7 @@ import { userRoutes } from './routes/users'
 import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
 import { stickerRoutes } from './routes/stickers'
+import { packRoutes } from './routes/packs'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
@@ -120,6 +121,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     uploadRoutes(deps),
     animationFileRoutes(deps),
     activityRoutes(deps),
+    packRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]

@@ -43,6 +43,7 @@ const tokens: Record<string, string> = {}
 /** Sessions for DELETE /api/session to end, so that the personas' own sessions stay open. */
 const throwaway: string[] = []
 const galleryIds: string[] = []
+const packIds: string[] = []
 const galleryFiles: string[] = []
 
 const ADMIN = 'fuzz-admin@example.com'
@@ -57,6 +58,7 @@ beforeAll(async () => {
     galleryIds.push(record._id)
     galleryFiles.push(`/api/files/${record.files.gif.id}/${record.files.gif.filename}`, `/api/files/${record.files.lottie.id}`)
   }
+  packIds.push((await server.store.insertPack({ name: 'Fuzzed Pack', description: '', wumpusIds: [...galleryIds], createdBy: ADMIN })).id)
   await server.store.upsertUser(ADMIN, { user_name: 'Fuzz Admin', role: 'admin' })
   await server.store.upsertUser(USER, { user_name: 'Fuzz User' })
   tokens.admin = await server.sessionToken(ADMIN)
@@ -78,6 +80,9 @@ async function galleryFingerprint(): Promise<string> {
     hash.update(withoutCounts(await (await fetch(`${server.url}/api/wumpus/${_id}`)).text()))
     for (const url of [gif, apng, lottie]) hash.update(new Uint8Array(await (await fetch(server.url + url)).arrayBuffer()))
   }
+  const packs = await (await fetch(`${server.url}/api/packs?limit=100`)).text()
+  hash.update(withoutCounts(packs))
+  for (const { id } of JSON.parse(packs) as { id: string }[]) hash.update(withoutCounts(await (await fetch(`${server.url}/api/packs/${id}`)).text()))
   return hash.digest('hex')
 }
 
@@ -190,8 +195,9 @@ function fillPath(template: string, random: ReturnType<typeof prng>, destructive
   return template
     // An admin's writes never name a real user either: making the user persona an admin is not hostile.
     .replace(':email', () => encodeURIComponent(random.pick(destructiveAdmin ? HOSTILE_EMAILS : [...HOSTILE_EMAILS, USER, ADMIN, USER.toUpperCase()])).replace(/%25/g, '%'))
-    .replace(':id', () => (!destructiveAdmin && random.next() < 0.3 ? random.pick(galleryIds) : random.pick(HOSTILE_IDS)))
+    .replace(':id', () => (!destructiveAdmin && random.next() < 0.3 ? random.pick([...galleryIds, ...packIds]) : random.pick(HOSTILE_IDS)))
     .replace(':name', () => random.pick(['a.gif', '..', '%2e%2e%2fsecret', 'x'.repeat(400)]))
+    .replace(':platform', () => random.pick(['whatsapp', 'line', 'telegram', 'WhatsApp', '..', '%00', 'x'.repeat(300)]))
 }
 
 function buildRequest(routes: { method: string; path: string }[], random: ReturnType<typeof prng>): FuzzRequest {
@@ -332,5 +338,6 @@ describe('fuzz (seeded, against the real server)', () => {
     expect(byStatus.get(400)).toBeGreaterThan(REQUESTS / 20)
     expect(await galleryFingerprint()).toBe(before)
     expect(await server.store.countWumpuses()).toBe(galleryIds.length)
+    expect((await server.store.listPacks({ limit: 10 })).total).toBe(packIds.length)
   }, 180_000)
 })

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
 import { createStore } from './store/create-store'
-import { seedDemoGallery, tagDemoGallery } from './seed'
+import { seedDemoGallery, seedDemoPacks, tagDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
@@ -30,6 +30,7 @@ async function main() {
   if (config.seedDemo) {
     await seedDemoGallery(store, logger)
     await tagDemoGallery(store, logger)
+    await seedDemoPacks(store, logger)
   }
   // Uploads a previous run was receiving when it stopped.
   await rm(uploadTempDir(config), { recursive: true, force: true })

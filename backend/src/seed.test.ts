@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from './logger'
 import { demoMascots } from './media/demo-set'
-import { DEMO_CONTRIBUTOR, tagDemoGallery } from './seed'
+import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, tagDemoGallery } from './seed'
 import { openEmbeddedStore } from './store/embedded'
 import type { Store } from './store/port'
 import { sampleWumpus } from './store/store-contract'
@@ -39,5 +39,25 @@ describe('tagDemoGallery', () => {
     await store.updateWumpus(a._id, { tags: [] })
     expect(await tagDemoGallery(store, logger)).toBe(0)
     expect((await store.getWumpus(a._id))?.tags).toEqual([])
+  })
+})
+
+describe('seedDemoPacks', () => {
+  it('makes the demo packs from the demo mascots in order, while there is no pack', async () => {
+    const demo = { u_email: DEMO_CONTRIBUTOR.email, u_name: DEMO_CONTRIBUTOR.user_name }
+    const ids = new Map<string, string>()
+    for (const mascot of demoMascots()) ids.set(mascot.name, (await store.insertWumpus(sampleWumpus({ ...demo, name: mascot.name })))._id)
+    expect(await seedDemoPacks(store, logger)).toBe(DEMO_PACKS.length)
+    const { items } = await store.listPacks({ limit: 10 })
+    expect(items.map((pack) => pack.name)).toEqual(DEMO_PACKS.map((pack) => pack.name))
+    expect(items[0]!.wumpusIds).toEqual(DEMO_PACKS[0]!.stickers.map((name) => ids.get(name)))
+    expect(items[0]!.coverWumpusId).toBe(ids.get(DEMO_PACKS[0]!.stickers[0]!))
+    expect(await seedDemoPacks(store, logger)).toBe(0)
+    expect((await store.listPacks({ limit: 10 })).total).toBe(DEMO_PACKS.length)
+  })
+
+  it('skips a pack whose mascots are missing', async () => {
+    expect(await seedDemoPacks(store, logger)).toBe(0)
+    expect((await store.listPacks({ limit: 10 })).total).toBe(0)
   })
 })

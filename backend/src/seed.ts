@@ -70,3 +70,39 @@ export async function tagDemoGallery(store: Store, logger: Logger): Promise<numb
   if (tagged > 0) logger.info('tagged the demo mascots', { animations: tagged })
   return tagged
 }
+
+/** The demo packs, by the demo mascots' names in pack order; the first is the cover. */
+export const DEMO_PACKS = [
+  {
+    name: 'Cheerful Wumpuses',
+    description: 'Hellos, hoorays and happy dances: eight upbeat mascots for good news.',
+    stickers: ['Waving Wumpus', 'Bouncy Wumpus', 'Cheering Wumpus', 'Dancing Wumpus', 'Jumping Wumpus', 'Spinning Wumpus', 'Lovestruck Wumpus', 'Blinky Wumpus'],
+  },
+  {
+    name: 'Sleepy Wumpuses',
+    description: 'For late nights, early mornings and cold days.',
+    stickers: ['Sleepy Wumpus', 'Yawning Wumpus', 'Shivering Wumpus', 'Dizzy Wumpus'],
+  },
+]
+
+/**
+ * Makes the demo packs from the demo mascots while the gallery has no pack at all (a fresh one, or one
+ * seeded before packs existed); packs whose mascots are missing are skipped.
+ */
+export async function seedDemoPacks(store: Store, logger: Logger): Promise<number> {
+  if ((await store.listPacks({ limit: 1 })).total > 0) return 0
+  const { items } = await store.listWumpuses({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
+  const idOf = new Map(items.map((item) => [item.name, item._id]))
+  let made = 0
+  // One second apart, the first newest, so the newest-first list shows them in the order above.
+  const base = Date.now() - DEMO_PACKS.length * 1000
+  for (const [index, pack] of DEMO_PACKS.entries()) {
+    const wumpusIds = pack.stickers.map((name) => idOf.get(name))
+    if (wumpusIds.some((id) => id === undefined)) continue
+    const createdAt = new Date(base + (DEMO_PACKS.length - 1 - index) * 1000)
+    await store.insertPack({ name: pack.name, description: pack.description, wumpusIds: wumpusIds as string[], createdBy: DEMO_CONTRIBUTOR.email, createdAt })
+    made++
+  }
+  if (made > 0) logger.info('made the demo packs', { packs: made })
+  return made
+}

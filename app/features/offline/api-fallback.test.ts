@@ -28,6 +28,10 @@ describe('apiStoreFor', () => {
     expect(store('/api/config')).toBeNull()
     expect(store('/api/admin/ada@example.com')).toBeNull()
     expect(store('/api/files/65a0000000000000000000aa/a.gif')).toBeNull()
+    expect(store('/api/packs?limit=24')).toBe('packs')
+    expect(store('/api/packs/65a0000000000000000000aa')).toBe('packs')
+    // ZIPs go straight to disk: never kept.
+    expect(store('/api/packs/65a0000000000000000000aa/download/whatsapp')).toBeNull()
   })
 })
 

@@ -19,6 +19,7 @@ const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
   profiles: 'This profile is not available offline. Connect to the internet to load it.',
   'user-lists': 'These animations are not available offline. Connect to the internet to load them.',
   'tag-lists': 'The tags are not available offline yet. Connect to the internet to load them.',
+  packs: 'This pack is not available offline. Open it or save it for offline while you are online to see it here without a connection.',
   files: 'This file is not available offline. Download it or save the animation for offline while you are online.',
 }
 
@@ -30,6 +31,7 @@ export function apiStoreFor(url: URL): StoreName | null {
   if (path === '/api/wumpus') return url.searchParams.has('u_email') ? 'user-lists' : null
   if (/^\/api\/wumpus\/[^/]+(\/stickers)?$/.test(path)) return 'wumpus-details'
   if (/^\/api\/profile\/[^/]+$/.test(path)) return 'profiles'
+  if (path === '/api/packs' || /^\/api\/packs\/[^/]+$/.test(path)) return 'packs'
   return null
 }
 

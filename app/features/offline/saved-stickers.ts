@@ -60,7 +60,8 @@ export async function readKeptFile(url: string): Promise<Blob | undefined> {
   return get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
 }
 
-const jsonAnswer = (value: unknown): StoredApiResponse => ({
+/** A JSON body as the service worker keeps API answers. */
+export const jsonAnswer = (value: unknown): StoredApiResponse => ({
   status: 200,
   body: JSON.stringify(value),
   headers: { 'Content-Type': 'application/json; charset=utf-8' },

@@ -5,7 +5,7 @@ import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildApng, stillPng } from '../media/test-fixtures/png'
 import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
-import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
  * Every endpoint of the app against every kind of caller. A new endpoint without a row here fails the
@@ -57,6 +57,15 @@ async function usersWumpus(): Promise<string> {
 async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array) {
   const res = await send({ method: 'POST', path: `/api/uploads/animation?format=${format}`, body: form('file', bytes, `f.${format}`) }, persona)
   return ((await res.json()) as { id: string }).id
+}
+
+/** A pack of one animation whose Signal file exists (placeholder bytes: the ZIP itself is tested in packs.test.ts). */
+async function aPack(): Promise<string> {
+  const record = await addWumpus(server.store, { name: 'Packed Wumpus' })
+  const file = await server.store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/apng', filename: 'packed-wumpus.signal.png', purpose: 'derived' })
+  const signal = { id: file.id, filename: file.filename, contentType: file.contentType, bytes: 3, width: 512, height: 512, frames: 30, durationMs: 1000 }
+  await server.store.setDerivedMedia(record._id, record.files.lottie.id, { source: record.files.lottie.id, version: 1, madeAt: new Date(), exports: [{ platform: 'signal', file: signal, notes: [] }] })
+  return (await server.store.insertPack({ name: 'Matrix Pack', description: '', wumpusIds: [record._id], createdBy: ADMIN })).id
 }
 
 const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
@@ -121,6 +130,15 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   // Signing out ends the caller's own session (each persona signs in again afterwards).
   'DELETE /api/session': { request: async () => ({ method: 'DELETE', path: '/api/session' }), expected: signedIn(204) },
   'GET /api/activity': { request: async () => ({ method: 'GET', path: '/api/activity' }), expected: adminOnly(200) },
+  'GET /api/packs': { request: async () => ({ method: 'GET', path: '/api/packs' }), expected: everyone(200) },
+  'GET /api/packs/:id': { request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}` }), expected: everyone(200) },
+  'GET /api/packs/:id/download/:platform': { request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}/download/signal` }), expected: everyone(200) },
+  'POST /api/packs': {
+    request: async () => ({ method: 'POST', path: '/api/packs', body: { name: 'Matrix Pack', wumpusIds: [(await addWumpus(server.store))._id] } }),
+    expected: adminOnly(201),
+  },
+  'PUT /api/packs/:id': { request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }), expected: adminOnly(200) },
+  'DELETE /api/packs/:id': { request: async () => ({ method: 'DELETE', path: `/api/packs/${await aPack()}` }), expected: adminOnly(200) },
 }
 
 /** Rules that are not one endpoint each, over the same personas. */

@@ -34,8 +34,11 @@ function wumpusFields(record: WumpusFields): Record<string, string> {
 
 /** What differs between two versions of an animation; a missing side is a publish or a delete. */
 export function wumpusChanges(before: WumpusFields | undefined, after: WumpusFields | undefined): AuditChange[] {
-  const from = before ? wumpusFields(before) : {}
-  const to = after ? wumpusFields(after) : {}
+  return fieldChanges(before ? wumpusFields(before) : {}, after ? wumpusFields(after) : {})
+}
+
+/** The fields that differ between two versions of something, as text; a missing side is a create or a delete. */
+export function fieldChanges(from: Record<string, string>, to: Record<string, string>): AuditChange[] {
   return Object.keys({ ...from, ...to })
     .filter((field) => from[field] !== to[field])
     .map((field) => ({ field, ...(from[field] === undefined ? {} : { from: from[field] }), ...(to[field] === undefined ? {} : { to: to[field] }) }))

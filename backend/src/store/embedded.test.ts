@@ -50,7 +50,7 @@ describe('embedded store on disk', () => {
     const info = await store.putFile({ bytes: new Uint8Array([7, 8, 9]), contentType: 'image/gif', filename: 'x.gif' })
     expect(await readdir(path.join(dataDir, 'files'))).toEqual([info.id])
     expect(Array.from(await readFile(path.join(dataDir, 'files', info.id)))).toEqual([7, 8, 9])
-    expect((await readdir(dataDir)).sort()).toEqual(['audit.db', 'files', 'files.db', 'sessions.db', 'users.db', 'wumpuses.db'])
+    expect((await readdir(dataDir)).sort()).toEqual(['audit.db', 'files', 'files.db', 'packs.db', 'sessions.db', 'users.db', 'wumpuses.db'])
   })
 
   it('keeps its folders and files private to the owner, after compaction too', async () => {
@@ -63,7 +63,7 @@ describe('embedded store on disk', () => {
     expect(await mode('files')).toBe(0o700)
     expect(await mode(`files/${info.id}`)).toBe(0o600)
     await vi.waitFor(async () => {
-      for (const name of ['users.db', 'wumpuses.db', 'files.db', 'sessions.db', 'audit.db']) expect(await mode(name)).toBe(0o600)
+      for (const name of ['users.db', 'wumpuses.db', 'files.db', 'sessions.db', 'audit.db', 'packs.db']) expect(await mode(name)).toBe(0o600)
     })
   })
 

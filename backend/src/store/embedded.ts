@@ -23,8 +23,11 @@ import {
   type ListWumpusesOptions,
   type NewAuditRecord,
   type NewFile,
+  type NewPack,
   type NewSession,
   type NewWumpus,
+  type PackPatch,
+  type PackRecord,
   type RateCounter,
   type Role,
   type SessionRecord,
@@ -42,7 +45,11 @@ import {
   USER_DEFAULTS,
   copyDerived,
   fileLabels,
+  newPackRecord,
+  packWithout,
+  patchedPack,
   toAuditRecord,
+  toPackRecord,
   toSessionRecord,
   toStoredFile,
   toUserRecord,
@@ -60,6 +67,7 @@ type UserDocument = UserRecord & { _id: string }
 type FileDocument = Omit<StoredFile, 'id'> & { _id: string }
 type SessionDocument = Omit<SessionRecord, 'id'> & { _id: string }
 type AuditDocument = Omit<AuditRecord, 'id'> & { _id: string }
+type PackDocument = Omit<PackRecord, 'id'> & { _id: string }
 
 const TEMP_SUFFIX = '.tmp'
 /** Only the owner may read the data: accounts, sessions and unpublished uploads live there. */
@@ -156,12 +164,15 @@ class EmbeddedStore implements Store {
   private readonly sessions = new Map<string, SessionRecord>()
   private readonly audit = new Map<string, AuditRecord>()
   private readonly auditOrder = new OrderedIndex()
+  private readonly packs = new Map<string, PackRecord>()
+  private readonly packOrder = new OrderedIndex()
   private logs!: {
     wumpuses: AppendLog<StoredWumpus>
     users: AppendLog<UserDocument>
     files: AppendLog<FileDocument>
     sessions: AppendLog<SessionDocument>
     audit: AppendLog<AuditDocument>
+    packs: AppendLog<PackDocument>
   }
 
   constructor(
@@ -171,7 +182,7 @@ class EmbeddedStore implements Store {
 
   async load(): Promise<void> {
     const dir = this.dataDir
-    const [wumpuses, users, files, sessions, audit] = await Promise.all([
+    const [wumpuses, users, files, sessions, audit, packs] = await Promise.all([
       openLog<StoredWumpus>(dir, 'wumpuses', {
         load: (docs) => (this.catalog = new WumpusCatalog(docs)),
         snapshot: () => this.catalog.all(),
@@ -199,8 +210,14 @@ class EmbeddedStore implements Store {
         snapshot: () => mapValues(this.audit.values(), withLogId),
         count: () => this.audit.size,
       }),
+      openLog<PackDocument>(dir, 'packs', {
+        load: (docs) => docs.forEach((doc) => this.packs.set(doc._id, toPackRecord({ ...doc, id: doc._id }))),
+        snapshot: () => mapValues(this.packs.values(), withLogId),
+        count: () => this.packs.size,
+      }),
     ])
-    this.logs = { wumpuses, users, files, sessions, audit }
+    this.logs = { wumpuses, users, files, sessions, audit, packs }
+    this.packOrder.reset([...this.packs.values()].map(packKey))
     this.auditOrder.reset([...this.audit.values()].map((record) => ({ rank: 0, time: record.at.getTime(), id: record.id })))
   }
 
@@ -253,7 +270,11 @@ class EmbeddedStore implements Store {
     if (!this.catalog.get(id)) return 0
     this.catalog.remove(id)
     this.revision++
-    await this.logs.wumpuses.remove(id)
+    const now = new Date()
+    // Packs are few (admins make them): a pass over them all is cheap next to a delete's file removals.
+    const packs = [...this.packs.values()].flatMap((pack) => packWithout(pack, id, now) ?? [])
+    for (const pack of packs) this.packs.set(pack.id, pack)
+    await Promise.all([this.logs.wumpuses.remove(id), ...packs.map((pack) => this.logs.packs.put(withLogId(pack)))])
     return 1
   }
 
@@ -284,6 +305,52 @@ class EmbeddedStore implements Store {
 
   async countWumpuses(): Promise<number> {
     return this.catalog.size
+  }
+
+  // ---- Packs ----
+
+  async listPacks(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }> {
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+    const keys = this.packOrder.slice(options.limit + 1, after)
+    const items = keys.slice(0, options.limit).flatMap(({ id }) => {
+      const pack = this.packs.get(id)
+      return pack ? [toPackRecord(pack)] : []
+    })
+    const last = items.at(-1)
+    const total = this.packs.size
+    return keys.length > options.limit && last ? { items, total, nextCursor: encodeCursor(packKey(last), 'new') } : { items, total }
+  }
+
+  async getPack(id: string): Promise<PackRecord | undefined> {
+    const pack = this.packs.get(id)
+    return pack && toPackRecord(pack)
+  }
+
+  async insertPack(pack: NewPack): Promise<PackRecord> {
+    const now = new Date()
+    const record = newPackRecord(newId(now.getTime()), pack, now)
+    this.packs.set(record.id, record)
+    this.packOrder.add(packKey(record))
+    await this.logs.packs.put(withLogId(record))
+    return toPackRecord(record)
+  }
+
+  async updatePack(id: string, patch: PackPatch): Promise<PackRecord | undefined> {
+    const current = this.packs.get(id)
+    if (!current) return undefined
+    const updated = patchedPack(current, patch, new Date())
+    this.packs.set(id, updated)
+    await this.logs.packs.put(withLogId(updated))
+    return toPackRecord(updated)
+  }
+
+  async deletePack(id: string): Promise<number> {
+    const pack = this.packs.get(id)
+    if (!pack) return 0
+    this.packs.delete(id)
+    this.packOrder.remove(packKey(pack))
+    await this.logs.packs.remove(id)
+    return 1
   }
 
   // ---- Users ----
@@ -531,6 +598,11 @@ function fromFileDocument(doc: FileDocument): StoredFile {
 function toFileDocument(file: StoredFile): FileDocument {
   const { id: _id, ...rest } = file
   return { _id, ...rest }
+}
+
+/** A pack's place in the newest-first order. */
+function packKey(pack: PackRecord) {
+  return { rank: 0, time: pack.createdAt.getTime(), id: pack.id }
 }
 
 /** A record with `id` as the `_id` its data file keys it by. */

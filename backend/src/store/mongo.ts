@@ -31,8 +31,11 @@ import {
   type ListWumpusesOptions,
   type NewAuditRecord,
   type NewFile,
+  type NewPack,
   type NewSession,
   type NewWumpus,
+  type PackPatch,
+  type PackRecord,
   type RateCounter,
   type Role,
   type SessionRecord,
@@ -51,7 +54,11 @@ import {
   copyDerived,
   derivedFileIds,
   fileLabels,
+  newPackRecord,
+  packCover,
+  patchedPack,
   toAuditRecord,
+  toPackRecord,
   toSessionRecord,
   toStoredFile,
   toUserRecord,
@@ -84,6 +91,7 @@ interface TagCountDocument {
 }
 type SessionDocument = Omit<SessionRecord, 'id'> & { _id: string }
 type AuditDocument = Omit<AuditRecord, 'id'> & { _id: string }
+type PackDocument = Omit<PackRecord, 'id'> & { _id: string }
 
 interface GridFile {
   _id: ObjectId
@@ -159,6 +167,11 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
   ])
   await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+  await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
+}
+
+function fromPackDocument(doc: PackDocument): PackRecord {
+  return toPackRecord({ ...doc, id: doc._id })
 }
 
 /** A record's file ids without repeats (a multikey index counts a value once per document anyway). */
@@ -234,6 +247,7 @@ class MongoStore implements Store {
   private readonly users: Collection<UserDocument>
   private readonly sessions: Collection<SessionDocument>
   private readonly audit: Collection<AuditDocument>
+  private readonly packs: Collection<PackDocument>
   private readonly files: Collection<GridFile>
   private readonly chunks: Collection<{ files_id: ObjectId }>
   private readonly bucket: GridFSBucket
@@ -247,6 +261,7 @@ class MongoStore implements Store {
     this.users = db.collection<UserDocument>('users')
     this.sessions = db.collection<SessionDocument>('sessions')
     this.audit = db.collection<AuditDocument>('audit')
+    this.packs = db.collection<PackDocument>('packs')
     this.files = db.collection<GridFile>(`${BUCKET}.files`)
     this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
     this.bucket = new GridFSBucket(db, { bucketName: BUCKET })
@@ -369,7 +384,61 @@ class MongoStore implements Store {
     if (!doc) return 0
     this.revision++
     await this.countTags(doc.tags ?? [], -1)
+    await this.removeFromPacks(id)
     return 1
+  }
+
+  /** Takes a deleted animation out of the packs that hold it (found by index); covers move to the first. */
+  private async removeFromPacks(wumpusId: string): Promise<void> {
+    const now = new Date()
+    await guard(() => this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now } }))
+    for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }).toArray())) {
+      await guard(() => this.packs.updateOne({ _id: pack._id, coverWumpusId: wumpusId }, { $set: { coverWumpusId: packCover(pack.wumpusIds, null) } }))
+    }
+  }
+
+  async listPacks(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }> {
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+    const filter: Filter<PackDocument> = after
+      ? { $or: [{ createdAt: { $lt: new Date(after.time) } }, { createdAt: new Date(after.time), _id: { $lt: after.id } }] }
+      : {}
+    const [docs, total] = await guard(() => Promise.all([this.packs.find(filter).sort(NEWEST_FIRST).limit(options.limit + 1).toArray(), this.packs.countDocuments({})]))
+    const items = docs.slice(0, options.limit).map(fromPackDocument)
+    const last = items.at(-1)
+    return docs.length > options.limit && last ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.createdAt.getTime(), id: last.id }, 'new') } : { items, total }
+  }
+
+  async getPack(id: string): Promise<PackRecord | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await guard(() => this.packs.findOne({ _id: id }))
+    return doc ? fromPackDocument(doc) : undefined
+  }
+
+  async insertPack(pack: NewPack): Promise<PackRecord> {
+    const now = new Date()
+    const record = newPackRecord(newId(now.getTime()), pack, now)
+    const { id: _id, ...rest } = record
+    await guard(() => this.packs.insertOne({ _id, ...rest }))
+    return record
+  }
+
+  async updatePack(id: string, patch: PackPatch): Promise<PackRecord | undefined> {
+    if (!isId(id)) return undefined
+    // Written only if the pack read is still the stored one, so a concurrent delete of an animation is not undone.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await guard(() => this.packs.findOne({ _id: id }))
+      if (!current) return undefined
+      const { id: _id, ...next } = patchedPack(fromPackDocument(current), patch, new Date())
+      const doc = await guard(() => this.packs.findOneAndReplace({ _id: id, updatedAt: current.updatedAt }, next, { returnDocument: 'after' }))
+      if (doc) return fromPackDocument(doc)
+    }
+    throw new Error(`Pack ${id} kept changing while being updated`)
+  }
+
+  async deletePack(id: string): Promise<number> {
+    if (!isId(id)) return 0
+    const { deletedCount } = await guard(() => this.packs.deleteOne({ _id: id }))
+    return deletedCount
   }
 
   async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {

@@ -3,7 +3,7 @@
  * Two adapters implement it: embedded (nedb + files folder) and mongo (official driver + GridFS).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
-import type { AuditActionName } from '../../../contract/audit'
+import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { ListSort } from '../../../contract/search'
 import type { TagCount } from '../../../contract/wumpus'
@@ -135,6 +135,30 @@ export interface WumpusPage {
   nextCursor?: string
 }
 
+/**
+ * A sticker pack: an ordered selection of animations. The cover is always one of them (the first when
+ * none is chosen, or when the chosen one leaves the pack); a pack whose every animation was deleted
+ * stays, empty, with no cover.
+ */
+export interface PackRecord {
+  id: string
+  name: string
+  description: string
+  coverWumpusId: string | null
+  wumpusIds: string[]
+  /** Email of the admin who made it. */
+  createdBy: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export type NewPack = Pick<PackRecord, 'name' | 'description' | 'wumpusIds' | 'createdBy'> & {
+  coverWumpusId?: string
+  /** Optional, for seeding and tests; defaults to now. */
+  createdAt?: Date
+}
+export type PackPatch = Partial<Pick<PackRecord, 'name' | 'description' | 'wumpusIds'> & { coverWumpusId: string }>
+
 export type Role = 'user' | 'admin'
 
 export interface UserRecord {
@@ -175,7 +199,7 @@ export interface AuditRecord {
   /** Email of who did it, or "ADMIN_EMAILS" for roles the configuration gave. */
   actor: string
   action: AuditAction
-  target: { type: 'wumpus' | 'user'; id: string; name: string }
+  target: { type: AuditTargetType; id: string; name: string }
   /** The fields that changed, as text. */
   changes: AuditChange[]
 }
@@ -210,7 +234,10 @@ export interface Store {
   insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord>
   /** Undefined when there is no such record. Files another record has throw FileInUseError, as on insert. */
   updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
-  /** Removes the record only (files are the caller's to remove); answers how many were removed (0 or 1). */
+  /**
+   * Removes the record (files are the caller's to remove) and takes it out of every pack (a pack whose
+   * cover it was gets its first animation as cover); answers how many were removed (0 or 1).
+   */
   deleteWumpus(id: string): Promise<number>
   /**
    * Sets (or with null removes) the record's derived media, only while its Lottie is still the file
@@ -233,6 +260,17 @@ export interface Store {
    * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
    */
   wumpusRevision(): number
+
+  /** Packs newest first (createdAt desc, then id desc), paged with newest-first cursors; a bad cursor throws InvalidCursorError. */
+  listPacks(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }>
+  /** Undefined for unknown ids (malformed ids included). */
+  getPack(id: string): Promise<PackRecord | undefined>
+  /** Stores the pack as given (the caller checked the animations exist); the cover defaults to the first. */
+  insertPack(pack: NewPack): Promise<PackRecord>
+  /** Undefined when there is no such pack. A cover not among the (new) animations falls back to the first. */
+  updatePack(id: string, patch: PackPatch): Promise<PackRecord | undefined>
+  /** Answers how many were removed (0 or 1). */
+  deletePack(id: string): Promise<number>
 
   getUser(email: string): Promise<UserRecord | undefined>
   /** Creates the user with defaults for missing fields, or applies the patch to the existing one. */

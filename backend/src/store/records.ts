@@ -6,7 +6,10 @@ import type {
   DerivedMedia,
   FilePurpose,
   FileRef,
+  NewPack,
   NewWumpus,
+  PackPatch,
+  PackRecord,
   SessionRecord,
   StoredFile,
   UserPatch,
@@ -188,4 +191,49 @@ export function toStoredFile(fields: StoredFile): StoredFile {
     createdAt: fields.createdAt,
     ...fileLabels(fields),
   }
+}
+
+/** A clean copy of a stored pack. */
+export function toPackRecord(doc: PackRecord): PackRecord {
+  return {
+    id: doc.id,
+    name: doc.name,
+    description: doc.description,
+    coverWumpusId: doc.coverWumpusId,
+    wumpusIds: [...doc.wumpusIds],
+    createdBy: doc.createdBy,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  }
+}
+
+/** The cover a pack keeps: the chosen one while it is in the pack, else the first animation (none when empty). */
+export function packCover(wumpusIds: readonly string[], chosen: string | null | undefined): string | null {
+  return chosen && wumpusIds.includes(chosen) ? chosen : (wumpusIds[0] ?? null)
+}
+
+/** A new pack's record, both adapters alike. */
+export function newPackRecord(id: string, pack: NewPack, now: Date): PackRecord {
+  const wumpusIds = [...pack.wumpusIds]
+  return { id, name: pack.name, description: pack.description, coverWumpusId: packCover(wumpusIds, pack.coverWumpusId), wumpusIds, createdBy: pack.createdBy, createdAt: pack.createdAt ?? now, updatedAt: now }
+}
+
+/** A pack with a patch applied (known keys only), its cover kept among its animations. */
+export function patchedPack(current: PackRecord, patch: PackPatch, now: Date): PackRecord {
+  const wumpusIds = patch.wumpusIds ? [...patch.wumpusIds] : current.wumpusIds
+  return {
+    ...current,
+    ...(patch.name === undefined ? {} : { name: patch.name }),
+    ...(patch.description === undefined ? {} : { description: patch.description }),
+    wumpusIds,
+    coverWumpusId: packCover(wumpusIds, patch.coverWumpusId ?? current.coverWumpusId),
+    updatedAt: now,
+  }
+}
+
+/** A pack without one animation; undefined when it did not hold it. */
+export function packWithout(pack: PackRecord, wumpusId: string, now: Date): PackRecord | undefined {
+  if (!pack.wumpusIds.includes(wumpusId)) return undefined
+  const wumpusIds = pack.wumpusIds.filter((id) => id !== wumpusId)
+  return { ...pack, wumpusIds, coverWumpusId: packCover(wumpusIds, pack.coverWumpusId), updatedAt: now }
 }

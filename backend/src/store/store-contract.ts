@@ -13,6 +13,7 @@ import {
   type DerivedMedia,
   type ListWumpusesOptions,
   type NewFile,
+  type NewPack,
   type NewWumpus,
   type Store,
   type StoredFile,
@@ -713,6 +714,83 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.deleteExpiredSessions(new Date())).toBe(1)
         expect(await store.getSession(old.id)).toBeUndefined()
         expect(await store.getSession(live.id)).toEqual(live)
+      })
+    })
+
+    describe('packs', () => {
+      const newPack = (wumpusIds: string[], overrides: Partial<NewPack> = {}): NewPack => ({
+        name: 'Cheerful Wumpuses', description: 'Happy ones', wumpusIds, createdBy: 'boss@example.com', ...overrides,
+      })
+
+      it('stores packs with their order and lists them newest first across pages', async () => {
+        const w = await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))
+        const ids = w.map((record) => record._id)
+        const before = Date.now()
+        const first = await store.insertPack(newPack([ids[2]!, ids[0]!, ids[1]!]))
+        expect(first).toEqual({
+          id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Cheerful Wumpuses', description: 'Happy ones', coverWumpusId: ids[2],
+          wumpusIds: [ids[2], ids[0], ids[1]], createdBy: 'boss@example.com', createdAt: expect.any(Date), updatedAt: expect.any(Date),
+        })
+        expect(first.createdAt.getTime()).toBeGreaterThanOrEqual(before)
+        expect(await store.getPack(first.id)).toEqual(first)
+        const made = [first]
+        for (let i = 0; i < 4; i++) {
+          while (Date.now() <= made.at(-1)!.createdAt.getTime()) await new Promise((resolve) => setImmediate(resolve))
+          made.push(await store.insertPack(newPack([ids[i % 3]!], { name: `Pack ${i}`, coverWumpusId: ids[i % 3] })))
+        }
+        // A given creation time (seeding) places the pack in the order by it.
+        const older = await store.insertPack(newPack([ids[0]!], { createdAt: new Date(first.createdAt.getTime() - 60_000) }))
+        expect(older.createdAt).toEqual(new Date(first.createdAt.getTime() - 60_000))
+        made.unshift(older)
+        const seen: string[] = []
+        let cursor: string | undefined
+        do {
+          const page = await store.listPacks({ limit: 2, cursor })
+          expect(page.total).toBe(6)
+          seen.push(...page.items.map((pack) => pack.id))
+          cursor = page.nextCursor
+        } while (cursor)
+        expect(seen).toEqual(made.map((pack) => pack.id).reverse())
+        await expect(store.listPacks({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
+        for (const id of MALFORMED_IDS) expect(await store.getPack(id)).toBeUndefined()
+        expect(await store.getPack(UNKNOWN_ID)).toBeUndefined()
+
+        const reopened = await subject.reopen()
+        expect(await reopened.getPack(first.id)).toEqual(first)
+        expect((await reopened.listPacks({ limit: 10 })).items.map((pack) => pack.id)).toEqual(seen)
+        expect(await reopened.deletePack(made[1]!.id)).toBe(1)
+        expect(await reopened.deletePack(made[1]!.id)).toBe(0)
+        expect(await reopened.deletePack('nope')).toBe(0)
+        expect((await reopened.listPacks({ limit: 10 })).total).toBe(5)
+      })
+
+      it('keeps the cover among the stickers: the chosen one, else the first', async () => {
+        const ids = (await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))).map((record) => record._id)
+        const pack = await store.insertPack(newPack([ids[0]!, ids[1]!], { coverWumpusId: ids[2] }))
+        expect(pack.coverWumpusId).toBe(ids[0])
+        const covered = await store.updatePack(pack.id, { coverWumpusId: ids[1] })
+        expect(covered).toMatchObject({ coverWumpusId: ids[1], wumpusIds: [ids[0], ids[1]], name: 'Cheerful Wumpuses' })
+        expect(covered!.updatedAt.getTime()).toBeGreaterThanOrEqual(pack.updatedAt.getTime())
+        // The cover leaves the pack: the new first takes its place.
+        const reordered = await store.updatePack(pack.id, { wumpusIds: [ids[2]!, ids[0]!], name: 'Renamed', description: '' })
+        expect(reordered).toMatchObject({ coverWumpusId: ids[2], wumpusIds: [ids[2], ids[0]], name: 'Renamed', description: '' })
+        expect(await store.getPack(pack.id)).toEqual(reordered)
+        expect(await store.updatePack(UNKNOWN_ID, { name: 'Nobody' })).toBeUndefined()
+        expect(await store.updatePack('nope', { name: 'Nobody' })).toBeUndefined()
+      })
+
+      it('takes a deleted animation out of every pack; a pack left with none stays, empty', async () => {
+        const ids = (await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))).map((record) => record._id)
+        const both = await store.insertPack(newPack([ids[0]!, ids[1]!, ids[2]!], { coverWumpusId: ids[1] }))
+        const only = await store.insertPack(newPack([ids[1]!]))
+        const other = await store.insertPack(newPack([ids[2]!]))
+        expect(await store.deleteWumpus(ids[1]!)).toBe(1)
+        expect(await store.getPack(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
+        expect(await store.getPack(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null, name: 'Cheerful Wumpuses' })
+        expect(await store.getPack(other.id)).toEqual(other)
+        const reopened = await subject.reopen()
+        expect(await reopened.getPack(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
+        expect(await reopened.getPack(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null })
       })
     })
 

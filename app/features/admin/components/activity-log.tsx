@@ -16,9 +16,12 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'wumpus.edit': { label: 'Edited', color: 'blue' },
   'wumpus.delete': { label: 'Deleted', color: 'red' },
   'user.make-admin': { label: 'Made admin', color: 'grape' },
+  'pack.create': { label: 'Made pack', color: 'green' },
+  'pack.edit': { label: 'Edited pack', color: 'blue' },
+  'pack.delete': { label: 'Deleted pack', color: 'red' },
 }
 
-const FIELD: Record<string, string> = { name: 'Name', description: 'Description', gif: 'GIF', apng: 'APNG', lottie: 'Lottie', role: 'Role' }
+const FIELD: Record<string, string> = { name: 'Name', description: 'Description', gif: 'GIF', apng: 'APNG', lottie: 'Lottie', role: 'Role', stickers: 'Stickers', cover: 'Cover' }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
@@ -122,9 +125,9 @@ function Target({ entry }: { entry: ActivityEntry }) {
       </Anchor>
     )
   }
-  if (entry.action === 'wumpus.delete') return <Text span size="sm" fw={500}>{name}</Text>
+  if (entry.action === 'wumpus.delete' || entry.action === 'pack.delete') return <Text span size="sm" fw={500}>{name}</Text>
   return (
-    <Anchor href={`/wumpus/${encodeURIComponent(target.id)}`} size="sm">
+    <Anchor href={`/${target.type === 'pack' ? 'packs' : 'wumpus'}/${encodeURIComponent(target.id)}`} size="sm">
       {name}
     </Anchor>
   )
@@ -132,7 +135,7 @@ function Target({ entry }: { entry: ActivityEntry }) {
 
 function Changes({ entry }: { entry: ActivityEntry }) {
   // A publish or a delete lists every field; the name is already in the row.
-  const changes = entry.changes.filter((change) => entry.action === 'wumpus.edit' || entry.action === 'user.make-admin' || change.field !== 'name')
+  const changes = entry.changes.filter((change) => entry.action === 'wumpus.edit' || entry.action === 'pack.edit' || entry.action === 'user.make-admin' || change.field !== 'name')
   if (changes.length === 0) return null
   return (
     <dl className={activity.changes}>

@@ -11,6 +11,7 @@ const EVERYONE = [
 const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
   ['Manage animation', '/dashboard/manage'],
+  ['Packs', '/dashboard/packs'],
   ['All users', '/dashboard/users'],
   ['Activity', '/dashboard/activity'],
 ]

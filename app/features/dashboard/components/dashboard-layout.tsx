@@ -3,7 +3,7 @@ import { useEffect, useRef, type ReactNode } from 'react'
 import classes from './dashboard-layout.module.css'
 
 interface DashboardLink {
-  to: '/dashboard' | '/dashboard/profile' | '/dashboard/own' | '/dashboard/addNew' | '/dashboard/manage' | '/dashboard/users' | '/dashboard/activity'
+  to: '/dashboard' | '/dashboard/profile' | '/dashboard/own' | '/dashboard/addNew' | '/dashboard/manage' | '/dashboard/packs' | '/dashboard/users' | '/dashboard/activity'
   label: string
 }
 
@@ -16,6 +16,7 @@ const EVERYONE: DashboardLink[] = [
 const ADMINS: DashboardLink[] = [
   { to: '/dashboard/addNew', label: 'Add animation' },
   { to: '/dashboard/manage', label: 'Manage animation' },
+  { to: '/dashboard/packs', label: 'Packs' },
   { to: '/dashboard/users', label: 'All users' },
   { to: '/dashboard/activity', label: 'Activity' },
 ]

@@ -1,0 +1,66 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { packListPath, packPath } from '../../../contract/api-paths'
+import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { CreatePack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
+import { deletedCountSchema } from '../../../contract/wumpus-write'
+import { apiGet, apiRequest, trusted } from '../../lib/api-client'
+import { nextCursorFromLink } from '../wumpuses/api'
+
+export interface PackPage {
+  items: Pack[]
+  total: number
+  nextCursor: string | null
+}
+
+/** GET /api/packs, newest first, a page at a time. */
+export const packListQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: ['packs', 'list'],
+    queryFn: async ({ pageParam, signal }): Promise<PackPage> => {
+      const { data, headers } = await apiRequest(packListPath({ cursor: pageParam }), trusted<Pack[]>(), { signal })
+      const total = Number(headers.get(TOTAL_COUNT_HEADER))
+      return { items: data, total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length, nextCursor: nextCursorFromLink(headers.get('Link')) }
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** While a sticker's platform files are still being made, the pack is asked for again this often. */
+const PENDING_POLL_MS = 5000
+
+/** GET /api/packs/{id}: the pack, its stickers in order and one download per platform. */
+export const packQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['packs', 'detail', id],
+    queryFn: ({ signal }) => apiGet(packPath(id), trusted<PackDetail>(), { signal }),
+    refetchInterval: (query) => (query.state.data?.items.some((item) => !item.preview) ? PENDING_POLL_MS : false),
+  })
+
+/** After any pack write: the lists, the pack and the Activity page may show it. */
+function refreshPacks(queryClient: ReturnType<typeof useQueryClient>) {
+  return Promise.all([queryClient.invalidateQueries({ queryKey: ['packs'] }), queryClient.invalidateQueries({ queryKey: ['activity'] })])
+}
+
+export function useCreatePack() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (pack: CreatePack) => apiGet('/api/packs', trusted<Pack>(), { method: 'POST', body: pack }),
+    onSuccess: () => refreshPacks(queryClient),
+  })
+}
+
+export function useUpdatePack(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (changes: UpdatePack) => apiGet(packPath(id), trusted<Pack>(), { method: 'PUT', body: changes }),
+    onSuccess: () => refreshPacks(queryClient),
+  })
+}
+
+export function useDeletePack() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => apiGet(packPath(id), deletedCountSchema, { method: 'DELETE' }),
+    onSettled: () => refreshPacks(queryClient),
+  })
+}

@@ -1,0 +1,125 @@
+import { ActionIcon, Button, Center, Group, Modal, Stack, Table, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Pack } from '../../../../contract/pack'
+import { ButtonLink } from '../../../components/router-links'
+import { usePageTitle } from '../../../lib/page-title'
+import { errorMessage } from '../../admin/api'
+import { ActionIconLink } from '../../admin/components/action-icon-link'
+import { PencilIcon, TrashIcon } from '../../admin/components/admin-icons'
+import adminClasses from '../../admin/components/admin-table.module.css'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { packListQueryOptions, useDeletePack } from '../api'
+import { stickerCount } from '../pack-text'
+
+/** Dashboard → Packs (admins): every pack with edit and delete, and a way to make a new one. */
+export function ManagePacks() {
+  usePageTitle('Packs')
+  const list = useSuspenseInfiniteQuery(packListQueryOptions())
+  const remove = useDeletePack()
+  const network = useNeedsNetwork()
+  const [toDelete, setToDelete] = useState<Pack | null>(null)
+  const packs = list.data.pages.flatMap((page) => page.items)
+
+  async function confirmDelete() {
+    if (!toDelete) return
+    try {
+      const { deletedCount } = await remove.mutateAsync(toDelete.id)
+      notifications.show(deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' })
+      setToDelete(null)
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not delete the pack', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>Packs</Title>
+        <ButtonLink to="/dashboard/packs/new">New pack</ButtonLink>
+      </Group>
+      {network.note}
+      {packs.length === 0 ? (
+        <Text>No packs yet. Make one from the gallery’s stickers.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={340}>
+          <Table striped highlightOnHover className={adminClasses.table} aria-label="Packs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Name</Table.Th>
+                <Table.Th>Stickers</Table.Th>
+                <Table.Th>Action</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {packs.map((pack) => (
+                <Table.Tr key={pack.id}>
+                  <Table.Td className={adminClasses.name}>
+                    <ButtonLink to="/packs/$id" params={{ id: pack.id }} variant="subtle" size="compact-sm">
+                      {pack.name}
+                    </ButtonLink>
+                  </Table.Td>
+                  <Table.Td>{stickerCount(pack.wumpusIds.length)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <ActionIconLink
+                        to="/dashboard/packs/$id"
+                        params={{ id: pack.id }}
+                        variant="default"
+                        size="lg"
+                        className={adminClasses.icon}
+                        aria-label={`Edit ${pack.name}`}
+                        title="Edit"
+                      >
+                        <PencilIcon />
+                      </ActionIconLink>
+                      <ActionIcon
+                        variant="light"
+                        color="red"
+                        size="lg"
+                        className={adminClasses.icon}
+                        aria-label={`Delete ${pack.name}`}
+                        title="Delete"
+                        disabled={!network.online}
+                        onClick={() => setToDelete(pack)}
+                      >
+                        <TrashIcon />
+                      </ActionIcon>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      {list.hasNextPage && (
+        <Center>
+          <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
+            Load more
+          </Button>
+        </Center>
+      )}
+      <Modal
+        opened={toDelete !== null}
+        onClose={() => !remove.isPending && setToDelete(null)}
+        title={toDelete ? `Delete ${toDelete.name}?` : undefined}
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="md">
+          <Text size="sm">The pack is removed for everyone. Its stickers stay in the gallery.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending} disabled={!network.online}>
+              Delete
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  )
+}

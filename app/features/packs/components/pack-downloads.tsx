@@ -1,0 +1,57 @@
+import { Button, Stack, Text } from '@mantine/core'
+import type { PackDownload } from '../../../../contract/pack'
+import { formatBytes } from '../../../lib/format-bytes'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { stickerCount } from '../pack-text'
+import classes from './packs.module.css'
+
+/**
+ * One ZIP per chat app. A pack the app does not take shows why instead of a button (the server refuses
+ * it the same way); the browser streams a ZIP straight to disk through a plain download link.
+ */
+export function PackDownloads({ packName, downloads }: { packName: string; downloads: PackDownload[] }) {
+  const network = useNeedsNetwork()
+  return (
+    <section aria-labelledby="pack-downloads-heading">
+      <Text component="h2" fw={700} size="lg" id="pack-downloads-heading" mb="xs">
+        Download for your chat app
+      </Text>
+      {network.note}
+      <ul className={classes.downloads}>
+        {downloads.map((download) => (
+          <li key={download.platform} className={classes.download}>
+            <Stack gap={2} style={{ flex: '1 1 220px', minWidth: 0 }}>
+              <Text fw={600}>{download.label}</Text>
+              <Text size="sm" c="dimmed">
+                {download.fits ? `${stickerCount(download.stickers)} · about ${formatBytes(download.bytes)}` : download.message}
+              </Text>
+              {download.fits && download.missing > 0 && (
+                <Text size="sm" c="dimmed">
+                  {download.missing === 1 ? '1 sticker has' : `${download.missing} stickers have`} no {download.label} file yet and
+                  {download.missing === 1 ? ' is' : ' are'} left out.
+                </Text>
+              )}
+              {download.notes.map((note) => (
+                <Text key={note} size="sm" c="yellow.9" className="pack-note">
+                  {note}
+                </Text>
+              ))}
+            </Stack>
+            {download.fits && (
+              <Button
+                component="a"
+                href={download.url}
+                download={download.fileName}
+                variant="light"
+                disabled={!network.online}
+                aria-label={`Download ${packName} for ${download.label} (ZIP)`}
+              >
+                Download ZIP
+              </Button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}

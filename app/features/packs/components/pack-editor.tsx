@@ -1,0 +1,196 @@
+import { ActionIcon, Alert, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { useDebouncedValue } from '@mantine/hooks'
+import { notifications } from '@mantine/notifications'
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
+import { useState } from 'react'
+import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limits'
+import { createPackSchema, type Pack, type PackDetail } from '../../../../contract/pack'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { usePageTitle } from '../../../lib/page-title'
+import { errorMessage, fieldErrors } from '../../admin/api'
+import { TrashIcon } from '../../admin/components/admin-icons'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { wumpusListQueryOptions } from '../../wumpuses/api'
+import { useCreatePack, useUpdatePack } from '../api'
+import classes from './packs.module.css'
+
+interface PackEditorProps {
+  /** The pack to edit; none to make a new one. */
+  pack?: PackDetail
+  onSaved: (pack: Pack) => void
+}
+
+/** Dashboard → Packs → New pack / Edit: name, description, stickers in order (add, move, remove) and the cover. */
+export function PackEditor({ pack, onSaved }: PackEditorProps) {
+  usePageTitle(pack ? `Edit ${pack.name}` : 'New pack')
+  const [name, setName] = useState(pack?.name ?? '')
+  const [description, setDescription] = useState(pack?.description ?? '')
+  const [items, setItems] = useState<Wumpus[]>(pack?.items ?? [])
+  const [coverId, setCoverId] = useState<string | null>(pack?.coverWumpusId ?? null)
+  const [errors, setErrors] = useState<Record<string, string>>({})
+  const create = useCreatePack()
+  const update = useUpdatePack(pack?.id ?? '')
+  const saving = create.isPending || update.isPending
+  const network = useNeedsNetwork()
+  const cover = items.some((item) => item._id === coverId) ? coverId : (items[0]?._id ?? null)
+
+  const move = (index: number, by: -1 | 1) =>
+    setItems((list) => {
+      const next = [...list]
+      ;[next[index], next[index + by]] = [next[index + by]!, next[index]!]
+      return next
+    })
+  const remove = (id: string) => setItems((list) => list.filter((item) => item._id !== id))
+  const add = (wumpus: Wumpus) => setItems((list) => (list.some((item) => item._id === wumpus._id) ? list : [...list, wumpus]))
+
+  async function save() {
+    const body = { name, description, wumpusIds: items.map((item) => item._id), ...(cover ? { coverWumpusId: cover } : {}) }
+    const checked = createPackSchema.safeParse(body)
+    if (!checked.success) {
+      // The first problem of each field.
+      setErrors(Object.fromEntries(checked.error.issues.reverse().map((issue) => [String(issue.path[0]), issue.message])))
+      return
+    }
+    setErrors({})
+    try {
+      const saved = pack ? await update.mutateAsync(body) : await create.mutateAsync(body)
+      notifications.show({ color: 'green', message: pack ? 'Pack saved' : 'Pack created' })
+      onSaved(saved)
+    } catch (error) {
+      setErrors(fieldErrors(error))
+      notifications.show({ color: 'red', title: pack ? 'Could not save the pack' : 'Could not create the pack', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <Stack gap="lg" maw={760}>
+      <Title order={1}>{pack ? `Edit ${pack.name}` : 'New pack'}</Title>
+      {network.note}
+      <form
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault()
+          void save()
+        }}
+      >
+        <Stack gap="md">
+          <TextInput label="Name" required value={name} onChange={(event) => setName(event.currentTarget.value)} error={errors.name} />
+          <Textarea
+            label="Description"
+            description={`Optional, at most ${PACK_DESCRIPTION_MAX} characters`}
+            rows={3}
+            value={description}
+            onChange={(event) => setDescription(event.currentTarget.value)}
+            error={errors.description}
+          />
+          <section aria-labelledby="pack-items-heading">
+            <Group justify="space-between" mb={4}>
+              <Text component="h2" fw={700} id="pack-items-heading">
+                Stickers in this pack
+              </Text>
+              <Text size="sm" c="dimmed">
+                {items.length} of at most {PACK_ITEMS_MAX}
+              </Text>
+            </Group>
+            {items.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                No stickers yet: add some from the gallery below.
+              </Text>
+            ) : (
+              <Radio.Group value={cover} onChange={setCoverId} aria-label="Cover sticker">
+                <ol className={classes.downloads} aria-label="Stickers in this pack">
+                  {items.map((item, index) => (
+                    <li key={item._id} className={classes.pickerItem}>
+                      <Text size="sm" c="dimmed" w={24} ta="right">
+                        {index + 1}
+                      </Text>
+                      <Thumb wumpus={item} />
+                      <Text size="sm" className={classes.itemName}>
+                        {item.name}
+                      </Text>
+                      <Radio value={item._id} label="Cover" classNames={{ label: classes.coverLabel }} aria-label={`Use ${item.name} as the cover`} />
+                      <ActionIcon variant="default" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${item.name} up`}>
+                        ↑
+                      </ActionIcon>
+                      <ActionIcon variant="default" disabled={index === items.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${item.name} down`}>
+                        ↓
+                      </ActionIcon>
+                      <ActionIcon variant="light" color="red" onClick={() => remove(item._id)} aria-label={`Remove ${item.name} from the pack`}>
+                        <TrashIcon />
+                      </ActionIcon>
+                    </li>
+                  ))}
+                </ol>
+              </Radio.Group>
+            )}
+            {(errors.wumpusIds || errors.coverWumpusId) && (
+              <Text size="sm" c="red" role="alert" mt={4}>
+                {errors.wumpusIds ?? errors.coverWumpusId}
+              </Text>
+            )}
+          </section>
+          <StickerPicker inPack={new Set(items.map((item) => item._id))} full={items.length >= PACK_ITEMS_MAX} onAdd={add} />
+          <Group>
+            <Button type="submit" loading={saving} disabled={!network.online}>
+              {pack ? 'Save pack' : 'Create pack'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Stack>
+  )
+}
+
+function Thumb({ wumpus }: { wumpus: Wumpus }) {
+  return <img className={classes.thumb} src={wumpus.preview?.still ?? wumpus.gif} alt="" width={48} height={48} loading="lazy" />
+}
+
+/** The gallery's own search, to find stickers and add them to the pack. */
+function StickerPicker({ inPack, full, onAdd }: { inPack: ReadonlySet<string>; full: boolean; onAdd: (wumpus: Wumpus) => void }) {
+  const [query, setQuery] = useState('')
+  const [q] = useDebouncedValue(query.trim(), 250)
+  const results = useInfiniteQuery({ ...wumpusListQueryOptions(q ? { q } : {}), placeholderData: keepPreviousData })
+  const found = results.data?.pages.flatMap((page) => page.items) ?? []
+  return (
+    <section aria-labelledby="pack-picker-heading">
+      <Text component="h2" fw={700} id="pack-picker-heading" mb={4}>
+        Add stickers
+      </Text>
+      <TextInput
+        type="search"
+        placeholder="Search the gallery"
+        aria-label="Search the gallery for stickers"
+        value={query}
+        onChange={(event) => setQuery(event.currentTarget.value)}
+      />
+      {results.isError && !results.data ? (
+        <Alert color="red" variant="light" mt="xs">
+          {errorMessage(results.error, 'Could not search the gallery.')}
+        </Alert>
+      ) : found.length === 0 && results.data ? (
+        <Text size="sm" c="dimmed" mt="xs">
+          No sticker matches “{q}”.
+        </Text>
+      ) : (
+        <ul className={classes.downloads} aria-label="Search results">
+          {found.map((wumpus) => (
+            <li key={wumpus._id} className={classes.pickerItem}>
+              <Thumb wumpus={wumpus} />
+              <Text size="sm" className={classes.itemName}>
+                {wumpus.name}
+              </Text>
+              <Button size="compact-sm" variant="light" disabled={inPack.has(wumpus._id) || full} onClick={() => onAdd(wumpus)} aria-label={`Add ${wumpus.name}`}>
+                {inPack.has(wumpus._id) ? 'Added' : 'Add'}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {results.hasNextPage && (
+        <Button variant="subtle" size="compact-sm" mt={4} onClick={() => void results.fetchNextPage()} loading={results.isFetchingNextPage}>
+          More results
+        </Button>
+      )}
+    </section>
+  )
+}

@@ -1,0 +1,37 @@
+import { Button, Center, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { usePageTitle } from '../../../lib/page-title'
+import { packListQueryOptions } from '../api'
+import { PackCard } from './pack-card'
+
+/** /packs: every pack, newest first, as cards. */
+export function PackList() {
+  usePageTitle('Sticker packs')
+  const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = useSuspenseInfiniteQuery(packListQueryOptions())
+  const packs = data.pages.flatMap((page) => page.items)
+  const total = data.pages[0]?.total ?? packs.length
+  return (
+    <Stack gap="lg">
+      <Stack gap={4}>
+        <Title order={1}>Sticker packs</Title>
+        <Text>Sets of wumpuses ready for your chat app: one download per app, every sticker in it.</Text>
+      </Stack>
+      {packs.length === 0 ? (
+        <Text c="dimmed">No packs yet. Admins make them from the gallery.</Text>
+      ) : (
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" p={0} m={0} aria-label="Packs">
+          {packs.map((pack, index) => (
+            <PackCard key={pack.id} pack={pack} eager={index === 0} />
+          ))}
+        </SimpleGrid>
+      )}
+      {hasNextPage && (
+        <Center>
+          <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
+            More packs ({packs.length} of {total})
+          </Button>
+        </Center>
+      )}
+    </Stack>
+  )
+}

@@ -1,0 +1,50 @@
+import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { AnchorLink } from '../../../components/router-links'
+import { usePageTitle } from '../../../lib/page-title'
+import { SavePackOfflineButton } from '../../offline/components/save-pack-offline-button'
+import { WumpusCard } from '../../wumpuses/components/wumpus-card'
+import { packQueryOptions } from '../api'
+import { stickerCount } from '../pack-text'
+import { PackDownloads } from './pack-downloads'
+
+/** /packs/{id}: the pack's stickers in order, and one download per chat app. */
+export function PackPage({ id }: { id: string }) {
+  const { data: pack } = useSuspenseQuery(packQueryOptions(id))
+  usePageTitle(pack.name)
+  return (
+    <Stack gap="lg">
+      <AnchorLink to="/packs" size="sm">
+        ← All packs
+      </AnchorLink>
+      <Group justify="space-between" align="flex-start" gap="md">
+        <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
+          <Title order={1}>{pack.name}</Title>
+          {pack.description && <Text>{pack.description}</Text>}
+          <Text size="sm" c="dimmed">
+            {stickerCount(pack.items.length)}
+          </Text>
+        </Stack>
+        {/* The pack's actions; the share action (issue 12, share and copy) goes here too. */}
+        <Group gap="xs" data-pack-actions>
+          <SavePackOfflineButton pack={pack} />
+        </Group>
+      </Group>
+      <PackDownloads packName={pack.name} downloads={pack.downloads} />
+      <section aria-labelledby="pack-stickers-heading">
+        <Text component="h2" fw={700} size="lg" id="pack-stickers-heading" mb="xs">
+          Stickers in this pack
+        </Text>
+        {pack.items.length === 0 ? (
+          <Text c="dimmed">This pack has no stickers: they were all removed from the gallery.</Text>
+        ) : (
+          <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" p={0} m={0} aria-label={`Stickers in ${pack.name}`}>
+            {pack.items.map((wumpus, index) => (
+              <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index === 0} />
+            ))}
+          </SimpleGrid>
+        )}
+      </section>
+    </Stack>
+  )
+}

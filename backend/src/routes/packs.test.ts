@@ -1,0 +1,331 @@
+import yauzl from 'yauzl'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { activityListSchema } from '../../../contract/audit'
+import { LINK_HEADER, TOTAL_COUNT_HEADER, WHATSAPP_TRAY_MAX_BYTES } from '../../../contract/limits'
+import { packDetailSchema, packListSchema, packSchema, type PackDetail } from '../../../contract/pack'
+import { PLATFORMS, PLATFORM_RULES, type Platform } from '../../../contract/stickers'
+import { checkStickerFile } from '../media/platform-check'
+import { lottieBytes } from '../media/test-fixtures/lottie'
+import { fileStem } from '../services/derived-media'
+import type { DerivedFile, DerivedMedia, WumpusRecord } from '../store/port'
+import { errorBody } from '../../test/support/error-body'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+
+let server: TestServer
+let admin: string
+let user: string
+const ADMIN = 'pack-admin@example.com'
+/** One animation with previews and exports made by the real render worker; the others get copies of its files. */
+let rendered: WumpusRecord
+
+beforeAll(async () => {
+  server = await startTestServer({}, { deriveMedia: true })
+  await server.store.upsertUser(ADMIN, { user_name: 'Pack Admin', role: 'admin' })
+  admin = await server.sessionToken(ADMIN)
+  user = await server.sessionToken('pack-user@example.com')
+  const record = await addWumpus(server.store, { name: 'Rendered Wumpus' })
+  const lottie = await server.store.putFile({ bytes: lottieBytes(), contentType: 'application/json', filename: 'rendered.json' })
+  await server.store.updateWumpus(record._id, { files: { ...record.files, lottie: { id: lottie.id, filename: lottie.filename } } })
+  await server.derivedMedia.refresh(record._id)
+  rendered = (await server.store.getWumpus(record._id))!
+  expect(rendered.derived?.exports.every((e) => e.file)).toBe(true)
+}, 120_000)
+afterAll(() => server.close())
+
+/** An animation whose previews and exports are copies of the rendered one's (real files, fast); `without` platforms get none. */
+async function stickerWumpus(name: string, options: { without?: Platform[]; still?: boolean } = {}): Promise<WumpusRecord> {
+  const record = await addWumpus(server.store, { name })
+  const source = rendered.derived!
+  const copy = async (file: DerivedFile): Promise<DerivedFile> => {
+    const { bytes } = (await server.store.readFile(file.id))!
+    const filename = file.filename.replace(fileStem(rendered.name), fileStem(name))
+    const info = await server.store.putFile({ bytes, contentType: file.contentType, filename, owner: record.u_email, purpose: 'derived' })
+    return { ...file, id: info.id, filename, ...(options.still ? { frames: 1 } : {}) }
+  }
+  const derived: DerivedMedia = {
+    source: record.files.lottie.id,
+    version: source.version,
+    madeAt: new Date(),
+    previews: { small: await copy(source.previews!.small), large: await copy(source.previews!.large), still: await copy(source.previews!.still) },
+    exports: await Promise.all(
+      source.exports.map(async (e) => (options.without?.includes(e.platform) ? { platform: e.platform, notes: ['Too long for this platform'] } : { ...e, file: await copy(e.file!) })),
+    ),
+  }
+  return (await server.store.setDerivedMedia(record._id, record.files.lottie.id, derived))!
+}
+
+async function stickerWumpuses(count: number, prefix: string): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) ids.push((await stickerWumpus(`${prefix} ${i + 1}`))._id)
+  return ids
+}
+
+/** As the admin unless a token is given ('' for anonymous). */
+const call = (method: string, path: string, body?: unknown, token = admin) =>
+  fetch(server.url + path, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+
+async function createPack(body: Record<string, unknown>): Promise<string> {
+  const res = await call('POST', '/api/packs', body)
+  expect(res.status, await res.clone().text()).toBe(201)
+  return packSchema.parse(await res.json()).id
+}
+
+async function detail(id: string): Promise<PackDetail> {
+  const res = await fetch(`${server.url}/api/packs/${id}`)
+  expect(res.status).toBe(200)
+  return packDetailSchema.parse(await res.json())
+}
+
+async function activity() {
+  return activityListSchema.parse(await (await call('GET', '/api/activity?limit=5')).json())
+}
+
+interface ZipEntry {
+  name: string
+  bytes: Uint8Array
+  /** 0 = stored, as every entry of a pack ZIP is. */
+  method: number
+}
+
+/** Reads a whole archive with yauzl (an independent reader), entries in archive order. */
+function readZip(bytes: Uint8Array): Promise<ZipEntry[]> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true, validateEntrySizes: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const entries: ZipEntry[] = []
+      zip.on('error', reject)
+      zip.on('end', () => resolve(entries))
+      zip.on('entry', (entry: yauzl.Entry) => {
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError)
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.on('end', () => {
+            entries.push({ name: entry.fileName, bytes: new Uint8Array(Buffer.concat(chunks)), method: entry.compressionMethod })
+            zip.readEntry()
+          })
+        })
+      })
+      zip.readEntry()
+    })
+  })
+}
+
+/** Width and height from a PNG's IHDR, read by hand. */
+function pngSize(bytes: Uint8Array): [number, number] {
+  expect(Buffer.from(bytes.subarray(0, 8)).toString('hex')).toBe('89504e470d0a1a0a')
+  const view = new DataView(bytes.buffer, bytes.byteOffset)
+  return [view.getUint32(16), view.getUint32(20)]
+}
+
+describe('packs: making, editing and deleting (admins), audited', () => {
+  it('makes a pack in the given order with the first sticker as cover, lists and opens it', async () => {
+    const ids = await stickerWumpuses(3, 'Ordered')
+    const res = await call('POST', '/api/packs', { name: '  Cheerful Wumpuses ', description: 'Happy ones', wumpusIds: [ids[2], ids[0], ids[1]] })
+    expect(res.status).toBe(201)
+    const pack = packSchema.parse(await res.json())
+    expect(pack).toMatchObject({ name: 'Cheerful Wumpuses', description: 'Happy ones', wumpusIds: [ids[2], ids[0], ids[1]], coverWumpusId: ids[2], createdBy: ADMIN })
+    expect(pack.cover?._id).toBe(ids[2])
+    expect(pack.cover?.preview).toBeDefined()
+
+    const opened = await detail(pack.id)
+    expect(opened.items.map((item) => item.name)).toEqual(['Ordered 3', 'Ordered 1', 'Ordered 2'])
+    expect(opened.downloads.map((d) => [d.platform, d.fits, d.stickers, d.missing])).toEqual(PLATFORMS.map((p) => [p, true, 3, 0]))
+    expect(opened.downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({ url: `/api/packs/${pack.id}/download/whatsapp`, fileName: 'cheerful-wumpuses.whatsapp.zip' })
+    expect(opened.downloads.find((d) => d.platform === 'line')!.notes).toEqual(['LINE sets have 8, 16 or 24 stickers; this pack has 3.'])
+
+    const [entry] = await activity()
+    expect(entry).toMatchObject({ actor: ADMIN, action: 'pack.create', target: { type: 'pack', id: pack.id, name: 'Cheerful Wumpuses' } })
+    expect(entry!.changes).toContainEqual({ field: 'stickers', to: '3: Ordered 3, Ordered 1, Ordered 2' })
+    expect(entry!.changes).toContainEqual({ field: 'cover', to: 'Ordered 3' })
+  })
+
+  it('lists packs newest first, paged with X-Total-Count and Link', async () => {
+    const [id] = await stickerWumpuses(1, 'Listed')
+    const made = [await createPack({ name: 'Page Pack A', wumpusIds: [id] }), await createPack({ name: 'Page Pack B', wumpusIds: [id] })]
+    const first = await fetch(`${server.url}/api/packs?limit=1`)
+    expect(first.status).toBe(200)
+    const total = Number(first.headers.get(TOTAL_COUNT_HEADER))
+    expect(total).toBeGreaterThanOrEqual(2)
+    expect(packListSchema.parse(await first.json()).map((p) => p.id)).toEqual([made[1]])
+    const next = /^<([^>]+)>; rel="next"$/.exec(first.headers.get(LINK_HEADER) ?? '')![1]!
+    const second = packListSchema.parse(await (await fetch(server.url + next)).json())
+    expect(second.map((p) => p.id)).toEqual([made[0]])
+    expect(second[0]!.cover?.name).toBe('Listed 1')
+    expect((await fetch(`${server.url}/api/packs?cursor=nope!`)).status).toBe(400)
+    expect((await fetch(`${server.url}/api/packs?limit=0`)).status).toBe(400)
+  })
+
+  it('refuses unknown stickers, repeats, empty and oversized lists, a cover outside the pack and unknown fields, in the error shape', async () => {
+    const [id] = await stickerWumpuses(1, 'Valid')
+    const unknown = 'abcdefabcdefabcdefabcdef'
+    const refused = async (body: unknown, pattern: RegExp) => {
+      const res = await call('POST', '/api/packs', body)
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(400)
+      const error = errorBody(await res.json()).error
+      expect(`${error.message} ${JSON.stringify(error.details)}`).toMatch(pattern)
+      return error
+    }
+    const error = await refused({ name: 'Ghost Pack', wumpusIds: [id, unknown] }, /One sticker does not exist/)
+    expect(error.details).toEqual({ field: 'wumpusIds', unknown: [unknown] })
+    await refused({ name: 'Twice Pack', wumpusIds: [id, id] }, /only once/)
+    await refused({ name: 'Empty Pack', wumpusIds: [] }, /at least one sticker/)
+    await refused({ name: 'Huge Pack', wumpusIds: Array.from({ length: 201 }, (_, i) => i.toString(16).padStart(24, '0')) }, /at most 200/)
+    await refused({ name: 'Cover Pack', wumpusIds: [id], coverWumpusId: unknown }, /cover must be one of/)
+    await refused({ name: 'x', wumpusIds: [id] }, /at least 3 characters/)
+    await refused({ name: 'Bad Id Pack', wumpusIds: ['nope'] }, /Not a valid id/)
+    await refused({ name: 'Extra Pack', wumpusIds: [id], role: 'admin' }, /not valid/)
+    expect((await call('GET', '/api/packs?limit=100').then((res) => res.json()) as { name: string }[]).map((p) => p.name)).not.toContain('Ghost Pack')
+  })
+
+  it('lets only verified admins write', async () => {
+    const [id] = await stickerWumpuses(1, 'Guarded')
+    const body = { name: 'Sneaky Pack', wumpusIds: [id] }
+    expect((await call('POST', '/api/packs', body, '')).status).toBe(401)
+    expect((await call('POST', '/api/packs', body, user)).status).toBe(403)
+    const unverified = await server.sessionToken(ADMIN, { emailVerified: false })
+    expect((await call('POST', '/api/packs', body, unverified)).status).toBe(403)
+    const pack = await createPack({ name: 'Guarded Pack', wumpusIds: [id] })
+    expect((await call('PUT', `/api/packs/${pack}`, { name: 'Taken Pack' }, user)).status).toBe(403)
+    expect((await call('DELETE', `/api/packs/${pack}`, undefined, user)).status).toBe(403)
+    expect((await detail(pack)).name).toBe('Guarded Pack')
+  })
+
+  it('adds, reorders and removes stickers and changes the cover with one PUT, audited with what changed', async () => {
+    const ids = await stickerWumpuses(4, 'Edited')
+    const pack = await createPack({ name: 'Edit Pack', wumpusIds: [ids[0], ids[1]] })
+    const res = await call('PUT', `/api/packs/${pack}`, { name: 'Edited Pack', wumpusIds: [ids[3], ids[1], ids[2]], coverWumpusId: ids[2] })
+    expect(res.status).toBe(200)
+    expect(packSchema.parse(await res.json())).toMatchObject({ name: 'Edited Pack', wumpusIds: [ids[3], ids[1], ids[2]], coverWumpusId: ids[2] })
+    const [entry] = await activity()
+    expect(entry).toMatchObject({ action: 'pack.edit', target: { type: 'pack', id: pack, name: 'Edited Pack' } })
+    expect(entry!.changes).toEqual([
+      { field: 'name', from: 'Edit Pack', to: 'Edited Pack' },
+      { field: 'stickers', from: '2: Edited 1, Edited 2', to: '3: Edited 4, Edited 2, Edited 3' },
+      { field: 'cover', from: 'Edited 1', to: 'Edited 3' },
+    ])
+    // Nothing changed: nothing recorded.
+    expect((await call('PUT', `/api/packs/${pack}`, { name: 'Edited Pack' })).status).toBe(200)
+    expect((await activity())[0]!.id).toBe(entry!.id)
+    // A cover outside the stored stickers, unknown stickers, unknown packs.
+    expect((await call('PUT', `/api/packs/${pack}`, { coverWumpusId: ids[0] })).status).toBe(400)
+    expect((await call('PUT', `/api/packs/${pack}`, { wumpusIds: ['abcdefabcdefabcdefabcdef'] })).status).toBe(400)
+    expect((await call('PUT', '/api/packs/abcdefabcdefabcdefabcdef', { name: 'Nobody Pack' })).status).toBe(404)
+    expect((await call('PUT', '/api/packs/nope', { name: 'Nobody Pack' })).status).toBe(404)
+    expect((await detail(pack)).items.map((item) => item.name)).toEqual(['Edited 4', 'Edited 2', 'Edited 3'])
+  })
+
+  it('deletes a pack (audited) and drops deleted animations from packs', async () => {
+    const ids = await stickerWumpuses(2, 'Dropped')
+    const pack = await createPack({ name: 'Dropping Pack', wumpusIds: ids, coverWumpusId: ids[1] })
+    expect((await call('DELETE', `/api/wumpus/${ids[1]}`)).status).toBe(200)
+    const opened = await detail(pack)
+    expect(opened).toMatchObject({ wumpusIds: [ids[0]], coverWumpusId: ids[0] })
+    expect(opened.items.map((item) => item._id)).toEqual([ids[0]])
+
+    expect(await (await call('DELETE', `/api/packs/${pack}`)).json()).toEqual({ deletedCount: 1 })
+    expect((await activity())[0]).toMatchObject({ action: 'pack.delete', target: { type: 'pack', id: pack, name: 'Dropping Pack' } })
+    expect(await (await call('DELETE', `/api/packs/${pack}`)).json()).toEqual({ deletedCount: 0 })
+    const gone = await fetch(`${server.url}/api/packs/${pack}`)
+    expect(gone.status).toBe(404)
+    expect(errorBody(await gone.json()).error.code).toBe('NOT_FOUND')
+  })
+})
+
+describe('packs: one ZIP per platform', () => {
+  let pack: string
+  let ids: string[]
+
+  beforeAll(async () => {
+    ids = await stickerWumpuses(11, 'Zipped')
+    ids.push((await stickerWumpus('Zipped Long', { without: ['telegram'] }))._id)
+    pack = await createPack({ name: 'Zipped Wumpuses', description: 'Twelve of them', wumpusIds: ids, coverWumpusId: ids[4] })
+  })
+
+  for (const platform of PLATFORMS) {
+    it(`${platform}: every sticker in pack order, each fit for ${PLATFORM_RULES[platform].label}, streamed with its size and a clear name`, async () => {
+      const res = await fetch(`${server.url}/api/packs/${pack}/download/${platform}`)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('content-type')).toBe('application/zip')
+      expect(res.headers.get('content-disposition')).toContain(`attachment; filename="zipped-wumpuses.${platform}.zip"`)
+      const bytes = new Uint8Array(await res.arrayBuffer())
+      expect(bytes.length).toBe(Number(res.headers.get('content-length')))
+      const entries = await readZip(bytes)
+      const stickers = entries.filter((entry) => entry.name.endsWith(PLATFORM_RULES[platform].extension))
+      const count = platform === 'telegram' ? 11 : 12
+      const names = Array.from({ length: 12 }, (_, i) => `Zipped ${i + 1}`).with(11, 'Zipped Long').slice(0, count)
+      expect(stickers.map((entry) => entry.name)).toEqual(names.map((name, i) => `${String(i + 1).padStart(2, '0')}-${fileStem(name)}.${PLATFORM_RULES[platform].extension}`))
+      for (const entry of stickers) {
+        expect(entry.method).toBe(0)
+        expect(checkStickerFile(platform, entry.bytes).problems, entry.name).toEqual([])
+      }
+      const readme = new TextDecoder().decode(entries.find((entry) => entry.name === 'README.txt')!.bytes)
+      expect(readme).toContain(`Zipped Wumpuses: ${PLATFORM_RULES[platform].label} stickers`)
+      if (platform === 'telegram') expect(readme).toMatch(/Left out \(no Telegram file\):\r\n {2}Zipped Long: Too long for this platform/)
+      else expect(readme).not.toContain('Left out')
+      if (platform === 'line') expect(readme).toContain('LINE sets have 8, 16 or 24 stickers; this pack has 12.')
+
+      if (platform === 'whatsapp') {
+        const tray = entries.find((entry) => entry.name === 'tray.png')!
+        expect(pngSize(tray.bytes)).toEqual([96, 96])
+        expect(tray.bytes.length).toBeLessThanOrEqual(WHATSAPP_TRAY_MAX_BYTES)
+        expect(new TextDecoder().decode(entries.find((entry) => entry.name === 'title.txt')!.bytes)).toBe('Zipped Wumpuses')
+        expect(entries.map((entry) => entry.name).slice(12)).toEqual(['tray.png', 'title.txt', 'author.txt', 'README.txt'])
+      } else {
+        expect(entries.map((entry) => entry.name).slice(count)).toEqual(['README.txt'])
+      }
+    })
+  }
+
+  it('says on the pack what each ZIP holds, and counts a ZIP as a download of its stickers', async () => {
+    const opened = await detail(pack)
+    const telegram = opened.downloads.find((d) => d.platform === 'telegram')!
+    expect(telegram).toMatchObject({ fits: true, stickers: 11, missing: 1, message: null })
+    const whatsapp = opened.downloads.find((d) => d.platform === 'whatsapp')!
+    const file = rendered.derived!.exports.find((e) => e.platform === 'whatsapp')!.file!
+    expect(whatsapp.bytes).toBe(12 * file.bytes)
+
+    // The six ZIPs above came from one visitor: each of their stickers counted once.
+    await server.downloads.flush()
+    expect((await server.store.getWumpus(ids[0]!))!.downloads).toBe(1)
+    expect((await server.store.getWumpus(ids[11]!))!.downloads).toBe(1)
+  })
+
+  it('refuses WhatsApp packs outside 3 to 30 stickers or with a still, with the reason, before streaming', async () => {
+    const notFit = async (id: string, message: string) => {
+      const res = await fetch(`${server.url}/api/packs/${id}/download/whatsapp`)
+      expect(res.status).toBe(422)
+      expect(res.headers.get('content-disposition')).toBeNull()
+      expect(errorBody(await res.json()).error).toMatchObject({ code: 'PACK_NOT_FIT', message })
+      expect((await detail(id)).downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({ fits: false, message })
+    }
+    const two = await createPack({ name: 'Two Pack', wumpusIds: ids.slice(0, 2) })
+    await notFit(two, 'WhatsApp packs need 3 to 30 stickers; this pack has 2.')
+    // Other platforms take it.
+    expect((await fetch(`${server.url}/api/packs/${two}/download/signal`)).status).toBe(200)
+
+    const many = [...ids, ...(await stickerWumpuses(19, 'Many'))]
+    await notFit(await createPack({ name: 'Big Pack', wumpusIds: many }), 'WhatsApp packs need 3 to 30 stickers; this pack has 31.')
+
+    const still = await stickerWumpus('Still Wumpus', { still: true })
+    await notFit(await createPack({ name: 'Still Pack', wumpusIds: [...ids.slice(0, 3), still._id] }), 'WhatsApp packs are all animated; “Still Wumpus” is a still.')
+
+    const missing = await stickerWumpus('No WhatsApp', { without: ['whatsapp'] })
+    await notFit(await createPack({ name: 'Gap Pack', wumpusIds: [...ids.slice(0, 2), missing._id] }), 'WhatsApp packs need 3 to 30 stickers; 2 of this pack’s 3 have a WhatsApp file.')
+  })
+
+  it('refuses a ZIP none of whose stickers has the platform file, unknown platforms and unknown packs', async () => {
+    const none = await stickerWumpus('Never Telegram', { without: ['telegram'] })
+    const id = await createPack({ name: 'No Telegram Pack', wumpusIds: [none._id] })
+    const res = await fetch(`${server.url}/api/packs/${id}/download/telegram`)
+    expect(res.status).toBe(422)
+    expect(errorBody(await res.json()).error.message).toBe('None of this pack’s stickers has a Telegram file yet.')
+    expect((await fetch(`${server.url}/api/packs/${id}/download/myspace`)).status).toBe(404)
+    expect((await fetch(`${server.url}/api/packs/abcdefabcdefabcdefabcdef/download/slack`)).status).toBe(404)
+    expect((await fetch(`${server.url}/api/packs/nope/download/slack`)).status).toBe(404)
+  })
+})

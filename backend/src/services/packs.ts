@@ -1,0 +1,288 @@
+// The pack rules: admins make ordered packs of existing animations (1 to 200, each once, the cover one of
+// them); anyone lists and opens them, and downloads one ZIP per chat platform made of the platform files
+// the server already made for each animation (services/derived-media.ts). A ZIP is checked against the
+// platform's pack rules before a byte is sent (WhatsApp: 3 to 30 animated stickers), then streamed entry
+// by entry: one sticker file in memory at a time.
+import { Readable } from 'node:stream'
+import { ZipFile } from 'yazl'
+import { LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
+import type { Pack, PackDetail, PackDownload } from '../../../contract/pack'
+import { packDownloadPath } from '../../../contract/api-paths'
+import { PLATFORM_RULES, PLATFORMS, type Platform } from '../../../contract/stickers'
+import { badRequest, HttpError, notFound } from '../http/http-error'
+import type { Logger } from '../logger'
+import { trayIcon } from '../media/tray-icon'
+import { toApiWumpus } from '../http/mappers/wumpus'
+import type { AuditChange, DerivedFile, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
+import { fieldChanges, type AuditLog } from './audit'
+import { derivedIsCurrent, fileStem } from './derived-media'
+
+export interface PackServiceDeps {
+  store: Store
+  audit: AuditLog
+  logger: Logger
+}
+
+/** A pack's ZIP for one platform, ready to stream. */
+export interface PackZip {
+  fileName: string
+  /** Exact byte length of the archive (every entry is stored, not deflated, so it is known before). */
+  bytes: number
+  stream: Readable
+  /** The animations whose files are in it (each counts as a download). */
+  wumpusIds: string[]
+}
+
+type NewPackInput = Omit<NewPack, 'createdBy'>
+type Entry = { record: WumpusRecord; file: DerivedFile }
+
+/** Telegram sets hold at most this many animated stickers. */
+const TELEGRAM_SET_MAX = 120
+const AUDIT_TEXT_MAX = 500
+
+export interface PackService {
+  list(query: { limit: number; cursor?: string }): Promise<{ items: Pack[]; total: number; nextCursor?: string }>
+  /** The pack with its stickers in order and one download per platform; throws NOT_FOUND. */
+  detail(id: string): Promise<PackDetail>
+  create(actor: string, input: NewPackInput): Promise<Pack>
+  /** Throws NOT_FOUND for an unknown pack. */
+  update(actor: string, id: string, patch: PackPatch): Promise<Pack>
+  remove(actor: string, id: string): Promise<number>
+  /** Throws NOT_FOUND, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's rules. */
+  zip(id: string, platform: Platform): Promise<PackZip>
+}
+
+export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
+  /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
+  async function itemsOf(pack: Pick<PackRecord, 'wumpusIds'>): Promise<WumpusRecord[]> {
+    const records = await Promise.all(pack.wumpusIds.map((id) => store.getWumpus(id)))
+    return records.filter((record): record is WumpusRecord => record !== undefined)
+  }
+
+  async function getPack(id: string): Promise<PackRecord> {
+    const pack = await store.getPack(id)
+    if (!pack) throw notFound('No pack with this id')
+    return pack
+  }
+
+  /** The animations the ids name, in order; unknown ids are refused, all of them named. */
+  async function existing(ids: string[]): Promise<WumpusRecord[]> {
+    const records = await Promise.all(ids.map((id) => store.getWumpus(id)))
+    const unknown = ids.filter((_, i) => !records[i])
+    if (unknown.length > 0) {
+      throw badRequest(`${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`, {
+        field: 'wumpusIds',
+        unknown,
+      })
+    }
+    return records as WumpusRecord[]
+  }
+
+  async function toPack(pack: PackRecord, items?: WumpusRecord[]): Promise<Pack> {
+    const cover = pack.coverWumpusId ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.getWumpus(pack.coverWumpusId))) : undefined
+    return {
+      id: pack.id,
+      name: pack.name,
+      description: pack.description,
+      coverWumpusId: pack.coverWumpusId,
+      wumpusIds: pack.wumpusIds,
+      cover: cover ? toApiWumpus(cover) : null,
+      createdBy: pack.createdBy,
+      createdAt: pack.createdAt.toISOString(),
+      updatedAt: pack.updatedAt.toISOString(),
+    }
+  }
+
+  return {
+    async list(query) {
+      const page = await store.listPacks(query)
+      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack))) }
+    },
+
+    async detail(id) {
+      const pack = await getPack(id)
+      const items = await itemsOf(pack)
+      return {
+        ...(await toPack(pack, items)),
+        items: items.map(toApiWumpus),
+        downloads: PLATFORMS.map((platform) => toDownload(pack, planZip(pack, items, platform))),
+      }
+    },
+
+    async create(actor, input) {
+      const items = await existing(input.wumpusIds)
+      const pack = await store.insertPack({ ...input, createdBy: actor })
+      await audit.record({ actor, action: 'pack.create', target: { type: 'pack', id: pack.id, name: pack.name }, changes: packChanges(undefined, pack, items) })
+      return toPack(pack, items)
+    },
+
+    async update(actor, id, patch) {
+      const before = await getPack(id)
+      const newItems = patch.wumpusIds ? await existing(patch.wumpusIds) : []
+      if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
+        throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
+      }
+      const updated = await store.updatePack(id, patch)
+      if (!updated) throw notFound('No pack with this id')
+      const items = [...(await itemsOf(before)), ...newItems]
+      const changes = packChanges(before, updated, items)
+      if (changes.length > 0) await audit.record({ actor, action: 'pack.edit', target: { type: 'pack', id, name: updated.name }, changes })
+      return toPack(updated, items)
+    },
+
+    async remove(actor, id) {
+      const pack = await store.getPack(id)
+      const deleted = pack ? await store.deletePack(pack.id) : 0
+      if (pack && deleted > 0) {
+        await audit.record({ actor, action: 'pack.delete', target: { type: 'pack', id: pack.id, name: pack.name }, changes: packChanges(pack, undefined, await itemsOf(pack)) })
+      }
+      return deleted
+    },
+
+    async zip(id, platform) {
+      const pack = await getPack(id)
+      const plan = planZip(pack, await itemsOf(pack), platform)
+      if (!plan.fits) throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
+      return writeZip(store, logger, pack, plan)
+    },
+  }
+}
+
+interface ZipPlan {
+  platform: Platform
+  entries: Entry[]
+  /** Animations without this platform's file, and why. */
+  left: { record: WumpusRecord; reason: string }[]
+  fits: boolean
+  message: string | null
+  notes: string[]
+}
+
+/** Which stickers go in a platform's ZIP, and whether the platform takes it as a pack. */
+function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platform): ZipPlan {
+  const rules = PLATFORM_RULES[platform]
+  const entries: Entry[] = []
+  const left: ZipPlan['left'] = []
+  for (const record of items) {
+    const made = derivedIsCurrent(record) ? record.derived.exports.find((e) => e.platform === platform) : undefined
+    if (made?.file) entries.push({ record, file: made.file })
+    else left.push({ record, reason: made ? (made.notes[0] ?? `No file fits ${rules.label}`) : 'Still being made' })
+  }
+  const count = entries.length
+  const has = left.length === 0 ? `this pack has ${count}` : `${count} of this pack’s ${items.length} have a ${rules.label} file`
+  let message: string | null = null
+  if (items.length === 0) message = 'This pack has no stickers.'
+  else if (count === 0) message = `None of this pack’s stickers has a ${rules.label} file yet.`
+  else if (platform === 'whatsapp') {
+    const still = entries.find((e) => e.file.frames < 2)
+    if (count < WHATSAPP_PACK_MIN || count > WHATSAPP_PACK_MAX) message = `WhatsApp packs need ${WHATSAPP_PACK_MIN} to ${WHATSAPP_PACK_MAX} stickers; ${has}.`
+    else if (still) message = `WhatsApp packs are all animated; “${still.record.name}” is a still.`
+  }
+  const notes: string[] = []
+  if (platform === 'line' && count > 0 && !(LINE_SET_SIZES as readonly number[]).includes(count)) {
+    notes.push(`LINE sets have ${LINE_SET_SIZES.join(', ').replace(/, (?=\d+$)/, ' or ')} stickers; ${has}.`)
+  }
+  if (platform === 'telegram' && count > TELEGRAM_SET_MAX) notes.push(`Telegram sets hold up to ${TELEGRAM_SET_MAX} animated stickers: make two sets.`)
+  return { platform, entries, left, fits: message === null, message, notes }
+}
+
+function zipName(pack: PackRecord, platform: Platform): string {
+  return `${fileStem(pack.name)}.${platform}.zip`
+}
+
+function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
+  return {
+    platform: plan.platform,
+    label: PLATFORM_RULES[plan.platform].label,
+    url: packDownloadPath(pack.id, plan.platform),
+    fileName: zipName(pack, plan.platform),
+    fits: plan.fits,
+    message: plan.message,
+    stickers: plan.entries.length,
+    missing: plan.left.length,
+    bytes: plan.entries.reduce((sum, entry) => sum + entry.file.bytes, 0),
+    notes: plan.notes,
+  }
+}
+
+/** Entry names keep the pack's order: `01-waving-wumpus.whatsapp.webp`. */
+function entryNames(entries: Entry[]): string[] {
+  const width = String(entries.length).length
+  return entries.map((entry, i) => `${String(i + 1).padStart(width, '0')}-${entry.file.filename}`)
+}
+
+async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: ZipPlan): Promise<PackZip> {
+  const zip = new ZipFile()
+  const mtime = pack.updatedAt
+  const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, { mtime, compress: false })
+  // The tray icon is made before the first byte goes out, so a failure is still a clean error.
+  const tray = plan.platform === 'whatsapp' ? await trayFor(store, pack, plan.entries) : undefined
+  const names = entryNames(plan.entries)
+  plan.entries.forEach((entry, i) => {
+    zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
+      store.readFile(entry.file.id).then(
+        (file) => (file ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)])) : done(new Error(`file ${entry.file.id} is gone`), undefined as never)),
+        (error: unknown) => done(error as Error, undefined as never),
+      )
+    })
+  })
+  if (tray) {
+    zip.addBuffer(Buffer.from(tray), 'tray.png', { mtime, compress: false })
+    // Sticker apps that import .wastickers archives read the title and author from these.
+    text('title.txt', pack.name)
+    text('author.txt', 'Wumpus Gallery')
+  }
+  text('README.txt', readme(pack, plan, names))
+  // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
+  const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
+  const bytes = await new Promise<number>((resolve) => end(undefined, resolve))
+  zip.outputStream.on('error', (error) => logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }))
+  return { fileName: zipName(pack, plan.platform), bytes, stream: zip.outputStream as Readable, wumpusIds: plan.entries.map((entry) => entry.record._id) }
+}
+
+/** The cover's still (or its WhatsApp sticker's first frame) as WhatsApp's 96x96 tray icon. */
+async function trayFor(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
+  const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
+  const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
+  const source = (still && (await store.readFile(still.id))) || (await store.readFile(cover.file.id))
+  if (!source) throw new HttpError('NOT_FOUND', 'The cover’s image is missing; try again in a minute')
+  return trayIcon(source.bytes)
+}
+
+const HOW_TO: Record<Platform, string> = {
+  discord: 'Discord: Server Settings > Stickers > Upload Sticker, one file at a time (a server has 5 to 60 sticker slots by boost level).',
+  telegram: 'Telegram: send /newpack (animated) to @Stickers, then each .tgs file with an emoji.',
+  whatsapp: 'WhatsApp: open the ZIP in a sticker app that imports packs (tray.png is the pack icon), or rename it to .wastickers.',
+  signal: 'Signal Desktop: File > Create/upload sticker pack, then add the .png files.',
+  line: 'LINE: upload the .png files in LINE Creators Market as an animated sticker set.',
+  slack: 'Slack: Customize workspace > Emoji > Add Custom Emoji, one .gif at a time.',
+}
+
+function readme(pack: PackRecord, plan: ZipPlan, names: string[]): string {
+  const label = PLATFORM_RULES[plan.platform].label
+  const lines = [`${pack.name}: ${label} stickers from Wumpus Gallery`, '']
+  if (pack.description) lines.push(pack.description, '')
+  lines.push(`${plan.entries.length} sticker${plan.entries.length === 1 ? '' : 's'}, in pack order:`, ...names.map((name) => `  ${name}`), '')
+  if (plan.left.length > 0) {
+    lines.push(`Left out (no ${label} file):`, ...plan.left.map(({ record, reason }) => `  ${record.name}: ${reason}`), '')
+  }
+  if (plan.notes.length > 0) lines.push(...plan.notes, '')
+  lines.push(HOW_TO[plan.platform], '')
+  return lines.join('\r\n')
+}
+
+/** The fields of a pack as the Activity page shows them. */
+function packFields(pack: PackRecord, items: WumpusRecord[]): Record<string, string> {
+  const nameOf = (id: string) => items.find((item) => item._id === id)?.name ?? id
+  const stickers = `${pack.wumpusIds.length}: ${pack.wumpusIds.map(nameOf).join(', ')}`
+  return {
+    name: pack.name,
+    description: pack.description,
+    stickers: stickers.length > AUDIT_TEXT_MAX ? `${stickers.slice(0, AUDIT_TEXT_MAX - 1)}…` : stickers,
+    cover: pack.coverWumpusId ? nameOf(pack.coverWumpusId) : '',
+  }
+}
+
+function packChanges(before: PackRecord | undefined, after: PackRecord | undefined, items: WumpusRecord[]): AuditChange[] {
+  return fieldChanges(before ? packFields(before, items) : {}, after ? packFields(after, items) : {})
+}

@@ -1,0 +1,91 @@
+// npm run bench:packs — a pack's ZIP per platform as a visitor gets it from the real server: bytes, time to
+// the first byte and to the last, for a 12-sticker pack of the demo mascots (their real platform files),
+// and for a 200-sticker pack (Signal, Discord) with the server's memory before and after, to show the
+// archive is streamed rather than built in memory.
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PLATFORMS, type Platform } from '../contract/stickers'
+import { createApp } from '../backend/src/app'
+import { loadConfig } from '../backend/src/config'
+import { createLogger } from '../backend/src/logger'
+import { seedDemoGallery } from '../backend/src/seed'
+import { createDerivedMediaService } from '../backend/src/services/derived-media'
+import { DownloadCounter } from '../backend/src/services/download-counts'
+import { openEmbeddedStore } from '../backend/src/store/embedded'
+import type { DerivedFile, Store, WumpusRecord } from '../backend/src/store/port'
+
+const RUNS = 15
+const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-packs-'))
+const logger = createLogger('error')
+const store = await openEmbeddedStore({ dataDir })
+const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'static'), SSR_DIR: path.join(dataDir, 'ssr'), LOG_LEVEL: 'error', RATE_LIMIT_FACTOR: '1000' })
+
+console.log('Rendering the demo set and its platform files (about a minute)...')
+await seedDemoGallery(store, logger)
+const derivedMedia = createDerivedMediaService({ store, logger })
+await derivedMedia.backfill()
+const mascots = (await store.listWumpuses({ limit: 100 })).items
+const twelve = await store.insertPack({ name: 'Demo Twelve', description: '', wumpusIds: mascots.map((m) => m._id), createdBy: 'bench@example.com' })
+// 200 stickers: the mascots' files copied onto more animations (each file belongs to one animation).
+const many = [...mascots.map((m) => m._id)]
+for (let i = mascots.length; i < 200; i++) many.push((await copyOf(store, mascots[i % mascots.length]!, i))._id)
+const big = await store.insertPack({ name: 'Demo Two Hundred', description: '', wumpusIds: many, createdBy: 'bench@example.com' })
+
+const downloads = new DownloadCounter(store, { logger })
+const server = createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1')
+await new Promise((resolve) => server.once('listening', resolve))
+const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+async function fetchZip(pack: string, platform: Platform): Promise<{ bytes: number; ttfbMs: number; totalMs: number }> {
+  const started = performance.now()
+  const res = await fetch(`${base}/api/packs/${pack}/download/${platform}`)
+  const ttfbMs = performance.now() - started
+  if (!res.ok) throw new Error(`${platform}: ${res.status} ${await res.text()}`)
+  let bytes = 0
+  for await (const chunk of res.body!) bytes += (chunk as Uint8Array).length
+  return { bytes, ttfbMs, totalMs: performance.now() - started }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(10)
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`.padStart(11)
+
+async function report(pack: string, platforms: readonly Platform[], runs: number) {
+  console.log(`${'platform'.padEnd(10)}${'ZIP'.padStart(11)}${'first byte'.padStart(12)}${'total'.padStart(10)}   (median of ${runs})`)
+  for (const platform of platforms) {
+    const results = []
+    for (let i = 0; i < runs; i++) results.push(await fetchZip(pack, platform))
+    console.log(`${platform.padEnd(10)}${kb(results[0]!.bytes)}  ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`)
+  }
+}
+
+console.log(`\nA 12-sticker pack of the demo mascots:`)
+await report(twelve.id, PLATFORMS, RUNS)
+console.log(`\nA 200-sticker pack:`)
+const rssBefore = process.memoryUsage().rss
+await report(big.id, ['signal', 'discord'], 5)
+console.log(`server process RSS: ${(rssBefore / 1e6).toFixed(0)} MB before, ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after (the 200-sticker ZIPs are tens of MB each)`)
+
+server.close()
+await downloads.close()
+await derivedMedia.close()
+await store.close()
+rmSync(dataDir, { recursive: true, force: true })
+
+/** An animation with copies of another's files, platform files included. */
+async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<WumpusRecord> {
+  const copy = async <T extends { id: string }>(ref: T): Promise<T> => {
+    const file = (await store.readFile(ref.id))!
+    const info = await store.putFile({ bytes: file.bytes, contentType: file.info.contentType, filename: file.info.filename, purpose: file.info.purpose })
+    return { ...ref, id: info.id }
+  }
+  const record = await store.insertWumpus({
+    name: `${source.name} ${n}`, description: source.description, u_email: source.u_email, u_name: source.u_name,
+    files: { gif: await copy(source.files.gif), apng: await copy(source.files.apng), lottie: await copy(source.files.lottie) },
+  })
+  const { previews: _shared, ...derived } = source.derived!
+  const exports = await Promise.all(derived.exports.map(async (e) => ({ ...e, ...(e.file ? { file: await copy<DerivedFile>(e.file) } : {}) })))
+  return (await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, source: record.files.lottie.id, exports }))!
+}

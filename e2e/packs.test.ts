@@ -1,0 +1,115 @@
+import { readFileSync } from 'node:fs'
+import yauzl from 'yauzl'
+import type { Browser, BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { packDetailSchema } from '../contract/pack'
+import { checkStickerFile } from '../backend/src/media/platform-check'
+import { DEMO_ADMIN, expectToast, signInToken, startSignedIn } from './support/accounts'
+import { launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+async function context(options: Parameters<typeof newContext>[2] = {}): Promise<BrowserContext> {
+  const created = await newContext(browser, baseURL, options)
+  contexts.push(created)
+  return created
+}
+
+/** Entry names and bytes of a ZIP, read with yauzl. */
+function readZip(file: string): Promise<Map<string, Uint8Array>> {
+  return new Promise((resolve, reject) => {
+    yauzl.fromBuffer(readFileSync(file), { lazyEntries: true }, (error, zip) => {
+      if (error || !zip) return reject(error)
+      const entries = new Map<string, Uint8Array>()
+      zip.on('end', () => resolve(entries))
+      zip.on('error', reject)
+      zip.on('entry', (entry: yauzl.Entry) =>
+        zip.openReadStream(entry, (streamError, stream) => {
+          if (streamError || !stream) return reject(streamError)
+          const chunks: Buffer[] = []
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
+          stream.on('end', () => {
+            entries.set(entry.fileName, new Uint8Array(Buffer.concat(chunks)))
+            zip.readEntry()
+          })
+        }),
+      )
+      zip.readEntry()
+    })
+  })
+}
+
+describe('packs', () => {
+  it('an admin makes a pack; a visitor opens it, downloads its WhatsApp ZIP and saves it for offline', async () => {
+    const name = `Greeting Pack ${Date.now().toString(36)}`
+    const adminContext = await context()
+    await startSignedIn(adminContext, await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password))
+    const admin = await adminContext.newPage()
+    await admin.goto('/dashboard/packs')
+    await admin.getByRole('link', { name: 'New pack' }).click()
+    await admin.getByRole('heading', { level: 1, name: 'New pack' }).waitFor()
+    await admin.getByLabel('Name').fill(name)
+    await admin.getByRole('searchbox', { name: 'Search the gallery for stickers' }).fill('wumpus')
+    for (const sticker of ['Waving Wumpus', 'Sleepy Wumpus', 'Cheering Wumpus']) await admin.getByRole('button', { name: `Add ${sticker}` }).click()
+    await admin.getByRole('button', { name: 'Move Cheering Wumpus up' }).click()
+    await admin.getByRole('button', { name: 'Create pack' }).click()
+    await expectToast(admin, 'Pack created')
+    await admin.waitForURL(/\/packs\/[0-9a-f]{24}$/)
+    const id = admin.url().split('/').pop()!
+
+    // A visitor (not signed in, on a phone) finds it under Packs.
+    const visitorContext = await context({ viewport: PHONE })
+    const page = await visitorContext.newPage()
+    await page.goto('/packs')
+    await page.getByRole('link', { name: `Open ${name}` }).click()
+    await page.getByRole('heading', { level: 1, name }).waitFor()
+    const stickers = page.getByRole('list', { name: `Stickers in ${name}` }).getByRole('heading', { level: 2 })
+    expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
+
+    // The demo mascots' platform files are made in the background after start: the page follows them.
+    const whatsapp = page.getByRole('link', { name: `Download ${name} for WhatsApp (ZIP)` })
+    await whatsapp.waitFor({ timeout: 150_000 })
+    const [download] = await Promise.all([page.waitForEvent('download'), whatsapp.click()])
+    expect(download.suggestedFilename()).toBe(`${name.toLowerCase().replaceAll(' ', '-')}.whatsapp.zip`)
+    const entries = await readZip((await download.path())!)
+    const webps = [...entries.keys()].filter((entry) => entry.endsWith('.whatsapp.webp'))
+    expect(webps).toEqual(['1-waving-wumpus.whatsapp.webp', '2-cheering-wumpus.whatsapp.webp', '3-sleepy-wumpus.whatsapp.webp'])
+    for (const entry of webps) expect(checkStickerFile('whatsapp', entries.get(entry)!).problems).toEqual([])
+    expect(entries.get('tray.png')!.length).toBeLessThanOrEqual(50_000)
+
+    // Saved for offline, the pack opens without a network with its stickers.
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await page.getByRole('button', { name: 'Save for offline' }).click()
+    await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 60_000 })
+    await visitorContext.setOffline(true)
+    try {
+      await page.reload()
+      await page.getByRole('heading', { level: 1, name }).waitFor()
+      expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
+      const images = page.getByRole('list', { name: `Stickers in ${name}` }).getByRole('img')
+      for (const image of await images.all()) {
+        await image.scrollIntoViewIfNeeded()
+        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 }).toBe(true)
+      }
+      await page.getByRole('button', { name: 'Remove from offline' }).waitFor()
+      await page.getByText('You are offline: this needs the network').first().waitFor()
+    } finally {
+      await visitorContext.setOffline(false)
+    }
+
+    const detail = packDetailSchema.parse(await (await fetch(`${baseURL}/api/packs/${id}`)).json())
+    expect(detail.downloads.find((d) => d.platform === 'line')!.notes).toEqual(['LINE sets have 8, 16 or 24 stickers; this pack has 3.'])
+  }, 240_000)
+})
