@@ -97,3 +97,17 @@ describe('link previews', () => {
     expect(problems).toEqual([])
   })
 })
+
+describe('share on a pack page', () => {
+  it('copies the link to the pack, and the link opens it', async () => {
+    const [pack] = (await (await fetch(`${baseURL}/api/packs?limit=1`)).json()) as { id: string; name: string }[]
+    const context = await newContext(browser, baseURL, { permissions: ['clipboard-read', 'clipboard-write'], viewport: PHONE })
+    contexts.push(context)
+    const page = await context.newPage()
+    await page.goto(`/packs/${pack!.id}`)
+    await page.getByRole('heading', { level: 1, name: pack!.name }).waitFor()
+    await page.getByRole('button', { name: 'Copy link' }).click()
+    await expectToast(page, 'Link copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/packs/${pack!.id}`)
+  })
+})

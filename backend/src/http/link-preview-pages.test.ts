@@ -196,6 +196,47 @@ describe('link previews of sticker pages', () => {
   })
 })
 
+describe('link previews of pack pages', () => {
+  it("gives a pack page its name, description and its cover's still, and follows the pack's edits", async () => {
+    const pack = await server.store.insertPack({
+      name: 'Cheerful <Pack>',
+      description: '',
+      wumpusIds: [plain._id, derived._id],
+      coverWumpusId: derived._id,
+      createdBy: 'admin@example.com',
+    })
+    const res = await page(`/packs/${pack.id}`)
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const html = await res.text()
+    expect(titleOf(html)).toBe('Cheerful &lt;Pack&gt; · Wumpus Gallery')
+    expect(metaOf(html)).toMatchObject({
+      'og:title': 'Cheerful <Pack>',
+      'og:description': 'A sticker pack of 2 animated wumpus stickers',
+      'og:url': `${server.url}/packs/${pack.id}`,
+      'og:image': `${server.url}/api/wumpus/${derived._id}/still.png`,
+      'og:image:width': '60',
+      'og:image:height': '40',
+    })
+
+    const etag = res.headers.get('etag')!
+    expect((await page(`/packs/${pack.id}`, { accept: 'text/html', 'if-none-match': etag })).status).toBe(304)
+    await server.store.updatePack(pack.id, { name: 'Renamed Pack', coverWumpusId: plain._id })
+    const renamed = await page(`/packs/${pack.id}`, { accept: 'text/html', 'if-none-match': etag })
+    expect(renamed.status).toBe(200)
+    const tags = metaOf(await renamed.text())
+    expect(tags['og:title']).toBe('Renamed Pack')
+    // The plain animation has no still yet: its GIF stands in, without a size the page does not know.
+    expect(tags['og:image']).toBe(`${server.url}/api/wumpus/${plain._id}/still.png`)
+    expect(tags['og:image:width']).toBeUndefined()
+    await server.store.deletePack(pack.id)
+  })
+
+  it('gives an unknown pack the site preview', async () => {
+    const html = await (await page('/packs/0123456789abcdef01234567')).text()
+    expect(metaOf(html)['og:image']).toBe(`${server.url}/icons/icon-512.png`)
+  })
+})
+
 describe('link previews with PUBLIC_URL', () => {
   it('makes every absolute URL on the configured origin, whatever the request came to', async () => {
     const other = await startTestServer({ STATIC_DIR: built, PUBLIC_URL: 'https://stickers.example.com' })

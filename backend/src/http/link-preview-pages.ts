@@ -21,9 +21,14 @@ export interface LinkPreviewPagesOptions {
 interface PreviewPage {
   pattern: RegExp
   preview: (store: Store, params: string[], origin: string) => Promise<LinkPreview | undefined>
+  /** What else the cached page depends on besides the gallery (a pack's own edits). */
+  version?: (store: Store, params: string[]) => Promise<string>
 }
 
-const PAGES: PreviewPage[] = [{ pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview }]
+const PAGES: PreviewPage[] = [
+  { pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview },
+  { pattern: /^\/packs\/([^/]+)$/, preview: packPreview, version: packVersion },
+]
 
 /** A sticker's name, description and still PNG. */
 async function wumpusPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
@@ -39,6 +44,28 @@ async function wumpusPreview(store: Store, [rawId]: string[], origin: string): P
     imageWidth: still.width,
     imageHeight: still.height,
   }
+}
+
+/** A pack's name, description and its cover's still PNG. */
+async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
+  const pack = idSchema.safeParse(rawId).success ? await store.getPack(rawId!) : undefined
+  if (!pack) return undefined
+  const cover = pack.coverWumpusId ? await store.getWumpus(pack.coverWumpusId) : undefined
+  const still = cover ? stillSource(cover) : undefined
+  return {
+    title: pack.name,
+    description: pack.description || `A sticker pack of ${pack.wumpusIds.length} animated wumpus stickers`,
+    url: `${origin}/packs/${pack.id}`,
+    imageUrl: cover ? origin + wumpusStillPath(cover._id) : `${origin}/icons/icon-512.png`,
+    imageWidth: still ? still.width : 512,
+    imageHeight: still ? still.height : 512,
+    imageAlt: cover ? undefined : `${SITE_NAME} logo`,
+  }
+}
+
+async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
+  const pack = idSchema.safeParse(rawId).success ? await store.getPack(rawId!) : undefined
+  return pack ? pack.updatedAt.toISOString() : 'none'
 }
 
 /**
@@ -64,7 +91,8 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
   async function render(ctx: Context, page: PreviewPage, params: string[], shell: { html: string; mtimeMs: number }) {
     // (Behind a trusted proxy, protocol and host are the forwarded ones.)
     const origin = publicUrl ?? `${ctx.protocol}://${ctx.host}`
-    const key = `${shell.mtimeMs} ${origin}${ctx.path}`
+    const version = page.version ? await page.version(store, params) : ''
+    const key = `${shell.mtimeMs} ${origin}${ctx.path} ${version}`
     const cached = cache.get(key)
     if (cached) return cached
     const revision = store.wumpusRevision()

@@ -3,6 +3,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { SavePackOfflineButton } from '../../offline/components/save-pack-offline-button'
+import { ShareButton } from '../../share/components/share-button'
 import { WumpusCard } from '../../wumpuses/components/wumpus-card'
 import { packQueryOptions } from '../api'
 import { stickerCount } from '../pack-text'
@@ -25,8 +26,12 @@ export function PackPage({ id }: { id: string }) {
             {stickerCount(pack.items.length)}
           </Text>
         </Stack>
-        {/* The pack's actions; the share action (issue 12, share and copy) goes here too. */}
-        <Group gap="xs" data-pack-actions>
+        <Group gap="xs">
+          <ShareButton
+            title={pack.name}
+            text={pack.description || stickerCount(pack.items.length)}
+            url={new URL(`/packs/${pack.id}`, window.location.origin).href}
+          />
           <SavePackOfflineButton pack={pack} />
         </Group>
       </Group>
