@@ -1087,7 +1087,8 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const records: WumpusRecord[] = []
         for (let i = 0; i < 7; i++) {
           const createdAt = new Date(Date.UTC(2025, 3, 1, 0, 0, i))
-          records.push(await store.insertWumpus(sampleWumpus({ name: `Moon ${i}`, tags: i % 2 ? ['night'] : [], createdAt })))
+          const name = `Moon ${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'][i]}`
+          records.push(await store.insertWumpus(sampleWumpus({ name, tags: i % 2 ? ['night'] : [], createdAt })))
         }
         expect(await store.listWumpuses({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
         for (const [i, record] of records.entries()) {
@@ -1105,7 +1106,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.listWumpuses({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
         const night = discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0)
         expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(night)
-        expect(await lists({ fits: 'signal', q: 'moon 3' })).toEqual([records[3]!._id])
+        expect(await lists({ fits: 'signal', q: 'moon delta' })).toEqual([records[3]!._id])
         await store.addDownloads(new Map([[records[0]!._id, 2]]))
         expect((await lists({ fits: 'discord', sort: 'popular' }))[0]).toBe(records[0]!._id)
 
