@@ -27,7 +27,7 @@ const call = (method: string, path: string, token = admin, body?: unknown) =>
 async function upload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array): Promise<{ id: string; filename: string }> {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(bytes)]), `a.${format}`)
-  return (await call('POST', `/api/uploads/animation?format=${format}`, admin, form)).json()
+  return (await call('POST', `/api/uploads/animation?format=${format}`, admin, form)).json() as Promise<{ id: string; filename: string }>
 }
 
 const activity = async (path = '/api/activity') => {
