@@ -140,7 +140,7 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
 
     server = startServer(port)
     await ready(base, server)
-    let storedBytes: string[] = []
+    let storedBytes: string[]
     try {
       // Every acknowledged profile write is there (or the one after it, sent but not yet answered).
       for (const email of users) {

@@ -72,7 +72,7 @@ describe('GET /api/activity (the admin audit log)', () => {
     const first = await activity('/api/activity?limit=2')
     expect(first.entries).toHaveLength(2)
     expect(first.entries.map((e) => e.target.id)).toEqual(['paged-2@example.com', 'paged-1@example.com'])
-    const second = await activity(first.next!)
+    const second = await activity(first.next)
     expect(second.entries[0]!.target.id).toBe('paged-0@example.com')
   })
 
