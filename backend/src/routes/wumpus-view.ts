@@ -8,7 +8,7 @@ export function fileUrl(ref: FileRef): string {
   return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}`
 }
 
-/** A stored record as the API shows it (spec section 3), with the card previews once they exist. */
+/** A stored record as the API shows it (docs/product-rules.md#data-shapes), with the card previews once they exist. */
 export function toApiWumpus(record: WumpusRecord): Wumpus {
   const previews = derivedIsCurrent(record) ? record.derived.previews : undefined
   return {

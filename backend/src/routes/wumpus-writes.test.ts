@@ -345,7 +345,7 @@ describe('users and roles', () => {
     await expectError(await call('GET', '/api/users', maker), 403, 'FORBIDDEN')
   })
 
-  it('makes a user admin once; others get the spec\'s 403', async () => {
+  it('makes a user admin once; others get 403', async () => {
     await server.store.upsertUser('promote@example.com', { user_name: 'Promotable' })
     const denied = await call('PUT', '/api/user/admin/promote@example.com', maker)
     expect(denied.status).toBe(403)
