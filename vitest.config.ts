@@ -1,14 +1,33 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import react from '@vitejs/plugin-react'
+
+/** Server tests that start the real server, a child process or the Auth emulator: the `backend` project. */
+const BACKEND_INTEGRATION = [
+  'backend/src/routes/**/*.test.ts',
+  'backend/src/http/**/*.test.ts',
+  'backend/src/{crash,fuzz,shared-mongo}.test.ts',
+  'scripts/**/*.test.ts',
+]
 
 export default defineConfig({
   test: {
     projects: [
       {
+        // Everything else on the server side (media, stores, services, contract): no emulator, no build.
+        // `npm run test:unit` runs these with the app's component tests.
+        test: {
+          name: 'backend-unit',
+          environment: 'node',
+          include: ['backend/**/*.test.ts', 'contract/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...BACKEND_INTEGRATION],
+          testTimeout: 30_000,
+        },
+      },
+      {
         test: {
           name: 'backend',
           environment: 'node',
-          include: ['backend/**/*.test.ts', 'contract/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: BACKEND_INTEGRATION,
           globalSetup: ['backend/test/support/auth-emulator-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -15,7 +15,7 @@ const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const servers = spawn(process.execPath, ['--import', 'tsx', new URL('./api-servers.ts', import.meta.url).pathname], {
   stdio: ['ignore', 'pipe', 'inherit'],
 })
-const line = await new Promise<string>((resolve) => createInterface({ input: servers.stdout! }).once('line', resolve))
+const line = await new Promise<string>((resolve) => createInterface({ input: servers.stdout }).once('line', resolve))
 const { realUrl, bareUrl, items, count, openMs, searchPaths, tagPaths, fitsPaths, fitsTagPaths, filePath } = JSON.parse(line) as {
   realUrl: string
   bareUrl: string

@@ -66,7 +66,7 @@ async function emulatorCall(endpoint: string, body: unknown, headers: Record<str
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
   })
-  const json = (await res.json()) as Record<string, unknown>
+  const json = (await res.json()) as Record<string, string>
   if (!res.ok) throw new Error(`${endpoint}: ${JSON.stringify(json)}`)
   return json
 }
@@ -227,7 +227,7 @@ for (const [index, email] of userEmails.entries()) {
 for (const id of published) {
   const res = await fetch(`${base}/api/wumpus/${id}`)
   const files = res.ok ? ((await res.json()) as Record<'gif' | 'apng' | 'lottie', string>) : undefined
-  const readable = files && (await Promise.all(['gif', 'apng', 'lottie'].map(async (f) => (await fetch(base + files[f as 'gif']!)).ok))).every(Boolean)
+  const readable = files && (await Promise.all(['gif', 'apng', 'lottie'].map(async (f) => (await fetch(base + files[f as 'gif'])).ok))).every(Boolean)
   if (!readable) {
     lost++
     console.log(`lost: published animation ${id}`)

@@ -126,7 +126,7 @@ describe('the detail page', () => {
       page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click(),
     ])
     expect(download.suggestedFilename()).toBe(originalName)
-    const bytes = new Uint8Array(readFileSync((await download.path())!))
+    const bytes = new Uint8Array(readFileSync(await download.path()))
     expect(inspectMedia(bytes, format).format).toBe(format)
     await page.context().close()
   })

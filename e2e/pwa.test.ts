@@ -76,7 +76,7 @@ describe('offline', () => {
     await page.getByRole('heading', { level: 1, name: first.name }).waitFor()
     for (const [label, field] of [['GIF', 'gif'], ['Apng', 'apng'], ['Lottie', 'lottie']] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
-      expect(new Uint8Array(readFileSync((await download.path())!))).toEqual(online[field])
+      expect(new Uint8Array(readFileSync(await download.path()))).toEqual(online[field])
     }
 
     await page.goto(`/wumpus/${second._id}`)

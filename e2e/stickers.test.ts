@@ -51,7 +51,7 @@ async function context(options: Parameters<typeof newContext>[2] = {}): Promise<
 
 async function download(page: Page, name: RegExp): Promise<{ fileName: string; bytes: Uint8Array }> {
   const [event] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name }).click()])
-  return { fileName: event.suggestedFilename(), bytes: new Uint8Array(readFileSync((await event.path())!)) }
+  return { fileName: event.suggestedFilename(), bytes: new Uint8Array(readFileSync(await event.path())) }
 }
 
 describe('gallery cards', () => {

@@ -46,8 +46,8 @@ describe('npm start', () => {
       body: JSON.stringify({ email: 'admin@wumpus.gallery', password: 'wumpus-admin', returnSecureToken: true }),
     })
     expect(admin.status).toBe(200)
-    const { idToken } = await admin.json()
-    expect(JSON.parse(Buffer.from(idToken.split('.')[1], 'base64url').toString()).email_verified).toBe(true)
+    const { idToken } = (await admin.json()) as { idToken: string }
+    expect(JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()).email_verified).toBe(true)
     expect(await stop(second)).toBe(0)
   }, 150_000)
 })

@@ -1,4 +1,4 @@
-// npm test: type-check, build the app, run every vitest project (backend, app, e2e), then print the
+// npm test: type-check, lint, build the app, run every vitest project (backend-unit, backend, app, e2e), then print the
 // closing line `N passed, N failed` that CI reads. Extra arguments go to vitest (e.g. a file filter).
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync } from 'node:fs'
@@ -20,13 +20,17 @@ const step = (name, ok) => {
   return ok
 }
 
-step('type-check (tsc)', run(['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']))
+step('type-check (tsc -b: one project per environment)', run(['node_modules/typescript/bin/tsc', '-b']))
+// Lint and format count as one check, like the type-check: both tools run so that each prints what it found.
+const eslintClean = run(['node_modules/eslint/bin/eslint.js', '--max-warnings', '0', '.'])
+const formatted = run(['node_modules/prettier/bin/prettier.cjs', '--check', '.'])
+step('lint (eslint --max-warnings 0, prettier --check: `npm run lint`, `npm run format`)', eslintClean && formatted)
 const built = step('build (vite: app and server rendering)', buildApp())
 
 const report = path.join(root, '.tmp', 'vitest-report.json')
 mkdirSync(path.dirname(report), { recursive: true })
 rmSync(report, { force: true })
-const projects = built ? [] : ['--project', 'backend', '--project', 'app']
+const projects = built ? [] : ['--project', 'backend-unit', '--project', 'backend', '--project', 'app']
 run(['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)])
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'))

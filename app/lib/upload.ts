@@ -5,7 +5,7 @@ import { ApiError, getAccessToken } from './api-client'
 
 export const UPLOAD_IMAGE_PATH = '/api/uploads/image'
 
-/** What the server accepts; the spec lists png, gif, jpeg and jpg, the server also takes webp. */
+/** What the server accepts: png, gif, jpeg, jpg and webp (docs/product-rules.md#limits). */
 export const IMAGE_ACCEPT = 'image/png,image/gif,image/jpeg,image/webp,.png,.gif,.jpg,.jpeg,.webp'
 
 interface UploadOptions {

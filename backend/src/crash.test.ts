@@ -140,11 +140,11 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
 
     server = startServer(port)
     await ready(base, server)
-    let storedBytes: string[] = []
+    let storedBytes: string[]
     try {
       // Every acknowledged profile write is there (or the one after it, sent but not yet answered).
       for (const email of users) {
-        const job = (await (await fetch(`${base}/api/profile/${email}`, { headers: { authorization: `Bearer ${tokens.get(email)}` } })).json()).job as string
+        const job = ((await (await fetch(`${base}/api/profile/${email}`, { headers: { authorization: `Bearer ${tokens.get(email)}` } })).json()) as { job: string }).job
         const stored = Number(/^write (\d+)$/.exec(job)?.[1] ?? 0)
         expect(stored === acknowledged.get(email) || stored === acknowledged.get(email)! + 1, `${email}: ${job}`).toBe(true)
       }

@@ -95,7 +95,7 @@ const HOSTILE_STRINGS = [
   '__proto__', 'constructor', 'NaN', '-1', '1e309', 'true', 'null',
 ]
 const HOSTILE_VALUES: unknown[] = [
-  ...HOSTILE_STRINGS, 0, -1, 1e309, Number.MAX_SAFE_INTEGER, true, false, null, [], {}, [1, 2], { $gt: '' }, { $ne: null },
+  ...HOSTILE_STRINGS, 0, -1, Infinity, Number.MAX_SAFE_INTEGER, true, false, null, [], {}, [1, 2], { $gt: '' }, { $ne: null },
   { $where: 'sleep(1000)' }, { __proto__: { admin: true } }, { constructor: { prototype: { admin: true } } },
 ]
 const HOSTILE_IDS = [

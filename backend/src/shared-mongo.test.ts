@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { userSchema } from '../../contract/user'
 import { wumpusListSchema, wumpusSchema } from '../../contract/wumpus'
 import { startMongoWireServer, type MongoWireServer } from '../test/support/mongo-wire-server'
 import { createApp } from './app'
@@ -124,6 +125,6 @@ describe('two server instances on one MongoDB', () => {
     for (let i = 0; i <= allowed; i++) statuses.push((await call(i % 2 ? b : a, 'PUT', '/api/user/writer@example.com', token, { job: `Job ${i}` })).status)
     expect(statuses).toEqual([...Array(allowed).fill(200), 429])
     // A profile update through one is read through the other (profiles are not cached).
-    expect((await (await call(b, 'GET', '/api/profile/writer@example.com', token)).json()).job).toBe(`Job ${allowed - 1}`)
+    expect(userSchema.parse(await (await call(b, 'GET', '/api/profile/writer@example.com', token)).json()).job).toBe(`Job ${allowed - 1}`)
   })
 })

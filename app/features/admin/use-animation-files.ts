@@ -22,7 +22,7 @@ export function useAnimationFiles() {
     for (const upload of [gif, apng]) {
       if (upload.state.status === 'ready' && upload.state.source === 'render') upload.reset()
     }
-    // Only a change of Lottie matters here.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of Lottie matters here, not the uploads' own state changes.
   }, [lottieId])
 
   const usesLink = (link: string) =>

@@ -30,7 +30,7 @@ export const authMascotsQueryOptions = () =>
     staleTime: Infinity,
   })
 
-/** Image types the sign-up photo may have (spec: png, gif, jpeg, jpg). */
+/** Image types the sign-up photo may have: png, gif, jpeg, jpg (docs/product-rules.md#limits). */
 export const PHOTO_ACCEPT = '.png,.gif,.jpeg,.jpg'
 const PHOTO_TYPES = ['image/png', 'image/gif', 'image/jpeg']
 

@@ -14,7 +14,7 @@ export function useAuthForm<Values extends Record<string, unknown>>(schema: Sche
 
   useEffect(() => {
     if (submitted) form.validate()
-    // form.validate is stable; re-run on every change of the values.
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- form.validate is stable (the form object is not); re-check on every change of the values.
   }, [submitted, form.values])
 
   const onSubmit = (handler: (values: Values) => void | Promise<unknown>) => (event?: FormEvent<HTMLFormElement>) => {

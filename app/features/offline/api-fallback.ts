@@ -8,8 +8,7 @@ import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../../contract/search'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
-import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type StoreName, type StoredApiResponse } from './offline-db'
-import type { SavedSticker } from './saved-stickers'
+import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type SavedSticker, type StoreName, type StoredApiResponse } from './offline-db'
 
 
 const NOT_OFFLINE: Partial<Record<StoreName, string>> = {

@@ -1,6 +1,7 @@
 // IndexedDB stores shared by the page and the service worker (idb-keyval: one database per purpose,
 // each holding one object store of the same name).
 import { createStore, type UseStore } from 'idb-keyval'
+import type { Wumpus } from '../../../contract/wumpus'
 
 export const STORE_NAMES = [
   /** Gallery list pages and searches, keyed by URL (`/api/wumpuses?limit=24&q=moon&cursor=...`). */
@@ -33,6 +34,16 @@ export function offlineStore(name: StoreName): UseStore {
     stores.set(name, store)
   }
   return store
+}
+
+/** A sticker saved for offline (the `saved` store): the page writes it, the service worker reads it. */
+export interface SavedSticker {
+  wumpus: Wumpus
+  savedAt: number
+  /** Bytes of every kept file. */
+  bytes: number
+  /** Keys of its files in the `files` store. */
+  files: string[]
 }
 
 /** An API answer as kept for offline use: enough to rebuild the same Response. */

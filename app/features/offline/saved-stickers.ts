@@ -5,16 +5,7 @@ import { del, delMany, entries, get, set } from 'idb-keyval'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiGet, apiGetBlob, trusted } from '../../lib/api-client'
-import { apiKey, fileKey, hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
-
-export interface SavedSticker {
-  wumpus: Wumpus
-  savedAt: number
-  /** Bytes of every kept file. */
-  bytes: number
-  /** Keys of its files in the `files` store. */
-  files: string[]
-}
+import { apiKey, fileKey, hasIndexedDb, offlineStore, type SavedSticker, type StoredApiResponse } from './offline-db'
 
 const FORMATS = ['gif', 'apng', 'lottie'] as const
 

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react'
 import { afterInteractive } from '../../lib/after-interactive'
-import type { SavedSticker } from './saved-stickers'
+import type { SavedSticker } from './offline-db'
 
 type SavedStickersModule = typeof import('./saved-stickers')
 

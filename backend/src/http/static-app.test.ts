@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
 const INLINE = "document.documentElement.dataset.theme = 'dark'"
@@ -54,7 +55,7 @@ describe('serving the built app', () => {
   it('answers a missing asset with 404 rather than the page', async () => {
     const res = await get('/assets/missing.js')
     expect(res.status).toBe(404)
-    expect((await res.json()).error.code).toBe('NOT_FOUND')
+    expect(errorBody(await res.json()).error.code).toBe('NOT_FOUND')
   })
 
   it('never serves files outside its folder', async () => {
@@ -75,6 +76,6 @@ describe('serving the built app', () => {
   it('does not answer API paths with the page', async () => {
     const res = await get('/api/nothing-here', { accept: 'text/html' })
     expect(res.status).toBe(404)
-    expect((await res.json()).error.code).toBe('NOT_FOUND')
+    expect(errorBody(await res.json()).error.code).toBe('NOT_FOUND')
   })
 })

@@ -178,7 +178,7 @@ function tgsFacts(bytes: Uint8Array): { facts: StickerFacts; problems: string[] 
   try {
     json = gunzipSync(bytes, { maxOutputLength: 16 * 1024 * 1024 })
   } catch (error) {
-    throw new Error(`it is not gzip data (${(error as Error).message})`)
+    throw new Error(`it is not gzip data (${(error as Error).message})`, { cause: error })
   }
   const info = inspectLottie(json)
   const lottie = JSON.parse(new TextDecoder().decode(json)) as Record<string, unknown>

@@ -85,7 +85,7 @@ export class RenderPool {
       return Promise.reject(new RenderQueueFullError(Math.min(120, Math.max(1, Math.ceil(wait / 1000)))))
     }
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ job, resolve: resolve as (r: never) => void, reject })
+      this.queue.push({ job, resolve, reject })
       this.pump()
     })
   }

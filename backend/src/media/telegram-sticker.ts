@@ -62,7 +62,7 @@ function compositions(lottie: Json): Json[][] {
 
 /** Multiplies every time value by `factor`: in and out points, start times, keyframes, markers. */
 function retime(lottie: Json, factor: number): void {
-  for (const key of ['ip', 'op'] as const) if (typeof lottie[key] === 'number') lottie[key] = (lottie[key] as number) * factor
+  for (const key of ['ip', 'op'] as const) if (typeof lottie[key] === 'number') lottie[key] = lottie[key] * factor
   for (const marker of Array.isArray(lottie.markers) ? lottie.markers : []) {
     if (!isObject(marker)) continue
     if (typeof marker.tm === 'number') marker.tm *= factor
@@ -72,7 +72,7 @@ function retime(lottie: Json, factor: number): void {
   for (const layers of compositions(lottie)) {
     for (const layer of layers) {
       if (!isObject(layer) || seen.has(layer)) continue
-      for (const key of ['ip', 'op', 'st'] as const) if (typeof layer[key] === 'number') layer[key] = (layer[key] as number) * factor
+      for (const key of ['ip', 'op', 'st'] as const) if (typeof layer[key] === 'number') layer[key] = layer[key] * factor
       scaleKeyframeTimes(layer, factor, seen)
     }
   }

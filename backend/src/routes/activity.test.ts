@@ -27,7 +27,7 @@ const call = (method: string, path: string, token = admin, body?: unknown) =>
 async function upload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array): Promise<{ id: string; filename: string }> {
   const form = new FormData()
   form.append('file', new Blob([new Uint8Array(bytes)]), `a.${format}`)
-  return (await call('POST', `/api/uploads/animation?format=${format}`, admin, form)).json()
+  return (await call('POST', `/api/uploads/animation?format=${format}`, admin, form)).json() as Promise<{ id: string; filename: string }>
 }
 
 const activity = async (path = '/api/activity') => {
@@ -72,7 +72,7 @@ describe('GET /api/activity (the admin audit log)', () => {
     const first = await activity('/api/activity?limit=2')
     expect(first.entries).toHaveLength(2)
     expect(first.entries.map((e) => e.target.id)).toEqual(['paged-2@example.com', 'paged-1@example.com'])
-    const second = await activity(first.next!)
+    const second = await activity(first.next)
     expect(second.entries[0]!.target.id).toBe('paged-0@example.com')
   })
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import type { StoredFile } from '../store/port'
 import { contentDisposition } from '../http/content-disposition'
@@ -48,7 +49,7 @@ describe('GET /api/files/:id/:name', () => {
     for (const path of ['/api/files/0123456789abcdef01234567/a.gif', '/api/files/..%2F..%2Fetc%2Fpasswd', '/api/files/zz']) {
       const res = await get(path)
       expect(res.status).toBe(404)
-      expect((await res.json()).error.code).toBe('NOT_FOUND')
+      expect(errorBody(await res.json()).error.code).toBe('NOT_FOUND')
     }
   })
 })

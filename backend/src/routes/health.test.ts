@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readinessSchema } from '../../../contract/health'
 import { clientConfigSchema } from '../../../contract/client-config'
+import { errorBody } from '../../test/support/error-body'
 import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { createApp } from '../app'
@@ -51,7 +52,7 @@ describe('readiness on MongoDB', () => {
       expect(readinessSchema.parse(await ready.json())).toEqual({ status: 'unavailable', store: { kind: 'mongo', ok: false } })
       const list = await fetch(`${url}/api/wumpuses`)
       expect(list.status).toBe(503)
-      expect((await list.json()).error.code).toBe('STORE_UNAVAILABLE')
+      expect(errorBody(await list.json()).error.code).toBe('STORE_UNAVAILABLE')
     } finally {
       listener.closeAllConnections()
       listener.close()

@@ -130,9 +130,9 @@ describe('GET /api/tags', () => {
 
   it('follows edits at once', async () => {
     await server.store.updateWumpus(plain._id, { tags: ['calm'] })
-    expect((await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'calm', count: 2 })
+    expect(tagListSchema.parse(await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'calm', count: 2 })
     await server.store.updateWumpus(plain._id, { tags: [] })
-    expect((await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'night', count: 2 })
+    expect(tagListSchema.parse(await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'night', count: 2 })
   })
 
   it('refuses a bad limit or an unknown key with 400', async () => {

@@ -73,7 +73,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const { account, token } = await register(email, 'Bea Verified')
     const upload = new FormData()
     upload.append('file', new Blob([new Uint8Array(stillPng(4, 4))]), 'me.png')
-    const { url: photo } = await (await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: upload, headers: { authorization: `Bearer ${token}` } })).json()
+    const { url: photo } = (await (await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: upload, headers: { authorization: `Bearer ${token}` } })).json()) as { url: string }
     const signedIn = await exchange(account, await verifyEmail(account), { user_name: 'Bea Verified', photo })
     expect(signedIn.user).toMatchObject({ user_name: 'Bea Verified', photo })
     expect(claimsOf(signedIn.token).email_verified).toBe(true)
@@ -163,7 +163,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     await firebaseAdminAuth(server.config).revokeRefreshTokens(account.uid)
     const res = await put(account.email, account.idToken, { email: account.email, user_name: 'x', photo: '' })
     expect(res.status).toBe(401)
-    expect((await res.json()).error.details.reason).toBe('revoked')
+    expect((errorBody(await res.json()).error.details as { reason: string }).reason).toBe('revoked')
   })
 
   it('refuses bad bodies with 400 and stores nothing', async () => {
@@ -286,7 +286,7 @@ describe('PUT /api/user/{email} with our session token (profile update)', () => 
     const expired = await server.sessionToken(account.email, { ttlSeconds: -10 })
     const res = await put(account.email, expired, { job: 'x' })
     expect(res.status).toBe(401)
-    expect((await res.json()).error.details.reason).toBe('expired')
+    expect((errorBody(await res.json()).error.details as { reason: string }).reason).toBe('expired')
   })
 
   it('refuses a session token signed with another secret', async () => {

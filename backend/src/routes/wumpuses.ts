@@ -25,7 +25,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   const pages = galleryPages(store)
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
 
-  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus (spec: GET /wumpus?u_email=).
+  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus?u_email= (docs/product-rules.md#rest-api).
   router.get('/wumpuses', optionalSession(deps.sessions), async (ctx) => {
     if (ctx.query.u_email !== undefined) sessionOf(ctx)
     await sendPage(ctx, '/api/wumpuses')

@@ -682,7 +682,7 @@ class MongoStore implements Store {
 
   async sweepStrayBlobs(createdBefore: Date): Promise<number> {
     return guard(async () => {
-      const ids = (await this.chunks.distinct('files_id')) as ObjectId[]
+      const ids = await this.chunks.distinct('files_id')
       const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
       if (old.length === 0) return 0
       const recorded = new Set((await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()))

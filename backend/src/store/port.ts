@@ -6,10 +6,10 @@
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { ListSort } from '../../../contract/search'
+import type { Platform } from '../../../contract/stickers'
 import type { TagCount } from '../../../contract/wumpus'
 
 export type { TagCount }
-import type { Platform } from '../../../contract/stickers'
 
 /**
  * What a file is for: one format of an animation, a profile photo/cover, or a file the server made

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { compareListKeys, listOrder, matchScore, queryWords, type ListSort } from '../../../contract/search'
+import { compareListKeys, listOrder, matchScore, queryWords } from '../../../contract/search'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { encodeCursor } from './list-order'
 import {
@@ -159,7 +159,7 @@ function randomQueries(random: () => number, count: number): ListQuery[] {
     if (random() < 0.2) query.u_email = 'a@example.com'
     if (random() < 0.3) query.fits = pick(random, PLATFORMS)
     const sort = pick(random, [undefined, 'new', 'popular'] as const)
-    if (sort) query.sort = sort as ListSort
+    if (sort) query.sort = sort
     queries.push(query)
   }
   return queries

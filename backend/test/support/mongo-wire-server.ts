@@ -376,7 +376,7 @@ class Engine {
 
   private aggregate(db: string, c: Document): Document {
     const pipeline = (c.pipeline as Document[]) ?? []
-    const docs = new Aggregator(pipeline).run(this.docsOf(db, c.aggregate)) as Document[]
+    const docs = new Aggregator(pipeline).run<Document>(this.docsOf(db, c.aggregate))
     const ns = typeof c.aggregate === 'string' ? `${db}.${c.aggregate}` : `${db}.$cmd.aggregate`
     return this.cursorReply(ns, docs, (c.cursor as Document | undefined)?.batchSize, false, 'firstBatch')
   }
@@ -632,7 +632,7 @@ function setPath(doc: Document, path: string, value: unknown): void {
 function applyUpdate(doc: Document, update: unknown, arrayFilters: unknown, inserting: boolean): Document {
   const next = clone(doc)
   if (Array.isArray(update)) {
-    const [result] = new Aggregator(update as Document[]).run([next]) as Document[]
+    const [result] = new Aggregator(update as Document[]).run<Document>([next])
     return keepId(doc, { ...result, _id: next._id })
   }
   if (!isObject(update)) throw new CommandError(9, 'FailedToParse', 'Update document must be an object')

@@ -52,7 +52,7 @@ beforeEach(() => {
 })
 
 describe('AddWumpusPage', () => {
-  it('has the spec fields', async () => {
+  it('has the fields of the product rules', async () => {
     await setup()
     expect(field('Animation name*')).toBeInTheDocument()
     expect(field('Animation description*')).toBeInTheDocument()

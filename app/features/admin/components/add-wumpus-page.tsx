@@ -59,8 +59,12 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
   // The schema sees the uploads as the ids the server gave them.
   const { lottie, apng, gif } = files
   const lottieFileId = lottie.state.status === 'ready' && lottie.state.source === 'file' ? lottie.id : ''
+  // Mantine's form object is new on every render: each effect runs when its upload's id changes, not on every render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   useEffect(() => form.setFieldValue('lottieFile', lottieFileId), [lottieFileId])
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   useEffect(() => form.setFieldValue('apng', apng.id), [apng.id])
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   useEffect(() => form.setFieldValue('gif', gif.id), [gif.id])
 
   const { values } = form

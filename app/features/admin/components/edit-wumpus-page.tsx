@@ -80,6 +80,7 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
   // Like the add form: checked on submit, then again on every change.
   useEffect(() => {
     if (submitted) form.validate()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- form.validate is stable (the form object is not); re-check on every change of the values.
   }, [submitted, form.values])
 
   const submit = form.onSubmit(async (values) => {

@@ -38,7 +38,7 @@ describe('sign-in page', () => {
     expect(document.title).toBe('Sign in · Wumpus Gallery')
   })
 
-  it('checks the form on submit, then again on every change, with the spec messages', async () => {
+  it('checks the form on submit, then again on every change, with the messages of the product rules', async () => {
     const { user } = renderApp('/signIn')
     await screen.findByRole('heading', { name: 'Sign in' })
 

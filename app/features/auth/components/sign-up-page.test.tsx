@@ -38,7 +38,7 @@ describe('sign-up page', () => {
     expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/signIn')
   })
 
-  it('checks every field on submit and again on change, with the spec messages', async () => {
+  it('checks every field on submit and again on change, with the messages of the product rules', async () => {
     const { user } = renderApp('/signUp')
     await screen.findByRole('heading', { name: 'Create your account' })
 

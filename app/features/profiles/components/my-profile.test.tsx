@@ -77,7 +77,7 @@ describe('MyProfile', () => {
     expect(card.queryByText('N/A')).not.toBeInTheDocument()
   })
 
-  it('has the spec fields, prefilled, and the note about waiting for the image', async () => {
+  it('has the profile fields, prefilled, and the note about waiting for the image', async () => {
     setup({ job: 'Illustrator' })
 
     expect(await screen.findByLabelText('Name')).toHaveValue('Ana Smith')

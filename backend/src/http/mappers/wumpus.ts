@@ -4,7 +4,7 @@ import { readyPlatforms } from '../../store/facets'
 import type { WumpusRecord } from '../../store/port'
 import { fileUrl } from './file'
 
-/** A stored record as the API shows it (spec section 3), with the card previews once they exist. */
+/** A stored record as the API shows it (docs/product-rules.md#data-shapes), with the card previews once they exist. */
 export function toApiWumpus(record: WumpusRecord): Wumpus {
   const previews = derivedIsCurrent(record) ? record.derived.previews : undefined
   return {

@@ -107,7 +107,7 @@ export function decodeApng(png: Uint8Array): DecodedApng {
   let numFrames = 1
   let numPlays = 0
   let pending: { control: ApngFrameControl; data: Uint8Array[] } | null = null
-  let stillData: Uint8Array[] = []
+  const stillData: Uint8Array[] = []
 
   const toRgba = (pixels: Uint8Array, count: number): Uint8Array => {
     if (bpp === 4) return pixels
@@ -152,7 +152,7 @@ export function decodeApng(png: Uint8Array): DecodedApng {
       case 'tRNS':
         c.data.forEach((a, i) => {
           if (!palette[i]) throw new Error('tRNS longer than the palette')
-          palette[i]![3] = a
+          palette[i][3] = a
         })
         break
       case 'acTL':
@@ -191,7 +191,6 @@ export function decodeApng(png: Uint8Array): DecodedApng {
   finish()
   if (controls.length === 0) {
     frames.push(toRgba(unfilter(inflateSync(Buffer.concat(stillData)), width, height, bpp, filters), width * height))
-    stillData = []
   }
   if (controls.length > 0 && controls.length !== numFrames)
     throw new Error(`acTL says ${numFrames} frames, the file has ${controls.length}`)

@@ -1,0 +1,145 @@
+// ESLint flat config: `npm run lint` (zero warnings) and a step of `npm test`.
+import { readdirSync } from 'node:fs'
+import js from '@eslint/js'
+import { createNodeResolver, importX } from 'eslint-plugin-import-x'
+import reactHooks from 'eslint-plugin-react-hooks'
+import { defineConfig } from 'eslint/config'
+import globals from 'globals'
+import tseslint from 'typescript-eslint'
+
+/** Every folder of app/features: a new feature is kept apart from the others without a change here. */
+const FEATURES = readdirSync(new URL('./app/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name)
+
+/**
+ * The only imports allowed from one feature into another (paths inside app/features). A feature otherwise uses
+ * app/lib, app/components and contract/ only; add a line here, with its reason, rather than reach across.
+ */
+const FEATURE_EXCEPTIONS = [
+  // Every screen that writes shows the same "needs the network" gate while offline.
+  { from: '*', to: 'offline/components/needs-network.tsx' },
+  // The detail page offers "Save for offline" and marks what is saved.
+  { from: 'wumpuses', to: 'offline/components/save-offline-button.tsx' },
+  { from: 'wumpuses', to: 'offline/saved-stickers.ts' },
+  { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
+  // Admin screens edit animations: they read and invalidate the animation queries and show the same export facts.
+  { from: 'admin', to: 'wumpuses/api.ts' },
+  { from: 'admin', to: 'wumpuses/sticker-facts.ts' },
+  // Making someone an admin refreshes their profile queries.
+  { from: 'admin', to: 'profiles/api.ts' },
+  // The upload form previews a Lottie with the same player the profile pages use.
+  { from: 'admin', to: 'profiles/components/lottie-player.tsx' },
+  // The add and edit forms reuse the sign-in forms' submit handling (issue 10 renames it to what it does).
+  { from: 'admin', to: 'auth/use-auth-form.ts' },
+  { from: 'admin', to: 'auth/api.ts' },
+  // A user's animations on their profile are the gallery's list of that user.
+  { from: 'profiles', to: 'wumpuses/api.ts' },
+  // The dashboard shows the signed-in user's animations with the profile's grid and the gallery's cards.
+  { from: 'dashboard', to: 'profiles/components/user-animation-grid.tsx' },
+  { from: 'dashboard', to: 'wumpuses/components/wumpus-card.tsx' },
+]
+
+const featureZones = FEATURES.map((feature) => ({
+  target: `app/features/${feature}`,
+  from: 'app/features',
+  except: [`./${feature}`, ...FEATURE_EXCEPTIONS.filter(({ from }) => from === '*' || from === feature).map(({ to }) => `./${to}`)],
+  message: 'Features import app/lib, app/components and contract/, not each other (exceptions: FEATURE_EXCEPTIONS in eslint.config.js).',
+}))
+
+const layerZones = [
+  { target: 'app', from: ['backend', 'bench', 'e2e', 'scripts'], message: 'The app imports contract/, never server code.' },
+  { target: 'backend', from: 'app', message: 'The server imports contract/, never app code.' },
+  { target: 'contract', from: ['app', 'backend', 'bench', 'e2e', 'scripts'], message: 'contract/ stands alone: both sides import it.' },
+]
+
+export default defineConfig(
+  {
+    ignores: ['dist/', 'dist-ssr/', 'data/', 'coverage/', '.tmp/', 'test-results/', 'bench-results/', 'app/routeTree.gen.ts'],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'] })],
+    },
+    rules: {
+      'import-x/first': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...featureZones] }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Best-effort cleanup (killing a process, removing a temp folder) ignores its failure on purpose.
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      // `async` marks functions that implement a promise-returning interface (store adapters, Koa and msw handlers)
+      // even where this one body has nothing to await.
+      '@typescript-eslint/require-await': 'off',
+      // The `any` these track comes in at the edges (Response.json() and JSON.parse in tests, untyped libraries)
+      // where zod schemas or the tests' own assertions check the shape; no-explicit-any (on) keeps new `any` out of
+      // the code. Turning them on is a follow-up: about 15 places outside tests.
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      // The house's stores (session, waiting update) and test doubles are objects of arrow functions passed by
+      // reference (useSyncExternalStore(store.subscribe, ...)); the rule cannot tell them from `this`-using methods.
+      '@typescript-eslint/unbound-method': 'off',
+      // Node event handlers and timers take async functions here (a worker's message handler, a sweep timer).
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false } }],
+      // TanStack Router's redirect() and notFound() are thrown by design.
+      '@typescript-eslint/only-throw-error': [
+        'error',
+        { allow: [{ from: 'package', package: '@tanstack/router-core', name: ['Redirect', 'NotFoundError'] }] },
+      ],
+      // An AbortSignal's reason is typed any but is the DOMException the abort carries.
+      '@typescript-eslint/prefer-promise-reject-errors': ['error', { allowThrowingAny: true }],
+      // URLSearchParams prints as its query string, whichever environment declares it.
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        {
+          allow: [
+            { from: 'lib', name: ['Error', 'URL', 'URLSearchParams'] },
+            { from: 'package', package: 'url', name: 'URLSearchParams' },
+            { from: 'file', path: 'contract/web-globals.d.ts', name: 'URLSearchParams' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A feature's tests may render the screens of other features that use it (the offline gate's test renders them).
+    files: ['app/**/*.test.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: layerZones }] },
+  },
+  {
+    // Code that runs in the browser or the service worker, and contract/ that both sides share: no Node modules.
+    files: ['app/**', 'contract/**'],
+    ignores: ['app/**/*.test.{ts,tsx}', 'app/test/**', 'contract/**/*.test.ts'],
+    rules: { 'import-x/no-nodejs-modules': 'error' },
+  },
+  {
+    files: ['app/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // Plain JavaScript (scripts, this file, the browser tests' gapi stand-in) is not in a TypeScript project.
+    files: ['**/*.{js,mjs}'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['e2e/support/gapi-stand-in.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'script' },
+    // It mimics gapi's own ES5 style (`var self = this` inside constructor functions).
+    rules: { '@typescript-eslint/no-this-alias': 'off' },
+  },
+)
