@@ -38,6 +38,18 @@ const FEATURE_EXCEPTIONS = [
   // The dashboard shows the signed-in user's animations with the profile's grid and the gallery's cards.
   { from: 'dashboard', to: 'profiles/components/user-animation-grid.tsx' },
   { from: 'dashboard', to: 'wumpuses/components/wumpus-card.tsx' },
+  // A pack shows its stickers with the gallery's cards and pictures, and its editor searches the gallery.
+  { from: 'packs', to: 'wumpuses/components/wumpus-card.tsx' },
+  { from: 'packs', to: 'wumpuses/components/wumpus-card.module.css' },
+  { from: 'packs', to: 'wumpuses/components/sticker-picture.tsx' },
+  { from: 'packs', to: 'wumpuses/api.ts' },
+  // The admin's pack screens are admin screens: the same table, icons and admin queries.
+  { from: 'packs', to: 'admin/api.ts' },
+  { from: 'packs', to: 'admin/components/action-icon-link.tsx' },
+  { from: 'packs', to: 'admin/components/admin-icons.tsx' },
+  { from: 'packs', to: 'admin/components/admin-table.module.css' },
+  // A pack is saved for offline like its stickers are.
+  { from: 'packs', to: 'offline/components/save-pack-offline-button.tsx' },
 ]
 
 const featureZones = FEATURES.map((feature) => ({

@@ -10,6 +10,8 @@ export const packNameSchema = z
   .trim()
   .min(PACK_NAME_MIN, `Name should be at least ${PACK_NAME_MIN} characters`)
   .max(PACK_NAME_MAX, `Name should be at most ${PACK_NAME_MAX} characters`)
+  // Control characters are what this refuses, so the pattern names them.
+  // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f<>]+$/, 'Use letters, digits, spaces and punctuation only')
 
 export const packDescriptionSchema = z.string().trim().max(PACK_DESCRIPTION_MAX, `Description should be at most ${PACK_DESCRIPTION_MAX} characters`)

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
-import yauzl from 'yauzl'
 import type { Browser, BrowserContext } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { packDetailSchema } from '../contract/pack'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { DEMO_ADMIN, expectToast, signInToken, startSignedIn } from './support/accounts'
 import { launchBrowser, newContext, PHONE } from './support/browser'
+import { readZip } from '../backend/test/support/read-zip'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -23,30 +23,6 @@ async function context(options: Parameters<typeof newContext>[2] = {}): Promise<
   const created = await newContext(browser, baseURL, options)
   contexts.push(created)
   return created
-}
-
-/** Entry names and bytes of a ZIP, read with yauzl. */
-function readZip(file: string): Promise<Map<string, Uint8Array>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(readFileSync(file), { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const entries = new Map<string, Uint8Array>()
-      zip.on('end', () => resolve(entries))
-      zip.on('error', reject)
-      zip.on('entry', (entry: yauzl.Entry) =>
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError)
-          const chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.on('end', () => {
-            entries.set(entry.fileName, new Uint8Array(Buffer.concat(chunks)))
-            zip.readEntry()
-          })
-        }),
-      )
-      zip.readEntry()
-    })
-  })
 }
 
 describe('packs', () => {
@@ -81,7 +57,7 @@ describe('packs', () => {
     await whatsapp.waitFor({ timeout: 150_000 })
     const [download] = await Promise.all([page.waitForEvent('download'), whatsapp.click()])
     expect(download.suggestedFilename()).toBe(`${name.toLowerCase().replaceAll(' ', '-')}.whatsapp.zip`)
-    const entries = await readZip((await download.path())!)
+    const entries = new Map((await readZip(readFileSync((await download.path())))).map((entry) => [entry.name, entry.bytes]))
     const webps = [...entries.keys()].filter((entry) => entry.endsWith('.whatsapp.webp'))
     expect(webps).toEqual(['1-waving-wumpus.whatsapp.webp', '2-cheering-wumpus.whatsapp.webp', '3-sleepy-wumpus.whatsapp.webp'])
     for (const entry of webps) expect(checkStickerFile('whatsapp', entries.get(entry)!).problems).toEqual([])

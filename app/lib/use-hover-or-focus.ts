@@ -12,7 +12,7 @@ export function useHoverOrFocus() {
     onPointerLeave: () => setHovered(false),
     onFocus: () => setFocused(true),
     onBlur: (event: FocusEvent<HTMLElement>) => {
-      if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false)
+      if (!event.currentTarget.contains(event.relatedTarget)) setFocused(false)
     },
   }
   return { active: hovered || focused, handlers }

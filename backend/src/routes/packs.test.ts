@@ -1,4 +1,3 @@
-import yauzl from 'yauzl'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
 import { LINK_HEADER, TOTAL_COUNT_HEADER, WHATSAPP_TRAY_MAX_BYTES } from '../../../contract/limits'
@@ -10,6 +9,7 @@ import { fileStem } from '../services/derived-media'
 import type { DerivedFile, DerivedMedia, WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { readZip } from '../../test/support/read-zip'
 
 let server: TestServer
 let admin: string
@@ -82,37 +82,6 @@ async function detail(id: string): Promise<PackDetail> {
 
 async function activity() {
   return activityListSchema.parse(await (await call('GET', '/api/activity?limit=5')).json())
-}
-
-interface ZipEntry {
-  name: string
-  bytes: Uint8Array
-  /** 0 = stored, as every entry of a pack ZIP is. */
-  method: number
-}
-
-/** Reads a whole archive with yauzl (an independent reader), entries in archive order. */
-function readZip(bytes: Uint8Array): Promise<ZipEntry[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(Buffer.from(bytes), { lazyEntries: true, validateEntrySizes: true }, (error, zip) => {
-      if (error || !zip) return reject(error)
-      const entries: ZipEntry[] = []
-      zip.on('error', reject)
-      zip.on('end', () => resolve(entries))
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError)
-          const chunks: Buffer[] = []
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-          stream.on('end', () => {
-            entries.push({ name: entry.fileName, bytes: new Uint8Array(Buffer.concat(chunks)), method: entry.compressionMethod })
-            zip.readEntry()
-          })
-        })
-      })
-      zip.readEntry()
-    })
-  })
 }
 
 /** Width and height from a PNG's IHDR, read by hand. */

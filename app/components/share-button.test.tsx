@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { renderWithProviders } from '../../../test/render-with-providers'
+import { renderWithProviders } from '../test/render-with-providers'
 import { ShareButton } from './share-button'
 
 const DATA = { title: 'Waving Wumpus', text: 'Says hello to everyone', url: 'https://stickers.example.com/wumpus/65a0000000000000000000aa' }

@@ -1,7 +1,7 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
-import { canShareNatively, shareOrCopyLink, type ShareData } from '../share'
+import { canShareNatively, shareOrCopyLink, type ShareData } from '../lib/share'
 
 /**
  * Share a page: the device's share sheet (title, text and link) where there is one, else Copy link with

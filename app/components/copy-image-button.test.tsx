@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { server } from '../../../test/msw-server'
-import { renderWithProviders } from '../../../test/render-with-providers'
+import { server } from '../test/msw-server'
+import { renderWithProviders } from '../test/render-with-providers'
 import { CopyImageButton } from './copy-image-button'
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])

@@ -1,8 +1,8 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
-import { apiGetBlob, isApiError } from '../../../lib/api-client'
-import { clipboardImageTypes, copyImage } from '../share'
+import { apiGetBlob, isApiError } from '../lib/api-client'
+import { clipboardImageTypes, copyImage } from '../lib/share'
 
 interface CopyImageButtonProps extends Omit<ButtonProps, 'children'> {
   /** Same-origin URL of the picture. */
