@@ -187,8 +187,8 @@ export function trusted<T>(): ResponseParser<T> {
   return { safeParse: (body) => (body === undefined ? { success: false, error: { issues: ['no JSON body'] } } : { success: true, data: body as T }) }
 }
 
-/** Requests JSON and checks it with the given parser. */
-export async function apiRequest<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<ApiResponse<T>> {
+/** Any request (GET, POST, PUT, DELETE) whose answer is JSON, checked with the parser; with the answer's headers (paging). */
+export async function apiRequestWithHeaders<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<ApiResponse<T>> {
   const response = await send(path, { ...options, headers: withAccept(options?.headers, 'application/json') })
   const body: unknown = await response.json().catch(() => undefined)
   const parsed = parser.safeParse(body)
@@ -208,8 +208,9 @@ export async function apiSend(path: string, options?: RequestOptions): Promise<v
   await send(path, options)
 }
 
-export async function apiGet<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
-  return (await apiRequest(path, parser, options)).data
+/** Any request (GET, POST, PUT, DELETE) whose answer is JSON, checked with the parser. */
+export async function apiRequest<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
+  return (await apiRequestWithHeaders(path, parser, options)).data
 }
 
 /** Fetches a file (e.g. an animation) as a Blob. */

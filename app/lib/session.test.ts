@@ -161,9 +161,9 @@ describe('session store', () => {
         return HttpResponse.json({ ok: true })
       }),
     )
-    const { store, apiGet } = await load()
+    const { store, apiRequest } = await load()
 
-    await expect(apiGet('/api/thing', okSchema)).resolves.toEqual({ ok: true })
+    await expect(apiRequest('/api/thing', okSchema)).resolves.toEqual({ ok: true })
     const renewed = window.localStorage.getItem('accessToken')
     expect(renewed).not.toBe(oldToken)
     expect(seen).toEqual([`Bearer ${oldToken}`, `Bearer ${renewed}`])
@@ -182,9 +182,9 @@ describe('session store', () => {
           : HttpResponse.json({ ok: true }),
       ),
     )
-    const { apiGet } = await load()
+    const { apiRequest } = await load()
 
-    const results = await Promise.all([apiGet('/api/thing', okSchema), apiGet('/api/thing', okSchema), apiGet('/api/thing', okSchema)])
+    const results = await Promise.all([apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema)])
     expect(results).toEqual([{ ok: true }, { ok: true }, { ok: true }])
     expect(requests.filter((request) => request.method === 'PUT')).toHaveLength(1)
   })
@@ -199,8 +199,8 @@ describe('session store', () => {
       }),
     )
     // No Firebase account: renewal fails.
-    const { store, apiGet } = await load()
-    await expect(apiGet('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
+    const { store, apiRequest } = await load()
+    await expect(apiRequest('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
     expect(calls).toBe(1)
     expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
     expect(window.localStorage.getItem('accessToken')).toBeNull()
@@ -218,8 +218,8 @@ describe('session store', () => {
         return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Nope' } }, { status: 401 })
       }),
     )
-    const { apiGet } = await load()
-    await expect(apiGet('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
+    const { apiRequest } = await load()
+    await expect(apiRequest('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
     expect(calls).toBe(2)
   })
 

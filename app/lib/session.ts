@@ -1,6 +1,6 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
-import { ACCESS_TOKEN_KEY, apiRequest, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
+import { ACCESS_TOKEN_KEY, apiRequestWithHeaders, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
 import type { FirebaseAccount } from './firebase'
 
 /** Who is signed in, read from the claims of our session token (the server checks its signature). */
@@ -81,7 +81,7 @@ function toServerPhoto(photoURL: string | null): string {
 export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false, previous?: string): Promise<SessionResponse> {
   if (!account.email) throw new Error('This account has no email address, so it cannot sign in here.')
   const idToken = await account.getIdToken(forceRefresh)
-  const { data } = await apiRequest(`/api/user/${encodeURIComponent(account.email)}`, trusted<SessionResponse>(), {
+  const { data } = await apiRequestWithHeaders(`/api/user/${encodeURIComponent(account.email)}`, trusted<SessionResponse>(), {
     method: 'PUT',
     headers: { Authorization: `Bearer ${idToken}` },
     body: {

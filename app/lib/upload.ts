@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { uploadResponseSchema } from '../../contract/user'
-import { ApiError, apiGet, isApiError } from './api-client'
+import { ApiError, apiRequest, isApiError } from './api-client'
 
 export const UPLOAD_IMAGE_PATH = '/api/uploads/image'
 
@@ -42,7 +42,7 @@ export async function uploadFile<S extends z.ZodType>(
   const form = new FormData()
   form.append('file', file, file instanceof File ? file.name : kind)
   try {
-    return await apiGet<z.infer<S>>(path, schema, { method: 'POST', body: form, signal, onUploadProgress: onProgress ?? (() => {}) })
+    return await apiRequest<z.infer<S>>(path, schema, { method: 'POST', body: form, signal, onUploadProgress: onProgress ?? (() => {}) })
   } catch (error) {
     throw withKind(error, kind)
   }

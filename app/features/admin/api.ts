@@ -13,7 +13,7 @@ import {
   type UpdateWumpus,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { apiGet, apiRequest, isApiError } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, isApiError } from '../../lib/api-client'
 import { nextCursorFromLink } from '../wumpuses/api'
 import { uploadFile } from '../../lib/upload'
 
@@ -37,12 +37,12 @@ export function uploadAnimationFile(
 
 /** POST /api/uploads/lottie-link: the server fetches the Lottie behind the link and stores a copy. */
 export function uploadLottieLink(url: string, signal?: AbortSignal): Promise<UploadedAnimationFile> {
-  return apiGet('/api/uploads/lottie-link', uploadedAnimationFileSchema, { method: 'POST', body: { url }, signal })
+  return apiRequest('/api/uploads/lottie-link', uploadedAnimationFileSchema, { method: 'POST', body: { url }, signal })
 }
 
 /** POST /api/renders: GIF and APNG rendered by the server from an uploaded Lottie. */
 export function renderFromLottie(lottie: string) {
-  return apiGet('/api/renders', renderResponseSchema, { method: 'POST', body: { lottie } })
+  return apiRequest('/api/renders', renderResponseSchema, { method: 'POST', body: { lottie } })
 }
 
 /** Why the server refused a file or a request, as it said it. */
@@ -77,7 +77,7 @@ export function useCreateWumpus() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (payload: CreateWumpus): Promise<Wumpus> =>
-      apiGet('/api/wumpuses', wumpusSchema, { method: 'POST', body: payload }),
+      apiRequest('/api/wumpuses', wumpusSchema, { method: 'POST', body: payload }),
     onSuccess: (created) => {
       queryClient.setQueryData(['wumpuses', 'detail', created._id], created)
       return refreshAnimations(queryClient)
@@ -89,7 +89,7 @@ export function useUpdateWumpus(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (changes: UpdateWumpus): Promise<Wumpus> =>
-      apiGet(`/api/wumpuses/${encodeURIComponent(id)}`, wumpusSchema, { method: 'PUT', body: changes }),
+      apiRequest(`/api/wumpuses/${encodeURIComponent(id)}`, wumpusSchema, { method: 'PUT', body: changes }),
     onSuccess: (updated) => {
       queryClient.setQueryData(['wumpuses', 'detail', id], updated)
       return refreshAnimations(queryClient)
@@ -101,7 +101,7 @@ export function useDeleteWumpus() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (id: string) =>
-      apiGet(`/api/wumpus/${encodeURIComponent(id)}`, deletedCountSchema, { method: 'DELETE' }),
+      apiRequest(`/api/wumpus/${encodeURIComponent(id)}`, deletedCountSchema, { method: 'DELETE' }),
     // Refetch whatever happened: a 0 means someone else removed it already.
     onSettled: () => refreshAnimations(queryClient),
   })
@@ -112,14 +112,14 @@ export function useDeleteWumpus() {
 export const usersQueryOptions = () =>
   queryOptions({
     queryKey: ['users', 'all'],
-    queryFn: ({ signal }): Promise<User[]> => apiGet('/api/users', userListSchema, { signal }),
+    queryFn: ({ signal }): Promise<User[]> => apiRequest('/api/users', userListSchema, { signal }),
   })
 
 export function useMakeAdmin() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (email: string) =>
-      apiGet(`/api/user/admin/${encodeURIComponent(email)}`, modifiedCountSchema, { method: 'PUT' }),
+      apiRequest(`/api/user/admin/${encodeURIComponent(email)}`, modifiedCountSchema, { method: 'PUT' }),
     onSettled: (_result, _error, email) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
@@ -145,7 +145,7 @@ export const activityQueryOptions = () =>
     queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
       const query = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE) })
       if (pageParam) query.set('cursor', pageParam)
-      const { data, headers } = await apiRequest(`/api/activity?${query}`, activityListSchema, { signal })
+      const { data, headers } = await apiRequestWithHeaders(`/api/activity?${query}`, activityListSchema, { signal })
       return { items: data, nextCursor: nextCursorFromLink(headers.get('Link')) }
     },
     initialPageParam: null as string | null,

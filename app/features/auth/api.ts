@@ -1,14 +1,15 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiGet, trusted } from '../../lib/api-client'
+import { apiRequest, trusted } from '../../lib/api-client'
 import { useSession } from '../../lib/session-provider'
+import { uploadImage } from '../../lib/upload'
 
 /** GET /api/admin/{email}: whether that user is an admin. */
 export const adminQueryOptions = (email: string) =>
   queryOptions({
     queryKey: ['admin', email.toLowerCase()],
-    queryFn: ({ signal }) => apiGet(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
   })
 
 /** Whether the signed-in user is an admin; false while signed out, loading or when the check fails. */
@@ -24,7 +25,7 @@ export const authMascotsQueryOptions = () =>
   queryOptions({
     queryKey: ['auth', 'mascots'],
     queryFn: async ({ signal }) => {
-      const items = await apiGet('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
+      const items = await apiRequest('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
       return items.map((item) => ({ name: item.name, lottie: item.lottie }))
     },
     staleTime: Infinity,
@@ -42,10 +43,7 @@ export function photoProblem(file: File): string | null {
   return null
 }
 
-/** POST /api/uploads/image: stores an image and answers its same-origin path. */
-export async function uploadImage(file: File): Promise<string> {
-  const body = new FormData()
-  body.set('file', file)
-  const { url } = await apiGet('/api/uploads/image', trusted<{ url: string }>(), { method: 'POST', body })
-  return url
+/** The sign-up photo, stored like any image (POST /api/uploads/image): answers its same-origin path. */
+export async function uploadSignUpPhoto(file: File): Promise<string> {
+  return (await uploadImage(file)).url
 }

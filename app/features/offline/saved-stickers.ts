@@ -4,7 +4,7 @@
 import { del, delMany, entries, get, set } from 'idb-keyval'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiGet, apiGetBlob, trusted } from '../../lib/api-client'
+import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
 
 export interface SavedSticker {
@@ -77,7 +77,7 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   await load()
   const firstSave = saved?.size === 0
   const detailUrl = `/api/wumpus/${encodeURIComponent(wumpus._id)}`
-  const stickers = await apiGet(`${detailUrl}/stickers`, trusted<StickerExport[]>()).catch(() => undefined)
+  const stickers = await apiRequest(`${detailUrl}/stickers`, trusted<StickerExport[]>()).catch(() => undefined)
   const urls = [
     ...FORMATS.map((format) => wumpus[format]),
     ...(wumpus.preview ? [wumpus.preview.webp, wumpus.preview.webp2x, wumpus.preview.still] : []),

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { ACCESS_TOKEN_KEY, apiGet, apiRequest, trusted, type ResponseParser } from '../../lib/api-client'
+import { ACCESS_TOKEN_KEY, apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
@@ -21,7 +21,7 @@ export const profileKeys = {
 export const profileQueryOptions = (email: string) =>
   queryOptions({
     queryKey: profileKeys.detail(email),
-    queryFn: ({ signal }) => apiGet(`/api/profile/${userPath(email)}`, trusted<User>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/profile/${userPath(email)}`, trusted<User>(), { signal }),
   })
 
 export async function fetchUserAnimationsPage(
@@ -31,7 +31,7 @@ export async function fetchUserAnimationsPage(
 ): Promise<WumpusPage> {
   const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
   if (cursor) query.set('cursor', cursor)
-  const { data, headers } = await apiRequest(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequestWithHeaders(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -60,7 +60,7 @@ const lottieJson: ResponseParser<{ layers: unknown[] }> = {
 export const lottieJsonQueryOptions = (url: string) =>
   queryOptions({
     queryKey: ['lottie-json', url],
-    queryFn: ({ signal }) => apiGet(url, lottieJson, { signal }),
+    queryFn: ({ signal }) => apiRequest(url, lottieJson, { signal }),
     staleTime: Infinity,
   })
 
@@ -77,7 +77,7 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
-      apiGet(`/api/user/${userPath(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
+      apiRequest(`/api/user/${userPath(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
       storeRenewedToken(token, { announce: !onTokenRenewed })
       onTokenRenewed?.(token)

@@ -3,7 +3,7 @@ import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { StickerExport } from '../../../contract/stickers'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
-import { apiGet, apiRequest, trusted } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
 import type { GallerySearch } from './gallery-search'
 
@@ -24,7 +24,7 @@ export interface WumpusPage {
 const RETRY_OFFLINE_COPY_MS = 2000
 
 export async function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequest(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequestWithHeaders(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -70,14 +70,14 @@ export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
 export const wumpusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['wumpuses', 'detail', id],
-    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
   })
 
 /** The most used tags with their counts. */
 export const tagsQueryOptions = (limit: number) =>
   queryOptions({
     queryKey: ['tags', limit],
-    queryFn: ({ signal }) => apiGet(tagListPath(limit), trusted<TagCount[]>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(tagListPath(limit), trusted<TagCount[]>(), { signal }),
   })
 
 /** While any platform file is still being made, its list is asked for again this often. */
@@ -87,6 +87,6 @@ const STICKERS_PENDING_POLL_MS = 4000
 export const stickersQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['wumpuses', 'stickers', id],
-    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
     refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })
