@@ -6,7 +6,7 @@ import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
-import { useAuthForm } from '../../auth/use-auth-form'
+import { useSchemaForm } from '../../../lib/use-schema-form'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
@@ -54,7 +54,7 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
   const files = useAnimationFiles()
   const create = useCreateWumpus()
   const network = useNeedsNetwork()
-  const { form, onSubmit } = useAuthForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
+  const { form, onSubmit } = useSchemaForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
 
   // The schema sees the uploads as the ids the server gave them.
   const { lottie, apng, gif } = files
