@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { accountHandlers } from '../test/account-handlers'
 import { fakeAccount, firebaseError } from '../test/firebase-fake'
 import { server } from '../test/msw-server'
+import { makeUser } from '../test/profile-fixtures'
 import { makeSessionToken, signInForTest } from '../test/session'
 
 // A fake of ./firebase that counts how often the module is loaded. Registered afresh before each
@@ -273,9 +274,13 @@ describe('session store', () => {
     signInForTest()
     server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
-    queryClient.setQueryData(['profiles', 'ada@example.com', 'detail'], { user_name: 'Ada' })
-    queryClient.setQueryData(['admin', 'ada@example.com'], { admin: true })
-    queryClient.setQueryData(['wumpuses', 'list'], { pages: [] })
+    // The features' key factories, from the same fresh modules as the session (they register what sign-out keeps).
+    const { wumpusKeys } = await import('../features/wumpuses/api')
+    const { profileKeys } = await import('../features/profiles/api')
+    const { authKeys } = await import('../features/auth/api')
+    queryClient.setQueryData(profileKeys.detail('ada@example.com'), makeUser({ user_name: 'Ada' }))
+    queryClient.setQueryData(authKeys.admin('ada@example.com'), { admin: true })
+    queryClient.setQueryData(wumpusKeys.lists(), { pages: [] })
     const listener = vi.fn()
     store.subscribe(listener)
 
@@ -285,9 +290,9 @@ describe('session store', () => {
     expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
     expect(listener).toHaveBeenCalled()
     expect(fake.signOuts).toBe(1)
-    expect(queryClient.getQueryData(['profiles', 'ada@example.com', 'detail'])).toBeUndefined()
-    expect(queryClient.getQueryData(['admin', 'ada@example.com'])).toBeUndefined()
-    expect(queryClient.getQueryData(['wumpuses', 'list'])).toEqual({ pages: [] })
+    expect(queryClient.getQueryData(profileKeys.detail('ada@example.com'))).toBeUndefined()
+    expect(queryClient.getQueryData(authKeys.admin('ada@example.com'))).toBeUndefined()
+    expect(queryClient.getQueryData(wumpusKeys.lists())).toEqual({ pages: [] })
   })
 
   it('a renewal still running when the user signs out does not sign them back in', async () => {

@@ -1,7 +1,8 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
 import { ACCESS_TOKEN_KEY, apiRequestWithHeaders, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
 import type { FirebaseAccount } from './firebase'
+import { isKeptOnSignOut } from './query-client'
 
 /** Who is signed in, read from the claims of our session token (the server checks its signature). */
 export interface SessionUser {
@@ -60,11 +61,6 @@ export function decodeSessionToken(token: string): SessionUser | null {
 
 export function isExpired(user: SessionUser, now = Date.now()): boolean {
   return user.expiresAt - EXPIRY_MARGIN_MS <= now
-}
-
-/** Queries that hold nothing personal and may outlive a sign-out. */
-function isPublicQuery(queryKey: QueryKey): boolean {
-  return queryKey[0] === 'wumpuses' && (queryKey[1] === 'list' || queryKey[1] === 'detail')
 }
 
 /** Our stored photo paths are relative; Firebase keeps absolute URLs. The server takes the relative form. */
@@ -138,7 +134,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     generation++
     if (removeToken) writeToken(null)
     if (state.status !== 'signed-out') set({ status: 'signed-out' })
-    queryClient.removeQueries({ predicate: (query) => !isPublicQuery(query.queryKey) })
+    queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey) })
   }
 
   function setToken(token: string) {

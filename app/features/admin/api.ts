@@ -14,7 +14,9 @@ import {
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
 import { apiRequest, apiRequestWithHeaders, isApiError } from '../../lib/api-client'
-import { nextCursorFromLink } from '../wumpuses/api'
+import { authKeys } from '../auth/api'
+import { profileKeys } from '../profiles/api'
+import { nextCursorFromLink, tagKeys, wumpusKeys } from '../wumpuses/api'
 import { uploadFile } from '../../lib/upload'
 
 export type { UploadedAnimationFile }
@@ -66,10 +68,10 @@ export function fieldErrors(error: unknown): Record<string, string> {
 /** After any write: the gallery, details, every profile's animation list and the tag counts may show it. */
 function refreshAnimations(queryClient: ReturnType<typeof useQueryClient>) {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['wumpuses'] }),
-    queryClient.invalidateQueries({ queryKey: ['profiles'] }),
-    queryClient.invalidateQueries({ queryKey: ['tags'] }),
-    queryClient.invalidateQueries({ queryKey: ['activity'] }),
+    queryClient.invalidateQueries({ queryKey: wumpusKeys.all }),
+    queryClient.invalidateQueries({ queryKey: profileKeys.everyone }),
+    queryClient.invalidateQueries({ queryKey: tagKeys.all }),
+    queryClient.invalidateQueries({ queryKey: activityKeys.all }),
   ])
 }
 
@@ -79,7 +81,7 @@ export function useCreateWumpus() {
     mutationFn: (payload: CreateWumpus): Promise<Wumpus> =>
       apiRequest('/api/wumpuses', wumpusSchema, { method: 'POST', body: payload }),
     onSuccess: (created) => {
-      queryClient.setQueryData(['wumpuses', 'detail', created._id], created)
+      queryClient.setQueryData(wumpusKeys.detail(created._id), created)
       return refreshAnimations(queryClient)
     },
   })
@@ -91,7 +93,7 @@ export function useUpdateWumpus(id: string) {
     mutationFn: (changes: UpdateWumpus): Promise<Wumpus> =>
       apiRequest(`/api/wumpuses/${encodeURIComponent(id)}`, wumpusSchema, { method: 'PUT', body: changes }),
     onSuccess: (updated) => {
-      queryClient.setQueryData(['wumpuses', 'detail', id], updated)
+      queryClient.setQueryData(wumpusKeys.detail(id), updated)
       return refreshAnimations(queryClient)
     },
   })
@@ -109,9 +111,14 @@ export function useDeleteWumpus() {
 
 // ---- Users ----
 
+export const userKeys = {
+  all: ['users'] as const,
+  list: () => [...userKeys.all, 'all'] as const,
+}
+
 export const usersQueryOptions = () =>
   queryOptions({
-    queryKey: ['users', 'all'],
+    queryKey: userKeys.list(),
     queryFn: ({ signal }): Promise<User[]> => apiRequest('/api/users', userListSchema, { signal }),
   })
 
@@ -122,9 +129,9 @@ export function useMakeAdmin() {
       apiRequest(`/api/user/admin/${encodeURIComponent(email)}`, modifiedCountSchema, { method: 'PUT' }),
     onSettled: (_result, _error, email) =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: usersQueryOptions().queryKey }),
-        queryClient.invalidateQueries({ queryKey: ['admin', email.toLowerCase()] }),
-        queryClient.invalidateQueries({ queryKey: ['activity'] }),
+        queryClient.invalidateQueries({ queryKey: userKeys.list() }),
+        queryClient.invalidateQueries({ queryKey: authKeys.admin(email) }),
+        queryClient.invalidateQueries({ queryKey: activityKeys.all }),
       ]),
   })
 }
@@ -138,10 +145,14 @@ export interface ActivityPage {
 
 export const ACTIVITY_PAGE_SIZE = 50
 
+export const activityKeys = {
+  all: ['activity'] as const,
+}
+
 /** GET /api/activity: admin actions, newest first, a page at a time. */
 export const activityQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['activity'],
+    queryKey: activityKeys.all,
     queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
       const query = new URLSearchParams({ limit: String(ACTIVITY_PAGE_SIZE) })
       if (pageParam) query.set('cursor', pageParam)

@@ -5,10 +5,17 @@ import { apiRequest, trusted } from '../../lib/api-client'
 import { useSession } from '../../lib/session-provider'
 import { uploadImage } from '../../lib/upload'
 
+export const authKeys = {
+  /** Whether that user is an admin. */
+  admin: (email: string) => ['admin', email.toLowerCase()] as const,
+  mascots: () => ['auth', 'mascots'] as const,
+  emailVerification: (email: string) => ['auth', 'email-verification', email] as const,
+}
+
 /** GET /api/admin/{email}: whether that user is an admin. */
 export const adminQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['admin', email.toLowerCase()],
+    queryKey: authKeys.admin(email),
     queryFn: ({ signal }) => apiRequest(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
   })
 
@@ -23,7 +30,7 @@ export function useIsAdmin(): { isAdmin: boolean; isPending: boolean } {
 /** Two demo mascots' Lottie files, shown beside the sign-in form (the second one while signing in). */
 export const authMascotsQueryOptions = () =>
   queryOptions({
-    queryKey: ['auth', 'mascots'],
+    queryKey: authKeys.mascots(),
     queryFn: async ({ signal }) => {
       const items = await apiRequest('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
       return items.map((item) => ({ name: item.name, lottie: item.lottie }))

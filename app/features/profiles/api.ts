@@ -13,7 +13,8 @@ const userPath = (email: string) => encodeURIComponent(email.trim())
 
 /** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
 export const profileKeys = {
-  all: (email: string) => ['profiles', email.trim().toLowerCase()] as const,
+  everyone: ['profiles'] as const,
+  all: (email: string) => [...profileKeys.everyone, email.trim().toLowerCase()] as const,
   detail: (email: string) => [...profileKeys.all(email), 'detail'] as const,
   animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
 }
@@ -57,9 +58,13 @@ const lottieJson: ResponseParser<{ layers: unknown[] }> = {
       : { success: false, error: { issues: ['not a Lottie'] } },
 }
 
+export const lottieJsonKeys = {
+  file: (url: string) => ['lottie-json', url] as const,
+}
+
 export const lottieJsonQueryOptions = (url: string) =>
   queryOptions({
-    queryKey: ['lottie-json', url],
+    queryKey: lottieJsonKeys.file(url),
     queryFn: ({ signal }) => apiRequest(url, lottieJson, { signal }),
     staleTime: Infinity,
   })

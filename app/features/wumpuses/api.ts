@@ -5,6 +5,7 @@ import type { StickerExport } from '../../../contract/stickers'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
+import { keepOnSignOut } from '../../lib/query-client'
 import type { GallerySearch } from './gallery-search'
 
 export interface WumpusPage {
@@ -57,10 +58,28 @@ export function nextCursorFromLink(link: string | null): string | null {
   return null
 }
 
+/** Every query key of animations and tags; invalidate `all` after a write. */
+export const wumpusKeys = {
+  all: ['wumpuses'] as const,
+  lists: () => [...wumpusKeys.all, 'list'] as const,
+  list: (search: GallerySearch) => [...wumpusKeys.lists(), search] as const,
+  details: () => [...wumpusKeys.all, 'detail'] as const,
+  detail: (id: string) => [...wumpusKeys.details(), id] as const,
+  stickers: (id: string) => [...wumpusKeys.all, 'stickers', id] as const,
+}
+
+export const tagKeys = {
+  all: ['tags'] as const,
+  top: (limit: number) => [...tagKeys.all, limit] as const,
+}
+
+// The gallery and animation details are public: they stay cached across a sign-out.
+keepOnSignOut(wumpusKeys.lists(), wumpusKeys.details())
+
 /** The gallery, or what a search of it finds (no search: every animation, newest first). */
 export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
   infiniteQueryOptions({
-    queryKey: ['wumpuses', 'list', search],
+    queryKey: wumpusKeys.list(search),
     queryFn: ({ pageParam, signal }) => fetchWumpusPage(search, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
@@ -69,14 +88,14 @@ export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
 
 export const wumpusQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['wumpuses', 'detail', id],
+    queryKey: wumpusKeys.detail(id),
     queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
   })
 
 /** The most used tags with their counts. */
 export const tagsQueryOptions = (limit: number) =>
   queryOptions({
-    queryKey: ['tags', limit],
+    queryKey: tagKeys.top(limit),
     queryFn: ({ signal }) => apiRequest(tagListPath(limit), trusted<TagCount[]>(), { signal }),
   })
 
@@ -86,7 +105,7 @@ const STICKERS_PENDING_POLL_MS = 4000
 /** GET /api/wumpus/{id}/stickers: one file per chat platform (ready, absent with the reason, or being made). */
 export const stickersQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['wumpuses', 'stickers', id],
+    queryKey: wumpusKeys.stickers(id),
     queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
     refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })

@@ -14,6 +14,7 @@ import { stickersHandler, tagListHandler } from '../../../test/api-handlers'
 import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { wumpusKeys } from '../../wumpuses/api'
 import { AddWumpusPage } from './add-wumpus-page'
 
 // lottie-web cannot draw in jsdom: the stand-in shows what the preview hands the player.
@@ -42,7 +43,7 @@ const fileButton = (label: string) => screen.getByRole('button', { name: label }
 
 async function setup() {
   const view = renderWithProviders(<AddWumpusPage />, { path: '/dashboard/addNew' })
-  view.queryClient.setQueryData(['wumpuses', 'list'], { pages: [], pageParams: [] })
+  view.queryClient.setQueryData(wumpusKeys.lists(), { pages: [], pageParams: [] })
   await screen.findByRole('heading', { level: 1, name: 'Add animation' })
   return view
 }
@@ -135,7 +136,7 @@ describe('AddWumpusPage', () => {
       },
     ])
     expect(new Set(Object.values(create.bodies[0]!.files)).size).toBe(3)
-    expect(queryClient.getQueryState(['wumpuses', 'list'])?.isInvalidated).toBe(true)
+    expect(queryClient.getQueryState(wumpusKeys.lists())?.isInvalidated).toBe(true)
 
     // The page stays, says it is published, and shows which platform exports were made and why one is missing.
     expect(await screen.findByText('Happy Wumpus is published')).toBeInTheDocument()
