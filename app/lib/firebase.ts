@@ -1,4 +1,5 @@
 import type { Auth, User } from 'firebase/auth'
+import { API_PATHS } from '../../contract/api-paths'
 import { clientConfigSchema } from '../../contract/client-config'
 import { apiRequest } from './api-client'
 
@@ -31,7 +32,7 @@ async function initialise() {
   const [{ initializeApp }, sdk, config] = await Promise.all([
     import('firebase/app'),
     import('firebase/auth'),
-    apiRequest('/api/config', clientConfigSchema),
+    apiRequest(API_PATHS.config, clientConfigSchema),
   ])
   const { authEmulatorUrl, ...options } = config.firebase
   const auth = sdk.initializeAuth(initializeApp(options), {

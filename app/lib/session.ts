@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import { API_PATHS, userPath } from '../../contract/api-paths'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
 import { ACCESS_TOKEN_KEY, apiRequestWithHeaders, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
 import type { FirebaseAccount } from './firebase'
@@ -77,7 +78,7 @@ function toServerPhoto(photoURL: string | null): string {
 export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false, previous?: string): Promise<SessionResponse> {
   if (!account.email) throw new Error('This account has no email address, so it cannot sign in here.')
   const idToken = await account.getIdToken(forceRefresh)
-  const { data } = await apiRequestWithHeaders(`/api/user/${encodeURIComponent(account.email)}`, trusted<SessionResponse>(), {
+  const { data } = await apiRequestWithHeaders(userPath(account.email), trusted<SessionResponse>(), {
     method: 'PUT',
     headers: { Authorization: `Bearer ${idToken}` },
     body: {
@@ -215,7 +216,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
       const token = readToken()
       endSession()
       // Best effort: offline, the token is gone from here and the session ends at its expiry.
-      if (token) void apiSend('/api/session', { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})
+      if (token) void apiSend(API_PATHS.session, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})
       try {
         const firebase = await import('./firebase')
         await firebase.signOutOfFirebase()

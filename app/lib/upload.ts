@@ -1,8 +1,7 @@
 import type { z } from 'zod'
+import { API_PATHS } from '../../contract/api-paths'
 import { uploadResponseSchema } from '../../contract/user'
 import { ApiError, apiRequest, isApiError } from './api-client'
-
-export const UPLOAD_IMAGE_PATH = '/api/uploads/image'
 
 /** What the server accepts; the spec lists png, gif, jpeg and jpg, the server also takes webp. */
 export const IMAGE_ACCEPT = 'image/png,image/gif,image/jpeg,image/webp,.png,.gif,.jpg,.jpeg,.webp'
@@ -20,7 +19,7 @@ export function uploadImage(
   onProgress?: (fraction: number) => void,
   options: UploadOptions = {},
 ): Promise<{ url: string }> {
-  return uploadFile(UPLOAD_IMAGE_PATH, file, uploadResponseSchema, onProgress, { ...options, kind: 'image' })
+  return uploadFile(API_PATHS.uploadImage, file, uploadResponseSchema, onProgress, { ...options, kind: 'image' })
 }
 
 interface UploadFileOptions extends UploadOptions {

@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { isAdminPath, wumpusListPath } from '../../../contract/api-paths'
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
@@ -16,7 +17,7 @@ export const authKeys = {
 export const adminQueryOptions = (email: string) =>
   queryOptions({
     queryKey: authKeys.admin(email),
-    queryFn: ({ signal }) => apiRequest(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(isAdminPath(email), trusted<{ admin: boolean }>(), { signal }),
   })
 
 /** Whether the signed-in user is an admin; false while signed out, loading or when the check fails. */
@@ -32,7 +33,7 @@ export const authMascotsQueryOptions = () =>
   queryOptions({
     queryKey: authKeys.mascots(),
     queryFn: async ({ signal }) => {
-      const items = await apiRequest('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
+      const items = await apiRequest(wumpusListPath({ limit: 2 }), trusted<Wumpus[]>(), { signal })
       return items.map((item) => ({ name: item.name, lottie: item.lottie }))
     },
     staleTime: Infinity,

@@ -2,6 +2,7 @@
 // its card previews, and its chat app files with their list) and the files a user downloads, kept as
 // Blobs that the service worker serves when the network fails.
 import { del, delMany, entries, get, set } from 'idb-keyval'
+import { stickersPath, wumpusPath } from '../../../contract/api-paths'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
@@ -76,8 +77,8 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   if (!hasIndexedDb()) throw new Error('This browser cannot keep files for offline use.')
   await load()
   const firstSave = saved?.size === 0
-  const detailUrl = `/api/wumpus/${encodeURIComponent(wumpus._id)}`
-  const stickers = await apiRequest(`${detailUrl}/stickers`, trusted<StickerExport[]>()).catch(() => undefined)
+  const detailUrl = wumpusPath(wumpus._id)
+  const stickers = await apiRequest(stickersPath(wumpus._id), trusted<StickerExport[]>()).catch(() => undefined)
   const urls = [
     ...FORMATS.map((format) => wumpus[format]),
     ...(wumpus.preview ? [wumpus.preview.webp, wumpus.preview.webp2x, wumpus.preview.still] : []),
@@ -87,7 +88,7 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   const files = urls.map((url) => fileKey(url))
   await Promise.all(files.map((key, i) => set(key, blobs[i], offlineStore('files'))))
   await set(apiKey(detailUrl), jsonAnswer(wumpus), offlineStore('wumpus-details'))
-  if (stickers) await set(apiKey(`${detailUrl}/stickers`), jsonAnswer(stickers), offlineStore('wumpus-details'))
+  if (stickers) await set(apiKey(stickersPath(wumpus._id)), jsonAnswer(stickers), offlineStore('wumpus-details'))
   const sticker: SavedSticker = { wumpus, savedAt: Date.now(), bytes: blobs.reduce((sum, blob) => sum + blob.size, 0), files }
   await set(wumpus._id, sticker, offlineStore('saved'))
   publish(new Map(saved).set(wumpus._id, sticker))

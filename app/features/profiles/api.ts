@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
+import { profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
 import { ACCESS_TOKEN_KEY, apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
@@ -8,8 +8,6 @@ import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
 export const DEFAULT_COVER = '/images/default-cover.svg'
-
-const userPath = (email: string) => encodeURIComponent(email.trim())
 
 /** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
 export const profileKeys = {
@@ -22,7 +20,7 @@ export const profileKeys = {
 export const profileQueryOptions = (email: string) =>
   queryOptions({
     queryKey: profileKeys.detail(email),
-    queryFn: ({ signal }) => apiRequest(`/api/profile/${userPath(email)}`, trusted<User>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<User>(), { signal }),
   })
 
 export async function fetchUserAnimationsPage(
@@ -30,9 +28,7 @@ export async function fetchUserAnimationsPage(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<WumpusPage> {
-  const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
-  if (cursor) query.set('cursor', cursor)
-  const { data, headers } = await apiRequestWithHeaders(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequestWithHeaders(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -82,7 +78,7 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
-      apiRequest(`/api/user/${userPath(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
+      apiRequest(userPath(email), trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
       storeRenewedToken(token, { announce: !onTokenRenewed })
       onTokenRenewed?.(token)

@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
+import { stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { StickerExport } from '../../../contract/stickers'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
@@ -89,7 +89,7 @@ export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
 export const wumpusQueryOptions = (id: string) =>
   queryOptions({
     queryKey: wumpusKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(wumpusPath(id), trusted<Wumpus>(), { signal }),
   })
 
 /** The most used tags with their counts. */
@@ -106,6 +106,6 @@ const STICKERS_PENDING_POLL_MS = 4000
 export const stickersQueryOptions = (id: string) =>
   queryOptions({
     queryKey: wumpusKeys.stickers(id),
-    queryFn: ({ signal }) => apiRequest(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(stickersPath(id), trusted<StickerExport[]>(), { signal }),
     refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })
