@@ -1,6 +1,7 @@
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
-import { apiGetBlob, isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/error-message'
+import { apiGetBlob } from '../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
 import { keepFile } from '../offline/saved-stickers'
 
@@ -22,7 +23,7 @@ export function useFileDownload() {
       notifications.show({
         color: 'red',
         title: 'Download failed',
-        message: isApiError(error) ? error.message : 'Please try again.',
+        message: errorMessage(error, 'Please try again.'),
       })
     } finally {
       setBusy(false)

@@ -119,8 +119,8 @@ describe('AddWumpusPage', () => {
     expect(gifPreview).toHaveTextContent('Duration1.50 s')
     expect(gifPreview).toHaveTextContent('File2.0 KB')
     expect(await screen.findByRole('group', { name: 'APNG preview' })).toHaveTextContent('Size320 × 320 px')
-    const lottiePreview = await screen.findByRole('group', { name: 'Lottie file preview' })
-    expect(await within(lottiePreview).findByRole('img', { name: 'Lottie file preview' })).toBeInTheDocument()
+    const lottiePreview = await screen.findByRole('group', { name: 'Lottie preview' })
+    expect(await within(lottiePreview).findByRole('img', { name: 'Lottie preview' })).toBeInTheDocument()
     expect(uploads.formats.sort()).toEqual(['apng', 'gif', 'lottie'])
 
     await waitFor(() => expect(publish()).toBeEnabled())
@@ -206,7 +206,7 @@ describe('AddWumpusPage', () => {
     await user.type(field('Animation name*'), 'Spinner')
     await user.type(field('Animation description*'), 'Spins around and around')
     await user.upload(screen.getByTestId('lottie-file'), lottieFile())
-    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toBeInTheDocument()
+    expect(await screen.findByRole('group', { name: 'Lottie preview' })).toBeInTheDocument()
 
     expect(publish()).toBeDisabled()
     await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
@@ -244,7 +244,7 @@ describe('AddWumpusPage', () => {
     await user.type(field('Lottie link*'), 'https://cdn.example.com/wave.json')
     fireEvent.blur(field('Lottie link*'))
 
-    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toHaveTextContent('Fetched from the link')
+    expect(await screen.findByRole('group', { name: 'Lottie preview' })).toHaveTextContent('Fetched from the link')
     expect(link.links).toEqual(['https://cdn.example.com/wave.json'])
     await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
     expect(await screen.findByRole('group', { name: 'APNG preview' })).toBeInTheDocument()

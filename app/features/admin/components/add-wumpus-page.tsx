@@ -1,6 +1,8 @@
 import { Alert, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useEffect, useState } from 'react'
+import { errorMessage, fieldErrors } from '../../../lib/error-message'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import { TAG_MAX_LENGTH, TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
@@ -8,7 +10,7 @@ import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wu
 import { usePageTitle } from '../../../lib/page-title'
 import { useSchemaForm } from '../../../lib/use-schema-form'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
+import { useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
@@ -65,7 +67,7 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
 
   const { values } = form
   const lottieGiven = lottieFileId !== '' || values.lottieLink.trim() !== ''
-  const missing = [gif.id === '' && 'GIF', apng.id === '' && 'APNG'].filter(Boolean).join(' and ')
+  const missing = [gif.id === '' && FORMAT_LABEL.gif, apng.id === '' && FORMAT_LABEL.apng].filter(Boolean).join(' and ')
   const awaitingRender = lottieGiven && missing !== ''
 
   const submit = onSubmit(async (valid) => {

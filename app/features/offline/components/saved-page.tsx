@@ -1,8 +1,10 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useState } from 'react'
+import { errorMessage } from '../../../lib/error-message'
+import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
-import { apiGetBlob, isApiError } from '../../../lib/api-client'
+import { apiGetBlob } from '../../../lib/api-client'
 import { fileNameFromUrl, saveBlob } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
 import { formatBytes } from '../../../lib/format-bytes'
@@ -10,11 +12,7 @@ import { readKeptFile, removeFromOffline, type SavedSticker } from '../saved-sti
 import { useSavedStickers } from '../use-saved-stickers'
 import classes from './saved-page.module.css'
 
-const FORMATS = [
-  { key: 'gif', label: 'GIF' },
-  { key: 'apng', label: 'Apng' },
-  { key: 'lottie', label: 'Lottie' },
-] as const
+const FORMATS = FORMAT_LABELS
 
 /** The browser's figures for this site's storage, refreshed whenever the saved stickers change. */
 function useStorageEstimate(saved: unknown): StorageEstimate | null {
@@ -148,7 +146,7 @@ function KeptDownloadButton({ url, label, description }: { url: string; label: s
     try {
       saveBlob((await readKeptFile(url)) ?? (await apiGetBlob(url)), fileNameFromUrl(url))
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Download failed', message: isApiError(error) ? error.message : 'Please try again.' })
+      notifications.show({ color: 'red', title: 'Download failed', message: errorMessage(error, 'Please try again.') })
     } finally {
       setBusy(false)
     }

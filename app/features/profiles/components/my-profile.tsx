@@ -1,12 +1,12 @@
 import { Alert, Anchor, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
+import { errorMessage } from '../../../lib/error-message'
 import { LoadError } from '../../../components/load-error'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
 import { profileUpdateSchema, type User } from '../../../../contract/user'
 import { PageLoader } from '../../../components/page-loader'
-import { isApiError } from '../../../lib/api-client'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -127,7 +127,7 @@ function ProfileForm({
       notifications.show({
         color: 'red',
         title: 'Could not update your profile',
-        message: isApiError(error) ? error.message : 'Please try again.',
+        message: errorMessage(error, 'Please try again.'),
       })
     }
   })
