@@ -327,4 +327,25 @@ describe('session store', () => {
     expect(store.getSnapshot()).toMatchObject({ status: 'signed-in', user: { email: 'grace@example.com', token } })
     expect(fake.loads).toBe(0)
   })
+
+  it('tells its sign-out listeners once per ended session: here, in another tab, or a failed renewal', async () => {
+    signInForTest()
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
+    const { store } = await load()
+    const listener = vi.fn()
+    store.onSignOut(listener)
+
+    await store.signOut()
+    await store.signOut()
+    expect(listener).toHaveBeenCalledTimes(1)
+
+    store.setToken(makeSessionToken({ email: 'grace@example.com' }))
+    window.localStorage.removeItem('accessToken')
+    store.syncFromStorage()
+    expect(listener).toHaveBeenCalledTimes(2)
+
+    store.setToken(makeSessionToken({ email: 'grace@example.com' }))
+    await store.renew() // no Firebase account: the session cannot be renewed
+    expect(listener).toHaveBeenCalledTimes(3)
+  })
 })

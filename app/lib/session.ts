@@ -37,6 +37,11 @@ export interface SessionStore {
   renew(): Promise<string | null>
   /** Signs out here at once, and ends the session on the server too when it can be reached. */
   signOut(): Promise<void>
+  /**
+   * Runs after every sign-out, whatever ended the session (the user, a failed renewal, another tab):
+   * the one place that forgets personal data. Answers the function that stops listening.
+   */
+  onSignOut(listener: () => void): () => void
   /** Follows the token another tab wrote or removed (`storage` event). */
   syncFromStorage(): void
 }
@@ -114,6 +119,7 @@ function writeToken(token: string | null): void {
 export function createSessionStore({ queryClient }: { queryClient: QueryClient }): SessionStore {
   let state: Session = { status: 'loading' }
   const listeners = new Set<() => void>()
+  const signOutListeners = new Set<() => void>()
   let renewal: Promise<string | null> | null = null
   // Bumped by every sign-out, so a renewal that started before it cannot sign the user back in.
   let generation = 0
@@ -130,12 +136,14 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     }
   }
 
-  /** Signs out here: forgets the token (unless another tab already did) and personal cached data. */
+  /** Every sign-out ends here: forgets the token (unless another tab already did) and personal data. */
   function endSession({ removeToken = true } = {}) {
     generation++
     if (removeToken) writeToken(null)
-    if (state.status !== 'signed-out') set({ status: 'signed-out' })
+    const wasSignedOut = state.status === 'signed-out'
+    if (!wasSignedOut) set({ status: 'signed-out' })
     queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey) })
+    if (!wasSignedOut) for (const listener of [...signOutListeners]) listener()
   }
 
   function setToken(token: string) {
@@ -222,6 +230,12 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
         await firebase.signOutOfFirebase()
       } catch {
         // Our token is gone either way; without it the app counts the user as signed out.
+      }
+    },
+    onSignOut(listener) {
+      signOutListeners.add(listener)
+      return () => {
+        signOutListeners.delete(listener)
       }
     },
     syncFromStorage() {

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { ACCESS_TOKEN_KEY, apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
@@ -66,41 +66,21 @@ export const lottieJsonQueryOptions = (url: string) =>
   })
 
 interface UpdateProfileOptions {
-  /** Called with the renewed session token (its claims carry the new name). */
-  onTokenRenewed?: (token: string) => void
+  /** Receives the renewed session token (its claims carry the new name): the session stores it. */
+  onTokenRenewed: (token: string) => void
 }
 
-/**
- * PUT /api/user/{email} with the changed fields. Stores the renewed token as accessToken, tells the
- * session (onTokenRenewed, or else a `storage` event as another tab would), then refreshes the user's data.
- */
-export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions = {}) {
+/** PUT /api/user/{email} with the changed fields; hands the renewed token to the session, then refreshes the user's data. */
+export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
       apiRequest(userPath(email), trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
-      storeRenewedToken(token, { announce: !onTokenRenewed })
-      onTokenRenewed?.(token)
+      onTokenRenewed(token)
       queryClient.setQueryData<User>(profileKeys.detail(email), user)
       // The name shows on the user's animation cards too.
       await queryClient.invalidateQueries({ queryKey: profileKeys.all(email) })
     },
   })
-}
-
-function storeRenewedToken(token: string, { announce }: { announce: boolean }) {
-  try {
-    const oldValue = window.localStorage.getItem(ACCESS_TOKEN_KEY)
-    window.localStorage.setItem(ACCESS_TOKEN_KEY, token)
-    // Same-tab writes fire no storage event. Without a callback, send one so a session that follows
-    // other tabs' tokens picks this one up too.
-    if (announce) {
-      window.dispatchEvent(
-        new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, oldValue, newValue: token, storageArea: window.localStorage }),
-      )
-    }
-  } catch {
-    // Storage may be unavailable (private mode); the callback still carries the token.
-  }
 }

@@ -20,8 +20,8 @@ interface MyProfileProps {
   email: string
   /** Whether the session's email is verified: the server takes profile changes only then. */
   emailVerified?: boolean
-  /** Receives the renewed session token after an update (its claims carry the new name). */
-  onTokenRenewed?: (token: string) => void
+  /** Receives the renewed session token after an update (its claims carry the new name): the session's setToken. */
+  onTokenRenewed: (token: string) => void
 }
 
 /** Dashboard → My profile: what others see of you, and the form to change it. */
@@ -93,7 +93,7 @@ function ProfileForm({
   email: string
   user: User
   emailVerified: boolean
-  onTokenRenewed?: (token: string) => void
+  onTokenRenewed: (token: string) => void
 }) {
   const photo = useImageUpload()
   const cover = useImageUpload()
