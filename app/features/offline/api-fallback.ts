@@ -9,6 +9,7 @@ import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../../contract/search'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
+import { recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type StoreName, type StoredApiResponse } from './offline-db'
 import type { SavedSticker } from './saved-stickers'
 
@@ -99,6 +100,7 @@ export async function networkFirstWithStore(
 export async function storedFileResponse(url: string): Promise<Response | undefined> {
   const blob = await get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
   if (!blob) return undefined
+  recordFileUse(url)
   return new Response(blob, {
     status: 200,
     headers: {

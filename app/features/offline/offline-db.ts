@@ -17,6 +17,8 @@ export const STORE_NAMES = [
   'files',
   /** Stickers saved for offline, keyed by animation id. */
   'saved',
+  /** Size and last use of each kept download, keyed like `files` (kept-downloads.ts prunes by it). */
+  'file-uses',
 ] as const
 export type StoreName = (typeof STORE_NAMES)[number]
 

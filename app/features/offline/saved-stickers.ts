@@ -1,11 +1,12 @@
 // The page's side of offline data: stickers saved for offline (the animation's JSON, its three files,
-// its card previews, and its chat app files with their list) and the files a user downloads, kept as
-// Blobs that the service worker serves when the network fails.
+// its card previews, and its chat app files with their list), kept as Blobs that the service worker
+// serves when the network fails. Downloaded files are kept by kept-downloads.ts.
 import { del, delMany, entries, get, set } from 'idb-keyval'
 import { stickersPath, wumpusPath } from '../../../contract/api-paths'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
+import { forgetFileUses, recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
 
 export interface SavedSticker {
@@ -49,16 +50,12 @@ export const savedStickers = {
   getSnapshot: (): ReadonlyMap<string, SavedSticker> | null => saved,
 }
 
-/** Keeps a downloaded file so it can be downloaded again offline. Never throws. */
-export async function keepFile(url: string, blob: Blob): Promise<void> {
-  if (!hasIndexedDb()) return
-  await set(fileKey(url), blob, offlineStore('files')).catch(() => {})
-}
-
-/** A kept file, or undefined. */
+/** A kept file (saved or downloaded), or undefined; reading it counts as a use. */
 export async function readKeptFile(url: string): Promise<Blob | undefined> {
   if (!hasIndexedDb()) return undefined
-  return get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
+  const blob = await get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
+  if (blob) recordFileUse(url)
+  return blob
 }
 
 const jsonAnswer = (value: unknown): StoredApiResponse => ({
@@ -102,7 +99,10 @@ export async function removeFromOffline(id: string): Promise<void> {
   if (!hasIndexedDb()) return
   await load()
   const sticker = saved?.get(id) ?? (await get<SavedSticker>(id, offlineStore('saved')))
-  if (sticker) await delMany(sticker.files, offlineStore('files'))
+  if (sticker) {
+    await delMany(sticker.files, offlineStore('files'))
+    await forgetFileUses(sticker.files)
+  }
   await del(id, offlineStore('saved'))
   const next = new Map(saved)
   next.delete(id)

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../lib/error-message'
 import { apiGetBlob } from '../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
-import { keepFile } from '../offline/saved-stickers'
+import { keepDownload } from '../offline/kept-downloads'
 
 /**
  * Fetches a file as a download (which the server counts) and saves it under its name (by default the URL's
@@ -17,8 +17,8 @@ export function useFileDownload() {
     try {
       const blob = await apiGetBlob(downloadUrl(url))
       saveBlob(blob, fileName)
-      // Kept on this device, so the same download works offline (the service worker serves it).
-      void keepFile(url, blob)
+      // Kept on this device while there is room, so the same download works offline (the service worker serves it).
+      void keepDownload(url, blob)
     } catch (error) {
       notifications.show({
         color: 'red',
