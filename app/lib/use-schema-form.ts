@@ -13,12 +13,11 @@ export function useSchemaForm<Values extends Record<string, unknown>>(schema: Sc
   const validate = useMemo(() => schemaResolver(schema, { sync: true }), [schema])
   const form: UseFormReturnType<Values> = useForm<Values>({ initialValues, validate, clearInputErrorOnChange: false })
 
+  // validate is stable while the rules are (memoised above); `values` re-runs the check on every change.
+  const { validate: validateValues, values } = form
   useEffect(() => {
-    if (submitted) form.validate()
-    // Keyed on the values, not on `form`: useForm answers a new object on every render, so with it the
-    // effect would run after every render (validate sets errors, which renders again: a loop).
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  }, [submitted, form.values])
+    if (submitted) validateValues()
+  }, [submitted, values, validateValues])
 
   const onSubmit = (handler: (values: Values) => void | Promise<unknown>) => (event?: FormEvent<HTMLFormElement>) => {
     setSubmitted(true)

@@ -61,9 +61,11 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
   // The schema sees the uploads as the ids the server gave them.
   const { lottie, apng, gif } = files
   const lottieFileId = lottie.state.status === 'ready' && lottie.state.source === 'file' ? lottie.id : ''
-  useEffect(() => form.setFieldValue('lottieFile', lottieFileId), [lottieFileId])
-  useEffect(() => form.setFieldValue('apng', apng.id), [apng.id])
-  useEffect(() => form.setFieldValue('gif', gif.id), [gif.id])
+  // setFieldValue is stable (useSchemaForm keeps its rules stable).
+  const { setFieldValue } = form
+  useEffect(() => setFieldValue('lottieFile', lottieFileId), [setFieldValue, lottieFileId])
+  useEffect(() => setFieldValue('apng', apng.id), [setFieldValue, apng.id])
+  useEffect(() => setFieldValue('gif', gif.id), [setFieldValue, gif.id])
 
   const { values } = form
   const lottieGiven = lottieFileId !== '' || values.lottieLink.trim() !== ''
