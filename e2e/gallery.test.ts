@@ -116,7 +116,7 @@ describe('the home gallery, served as npm start serves it', () => {
 describe('the detail page', () => {
   it.each([
     ['GIF', 'gif', 'gif'],
-    ['Apng', 'apng', 'apng'],
+    ['APNG', 'apng', 'apng'],
     ['Lottie', 'lottie', 'lottie'],
   ] as const)('downloads the %s file under its original name with valid bytes', async (label, field, format) => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
@@ -133,7 +133,7 @@ describe('the detail page', () => {
 
   it('opens each format in a new tab', async () => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
-    for (const label of ['GIF', 'Apng', 'Lottie']) {
+    for (const label of ['GIF', 'APNG', 'Lottie']) {
       const link = page.getByRole('link', { name: new RegExp(`^${label}: view`) })
       expect(await link.getAttribute('target')).toBe('_blank')
     }
