@@ -23,6 +23,8 @@ const FEATURE_EXCEPTIONS = [
   { from: 'wumpuses', to: 'offline/components/save-offline-button.tsx' },
   { from: 'wumpuses', to: 'offline/saved-stickers.ts' },
   { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
+  // A download is kept for offline use, and its last use recorded for pruning.
+  { from: 'wumpuses', to: 'offline/kept-downloads.ts' },
   // Admin screens edit animations: they read and invalidate the animation queries and show the same export facts.
   { from: 'admin', to: 'wumpuses/api.ts' },
   { from: 'admin', to: 'wumpuses/sticker-facts.ts' },
@@ -30,8 +32,7 @@ const FEATURE_EXCEPTIONS = [
   { from: 'admin', to: 'profiles/api.ts' },
   // The upload form previews a Lottie with the same player the profile pages use.
   { from: 'admin', to: 'profiles/components/lottie-player.tsx' },
-  // The add and edit forms reuse the sign-in forms' submit handling (issue 10 renames it to what it does).
-  { from: 'admin', to: 'auth/use-auth-form.ts' },
+  // Admin pages check the caller's admin role, and a role change refreshes it.
   { from: 'admin', to: 'auth/api.ts' },
   // A user's animations on their profile are the gallery's list of that user.
   { from: 'profiles', to: 'wumpuses/api.ts' },

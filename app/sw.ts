@@ -16,7 +16,8 @@
 // worker controls it, so page, scripts and worker always come from the same build (other open tabs
 // keep their prompt, whose Reload then just reloads). cleanupOutdatedCaches() drops precaches of
 // older workbox versions.
-import { HOME_TAG_CHIPS, PAGE_SIZE_DEFAULT } from '../contract/limits'
+import { API_PATHS, tagListPath, wumpusListPath } from '../contract/api-paths'
+import { HOME_TAG_CHIPS } from '../contract/limits'
 import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './features/offline/api-fallback'
 import { clientsClaim } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
@@ -41,7 +42,7 @@ registerRoute(
 const keptFileFallback: WorkboxPlugin = {
   handlerDidError: async ({ request }) => (await storedFileResponse(request.url)) ?? notAvailableOffline('files'),
 }
-const isFile = (url: URL) => url.pathname.startsWith('/api/files/')
+const isFile = (url: URL) => url.pathname.startsWith(API_PATHS.filesPrefix)
 
 // Files never change under their URL, so previews can come from the cache.
 registerRoute(
@@ -66,5 +67,5 @@ clientsClaim()
 self.addEventListener('activate', (event) => {
   const keep = (path: string, storeName: 'wumpus-pages' | 'tag-lists') =>
     networkFirstWithStore(new Request(new URL(path, self.location.origin)), storeName).catch(() => undefined)
-  event.waitUntil(Promise.all([keep(`/api/wumpuses?limit=${PAGE_SIZE_DEFAULT}`, 'wumpus-pages'), keep(`/api/tags?limit=${HOME_TAG_CHIPS}`, 'tag-lists')]))
+  event.waitUntil(Promise.all([keep(wumpusListPath(), 'wumpus-pages'), keep(tagListPath(HOME_TAG_CHIPS), 'tag-lists')]))
 })

@@ -59,3 +59,55 @@ export function packPath(id: string): string {
 export function packDownloadPath(id: string, platform: string): string {
   return `${packPath(id)}/download/${platform}`
 }
+
+const segment = (value: string) => encodeURIComponent(value)
+
+/** The bare paths, for matching requests (the service worker, the offline fallback). */
+export const API_PATHS = {
+  wumpusList: '/api/wumpuses',
+  userAnimations: '/api/wumpus',
+  tags: '/api/tags',
+  filesPrefix: '/api/files/',
+  config: '/api/config',
+  session: '/api/session',
+  users: '/api/users',
+  renders: '/api/renders',
+  uploadImage: '/api/uploads/image',
+  uploadLottieLink: '/api/uploads/lottie-link',
+  packs: '/api/packs',
+} as const
+
+/** One animation: `GET` reads it, `DELETE` removes it. */
+export const wumpusPath = (id: string) => `/api/wumpus/${segment(id)}`
+/** `PUT` edits one animation. */
+export const wumpusEditPath = (id: string) => `/api/wumpuses/${segment(id)}`
+/** Its file for each chat platform. */
+export const stickersPath = (id: string) => `${wumpusPath(id)}/stickers`
+/** Matches wumpusPath and stickersPath. */
+export const WUMPUS_DETAIL_PATTERN = /^\/api\/wumpus\/[^/]+(\/stickers)?$/
+
+/** One uploader's animations, a page at a time. */
+export function userAnimationsPath(email: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null } = {}): string {
+  const query = new URLSearchParams({ u_email: email.trim(), limit: String(limit) })
+  if (cursor) query.set('cursor', cursor)
+  return `${API_PATHS.userAnimations}?${query}`
+}
+
+export const profilePath = (email: string) => `/api/profile/${segment(email.trim())}`
+/** Matches packPath. */
+export const PACK_PATTERN = /^\/api\/packs\/[^/]+$/
+
+/** Matches profilePath. */
+export const PROFILE_PATTERN = /^\/api\/profile\/[^/]+$/
+/** `PUT`: the sign-in exchange, and profile edits. */
+export const userPath = (email: string) => `/api/user/${segment(email.trim())}`
+export const isAdminPath = (email: string) => `/api/admin/${segment(email)}`
+export const makeAdminPath = (email: string) => `/api/user/admin/${segment(email)}`
+export const uploadAnimationPath = (format: string) => `/api/uploads/animation?format=${format}`
+
+/** The admin audit log, a page at a time. */
+export function activityPath({ limit, cursor }: { limit: number; cursor?: string | null }): string {
+  const query = new URLSearchParams({ limit: String(limit) })
+  if (cursor) query.set('cursor', cursor)
+  return `/api/activity?${query}`
+}

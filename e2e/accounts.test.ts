@@ -172,6 +172,30 @@ describe('session renewal', () => {
     expect(renewed).not.toBeNull()
     expect(JSON.parse(Buffer.from(renewed!.split('.')[1]!, 'base64url').toString()).exp).toBeGreaterThan(Date.now() / 1000)
   })
+
+  it('renews an expired session in the middle of an image upload, which then succeeds', async () => {
+    const email = uniqueEmail('renewup')
+    await createAccount(email, 'renew-pass-2', 'Uploading User', { verified: true })
+    const page = await openPage('/signIn?from=/dashboard/profile')
+    await signInWithEmail(page, email, 'renew-pass-2')
+    await page.waitForURL('**/dashboard/profile')
+    await page.getByRole('heading', { name: 'My profile' }).waitFor()
+
+    // The token runs out while the page stays open: the upload is the first request to meet the 401.
+    const secret = readFileSync(path.join(inject('dataDir'), 'jwt-secret'), 'utf8').trim()
+    const expired = jwt.sign({ email, name: 'Uploading User', email_verified: true }, secret, {
+      algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', subject: email, expiresIn: -3600,
+    })
+    await page.evaluate((token) => localStorage.setItem('accessToken', token), expired)
+    const photo = path.join(mkdtempSync(path.join(tmpdir(), 'wumpus-photo-')), 'me.png')
+    writeFileSync(photo, stillPng(8, 8))
+    await page.getByTestId('photo-file').setInputFiles(photo)
+
+    await page.getByText('Image ready').waitFor()
+    const renewed = await accessToken(page)
+    expect(renewed).not.toBe(expired)
+    expect(JSON.parse(Buffer.from(renewed!.split('.')[1]!, 'base64url').toString()).exp).toBeGreaterThan(Date.now() / 1000)
+  })
 })
 
 describe('my profile', () => {

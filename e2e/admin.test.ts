@@ -78,7 +78,7 @@ describe('adding animations as the demo admin', () => {
     expect(newest.name).toBe('Lottie Only Wumpus')
 
     await page.goto(`/wumpus/${newest._id}`)
-    for (const [label, format] of [['GIF', 'gif'], ['Apng', 'apng']] as const) {
+    for (const [label, format] of [['GIF', 'gif'], ['APNG', 'apng']] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
       const bytes = new Uint8Array(readFileSync(await download.path()))
       expect(inspectMedia(bytes, format)).toMatchObject({ width: 320, height: 320 })

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { inspectMedia } from '../backend/src/media/inspect'
+import { formatBytes } from '../app/lib/format-bytes'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'
 
@@ -116,7 +117,7 @@ describe('the home gallery, served as npm start serves it', () => {
 describe('the detail page', () => {
   it.each([
     ['GIF', 'gif', 'gif'],
-    ['Apng', 'apng', 'apng'],
+    ['APNG', 'apng', 'apng'],
     ['Lottie', 'lottie', 'lottie'],
   ] as const)('downloads the %s file under its original name with valid bytes', async (label, field, format) => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
@@ -131,9 +132,23 @@ describe('the detail page', () => {
     await page.context().close()
   })
 
+  it('keeps a download on the device, counted on the Saved page, until the user clears it', async () => {
+    const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])
+    const bytes = readFileSync((await download.path())).length
+    await page.goto('/saved')
+    const kept = page.getByText(/^Kept downloads:/)
+    // The file is written to IndexedDB just after the download starts.
+    await expect.poll(() => kept.textContent(), { timeout: 10_000 }).not.toBe('Kept downloads: 0 B of 50.0 MB')
+    expect(await kept.textContent()).toBe(`Kept downloads: ${formatBytes(bytes)} of 50.0 MB`)
+    await page.getByRole('button', { name: 'Clear kept downloads' }).click()
+    await expect.poll(() => kept.textContent()).toBe('Kept downloads: 0 B of 50.0 MB')
+    await page.context().close()
+  })
+
   it('opens each format in a new tab', async () => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
-    for (const label of ['GIF', 'Apng', 'Lottie']) {
+    for (const label of ['GIF', 'APNG', 'Lottie']) {
       const link = page.getByRole('link', { name: new RegExp(`^${label}: view`) })
       expect(await link.getAttribute('target')).toBe('_blank')
     }

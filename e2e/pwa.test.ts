@@ -74,7 +74,7 @@ describe('offline', () => {
 
     await page.goto(`/wumpus/${first._id}`)
     await page.getByRole('heading', { level: 1, name: first.name }).waitFor()
-    for (const [label, field] of [['GIF', 'gif'], ['Apng', 'apng'], ['Lottie', 'lottie']] as const) {
+    for (const [label, field] of [['GIF', 'gif'], ['APNG', 'apng'], ['Lottie', 'lottie']] as const) {
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
       expect(new Uint8Array(readFileSync(await download.path()))).toEqual(online[field])
     }

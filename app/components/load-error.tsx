@@ -1,5 +1,5 @@
 import { Alert, Button, Text } from '@mantine/core'
-import { isApiError } from '../lib/api-client'
+import { errorMessage } from '../lib/error-message'
 
 interface LoadErrorProps {
   /** What could not be loaded, e.g. 'Could not load the users'. */
@@ -16,7 +16,7 @@ export function LoadError({ title, error, onRetry, retrying = false, page = fals
   return (
     <Alert color="red" variant="light" title={title} role="alert" maw={640} w="100%" {...(page ? { my: 'xl', mx: 'auto' } : {})}>
       <Text size="sm" mb="md">
-        {isApiError(error) ? error.message : 'Something unexpected happened.'}
+        {errorMessage(error, 'Something unexpected happened.')}
       </Text>
       <Button color="red" onClick={onRetry} loading={retrying}>
         Retry

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Text } from '@mantine/core'
 import { useQueryErrorResetBoundary } from '@tanstack/react-query'
 import { useRouter, type ErrorComponentProps } from '@tanstack/react-router'
 import { useEffect } from 'react'
-import { isApiError } from '../lib/api-client'
+import { errorMessage } from '../lib/error-message'
 
 /** A route's failed load: says what went wrong and retries the loader on demand. */
 export function RouteError({ error }: ErrorComponentProps) {
@@ -13,7 +13,7 @@ export function RouteError({ error }: ErrorComponentProps) {
     queryErrorResetBoundary.reset()
   }, [queryErrorResetBoundary])
 
-  const message = isApiError(error) ? error.message : 'Something unexpected happened.'
+  const message = errorMessage(error, 'Something unexpected happened.')
   return (
     <Alert color="red" variant="light" title="Could not load this page" role="alert" my="xl" maw={640} mx="auto">
       <Text size="sm" mb="md">

@@ -2,14 +2,14 @@ import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { server } from '../test/msw-server'
-import { ACCESS_TOKEN_KEY, ApiError, apiGetBlob, apiRequest, setUnauthorizedHandler } from './api-client'
+import { ACCESS_TOKEN_KEY, ApiError, apiGetBlob, apiRequestWithHeaders, setUnauthorizedHandler } from './api-client'
 
 const schema = z.object({ ok: z.boolean() })
 
-describe('apiRequest', () => {
+describe('apiRequestWithHeaders', () => {
   it('returns parsed JSON and the response headers', async () => {
     server.use(http.get('/api/thing', () => HttpResponse.json({ ok: true }, { headers: { 'X-Total-Count': '7' } })))
-    const { data, headers } = await apiRequest('/api/thing', schema)
+    const { data, headers } = await apiRequestWithHeaders('/api/thing', schema)
     expect(data).toEqual({ ok: true })
     expect(headers.get('X-Total-Count')).toBe('7')
   })
@@ -22,9 +22,9 @@ describe('apiRequest', () => {
         return HttpResponse.json({ ok: true })
       }),
     )
-    await apiRequest('/api/thing', schema)
+    await apiRequestWithHeaders('/api/thing', schema)
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'abc.def.ghi')
-    await apiRequest('/api/thing', schema)
+    await apiRequestWithHeaders('/api/thing', schema)
     expect(seen).toEqual([null, 'Bearer abc.def.ghi'])
   })
 
@@ -34,19 +34,19 @@ describe('apiRequest', () => {
         HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No such wumpus' } }, { status: 404 }),
       ),
     )
-    const error = await apiRequest('/api/thing', schema).catch((e: unknown) => e)
+    const error = await apiRequestWithHeaders('/api/thing', schema).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'No such wumpus' })
   })
 
   it('turns an error without the error shape into BAD_RESPONSE with the status', async () => {
     server.use(http.get('/api/thing', () => new HttpResponse('<html>Bad gateway</html>', { status: 502 })))
-    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ status: 502, code: 'BAD_RESPONSE' })
+    await expect(apiRequestWithHeaders('/api/thing', schema)).rejects.toMatchObject({ status: 502, code: 'BAD_RESPONSE' })
   })
 
   it('turns a network failure into NETWORK_ERROR', async () => {
     server.use(http.get('/api/thing', () => HttpResponse.error()))
-    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({
+    await expect(apiRequestWithHeaders('/api/thing', schema)).rejects.toMatchObject({
       status: 0,
       code: 'NETWORK_ERROR',
       message: expect.stringMatching(/could not reach the server/i),
@@ -55,7 +55,7 @@ describe('apiRequest', () => {
 
   it('refuses a body that does not match the schema', async () => {
     server.use(http.get('/api/thing', () => HttpResponse.json({ ok: 'yes' })))
-    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
+    await expect(apiRequestWithHeaders('/api/thing', schema)).rejects.toMatchObject({ code: 'BAD_RESPONSE' })
   })
 
   it('sends a JSON body with its content type', async () => {
@@ -66,7 +66,7 @@ describe('apiRequest', () => {
         return HttpResponse.json({ ok: true })
       }),
     )
-    await apiRequest('/api/thing', schema, { method: 'POST', body: { name: 'Blob' } })
+    await apiRequestWithHeaders('/api/thing', schema, { method: 'POST', body: { name: 'Blob' } })
     expect(received).toEqual({ type: 'application/json', body: { name: 'Blob' } })
   })
 })
@@ -103,7 +103,7 @@ describe('401 on a session token', () => {
     setUnauthorizedHandler(handler)
 
     await expect(
-      apiRequest('/api/user/a@b.co', schema, { method: 'PUT', body: { job: 'Wumpus hunter' } }),
+      apiRequestWithHeaders('/api/user/a@b.co', schema, { method: 'PUT', body: { job: 'Wumpus hunter' } }),
     ).resolves.toMatchObject({ data: { ok: true } })
     expect(handler).toHaveBeenCalledTimes(1)
     expect(seen).toEqual([
@@ -122,7 +122,7 @@ describe('401 on a session token', () => {
       }),
     )
     setUnauthorizedHandler(async () => null)
-    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' })
+    await expect(apiRequestWithHeaders('/api/thing', schema)).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' })
     expect(calls).toBe(1)
   })
 
@@ -131,10 +131,10 @@ describe('401 on a session token', () => {
     const handler = vi.fn(async () => 'new')
     setUnauthorizedHandler(handler)
 
-    await expect(apiRequest('/api/thing', schema)).rejects.toMatchObject({ status: 401 })
+    await expect(apiRequestWithHeaders('/api/thing', schema)).rejects.toMatchObject({ status: 401 })
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'old')
     await expect(
-      apiRequest('/api/user/a@b.co', schema, { method: 'PUT', headers: { Authorization: 'Bearer firebase' }, body: {} }),
+      apiRequestWithHeaders('/api/user/a@b.co', schema, { method: 'PUT', headers: { Authorization: 'Bearer firebase' }, body: {} }),
     ).rejects.toMatchObject({ status: 401 })
     expect(handler).not.toHaveBeenCalled()
   })

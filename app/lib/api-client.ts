@@ -35,7 +35,14 @@ export interface ApiResponse<T> {
   headers: Headers
 }
 
-type RequestOptions = Omit<RequestInit, 'body'> & { body?: unknown }
+export type RequestOptions = Omit<RequestInit, 'body'> & {
+  body?: unknown
+  /**
+   * Fraction of the request body sent so far, from 0 to 1. Only XMLHttpRequest reports this, so a
+   * request with it is sent by XHR (same headers, same renewal on 401); the fraction restarts on a retry.
+   */
+  onUploadProgress?: (fraction: number) => void
+}
 
 type UnauthorizedHandler = () => Promise<string | null>
 let onUnauthorized: UnauthorizedHandler | null = null
@@ -65,7 +72,7 @@ function takePrimedAnswer(path: string, method = 'GET'): Response | undefined {
 }
 
 /** fetch with the bearer token, absolute same-origin URL and errors mapped to ApiError. */
-async function send(path: string, { body, headers, ...init }: RequestOptions = {}): Promise<Response> {
+async function send(path: string, { body, headers, onUploadProgress, ...init }: RequestOptions = {}): Promise<Response> {
   const primed = takePrimedAnswer(path, init.method)
   if (primed) {
     if (!primed.ok) throw await toApiError(primed)
@@ -87,8 +94,10 @@ async function send(path: string, { body, headers, ...init }: RequestOptions = {
       if (token) requestHeaders.set('Authorization', `Bearer ${token}`)
       else requestHeaders.delete('Authorization')
     }
+    const url = new URL(path, window.location.origin)
+    const request = { ...init, headers: requestHeaders, body: requestBody }
     try {
-      return await fetch(new URL(path, window.location.origin), { ...init, headers: requestHeaders, body: requestBody })
+      return await (onUploadProgress ? sendWithProgress(url, request, onUploadProgress) : fetch(url, request))
     } catch (error) {
       if (init.signal?.aborted) throw error
       throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.')
@@ -103,6 +112,53 @@ async function send(path: string, { body, headers, ...init }: RequestOptions = {
   }
   if (!response.ok) throw await toApiError(response)
   return response
+}
+
+/** fetch's job done by XMLHttpRequest, which reports upload progress; answers a Response like fetch. */
+function sendWithProgress(
+  url: URL,
+  { method = 'GET', headers, body, signal }: RequestInit & { headers: Headers },
+  onProgress: (fraction: number) => void,
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason)
+      return
+    }
+    const xhr = new XMLHttpRequest()
+    xhr.open(method, url)
+    xhr.responseType = 'arraybuffer'
+    headers.forEach((value, name) => xhr.setRequestHeader(name, value))
+    const onAbort = () => xhr.abort()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    const settle = () => signal?.removeEventListener('abort', onAbort)
+    xhr.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
+    })
+    xhr.addEventListener('load', () => {
+      settle()
+      if (xhr.status >= 200 && xhr.status < 300) onProgress(1)
+      resolve(new Response(xhr.status === 204 ? null : new Uint8Array(xhr.response as ArrayBuffer), { status: xhr.status, headers: responseHeaders(xhr) }))
+    })
+    xhr.addEventListener('error', () => {
+      settle()
+      reject(new TypeError('Network request failed'))
+    })
+    xhr.addEventListener('abort', () => {
+      settle()
+      reject(signal?.reason ?? new DOMException('The request was cancelled.', 'AbortError'))
+    })
+    xhr.send((body ?? null) as XMLHttpRequestBodyInit | null)
+  })
+}
+
+function responseHeaders(xhr: XMLHttpRequest): Headers {
+  const headers = new Headers()
+  for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+    const colon = line.indexOf(':')
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
+  }
+  return headers
 }
 
 async function toApiError(response: Response): Promise<ApiError> {
@@ -131,8 +187,8 @@ export function trusted<T>(): ResponseParser<T> {
   return { safeParse: (body) => (body === undefined ? { success: false, error: { issues: ['no JSON body'] } } : { success: true, data: body as T }) }
 }
 
-/** Requests JSON and checks it with the given parser. */
-export async function apiRequest<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<ApiResponse<T>> {
+/** Any request (GET, POST, PUT, DELETE) whose answer is JSON, checked with the parser; with the answer's headers (paging). */
+export async function apiRequestWithHeaders<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<ApiResponse<T>> {
   const response = await send(path, { ...options, headers: withAccept(options?.headers, 'application/json') })
   const body: unknown = await response.json().catch(() => undefined)
   const parsed = parser.safeParse(body)
@@ -152,8 +208,9 @@ export async function apiSend(path: string, options?: RequestOptions): Promise<v
   await send(path, options)
 }
 
-export async function apiGet<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
-  return (await apiRequest(path, parser, options)).data
+/** Any request (GET, POST, PUT, DELETE) whose answer is JSON, checked with the parser. */
+export async function apiRequest<T>(path: string, parser: ResponseParser<T>, options?: RequestOptions): Promise<T> {
+  return (await apiRequestWithHeaders(path, parser, options)).data
 }
 
 /** Fetches a file (e.g. an animation) as a Blob. */

@@ -1,6 +1,7 @@
 import type { Auth, User } from 'firebase/auth'
+import { API_PATHS } from '../../contract/api-paths'
 import { clientConfigSchema } from '../../contract/client-config'
-import { apiGet } from './api-client'
+import { apiRequest } from './api-client'
 
 // The only module that touches the Firebase SDK, and only through import(): the SDK is a lazy chunk
 // fetched by the auth screens, session renewal and sign-out, never by the home page.
@@ -31,7 +32,7 @@ async function initialise() {
   const [{ initializeApp }, sdk, config] = await Promise.all([
     import('firebase/app'),
     import('firebase/auth'),
-    apiGet('/api/config', clientConfigSchema),
+    apiRequest(API_PATHS.config, clientConfigSchema),
   ])
   const { authEmulatorUrl, ...options } = config.firebase
   const auth = sdk.initializeAuth(initializeApp(options), {

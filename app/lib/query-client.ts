@@ -1,5 +1,20 @@
-import { QueryClient, type DefaultOptions } from '@tanstack/react-query'
+import { partialMatchKey, QueryClient, type DefaultOptions, type QueryKey } from '@tanstack/react-query'
 import { isApiError } from './api-client'
+
+const keptOnSignOut: QueryKey[] = []
+
+/**
+ * Features name the queries that hold nothing personal (key prefixes from their key factories), so
+ * sign-out keeps them without lib knowing any feature's keys. Called where the keys are defined: a
+ * key cannot be used before its module has registered it.
+ */
+export function keepOnSignOut(...prefixes: QueryKey[]): void {
+  keptOnSignOut.push(...prefixes)
+}
+
+export function isKeptOnSignOut(queryKey: QueryKey): boolean {
+  return keptOnSignOut.some((prefix) => partialMatchKey(queryKey, prefix))
+}
 
 export function createQueryClient(queries: DefaultOptions['queries'] = {}): QueryClient {
   return new QueryClient({

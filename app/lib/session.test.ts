@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { accountHandlers } from '../test/account-handlers'
 import { fakeAccount, firebaseError } from '../test/firebase-fake'
 import { server } from '../test/msw-server'
+import { makeUser } from '../test/profile-fixtures'
 import { makeSessionToken, signInForTest } from '../test/session'
 
 // A fake of ./firebase that counts how often the module is loaded. Registered afresh before each
@@ -161,9 +162,9 @@ describe('session store', () => {
         return HttpResponse.json({ ok: true })
       }),
     )
-    const { store, apiGet } = await load()
+    const { store, apiRequest } = await load()
 
-    await expect(apiGet('/api/thing', okSchema)).resolves.toEqual({ ok: true })
+    await expect(apiRequest('/api/thing', okSchema)).resolves.toEqual({ ok: true })
     const renewed = window.localStorage.getItem('accessToken')
     expect(renewed).not.toBe(oldToken)
     expect(seen).toEqual([`Bearer ${oldToken}`, `Bearer ${renewed}`])
@@ -182,9 +183,9 @@ describe('session store', () => {
           : HttpResponse.json({ ok: true }),
       ),
     )
-    const { apiGet } = await load()
+    const { apiRequest } = await load()
 
-    const results = await Promise.all([apiGet('/api/thing', okSchema), apiGet('/api/thing', okSchema), apiGet('/api/thing', okSchema)])
+    const results = await Promise.all([apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema)])
     expect(results).toEqual([{ ok: true }, { ok: true }, { ok: true }])
     expect(requests.filter((request) => request.method === 'PUT')).toHaveLength(1)
   })
@@ -199,8 +200,8 @@ describe('session store', () => {
       }),
     )
     // No Firebase account: renewal fails.
-    const { store, apiGet } = await load()
-    await expect(apiGet('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
+    const { store, apiRequest } = await load()
+    await expect(apiRequest('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
     expect(calls).toBe(1)
     expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
     expect(window.localStorage.getItem('accessToken')).toBeNull()
@@ -218,8 +219,8 @@ describe('session store', () => {
         return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Nope' } }, { status: 401 })
       }),
     )
-    const { apiGet } = await load()
-    await expect(apiGet('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
+    const { apiRequest } = await load()
+    await expect(apiRequest('/api/thing', okSchema)).rejects.toMatchObject({ status: 401 })
     expect(calls).toBe(2)
   })
 
@@ -273,9 +274,13 @@ describe('session store', () => {
     signInForTest()
     server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
-    queryClient.setQueryData(['profiles', 'ada@example.com', 'detail'], { user_name: 'Ada' })
-    queryClient.setQueryData(['admin', 'ada@example.com'], { admin: true })
-    queryClient.setQueryData(['wumpuses', 'list'], { pages: [] })
+    // The features' key factories, from the same fresh modules as the session (they register what sign-out keeps).
+    const { wumpusKeys } = await import('../features/wumpuses/api')
+    const { profileKeys } = await import('../features/profiles/api')
+    const { authKeys } = await import('../features/auth/api')
+    queryClient.setQueryData(profileKeys.detail('ada@example.com'), makeUser({ user_name: 'Ada' }))
+    queryClient.setQueryData(authKeys.admin('ada@example.com'), { admin: true })
+    queryClient.setQueryData(wumpusKeys.lists(), { pages: [] })
     const listener = vi.fn()
     store.subscribe(listener)
 
@@ -285,9 +290,9 @@ describe('session store', () => {
     expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
     expect(listener).toHaveBeenCalled()
     expect(fake.signOuts).toBe(1)
-    expect(queryClient.getQueryData(['profiles', 'ada@example.com', 'detail'])).toBeUndefined()
-    expect(queryClient.getQueryData(['admin', 'ada@example.com'])).toBeUndefined()
-    expect(queryClient.getQueryData(['wumpuses', 'list'])).toEqual({ pages: [] })
+    expect(queryClient.getQueryData(profileKeys.detail('ada@example.com'))).toBeUndefined()
+    expect(queryClient.getQueryData(authKeys.admin('ada@example.com'))).toBeUndefined()
+    expect(queryClient.getQueryData(wumpusKeys.lists())).toEqual({ pages: [] })
   })
 
   it('a renewal still running when the user signs out does not sign them back in', async () => {
@@ -321,5 +326,26 @@ describe('session store', () => {
     store.syncFromStorage()
     expect(store.getSnapshot()).toMatchObject({ status: 'signed-in', user: { email: 'grace@example.com', token } })
     expect(fake.loads).toBe(0)
+  })
+
+  it('tells its sign-out listeners once per ended session: here, in another tab, or a failed renewal', async () => {
+    signInForTest()
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
+    const { store } = await load()
+    const listener = vi.fn()
+    store.onSignOut(listener)
+
+    await store.signOut()
+    await store.signOut()
+    expect(listener).toHaveBeenCalledTimes(1)
+
+    store.setToken(makeSessionToken({ email: 'grace@example.com' }))
+    window.localStorage.removeItem('accessToken')
+    store.syncFromStorage()
+    expect(listener).toHaveBeenCalledTimes(2)
+
+    store.setToken(makeSessionToken({ email: 'grace@example.com' }))
+    await store.renew() // no Firebase account: the session cannot be renewed
+    expect(listener).toHaveBeenCalledTimes(3)
   })
 })

@@ -1,7 +1,9 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
+import { API_PATHS, userPath } from '../../contract/api-paths'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
-import { ACCESS_TOKEN_KEY, apiRequest, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
+import { ACCESS_TOKEN_KEY, apiRequestWithHeaders, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
 import type { FirebaseAccount } from './firebase'
+import { isKeptOnSignOut } from './query-client'
 
 /** Who is signed in, read from the claims of our session token (the server checks its signature). */
 export interface SessionUser {
@@ -35,6 +37,11 @@ export interface SessionStore {
   renew(): Promise<string | null>
   /** Signs out here at once, and ends the session on the server too when it can be reached. */
   signOut(): Promise<void>
+  /**
+   * Runs after every sign-out, whatever ended the session (the user, a failed renewal, another tab):
+   * the one place that forgets personal data. Answers the function that stops listening.
+   */
+  onSignOut(listener: () => void): () => void
   /** Follows the token another tab wrote or removed (`storage` event). */
   syncFromStorage(): void
 }
@@ -62,11 +69,6 @@ export function isExpired(user: SessionUser, now = Date.now()): boolean {
   return user.expiresAt - EXPIRY_MARGIN_MS <= now
 }
 
-/** Queries that hold nothing personal and may outlive a sign-out. */
-function isPublicQuery(queryKey: QueryKey): boolean {
-  return queryKey[0] === 'wumpuses' && (queryKey[1] === 'list' || queryKey[1] === 'detail')
-}
-
 /** Our stored photo paths are relative; Firebase keeps absolute URLs. The server takes the relative form. */
 function toServerPhoto(photoURL: string | null): string {
   if (!photoURL) return ''
@@ -81,7 +83,7 @@ function toServerPhoto(photoURL: string | null): string {
 export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false, previous?: string): Promise<SessionResponse> {
   if (!account.email) throw new Error('This account has no email address, so it cannot sign in here.')
   const idToken = await account.getIdToken(forceRefresh)
-  const { data } = await apiRequest(`/api/user/${encodeURIComponent(account.email)}`, trusted<SessionResponse>(), {
+  const { data } = await apiRequestWithHeaders(userPath(account.email), trusted<SessionResponse>(), {
     method: 'PUT',
     headers: { Authorization: `Bearer ${idToken}` },
     body: {
@@ -117,6 +119,7 @@ function writeToken(token: string | null): void {
 export function createSessionStore({ queryClient }: { queryClient: QueryClient }): SessionStore {
   let state: Session = { status: 'loading' }
   const listeners = new Set<() => void>()
+  const signOutListeners = new Set<() => void>()
   let renewal: Promise<string | null> | null = null
   // Bumped by every sign-out, so a renewal that started before it cannot sign the user back in.
   let generation = 0
@@ -133,12 +136,14 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     }
   }
 
-  /** Signs out here: forgets the token (unless another tab already did) and personal cached data. */
+  /** Every sign-out ends here: forgets the token (unless another tab already did) and personal data. */
   function endSession({ removeToken = true } = {}) {
     generation++
     if (removeToken) writeToken(null)
-    if (state.status !== 'signed-out') set({ status: 'signed-out' })
-    queryClient.removeQueries({ predicate: (query) => !isPublicQuery(query.queryKey) })
+    const wasSignedOut = state.status === 'signed-out'
+    if (!wasSignedOut) set({ status: 'signed-out' })
+    queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey) })
+    if (!wasSignedOut) for (const listener of [...signOutListeners]) listener()
   }
 
   function setToken(token: string) {
@@ -219,12 +224,18 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
       const token = readToken()
       endSession()
       // Best effort: offline, the token is gone from here and the session ends at its expiry.
-      if (token) void apiSend('/api/session', { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})
+      if (token) void apiSend(API_PATHS.session, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})
       try {
         const firebase = await import('./firebase')
         await firebase.signOutOfFirebase()
       } catch {
         // Our token is gone either way; without it the app counts the user as signed out.
+      }
+    },
+    onSignOut(listener) {
+      signOutListeners.add(listener)
+      return () => {
+        signOutListeners.delete(listener)
       }
     },
     syncFromStorage() {

@@ -1,8 +1,8 @@
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { z } from 'zod'
 import { server } from '../test/msw-server'
-import { ACCESS_TOKEN_KEY, ApiError } from './api-client'
+import { ACCESS_TOKEN_KEY, ApiError, setUnauthorizedHandler } from './api-client'
 import { uploadFile, uploadImage } from './upload'
 
 const PNG_BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
@@ -111,5 +111,48 @@ describe('uploadFile', () => {
       status: 415,
       message: 'This file is not a supported GIF.',
     })
+  })
+})
+
+describe('an upload with an expired session token', () => {
+  afterEach(() => setUnauthorizedHandler(null))
+
+  it('renews the session through the API client and sends the file again', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'expired.token.x')
+    const seen: { auth: string | null; hasFile: boolean }[] = []
+    server.use(
+      http.post('/api/uploads/image', async ({ request }) => {
+        const auth = request.headers.get('Authorization')
+        seen.push({ auth, hasFile: (await request.formData()).has('file') })
+        if (auth !== 'Bearer renewed.token.y') {
+          return HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Token expired' } }, { status: 401 })
+        }
+        return HttpResponse.json({ url: '/api/files/0123456789abcdef01234567/me.png' }, { status: 201 })
+      }),
+    )
+    const renew = vi.fn(async () => 'renewed.token.y')
+    setUnauthorizedHandler(renew)
+    const progress: number[] = []
+
+    await expect(uploadImage(pngFile(), (fraction) => progress.push(fraction))).resolves.toEqual({
+      url: '/api/files/0123456789abcdef01234567/me.png',
+    })
+    expect(renew).toHaveBeenCalledTimes(1)
+    expect(seen).toEqual([
+      { auth: 'Bearer expired.token.x', hasFile: true },
+      { auth: 'Bearer renewed.token.y', hasFile: true },
+    ])
+    expect(progress.at(-1)).toBe(1)
+  })
+
+  it('keeps the 401 when the session cannot be renewed', async () => {
+    window.localStorage.setItem(ACCESS_TOKEN_KEY, 'expired.token.x')
+    server.use(
+      http.post('/api/uploads/image', () =>
+        HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Token expired' } }, { status: 401 }),
+      ),
+    )
+    setUnauthorizedHandler(async () => null)
+    await expect(uploadImage(pngFile())).rejects.toMatchObject({ status: 401, code: 'UNAUTHENTICATED' })
   })
 })

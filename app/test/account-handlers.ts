@@ -1,20 +1,6 @@
 import { http, HttpResponse } from 'msw'
-import type { User } from '../../contract/user'
+import { makeUser } from './profile-fixtures'
 import { makeSessionToken } from './session'
-
-export function makeUser(overrides: Partial<User> = {}): User {
-  return {
-    email: 'ada@example.com',
-    user_name: 'Ada Lovelace',
-    role: 'user',
-    photo: '',
-    cover: '',
-    url: '',
-    job: '',
-    description: '',
-    ...overrides,
-  }
-}
 
 export interface RecordedRequest {
   method: string

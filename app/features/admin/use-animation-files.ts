@@ -15,6 +15,8 @@ export function useAnimationFiles() {
   // Rendered files belong to the Lottie they came from: another Lottie drops them.
   const { id: lottieId } = lottie
   const resetRender = render.reset
+  // Runs after most renders (the uploads are new objects each time), but does something only once the
+  // Lottie is no longer the one the GIF and APNG were rendered from.
   useEffect(() => {
     if (!renderedFrom.current || renderedFrom.current === lottieId) return
     renderedFrom.current = ''
@@ -22,8 +24,7 @@ export function useAnimationFiles() {
     for (const upload of [gif, apng]) {
       if (upload.state.status === 'ready' && upload.state.source === 'render') upload.reset()
     }
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a change of Lottie matters here, not the uploads' own state changes.
-  }, [lottieId])
+  }, [lottieId, resetRender, gif, apng])
 
   const usesLink = (link: string) =>
     lottie.state.status !== 'idle' && lottie.state.source === 'link' && (lottie.state.status !== 'ready' || lottie.state.link === link)

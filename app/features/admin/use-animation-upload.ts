@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { errorMessage } from '../../lib/error-message'
 import { MAX_APNG_BYTES, MAX_GIF_BYTES, MAX_LOTTIE_BYTES, type MediaFormat } from '../../../contract/limits'
-import { errorMessage, FORMAT_LABEL, uploadAnimationFile, uploadLottieLink, type UploadedAnimationFile } from './api'
+import { FORMAT_LABEL } from '../../../contract/format-labels'
+import { uploadAnimationFile, uploadLottieLink, type UploadedAnimationFile } from './api'
 import { formatBytes } from '../../lib/format-bytes'
 
 /** Where a file came from: chosen on disk, fetched from a link by the server, or rendered from the Lottie. */

@@ -1,14 +1,23 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { isAdminPath, wumpusListPath } from '../../../contract/api-paths'
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiGet, trusted } from '../../lib/api-client'
+import { apiRequest, trusted } from '../../lib/api-client'
 import { useSession } from '../../lib/session-provider'
+import { uploadImage } from '../../lib/upload'
+
+export const authKeys = {
+  /** Whether that user is an admin. */
+  admin: (email: string) => ['admin', email.toLowerCase()] as const,
+  mascots: () => ['auth', 'mascots'] as const,
+  emailVerification: (email: string) => ['auth', 'email-verification', email] as const,
+}
 
 /** GET /api/admin/{email}: whether that user is an admin. */
 export const adminQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['admin', email.toLowerCase()],
-    queryFn: ({ signal }) => apiGet(`/api/admin/${encodeURIComponent(email)}`, trusted<{ admin: boolean }>(), { signal }),
+    queryKey: authKeys.admin(email),
+    queryFn: ({ signal }) => apiRequest(isAdminPath(email), trusted<{ admin: boolean }>(), { signal }),
   })
 
 /** Whether the signed-in user is an admin; false while signed out, loading or when the check fails. */
@@ -22,9 +31,9 @@ export function useIsAdmin(): { isAdmin: boolean; isPending: boolean } {
 /** Two demo mascots' Lottie files, shown beside the sign-in form (the second one while signing in). */
 export const authMascotsQueryOptions = () =>
   queryOptions({
-    queryKey: ['auth', 'mascots'],
+    queryKey: authKeys.mascots(),
     queryFn: async ({ signal }) => {
-      const items = await apiGet('/api/wumpuses?limit=2', trusted<Wumpus[]>(), { signal })
+      const items = await apiRequest(wumpusListPath({ limit: 2 }), trusted<Wumpus[]>(), { signal })
       return items.map((item) => ({ name: item.name, lottie: item.lottie }))
     },
     staleTime: Infinity,
@@ -42,10 +51,7 @@ export function photoProblem(file: File): string | null {
   return null
 }
 
-/** POST /api/uploads/image: stores an image and answers its same-origin path. */
-export async function uploadImage(file: File): Promise<string> {
-  const body = new FormData()
-  body.set('file', file)
-  const { url } = await apiGet('/api/uploads/image', trusted<{ url: string }>(), { method: 'POST', body })
-  return url
+/** The sign-up photo, stored like any image (POST /api/uploads/image): answers its same-origin path. */
+export async function uploadSignUpPhoto(file: File): Promise<string> {
+  return (await uploadImage(file)).url
 }

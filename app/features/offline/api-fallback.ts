@@ -3,11 +3,13 @@
 // never asked for online is answered from the animations kept on the device, with the server's rules
 // (contract/search.ts). Kept free of workbox so it can be tested on its own.
 import { entries, get, set } from 'idb-keyval'
+import { API_PATHS, PACK_PATTERN, PROFILE_PATTERN, WUMPUS_DETAIL_PATTERN } from '../../../contract/api-paths'
 import type { ErrorBody } from '../../../contract/errors'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../../contract/search'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
+import { recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type SavedSticker, type StoreName, type StoredApiResponse } from './offline-db'
 
 
@@ -25,12 +27,12 @@ const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
 /** Which store keeps the answers of this API read, or null for requests that are not kept. */
 export function apiStoreFor(url: URL): StoreName | null {
   const path = url.pathname
-  if (path === '/api/wumpuses') return 'wumpus-pages'
-  if (path === '/api/tags') return 'tag-lists'
-  if (path === '/api/wumpus') return url.searchParams.has('u_email') ? 'user-lists' : null
-  if (/^\/api\/wumpus\/[^/]+(\/stickers)?$/.test(path)) return 'wumpus-details'
-  if (/^\/api\/profile\/[^/]+$/.test(path)) return 'profiles'
-  if (path === '/api/packs' || /^\/api\/packs\/[^/]+$/.test(path)) return 'packs'
+  if (path === API_PATHS.wumpusList) return 'wumpus-pages'
+  if (path === API_PATHS.tags) return 'tag-lists'
+  if (path === API_PATHS.userAnimations) return url.searchParams.has('u_email') ? 'user-lists' : null
+  if (WUMPUS_DETAIL_PATTERN.test(path)) return 'wumpus-details'
+  if (PROFILE_PATTERN.test(path)) return 'profiles'
+  if (path === API_PATHS.packs || PACK_PATTERN.test(path)) return 'packs'
   return null
 }
 
@@ -99,6 +101,7 @@ export async function networkFirstWithStore(
 export async function storedFileResponse(url: string): Promise<Response | undefined> {
   const blob = await get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
   if (!blob) return undefined
+  recordFileUse(url)
   return new Response(blob, {
     status: 200,
     headers: {
@@ -114,7 +117,7 @@ export async function storedFileResponse(url: string): Promise<Response | undefi
  * animations answer them instead (localAnswer).
  */
 function worthKeeping(url: URL): boolean {
-  return !(url.pathname === '/api/wumpuses' && url.searchParams.get('q'))
+  return !(url.pathname === API_PATHS.wumpusList && url.searchParams.get('q'))
 }
 
 /** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags. */

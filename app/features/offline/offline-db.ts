@@ -22,6 +22,8 @@ export const STORE_NAMES = [
   'packs',
   /** Packs saved for offline, keyed by pack id. */
   'saved-packs',
+  /** Size and last use of each kept download, keyed like `files` (kept-downloads.ts prunes by it). */
+  'file-uses',
 ] as const
 export type StoreName = (typeof STORE_NAMES)[number]
 

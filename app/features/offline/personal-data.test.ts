@@ -7,15 +7,16 @@ import { offlineStore } from './offline-db'
 import { resetOfflineData, storedKeys } from './offline-test-support'
 import { forgetPersonalOfflineData } from './personal-data'
 
+/** The part of the session store this module uses: sign-out listeners, run when a session ends. */
 function fakeSession(initial: Session['status']) {
-  let state = { status: initial } as Session
-  const listeners = new Set<() => void>()
+  let status = initial
+  const signOutListeners = new Set<() => void>()
   return {
-    getSnapshot: () => state,
-    subscribe: (listener: () => void) => (listeners.add(listener), () => void listeners.delete(listener)),
-    set(status: Session['status']) {
-      state = { status } as Session
-      listeners.forEach((listener) => listener())
+    onSignOut: (listener: () => void) => (signOutListeners.add(listener), () => void signOutListeners.delete(listener)),
+    set(next: Session['status']) {
+      const endsSession = next === 'signed-out' && status !== 'signed-out'
+      status = next
+      if (endsSession) signOutListeners.forEach((listener) => listener())
     },
   }
 }

@@ -1,10 +1,12 @@
 // The page's side of offline data: stickers saved for offline (the animation's JSON, its three files,
-// its card previews, and its chat app files with their list) and the files a user downloads, kept as
-// Blobs that the service worker serves when the network fails.
+// its card previews, and its chat app files with their list), kept as Blobs that the service worker
+// serves when the network fails. Downloaded files are kept by kept-downloads.ts.
 import { del, delMany, entries, get, set } from 'idb-keyval'
+import { stickersPath, wumpusPath } from '../../../contract/api-paths'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiGet, apiGetBlob, trusted } from '../../lib/api-client'
+import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
+import { forgetFileUses, recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type SavedSticker, type StoredApiResponse } from './offline-db'
 
 const FORMATS = ['gif', 'apng', 'lottie'] as const
@@ -39,16 +41,12 @@ export const savedStickers = {
   getSnapshot: (): ReadonlyMap<string, SavedSticker> | null => saved,
 }
 
-/** Keeps a downloaded file so it can be downloaded again offline. Never throws. */
-export async function keepFile(url: string, blob: Blob): Promise<void> {
-  if (!hasIndexedDb()) return
-  await set(fileKey(url), blob, offlineStore('files')).catch(() => {})
-}
-
-/** A kept file, or undefined. */
+/** A kept file (saved or downloaded), or undefined; reading it counts as a use. */
 export async function readKeptFile(url: string): Promise<Blob | undefined> {
   if (!hasIndexedDb()) return undefined
-  return get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
+  const blob = await get<Blob>(fileKey(url), offlineStore('files')).catch(() => undefined)
+  if (blob) recordFileUse(url)
+  return blob
 }
 
 /** A JSON body as the service worker keeps API answers. */
@@ -68,8 +66,8 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   if (!hasIndexedDb()) throw new Error('This browser cannot keep files for offline use.')
   await load()
   const firstSave = saved?.size === 0
-  const detailUrl = `/api/wumpus/${encodeURIComponent(wumpus._id)}`
-  const stickers = await apiGet(`${detailUrl}/stickers`, trusted<StickerExport[]>()).catch(() => undefined)
+  const detailUrl = wumpusPath(wumpus._id)
+  const stickers = await apiRequest(stickersPath(wumpus._id), trusted<StickerExport[]>()).catch(() => undefined)
   const urls = [
     ...FORMATS.map((format) => wumpus[format]),
     ...(wumpus.preview ? [wumpus.preview.webp, wumpus.preview.webp2x, wumpus.preview.still] : []),
@@ -79,7 +77,7 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   const files = urls.map((url) => fileKey(url))
   await Promise.all(files.map((key, i) => set(key, blobs[i], offlineStore('files'))))
   await set(apiKey(detailUrl), jsonAnswer(wumpus), offlineStore('wumpus-details'))
-  if (stickers) await set(apiKey(`${detailUrl}/stickers`), jsonAnswer(stickers), offlineStore('wumpus-details'))
+  if (stickers) await set(apiKey(stickersPath(wumpus._id)), jsonAnswer(stickers), offlineStore('wumpus-details'))
   const sticker: SavedSticker = { wumpus, savedAt: Date.now(), bytes: blobs.reduce((sum, blob) => sum + blob.size, 0), files }
   await set(wumpus._id, sticker, offlineStore('saved'))
   publish(new Map(saved).set(wumpus._id, sticker))
@@ -93,7 +91,10 @@ export async function removeFromOffline(id: string): Promise<void> {
   if (!hasIndexedDb()) return
   await load()
   const sticker = saved?.get(id) ?? (await get<SavedSticker>(id, offlineStore('saved')))
-  if (sticker) await delMany(sticker.files, offlineStore('files'))
+  if (sticker) {
+    await delMany(sticker.files, offlineStore('files'))
+    await forgetFileUses(sticker.files)
+  }
   await del(id, offlineStore('saved'))
   const next = new Map(saved)
   next.delete(id)

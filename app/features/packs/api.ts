@@ -1,10 +1,18 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { packListPath, packPath } from '../../../contract/api-paths'
+import { API_PATHS, packListPath, packPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { CreatePack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
 import { deletedCountSchema } from '../../../contract/wumpus-write'
-import { apiGet, apiRequest, trusted } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
+import { activityKeys } from '../admin/api'
 import { nextCursorFromLink } from '../wumpuses/api'
+
+/** The query keys of packs: every pack query's key starts with `packKeys.all`. */
+export const packKeys = {
+  all: ['packs'] as const,
+  list: () => [...packKeys.all, 'list'] as const,
+  detail: (id: string) => [...packKeys.all, 'detail', id] as const,
+}
 
 export interface PackPage {
   items: Pack[]
@@ -15,9 +23,9 @@ export interface PackPage {
 /** GET /api/packs, newest first, a page at a time. */
 export const packListQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: ['packs', 'list'],
+    queryKey: packKeys.list(),
     queryFn: async ({ pageParam, signal }): Promise<PackPage> => {
-      const { data, headers } = await apiRequest(packListPath({ cursor: pageParam }), trusted<Pack[]>(), { signal })
+      const { data, headers } = await apiRequestWithHeaders(packListPath({ cursor: pageParam }), trusted<Pack[]>(), { signal })
       const total = Number(headers.get(TOTAL_COUNT_HEADER))
       return { items: data, total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length, nextCursor: nextCursorFromLink(headers.get('Link')) }
     },
@@ -31,20 +39,20 @@ const PENDING_POLL_MS = 5000
 /** GET /api/packs/{id}: the pack, its stickers in order and one download per platform. */
 export const packQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['packs', 'detail', id],
-    queryFn: ({ signal }) => apiGet(packPath(id), trusted<PackDetail>(), { signal }),
+    queryKey: packKeys.detail(id),
+    queryFn: ({ signal }) => apiRequest(packPath(id), trusted<PackDetail>(), { signal }),
     refetchInterval: (query) => (query.state.data?.items.some((item) => !item.preview) ? PENDING_POLL_MS : false),
   })
 
 /** After any pack write: the lists, the pack and the Activity page may show it. */
 function refreshPacks(queryClient: ReturnType<typeof useQueryClient>) {
-  return Promise.all([queryClient.invalidateQueries({ queryKey: ['packs'] }), queryClient.invalidateQueries({ queryKey: ['activity'] })])
+  return Promise.all([queryClient.invalidateQueries({ queryKey: packKeys.all }), queryClient.invalidateQueries({ queryKey: activityKeys.all })])
 }
 
 export function useCreatePack() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (pack: CreatePack) => apiGet('/api/packs', trusted<Pack>(), { method: 'POST', body: pack }),
+    mutationFn: (pack: CreatePack) => apiRequest(API_PATHS.packs, trusted<Pack>(), { method: 'POST', body: pack }),
     onSuccess: () => refreshPacks(queryClient),
   })
 }
@@ -52,7 +60,7 @@ export function useCreatePack() {
 export function useUpdatePack(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (changes: UpdatePack) => apiGet(packPath(id), trusted<Pack>(), { method: 'PUT', body: changes }),
+    mutationFn: (changes: UpdatePack) => apiRequest(packPath(id), trusted<Pack>(), { method: 'PUT', body: changes }),
     onSuccess: () => refreshPacks(queryClient),
   })
 }
@@ -60,7 +68,7 @@ export function useUpdatePack(id: string) {
 export function useDeletePack() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => apiGet(packPath(id), deletedCountSchema, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiRequest(packPath(id), deletedCountSchema, { method: 'DELETE' }),
     onSettled: () => refreshPacks(queryClient),
   })
 }

@@ -1,19 +1,18 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { PAGE_SIZE_DEFAULT } from '../../../contract/limits'
+import { profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { ACCESS_TOKEN_KEY, apiGet, apiRequest, trusted, type ResponseParser } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
 export const DEFAULT_COVER = '/images/default-cover.svg'
 
-const userPath = (email: string) => encodeURIComponent(email.trim())
-
 /** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
 export const profileKeys = {
-  all: (email: string) => ['profiles', email.trim().toLowerCase()] as const,
+  everyone: ['profiles'] as const,
+  all: (email: string) => [...profileKeys.everyone, email.trim().toLowerCase()] as const,
   detail: (email: string) => [...profileKeys.all(email), 'detail'] as const,
   animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
 }
@@ -21,7 +20,7 @@ export const profileKeys = {
 export const profileQueryOptions = (email: string) =>
   queryOptions({
     queryKey: profileKeys.detail(email),
-    queryFn: ({ signal }) => apiGet(`/api/profile/${userPath(email)}`, trusted<User>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<User>(), { signal }),
   })
 
 export async function fetchUserAnimationsPage(
@@ -29,9 +28,7 @@ export async function fetchUserAnimationsPage(
   cursor: string | null,
   signal?: AbortSignal,
 ): Promise<WumpusPage> {
-  const query = new URLSearchParams({ u_email: email.trim(), limit: String(PAGE_SIZE_DEFAULT) })
-  if (cursor) query.set('cursor', cursor)
-  const { data, headers } = await apiRequest(`/api/wumpus?${query}`, trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequestWithHeaders(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -57,49 +54,33 @@ const lottieJson: ResponseParser<{ layers: unknown[] }> = {
       : { success: false, error: { issues: ['not a Lottie'] } },
 }
 
+export const lottieJsonKeys = {
+  file: (url: string) => ['lottie-json', url] as const,
+}
+
 export const lottieJsonQueryOptions = (url: string) =>
   queryOptions({
-    queryKey: ['lottie-json', url],
-    queryFn: ({ signal }) => apiGet(url, lottieJson, { signal }),
+    queryKey: lottieJsonKeys.file(url),
+    queryFn: ({ signal }) => apiRequest(url, lottieJson, { signal }),
     staleTime: Infinity,
   })
 
 interface UpdateProfileOptions {
-  /** Called with the renewed session token (its claims carry the new name). */
-  onTokenRenewed?: (token: string) => void
+  /** Receives the renewed session token (its claims carry the new name): the session stores it. */
+  onTokenRenewed: (token: string) => void
 }
 
-/**
- * PUT /api/user/{email} with the changed fields. Stores the renewed token as accessToken, tells the
- * session (onTokenRenewed, or else a `storage` event as another tab would), then refreshes the user's data.
- */
-export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions = {}) {
+/** PUT /api/user/{email} with the changed fields; hands the renewed token to the session, then refreshes the user's data. */
+export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfileOptions) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: async (changes: ProfileUpdate): Promise<ProfileUpdateResponse> =>
-      apiGet(`/api/user/${userPath(email)}`, trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
+      apiRequest(userPath(email), trusted<ProfileUpdateResponse>(), { method: 'PUT', body: changes }),
     onSuccess: async ({ token, user }) => {
-      storeRenewedToken(token, { announce: !onTokenRenewed })
-      onTokenRenewed?.(token)
+      onTokenRenewed(token)
       queryClient.setQueryData<User>(profileKeys.detail(email), user)
       // The name shows on the user's animation cards too.
       await queryClient.invalidateQueries({ queryKey: profileKeys.all(email) })
     },
   })
-}
-
-function storeRenewedToken(token: string, { announce }: { announce: boolean }) {
-  try {
-    const oldValue = window.localStorage.getItem(ACCESS_TOKEN_KEY)
-    window.localStorage.setItem(ACCESS_TOKEN_KEY, token)
-    // Same-tab writes fire no storage event. Without a callback, send one so a session that follows
-    // other tabs' tokens picks this one up too.
-    if (announce) {
-      window.dispatchEvent(
-        new StorageEvent('storage', { key: ACCESS_TOKEN_KEY, oldValue, newValue: token, storageArea: window.localStorage }),
-      )
-    }
-  } catch {
-    // Storage may be unavailable (private mode); the callback still carries the token.
-  }
 }

@@ -1,10 +1,11 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
+import { stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { StickerExport } from '../../../contract/stickers'
 import type { TagCount, Wumpus } from '../../../contract/wumpus'
-import { apiGet, apiRequest, trusted } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
+import { keepOnSignOut } from '../../lib/query-client'
 import type { GallerySearch } from './gallery-search'
 
 export interface WumpusPage {
@@ -24,7 +25,7 @@ export interface WumpusPage {
 const RETRY_OFFLINE_COPY_MS = 2000
 
 export async function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequest(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
+  const { data, headers } = await apiRequestWithHeaders(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }
 
@@ -57,10 +58,28 @@ export function nextCursorFromLink(link: string | null): string | null {
   return null
 }
 
+/** Every query key of animations and tags; invalidate `all` after a write. */
+export const wumpusKeys = {
+  all: ['wumpuses'] as const,
+  lists: () => [...wumpusKeys.all, 'list'] as const,
+  list: (search: GallerySearch) => [...wumpusKeys.lists(), search] as const,
+  details: () => [...wumpusKeys.all, 'detail'] as const,
+  detail: (id: string) => [...wumpusKeys.details(), id] as const,
+  stickers: (id: string) => [...wumpusKeys.all, 'stickers', id] as const,
+}
+
+export const tagKeys = {
+  all: ['tags'] as const,
+  top: (limit: number) => [...tagKeys.all, limit] as const,
+}
+
+// The gallery and animation details are public: they stay cached across a sign-out.
+keepOnSignOut(wumpusKeys.lists(), wumpusKeys.details())
+
 /** The gallery, or what a search of it finds (no search: every animation, newest first). */
 export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
   infiniteQueryOptions({
-    queryKey: ['wumpuses', 'list', search],
+    queryKey: wumpusKeys.list(search),
     queryFn: ({ pageParam, signal }) => fetchWumpusPage(search, pageParam, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
@@ -69,15 +88,15 @@ export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
 
 export const wumpusQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['wumpuses', 'detail', id],
-    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}`, trusted<Wumpus>(), { signal }),
+    queryKey: wumpusKeys.detail(id),
+    queryFn: ({ signal }) => apiRequest(wumpusPath(id), trusted<Wumpus>(), { signal }),
   })
 
 /** The most used tags with their counts. */
 export const tagsQueryOptions = (limit: number) =>
   queryOptions({
-    queryKey: ['tags', limit],
-    queryFn: ({ signal }) => apiGet(tagListPath(limit), trusted<TagCount[]>(), { signal }),
+    queryKey: tagKeys.top(limit),
+    queryFn: ({ signal }) => apiRequest(tagListPath(limit), trusted<TagCount[]>(), { signal }),
   })
 
 /** While any platform file is still being made, its list is asked for again this often. */
@@ -86,7 +105,7 @@ const STICKERS_PENDING_POLL_MS = 4000
 /** GET /api/wumpus/{id}/stickers: one file per chat platform (ready, absent with the reason, or being made). */
 export const stickersQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['wumpuses', 'stickers', id],
-    queryFn: ({ signal }) => apiGet(`/api/wumpus/${encodeURIComponent(id)}/stickers`, trusted<StickerExport[]>(), { signal }),
+    queryKey: wumpusKeys.stickers(id),
+    queryFn: ({ signal }) => apiRequest(stickersPath(id), trusted<StickerExport[]>(), { signal }),
     refetchInterval: (query) => (query.state.data?.some((s) => s.status === 'pending') ? STICKERS_PENDING_POLL_MS : false),
   })

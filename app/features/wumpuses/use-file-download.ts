@@ -1,8 +1,9 @@
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
-import { apiGetBlob, isApiError } from '../../lib/api-client'
+import { errorMessage } from '../../lib/error-message'
+import { apiGetBlob } from '../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
-import { keepFile } from '../offline/saved-stickers'
+import { keepDownload } from '../offline/kept-downloads'
 
 /**
  * Fetches a file as a download (which the server counts) and saves it under its name (by default the URL's
@@ -16,13 +17,13 @@ export function useFileDownload() {
     try {
       const blob = await apiGetBlob(downloadUrl(url))
       saveBlob(blob, fileName)
-      // Kept on this device, so the same download works offline (the service worker serves it).
-      void keepFile(url, blob)
+      // Kept on this device while there is room, so the same download works offline (the service worker serves it).
+      void keepDownload(url, blob)
     } catch (error) {
       notifications.show({
         color: 'red',
         title: 'Download failed',
-        message: isApiError(error) ? error.message : 'Please try again.',
+        message: errorMessage(error, 'Please try again.'),
       })
     } finally {
       setBusy(false)

@@ -126,13 +126,13 @@ function header(width: number, height: number, palette: Uint8Array, bits: number
   const tableSize = 1 << bits
   const out = new Uint8Array(13 + tableSize * 3 + 19)
   out.set([0x47, 0x49, 0x46, 0x38, 0x39, 0x61]) // GIF89a
-  out.set(u16(width), 6)
-  out.set(u16(height), 8)
+  out.set(u16le(width), 6)
+  out.set(u16le(height), 8)
   out[10] = 0x80 | ((bits - 1) << 4) | (bits - 1) // global colour table of 2^bits entries
   for (let i = 0; i < palette.length / 4; i++) out.set(palette.subarray(i * 4, i * 4 + 3), 13 + i * 3)
   // NETSCAPE2.0 loop count: 0 plays forever, n plays n + 1 times.
   const loop = 13 + tableSize * 3
-  out.set([0x21, 0xff, 11, ...'NETSCAPE2.0'.split('').map((c) => c.charCodeAt(0)), 3, 1, ...u16(plays === 0 ? 0 : plays - 1), 0], loop)
+  out.set([0x21, 0xff, 11, ...'NETSCAPE2.0'.split('').map((c) => c.charCodeAt(0)), 3, 1, ...u16le(plays === 0 ? 0 : plays - 1), 0], loop)
   return out
 }
 
@@ -153,12 +153,12 @@ function frameBytes(data: Uint8Array, plan: FramePlan, bits: number, clear: numb
   const bytes = encoder.bytes()
   const DESCRIPTOR = 8 // after the 8-byte graphic control extension
   if (bytes[0] !== 0x21 || bytes[1] !== 0xf9 || bytes[DESCRIPTOR] !== 0x2c) throw new Error('unexpected gifenc frame layout')
-  bytes.set(u16(plan.rect.x), DESCRIPTOR + 1)
-  bytes.set(u16(plan.rect.y), DESCRIPTOR + 3)
+  bytes.set(u16le(plan.rect.x), DESCRIPTOR + 1)
+  bytes.set(u16le(plan.rect.y), DESCRIPTOR + 3)
   return bytes
 }
 
-function u16(value: number): number[] {
+function u16le(value: number): number[] {
   return [value & 0xff, (value >> 8) & 0xff]
 }
 

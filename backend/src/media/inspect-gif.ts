@@ -28,8 +28,8 @@ export function inspectGif(bytes: Uint8Array): MediaInfo {
   checkSignature(bytes)
   need(bytes, 13)
 
-  const width = u16(bytes, 6)
-  const height = u16(bytes, 8)
+  const width = u16le(bytes, 6)
+  const height = u16le(bytes, 8)
   if (width === 0 || height === 0) bad('logical screen has no area', 6)
   assertDimensions(width, height)
   const screenFlags = bytes[10]!
@@ -55,7 +55,7 @@ export function inspectGif(bytes: Uint8Array): MediaInfo {
       if (label === GRAPHIC_CONTROL) {
         need(bytes, pos + 6)
         if (bytes[pos] !== 4 || bytes[pos + 5] !== 0) bad('malformed graphic control extension', pos)
-        pendingDelayCs = u16(bytes, pos + 2)
+        pendingDelayCs = u16le(bytes, pos + 2)
         pos += 6
       } else if (label === APPLICATION) {
         need(bytes, pos + 1)
@@ -67,7 +67,7 @@ export function inspectGif(bytes: Uint8Array): MediaInfo {
         if ((id === 'NETSCAPE2.0' || id === 'ANIMEXTS1.0') && bytes[pos] === 3) {
           need(bytes, pos + 4)
           if (bytes[pos + 1] === 1) {
-            const count = u16(bytes, pos + 2)
+            const count = u16le(bytes, pos + 2)
             loop = count === 0 ? 0 : count + 1
           }
         }
@@ -81,10 +81,10 @@ export function inspectGif(bytes: Uint8Array): MediaInfo {
     if (introducer !== IMAGE) bad(`unknown block 0x${introducer.toString(16)}`, pos)
 
     need(bytes, pos + 10)
-    const left = u16(bytes, pos + 1)
-    const top = u16(bytes, pos + 3)
-    const frameWidth = u16(bytes, pos + 5)
-    const frameHeight = u16(bytes, pos + 7)
+    const left = u16le(bytes, pos + 1)
+    const top = u16le(bytes, pos + 3)
+    const frameWidth = u16le(bytes, pos + 5)
+    const frameHeight = u16le(bytes, pos + 7)
     const imageFlags = bytes[pos + 9]!
     if (frameWidth === 0 || frameHeight === 0) bad('frame has no area', pos)
     // Strict on purpose: browsers disagree on how to show frames that overflow the screen.
@@ -152,7 +152,7 @@ function bad(reason: string, offset: number): never {
   throw new MediaError('BAD_STRUCTURE', { format: 'gif', reason, offset })
 }
 
-function u16(bytes: Uint8Array, at: number): number {
+function u16le(bytes: Uint8Array, at: number): number {
   return bytes[at]! | (bytes[at + 1]! << 8)
 }
 

@@ -66,15 +66,15 @@ export function inspectPng(bytes: Uint8Array): MediaInfo {
 
   for (;;) {
     need(bytes, pos + 8)
-    const length = u32(bytes, pos)
-    const type = u32(bytes, pos + 4)
+    const length = u32be(bytes, pos)
+    const type = u32be(bytes, pos + 4)
     if (!isLetters(bytes, pos + 4)) bad('chunk type is not four letters', pos)
     if (pos === SIGNATURE.length && type !== IHDR) bad('IHDR is not the first chunk', pos)
     if (length > 0x7fffffff) bad(`${chunkName(bytes, pos + 4)} length ${length}`, pos)
     const start = pos + 8
     const end = start + length
     need(bytes, end + 4)
-    if (crc32(bytes.subarray(pos + 4, end)) !== u32(bytes, end)) {
+    if (crc32(bytes.subarray(pos + 4, end)) !== u32be(bytes, end)) {
       throw new MediaError('BAD_CRC', { chunk: chunkName(bytes, pos + 4), offset: pos })
     }
     if (idatState === 1 && type !== IDAT) idatState = 2
@@ -83,8 +83,8 @@ export function inspectPng(bytes: Uint8Array): MediaInfo {
       case IHDR: {
         if (pos !== SIGNATURE.length) bad('second IHDR', pos)
         if (length !== 13) bad('IHDR length', pos)
-        width = u32(bytes, start)
-        height = u32(bytes, start + 4)
+        width = u32be(bytes, start)
+        height = u32be(bytes, start + 4)
         const bitDepth = bytes[start + 8]!
         colourType = bytes[start + 9]!
         if (width === 0 || height === 0 || width > 0x7fffffff || height > 0x7fffffff) bad('image size', pos)
@@ -111,7 +111,7 @@ export function inspectPng(bytes: Uint8Array): MediaInfo {
         if (animation) bad('second acTL', pos)
         if (idatState !== 0) bad('acTL after IDAT', pos)
         if (length !== 8) bad('acTL length', pos)
-        animation = { frames: u32(bytes, start), plays: u32(bytes, start + 4) }
+        animation = { frames: u32be(bytes, start), plays: u32be(bytes, start + 4) }
         if (animation.frames === 0) bad('acTL num_frames is 0', pos)
         assertFrameCount(animation.frames)
         break
@@ -120,12 +120,12 @@ export function inspectPng(bytes: Uint8Array): MediaInfo {
         if (length !== 26) bad('fcTL length', pos)
         nextSequence = checkSequence(bytes, start, nextSequence, pos)
         if (frameOpen && !frameHasData) bad(`frame ${frames} has no image data`, pos)
-        const frameWidth = u32(bytes, start + 4)
-        const frameHeight = u32(bytes, start + 8)
-        const x = u32(bytes, start + 12)
-        const y = u32(bytes, start + 16)
-        const delayNum = u16(bytes, start + 20)
-        const delayDen = u16(bytes, start + 22)
+        const frameWidth = u32be(bytes, start + 4)
+        const frameHeight = u32be(bytes, start + 8)
+        const x = u32be(bytes, start + 12)
+        const y = u32be(bytes, start + 16)
+        const delayNum = u16be(bytes, start + 20)
+        const delayDen = u16be(bytes, start + 22)
         if (frameWidth === 0 || frameHeight === 0) bad('frame has no area', pos)
         if (x + frameWidth > width || y + frameHeight > height) bad('frame outside the canvas', pos)
         if (bytes[start + 24]! > 2 || bytes[start + 25]! > 1) bad('unknown dispose or blend op', pos)
@@ -198,17 +198,17 @@ export function hasPngSignature(bytes: Uint8Array): boolean {
 export function pngHasAnimationControl(bytes: Uint8Array): boolean {
   let pos = SIGNATURE.length
   while (pos + 8 <= bytes.length) {
-    const type = u32(bytes, pos + 4)
+    const type = u32be(bytes, pos + 4)
     if (type === acTL) return true
     if (type === IDAT || type === IEND) return false
-    pos += 12 + u32(bytes, pos)
+    pos += 12 + u32be(bytes, pos)
   }
   return false
 }
 
 /** fcTL and fdAT share one sequence, starting at 0 with no gaps. Returns the next expected number. */
 function checkSequence(bytes: Uint8Array, start: number, expected: number, pos: number): number {
-  const sequence = u32(bytes, start)
+  const sequence = u32be(bytes, start)
   if (sequence !== expected) bad(`sequence number ${sequence}, expected ${expected}`, pos)
   return expected + 1
 }
@@ -237,10 +237,10 @@ function bad(reason: string, offset: number): never {
   throw new MediaError('BAD_STRUCTURE', { format: 'png', reason, offset })
 }
 
-function u16(bytes: Uint8Array, at: number): number {
+function u16be(bytes: Uint8Array, at: number): number {
   return (bytes[at]! << 8) | bytes[at + 1]!
 }
 
-function u32(bytes: Uint8Array, at: number): number {
+function u32be(bytes: Uint8Array, at: number): number {
   return ((bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!) >>> 0
 }

@@ -1,12 +1,14 @@
 import { Anchor, Badge, Button, Center, Stack, Table, Text, Title } from '@mantine/core'
 import { useInfiniteQuery } from '@tanstack/react-query'
+import { errorMessage } from '../../../lib/error-message'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import type { ActivityEntry, AuditActionName } from '../../../../contract/audit'
 import { CONFIG_ACTOR } from '../../../../contract/audit'
 import { LoadError } from '../../../components/load-error'
 import { PageLoader } from '../../../components/page-loader'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
-import { activityQueryOptions, errorMessage } from '../api'
+import { activityQueryOptions } from '../api'
 import classes from './admin-table.module.css'
 import activity from './activity-log.module.css'
 import { EmailText } from './email-text'
@@ -21,7 +23,7 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'pack.delete': { label: 'Deleted pack', color: 'red' },
 }
 
-const FIELD: Record<string, string> = { name: 'Name', description: 'Description', gif: 'GIF', apng: 'APNG', lottie: 'Lottie', role: 'Role', stickers: 'Stickers', cover: 'Cover' }
+const FIELD: Record<string, string> = { name: 'Name', description: 'Description', ...FORMAT_LABEL, role: 'Role', stickers: 'Stickers', cover: 'Cover' }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 

@@ -14,6 +14,7 @@ import { stickersHandler, tagListHandler } from '../../../test/api-handlers'
 import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { wumpusKeys } from '../../wumpuses/api'
 import { AddWumpusPage } from './add-wumpus-page'
 
 // lottie-web cannot draw in jsdom: the stand-in shows what the preview hands the player.
@@ -42,7 +43,7 @@ const fileButton = (label: string) => screen.getByRole('button', { name: label }
 
 async function setup() {
   const view = renderWithProviders(<AddWumpusPage />, { path: '/dashboard/addNew' })
-  view.queryClient.setQueryData(['wumpuses', 'list'], { pages: [], pageParams: [] })
+  view.queryClient.setQueryData(wumpusKeys.lists(), { pages: [], pageParams: [] })
   await screen.findByRole('heading', { level: 1, name: 'Add animation' })
   return view
 }
@@ -118,8 +119,8 @@ describe('AddWumpusPage', () => {
     expect(gifPreview).toHaveTextContent('Duration1.50 s')
     expect(gifPreview).toHaveTextContent('File2.0 KB')
     expect(await screen.findByRole('group', { name: 'APNG preview' })).toHaveTextContent('Size320 × 320 px')
-    const lottiePreview = await screen.findByRole('group', { name: 'Lottie file preview' })
-    expect(await within(lottiePreview).findByRole('img', { name: 'Lottie file preview' })).toBeInTheDocument()
+    const lottiePreview = await screen.findByRole('group', { name: 'Lottie preview' })
+    expect(await within(lottiePreview).findByRole('img', { name: 'Lottie preview' })).toBeInTheDocument()
     expect(uploads.formats.sort()).toEqual(['apng', 'gif', 'lottie'])
 
     await waitFor(() => expect(publish()).toBeEnabled())
@@ -135,7 +136,7 @@ describe('AddWumpusPage', () => {
       },
     ])
     expect(new Set(Object.values(create.bodies[0]!.files)).size).toBe(3)
-    expect(queryClient.getQueryState(['wumpuses', 'list'])?.isInvalidated).toBe(true)
+    expect(queryClient.getQueryState(wumpusKeys.lists())?.isInvalidated).toBe(true)
 
     // The page stays, says it is published, and shows which platform exports were made and why one is missing.
     expect(await screen.findByText('Happy Wumpus is published')).toBeInTheDocument()
@@ -205,7 +206,7 @@ describe('AddWumpusPage', () => {
     await user.type(field('Animation name*'), 'Spinner')
     await user.type(field('Animation description*'), 'Spins around and around')
     await user.upload(screen.getByTestId('lottie-file'), lottieFile())
-    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toBeInTheDocument()
+    expect(await screen.findByRole('group', { name: 'Lottie preview' })).toBeInTheDocument()
 
     expect(publish()).toBeDisabled()
     await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
@@ -243,7 +244,7 @@ describe('AddWumpusPage', () => {
     await user.type(field('Lottie link*'), 'https://cdn.example.com/wave.json')
     fireEvent.blur(field('Lottie link*'))
 
-    expect(await screen.findByRole('group', { name: 'Lottie file preview' })).toHaveTextContent('Fetched from the link')
+    expect(await screen.findByRole('group', { name: 'Lottie preview' })).toHaveTextContent('Fetched from the link')
     expect(link.links).toEqual(['https://cdn.example.com/wave.json'])
     await user.click(screen.getByRole('button', { name: 'Generate GIF and APNG' }))
     expect(await screen.findByRole('group', { name: 'APNG preview' })).toBeInTheDocument()

@@ -1,14 +1,16 @@
 import { Alert, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useEffect, useState } from 'react'
+import { errorMessage, fieldErrors } from '../../../lib/error-message'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import { TAG_MAX_LENGTH, TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
-import { useAuthForm } from '../../auth/use-auth-form'
+import { useSchemaForm } from '../../../lib/use-schema-form'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { errorMessage, fieldErrors, useCreateWumpus } from '../api'
+import { useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
@@ -54,22 +56,20 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
   const files = useAnimationFiles()
   const create = useCreateWumpus()
   const network = useNeedsNetwork()
-  const { form, onSubmit } = useAuthForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
+  const { form, onSubmit } = useSchemaForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
 
   // The schema sees the uploads as the ids the server gave them.
   const { lottie, apng, gif } = files
   const lottieFileId = lottie.state.status === 'ready' && lottie.state.source === 'file' ? lottie.id : ''
-  // Mantine's form object is new on every render: each effect runs when its upload's id changes, not on every render.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  useEffect(() => form.setFieldValue('lottieFile', lottieFileId), [lottieFileId])
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  useEffect(() => form.setFieldValue('apng', apng.id), [apng.id])
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
-  useEffect(() => form.setFieldValue('gif', gif.id), [gif.id])
+  // setFieldValue is stable (useSchemaForm keeps its rules stable).
+  const { setFieldValue } = form
+  useEffect(() => setFieldValue('lottieFile', lottieFileId), [setFieldValue, lottieFileId])
+  useEffect(() => setFieldValue('apng', apng.id), [setFieldValue, apng.id])
+  useEffect(() => setFieldValue('gif', gif.id), [setFieldValue, gif.id])
 
   const { values } = form
   const lottieGiven = lottieFileId !== '' || values.lottieLink.trim() !== ''
-  const missing = [gif.id === '' && 'GIF', apng.id === '' && 'APNG'].filter(Boolean).join(' and ')
+  const missing = [gif.id === '' && FORMAT_LABEL.gif, apng.id === '' && FORMAT_LABEL.apng].filter(Boolean).join(' and ')
   const awaitingRender = lottieGiven && missing !== ''
 
   const submit = onSubmit(async (valid) => {

@@ -1,7 +1,7 @@
 import { FileInput, Progress, Stack, Text } from '@mantine/core'
 import type { ComponentProps, ReactNode } from 'react'
 import type { MediaFormat } from '../../../../contract/limits'
-import { FORMAT_LABEL } from '../api'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import type { AnimationUpload } from '../use-animation-upload'
 import { AnimationPreview } from './animation-preview'
 

@@ -1,7 +1,8 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core'
 import type { GetInputPropsReturnType } from '@mantine/form'
 import type { ReactNode } from 'react'
-import { errorMessage } from '../api'
+import { errorMessage } from '../../../lib/error-message'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import type { AnimationFiles } from '../use-animation-files'
 import { AnimationFileField, UploadProgress } from './animation-file-field'
 import { AnimationPreview } from './animation-preview'
@@ -16,7 +17,6 @@ interface AnimationFilesFieldsProps {
   errors?: { apng?: ReactNode; gif?: ReactNode }
 }
 
-const RENDER_LABEL: Record<string, string> = { gif: 'GIF', apng: 'APNG' }
 
 /** Lottie (link or .json file), APNG and GIF inputs, and the step that renders GIF and APNG from the Lottie. */
 export function AnimationFilesFields({ files, required, link, linkInputProps, errors = {} }: AnimationFilesFieldsProps) {
@@ -26,7 +26,7 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
   const lottieFromFile = lottie.state.status !== 'idle' && lottie.state.source === 'file'
   const linkFailure = lottie.state.status === 'error' && lottie.state.source === 'link' ? lottie.state.message : undefined
   const lottieGiven = lottie.id !== '' || link.trim() !== ''
-  const renderNames = renderTargets.map((upload) => RENDER_LABEL[upload.format]).join(' and ')
+  const renderNames = renderTargets.map((upload) => FORMAT_LABEL[upload.format]).join(' and ')
   // Once every target holds a file rendered from this Lottie, there is nothing left to generate.
   const rendered = renderTargets.every((upload) => upload.state.status === 'ready' && upload.state.source === 'render')
 

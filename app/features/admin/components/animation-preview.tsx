@@ -1,5 +1,6 @@
 import { Stack, Text } from '@mantine/core'
-import { FORMAT_LABEL, type UploadedAnimationFile } from '../api'
+import { FORMAT_LABEL } from '../../../../contract/format-labels'
+import type { UploadedAnimationFile } from '../api'
 import { mediaFacts } from '../media-facts'
 import type { UploadSource } from '../use-animation-upload'
 import classes from './animation-preview.module.css'

@@ -2,14 +2,15 @@ import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, T
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { useEffect, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
+import { errorMessage, fieldErrors } from '../../../lib/error-message'
 import { TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { wumpusQueryOptions } from '../../wumpuses/api'
-import { errorMessage, fieldErrors, useUpdateWumpus } from '../api'
+import { useUpdateWumpus } from '../api'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useAnimationFiles } from '../use-animation-files'
 import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
@@ -71,17 +72,19 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
   const update = useUpdateWumpus(wumpus._id)
   const network = useNeedsNetwork()
   const [submitted, setSubmitted] = useState(false)
+  // Stable rules keep form.validate stable, so the effect below runs only when the values change.
+  const rules = useCallback((values: EditWumpusValues) => validateEdit(wumpus, values), [wumpus])
   const form = useForm<EditWumpusValues>({
     initialValues: editWumpusValues(wumpus),
-    validate: (values) => validateEdit(wumpus, values),
+    validate: rules,
     clearInputErrorOnChange: false,
   })
 
   // Like the add form: checked on submit, then again on every change.
+  const { validate: validateValues, values } = form
   useEffect(() => {
-    if (submitted) form.validate()
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- form.validate is stable (the form object is not); re-check on every change of the values.
-  }, [submitted, form.values])
+    if (submitted) validateValues()
+  }, [submitted, values, validateValues])
 
   const submit = form.onSubmit(async (values) => {
     const newFiles: NewFileIds = { gif: files.gif.id, apng: files.apng.id }

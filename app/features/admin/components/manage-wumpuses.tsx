@@ -1,16 +1,19 @@
-import { Anchor, Button, Center, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { Anchor, Button, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { errorMessage } from '../../../lib/error-message'
 import { LoadError } from '../../../components/load-error'
 import { notifications } from '@mantine/notifications'
 import { useInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
+import { MorePages } from '../../../components/more-pages'
 import { PageLoader } from '../../../components/page-loader'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { profilePath } from '../../../lib/paths'
 import { wumpusListQueryOptions } from '../../wumpuses/api'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { errorMessage, useDeleteWumpus } from '../api'
+import { useDeleteWumpus } from '../api'
 import { ActionIconLink } from './action-icon-link'
 import { PencilIcon, TrashIcon } from './admin-icons'
 import classes from './admin-table.module.css'
@@ -19,6 +22,7 @@ import classes from './admin-table.module.css'
 export function ManageWumpuses() {
   usePageTitle('Manage animation')
   const list = useInfiniteQuery(wumpusListQueryOptions())
+  const { items, morePages } = usePagedList(list)
   const remove = useDeleteWumpus()
   const network = useNeedsNetwork()
   const [toDelete, setToDelete] = useState<Wumpus | null>(null)
@@ -28,8 +32,6 @@ export function ManageWumpuses() {
     return <LoadError title="Could not load the animations" error={list.error} onRetry={() => void list.refetch()} retrying={list.isRefetching} />
   }
 
-  const items = list.data.pages.flatMap((page) => page.items)
-  const total = list.data.pages[0]?.total ?? items.length
 
   async function confirmDelete() {
     if (!toDelete) return
@@ -119,21 +121,7 @@ export function ManageWumpuses() {
         </Table.ScrollContainer>
       )}
 
-      <Text role="status" size="sm" c="dimmed" ta="center">
-        {list.isFetchingNextPage ? 'Loading more animations…' : items.length > 0 && `Showing ${items.length} of ${total}`}
-      </Text>
-      {list.isFetchNextPageError && (
-        <Text size="sm" c="red" ta="center" role="alert">
-          Could not load more animations: {errorMessage(list.error)}
-        </Text>
-      )}
-      {list.hasNextPage && (
-        <Center>
-          <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-            {list.isFetchNextPageError ? 'Retry' : 'Load more'}
-          </Button>
-        </Center>
-      )}
+      <MorePages {...morePages} />
 
       <Modal
         opened={toDelete !== null}

@@ -7,6 +7,7 @@ import { reloadAccount, sendVerificationEmail } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
 import type { SessionStore } from '../../../lib/session'
 import { useSession, useSessionStore } from '../../../lib/session-provider'
+import { authKeys } from '../api'
 import { authErrorMessage } from '../auth-errors'
 import { AuthCard } from './auth-card'
 
@@ -45,7 +46,7 @@ export function EmailVerificationPage() {
 function VerificationStatus({ email }: { email: string }) {
   const store = useSessionStore()
   const verification = useQuery({
-    queryKey: ['auth', 'email-verification', email],
+    queryKey: authKeys.emailVerification(email),
     queryFn: () => checkVerification(store),
     // Check again whenever the user comes back from their mailbox.
     staleTime: 0,

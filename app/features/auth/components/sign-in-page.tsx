@@ -9,7 +9,7 @@ import { returnPath } from '../../../lib/paths'
 import { useSessionStore } from '../../../lib/session-provider'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { authErrorMessage } from '../auth-errors'
-import { useAuthForm } from '../use-auth-form'
+import { useSchemaForm } from '../../../lib/use-schema-form'
 import { AuthErrorCard } from './auth-error-card'
 import { AuthMascot } from './auth-mascot'
 import { GoogleButton } from './google-button'
@@ -22,7 +22,7 @@ export function SignInPage({ from }: { from?: string }) {
   const network = useNeedsNetwork()
   const [error, setError] = useState<string | null>(null)
   const [googleBusy, setGoogleBusy] = useState(false)
-  const { form, onSubmit } = useAuthForm<SignInForm>(signInFormSchema, { email: '', password: '' })
+  const { form, onSubmit } = useSchemaForm<SignInForm>(signInFormSchema, { email: '', password: '' })
   const busy = form.submitting || googleBusy
 
   async function finish(signIn: () => Promise<FirebaseAccount>) {

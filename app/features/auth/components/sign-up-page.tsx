@@ -14,9 +14,9 @@ import {
 import { usePageTitle } from '../../../lib/page-title'
 import { useSessionStore } from '../../../lib/session-provider'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { PHOTO_ACCEPT, photoProblem, uploadImage } from '../api'
+import { PHOTO_ACCEPT, photoProblem, uploadSignUpPhoto } from '../api'
 import { authErrorMessage } from '../auth-errors'
-import { useAuthForm } from '../use-auth-form'
+import { useSchemaForm } from '../../../lib/use-schema-form'
 import { AuthErrorCard } from './auth-error-card'
 import { GoogleButton } from './google-button'
 
@@ -35,7 +35,7 @@ export function SignUpPage() {
   const network = useNeedsNetwork()
   const [error, setError] = useState<string | null>(null)
   const [googleBusy, setGoogleBusy] = useState(false)
-  const { form, onSubmit } = useAuthForm<SignUpValues>(signUpPageSchema, { name: '', email: '', password: '', photo: null })
+  const { form, onSubmit } = useSchemaForm<SignUpValues>(signUpPageSchema, { name: '', email: '', password: '', photo: null })
 
   async function signUp({ name, email, password, photo }: SignUpValues) {
     setError(null)
@@ -56,7 +56,7 @@ export function SignUpPage() {
     // The account exists now: a failing step below is reported, and the user still gets in.
     if (photo) {
       try {
-        const photoPath = await uploadImage(photo)
+        const photoPath = await uploadSignUpPhoto(photo)
         await updateAccountProfile({ photoURL: new URL(photoPath, window.location.origin).href })
       } catch (cause) {
         notifications.show({

@@ -59,7 +59,7 @@ describe('actions that need the network, offline', () => {
     goOffline()
     const user = makeUser()
     server.use(profileHandler([user]).handler)
-    renderWithProviders(<MyProfile email={user.email} />)
+    renderWithProviders(<MyProfile email={user.email} onTokenRenewed={vi.fn()} />)
     expect(await screen.findByRole('button', { name: 'Update Profile' })).toBeDisabled()
     expect(reason()).toBeInTheDocument()
   })

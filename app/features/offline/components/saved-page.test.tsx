@@ -6,6 +6,7 @@ import { makeStickers, makeWumpuses } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { fileBytes, fileHandlers, goOffline, resetOfflineData, storedKeys, stubStorage } from '../offline-test-support'
+import { keepDownload } from '../kept-downloads'
 import { saveForOffline } from '../saved-stickers'
 
 const wumpuses = makeWumpuses(1, 2)
@@ -93,5 +94,22 @@ describe('Saved page', () => {
     renderApp('/saved')
     const nav = (await screen.findAllByRole('navigation', { name: 'Main' }))[0]!
     expect(within(nav).getByRole('link', { name: 'Saved' })).toHaveAttribute('href', '/saved')
+  })
+})
+
+describe('Saved page: kept downloads', () => {
+  it('shows what kept downloads take of their budget, and clears them without touching saved stickers', async () => {
+    stubStorage()
+    await saveBoth()
+    await keepDownload('/api/files/0123456789abcdef01234599/other.gif', new Blob([new Uint8Array(3 * 1024)], { type: 'image/gif' }))
+    const { user } = renderApp('/saved')
+
+    expect(await screen.findByText('Kept downloads: 3.0 KB of 50.0 MB')).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Clear kept downloads' }))
+
+    expect(await screen.findByText('Kept downloads: 0 B of 50.0 MB')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Clear kept downloads' })).toBeDisabled()
+    expect((await storedKeys('files')).sort()).toEqual([first.apng, first.gif, first.lottie, second.apng, second.gif, second.lottie].sort())
+    expect(screen.getByText(/^2 stickers saved/)).toBeInTheDocument()
   })
 })

@@ -1,22 +1,21 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useState } from 'react'
+import { errorMessage } from '../../../lib/error-message'
+import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
-import { apiGetBlob, isApiError } from '../../../lib/api-client'
+import { apiGetBlob } from '../../../lib/api-client'
 import { fileNameFromUrl, saveBlob } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
 import { formatBytes } from '../../../lib/format-bytes'
+import { clearKeptDownloads, keptDownloadsUsage, subscribeKeptDownloads, type KeptDownloadsUsage } from '../kept-downloads'
 import type { SavedSticker } from '../offline-db'
 import { readKeptFile, removeFromOffline } from '../saved-stickers'
 import { useSavedStickers } from '../use-saved-stickers'
 import classes from './saved-page.module.css'
 import { stickerAlt } from '../../../lib/sticker-alt'
 
-const FORMATS = [
-  { key: 'gif', label: 'GIF' },
-  { key: 'apng', label: 'Apng' },
-  { key: 'lottie', label: 'Lottie' },
-] as const
+const FORMATS = FORMAT_LABELS
 
 /** The browser's figures for this site's storage, refreshed whenever the saved stickers change. */
 function useStorageEstimate(saved: unknown): StorageEstimate | null {
@@ -34,14 +33,43 @@ function useStorageEstimate(saved: unknown): StorageEstimate | null {
   return estimate
 }
 
+/** What the kept downloads take, read again whenever they or the saved stickers change. */
+function useKeptDownloadsUsage(saved: unknown): KeptDownloadsUsage | null {
+  const [usage, setUsage] = useState<KeptDownloadsUsage | null>(null)
+  useEffect(() => {
+    let current = true
+    const read = () => void keptDownloadsUsage().then((next) => current && setUsage(next), () => {})
+    read()
+    const unsubscribe = subscribeKeptDownloads(read)
+    return () => {
+      current = false
+      unsubscribe()
+    }
+  }, [saved])
+  return usage
+}
+
 /** Stickers saved on this device: preview, downloads that work offline, Remove, and storage used. */
 export function SavedPage() {
   usePageTitle('Saved stickers')
   const saved = useSavedStickers()
   const estimate = useStorageEstimate(saved)
+  const kept = useKeptDownloadsUsage(saved)
+  const [clearing, setClearing] = useState(false)
   // Newest first (saves in the same millisecond: the later one first).
   const stickers = saved ? [...saved.values()].reverse().sort((a, b) => b.savedAt - a.savedAt) : []
   const savedBytes = stickers.reduce((sum, sticker) => sum + sticker.bytes, 0)
+
+  async function clearKept() {
+    setClearing(true)
+    try {
+      await clearKeptDownloads()
+    } catch {
+      notifications.show({ color: 'red', title: 'Could not clear them', message: 'Please try again.' })
+    } finally {
+      setClearing(false)
+    }
+  }
 
   return (
     <Stack gap="lg">
@@ -52,6 +80,19 @@ export function SavedPage() {
       <Stack gap={2} aria-label="Storage" component="section">
         <Text size="sm">
           {stickers.length === 1 ? '1 sticker' : `${stickers.length} stickers`} saved, {formatBytes(savedBytes)}
+        </Text>
+        {kept && (
+          <Group gap="sm" wrap="wrap">
+            <Text size="sm">
+              Kept downloads: {formatBytes(kept.bytes)} of {formatBytes(kept.budget)}
+            </Text>
+            <Button variant="default" size="compact-xs" loading={clearing} disabled={kept.files === 0} onClick={() => void clearKept()}>
+              Clear kept downloads
+            </Button>
+          </Group>
+        )}
+        <Text size="xs" c="dimmed">
+          Files you download are kept for offline use too; past the limit the least recently used go first. Saved stickers always stay.
         </Text>
         {estimate?.usage !== undefined && estimate.quota !== undefined && (
           <Text size="sm" c="dimmed">
@@ -150,7 +191,7 @@ function KeptDownloadButton({ url, label, description }: { url: string; label: s
     try {
       saveBlob((await readKeptFile(url)) ?? (await apiGetBlob(url)), fileNameFromUrl(url))
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Download failed', message: isApiError(error) ? error.message : 'Please try again.' })
+      notifications.show({ color: 'red', title: 'Download failed', message: errorMessage(error, 'Please try again.') })
     } finally {
       setBusy(false)
     }

@@ -7,7 +7,7 @@ import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limit
 import { createPackSchema, type Pack, type PackDetail } from '../../../../contract/pack'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { usePageTitle } from '../../../lib/page-title'
-import { errorMessage, fieldErrors } from '../../admin/api'
+import { errorMessage, fieldErrors } from '../../../lib/error-message'
 import { TrashIcon } from '../../admin/components/admin-icons'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { wumpusListQueryOptions } from '../../wumpuses/api'

@@ -1,8 +1,8 @@
 import { Avatar, FileInput, Group, Image, Loader, Progress, Stack, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
+import { errorMessage } from '../../../lib/error-message'
 import { MAX_IMAGE_BYTES } from '../../../../contract/limits'
-import { isApiError } from '../../../lib/api-client'
 import { IMAGE_ACCEPT, uploadImage } from '../../../lib/upload'
 
 const IMAGE_TYPES = new Set(['image/png', 'image/gif', 'image/jpeg', 'image/webp'])
@@ -47,7 +47,7 @@ export function useImageUpload() {
       if (!current.signal.aborted) setState({ status: 'loading', url })
     } catch (error) {
       if (current.signal.aborted) return
-      const message = isApiError(error) ? error.message : 'The image could not be uploaded.'
+      const message = errorMessage(error, 'The image could not be uploaded.')
       setState({ status: 'error', message })
       notifications.show({ color: 'red', title: 'Upload failed', message })
     }

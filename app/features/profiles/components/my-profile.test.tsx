@@ -1,11 +1,14 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
+import { QueryClient } from '@tanstack/react-query'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
 import { ACCESS_TOKEN_KEY } from '../../../lib/api-client'
+import { createSessionStore } from '../../../lib/session'
 import { makeUser } from '../../../test/profile-fixtures'
 import { profileHandler, updateProfileHandler } from '../../../test/profile-handlers'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { makeSessionToken } from '../../../test/session'
 import { DEFAULT_AVATAR } from '../api'
 import { MyProfile } from './my-profile'
 
@@ -16,7 +19,7 @@ function setup(overrides: Parameters<typeof makeUser>[0] = {}, props: { onTokenR
   const profile = profileHandler([user])
   const update = updateProfileHandler(user)
   server.use(profile.handler, update.handler)
-  const view = renderWithProviders(<MyProfile email={user.email} {...props} />)
+  const view = renderWithProviders(<MyProfile email={user.email} onTokenRenewed={vi.fn()} {...props} />)
   return { ...view, account: user, profileRequests: profile.requests, bodies: update.bodies }
 }
 
@@ -90,11 +93,8 @@ describe('MyProfile', () => {
     expect(screen.getByRole('button', { name: 'Update Profile' })).toBeEnabled()
   })
 
-  it('sends only the changed fields, stores the renewed token and shows the new values', async () => {
+  it('sends only the changed fields, hands the renewed token to the session and shows the new values', async () => {
     const onTokenRenewed = vi.fn()
-    const storageEvents: (string | null)[] = []
-    const onStorage = (event: StorageEvent) => storageEvents.push(event.newValue)
-    window.addEventListener('storage', onStorage)
     const { user, bodies, profileRequests } = setup({ job: 'Illustrator' }, { onTokenRenewed })
 
     const job = await screen.findByLabelText('Job')
@@ -107,11 +107,9 @@ describe('MyProfile', () => {
 
     expect(await screen.findByText('Profile updated')).toBeInTheDocument()
     expect(bodies).toEqual([{ job: 'Animator', description: 'Makes wumpuses dance' }])
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('renewed.session.token')
     expect(onTokenRenewed).toHaveBeenCalledWith('renewed.session.token')
-    // The callback is how the session hears of it; no extra storage event then.
-    expect(storageEvents).toEqual([])
-    window.removeEventListener('storage', onStorage)
+    // Only the session writes the token.
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBeNull()
 
     const card = await summary()
     await waitFor(() => expect(card.getByText('Job').nextElementSibling).toHaveTextContent('Animator'))
@@ -121,19 +119,21 @@ describe('MyProfile', () => {
     expect(screen.getByLabelText('Name')).toHaveValue('Ana Smith')
   })
 
-  it('announces the renewed token with a storage event when no callback is given', async () => {
-    const storageEvents: { key: string | null; newValue: string | null }[] = []
-    const onStorage = (event: StorageEvent) => storageEvents.push({ key: event.key, newValue: event.newValue })
-    window.addEventListener('storage', onStorage)
-    const { user } = setup()
+  it('with the session store: the renewed token is stored and the session carries the new name', async () => {
+    const account = makeUser({ user_name: 'Ana Smith' })
+    const renewed = makeSessionToken({ email: account.email, name: 'Ana Painter' })
+    const profile = profileHandler([account])
+    const update = updateProfileHandler(account, { token: renewed })
+    server.use(profile.handler, update.handler)
+    const session = createSessionStore({ queryClient: new QueryClient() })
+    const { user } = renderWithProviders(<MyProfile email={account.email} onTokenRenewed={session.setToken} />)
 
     await user.type(await screen.findByLabelText('Job'), 'Painter')
     await user.click(screen.getByRole('button', { name: 'Update Profile' }))
 
     expect(await screen.findByText('Profile updated')).toBeInTheDocument()
-    window.removeEventListener('storage', onStorage)
-    expect(storageEvents).toEqual([{ key: ACCESS_TOKEN_KEY, newValue: 'renewed.session.token' }])
-    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe('renewed.session.token')
+    expect(window.localStorage.getItem(ACCESS_TOKEN_KEY)).toBe(renewed)
+    expect(session.getSnapshot()).toMatchObject({ status: 'signed-in', user: { name: 'Ana Painter' } })
   })
 
   it("says 'Profile not updated' when the server changed nothing", async () => {
@@ -142,7 +142,7 @@ describe('MyProfile', () => {
       profileHandler([account]).handler,
       http.put('/api/user/:email', () => HttpResponse.json({ modifiedCount: 0, user: account, token: 't.o.k' })),
     )
-    const { user } = renderWithProviders(<MyProfile email={account.email} />)
+    const { user } = renderWithProviders(<MyProfile email={account.email} onTokenRenewed={vi.fn()} />)
 
     await user.type(await screen.findByLabelText('Job'), 'Painter')
     await user.click(screen.getByRole('button', { name: 'Update Profile' }))
@@ -168,7 +168,7 @@ describe('MyProfile', () => {
         HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is resting' } }, { status: 503 }),
       ),
     )
-    const { user } = renderWithProviders(<MyProfile email={account.email} />)
+    const { user } = renderWithProviders(<MyProfile email={account.email} onTokenRenewed={vi.fn()} />)
 
     await user.type(await screen.findByLabelText('Job'), 'Painter')
     await user.click(screen.getByRole('button', { name: 'Update Profile' }))

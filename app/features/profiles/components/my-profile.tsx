@@ -1,12 +1,12 @@
 import { Alert, Anchor, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
+import { errorMessage } from '../../../lib/error-message'
 import { LoadError } from '../../../components/load-error'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
 import { profileUpdateSchema, type User } from '../../../../contract/user'
 import { PageLoader } from '../../../components/page-loader'
-import { isApiError } from '../../../lib/api-client'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -20,8 +20,8 @@ interface MyProfileProps {
   email: string
   /** Whether the session's email is verified: the server takes profile changes only then. */
   emailVerified?: boolean
-  /** Receives the renewed session token after an update (its claims carry the new name). */
-  onTokenRenewed?: (token: string) => void
+  /** Receives the renewed session token after an update (its claims carry the new name): the session's setToken. */
+  onTokenRenewed: (token: string) => void
 }
 
 /** Dashboard → My profile: what others see of you, and the form to change it. */
@@ -93,7 +93,7 @@ function ProfileForm({
   email: string
   user: User
   emailVerified: boolean
-  onTokenRenewed?: (token: string) => void
+  onTokenRenewed: (token: string) => void
 }) {
   const photo = useImageUpload()
   const cover = useImageUpload()
@@ -127,7 +127,7 @@ function ProfileForm({
       notifications.show({
         color: 'red',
         title: 'Could not update your profile',
-        message: isApiError(error) ? error.message : 'Please try again.',
+        message: errorMessage(error, 'Please try again.'),
       })
     }
   })

@@ -5,7 +5,7 @@ import type { ReactNode } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { PageLoader } from '../../../components/page-loader'
 import { MorePages } from '../../../components/more-pages'
-import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { userAnimationsQueryOptions } from '../api'
 
 interface UserAnimationGridProps {
@@ -20,23 +20,15 @@ interface UserAnimationGridProps {
 
 /** One user's animations in a grid, loading the next page as the end of the list comes near. */
 export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem }: UserAnimationGridProps) {
-  const { data, error, isPending, isError, refetch, isRefetching, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } =
-    useInfiniteQuery(userAnimationsQueryOptions(email))
-  const sentinelRef = useInfiniteScroll({
-    hasNextPage,
-    isFetchingNextPage,
-    enabled: !isError && !isFetchNextPageError,
-    fetchNextPage,
-  })
-  const loadMore = () => void fetchNextPage()
+  const list = useInfiniteQuery(userAnimationsQueryOptions(email))
+  const { data, error, isPending, isError, refetch, isRefetching } = list
+  const { items, morePages } = usePagedList(list)
 
   if (isPending) return <PageLoader />
   if (isError && !data) {
     return <LoadError title="Could not load the animations" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
   }
 
-  const items = data.pages.flatMap((page) => page.items)
-  const total = data.pages[0]?.total ?? items.length
   if (items.length === 0) return <Text>{emptyMessage}</Text>
 
   return (
@@ -44,15 +36,7 @@ export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem
       <SimpleGrid component="ul" cols={cols} spacing="sm" p={0} m={0} aria-label={label}>
         {items.map(renderItem)}
       </SimpleGrid>
-      <MorePages
-        sentinelRef={sentinelRef}
-        shown={items.length}
-        total={total}
-        hasNextPage={hasNextPage}
-        isFetchingNextPage={isFetchingNextPage}
-        isFetchNextPageError={isFetchNextPageError}
-        onLoadMore={loadMore}
-      />
+      <MorePages {...morePages} />
     </Stack>
   )
 }

@@ -60,7 +60,7 @@ describe('wumpus detail page', () => {
 
     for (const [label, href] of [
       ['GIF', wumpus.gif],
-      ['Apng', wumpus.apng],
+      ['APNG', wumpus.apng],
       ['Lottie', wumpus.lottie],
     ] as const) {
       const link = screen.getByRole('link', { name: `${label}: view Spinning Wumpus in a new tab` })
@@ -117,7 +117,7 @@ describe('wumpus detail page', () => {
 
       await user.click(await screen.findByRole('button', { name: /^Lottie: download/ }))
       await waitFor(() => expect(clicked).toHaveLength(1))
-      await user.click(screen.getByRole('button', { name: /^Apng: download/ }))
+      await user.click(screen.getByRole('button', { name: /^APNG: download/ }))
       await waitFor(() => expect(clicked).toHaveLength(2))
       expect(clicked.map((a) => a.download)).toEqual(['spinning-wumpus.json', 'spinning-wumpus.png'])
     })

@@ -2,6 +2,7 @@ import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { wumpusStillPath } from '../../../../contract/api-paths'
+import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
@@ -16,11 +17,7 @@ import { StickerPicture } from './sticker-picture'
 import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
 
-const FORMATS = [
-  { key: 'gif', label: 'GIF' },
-  { key: 'apng', label: 'Apng' },
-  { key: 'lottie', label: 'Lottie' },
-] as const
+const FORMATS = FORMAT_LABELS
 
 export function WumpusDetail({ id }: { id: string }) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))

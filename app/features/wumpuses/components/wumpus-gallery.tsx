@@ -4,7 +4,7 @@ import { HOME_TAG_CHIPS } from '../../../../contract/limits'
 import { AnchorLink } from '../../../components/router-links'
 import { LoadError } from '../../../components/load-error'
 import { MorePages } from '../../../components/more-pages'
-import { useInfiniteScroll } from '../../../lib/use-infinite-scroll'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
 import { GalleryEmpty } from './gallery-empty'
@@ -31,18 +31,10 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
   // A new search keeps the last results on screen until its own arrive (the route loads them in the background).
   const list = useInfiniteQuery({ ...wumpusListQueryOptions(search), placeholderData: keepPreviousData })
   const tags = useQuery(tagsQueryOptions(HOME_TAG_CHIPS))
-  const { data, hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = list
-  const sentinelRef = useInfiniteScroll({
-    hasNextPage,
-    isFetchingNextPage,
-    enabled: !isFetchNextPageError && !list.isPlaceholderData,
-    fetchNextPage,
-  })
-
-  const items = data?.pages.flatMap((page) => page.items) ?? []
-  const total = data?.pages[0]?.total ?? items.length
+  const { data } = list
+  // While a new search loads, the old results stay on screen but do not page on.
+  const { items, total, morePages } = usePagedList(list, { paused: list.isPlaceholderData })
   const offline = data?.pages.some((page) => page.fromOfflineCopy) ?? false
-  const loadMore = () => void fetchNextPage()
 
   return (
     <Stack gap="lg">
@@ -95,15 +87,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
           You are offline: these are the matches among the animations stored on this device.
         </Text>
       )}
-      <MorePages
-        sentinelRef={sentinelRef}
-        shown={items.length}
-        total={total}
-        hasNextPage={hasNextPage && !list.isPlaceholderData}
-        isFetchingNextPage={isFetchingNextPage}
-        isFetchNextPageError={isFetchNextPageError}
-        onLoadMore={loadMore}
-      />
+      <MorePages {...morePages} />
     </Stack>
   )
 }

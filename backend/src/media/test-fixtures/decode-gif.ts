@@ -26,10 +26,10 @@ export interface DecodedGif {
 
 export function decodeGif(bytes: Uint8Array): DecodedGif {
   const ascii = (from: number, n: number) => String.fromCharCode(...bytes.subarray(from, from + n))
-  const u16 = (at: number) => bytes[at]! | (bytes[at + 1]! << 8)
+  const u16le = (at: number) => bytes[at]! | (bytes[at + 1]! << 8)
   if (ascii(0, 6) !== 'GIF89a' && ascii(0, 6) !== 'GIF87a') throw new Error('not a GIF')
-  const width = u16(6)
-  const height = u16(8)
+  const width = u16le(6)
+  const height = u16le(8)
   const packed = bytes[10]!
   let pos = 13
   const readTable = (flags: number) => {
@@ -62,7 +62,7 @@ export function decodeGif(bytes: Uint8Array): DecodedGif {
       const label = bytes[pos++]
       if (label === 0xf9) {
         const flags = bytes[pos + 1]!
-        gce = { delayCs: u16(pos + 2), dispose: (flags >> 2) & 7, transparentIndex: flags & 1 ? bytes[pos + 4]! : null }
+        gce = { delayCs: u16le(pos + 2), dispose: (flags >> 2) & 7, transparentIndex: flags & 1 ? bytes[pos + 4]! : null }
         pos += 6
       } else if (label === 0xff) {
         const app = ascii(pos + 1, 11)
@@ -73,10 +73,10 @@ export function decodeGif(bytes: Uint8Array): DecodedGif {
         subBlocks()
       }
     } else if (block === 0x2c) {
-      const x = u16(pos)
-      const y = u16(pos + 2)
-      const w = u16(pos + 4)
-      const h = u16(pos + 6)
+      const x = u16le(pos)
+      const y = u16le(pos + 2)
+      const w = u16le(pos + 4)
+      const h = u16le(pos + 6)
       const flags = bytes[pos + 8]!
       pos += 9
       const table = flags & 0x80 ? readTable(flags) : globalTable

@@ -5,17 +5,19 @@ type Schema = Parameters<typeof schemaResolver>[0]
 
 /**
  * A form checked with a contract schema on submit, and re-checked on every change after the first
- * submit (errors do not appear while someone is still typing for the first time).
+ * submit (errors do not appear while someone is still typing for the first time). Used by the auth
+ * forms and the admin's animation form.
  */
-export function useAuthForm<Values extends Record<string, unknown>>(schema: Schema, initialValues: Values) {
+export function useSchemaForm<Values extends Record<string, unknown>>(schema: Schema, initialValues: Values) {
   const [submitted, setSubmitted] = useState(false)
   const validate = useMemo(() => schemaResolver(schema, { sync: true }), [schema])
   const form: UseFormReturnType<Values> = useForm<Values>({ initialValues, validate, clearInputErrorOnChange: false })
 
+  // validate is stable while the rules are (memoised above); `values` re-runs the check on every change.
+  const { validate: validateValues, values } = form
   useEffect(() => {
-    if (submitted) form.validate()
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- form.validate is stable (the form object is not); re-check on every change of the values.
-  }, [submitted, form.values])
+    if (submitted) validateValues()
+  }, [submitted, values, validateValues])
 
   const onSubmit = (handler: (values: Values) => void | Promise<unknown>) => (event?: FormEvent<HTMLFormElement>) => {
     setSubmitted(true)
