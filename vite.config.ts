@@ -38,45 +38,49 @@ export default defineConfig(({ isSsrBuild }) => ({
       codeSplittingOptions: {
         splitBehavior: ({ routeId }) => (routeId === '/' ? [] : undefined),
         // Other routes' loaders travel with their components, so their data code stays out of the entry.
-        defaultBehavior: [['loader', 'component'], ['pendingComponent', 'errorComponent', 'notFoundComponent']],
+        defaultBehavior: [
+          ['loader', 'component'],
+          ['pendingComponent', 'errorComponent', 'notFoundComponent'],
+        ],
       },
       quoteStyle: 'single',
       semicolons: false,
     }),
     react(),
     // The server-rendering build (scripts/build.mjs) is a Node module: no service worker there.
-    !isSsrBuild && VitePWA({
-      strategies: 'injectManifest',
-      srcDir: '.',
-      filename: 'sw.ts',
-      // 'prompt': the new worker waits until the user picks Reload; sw.ts handles SKIP_WAITING itself.
-      registerType: 'prompt',
-      // main.tsx registers the worker with workbox-window (see features/offline/register-sw.ts).
-      injectRegister: false,
-      // The icons are precached by the glob below; listing them again here would add them twice.
-      includeManifestIcons: false,
-      injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png}'],
-      },
-      manifest: {
-        id: '/',
-        name: 'Wumpus Gallery',
-        short_name: 'Wumpus',
-        description: 'Animated mascot stickers (wumpus) to browse, save for offline and download as GIF, APNG and Lottie.',
-        lang: 'en',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        theme_color: THEME_COLOR,
-        background_color: '#ffffff',
-        icons: [
-          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
-      devOptions: { enabled: false },
-    }),
+    !isSsrBuild &&
+      VitePWA({
+        strategies: 'injectManifest',
+        srcDir: '.',
+        filename: 'sw.ts',
+        // 'prompt': the new worker waits until the user picks Reload; sw.ts handles SKIP_WAITING itself.
+        registerType: 'prompt',
+        // main.tsx registers the worker with workbox-window (see features/offline/register-sw.ts).
+        injectRegister: false,
+        // The icons are precached by the glob below; listing them again here would add them twice.
+        includeManifestIcons: false,
+        injectManifest: {
+          globPatterns: ['**/*.{js,css,html,svg,png}'],
+        },
+        manifest: {
+          id: '/',
+          name: 'Wumpus Gallery',
+          short_name: 'Wumpus',
+          description: 'Animated mascot stickers (wumpus) to browse, save for offline and download as GIF, APNG and Lottie.',
+          lang: 'en',
+          start_url: '/',
+          scope: '/',
+          display: 'standalone',
+          theme_color: THEME_COLOR,
+          background_color: '#ffffff',
+          icons: [
+            { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+            { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+            { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+          ],
+        },
+        devOptions: { enabled: false },
+      }),
   ],
   // The server build carries its dependencies, so it runs wherever it is put (benchmarks build into /tmp).
   ssr: { noExternal: true },

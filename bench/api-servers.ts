@@ -27,7 +27,10 @@ const random = seededRandom(2026)
 // holds them. A file belongs to one animation only, so the others name files of their own that the
 // benchmark never reads.
 let store = await openEmbeddedStore({ dataDir })
-const ref = async (filename: string) => ({ id: (await store.putFile({ bytes: new TextEncoder().encode('x'.repeat(20_000)), contentType: 'image/gif', filename })).id, filename })
+const ref = async (filename: string) => ({
+  id: (await store.putFile({ bytes: new TextEncoder().encode('x'.repeat(20_000)), contentType: 'image/gif', filename })).id,
+  filename,
+})
 const newestFiles = { gif: await ref('a.gif'), apng: await ref('a.png'), lottie: await ref('a.json') }
 const unreadRef = (i: number, slot: number, filename: string) => ({ id: (i * 3 + slot).toString(16).padStart(24, '0'), filename })
 const filesOf = (i: number) =>
@@ -40,8 +43,14 @@ await store.close()
 const derivedOf = (i: number, lottieId: string) => {
   if (i % 3 === 0) return {}
   const file = (slot: number) => ({
-    id: (COUNT * 3 + i * 2 + slot).toString(16).padStart(24, '0'), filename: 'a.png', contentType: 'image/apng',
-    bytes: 1000, width: 320, height: 320, frames: 30, durationMs: 1000,
+    id: (COUNT * 3 + i * 2 + slot).toString(16).padStart(24, '0'),
+    filename: 'a.png',
+    contentType: 'image/apng',
+    bytes: 1000,
+    width: 320,
+    height: 320,
+    frames: 30,
+    durationMs: 1000,
   })
   const slack = i % 3 === 1 ? [{ platform: 'slack', file: file(1), notes: [] }] : []
   const exports = [{ platform: 'discord', file: file(0), notes: [] }, ...slack]
@@ -85,7 +94,9 @@ const timed = createServer((req, res) => {
   res.once('finish', () => times.push(performance.now() - started))
   void handle(req, res)
 })
-const realUrl = await new Promise<string>((resolve) => timed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(timed.address() as AddressInfo).port}`)))
+const realUrl = await new Promise<string>((resolve) =>
+  timed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(timed.address() as AddressInfo).port}`)),
+)
 const firstPage = await (await fetch(`${realUrl}/api/wumpuses`)).json()
 const bare = new Koa()
 bare.use((ctx) => {

@@ -101,7 +101,9 @@ show(`tag filter, ${tagPaths.length} different pages (50 conn.)`, tags)
 show(`fits filter, ${fitsPaths.length} different pages (50 conn.)`, fits)
 show(`fits and tag, ${fitsTagPaths.length} different pages (50 conn.)`, fitsTag)
 show('GET /api/wumpuses first page (50 conn.)', plain50)
-console.log(`p99 aim under 25 ms: search ${search.p99 < 25 ? 'yes' : 'NO'}, tag filter ${tags.p99 < 25 ? 'yes' : 'NO'} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: other processes share them)`)
+console.log(
+  `p99 aim under 25 ms: search ${search.p99 < 25 ? 'yes' : 'NO'}, tag filter ${tags.p99 < 25 ? 'yes' : 'NO'} (load average ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores: other processes share them)`,
+)
 show('a 20 KB file as a view (10 conn., better of 2)', view)
 show('the same file as a counted download (better of 2)', download)
 console.log(`download / view rate: ${(download.rps / view.rps).toFixed(2)}`)

@@ -39,7 +39,9 @@ try {
     const gzip = gzipSync(code).length
     totalGzip += gzip
     totalRaw += code.length
-    console.log(`  ${pathname.padEnd(48)} ${(code.length / 1024).toFixed(1).padStart(7)} KB  ${(gzip / 1024).toFixed(1).padStart(6)} KB gzip`)
+    console.log(
+      `  ${pathname.padEnd(48)} ${(code.length / 1024).toFixed(1).padStart(7)} KB  ${(gzip / 1024).toFixed(1).padStart(6)} KB gzip`,
+    )
     // Vite's own helper chunks (preload-helper) have no source map.
     if (!existsSync(`${file}.map`)) continue
     const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[]; sourcesContent?: (string | null)[] }
@@ -49,15 +51,23 @@ try {
     })
   }
   const sourceTotal = [...packages.values()].reduce((a, b) => a + b, 0)
-  console.log(`Total: ${(totalRaw / 1024).toFixed(1)} KB, ${(totalGzip / 1024).toFixed(1)} KB gzip (budget ${BUDGET_KB} KB gzip): ${totalGzip / 1024 <= BUDGET_KB ? 'within' : 'OVER'}`)
+  console.log(
+    `Total: ${(totalRaw / 1024).toFixed(1)} KB, ${(totalGzip / 1024).toFixed(1)} KB gzip (budget ${BUDGET_KB} KB gzip): ${totalGzip / 1024 <= BUDGET_KB ? 'within' : 'OVER'}`,
+  )
   console.log('Packages in it (share of source bytes):')
   for (const [name, size] of [...packages].sort((a, b) => b[1] - a[1])) {
     console.log(`  ${name.padEnd(36)} ${((size / sourceTotal) * 100).toFixed(1).padStart(5)} %`)
   }
-  const forbidden = [...packages.keys()].filter((name) => name.startsWith('firebase') || name.startsWith('@firebase/') || name === 'lottie-web')
-  console.log(forbidden.length === 0 ? 'Neither the Firebase SDK nor lottie-web is in it.' : `NOT ALLOWED in the home route: ${forbidden.join(', ')}`)
+  const forbidden = [...packages.keys()].filter(
+    (name) => name.startsWith('firebase') || name.startsWith('@firebase/') || name === 'lottie-web',
+  )
+  console.log(
+    forbidden.length === 0 ? 'Neither the Firebase SDK nor lottie-web is in it.' : `NOT ALLOWED in the home route: ${forbidden.join(', ')}`,
+  )
   const deferred = after.map((pathname) => gzipSync(readFileSync(path.join(server.staticDir, pathname))).length)
-  console.log(`Loaded after the page is interactive (offline, install, update code): ${after.length} files, ${(deferred.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB gzip`)
+  console.log(
+    `Loaded after the page is interactive (offline, install, update code): ${after.length} files, ${(deferred.reduce((a, b) => a + b, 0) / 1024).toFixed(1)} KB gzip`,
+  )
   for (const pathname of after) console.log(`  ${pathname}`)
 } finally {
   await browser.close()

@@ -22,7 +22,13 @@ const METRICS = [
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 const format = (value: number, unit: string) =>
-  unit === 's' ? `${(value / 1000).toFixed(2)} s` : unit === 'ms' ? `${Math.round(value)} ms` : unit === 'KB' ? `${Math.round(value / 1024)} KB` : value.toFixed(3)
+  unit === 's'
+    ? `${(value / 1000).toFixed(2)} s`
+    : unit === 'ms'
+      ? `${Math.round(value)} ms`
+      : unit === 'KB'
+        ? `${Math.round(value / 1024)} KB`
+        : value.toFixed(3)
 
 const server = await buildAndServe()
 // Measure the gallery as visitors see it once the card previews exist (made in the background after start).
@@ -51,8 +57,10 @@ try {
           scores.get(id)!.push(Math.round((lhr.categories[id]?.score ?? 0) * 100))
           for (const ref of lhr.categories[id]!.auditRefs) {
             const audit = lhr.audits[ref.id]!
-            const fails = audit.score !== null && audit.score < 0.9 && !['informative', 'notApplicable', 'manual'].includes(audit.scoreDisplayMode)
-            if (fails) failing.set(`${id}: ${audit.id}`, [...(failing.get(`${id}: ${audit.id}`) ?? []), String(audit.displayValue ?? audit.score)])
+            const fails =
+              audit.score !== null && audit.score < 0.9 && !['informative', 'notApplicable', 'manual'].includes(audit.scoreDisplayMode)
+            if (fails)
+              failing.set(`${id}: ${audit.id}`, [...(failing.get(`${id}: ${audit.id}`) ?? []), String(audit.displayValue ?? audit.score)])
           }
         }
         for (const [name, id] of METRICS) metrics.get(name)!.push(lhr.audits[id]!.numericValue ?? NaN)

@@ -22,7 +22,14 @@ const serverRoot = path.resolve(process.env.BENCH_SERVER_ROOT ?? path.join(impor
 type Kind = 'list' | 'detail' | 'file' | 'profile' | 'update' | 'publish'
 const READS: Kind[] = ['list', 'detail', 'file', 'profile']
 /** Share of each kind of request in the mix (out of 100). */
-const MIX: [Kind, number][] = [['list', 30], ['detail', 25], ['file', 25], ['profile', 5], ['update', 12], ['publish', 3]]
+const MIX: [Kind, number][] = [
+  ['list', 30],
+  ['detail', 25],
+  ['file', 25],
+  ['profile', 5],
+  ['update', 12],
+  ['publish', 3],
+]
 
 const work = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-load-'))
 const dataDir = path.join(work, 'data')
@@ -74,8 +81,17 @@ async function emulatorCall(endpoint: string, body: unknown, headers: Record<str
 /** A verified email/password account, signed in through the server's exchange: our session token. */
 async function signedInSession(email: string): Promise<string> {
   const password = 'bench-pass-1'
-  const created = await emulatorCall('accounts:signUp?key=demo-api-key', { email, password, displayName: 'Bench User', returnSecureToken: true })
-  await emulatorCall('projects/demo-wumpus/accounts:update', { localId: created.localId, emailVerified: true }, { authorization: 'Bearer owner' })
+  const created = await emulatorCall('accounts:signUp?key=demo-api-key', {
+    email,
+    password,
+    displayName: 'Bench User',
+    returnSecureToken: true,
+  })
+  await emulatorCall(
+    'projects/demo-wumpus/accounts:update',
+    { localId: created.localId, emailVerified: true },
+    { authorization: 'Bearer owner' },
+  )
   const { idToken } = await emulatorCall('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true })
   const res = await fetch(`${base}/api/user/${email}`, {
     method: 'PUT',
@@ -95,12 +111,16 @@ interface Answer {
 }
 function request(method: string, pathname: string, headers: Record<string, string> = {}, body?: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${base}${pathname}`, { method, agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (res) => {
-      const chunks: Buffer[] = []
-      res.on('data', (chunk: Buffer) => chunks.push(chunk))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
-      res.on('error', reject)
-    })
+    const req = http.request(
+      `${base}${pathname}`,
+      { method, agent, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+      (res) => {
+        const chunks: Buffer[] = []
+        res.on('data', (chunk: Buffer) => chunks.push(chunk))
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks) }))
+        res.on('error', reject)
+      },
+    )
     req.on('error', reject)
     req.end(body)
   })
@@ -109,9 +129,14 @@ function request(method: string, pathname: string, headers: Record<string, strin
 const BOUNDARY = 'bench-boundary-7d1f'
 const publishBody = (name: string) => {
   const parts: Buffer[] = []
-  const field = (key: string, value: string) => parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`))
+  const field = (key: string, value: string) =>
+    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"\r\n\r\n${value}\r\n`))
   const file = (key: string, filename: string, type: string, bytes: Uint8Array) => {
-    parts.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`))
+    parts.push(
+      Buffer.from(
+        `--${BOUNDARY}\r\nContent-Disposition: form-data; name="${key}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+      ),
+    )
     parts.push(Buffer.from(bytes), Buffer.from('\r\n'))
   }
   field('name', name)
@@ -174,10 +199,20 @@ async function connection(index: number) {
       else if (kind === 'profile') answer = await request('GET', `/api/profile/${userEmails[(index + 1) % CONNECTIONS]}`, auth)
       else if (kind === 'update') {
         job = `job ${index}-${++sequence}`
-        answer = await request('PUT', `/api/user/${email}`, { ...auth, 'content-type': 'application/json' }, Buffer.from(JSON.stringify({ job })))
+        answer = await request(
+          'PUT',
+          `/api/user/${email}`,
+          { ...auth, 'content-type': 'application/json' },
+          Buffer.from(JSON.stringify({ job })),
+        )
       } else {
         const admin = index % ADMINS
-        answer = await request('POST', '/api/wumpuses', { authorization: `Bearer ${adminTokens[admin]}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, publishBody(`Bench ${index} ${++sequence}`))
+        answer = await request(
+          'POST',
+          '/api/wumpuses',
+          { authorization: `Bearer ${adminTokens[admin]}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+          publishBody(`Bench ${index} ${++sequence}`),
+        )
       }
     } catch (error) {
       if (measuring) failures.push(`${kind}: ${(error as Error).message}`)
@@ -227,7 +262,8 @@ for (const [index, email] of userEmails.entries()) {
 for (const id of published) {
   const res = await fetch(`${base}/api/wumpus/${id}`)
   const files = res.ok ? ((await res.json()) as Record<'gif' | 'apng' | 'lottie', string>) : undefined
-  const readable = files && (await Promise.all(['gif', 'apng', 'lottie'].map(async (f) => (await fetch(base + files[f as 'gif'])).ok))).every(Boolean)
+  const readable =
+    files && (await Promise.all(['gif', 'apng', 'lottie'].map(async (f) => (await fetch(base + files[f as 'gif'])).ok))).every(Boolean)
   if (!readable) {
     lost++
     console.log(`lost: published animation ${id}`)
@@ -240,16 +276,21 @@ rmSync(work, { recursive: true, force: true })
 
 // ---- Report ----
 
-const percentile = (sorted: number[], p: number) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!)
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b)
   return `${String(values.length).padStart(6)} requests, ${(values.length / measuredSeconds).toFixed(0).padStart(5)}/s, p50 ${percentile(sorted, 50).toFixed(0).padStart(4)} ms, p99 ${percentile(sorted, 99).toFixed(0).padStart(5)} ms`
 }
 const reads = READS.flatMap((kind) => latencies.get(kind)!)
-console.log(`\n${CONNECTIONS} connections, ${measuredSeconds.toFixed(0)} s measured after a ${WARM_UP_MS / 1000} s warm-up, embedded store, seeded gallery`)
+console.log(
+  `\n${CONNECTIONS} connections, ${measuredSeconds.toFixed(0)} s measured after a ${WARM_UP_MS / 1000} s warm-up, embedded store, seeded gallery`,
+)
 for (const [kind] of MIX) console.log(`${kind.padEnd(8)} ${summary(latencies.get(kind)!)}`)
 console.log(`reads    ${summary(reads)}`)
 console.log(`writes   ${summary([...latencies.get('update')!, ...latencies.get('publish')!])}`)
 console.log(`errors: ${failures.length}${failures.length ? ` (first: ${failures.slice(0, 3).join(' | ')})` : ''}`)
-console.log(`acknowledged writes: ${lastJob.size} users' last profile updates and ${published.length} publishes checked after SIGKILL and restart; lost: ${lost}`)
+console.log(
+  `acknowledged writes: ${lastJob.size} users' last profile updates and ${published.length} publishes checked after SIGKILL and restart; lost: ${lost}`,
+)
 process.exit(lost === 0 && failures.length === 0 ? 0 : 1)

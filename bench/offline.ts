@@ -29,7 +29,11 @@ try {
     const times: number[] = []
     for (let i = 0; i < RUNS; i++) {
       await page.goto('/')
-      times.push(await page.waitForFunction(() => (window as unknown as { firstCardMs?: number }).firstCardMs).then((h) => h.jsonValue() as Promise<number>))
+      times.push(
+        await page
+          .waitForFunction(() => (window as unknown as { firstCardMs?: number }).firstCardMs)
+          .then((h) => h.jsonValue() as Promise<number>),
+      )
     }
     return times
   }

@@ -20,14 +20,25 @@ const RUNS = 15
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-packs-'))
 const logger = createLogger('error')
 const store = await openEmbeddedStore({ dataDir })
-const config = loadConfig({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'static'), SSR_DIR: path.join(dataDir, 'ssr'), LOG_LEVEL: 'error', RATE_LIMIT_FACTOR: '1000' })
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  STATIC_DIR: path.join(dataDir, 'static'),
+  SSR_DIR: path.join(dataDir, 'ssr'),
+  LOG_LEVEL: 'error',
+  RATE_LIMIT_FACTOR: '1000',
+})
 
 console.log('Rendering the demo set and its platform files (about a minute)...')
 await seedDemoGallery(store, logger)
 const derivedMedia = createDerivedMediaService({ store, logger })
 await derivedMedia.backfill()
 const mascots = (await store.listWumpuses({ limit: 100 })).items
-const twelve = await store.insertPack({ name: 'Demo Twelve', description: '', wumpusIds: mascots.map((m) => m._id), createdBy: 'bench@example.com' })
+const twelve = await store.insertPack({
+  name: 'Demo Twelve',
+  description: '',
+  wumpusIds: mascots.map((m) => m._id),
+  createdBy: 'bench@example.com',
+})
 // 200 stickers: the mascots' files copied onto more animations (each file belongs to one animation).
 const many = [...mascots.map((m) => m._id)]
 for (let i = mascots.length; i < 200; i++) many.push((await copyOf(store, mascots[i % mascots.length]!, i))._id)
@@ -57,7 +68,9 @@ async function report(pack: string, platforms: readonly Platform[], runs: number
   for (const platform of platforms) {
     const results = []
     for (let i = 0; i < runs; i++) results.push(await fetchZip(pack, platform))
-    console.log(`${platform.padEnd(10)}${kb(results[0]!.bytes)}  ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`)
+    console.log(
+      `${platform.padEnd(10)}${kb(results[0]!.bytes)}  ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`,
+    )
   }
 }
 
@@ -66,7 +79,9 @@ await report(twelve.id, PLATFORMS, RUNS)
 console.log(`\nA 200-sticker pack:`)
 const rssBefore = process.memoryUsage().rss
 await report(big.id, ['signal', 'discord'], 5)
-console.log(`server process RSS: ${(rssBefore / 1e6).toFixed(0)} MB before, ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after (the 200-sticker ZIPs are tens of MB each)`)
+console.log(
+  `server process RSS: ${(rssBefore / 1e6).toFixed(0)} MB before, ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB after (the 200-sticker ZIPs are tens of MB each)`,
+)
 
 server.close()
 await downloads.close()
@@ -78,14 +93,24 @@ rmSync(dataDir, { recursive: true, force: true })
 async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<WumpusRecord> {
   const copy = async <T extends { id: string }>(ref: T): Promise<T> => {
     const file = (await store.readFile(ref.id))!
-    const info = await store.putFile({ bytes: file.bytes, contentType: file.info.contentType, filename: file.info.filename, purpose: file.info.purpose })
+    const info = await store.putFile({
+      bytes: file.bytes,
+      contentType: file.info.contentType,
+      filename: file.info.filename,
+      purpose: file.info.purpose,
+    })
     return { ...ref, id: info.id }
   }
   const record = await store.insertWumpus({
-    name: `${source.name} ${n}`, description: source.description, u_email: source.u_email, u_name: source.u_name,
+    name: `${source.name} ${n}`,
+    description: source.description,
+    u_email: source.u_email,
+    u_name: source.u_name,
     files: { gif: await copy(source.files.gif), apng: await copy(source.files.apng), lottie: await copy(source.files.lottie) },
   })
   const { previews: _shared, ...derived } = source.derived!
-  const exports = await Promise.all(derived.exports.map(async (e) => ({ ...e, ...(e.file ? { file: await copy<DerivedFile>(e.file) } : {}) })))
+  const exports = await Promise.all(
+    derived.exports.map(async (e) => ({ ...e, ...(e.file ? { file: await copy<DerivedFile>(e.file) } : {}) })),
+  )
   return (await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, source: record.files.lottie.id, exports }))!
 }

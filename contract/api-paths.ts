@@ -87,7 +87,10 @@ export const stickersPath = (id: string) => `${wumpusPath(id)}/stickers`
 export const WUMPUS_DETAIL_PATTERN = /^\/api\/wumpus\/[^/]+(\/stickers)?$/
 
 /** One uploader's animations, a page at a time. */
-export function userAnimationsPath(email: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null } = {}): string {
+export function userAnimationsPath(
+  email: string,
+  { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null } = {},
+): string {
   const query = new URLSearchParams({ u_email: email.trim(), limit: String(limit) })
   if (cursor) query.set('cursor', cursor)
   return `${API_PATHS.userAnimations}?${query}`

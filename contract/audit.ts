@@ -2,7 +2,15 @@ import { z } from 'zod'
 import { PAGE_SIZE_MAX } from './limits'
 
 /** What the admin Activity page lists: every admin action, newest first. */
-export const auditActions = ['wumpus.publish', 'wumpus.edit', 'wumpus.delete', 'user.make-admin', 'pack.create', 'pack.edit', 'pack.delete'] as const
+export const auditActions = [
+  'wumpus.publish',
+  'wumpus.edit',
+  'wumpus.delete',
+  'user.make-admin',
+  'pack.create',
+  'pack.edit',
+  'pack.delete',
+] as const
 export type AuditActionName = (typeof auditActions)[number]
 export const auditTargets = ['wumpus', 'user', 'pack'] as const
 export type AuditTargetType = (typeof auditTargets)[number]
@@ -27,6 +35,10 @@ export const activityListSchema = z.array(activityEntrySchema)
 export const activityQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(50),
-    cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor').optional(),
+    cursor: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
+      .optional(),
   })
   .strict()

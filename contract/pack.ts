@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX, PACK_ITEMS_MIN, PACK_NAME_MAX, PACK_NAME_MIN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
+import {
+  PACK_DESCRIPTION_MAX,
+  PACK_ITEMS_MAX,
+  PACK_ITEMS_MIN,
+  PACK_NAME_MAX,
+  PACK_NAME_MIN,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+} from './limits'
 import { platformSchema } from './stickers'
 import { idSchema, wumpusSchema } from './wumpus'
 
@@ -14,7 +22,10 @@ export const packNameSchema = z
   // eslint-disable-next-line no-control-regex
   .regex(/^[^\u0000-\u001f\u007f<>]+$/, 'Use letters, digits, spaces and punctuation only')
 
-export const packDescriptionSchema = z.string().trim().max(PACK_DESCRIPTION_MAX, `Description should be at most ${PACK_DESCRIPTION_MAX} characters`)
+export const packDescriptionSchema = z
+  .string()
+  .trim()
+  .max(PACK_DESCRIPTION_MAX, `Description should be at most ${PACK_DESCRIPTION_MAX} characters`)
 
 /** The stickers in order: 1 to 200, each once. */
 export const packItemsSchema = z
@@ -102,6 +113,10 @@ export type PackDetail = z.infer<typeof packDetailSchema>
 export const packListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-    cursor: z.string().max(200).regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor').optional(),
+    cursor: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
+      .optional(),
   })
   .strict()

@@ -27,7 +27,8 @@ describe('tags', () => {
     expect(tagProblem('thumbs-up')).toBeUndefined()
     expect(tagProblem('x')).toBe('A tag has at least 2 characters')
     expect(tagProblem('a'.repeat(25))).toBe('A tag has at most 24 characters')
-    for (const bad of ['snake_case', '-lead', 'trail-', 'double--dash', 'привет']) expect(tagProblem(bad), bad).toBe('Tags are lower-case words: letters a-z, digits and hyphens')
+    for (const bad of ['snake_case', '-lead', 'trail-', 'double--dash', 'привет'])
+      expect(tagProblem(bad), bad).toBe('Tags are lower-case words: letters a-z, digits and hyphens')
   })
 })
 

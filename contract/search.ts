@@ -20,12 +20,17 @@ export type ListOrder = ListSort | 'relevance'
 
 /** Case and accents do not matter: NFD, marks stripped, lower case ("Café" and "cafe" are one word). */
 export function normalizeText(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase()
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
 }
 
 /** The words of a text after normalizing: runs of letters and digits. */
 export function wordsOf(text: string): string[] {
-  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean)
+  return normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
 }
 
 /** The distinct words of a query, in order, at most SEARCH_MAX_WORDS of them. */

@@ -91,7 +91,14 @@ export const profileUpdateSchema = z
     user_name: z.string().trim().min(1, 'Name is required').max(USER_NAME_MAX).regex(NAME_PATTERN, 'Provide a valid name'),
     photo: z.union([imageUrlSchema, z.literal('')]),
     cover: z.union([imageUrlSchema, z.literal('')]),
-    url: z.union([z.string().trim().max(2048).regex(/^https?:\/\/[^\s"'<>]+$/, 'Must be an http(s) link'), z.literal('')]),
+    url: z.union([
+      z
+        .string()
+        .trim()
+        .max(2048)
+        .regex(/^https?:\/\/[^\s"'<>]+$/, 'Must be an http(s) link'),
+      z.literal(''),
+    ]),
     job: z.string().trim().max(JOB_MAX),
     description: z.string().trim().max(DESCRIPTION_MAX),
   })

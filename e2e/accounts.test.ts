@@ -64,13 +64,20 @@ describe('sign-up, email verification and sign-in', () => {
     await mail.goto(link)
     await mail.close()
     await page.reload()
-    await page.getByText(/verified/i).first().waitFor()
+    await page
+      .getByText(/verified/i)
+      .first()
+      .waitFor()
     expect(await page.getByRole('link', { name: 'Ok' }).getAttribute('href')).toBe('/')
 
     // The page renewed the session with the verified email: the server took the name and the photo,
     // an image stored on our own server, from the account.
-    await expect.poll(async () => JSON.parse(Buffer.from((await accessToken(page))!.split('.')[1]!, 'base64url').toString()).email_verified).toBe(true)
-    const profile = await (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${await accessToken(page)}` } })).json()
+    await expect
+      .poll(async () => JSON.parse(Buffer.from((await accessToken(page))!.split('.')[1]!, 'base64url').toString()).email_verified)
+      .toBe(true)
+    const profile = await (
+      await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${await accessToken(page)}` } })
+    ).json()
     expect(profile).toMatchObject({ email, user_name: 'Ada Lovelace' })
     expect(profile.photo).toMatch(/\/api\/files\/[0-9a-f]{24}\/ada\.png$/)
     expect((await fetch(new URL(profile.photo, baseURL))).headers.get('content-type')).toBe('image/png')
@@ -87,7 +94,9 @@ describe('sign-up, email verification and sign-in', () => {
     await nav(page).getByRole('link', { name: 'Sign In' }).waitFor()
     expect(await accessToken(page)).toBeNull()
     // Signed out on the server too: the old token is refused.
-    await expect.poll(async () => (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401)
+    await expect
+      .poll(async () => (await fetch(`${baseURL}/api/profile/${email}`, { headers: { authorization: `Bearer ${token}` } })).status)
+      .toBe(401)
     await page.getByText("Don't know what is wumpus?").waitFor()
   })
 
@@ -162,7 +171,11 @@ describe('session renewal', () => {
     // Our session token runs out (signed with the server's own secret, expired an hour ago).
     const secret = readFileSync(path.join(inject('dataDir'), 'jwt-secret'), 'utf8').trim()
     const expired = jwt.sign({ email, name: 'Renewing User', email_verified: false }, secret, {
-      algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', subject: email, expiresIn: -3600,
+      algorithm: 'HS256',
+      issuer: 'wumpus-gallery',
+      audience: 'wumpus-gallery',
+      subject: email,
+      expiresIn: -3600,
     })
     await page.evaluate((token) => localStorage.setItem('accessToken', token), expired)
     await page.goto('/dashboard/profile')
@@ -184,7 +197,11 @@ describe('session renewal', () => {
     // The token runs out while the page stays open: the upload is the first request to meet the 401.
     const secret = readFileSync(path.join(inject('dataDir'), 'jwt-secret'), 'utf8').trim()
     const expired = jwt.sign({ email, name: 'Uploading User', email_verified: true }, secret, {
-      algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', subject: email, expiresIn: -3600,
+      algorithm: 'HS256',
+      issuer: 'wumpus-gallery',
+      audience: 'wumpus-gallery',
+      subject: email,
+      expiresIn: -3600,
     })
     await page.evaluate((token) => localStorage.setItem('accessToken', token), expired)
     const photo = path.join(mkdtempSync(path.join(tmpdir(), 'wumpus-photo-')), 'me.png')

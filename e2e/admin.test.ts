@@ -54,13 +54,19 @@ describe('adding animations as the demo admin', () => {
     await chooseFile(page, 'Upload .png file*', FILES.apng)
     await chooseFile(page, 'Upload .gif file*', FILES.gif)
     // What the server checked shows before publishing.
-    await page.getByText(/32\s*[×x]\s*32/).first().waitFor()
+    await page
+      .getByText(/32\s*[×x]\s*32/)
+      .first()
+      .waitFor()
     await page.getByRole('button', { name: 'Publish' }).click()
     await expectToast(page, 'Animation added')
     await expect.poll(total).toBe(before + 1)
     // The page stays and follows the platform exports the server makes in the background.
     await page.getByText('Three File Wumpus is published').waitFor()
-    await page.getByRole('region', { name: 'Platform exports' }).getByRole('listitem', { name: /^Discord: / }).waitFor()
+    await page
+      .getByRole('region', { name: 'Platform exports' })
+      .getByRole('listitem', { name: /^Discord: / })
+      .waitFor()
     const [newest] = await (await api('/api/wumpuses?limit=1')).json()
     expect(newest).toMatchObject({ name: 'Three File Wumpus', u_email: DEMO_ADMIN.email })
   })
@@ -78,8 +84,14 @@ describe('adding animations as the demo admin', () => {
     expect(newest.name).toBe('Lottie Only Wumpus')
 
     await page.goto(`/wumpus/${newest._id}`)
-    for (const [label, format] of [['GIF', 'gif'], ['APNG', 'apng']] as const) {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
+    for (const [label, format] of [
+      ['GIF', 'gif'],
+      ['APNG', 'apng'],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click(),
+      ])
       const bytes = new Uint8Array(readFileSync(await download.path()))
       expect(inspectMedia(bytes, format)).toMatchObject({ width: 320, height: 320 })
     }
@@ -88,7 +100,13 @@ describe('adding animations as the demo admin', () => {
   it('shows every add-form validation message', async () => {
     const page = await openAs(adminToken, '/dashboard/addNew')
     await page.getByRole('button', { name: 'Publish' }).click()
-    for (const message of ['Name is required', 'Description is required', 'Enter lottie json link', '.png file is required', '.gif file is required']) {
+    for (const message of [
+      'Name is required',
+      'Description is required',
+      'Enter lottie json link',
+      '.png file is required',
+      '.gif file is required',
+    ]) {
       await page.getByText(message, { exact: true }).first().waitFor()
     }
     await page.getByLabel('Animation name*').fill('A$')
@@ -122,7 +140,10 @@ describe('editing and deleting', () => {
     const wumpus = await publishAnimation(adminToken, 'Doomed Wumpus')
     const page = await openAs(adminToken, '/dashboard/manage')
     await page.getByRole('button', { name: 'Delete Doomed Wumpus' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: /delete/i }).click()
+    await page
+      .getByRole('dialog')
+      .getByRole('button', { name: /delete/i })
+      .click()
     await expectToast(page, 'Wumpus deleted successfully')
     await expect.poll(() => page.getByRole('button', { name: 'Delete Doomed Wumpus' }).count()).toBe(0)
     for (const url of [wumpus.gif, wumpus.apng, wumpus.lottie]) expect((await fetch(baseURL + url)).status).toBe(404)
@@ -131,7 +152,15 @@ describe('editing and deleting', () => {
 
   it('lists the edit and the delete, with who did them, on the Activity page', async () => {
     const wumpus = await publishAnimation(adminToken, 'Logged Wumpus')
-    expect((await api(`/api/wumpuses/${wumpus._id}`, adminToken, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Renamed Logged Wumpus' }) })).status).toBe(200)
+    expect(
+      (
+        await api(`/api/wumpuses/${wumpus._id}`, adminToken, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Renamed Logged Wumpus' }),
+        })
+      ).status,
+    ).toBe(200)
     expect((await api(`/api/wumpus/${wumpus._id}`, adminToken, { method: 'DELETE' })).status).toBe(200)
     const page = await openAs(adminToken, '/dashboard')
     await page.getByRole('link', { name: 'Activity' }).first().click()
@@ -142,7 +171,9 @@ describe('editing and deleting', () => {
     expect(await rows.nth(2).textContent()).toMatch(/Edited.*Renamed Logged Wumpus/)
     expect(await rows.nth(2).textContent()).toContain('Logged Wumpus')
     expect(await rows.nth(3).textContent()).toContain('Published')
-    expect(await rows.nth(1).getByRole('link', { name: DEMO_ADMIN.email }).first().getAttribute('href')).toBe(`/profile/${DEMO_ADMIN.email}`)
+    expect(await rows.nth(1).getByRole('link', { name: DEMO_ADMIN.email }).first().getAttribute('href')).toBe(
+      `/profile/${DEMO_ADMIN.email}`,
+    )
   })
 })
 

@@ -107,7 +107,10 @@ describe('the home gallery, served as npm start serves it', () => {
 
   it('opens the detail page from a card', async () => {
     const page = await openPage('/', DESKTOP, true)
-    await cards(page).first().getByRole('link', { name: /Download/ }).click()
+    await cards(page)
+      .first()
+      .getByRole('link', { name: /Download/ })
+      .click()
     await page.waitForURL(`**/wumpus/${first._id}`)
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe(first.name)
     await page.context().close()
@@ -135,7 +138,7 @@ describe('the detail page', () => {
   it('keeps a download on the device, counted on the Saved page, until the user clears it', async () => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])
-    const bytes = readFileSync((await download.path())).length
+    const bytes = readFileSync(await download.path()).length
     await page.goto('/saved')
     const kept = page.getByText(/^Kept downloads:/)
     // The file is written to IndexedDB just after the download starts.
@@ -157,7 +160,14 @@ describe('the detail page', () => {
 
   it('says so for an unknown animation', async () => {
     const page = await openPage('/wumpus/0123456789abcdef01234567', DESKTOP, true)
-    await expect.poll(() => page.getByText(/not found/i).first().isVisible()).toBe(true)
+    await expect
+      .poll(() =>
+        page
+          .getByText(/not found/i)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true)
     await page.context().close()
   })
 })
@@ -165,7 +175,14 @@ describe('the detail page', () => {
 describe('unknown routes', () => {
   it('show a friendly not-found page with a way home', async () => {
     const page = await openPage('/no/such/page')
-    await expect.poll(() => page.getByText(/not found|can't find|cannot find/i).first().isVisible()).toBe(true)
+    await expect
+      .poll(() =>
+        page
+          .getByText(/not found|can't find|cannot find/i)
+          .first()
+          .isVisible(),
+      )
+      .toBe(true)
     expect(await page.getByRole('link', { name: /home|gallery/i }).count()).toBeGreaterThan(0)
     await page.context().close()
   })

@@ -36,7 +36,8 @@ describe('packs', () => {
     await admin.getByRole('heading', { level: 1, name: 'New pack' }).waitFor()
     await admin.getByLabel('Name').fill(name)
     await admin.getByRole('searchbox', { name: 'Search the gallery for stickers' }).fill('wumpus')
-    for (const sticker of ['Waving Wumpus', 'Sleepy Wumpus', 'Cheering Wumpus']) await admin.getByRole('button', { name: `Add ${sticker}` }).click()
+    for (const sticker of ['Waving Wumpus', 'Sleepy Wumpus', 'Cheering Wumpus'])
+      await admin.getByRole('button', { name: `Add ${sticker}` }).click()
     await admin.getByRole('button', { name: 'Move Cheering Wumpus up' }).click()
     await admin.getByRole('button', { name: 'Create pack' }).click()
     await expectToast(admin, 'Pack created')
@@ -57,7 +58,7 @@ describe('packs', () => {
     await whatsapp.waitFor({ timeout: 150_000 })
     const [download] = await Promise.all([page.waitForEvent('download'), whatsapp.click()])
     expect(download.suggestedFilename()).toBe(`${name.toLowerCase().replaceAll(' ', '-')}.whatsapp.zip`)
-    const entries = new Map((await readZip(readFileSync((await download.path())))).map((entry) => [entry.name, entry.bytes]))
+    const entries = new Map((await readZip(readFileSync(await download.path()))).map((entry) => [entry.name, entry.bytes]))
     const webps = [...entries.keys()].filter((entry) => entry.endsWith('.whatsapp.webp'))
     expect(webps).toEqual(['1-waving-wumpus.whatsapp.webp', '2-cheering-wumpus.whatsapp.webp', '3-sleepy-wumpus.whatsapp.webp'])
     for (const entry of webps) expect(checkStickerFile('whatsapp', entries.get(entry)!).problems).toEqual([])
@@ -77,7 +78,9 @@ describe('packs', () => {
       const images = page.getByRole('list', { name: `Stickers in ${name}` }).getByRole('img')
       for (const image of await images.all()) {
         await image.scrollIntoViewIfNeeded()
-        await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 }).toBe(true)
+        await expect
+          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 })
+          .toBe(true)
       }
       await page.getByRole('button', { name: 'Remove from offline' }).waitFor()
       await page.getByText('You are offline: this needs the network').first().waitFor()

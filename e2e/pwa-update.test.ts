@@ -22,11 +22,15 @@ let browser: Browser
 
 function deploy(buildId: string) {
   const outDir = path.join(work, `build-${buildId}`)
-  const result = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production', VITE_BUILD_ID: buildId },
-  })
+  const result = spawnSync(
+    process.execPath,
+    ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'error', '--outDir', outDir, '--emptyOutDir'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production', VITE_BUILD_ID: buildId },
+    },
+  )
   if (result.status !== 0) throw new Error(`the build of ${buildId} failed`)
   const next = path.join(work, 'next')
   symlinkSync(outDir, next)

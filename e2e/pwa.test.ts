@@ -74,13 +74,23 @@ describe('offline', () => {
 
     await page.goto(`/wumpus/${first._id}`)
     await page.getByRole('heading', { level: 1, name: first.name }).waitFor()
-    for (const [label, field] of [['GIF', 'gif'], ['APNG', 'apng'], ['Lottie', 'lottie']] as const) {
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click()])
+    for (const [label, field] of [
+      ['GIF', 'gif'],
+      ['APNG', 'apng'],
+      ['Lottie', 'lottie'],
+    ] as const) {
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: new RegExp(`^${label}: download`) }).click(),
+      ])
       expect(new Uint8Array(readFileSync(await download.path()))).toEqual(online[field])
     }
 
     await page.goto(`/wumpus/${second._id}`)
-    await page.getByText(/not available offline/i).first().waitFor()
+    await page
+      .getByText(/not available offline/i)
+      .first()
+      .waitFor()
 
     // A new animation is published while this user is offline; back online, the gallery shows it.
     await page.goto('/')
@@ -88,7 +98,9 @@ describe('offline', () => {
     const shownOffline = Number((await page.getByRole('heading', { level: 1 }).textContent())!.split(' ')[0])
     const added = await publishAnimation(await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password), 'Published While Away')
     await context.setOffline(false)
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 }).toBe(`${shownOffline + 1} wumpus animation in 3 format`)
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 })
+      .toBe(`${shownOffline + 1} wumpus animation in 3 format`)
     await cards(page).filter({ hasText: added.name }).first().waitFor()
   })
 

@@ -27,7 +27,10 @@ const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).get
 const cardNames = (page: Page) => cards(page).getByRole('heading').allTextContents()
 const api = async (path: string) => {
   const res = await fetch(baseURL + path)
-  return { items: (await res.json()) as Array<{ _id: string; name: string; downloads: number }>, total: Number(res.headers.get('x-total-count')) }
+  return {
+    items: (await res.json()) as Array<{ _id: string; name: string; downloads: number }>,
+    total: Number(res.headers.get('x-total-count')),
+  }
 }
 
 describe('searching the gallery in a browser', () => {
@@ -43,7 +46,10 @@ describe('searching the gallery in a browser', () => {
     await expect.poll(() => cardNames(page)).toEqual(expected.items.map((item) => item.name))
 
     // A tag chip narrows it further; the link opens the same list elsewhere.
-    await page.getByRole('list', { name: 'Tags' }).getByRole('link', { name: /^#sleepy,/ }).click()
+    await page
+      .getByRole('list', { name: 'Tags' })
+      .getByRole('link', { name: /^#sleepy,/ })
+      .click()
     await page.waitForURL(/tag=sleepy/)
     const shared = await open(new URL(page.url()).pathname + new URL(page.url()).search)
     await cards(shared).first().waitFor()
@@ -74,7 +80,11 @@ describe('searching the gallery in a browser', () => {
     await page.getByText(/^(Downloaded \d+ times?|Not downloaded yet: be the first)$/).waitFor()
     await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])
     // The counts reach the store in batches, every few seconds.
-    await expect.poll(async () => (await api(`/api/wumpuses?limit=100`)).items.find((item) => item._id === target!._id)?.downloads, { timeout: 20_000 }).toBe(before + 1)
+    await expect
+      .poll(async () => (await api(`/api/wumpuses?limit=100`)).items.find((item) => item._id === target!._id)?.downloads, {
+        timeout: 20_000,
+      })
+      .toBe(before + 1)
     await page.reload()
     await page.getByText(`Downloaded ${before + 1} time${before + 1 === 1 ? '' : 's'}`).waitFor()
 

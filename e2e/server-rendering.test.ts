@@ -23,12 +23,14 @@ describe('server-rendered public pages', () => {
     const res = await fetch(baseURL + '/', { headers: { accept: 'text/html' } })
     expect(res.headers.get('cache-control')).toBe('no-cache')
     const html = await res.text()
-    expect(html.replace(/<!-- -->/g, "")).toContain(`${total} wumpus animation in 3 format</h1>`)
+    expect(html.replace(/<!-- -->/g, '')).toContain(`${total} wumpus animation in 3 format</h1>`)
     for (const item of items) expect(html).toContain(`>${item.name}</h2>`)
     const [topTag] = (await (await fetch(`${baseURL}/api/tags?limit=1`)).json()) as { tag: string }[]
     expect(html).toContain(topTag!.tag)
     // The largest paint, the first card's image, is in the markup with a high fetch priority.
-    expect(html).toMatch(new RegExp(`<img[^>]*src="${items[0]!.gif}"[^>]*fetchpriority="high"|<img[^>]*fetchpriority="high"[^>]*src="${items[0]!.gif}"`))
+    expect(html).toMatch(
+      new RegExp(`<img[^>]*src="${items[0]!.gif}"[^>]*fetchpriority="high"|<img[^>]*fetchpriority="high"[^>]*src="${items[0]!.gif}"`),
+    )
     expect(html).toMatch(/<style>[^<]*mantine/)
   })
 

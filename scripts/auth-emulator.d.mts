@@ -6,5 +6,10 @@ export interface AuthEmulator {
   logFile: string
 }
 
-export function startAuthEmulator(options: { dataDir: string; projectId?: string; port?: number; env?: NodeJS.ProcessEnv }): Promise<AuthEmulator>
+export function startAuthEmulator(options: {
+  dataDir: string
+  projectId?: string
+  port?: number
+  env?: NodeJS.ProcessEnv
+}): Promise<AuthEmulator>
 export function stopAuthEmulator(emulator: AuthEmulator): Promise<void>

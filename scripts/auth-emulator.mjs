@@ -46,7 +46,9 @@ export async function startAuthEmulator({ dataDir, projectId = 'demo-wumpus', po
     await new Promise((resolve) => setTimeout(resolve, 200))
   }
   child.kill('SIGKILL')
-  throw new Error(`The Auth emulator did not start; see ${logFile}. Its ports (${authPort}, ${firebaseConfig.emulators.hub.port}, ${firebaseConfig.emulators.logging.port}) must be free.`)
+  throw new Error(
+    `The Auth emulator did not start; see ${logFile}. Its ports (${authPort}, ${firebaseConfig.emulators.hub.port}, ${firebaseConfig.emulators.logging.port}) must be free.`,
+  )
 }
 
 /** Stops it the way Ctrl-C does, so it exports its accounts first. */
@@ -67,5 +69,9 @@ export async function ensureAccount(host, { email, password, displayName, emailV
   let result = await api('accounts:signUp?key=demo-api-key', { email, password, displayName, returnSecureToken: true })
   if (!result.ok) result = await api('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true })
   if (!result.ok) throw new Error(`Could not prepare the demo account ${email}: ${result.body.error?.message}`)
-  await api('projects/demo-wumpus/accounts:update', { localId: result.body.localId, emailVerified, displayName }, { authorization: 'Bearer owner' })
+  await api(
+    'projects/demo-wumpus/accounts:update',
+    { localId: result.body.localId, emailVerified, displayName },
+    { authorization: 'Bearer owner' },
+  )
 }

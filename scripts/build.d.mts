@@ -1,1 +1,6 @@
-export function buildApp(options?: { outDir?: string; ssrOutDir?: string; viteArgs?: string[]; logLevel?: 'info' | 'warn' | 'error' | 'silent' }): boolean
+export function buildApp(options?: {
+  outDir?: string
+  ssrOutDir?: string
+  viteArgs?: string[]
+  logLevel?: 'info' | 'warn' | 'error' | 'silent'
+}): boolean

@@ -46,12 +46,17 @@ if (!mascot) throw new Error('the Waving Wumpus is missing from the demo set')
 async function renderSprite(size: number): Promise<Sprite> {
   const { width, height, frames } = await renderLottie(mascot!.lottie, { size })
   const rgba = frames[Math.floor(frames.length * FRAME)]!
-  let minX = width, minY = height, maxX = -1, maxY = -1
+  let minX = width,
+    minY = height,
+    maxX = -1,
+    maxY = -1
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       if (rgba[(y * width + x) * 4 + 3]! > 8) {
-        minX = Math.min(minX, x); maxX = Math.max(maxX, x)
-        minY = Math.min(minY, y); maxY = Math.max(maxY, y)
+        minX = Math.min(minX, x)
+        maxX = Math.max(maxX, x)
+        minY = Math.min(minY, y)
+        maxY = Math.max(maxY, y)
       }
     }
   }

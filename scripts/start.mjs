@@ -39,7 +39,12 @@ const DEMO_ADMIN = { email: 'admin@wumpus.gallery', password: 'wumpus-admin', di
 const projectId = env.FIREBASE_PROJECT_ID ?? 'demo-wumpus'
 if (projectId.startsWith('demo-') && !env.FIREBASE_AUTH_EMULATOR_HOST) {
   try {
-    const emulator = await startAuthEmulator({ dataDir, projectId, port: env.AUTH_EMULATOR_PORT ? Number(env.AUTH_EMULATOR_PORT) : undefined, env })
+    const emulator = await startAuthEmulator({
+      dataDir,
+      projectId,
+      port: env.AUTH_EMULATOR_PORT ? Number(env.AUTH_EMULATOR_PORT) : undefined,
+      env,
+    })
     children.push(emulator.process)
     emulator.process.on('exit', (code) => {
       if (!stopping) {
@@ -66,8 +71,6 @@ server.on('exit', (code, signal) => {
     stop(code ?? 1)
   }
 })
-
-
 
 function needsBuild() {
   const built = [path.join(staticDir, 'index.html'), path.join(ssrDir, 'entry-server.js')]

@@ -19,14 +19,24 @@ describe('npm start', () => {
   it('stops everything on Ctrl-C and reuses the data on the next start', async () => {
     const port = await freePortRun(1)
     const emulatorPort = await freePortRun(3)
-    const env = { PORT: String(port), DATA_DIR: dataDir, STATIC_DIR: staticDir, AUTH_EMULATOR_PORT: String(emulatorPort), LOG_LEVEL: 'error' }
+    const env = {
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      STATIC_DIR: staticDir,
+      AUTH_EMULATOR_PORT: String(emulatorPort),
+      LOG_LEVEL: 'error',
+    }
     const base = `http://127.0.0.1:${port}`
     const auth = `http://127.0.0.1:${emulatorPort}/identitytoolkit.googleapis.com/v1/accounts`
 
     const first = await start(env, base)
     const total = (await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')
     expect(Number(total)).toBeGreaterThanOrEqual(12)
-    const signUp = await fetch(`${auth}:signUp?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
+    const signUp = await fetch(`${auth}:signUp?key=demo-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ACCOUNT),
+    })
     expect(signUp.status).toBe(200)
 
     expect(await stop(first)).toBe(0)
@@ -37,7 +47,11 @@ describe('npm start', () => {
     const second = await start(env, base)
     // Same gallery (not seeded twice) and the same accounts.
     expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
-    const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ACCOUNT) })
+    const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(ACCOUNT),
+    })
     expect(signIn.status, await signIn.clone().text()).toBe(200)
     // The demo admin printed at start can sign in, with a verified email.
     const admin = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, {
@@ -53,7 +67,11 @@ describe('npm start', () => {
 })
 
 async function start(env: Record<string, string>, base: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] })
+  const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
   const deadline = Date.now() + 90_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`)

@@ -31,7 +31,15 @@ const report = path.join(root, '.tmp', 'vitest-report.json')
 mkdirSync(path.dirname(report), { recursive: true })
 rmSync(report, { force: true })
 const projects = built ? [] : ['--project', 'backend-unit', '--project', 'backend', '--project', 'app']
-run(['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)])
+run([
+  'node_modules/vitest/vitest.mjs',
+  'run',
+  ...projects,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${report}`,
+  ...process.argv.slice(2),
+])
 try {
   const result = JSON.parse(readFileSync(report, 'utf8'))
   passed += result.numPassedTests

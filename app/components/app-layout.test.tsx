@@ -94,7 +94,12 @@ describe('navigation when signed in', () => {
     const token = signInForTest()
     vi.mocked(firebase.signOutOfFirebase).mockResolvedValue()
     const ended: (string | null)[] = []
-    server.use(http.delete('/api/session', ({ request }) => (ended.push(request.headers.get('Authorization')), new HttpResponse(null, { status: 204 }))))
+    server.use(
+      http.delete(
+        '/api/session',
+        ({ request }) => (ended.push(request.headers.get('Authorization')), new HttpResponse(null, { status: 204 })),
+      ),
+    )
     const { user } = renderApp('/about')
     const banner = await screen.findByRole('banner')
 
@@ -110,7 +115,11 @@ describe('navigation when signed in', () => {
 
   it('leaves a protected page for the home page when signing out there', async () => {
     const wumpus = makeWumpus(4)
-    server.use(wumpusDetailHandler([wumpus]), wumpusListHandler(makeWumpuses(1, 1)).handler, http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
+    server.use(
+      wumpusDetailHandler([wumpus]),
+      wumpusListHandler(makeWumpuses(1, 1)).handler,
+      http.delete('/api/session', () => new HttpResponse(null, { status: 204 })),
+    )
     signInForTest()
     const { user, router } = renderApp(`/wumpus/${wumpus._id}`)
     expect(await screen.findByRole('heading', { level: 1, name: wumpus.name })).toBeInTheDocument()

@@ -13,7 +13,15 @@ interface MorePagesProps {
 }
 
 /** The end of a paged list: what is shown so far, 'Load more' (scrolling also loads), Retry on failure. */
-export function MorePages({ sentinelRef, shown, total, hasNextPage, isFetchingNextPage, isFetchNextPageError, onLoadMore }: MorePagesProps) {
+export function MorePages({
+  sentinelRef,
+  shown,
+  total,
+  hasNextPage,
+  isFetchingNextPage,
+  isFetchNextPageError,
+  onLoadMore,
+}: MorePagesProps) {
   return (
     <>
       <div ref={sentinelRef} aria-hidden="true" />

@@ -16,7 +16,12 @@ export function pageRendered(): void {
 /** Resolves once the page has rendered and loaded and the main thread is idle (or two seconds passed). */
 export function afterInteractive(): Promise<void> {
   interactive ??= renderedOnce
-    .then(() => new Promise<void>((resolve) => (document.readyState === 'complete' ? resolve() : window.addEventListener('load', () => resolve(), { once: true }))))
+    .then(
+      () =>
+        new Promise<void>((resolve) =>
+          document.readyState === 'complete' ? resolve() : window.addEventListener('load', () => resolve(), { once: true }),
+        ),
+    )
     .then(
       () =>
         new Promise<void>((resolve) => {

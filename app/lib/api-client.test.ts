@@ -30,9 +30,7 @@ describe('apiRequestWithHeaders', () => {
 
   it('maps the error shape to an ApiError with status, code and message', async () => {
     server.use(
-      http.get('/api/thing', () =>
-        HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No such wumpus' } }, { status: 404 }),
-      ),
+      http.get('/api/thing', () => HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No such wumpus' } }, { status: 404 })),
     )
     const error = await apiRequestWithHeaders('/api/thing', schema).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
@@ -74,10 +72,7 @@ describe('apiRequestWithHeaders', () => {
 describe('apiGetBlob', () => {
   it('returns the file bytes', async () => {
     server.use(
-      http.get(
-        '/api/files/1/a.gif',
-        () => new HttpResponse(new Uint8Array([71, 73, 70]), { headers: { 'Content-Type': 'image/gif' } }),
-      ),
+      http.get('/api/files/1/a.gif', () => new HttpResponse(new Uint8Array([71, 73, 70]), { headers: { 'Content-Type': 'image/gif' } })),
     )
     const blob = await apiGetBlob('/api/files/1/a.gif')
     expect(new Uint8Array(await blob.arrayBuffer())).toEqual(new Uint8Array([71, 73, 70]))
@@ -87,8 +82,7 @@ describe('apiGetBlob', () => {
 describe('401 on a session token', () => {
   afterEach(() => setUnauthorizedHandler(null))
 
-  const unauthenticated = () =>
-    HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Token expired' } }, { status: 401 })
+  const unauthenticated = () => HttpResponse.json({ error: { code: 'UNAUTHENTICATED', message: 'Token expired' } }, { status: 401 })
 
   it('asks the handler for a new token and sends the request again with it, body included', async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'old')

@@ -138,7 +138,12 @@ function sendWithProgress(
     xhr.addEventListener('load', () => {
       settle()
       if (xhr.status >= 200 && xhr.status < 300) onProgress(1)
-      resolve(new Response(xhr.status === 204 ? null : new Uint8Array(xhr.response as ArrayBuffer), { status: xhr.status, headers: responseHeaders(xhr) }))
+      resolve(
+        new Response(xhr.status === 204 ? null : new Uint8Array(xhr.response as ArrayBuffer), {
+          status: xhr.status,
+          headers: responseHeaders(xhr),
+        }),
+      )
     })
     xhr.addEventListener('error', () => {
       settle()
@@ -154,7 +159,10 @@ function sendWithProgress(
 
 function responseHeaders(xhr: XMLHttpRequest): Headers {
   const headers = new Headers()
-  for (const line of xhr.getAllResponseHeaders().trim().split(/[\r\n]+/)) {
+  for (const line of xhr
+    .getAllResponseHeaders()
+    .trim()
+    .split(/[\r\n]+/)) {
     const colon = line.indexOf(':')
     if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
   }
@@ -167,11 +175,7 @@ async function toApiError(response: Response): Promise<ApiError> {
     const { code, message, details } = body.error
     return new ApiError(response.status, code, message, details)
   }
-  return new ApiError(
-    response.status,
-    'BAD_RESPONSE',
-    `The server answered with an unexpected error (HTTP ${response.status}).`,
-  )
+  return new ApiError(response.status, 'BAD_RESPONSE', `The server answered with an unexpected error (HTTP ${response.status}).`)
 }
 
 /**
@@ -184,7 +188,10 @@ export interface ResponseParser<T> {
 
 /** A parser that takes the body as the contract type says it is. */
 export function trusted<T>(): ResponseParser<T> {
-  return { safeParse: (body) => (body === undefined ? { success: false, error: { issues: ['no JSON body'] } } : { success: true, data: body as T }) }
+  return {
+    safeParse: (body) =>
+      body === undefined ? { success: false, error: { issues: ['no JSON body'] } } : { success: true, data: body as T },
+  }
 }
 
 /** Any request (GET, POST, PUT, DELETE) whose answer is JSON, checked with the parser; with the answer's headers (paging). */
@@ -193,12 +200,7 @@ export async function apiRequestWithHeaders<T>(path: string, parser: ResponsePar
   const body: unknown = await response.json().catch(() => undefined)
   const parsed = parser.safeParse(body)
   if (!parsed.success) {
-    throw new ApiError(
-      response.status,
-      'BAD_RESPONSE',
-      'The server answered with data this app cannot read.',
-      parsed.error.issues,
-    )
+    throw new ApiError(response.status, 'BAD_RESPONSE', 'The server answered with data this app cannot read.', parsed.error.issues)
   }
   return { data: parsed.data, headers: response.headers }
 }

@@ -3,9 +3,7 @@ import { downloadUrl, fileNameFromUrl } from './download'
 
 describe('fileNameFromUrl', () => {
   it('takes the last path segment, decoded', () => {
-    expect(fileNameFromUrl('/api/files/65a1b2c3d4e5f6a7b8c9d0e1/waving%20wumpus%20%231.gif')).toBe(
-      'waving wumpus #1.gif',
-    )
+    expect(fileNameFromUrl('/api/files/65a1b2c3d4e5f6a7b8c9d0e1/waving%20wumpus%20%231.gif')).toBe('waving wumpus #1.gif')
   })
 
   it('ignores the query string and works with absolute URLs', () => {

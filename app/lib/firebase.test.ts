@@ -101,9 +101,7 @@ describe('lib/firebase', () => {
     server.use(config('http://127.0.0.1:9099'))
     const firebase = await import('./firebase')
     await firebase.currentAccount()
-    expect(callsOf('connectAuthEmulator')).toEqual([
-      ['connectAuthEmulator', sdk.auth, 'http://127.0.0.1:9099', { disableWarnings: true }],
-    ])
+    expect(callsOf('connectAuthEmulator')).toEqual([['connectAuthEmulator', sdk.auth, 'http://127.0.0.1:9099', { disableWarnings: true }]])
   })
 
   it('signs in with a Google popup and with email and password', async () => {

@@ -185,7 +185,11 @@ describe('session store', () => {
     )
     const { apiRequest } = await load()
 
-    const results = await Promise.all([apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema), apiRequest('/api/thing', okSchema)])
+    const results = await Promise.all([
+      apiRequest('/api/thing', okSchema),
+      apiRequest('/api/thing', okSchema),
+      apiRequest('/api/thing', okSchema),
+    ])
     expect(results).toEqual([{ ok: true }, { ok: true }, { ok: true }])
     expect(requests.filter((request) => request.method === 'PUT')).toHaveLength(1)
   })

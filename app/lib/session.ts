@@ -15,10 +15,7 @@ export interface SessionUser {
   expiresAt: number
 }
 
-export type Session =
-  | { status: 'loading' }
-  | { status: 'signed-out' }
-  | { status: 'signed-in'; user: SessionUser }
+export type Session = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; user: SessionUser }
 
 export interface SessionStore {
   getSnapshot(): Session

@@ -40,10 +40,7 @@ describe('uploadImage', () => {
   it('maps the error shape to an ApiError', async () => {
     server.use(
       http.post('/api/uploads/image', () =>
-        HttpResponse.json(
-          { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Only png, gif, jpeg and webp images' } },
-          { status: 415 },
-        ),
+        HttpResponse.json({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Only png, gif, jpeg and webp images' } }, { status: 415 }),
       ),
     )
     const error = await uploadImage(pngFile()).catch((e: unknown) => e)

@@ -14,11 +14,7 @@ interface UploadOptions {
  * Uploads one image (multipart field `file`) and answers where it is stored.
  * onProgress gets the fraction sent so far, from 0 to 1.
  */
-export function uploadImage(
-  file: Blob,
-  onProgress?: (fraction: number) => void,
-  options: UploadOptions = {},
-): Promise<{ url: string }> {
+export function uploadImage(file: Blob, onProgress?: (fraction: number) => void, options: UploadOptions = {}): Promise<{ url: string }> {
   return uploadFile(API_PATHS.uploadImage, file, uploadResponseSchema, onProgress, { ...options, kind: 'image' })
 }
 

@@ -30,7 +30,6 @@ function HomePage() {
   const fits = search.fits && `Fits ${PLATFORM_LABELS[search.fits]}`
   usePageTitle(search.q ? `“${search.q}”` : search.tag ? `#${search.tag}` : fits || undefined)
   const { status } = useSession()
-  const onSearchChange = (next: GallerySearch, typing: boolean) =>
-    void navigate({ search: next, replace: typing, resetScroll: false })
+  const onSearchChange = (next: GallerySearch, typing: boolean) => void navigate({ search: next, replace: typing, resetScroll: false })
   return <WumpusGallery search={search} onSearchChange={onSearchChange} showAboutHint={status === 'signed-out'} />
 }

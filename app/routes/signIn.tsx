@@ -3,8 +3,7 @@ import { SignInPage } from '../features/auth/components/sign-in-page'
 
 export const Route = createFileRoute('/signIn')({
   // from: the protected page that sent the user here (see _authenticated.tsx).
-  validateSearch: (search: Record<string, unknown>): { from?: string } =>
-    typeof search.from === 'string' ? { from: search.from } : {},
+  validateSearch: (search: Record<string, unknown>): { from?: string } => (typeof search.from === 'string' ? { from: search.from } : {}),
   component: SignInRoute,
 })
 

@@ -68,7 +68,12 @@ export function createRouteDeps({
     store,
     logger,
     verifyIdToken,
-    sessions: createSessionService({ store, secret: config.jwtSecret, ttlSeconds: config.jwtTtlSeconds, maxAgeSeconds: config.sessionMaxAgeSeconds }),
+    sessions: createSessionService({
+      store,
+      secret: config.jwtSecret,
+      ttlSeconds: config.jwtTtlSeconds,
+      maxAgeSeconds: config.sessionMaxAgeSeconds,
+    }),
     limits: createRateLimits(store, config.rateLimitFactor),
     audit: createAuditLog(store, logger),
     downloads,
@@ -136,7 +141,12 @@ function defaultIdTokenVerifier(config: Config): VerifyIdToken {
     lookupAccount: async (uid) => {
       try {
         const user = await auth.getUser(uid)
-        return { disabled: user.disabled, tokensValidAfterTime: user.tokensValidAfterTime, email: user.email, emailVerified: user.emailVerified }
+        return {
+          disabled: user.disabled,
+          tokensValidAfterTime: user.tokensValidAfterTime,
+          email: user.email,
+          emailVerified: user.emailVerified,
+        }
       } catch (error) {
         if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
         throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')

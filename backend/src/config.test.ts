@@ -79,14 +79,23 @@ describe('loadConfig', () => {
     const production = { NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(40) }
 
     it('refuses a demo-* project, the default included, and says which variable to set', () => {
-      for (const env of [production, { ...production, FIREBASE_PROJECT_ID: 'demo-wumpus' }, { ...production, FIREBASE_PROJECT_ID: 'demo-other' }]) {
+      for (const env of [
+        production,
+        { ...production, FIREBASE_PROJECT_ID: 'demo-wumpus' },
+        { ...production, FIREBASE_PROJECT_ID: 'demo-other' },
+      ]) {
         const problems = problemsOf(env)
         expect(problems).toEqual([expect.stringMatching(/^FIREBASE_PROJECT_ID: set your Firebase project id/)])
       }
     })
 
     it('refuses an emulator host, with a real project too', () => {
-      const problems = problemsOf({ ...production, FIREBASE_PROJECT_ID: 'wumpus-prod', FIREBASE_API_KEY: 'key', FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099' })
+      const problems = problemsOf({
+        ...production,
+        FIREBASE_PROJECT_ID: 'wumpus-prod',
+        FIREBASE_API_KEY: 'key',
+        FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+      })
       expect(problems).toEqual([expect.stringMatching(/^FIREBASE_AUTH_EMULATOR_HOST: must not be set when NODE_ENV=production/)])
     })
 

@@ -52,7 +52,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 const bytes = (fallback: number) =>
-  z.coerce.number({ message: 'must be a number of bytes' }).int().positive().max(1024 * 1024 * 1024).default(fallback)
+  z.coerce
+    .number({ message: 'must be a number of bytes' })
+    .int()
+    .positive()
+    .max(1024 * 1024 * 1024)
+    .default(fallback)
 const optionalText = z
   .string()
   .trim()
@@ -67,10 +72,18 @@ const envSchema = z.object({
   STATIC_DIR: z.string().min(1).default('./dist'),
   SSR_DIR: z.string().min(1).default('./dist-ssr'),
   MONGODB_URI: optionalText.pipe(
-    z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+    z
+      .string()
+      .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+      .optional(),
   ),
   JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
-  JWT_TTL_SECONDS: z.coerce.number().int().min(60).max(24 * 3600).default(3600),
+  JWT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(24 * 3600)
+    .default(3600),
   SESSION_MAX_AGE_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds' })
     .int()
@@ -81,14 +94,22 @@ const envSchema = z.object({
   ADMIN_EMAILS: z
     .string()
     .default('')
-    .transform((v) => v.split(',').map((e) => e.trim().toLowerCase()).filter(Boolean))
+    .transform((v) =>
+      v
+        .split(',')
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.string().email('must be a comma-separated list of emails'))),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-wumpus'),
   FIREBASE_API_KEY: optionalText,
   FIREBASE_AUTH_DOMAIN: optionalText,
   FIREBASE_APP_ID: optionalText,
   FIREBASE_AUTH_EMULATOR_HOST: optionalText.pipe(
-    z.string().regex(/^[\w.-]+:\d+$/, 'must be host:port').optional(),
+    z
+      .string()
+      .regex(/^[\w.-]+:\d+$/, 'must be host:port')
+      .optional(),
   ),
   MAX_GIF_BYTES: bytes(MAX_GIF_BYTES),
   MAX_APNG_BYTES: bytes(MAX_APNG_BYTES),
@@ -127,7 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (production && !e.JWT_SECRET) problems.push('JWT_SECRET: required when NODE_ENV=production')
   // The emulator signs nothing: in production it would let anyone sign in as anyone.
   if (production && demoProject) {
-    problems.push(`FIREBASE_PROJECT_ID: set your Firebase project id; "${e.FIREBASE_PROJECT_ID}" is a demo-* project, served by the Auth emulator, which NODE_ENV=production refuses`)
+    problems.push(
+      `FIREBASE_PROJECT_ID: set your Firebase project id; "${e.FIREBASE_PROJECT_ID}" is a demo-* project, served by the Auth emulator, which NODE_ENV=production refuses`,
+    )
   }
   if (production && e.FIREBASE_AUTH_EMULATOR_HOST) {
     problems.push('FIREBASE_AUTH_EMULATOR_HOST: must not be set when NODE_ENV=production (it trusts unsigned sign-in tokens); remove it')

@@ -89,7 +89,10 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     for (const email of [...users, ADMIN]) {
       await setup.upsertUser(email, { user_name: email.split('@')[0]!, ...(email === ADMIN ? { role: 'admin' as const } : {}) })
       const session = await setup.createSession({ email, uid: `uid-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
-      tokens.set(email, signSessionToken({ sid: session.id, email, name: email, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 }, key))
+      tokens.set(
+        email,
+        signSessionToken({ sid: session.id, email, name: email, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 }, key),
+      )
     }
     await setup.close()
 
@@ -122,7 +125,11 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     const publisher = async () => {
       for (let n = 1; !killed; n++) {
         try {
-          const res = await fetch(`${base}/api/wumpuses`, { method: 'POST', headers: { authorization: `Bearer ${tokens.get(ADMIN)}` }, body: publishForm(`Crash Wumpus ${n}`) })
+          const res = await fetch(`${base}/api/wumpuses`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${tokens.get(ADMIN)}` },
+            body: publishForm(`Crash Wumpus ${n}`),
+          })
           if (res.status === 201) published.push(wumpusSchema.parse(await res.json())._id)
         } catch {
           return
@@ -130,7 +137,10 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
       }
     }
     const running = [...users.map(writer), publisher(), publisher()]
-    await vi.waitFor(() => expect([...acknowledged.values()].reduce((sum, n) => sum + n, 0)).toBeGreaterThan(150), { timeout: 60_000, interval: 20 })
+    await vi.waitFor(() => expect([...acknowledged.values()].reduce((sum, n) => sum + n, 0)).toBeGreaterThan(150), {
+      timeout: 60_000,
+      interval: 20,
+    })
     await vi.waitFor(() => expect(published.length).toBeGreaterThan(3), { timeout: 60_000, interval: 20 })
     server.kill('SIGKILL')
     killed = true
@@ -144,7 +154,11 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     try {
       // Every acknowledged profile write is there (or the one after it, sent but not yet answered).
       for (const email of users) {
-        const job = ((await (await fetch(`${base}/api/profile/${email}`, { headers: { authorization: `Bearer ${tokens.get(email)}` } })).json()) as { job: string }).job
+        const job = (
+          (await (await fetch(`${base}/api/profile/${email}`, { headers: { authorization: `Bearer ${tokens.get(email)}` } })).json()) as {
+            job: string
+          }
+        ).job
         const stored = Number(/^write (\d+)$/.exec(job)?.[1] ?? 0)
         expect(stored === acknowledged.get(email) || stored === acknowledged.get(email)! + 1, `${email}: ${job}`).toBe(true)
       }

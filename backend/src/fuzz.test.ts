@@ -73,7 +73,8 @@ afterAll(() => server.close())
 async function galleryFingerprint(): Promise<string> {
   const hash = createHash('sha256')
   // Download counts may grow (anyone may download): everything else must stay as it was.
-  const withoutCounts = (json: string) => JSON.stringify(JSON.parse(json, (key, value: unknown) => (key === 'downloads' ? undefined : value)))
+  const withoutCounts = (json: string) =>
+    JSON.stringify(JSON.parse(json, (key, value: unknown) => (key === 'downloads' ? undefined : value)))
   const list = await (await fetch(`${server.url}/api/wumpuses?limit=100`)).text()
   hash.update(withoutCounts(list))
   for (const { _id, gif, apng, lottie } of JSON.parse(list) as { _id: string; gif: string; apng: string; lottie: string }[]) {
@@ -82,29 +83,91 @@ async function galleryFingerprint(): Promise<string> {
   }
   const packs = await (await fetch(`${server.url}/api/packs?limit=100`)).text()
   hash.update(withoutCounts(packs))
-  for (const { id } of JSON.parse(packs) as { id: string }[]) hash.update(withoutCounts(await (await fetch(`${server.url}/api/packs/${id}`)).text()))
+  for (const { id } of JSON.parse(packs) as { id: string }[])
+    hash.update(withoutCounts(await (await fetch(`${server.url}/api/packs/${id}`)).text()))
   return hash.digest('hex')
 }
 
 // ---- Hostile values ----
 
 const HOSTILE_STRINGS = [
-  '', ' ', 'a', 'x'.repeat(5000), '\u0000', 'line\r\nInjected: header', '<script>alert(1)</script>', '"; DROP TABLE users; --',
-  '../../../etc/passwd', '..%2f..%2fetc%2fpasswd', '%00', '%', '%E0%A4%A', '\u202e\u0301', '😀'.repeat(50), '{"$gt":""}',
-  'javascript:alert(1)', 'https://169.254.169.254/latest', 'http://127.0.0.1:9/x', 'https://[::ffff:127.0.0.1]/x.json',
-  '__proto__', 'constructor', 'NaN', '-1', '1e309', 'true', 'null',
+  '',
+  ' ',
+  'a',
+  'x'.repeat(5000),
+  '\u0000',
+  'line\r\nInjected: header',
+  '<script>alert(1)</script>',
+  '"; DROP TABLE users; --',
+  '../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%00',
+  '%',
+  '%E0%A4%A',
+  '\u202e\u0301',
+  '😀'.repeat(50),
+  '{"$gt":""}',
+  'javascript:alert(1)',
+  'https://169.254.169.254/latest',
+  'http://127.0.0.1:9/x',
+  'https://[::ffff:127.0.0.1]/x.json',
+  '__proto__',
+  'constructor',
+  'NaN',
+  '-1',
+  '1e309',
+  'true',
+  'null',
 ]
 const HOSTILE_VALUES: unknown[] = [
-  ...HOSTILE_STRINGS, 0, -1, Infinity, Number.MAX_SAFE_INTEGER, true, false, null, [], {}, [1, 2], { $gt: '' }, { $ne: null },
-  { $where: 'sleep(1000)' }, { __proto__: { admin: true } }, { constructor: { prototype: { admin: true } } },
+  ...HOSTILE_STRINGS,
+  0,
+  -1,
+  Infinity,
+  Number.MAX_SAFE_INTEGER,
+  true,
+  false,
+  null,
+  [],
+  {},
+  [1, 2],
+  { $gt: '' },
+  { $ne: null },
+  { $where: 'sleep(1000)' },
+  { __proto__: { admin: true } },
+  { constructor: { prototype: { admin: true } } },
 ]
 const HOSTILE_IDS = [
-  'abcdefabcdefabcdefabcdef', 'ABCDEFABCDEFABCDEFABCDEF', '0', 'abcdefabcdefabcdefabcde', 'abcdefabcdefabcdefabcdefa', '..', '%2e%2e',
-  '..%2F..%2Fdata', '$gt', '%7B%22%24gt%22%3A%22%22%7D', 'null', '-1', 'x'.repeat(300), '%00', '6b02e261ed9b86549736a560',
+  'abcdefabcdefabcdefabcdef',
+  'ABCDEFABCDEFABCDEFABCDEF',
+  '0',
+  'abcdefabcdefabcdefabcde',
+  'abcdefabcdefabcdefabcdefa',
+  '..',
+  '%2e%2e',
+  '..%2F..%2Fdata',
+  '$gt',
+  '%7B%22%24gt%22%3A%22%22%7D',
+  'null',
+  '-1',
+  'x'.repeat(300),
+  '%00',
+  '6b02e261ed9b86549736a560',
 ]
 const HOSTILE_EMAILS = [
-  'nobody@example.com', 'a@b', '@', 'x'.repeat(300) + '@example.com', 'a@b@c.com', '%40', 'admin@example.com%00', 'NOBODY@EXAMPLE.COM',
-  'studio@wumpus.invalid', '%F0%9F%98%80@example.com', '..@example.com', 'user@[127.0.0.1]', encodeURIComponent('"quoted"@example.com'),
+  'nobody@example.com',
+  'a@b',
+  '@',
+  'x'.repeat(300) + '@example.com',
+  'a@b@c.com',
+  '%40',
+  'admin@example.com%00',
+  'NOBODY@EXAMPLE.COM',
+  'studio@wumpus.invalid',
+  '%F0%9F%98%80@example.com',
+  '..@example.com',
+  'user@[127.0.0.1]',
+  encodeURIComponent('"quoted"@example.com'),
 ]
 
 function hostileJson(random: ReturnType<typeof prng>): string | Buffer {
@@ -113,7 +176,21 @@ function hostileJson(random: ReturnType<typeof prng>): string | Buffer {
       return JSON.stringify(random.pick(HOSTILE_VALUES))
     case 1: {
       const body: Record<string, unknown> = {}
-      for (const key of ['name', 'description', 'files', 'url', 'lottie', 'email', 'user_name', 'photo', 'job', 'role', 'session', 'u_email', '__proto__']) {
+      for (const key of [
+        'name',
+        'description',
+        'files',
+        'url',
+        'lottie',
+        'email',
+        'user_name',
+        'photo',
+        'job',
+        'role',
+        'session',
+        'u_email',
+        '__proto__',
+      ]) {
         if (random.next() < 0.5) body[key] = random.pick(HOSTILE_VALUES)
       }
       return JSON.stringify(body)
@@ -133,15 +210,32 @@ function hostileJson(random: ReturnType<typeof prng>): string | Buffer {
     case 8:
       return Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d]) // invalid UTF-8
     case 9:
-      return JSON.stringify({ files: { gif: random.pick(HOSTILE_IDS), apng: random.pick(HOSTILE_IDS), lottie: random.pick(HOSTILE_IDS) }, name: 'Fuzz Name', description: 'A description' })
+      return JSON.stringify({
+        files: { gif: random.pick(HOSTILE_IDS), apng: random.pick(HOSTILE_IDS), lottie: random.pick(HOSTILE_IDS) },
+        name: 'Fuzz Name',
+        description: 'A description',
+      })
     case 10:
-      return JSON.stringify({ email: random.pick(HOSTILE_EMAILS), user_name: random.pick(HOSTILE_STRINGS), photo: random.pick(HOSTILE_STRINGS), session: random.pick(HOSTILE_STRINGS) })
+      return JSON.stringify({
+        email: random.pick(HOSTILE_EMAILS),
+        user_name: random.pick(HOSTILE_STRINGS),
+        photo: random.pick(HOSTILE_STRINGS),
+        session: random.pick(HOSTILE_STRINGS),
+      })
     default:
       return JSON.stringify({ url: random.pick(HOSTILE_STRINGS), lottie: random.pick(HOSTILE_IDS) })
   }
 }
 
-const FILE_BYTES = () => [buildGif(), buildApng(), lottieBytes(), stillPng(), new TextEncoder().encode('<html><script>x</script>'), new Uint8Array(0), new Uint8Array(3000).fill(0xff)]
+const FILE_BYTES = () => [
+  buildGif(),
+  buildApng(),
+  lottieBytes(),
+  stillPng(),
+  new TextEncoder().encode('<html><script>x</script>'),
+  new Uint8Array(0),
+  new Uint8Array(3000).fill(0xff),
+]
 
 /** `neverValid` adds a name no animation may have, so that an admin's publish is always refused. */
 function hostileMultipart(random: ReturnType<typeof prng>, neverValid = false): { body: Buffer; contentType: string } {
@@ -152,11 +246,27 @@ function hostileMultipart(random: ReturnType<typeof prng>, neverValid = false): 
   for (let i = 0, n = random.int(6); i < n; i++) {
     const field = random.pick(fields)
     if (random.next() < 0.5) {
-      const filename = random.pick(['a.gif', '../../../../etc/passwd', 'C:\\\\evil.png', '', '\u0000.json', '%2e%2e%2fx.png', 'x'.repeat(500)])
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${random.pick(['image/png', 'application/octet-stream', 'text/html'])}\r\n\r\n`))
+      const filename = random.pick([
+        'a.gif',
+        '../../../../etc/passwd',
+        'C:\\\\evil.png',
+        '',
+        '\u0000.json',
+        '%2e%2e%2fx.png',
+        'x'.repeat(500),
+      ])
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${random.pick(['image/png', 'application/octet-stream', 'text/html'])}\r\n\r\n`,
+        ),
+      )
       parts.push(Buffer.from(random.pick(FILE_BYTES())), Buffer.from('\r\n'))
     } else {
-      parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${random.next() < 0.1 ? 'y'.repeat(10_000) : random.pick(HOSTILE_STRINGS)}\r\n`))
+      parts.push(
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n${random.next() < 0.1 ? 'y'.repeat(10_000) : random.pick(HOSTILE_STRINGS)}\r\n`,
+        ),
+      )
     }
   }
   switch (random.int(5)) {
@@ -172,10 +282,31 @@ function hostileMultipart(random: ReturnType<typeof prng>, neverValid = false): 
 }
 
 function hostileQuery(random: ReturnType<typeof prng>): string {
-  const keys = ['limit', 'cursor', 'u_email', 'format', 'download', '__proto__[x]', 'constructor[prototype][x]', 'u_email[$ne]', 'limit[]', 'sort']
+  const keys = [
+    'limit',
+    'cursor',
+    'u_email',
+    'format',
+    'download',
+    '__proto__[x]',
+    'constructor[prototype][x]',
+    'u_email[$ne]',
+    'limit[]',
+    'sort',
+  ]
   const pairs: string[] = []
   for (let i = 0, n = random.int(5); i < n; i++) {
-    const value = random.pick([...HOSTILE_STRINGS, '1', '100', '101', '1e9', 'gif', 'lottie', 'bm9wZQ', 'MTIzLmFiY2RlZmFiY2RlZmFiY2RlZmFiY2RlZg'])
+    const value = random.pick([
+      ...HOSTILE_STRINGS,
+      '1',
+      '100',
+      '101',
+      '1e9',
+      'gif',
+      'lottie',
+      'bm9wZQ',
+      'MTIzLmFiY2RlZmFiY2RlZmFiY2RlZmFiY2RlZg',
+    ])
     pairs.push(`${encodeURIComponent(random.pick(keys)).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(value)}`)
   }
   return pairs.length > 0 ? `?${pairs.join('&')}` : ''
@@ -192,35 +323,79 @@ interface FuzzRequest {
 
 /** Fills a route's parameters with hostile values; reads may name the real gallery, writes as admin never do. */
 function fillPath(template: string, random: ReturnType<typeof prng>, destructiveAdmin: boolean): string {
-  return template
-    // An admin's writes never name a real user either: making the user persona an admin is not hostile.
-    .replace(':email', () => encodeURIComponent(random.pick(destructiveAdmin ? HOSTILE_EMAILS : [...HOSTILE_EMAILS, USER, ADMIN, USER.toUpperCase()])).replace(/%25/g, '%'))
-    .replace(':id', () => (!destructiveAdmin && random.next() < 0.3 ? random.pick([...galleryIds, ...packIds]) : random.pick(HOSTILE_IDS)))
-    .replace(':name', () => random.pick(['a.gif', '..', '%2e%2e%2fsecret', 'x'.repeat(400)]))
-    .replace(':platform', () => random.pick(['whatsapp', 'line', 'telegram', 'WhatsApp', '..', '%00', 'x'.repeat(300)]))
+  return (
+    template
+      // An admin's writes never name a real user either: making the user persona an admin is not hostile.
+      .replace(':email', () =>
+        encodeURIComponent(random.pick(destructiveAdmin ? HOSTILE_EMAILS : [...HOSTILE_EMAILS, USER, ADMIN, USER.toUpperCase()])).replace(
+          /%25/g,
+          '%',
+        ),
+      )
+      .replace(':id', () =>
+        !destructiveAdmin && random.next() < 0.3 ? random.pick([...galleryIds, ...packIds]) : random.pick(HOSTILE_IDS),
+      )
+      .replace(':name', () => random.pick(['a.gif', '..', '%2e%2e%2fsecret', 'x'.repeat(400)]))
+      .replace(':platform', () => random.pick(['whatsapp', 'line', 'telegram', 'WhatsApp', '..', '%00', 'x'.repeat(300)]))
+  )
 }
 
 function buildRequest(routes: { method: string; path: string }[], random: ReturnType<typeof prng>): FuzzRequest {
   // Mostly signed in, so that requests get past the door and reach the handlers.
-  const persona = random.pick(['admin', 'admin', 'admin', 'user', 'user', 'user', 'unverified', 'anonymous', 'anonymous', 'expired', 'garbage', 'forged'])
+  const persona = random.pick([
+    'admin',
+    'admin',
+    'admin',
+    'user',
+    'user',
+    'user',
+    'unverified',
+    'anonymous',
+    'anonymous',
+    'expired',
+    'garbage',
+    'forged',
+  ])
   const headers: Record<string, string> = {}
-  if (persona === 'garbage') headers.authorization = random.pick(['Bearer', 'Bearer x.y.z', 'Basic YWRtaW46YWRtaW4=', `Bearer ${'a'.repeat(3000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'])
+  if (persona === 'garbage')
+    headers.authorization = random.pick([
+      'Bearer',
+      'Bearer x.y.z',
+      'Basic YWRtaW46YWRtaW4=',
+      `Bearer ${'a'.repeat(3000)}`,
+      'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    ])
   else if (persona === 'forged') headers.authorization = `Bearer ${tokens.admin!.split('.').slice(0, 2).join('.')}.${'A'.repeat(43)}`
   else if (persona !== 'anonymous') headers.authorization = `Bearer ${tokens[persona]}`
 
   // One request in twenty goes to a file or page the gallery serves, or to no route at all.
-  const route = random.next() < 0.05 ? { method: random.pick(['GET', 'POST', 'PATCH', 'OPTIONS', 'DELETE']), path: random.pick([...galleryFiles, '/api/nope', '/api/../../etc/passwd', '/api/files/%2e%2e/%2e%2e']) } : random.pick(routes)
+  const route =
+    random.next() < 0.05
+      ? {
+          method: random.pick(['GET', 'POST', 'PATCH', 'OPTIONS', 'DELETE']),
+          path: random.pick([...galleryFiles, '/api/nope', '/api/../../etc/passwd', '/api/files/%2e%2e/%2e%2e']),
+        }
+      : random.pick(routes)
   if (route.path === '/api/session' && headers.authorization && persona !== 'garbage' && persona !== 'forged') {
     headers.authorization = `Bearer ${throwaway.pop() ?? 'none'}`
   }
   const destructiveAdmin = persona === 'admin' && route.method !== 'GET'
-  const request: FuzzRequest = { method: route.method, path: fillPath(route.path, random, destructiveAdmin) + hostileQuery(random), headers }
+  const request: FuzzRequest = {
+    method: route.method,
+    path: fillPath(route.path, random, destructiveAdmin) + hostileQuery(random),
+    headers,
+  }
 
   if (route.method !== 'GET' && route.method !== 'DELETE') {
     const kind = random.int(10)
     if (kind < 5) {
       request.body = hostileJson(random)
-      headers['content-type'] = random.pick(['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded'])
+      headers['content-type'] = random.pick([
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+      ])
     } else if (kind < 8) {
       const { body, contentType } = hostileMultipart(random, destructiveAdmin)
       request.body = body
@@ -294,8 +469,18 @@ const RAW = [
 describe('fuzz (seeded, against the real server)', () => {
   it(`answers ${REQUESTS} hostile requests without a 5xx or a hang, every 4xx in the error shape, and leaves the gallery as it was`, async () => {
     const before = await galleryFingerprint()
-    const routes = appRouters(createRouteDeps({ config: server.config, store: server.store, logger: createLogger('silent'), verifyIdToken: async () => { throw new Error('unused') } }))
-      .flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))))
+    const routes = appRouters(
+      createRouteDeps({
+        config: server.config,
+        store: server.store,
+        logger: createLogger('silent'),
+        verifyIdToken: async () => {
+          throw new Error('unused')
+        },
+      }),
+    ).flatMap((router) =>
+      router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((method) => ({ method, path: String(layer.path) }))),
+    )
     const random = prng(SEED)
     const requests = Array.from({ length: REQUESTS - RAW.length }, () => buildRequest(routes, random))
 
@@ -327,7 +512,9 @@ describe('fuzz (seeded, against the real server)', () => {
     )
     for (const bytes of RAW) judge(await rawExchange(bytes))
 
-    console.log(`fuzz seed ${SEED}: ${REQUESTS} requests, statuses ${JSON.stringify(Object.fromEntries([...byStatus].sort(([a], [b]) => a - b)))}`)
+    console.log(
+      `fuzz seed ${SEED}: ${REQUESTS} requests, statuses ${JSON.stringify(Object.fromEntries([...byStatus].sort(([a], [b]) => a - b)))}`,
+    )
     expect(problems.slice(0, 20)).toEqual([])
     expect([...byStatus.keys()].every((status) => status < 500)).toBe(true)
     // The run got past the door: refusals from the handlers and limits, not only 401s.

@@ -23,7 +23,11 @@ const aDayLater = () => Date.now() + 25 * 60 * 60 * 1000
 
 describe('sweepOrphanFiles', () => {
   it('removes day-old uploads nothing refers to, and keeps everything in use', async () => {
-    const published = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
+    const published = {
+      gif: await put('p.gif', 'animation'),
+      apng: await put('p.png', 'animation'),
+      lottie: await put('p.json', 'animation'),
+    }
     await store.insertWumpus({
       name: 'Kept',
       description: 'A published animation',
@@ -52,7 +56,9 @@ describe('sweepOrphanFiles', () => {
     const leftOver = await put('old.preview.webp', 'derived')
     const facts = { contentType: 'image/webp', bytes: 3, width: 300, height: 300, frames: 20, durationMs: 1000 }
     await store.setDerivedMedia(record._id, files.lottie.id, {
-      source: files.lottie.id, version: 1, madeAt: new Date(),
+      source: files.lottie.id,
+      version: 1,
+      madeAt: new Date(),
       previews: { small: { ...preview, ...facts }, large: { ...preview, ...facts }, still: { ...preview, ...facts } },
       exports: [{ platform: 'discord', file: { ...discord, ...facts, contentType: 'image/apng' }, notes: [] }],
     })

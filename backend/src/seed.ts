@@ -29,7 +29,13 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
     const stored = await Promise.all(
       MEDIA_FORMATS.map(async (format) => {
         const file = mascot.files[format]
-        const info = await store.putFile({ bytes: file.bytes, filename: file.filename, contentType: CONTENT_TYPE[format], owner: DEMO_CONTRIBUTOR.email, purpose: 'animation' })
+        const info = await store.putFile({
+          bytes: file.bytes,
+          filename: file.filename,
+          contentType: CONTENT_TYPE[format],
+          owner: DEMO_CONTRIBUTOR.email,
+          purpose: 'animation',
+        })
         return [format, { id: info.id, filename: info.filename }] as const
       }),
     )
@@ -76,7 +82,16 @@ export const DEMO_PACKS = [
   {
     name: 'Cheerful Wumpuses',
     description: 'Hellos, hoorays and happy dances: eight upbeat mascots for good news.',
-    stickers: ['Waving Wumpus', 'Bouncy Wumpus', 'Cheering Wumpus', 'Dancing Wumpus', 'Jumping Wumpus', 'Spinning Wumpus', 'Lovestruck Wumpus', 'Blinky Wumpus'],
+    stickers: [
+      'Waving Wumpus',
+      'Bouncy Wumpus',
+      'Cheering Wumpus',
+      'Dancing Wumpus',
+      'Jumping Wumpus',
+      'Spinning Wumpus',
+      'Lovestruck Wumpus',
+      'Blinky Wumpus',
+    ],
   },
   {
     name: 'Sleepy Wumpuses',
@@ -100,7 +115,13 @@ export async function seedDemoPacks(store: Store, logger: Logger): Promise<numbe
     const wumpusIds = pack.stickers.map((name) => idOf.get(name))
     if (wumpusIds.some((id) => id === undefined)) continue
     const createdAt = new Date(base + (DEMO_PACKS.length - 1 - index) * 1000)
-    await store.insertPack({ name: pack.name, description: pack.description, wumpusIds: wumpusIds as string[], createdBy: DEMO_CONTRIBUTOR.email, createdAt })
+    await store.insertPack({
+      name: pack.name,
+      description: pack.description,
+      wumpusIds: wumpusIds as string[],
+      createdBy: DEMO_CONTRIBUTOR.email,
+      createdAt,
+    })
     made++
   }
   if (made > 0) logger.info('made the demo packs', { packs: made })

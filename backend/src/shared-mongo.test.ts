@@ -64,13 +64,19 @@ async function startInstance(uri: string): Promise<Instance> {
 /** A session made on the shared store, valid on every instance (they share JWT_SECRET). */
 async function sessionFor(email: string): Promise<string> {
   const session = await a.store.createSession({ email, uid: `uid-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
-  return signSessionToken({ sid: session.id, email, name: email.split('@')[0]!, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 600 }, sessionKey(SECRET))
+  return signSessionToken(
+    { sid: session.id, email, name: email.split('@')[0]!, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 600 },
+    sessionKey(SECRET),
+  )
 }
 
 const call = (instance: Instance, method: string, pathname: string, token?: string, body?: unknown) =>
   fetch(instance.url + pathname, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   })
 
@@ -104,7 +110,8 @@ describe('two server instances on one MongoDB', () => {
     expect(wumpusSchema.parse(await (await call(b, 'GET', `/api/wumpus/${published._id}`)).json()).name).toBe('Shared Wumpus')
     expect((await call(b, 'GET', published.gif)).status).toBe(200)
     await vi.waitFor(
-      async () => expect(wumpusListSchema.parse(await (await call(b, 'GET', '/api/wumpuses')).json()).map((w) => w._id)).toContain(published._id),
+      async () =>
+        expect(wumpusListSchema.parse(await (await call(b, 'GET', '/api/wumpuses')).json()).map((w) => w._id)).toContain(published._id),
       { timeout: LIST_CACHE_WINDOW_MS + 1000, interval: 100 },
     )
   })
@@ -122,7 +129,8 @@ describe('two server instances on one MongoDB', () => {
     const token = await sessionFor('writer@example.com')
     const allowed = Math.round(RATE_LIMITS.profile.perAccount * FACTOR)
     const statuses: number[] = []
-    for (let i = 0; i <= allowed; i++) statuses.push((await call(i % 2 ? b : a, 'PUT', '/api/user/writer@example.com', token, { job: `Job ${i}` })).status)
+    for (let i = 0; i <= allowed; i++)
+      statuses.push((await call(i % 2 ? b : a, 'PUT', '/api/user/writer@example.com', token, { job: `Job ${i}` })).status)
     expect(statuses).toEqual([...Array(allowed).fill(200), 429])
     // A profile update through one is read through the other (profiles are not cached).
     expect(userSchema.parse(await (await call(b, 'GET', '/api/profile/writer@example.com', token)).json()).job).toBe(`Job ${allowed - 1}`)

@@ -2,15 +2,172 @@
 // a skew (some words are much more common, as in real text), a few accented words, and download counts
 // where few animations get most downloads. Deterministic, so runs compare.
 
-const COLORS = ['red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'pink', 'lavender', 'mint', 'peach', 'coral', 'golden', 'silver', 'icy', 'sunny', 'violet', 'lime', 'amber', 'crimson']
-const MOODS = ['happy', 'sleepy', 'grumpy', 'excited', 'curious', 'shy', 'proud', 'silly', 'calm', 'angry', 'dizzy', 'brave', 'bored', 'cheerful', 'cozy', 'nervous', 'lovestruck', 'sad', 'surprised', 'confused', 'playful', 'lazy', 'hungry', 'tired', 'jolly', 'gentle', 'fierce', 'dreamy', 'naïve', 'zen']
-const ACTIONS = ['waving', 'dancing', 'jumping', 'spinning', 'bouncing', 'sleeping', 'yawning', 'shivering', 'cheering', 'blinking', 'clapping', 'laughing', 'crying', 'singing', 'running', 'floating', 'wiggling', 'hopping', 'stretching', 'nodding', 'winking', 'sneezing', 'giggling', 'twirling', 'skating', 'surfing', 'juggling', 'reading', 'cooking', 'painting', 'typing', 'gaming', 'swimming', 'flying', 'hugging', 'thinking', 'eating', 'drinking', 'sipping', 'celebrating']
-const THINGS = ['hearts', 'stars', 'sparkles', 'snowflakes', 'balloons', 'confetti', 'cake', 'coffee', 'tea', 'pizza', 'cookie', 'rainbow', 'moon', 'sun', 'cloud', 'umbrella', 'guitar', 'drum', 'book', 'camera', 'rocket', 'crown', 'flower', 'leaf', 'pumpkin', 'present', 'trophy', 'headphones', 'scarf', 'hat', 'café', 'crème', 'piñata', 'jalapeño', 'smoothie', 'noodles', 'donut', 'popcorn', 'kite', 'lantern']
-const PLACES = ['morning', 'night', 'weekend', 'monday', 'party', 'office', 'beach', 'forest', 'kitchen', 'garden', 'winter', 'summer', 'spring', 'autumn', 'birthday', 'holiday', 'space', 'ocean', 'city', 'mountain']
+const COLORS = [
+  'red',
+  'orange',
+  'yellow',
+  'green',
+  'teal',
+  'blue',
+  'purple',
+  'pink',
+  'lavender',
+  'mint',
+  'peach',
+  'coral',
+  'golden',
+  'silver',
+  'icy',
+  'sunny',
+  'violet',
+  'lime',
+  'amber',
+  'crimson',
+]
+const MOODS = [
+  'happy',
+  'sleepy',
+  'grumpy',
+  'excited',
+  'curious',
+  'shy',
+  'proud',
+  'silly',
+  'calm',
+  'angry',
+  'dizzy',
+  'brave',
+  'bored',
+  'cheerful',
+  'cozy',
+  'nervous',
+  'lovestruck',
+  'sad',
+  'surprised',
+  'confused',
+  'playful',
+  'lazy',
+  'hungry',
+  'tired',
+  'jolly',
+  'gentle',
+  'fierce',
+  'dreamy',
+  'naïve',
+  'zen',
+]
+const ACTIONS = [
+  'waving',
+  'dancing',
+  'jumping',
+  'spinning',
+  'bouncing',
+  'sleeping',
+  'yawning',
+  'shivering',
+  'cheering',
+  'blinking',
+  'clapping',
+  'laughing',
+  'crying',
+  'singing',
+  'running',
+  'floating',
+  'wiggling',
+  'hopping',
+  'stretching',
+  'nodding',
+  'winking',
+  'sneezing',
+  'giggling',
+  'twirling',
+  'skating',
+  'surfing',
+  'juggling',
+  'reading',
+  'cooking',
+  'painting',
+  'typing',
+  'gaming',
+  'swimming',
+  'flying',
+  'hugging',
+  'thinking',
+  'eating',
+  'drinking',
+  'sipping',
+  'celebrating',
+]
+const THINGS = [
+  'hearts',
+  'stars',
+  'sparkles',
+  'snowflakes',
+  'balloons',
+  'confetti',
+  'cake',
+  'coffee',
+  'tea',
+  'pizza',
+  'cookie',
+  'rainbow',
+  'moon',
+  'sun',
+  'cloud',
+  'umbrella',
+  'guitar',
+  'drum',
+  'book',
+  'camera',
+  'rocket',
+  'crown',
+  'flower',
+  'leaf',
+  'pumpkin',
+  'present',
+  'trophy',
+  'headphones',
+  'scarf',
+  'hat',
+  'café',
+  'crème',
+  'piñata',
+  'jalapeño',
+  'smoothie',
+  'noodles',
+  'donut',
+  'popcorn',
+  'kite',
+  'lantern',
+]
+const PLACES = [
+  'morning',
+  'night',
+  'weekend',
+  'monday',
+  'party',
+  'office',
+  'beach',
+  'forest',
+  'kitchen',
+  'garden',
+  'winter',
+  'summer',
+  'spring',
+  'autumn',
+  'birthday',
+  'holiday',
+  'space',
+  'ocean',
+  'city',
+  'mountain',
+]
 const FILLERS = ['a', 'the', 'with', 'and', 'in', 'on', 'while', 'its', 'little', 'big', 'round', 'wumpus']
 
 export const VOCABULARY = [...MOODS, ...ACTIONS, ...THINGS, ...PLACES, ...COLORS]
-export const TAGS = [...MOODS.slice(0, 20), ...ACTIONS.slice(0, 20), ...PLACES.slice(0, 20)].map((word) => word.normalize('NFD').replace(/\p{M}+/gu, ''))
+export const TAGS = [...MOODS.slice(0, 20), ...ACTIONS.slice(0, 20), ...PLACES.slice(0, 20)].map((word) =>
+  word.normalize('NFD').replace(/\p{M}+/gu, ''),
+)
 
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0
@@ -36,7 +193,9 @@ export interface GalleryItem {
 
 export function galleryItem(random: () => number, index: number): GalleryItem {
   const name = `${title(skewed(random, [...MOODS, ...COLORS]))} ${title(skewed(random, ACTIONS))} Wumpus ${index}`
-  const words = Array.from({ length: 8 + Math.floor(random() * 7) }, () => (random() < 0.3 ? skewed(random, FILLERS) : skewed(random, VOCABULARY)))
+  const words = Array.from({ length: 8 + Math.floor(random() * 7) }, () =>
+    random() < 0.3 ? skewed(random, FILLERS) : skewed(random, VOCABULARY),
+  )
   const tags = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => skewed(random, TAGS)))]
   return { name, description: `${title(words.join(' '))}.`, tags, downloads: Math.floor(1000 * random() ** 8) }
 }

@@ -29,7 +29,15 @@ export async function buildAndServe(options: { sourcemap?: boolean } = {}): Prom
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), AUTH_EMULATOR_PORT: String(await freePortRun(3)), DATA_DIR: path.join(work, 'data'), STATIC_DIR: staticDir, SSR_DIR: ssrDir, LOG_LEVEL: 'error' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      AUTH_EMULATOR_PORT: String(await freePortRun(3)),
+      DATA_DIR: path.join(work, 'data'),
+      STATIC_DIR: staticDir,
+      SSR_DIR: ssrDir,
+      LOG_LEVEL: 'error',
+    },
   })
   const baseURL = `http://127.0.0.1:${port}`
   const deadline = Date.now() + 120_000

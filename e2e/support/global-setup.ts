@@ -21,7 +21,14 @@ export default async function setup(project: TestProject) {
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     // The browser tests sign in from one address far more often than people do: lift the rate limits.
-    env: { ...process.env, PORT: String(port), AUTH_EMULATOR_PORT: String(authEmulatorPort), DATA_DIR: dataDir, LOG_LEVEL: 'error', RATE_LIMIT_FACTOR: '20' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      AUTH_EMULATOR_PORT: String(authEmulatorPort),
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_FACTOR: '20',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: false,
   })

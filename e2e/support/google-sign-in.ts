@@ -65,7 +65,10 @@ export async function completeGooglePopup(popup: Page, account: GoogleAccount, t
     await closed
   } catch {
     // The widget writes its errors into the page body.
-    const shown = await popup.locator('body').innerText({ timeout: 1000 }).catch(() => '')
+    const shown = await popup
+      .locator('body')
+      .innerText({ timeout: 1000 })
+      .catch(() => '')
     throw new Error(`The Google sign-in popup did not close: ${shown.trim().slice(0, 500) || 'no message'}`)
   }
 }

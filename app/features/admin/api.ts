@@ -73,8 +73,7 @@ export function useCreateWumpus() {
 export function useUpdateWumpus(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (changes: UpdateWumpus): Promise<Wumpus> =>
-      apiRequest(wumpusEditPath(id), wumpusSchema, { method: 'PUT', body: changes }),
+    mutationFn: (changes: UpdateWumpus): Promise<Wumpus> => apiRequest(wumpusEditPath(id), wumpusSchema, { method: 'PUT', body: changes }),
     onSuccess: (updated) => {
       queryClient.setQueryData(wumpusKeys.detail(id), updated)
       return refreshAnimations(queryClient)
@@ -85,8 +84,7 @@ export function useUpdateWumpus(id: string) {
 export function useDeleteWumpus() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest(wumpusPath(id), deletedCountSchema, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiRequest(wumpusPath(id), deletedCountSchema, { method: 'DELETE' }),
     // Refetch whatever happened: a 0 means someone else removed it already.
     onSettled: () => refreshAnimations(queryClient),
   })
@@ -108,8 +106,7 @@ export const usersQueryOptions = () =>
 export function useMakeAdmin() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (email: string) =>
-      apiRequest(makeAdminPath(email), modifiedCountSchema, { method: 'PUT' }),
+    mutationFn: (email: string) => apiRequest(makeAdminPath(email), modifiedCountSchema, { method: 'PUT' }),
     onSettled: (_result, _error, email) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userKeys.list() }),
@@ -137,7 +134,11 @@ export const activityQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: activityKeys.all,
     queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
-      const { data, headers } = await apiRequestWithHeaders(activityPath({ limit: ACTIVITY_PAGE_SIZE, cursor: pageParam }), activityListSchema, { signal })
+      const { data, headers } = await apiRequestWithHeaders(
+        activityPath({ limit: ACTIVITY_PAGE_SIZE, cursor: pageParam }),
+        activityListSchema,
+        { signal },
+      )
       return { items: data, nextCursor: nextCursorFromLink(headers.get('Link')) }
     },
     initialPageParam: null as string | null,

@@ -59,7 +59,11 @@ export function useAnimationFiles() {
   /** A changed link makes the copy fetched from the old one stale. */
   function onLinkChange(rawLink: string) {
     const link = rawLink.trim()
-    if (lottie.state.status !== 'idle' && lottie.state.source === 'link' && !(lottie.state.status === 'ready' && lottie.state.link === link)) {
+    if (
+      lottie.state.status !== 'idle' &&
+      lottie.state.source === 'link' &&
+      !(lottie.state.status === 'ready' && lottie.state.link === link)
+    ) {
       lottie.reset()
     }
   }

@@ -30,9 +30,7 @@ describe('authErrorMessage', () => {
   })
 
   it('shows our server’s message, and a generic sentence for anything else', () => {
-    expect(authErrorMessage(new ApiError(403, 'FORBIDDEN', 'You may only sign in as yourself.'))).toBe(
-      'You may only sign in as yourself.',
-    )
+    expect(authErrorMessage(new ApiError(403, 'FORBIDDEN', 'You may only sign in as yourself.'))).toBe('You may only sign in as yourself.')
     expect(authErrorMessage('boom')).toBe('Something went wrong. Please try again.')
   })
 })

@@ -87,7 +87,11 @@ describe('searching offline', () => {
   const cafe = makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 1 })
   const starry = makeWumpus(3, { name: 'Starry Wumpus', description: 'Under the moon', tags: ['night', 'sky'], downloads: 2 })
   const keep = (url: string, body: unknown) =>
-    set(url, { status: 200, body: JSON.stringify(body), headers: {}, storedAt: Date.now() }, offlineStore(url.startsWith('/api/wumpuses') ? 'wumpus-pages' : 'wumpus-details'))
+    set(
+      url,
+      { status: 200, body: JSON.stringify(body), headers: {}, storedAt: Date.now() },
+      offlineStore(url.startsWith('/api/wumpuses') ? 'wumpus-pages' : 'wumpus-details'),
+    )
   const ask = async (path: string) => {
     const response = await networkFirstWithStore(request(path), apiStoreFor(new URL(path, ORIGIN))!, networkDown)
     return { response, body: (await response.json()) as Array<{ _id: string }> }

@@ -12,7 +12,6 @@ import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type SavedSticker, type StoreName, type StoredApiResponse } from './offline-db'
 
-
 const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
   'wumpus-pages': 'The gallery is not available offline yet. Connect to the internet to load it.',
   'wumpus-details':
@@ -183,5 +182,11 @@ function parseJson(text: string): unknown {
 
 function isWumpus(value: unknown): value is Wumpus {
   const item = value as Partial<Wumpus> | null
-  return typeof item === 'object' && item !== null && typeof item._id === 'string' && typeof item.name === 'string' && typeof item.description === 'string'
+  return (
+    typeof item === 'object' &&
+    item !== null &&
+    typeof item._id === 'string' &&
+    typeof item.name === 'string' &&
+    typeof item.description === 'string'
+  )
 }

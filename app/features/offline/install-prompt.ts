@@ -49,5 +49,9 @@ function subscribe(listener: () => void): () => void {
 
 /** Whether the browser has offered to install the app (and the offer is not used yet). */
 export function useCanInstall(): boolean {
-  return useSyncExternalStore(subscribe, () => offer !== null, () => false)
+  return useSyncExternalStore(
+    subscribe,
+    () => offer !== null,
+    () => false,
+  )
 }

@@ -72,7 +72,10 @@ export async function flushFileUses(): Promise<void> {
   const batch = [...pendingUses]
   pendingUses.clear()
   const store = offlineStore('file-uses')
-  const known = await getMany<FileUse | undefined>(batch.map(([key]) => key), store)
+  const known = await getMany<FileUse | undefined>(
+    batch.map(([key]) => key),
+    store,
+  )
   const updates = batch.flatMap(([key, lastUsedAt], i): [string, FileUse][] => {
     const use = known[i]
     return use ? [[key, { ...use, lastUsedAt }]] : []

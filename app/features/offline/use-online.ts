@@ -11,5 +11,9 @@ function subscribe(listener: () => void): () => void {
 
 /** Whether the browser says it has a network (navigator.onLine, followed by online/offline events). */
 export function useOnline(): boolean {
-  return useSyncExternalStore(subscribe, () => navigator.onLine, () => true)
+  return useSyncExternalStore(
+    subscribe,
+    () => navigator.onLine,
+    () => true,
+  )
 }

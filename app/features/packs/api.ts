@@ -27,7 +27,11 @@ export const packListQueryOptions = () =>
     queryFn: async ({ pageParam, signal }): Promise<PackPage> => {
       const { data, headers } = await apiRequestWithHeaders(packListPath({ cursor: pageParam }), trusted<Pack[]>(), { signal })
       const total = Number(headers.get(TOTAL_COUNT_HEADER))
-      return { items: data, total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length, nextCursor: nextCursorFromLink(headers.get('Link')) }
+      return {
+        items: data,
+        total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
+        nextCursor: nextCursorFromLink(headers.get('Link')),
+      }
     },
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
@@ -46,7 +50,10 @@ export const packQueryOptions = (id: string) =>
 
 /** After any pack write: the lists, the pack and the Activity page may show it. */
 function refreshPacks(queryClient: ReturnType<typeof useQueryClient>) {
-  return Promise.all([queryClient.invalidateQueries({ queryKey: packKeys.all }), queryClient.invalidateQueries({ queryKey: activityKeys.all })])
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: packKeys.all }),
+    queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+  ])
 }
 
 export function useCreatePack() {

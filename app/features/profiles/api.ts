@@ -23,11 +23,7 @@ export const profileQueryOptions = (email: string) =>
     queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<User>(), { signal }),
   })
 
-export async function fetchUserAnimationsPage(
-  email: string,
-  cursor: string | null,
-  signal?: AbortSignal,
-): Promise<WumpusPage> {
+export async function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
   const { data, headers } = await apiRequestWithHeaders(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), { signal })
   return wumpusPageFrom(data, headers)
 }

@@ -14,11 +14,7 @@ export const profileFormValues = (user: User): ProfileFormValues => ({
  * The fields that differ from the stored profile, for PUT /api/user/{email}. An emptied field falls
  * back to the existing value (it is not sent), as the edit forms do (docs/product-rules.md#edit-animation).
  */
-export function profileChanges(
-  user: User,
-  values: ProfileFormValues,
-  images: { photo?: string; cover?: string } = {},
-): ProfileUpdate {
+export function profileChanges(user: User, values: ProfileFormValues, images: { photo?: string; cover?: string } = {}): ProfileUpdate {
   const changes: ProfileUpdate = {}
   for (const key of TEXT_FIELDS) {
     const value = values[key].trim()

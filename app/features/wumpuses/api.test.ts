@@ -11,9 +11,7 @@ describe('nextCursorFromLink', () => {
   })
 
   it('picks rel=next among several links', () => {
-    expect(
-      nextCursorFromLink('</api/wumpuses?limit=24>; rel="first", </api/wumpuses?limit=24&cursor=abc>; rel=next'),
-    ).toBe('abc')
+    expect(nextCursorFromLink('</api/wumpuses?limit=24>; rel="first", </api/wumpuses?limit=24&cursor=abc>; rel=next')).toBe('abc')
   })
 
   it('is null without a next link', () => {

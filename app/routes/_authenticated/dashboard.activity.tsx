@@ -7,7 +7,9 @@ export const Route = createFileRoute('/_authenticated/dashboard/activity')({
   beforeLoad: requireAdmin,
   // The admin api stays out of the entry chunk: it is fetched with the page.
   loader: ({ context }) =>
-    import('../../features/admin/api').then(({ activityQueryOptions }) => context.queryClient.prefetchInfiniteQuery(activityQueryOptions())),
+    import('../../features/admin/api').then(({ activityQueryOptions }) =>
+      context.queryClient.prefetchInfiniteQuery(activityQueryOptions()),
+    ),
   pendingComponent: PageLoader,
   pendingMs: 100,
   component: ActivityLog,

@@ -106,8 +106,9 @@ describe('verifying Firebase ID tokens (production mode)', () => {
 })
 
 describe('verifying Firebase ID tokens (emulator mode)', () => {
-  const emulatorVerifier = (account: Awaited<ReturnType<AccountLookup>> = { disabled: false, email: 'ana@example.com', emailVerified: true }) =>
-    createIdTokenVerifier({ projectId: PROJECT, emulator: true, signingKeys: async () => ({}), lookupAccount: async () => account })
+  const emulatorVerifier = (
+    account: Awaited<ReturnType<AccountLookup>> = { disabled: false, email: 'ana@example.com', emailVerified: true },
+  ) => createIdTokenVerifier({ projectId: PROJECT, emulator: true, signingKeys: async () => ({}), lookupAccount: async () => account })
   const unsigned = (overrides: Record<string, unknown> = {}) => jwt.sign(claims(overrides), '', { algorithm: 'none' })
 
   it('takes only the unsigned tokens the emulator issues', async () => {

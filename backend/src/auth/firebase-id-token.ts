@@ -95,7 +95,8 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions) {
     let email = payload.email
     let emailVerified = payload.email_verified === true
     if (options.emulator) {
-      if (typeof account.email !== 'string' || account.email.length === 0) throw unauthenticated('This account has no email address', 'no-email')
+      if (typeof account.email !== 'string' || account.email.length === 0)
+        throw unauthenticated('This account has no email address', 'no-email')
       email = account.email
       emailVerified = account.emailVerified === true
     }

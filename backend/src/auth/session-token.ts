@@ -25,7 +25,14 @@ export function sessionKey(secret: string): KeyObject {
 
 /** Our own short-lived session token (HS256), given out in exchange for a Firebase ID token. */
 export function signSessionToken(subject: SessionSubject, key: KeyObject, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const payload = { sid: subject.sid, email: subject.email, name: subject.name, email_verified: subject.emailVerified, iat: nowSeconds, exp: subject.exp }
+  const payload = {
+    sid: subject.sid,
+    email: subject.email,
+    name: subject.name,
+    email_verified: subject.emailVerified,
+    iat: nowSeconds,
+    exp: subject.exp,
+  }
   return jwt.sign(payload, key, { algorithm: 'HS256', issuer: ISSUER, audience: ISSUER, subject: subject.email })
 }
 

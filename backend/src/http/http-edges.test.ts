@@ -58,7 +58,14 @@ const expectErrorShape = (body: string) => expect(isErrorBody(JSON.parse(body)),
 
 describe('request bodies in a Content-Encoding', () => {
   const post = (encoding: string, body: Buffer) =>
-    request({ method: 'POST', path: '/api/uploads/lottie-link', headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': body.length } }, body)
+    request(
+      {
+        method: 'POST',
+        path: '/api/uploads/lottie-link',
+        headers: { 'content-type': 'application/json', 'content-encoding': encoding, 'content-length': body.length },
+      },
+      body,
+    )
 
   it('answers 400 in the error shape when the body does not decode', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
@@ -95,7 +102,9 @@ describe('bodies the server did not read', () => {
   it('closes the connection after refusing an unread chunked body, saying so, instead of resetting it', async () => {
     const chunk = 'x'.repeat(64 * 1024)
     const chunks = Array.from({ length: 8 }, () => `${chunk.length.toString(16)}\r\n${chunk}\r\n`).join('')
-    const { text, reset } = await raw(`POST /api/uploads/lottie-link HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`)
+    const { text, reset } = await raw(
+      `POST /api/uploads/lottie-link HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunks}0\r\n\r\n`,
+    )
     expect(text).toMatch(/^HTTP\/1\.1 413 /)
     expect(text).toMatch(/\r\nConnection: close\r\n/i)
     expectErrorShape(text.slice(text.indexOf('\r\n\r\n') + 4))
@@ -121,7 +130,10 @@ describe('bodies the server did not read', () => {
   })
 
   it('keeps the connection for a body it read in full', async () => {
-    const answer = await request({ method: 'POST', path: '/api/uploads/lottie-link', headers: { 'content-type': 'application/json', connection: 'keep-alive' } }, '{}')
+    const answer = await request(
+      { method: 'POST', path: '/api/uploads/lottie-link', headers: { 'content-type': 'application/json', connection: 'keep-alive' } },
+      '{}',
+    )
     expect(answer.status).toBe(401)
     expect(answer.headers.connection).toBe('keep-alive')
   })
@@ -163,7 +175,14 @@ describe('security headers', () => {
       LOG_LEVEL: 'silent',
     })
     const store = await openEmbeddedStore({ dataDir: `${server.dataDir}/production` })
-    const app = createApp({ config, store, logger: createLogger('silent'), verifyIdToken: async () => { throw new Error('unused') } })
+    const app = createApp({
+      config,
+      store,
+      logger: createLogger('silent'),
+      verifyIdToken: async () => {
+        throw new Error('unused')
+      },
+    })
     const listener = app.listen(0, '127.0.0.1')
     await new Promise((resolve) => listener.once('listening', resolve))
     try {

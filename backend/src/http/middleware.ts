@@ -41,7 +41,12 @@ export function errorShape(logger: Logger): Middleware {
     } catch (caught) {
       const error = toHttpError(caught)
       if (error.status >= 500 && error.code !== 'STORE_UNAVAILABLE' && error.code !== 'SERVER_BUSY') {
-        logger.error('unhandled error', { requestId: ctx.state.requestId, path: ctx.path, error: String(caught), stack: (caught as Error)?.stack })
+        logger.error('unhandled error', {
+          requestId: ctx.state.requestId,
+          path: ctx.path,
+          error: String(caught),
+          stack: (caught as Error)?.stack,
+        })
       }
       ctx.status = error.status
       ctx.set('Cache-Control', 'no-store')
@@ -98,11 +103,16 @@ function isDecodingError(caught: unknown): boolean {
 function toHttpError(caught: unknown): HttpError {
   if (caught instanceof HttpError) return caught
   if (caught instanceof ZodError) {
-    return new HttpError('BAD_REQUEST', 'The request is not valid', caught.issues.map((i) => ({ path: i.path.join('.'), message: i.message })))
+    return new HttpError(
+      'BAD_REQUEST',
+      'The request is not valid',
+      caught.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    )
   }
   if (caught instanceof InvalidCursorError) return new HttpError('BAD_REQUEST', caught.message)
   if (caught instanceof StoreUnavailableError) return new HttpError('STORE_UNAVAILABLE', 'The store is unavailable, try again shortly')
-  if (caught instanceof FileInUseError) return new HttpError('CONFLICT', 'A file of this animation already belongs to another animation', { fileIds: caught.fileIds })
+  if (caught instanceof FileInUseError)
+    return new HttpError('CONFLICT', 'A file of this animation already belongs to another animation', { fileIds: caught.fileIds })
   if (isDecodingError(caught)) return new HttpError('BAD_REQUEST', 'The request body does not match its Content-Encoding')
   // Errors from koa-body / http-errors carry a status: body too large, malformed JSON, wrong type.
   const status = (caught as { status?: unknown })?.status
@@ -138,7 +148,8 @@ export function securityHeaders(options: { authEmulatorOrigin?: string; inlineSc
     "img-src 'self' data: blob:",
     "font-src 'self' data:",
     `connect-src ${connect.join(' ')}`,
-    "frame-src 'self' https://*.firebaseapp.com https://accounts.google.com" + (options.authEmulatorOrigin ? ` ${options.authEmulatorOrigin}` : ''),
+    "frame-src 'self' https://*.firebaseapp.com https://accounts.google.com" +
+      (options.authEmulatorOrigin ? ` ${options.authEmulatorOrigin}` : ''),
     "worker-src 'self' blob:",
     "manifest-src 'self'",
     "object-src 'none'",
@@ -166,7 +177,8 @@ export function serializeJson(): Middleware {
   return async (ctx, next) => {
     await next()
     const body = ctx.body
-    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function') return
+    if (body === null || typeof body !== 'object' || Buffer.isBuffer(body) || typeof (body as { pipe?: unknown }).pipe === 'function')
+      return
     const type = ctx.response.get('Content-Type')
     ctx.body = Buffer.from(JSON.stringify(body))
     ctx.type = type || 'application/json; charset=utf-8'

@@ -56,7 +56,10 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
 
 /** The uploaded files of a request parsed by multipart(); their temp files go once the request is done. */
 export function uploadedFiles(ctx: { request: { files?: unknown } }): { field: string; path: string; name: string }[] {
-  const files = (ctx.request.files ?? {}) as Record<string, { filepath: string; originalFilename?: string | null } | { filepath: string; originalFilename?: string | null }[]>
+  const files = (ctx.request.files ?? {}) as Record<
+    string,
+    { filepath: string; originalFilename?: string | null } | { filepath: string; originalFilename?: string | null }[]
+  >
   return Object.entries(files).flatMap(([field, value]) =>
     (Array.isArray(value) ? value : [value]).map((f) => ({ field, path: f.filepath, name: f.originalFilename ?? '' })),
   )

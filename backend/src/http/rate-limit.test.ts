@@ -20,7 +20,10 @@ afterEach(() => server.close())
 const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
   fetch(server.url + path, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   })
 
@@ -52,23 +55,31 @@ describe('rate limits', () => {
     await server.store.upsertUser('calm@example.com', { user_name: 'Calm' })
     const busy = await server.sessionToken('busy@example.com')
     const allowed = limit('profile', 'perAccount')
-    expect(await statuses(allowed, (i) => call('PUT', '/api/user/busy@example.com', busy, { job: `Job ${i}` }))).toEqual(Array(allowed).fill(200))
+    expect(await statuses(allowed, (i) => call('PUT', '/api/user/busy@example.com', busy, { job: `Job ${i}` }))).toEqual(
+      Array(allowed).fill(200),
+    )
     await expectLimited(await call('PUT', '/api/user/busy@example.com', busy, { job: 'One more' }), 'profile')
     expect((await server.store.getUser('busy@example.com'))?.job).toBe(`Job ${allowed - 1}`)
     // Another account is counted on its own.
-    expect((await call('PUT', '/api/user/calm@example.com', await server.sessionToken('calm@example.com'), { job: 'Calm' })).status).toBe(200)
+    expect((await call('PUT', '/api/user/calm@example.com', await server.sessionToken('calm@example.com'), { job: 'Calm' })).status).toBe(
+      200,
+    )
   })
 
   it('limits sign-in exchanges per Firebase account and per IP address', async () => {
     const account = await createAccount()
     const body = { email: account.email, user_name: 'Often', photo: '' }
     const perAccount = limit('signIn', 'perAccount')
-    expect(await statuses(perAccount, () => call('PUT', `/api/user/${account.email}`, account.idToken, body))).toEqual(Array(perAccount).fill(200))
+    expect(await statuses(perAccount, () => call('PUT', `/api/user/${account.email}`, account.idToken, body))).toEqual(
+      Array(perAccount).fill(200),
+    )
     await expectLimited(await call('PUT', `/api/user/${account.email}`, account.idToken, body), 'signIn')
     // Fresh accounts from the same address, until the address is over its own limit (one hit is spent above).
     const perIp = limit('signIn', 'perIp')
     const others = await Promise.all(Array.from({ length: perIp - perAccount }, () => createAccount()))
-    const answers = await statuses(others.length, (i) => call('PUT', `/api/user/${others[i]!.email}`, others[i]!.idToken, { email: others[i]!.email }))
+    const answers = await statuses(others.length, (i) =>
+      call('PUT', `/api/user/${others[i]!.email}`, others[i]!.idToken, { email: others[i]!.email }),
+    )
     expect(answers).toEqual([...Array(perIp - perAccount - 1).fill(200), 429])
   })
 
@@ -92,7 +103,9 @@ describe('rate limits', () => {
     await expectLimited(await call('POST', '/api/renders', admin, { lottie: lottie.id }), 'render')
 
     const links = limit('lottieLink', 'perAccount')
-    expect(await statuses(links, () => call('POST', '/api/uploads/lottie-link', admin, { url: lottie.url }))).toEqual(Array(links).fill(201))
+    expect(await statuses(links, () => call('POST', '/api/uploads/lottie-link', admin, { url: lottie.url }))).toEqual(
+      Array(links).fill(201),
+    )
     await expectLimited(await call('POST', '/api/uploads/lottie-link', admin, { url: lottie.url }), 'lottieLink')
     // A multipart publish that would render counts as a render too.
     const publish = new FormData()
@@ -111,7 +124,9 @@ describe('rate limits', () => {
       return form
     }
     const allowed = limit('upload', 'perAccount')
-    expect(await statuses(allowed, () => call('POST', '/api/uploads/animation?format=gif', admin, gifForm()))).toEqual(Array(allowed).fill(201))
+    expect(await statuses(allowed, () => call('POST', '/api/uploads/animation?format=gif', admin, gifForm()))).toEqual(
+      Array(allowed).fill(201),
+    )
     await expectLimited(await call('POST', '/api/uploads/animation?format=gif', admin, gifForm()), 'upload')
   })
 
@@ -122,7 +137,13 @@ describe('rate limits', () => {
   it('keeps counting a verified user after sign-in: the limit is per account, not per session', async () => {
     const account = await createAccount()
     const verifiedToken = await verifyEmail(account)
-    const sessions = await Promise.all([0, 1].map(async () => ((await (await call('PUT', `/api/user/${account.email}`, verifiedToken, { email: account.email })).json()) as { token: string }).token))
+    const sessions = await Promise.all(
+      [0, 1].map(
+        async () =>
+          ((await (await call('PUT', `/api/user/${account.email}`, verifiedToken, { email: account.email })).json()) as { token: string })
+            .token,
+      ),
+    )
     const allowed = limit('profile', 'perAccount')
     const answers = await statuses(allowed + 1, (i) => call('PUT', `/api/user/${account.email}`, sessions[i % 2], { job: `Job ${i}` }))
     expect(answers).toEqual([...Array(allowed).fill(200), 429])

@@ -49,7 +49,12 @@ export function createRateLimits(store: Store, factor = 1): RateLimits {
   const refuse = (name: LimitName, waitMs: number) => {
     if (waitMs <= 0) return
     const retryAfterSeconds = Math.ceil(waitMs / 1000)
-    throw new HttpError('RATE_LIMITED', `Too many ${RATE_LIMITS[name].what}; try again in ${retryAfterSeconds} s`, { limit: name, retryAfterSeconds }, retryAfterSeconds)
+    throw new HttpError(
+      'RATE_LIMITED',
+      `Too many ${RATE_LIMITS[name].what}; try again in ${retryAfterSeconds} s`,
+      { limit: name, retryAfterSeconds },
+      retryAfterSeconds,
+    )
   }
   const hitIp = (name: LimitName, ctx: Context) => counters.get(name)!.ip.hit(ctx.ip || 'unknown')
   const hitAccount = (name: LimitName, account: string) => counters.get(name)!.account.hit(account.toLowerCase())

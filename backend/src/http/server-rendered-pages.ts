@@ -29,13 +29,20 @@ const PAGES: Record<string, (store: Store) => Promise<ApiAnswers>> = {
     const list = wumpusListPath()
     const [listPath, listQuery = ''] = list.split('?')
     const tags = tagListPath(HOME_TAG_CHIPS)
-    const [listPage, tagPage] = await Promise.all([galleryPages(store).page(listPath!, listQuery), tagLists(store).page(tags.split('?')[1]!)])
+    const [listPage, tagPage] = await Promise.all([
+      galleryPages(store).page(listPath!, listQuery),
+      tagLists(store).page(tags.split('?')[1]!),
+    ])
     return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage) }
   },
   '/about': async () => ({}),
 }
 
-const jsonAnswer = (page: CachedPage) => ({ status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8', ...page.headers }, body: page.body })
+const jsonAnswer = (page: CachedPage) => ({
+  status: 200,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', ...page.headers },
+  body: page.body,
+})
 
 /**
  * Answers page navigations to `/` and `/about` with HTML that already holds the page (same React
@@ -72,7 +79,10 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
         const module = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
         return { renderPage: module.renderPage, template: readFileSync(templateFile, 'utf8') }
       } catch (error) {
-        logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', { entry, error: String(error) })
+        logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', {
+          entry,
+          error: String(error),
+        })
         return null
       }
     })())

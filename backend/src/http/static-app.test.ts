@@ -10,7 +10,10 @@ beforeAll(async () => {
   server = await startTestServer()
   const root = server.config.staticDir
   mkdirSync(path.join(root, 'assets'), { recursive: true })
-  writeFileSync(path.join(root, 'index.html'), `<!doctype html><title>Wumpus</title><script>${INLINE}</script><script type="module" src="/assets/app-abc123.js"></script>`)
+  writeFileSync(
+    path.join(root, 'index.html'),
+    `<!doctype html><title>Wumpus</title><script>${INLINE}</script><script type="module" src="/assets/app-abc123.js"></script>`,
+  )
   writeFileSync(path.join(root, 'assets', 'app-abc123.js'), 'console.log(1)')
   writeFileSync(path.join(root, 'sw.js'), 'self')
 })

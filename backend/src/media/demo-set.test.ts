@@ -8,7 +8,10 @@ vi.mock('./render-pool', () => ({
   renderAnimation: vi.fn(async (lottie: { nm: string }) => ({
     gif: new TextEncoder().encode(`gif:${lottie.nm}`),
     apng: new TextEncoder().encode(`apng:${lottie.nm}`),
-    frames: 1, durationMs: 1000, width: 320, height: 320,
+    frames: 1,
+    durationMs: 1000,
+    width: 320,
+    height: 320,
   })),
 }))
 
@@ -49,18 +52,27 @@ describe('demoMascots', () => {
     expect(lottie.layers.length).toBeGreaterThan(5)
   })
 
-  it.each(mascots.map((m) => [m.slug, m.lottie as Lottie] as const))('%s draws a body on a clear background and loops seamlessly', async (_slug, lottie) => {
-    // Play on to twice the length and grab frames 0 and op: a seamless loop makes them match.
-    const twice = { ...lottie, op: lottie.op * 2, layers: lottie.layers.map((l) => ({ ...l, op: lottie.op * 2 })) }
-    const { frames } = await renderLottie(twice, { fps: lottie.fr / lottie.op })
-    expect(frames).toHaveLength(2)
-    const [first, looped] = frames as [Uint8Array, Uint8Array]
-    expect(alphaAt(first, 160, 200)).toBe(255) // the belly
-    for (const [x, y] of [[0, 0], [319, 0], [0, 319], [319, 319]] as const) expect(alphaAt(first, x, y)).toBe(0)
-    let diff = 0
-    for (let i = 0; i < first.length; i++) diff += Math.abs(first[i]! - looped[i]!)
-    expect(diff / first.length).toBeLessThan(0.01)
-  })
+  it.each(mascots.map((m) => [m.slug, m.lottie as Lottie] as const))(
+    '%s draws a body on a clear background and loops seamlessly',
+    async (_slug, lottie) => {
+      // Play on to twice the length and grab frames 0 and op: a seamless loop makes them match.
+      const twice = { ...lottie, op: lottie.op * 2, layers: lottie.layers.map((l) => ({ ...l, op: lottie.op * 2 })) }
+      const { frames } = await renderLottie(twice, { fps: lottie.fr / lottie.op })
+      expect(frames).toHaveLength(2)
+      const [first, looped] = frames as [Uint8Array, Uint8Array]
+      expect(alphaAt(first, 160, 200)).toBe(255) // the belly
+      for (const [x, y] of [
+        [0, 0],
+        [319, 0],
+        [0, 319],
+        [319, 319],
+      ] as const)
+        expect(alphaAt(first, x, y)).toBe(0)
+      let diff = 0
+      for (let i = 0; i < first.length; i++) diff += Math.abs(first[i]! - looped[i]!)
+      expect(diff / first.length).toBeLessThan(0.01)
+    },
+  )
 })
 
 describe('renderDemoSet', () => {

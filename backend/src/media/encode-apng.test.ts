@@ -53,7 +53,7 @@ describe('encodeApng', () => {
       expect(apng.frames).toEqual(input)
       // The first frame covers the canvas; later ones only the moving square and its edge.
       expect(apng.controls[0]).toMatchObject({ x: 0, y: 0, w: 24, h: 20 })
-      for (const c of apng.controls.slice(1)) expect(c.w * c.h).toBeLessThan(24 * 20 / 3)
+      for (const c of apng.controls.slice(1)) expect(c.w * c.h).toBeLessThan((24 * 20) / 3)
       // Moving soft pixels cannot be drawn over (OVER) visible ones: something replaces or clears them.
       expect(apng.controls.some((c) => c.blend === 0 || c.dispose === 1)).toBe(true)
     }
@@ -101,7 +101,11 @@ describe('encodeApng', () => {
     expect(bytes.length).toBeLessThanOrEqual(512_000)
     const apng = decodeApng(bytes)
     expect(apng.colourType).toBe(3)
-    shownFrames(apng.controls.map((c) => c.delayMs), seq.fps, seq.frames.length).forEach((index, n) => {
+    shownFrames(
+      apng.controls.map((c) => c.delayMs),
+      seq.fps,
+      seq.frames.length,
+    ).forEach((index, n) => {
       const error = frameError(seq.frames[n]!, apng.frames[index]!)
       expect(error.rms, `frame ${n}`).toBeLessThan(1.5)
       expect(error.max, `frame ${n}`).toBeLessThan(96)

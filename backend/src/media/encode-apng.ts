@@ -1,7 +1,15 @@
 import { crc32, deflateSync } from 'node:zlib'
 import {
-  Bounds, bytesOf, checkedFrames, holdRepeats, inRect, rectArea, sameBytes,
-  type FrameSequence, type HeldFrame, type Rect,
+  Bounds,
+  bytesOf,
+  checkedFrames,
+  holdRepeats,
+  inRect,
+  rectArea,
+  sameBytes,
+  type FrameSequence,
+  type HeldFrame,
+  type Rect,
 } from './frames'
 import { quantizeFrames, type IndexedFrames } from './quantize'
 
@@ -102,11 +110,20 @@ function filtered(rows: Uint8Array, rowBytes: number, bpp: number): Uint8Array {
         const above = up[i]!
         let v: number
         switch (type) {
-          case 0: v = row[i]!; break
-          case 1: v = row[i]! - left; break
-          case 2: v = row[i]! - above; break
-          case 3: v = row[i]! - ((left + above) >> 1); break
-          default: v = row[i]! - paeth(left, above, i >= bpp ? up[i - bpp]! : 0)
+          case 0:
+            v = row[i]!
+            break
+          case 1:
+            v = row[i]! - left
+            break
+          case 2:
+            v = row[i]! - above
+            break
+          case 3:
+            v = row[i]! - ((left + above) >> 1)
+            break
+          default:
+            v = row[i]! - paeth(left, above, i >= bpp ? up[i - bpp]! : 0)
         }
         v &= 0xff
         line[i] = v

@@ -15,7 +15,8 @@ function frames(count: number): Uint8Array[] {
       for (let x = 0; x < 16; x++) {
         const i = (y * 16 + x) * 4
         if (x >= n && x < n + 4 && y >= 4 && y < 8) f.set([250, 140, 20, 255], i)
-        else if (y === 12) f.set([0, 0, 0, 60], i) // a soft shadow
+        else if (y === 12)
+          f.set([0, 0, 0, 60], i) // a soft shadow
         else if (y === 13) f.set([40, 80, 200, 200], i) // mostly opaque edge
       }
     }
@@ -55,7 +56,12 @@ describe('encodeGif', () => {
     // Each frame is the square only; its trailing column turns clear, which only disposing the
     // previous frame to the background can do.
     const placed = gif.controls.map((c) => [c.x, c.y, c.w, c.h, c.dispose])
-    expect(placed).toEqual([[0, 4, 4, 4, 2], [1, 4, 4, 4, 2], [2, 4, 4, 4, 2], [3, 4, 4, 4, 1]])
+    expect(placed).toEqual([
+      [0, 4, 4, 4, 2],
+      [1, 4, 4, 4, 2],
+      [2, 4, 4, 4, 2],
+      [3, 4, 4, 4, 1],
+    ])
     expect(gif.controls.every((c) => c.transparentIndex === 0)).toBe(true)
   })
 
@@ -66,7 +72,11 @@ describe('encodeGif', () => {
       return f
     })
     const gif = decodeGif((await encodeGif({ width: 8, height: 8, fps: 10, frames: grow })).bytes)
-    expect(gif.controls.slice(1).map((c) => [c.x, c.y, c.w, c.h, c.dispose])).toEqual([[1, 3, 1, 1, 1], [2, 3, 1, 1, 1], [3, 3, 1, 1, 1]])
+    expect(gif.controls.slice(1).map((c) => [c.x, c.y, c.w, c.h, c.dispose])).toEqual([
+      [1, 3, 1, 1, 1],
+      [2, 3, 1, 1, 1],
+      [3, 3, 1, 1, 1],
+    ])
     expect(gif.frames).toEqual(grow)
   })
 
@@ -101,7 +111,11 @@ describe('encodeGif', () => {
     const { bytes } = await encodeGif(seq)
     expect(bytes.length).toBeLessThanOrEqual(512_000)
     const gif = decodeGif(bytes)
-    const shown = shownFrames(gif.controls.map((c) => c.delayCs * 10), seq.fps, seq.frames.length)
+    const shown = shownFrames(
+      gif.controls.map((c) => c.delayCs * 10),
+      seq.fps,
+      seq.frames.length,
+    )
     shown.forEach((index, n) => {
       const error = frameError(thresholded(seq.frames[n]!), gif.frames[index]!)
       expect(error.rms, `frame ${n}`).toBeLessThan(1.5)

@@ -68,7 +68,11 @@ describe('fetchRemote against a server (allowed for the test)', () => {
       res.on('close', () => clearInterval(timer))
     })
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    policy = { port: (server.address() as AddressInfo).port, isAllowedAddress: (address) => address === '127.0.0.1', ca: LOCALHOST_TLS.cert }
+    policy = {
+      port: (server.address() as AddressInfo).port,
+      isAllowedAddress: (address) => address === '127.0.0.1',
+      ca: LOCALHOST_TLS.cert,
+    }
   })
   afterAll(async () => {
     for (const res of drips) res.destroy()
@@ -91,12 +95,38 @@ describe('fetchRemote against a server (allowed for the test)', () => {
 
 describe('isPublicAddress', () => {
   it('allows only global unicast addresses', () => {
-    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001::200e']) expect(isPublicAddress(address), address).toBe(true)
+    for (const address of ['93.184.216.34', '1.1.1.1', '2606:4700::1111', '2a00:1450:4001::200e'])
+      expect(isPublicAddress(address), address).toBe(true)
     const refused = [
-      '127.0.0.1', '10.0.0.1', '172.20.0.1', '192.168.1.1', '100.64.0.1', '0.0.0.0', '255.255.255.255', '224.0.0.1', '198.18.0.1',
-      '192.0.2.1', '198.51.100.7', '203.0.113.9', '192.88.99.1',
-      '::1', '::', 'fe80::1', 'fd00::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:93.184.216.34', '::7f00:1', '64:ff9b::7f00:1',
-      '64:ff9b:1::1', '2002:7f00:1::', '2001::1', '2001:db8::1', '3fff::1', '100::1', 'nonsense',
+      '127.0.0.1',
+      '10.0.0.1',
+      '172.20.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '0.0.0.0',
+      '255.255.255.255',
+      '224.0.0.1',
+      '198.18.0.1',
+      '192.0.2.1',
+      '198.51.100.7',
+      '203.0.113.9',
+      '192.88.99.1',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      'ff02::1',
+      '::ffff:127.0.0.1',
+      '::ffff:93.184.216.34',
+      '::7f00:1',
+      '64:ff9b::7f00:1',
+      '64:ff9b:1::1',
+      '2002:7f00:1::',
+      '2001::1',
+      '2001:db8::1',
+      '3fff::1',
+      '100::1',
+      'nonsense',
     ]
     for (const address of refused) expect(isPublicAddress(address), address).toBe(false)
   })

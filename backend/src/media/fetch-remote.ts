@@ -12,10 +12,26 @@ import { HttpError } from '../http/http-error'
  */
 const refusedV4 = new BlockList()
 for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.31.196.0', 24], ['192.52.193.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['192.175.48.0', 24], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) refusedV4.addSubnet(net, prefix, 'ipv4')
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['192.175.48.0', 24],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  refusedV4.addSubnet(net, prefix, 'ipv4')
 
 const globalV6 = new BlockList()
 globalV6.addSubnet('2000::', 3, 'ipv6')
@@ -25,7 +41,8 @@ for (const [net, prefix] of [
   ['2001:db8::', 32], // documentation
   ['2002::', 16], // 6to4
   ['3fff::', 20], // documentation
-] as const) refusedV6.addSubnet(net, prefix, 'ipv6')
+] as const)
+  refusedV6.addSubnet(net, prefix, 'ipv6')
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address)
@@ -50,7 +67,11 @@ const PUBLIC_HTTPS: FetchPolicy = { port: 443, isAllowedAddress: isPublicAddress
  * the address actually connected to, so DNS tricks don't help), no redirects, a byte limit, and one
  * deadline for the whole fetch (a server dripping bytes cannot hold it open).
  */
-export function fetchRemote(rawUrl: string, options: { maxBytes: number; timeoutMs?: number }, policy: FetchPolicy = PUBLIC_HTTPS): Promise<Uint8Array> {
+export function fetchRemote(
+  rawUrl: string,
+  options: { maxBytes: number; timeoutMs?: number },
+  policy: FetchPolicy = PUBLIC_HTTPS,
+): Promise<Uint8Array> {
   let url: URL
   try {
     url = new URL(rawUrl)

@@ -1,11 +1,5 @@
 import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
-import {
-  MediaError,
-  assertDimensions,
-  assertFrameCount,
-  assertNoMarkup,
-  assertNothingAfter,
-} from './media-error'
+import { MediaError, assertDimensions, assertFrameCount, assertNoMarkup, assertNothingAfter } from './media-error'
 
 const SIGNATURES = ['GIF87a', 'GIF89a']
 const TRAILER = 0x3b

@@ -66,10 +66,15 @@ describe('inspectWebp', () => {
   })
 
   it('reads frames, durations and loop count of an animated WebP', () => {
-    const webp = webpAnimated(64, 32, [
-      { width: 64, height: 32, durationMs: 100 },
-      { x: 10, y: 4, width: 20, height: 20, durationMs: 250 },
-    ], 2)
+    const webp = webpAnimated(
+      64,
+      32,
+      [
+        { width: 64, height: 32, durationMs: 100 },
+        { x: 10, y: 4, width: 20, height: 20, durationMs: 250 },
+      ],
+      2,
+    )
     expect(inspectWebp(webp)).toMatchObject({ width: 64, height: 32, frames: 2, durationMs: 350, loop: 2 })
   })
 

@@ -2,13 +2,7 @@ import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
 import { inspectGif } from './inspect-gif'
 import { inspectPng } from './inspect-png'
 import { sniffFormat } from './inspect'
-import {
-  MediaError,
-  assertDimensions,
-  assertFrameCount,
-  assertNoMarkup,
-  assertNothingAfter,
-} from './media-error'
+import { MediaError, assertDimensions, assertFrameCount, assertNoMarkup, assertNothingAfter } from './media-error'
 
 const PNG_START = [0x89, 0x50, 0x4e, 0x47]
 const GIF_START = [0x47, 0x49, 0x46, 0x38] // GIF8
@@ -36,8 +30,7 @@ const SOS = 0xda
 const COM = 0xfe
 const isRestart = (marker: number) => marker >= 0xd0 && marker <= 0xd7
 // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-const isStartOfFrame = (marker: number) =>
-  marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc
+const isStartOfFrame = (marker: number) => marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc
 
 /** Walks the JPEG markers from SOI to EOI; the size comes from the first SOFn segment. */
 export function inspectJpeg(bytes: Uint8Array): MediaInfo {

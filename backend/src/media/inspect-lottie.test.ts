@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { MAX_LOTTIE_IMAGES, MAX_LOTTIE_LAYERS, MAX_LOTTIE_PRECOMP_DEPTH, MAX_LOTTIE_SHAPES, MAX_MEDIA_DIMENSION, MAX_MEDIA_FRAMES } from '../../../contract/limits'
+import {
+  MAX_LOTTIE_IMAGES,
+  MAX_LOTTIE_LAYERS,
+  MAX_LOTTIE_PRECOMP_DEPTH,
+  MAX_LOTTIE_SHAPES,
+  MAX_MEDIA_DIMENSION,
+  MAX_MEDIA_FRAMES,
+} from '../../../contract/limits'
 import { inspectLottie } from './inspect-lottie'
 import { bytes, mediaErrorOf } from './test-fixtures/bytes'
 import { lottie, lottieBytes, utf8 } from './test-fixtures/lottie'
@@ -84,29 +91,54 @@ describe('inspectLottie', () => {
     const detailsOf = (file: Uint8Array) => mediaErrorOf(() => inspectLottie(file)).details
 
     it('accepts an animation at the limits', () => {
-      const images = Array.from({ length: MAX_LOTTIE_IMAGES }, (_, i) => ({ id: `img${i}`, w: 1, h: 1, u: '', p: 'data:image/png;base64,AA==' }))
-      expect(inspectLottie(lottieBytes({ layers: Array.from({ length: MAX_LOTTIE_LAYERS }, () => layer()), assets: images })).format).toBe('lottie')
+      const images = Array.from({ length: MAX_LOTTIE_IMAGES }, (_, i) => ({
+        id: `img${i}`,
+        w: 1,
+        h: 1,
+        u: '',
+        p: 'data:image/png;base64,AA==',
+      }))
+      expect(inspectLottie(lottieBytes({ layers: Array.from({ length: MAX_LOTTIE_LAYERS }, () => layer()), assets: images })).format).toBe(
+        'lottie',
+      )
     })
 
     it('refuses too many layers, counting those inside precompositions each time they are used', () => {
-      expect(detailsOf(lottieBytes({ layers: Array.from({ length: MAX_LOTTIE_LAYERS + 1 }, () => layer()) }))).toMatchObject({ what: 'layers', max: MAX_LOTTIE_LAYERS })
+      expect(detailsOf(lottieBytes({ layers: Array.from({ length: MAX_LOTTIE_LAYERS + 1 }, () => layer()) }))).toMatchObject({
+        what: 'layers',
+        max: MAX_LOTTIE_LAYERS,
+      })
       // 40 layers using a precomposition of 40 layers: 1,640 layers to draw in a 41-layer file.
-      const inner = precomp('inner', Array.from({ length: 40 }, () => layer()))
+      const inner = precomp(
+        'inner',
+        Array.from({ length: 40 }, () => layer()),
+      )
       const outer = Array.from({ length: 40 }, () => layer({ ty: 0, refId: 'inner' }))
       expect(codeOf(lottieBytes({ layers: outer, assets: [inner] }))).toBe('TOO_COMPLEX')
     })
 
     it('refuses precompositions nested too deep, or in a cycle', () => {
       const chain = Array.from({ length: MAX_LOTTIE_PRECOMP_DEPTH + 1 }, (_, i) => precomp(`p${i}`, [layer({ ty: 0, refId: `p${i + 1}` })]))
-      expect(detailsOf(lottieBytes({ layers: [layer({ ty: 0, refId: 'p0' })], assets: chain }))).toMatchObject({ what: 'precomposition depth' })
+      expect(detailsOf(lottieBytes({ layers: [layer({ ty: 0, refId: 'p0' })], assets: chain }))).toMatchObject({
+        what: 'precomposition depth',
+      })
       const cycle = [precomp('a', [layer({ ty: 0, refId: 'b' })]), precomp('b', [layer({ ty: 0, refId: 'a' })])]
       expect(codeOf(lottieBytes({ layers: [layer({ ty: 0, refId: 'a' })], assets: cycle }))).toBe('TOO_COMPLEX')
     })
 
     it('refuses too many shapes (groups included) and too many images', () => {
-      const group = { ty: 'gr', it: Array.from({ length: MAX_LOTTIE_SHAPES }, () => ({ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [1, 1] } })) }
+      const group = {
+        ty: 'gr',
+        it: Array.from({ length: MAX_LOTTIE_SHAPES }, () => ({ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [1, 1] } })),
+      }
       expect(detailsOf(lottieBytes({ layers: [layer({ shapes: [group] })] }))).toMatchObject({ what: 'shapes', max: MAX_LOTTIE_SHAPES })
-      const images = Array.from({ length: MAX_LOTTIE_IMAGES + 1 }, (_, i) => ({ id: `img${i}`, w: 1, h: 1, u: '', p: 'data:image/png;base64,AA==' }))
+      const images = Array.from({ length: MAX_LOTTIE_IMAGES + 1 }, (_, i) => ({
+        id: `img${i}`,
+        w: 1,
+        h: 1,
+        u: '',
+        p: 'data:image/png;base64,AA==',
+      }))
       expect(detailsOf(lottieBytes({ assets: images }))).toMatchObject({ what: 'images', count: MAX_LOTTIE_IMAGES + 1 })
     })
   })

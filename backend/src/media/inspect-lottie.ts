@@ -1,4 +1,10 @@
-import { MAX_LOTTIE_IMAGES, MAX_LOTTIE_LAYERS, MAX_LOTTIE_PRECOMP_DEPTH, MAX_LOTTIE_SHAPES, MAX_MEDIA_DIMENSION } from '../../../contract/limits'
+import {
+  MAX_LOTTIE_IMAGES,
+  MAX_LOTTIE_LAYERS,
+  MAX_LOTTIE_PRECOMP_DEPTH,
+  MAX_LOTTIE_SHAPES,
+  MAX_MEDIA_DIMENSION,
+} from '../../../contract/limits'
 import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
 import { MediaError, assertFrameCount } from './media-error'
 

@@ -3,19 +3,7 @@ import { MAX_MEDIA_DIMENSION, MAX_MEDIA_FRAMES } from '../../../contract/limits'
 import { inspectApng, inspectPng, pngHasAnimationControl } from './inspect-png'
 import { bytes, flipped, mediaErrorOf } from './test-fixtures/bytes'
 import { buildGif } from './test-fixtures/gif'
-import {
-  actl,
-  apngChunks,
-  buildApng,
-  buildPng,
-  chunk,
-  fctl,
-  fdat,
-  iend,
-  ihdr,
-  pixels,
-  stillPng,
-} from './test-fixtures/png'
+import { actl, apngChunks, buildApng, buildPng, chunk, fctl, fdat, iend, ihdr, pixels, stillPng } from './test-fixtures/png'
 
 const animation = () =>
   buildApng({
@@ -118,7 +106,16 @@ describe('inspectApng', () => {
     [
       'a middle frame without data',
       /frame 2 has no image data/,
-      buildPng([ihdr(4, 4), actl(3), fctl(0, frame), chunk('IDAT', pixels(4, 4)), fctl(1, frame), fctl(2, frame), fdat(3, pixels(4, 4)), iend()]),
+      buildPng([
+        ihdr(4, 4),
+        actl(3),
+        fctl(0, frame),
+        chunk('IDAT', pixels(4, 4)),
+        fctl(1, frame),
+        fctl(2, frame),
+        fdat(3, pixels(4, 4)),
+        iend(),
+      ]),
     ],
     [
       'a last frame without data',
@@ -187,10 +184,22 @@ describe('inspectPng', () => {
     ['an invalid bit depth', /bit depth 7/, buildPng([ihdr(4, 4, 7, 6), chunk('IDAT', pixels(4, 4)), iend()])],
     ['a size of 0', /image size/, buildPng([ihdr(0, 4), chunk('IDAT', pixels(4, 4)), iend()])],
     ['no IDAT', /no IDAT/, buildPng([ihdr(4, 4), iend()])],
-    ['IDAT chunks that are not consecutive', /not consecutive/, buildPng([ihdr(4, 4), chunk('IDAT', [1]), chunk('tEXt', 'a\0b'), chunk('IDAT', [2]), iend()])],
+    [
+      'IDAT chunks that are not consecutive',
+      /not consecutive/,
+      buildPng([ihdr(4, 4), chunk('IDAT', [1]), chunk('tEXt', 'a\0b'), chunk('IDAT', [2]), iend()]),
+    ],
     ['a palette image without PLTE', /without PLTE/, buildPng([ihdr(4, 4, 8, 3), chunk('IDAT', pixels(4, 4)), iend()])],
-    ['an unknown critical chunk', /unknown critical chunk WMPS/, buildPng([ihdr(4, 4), chunk('WMPS', [1]), chunk('IDAT', pixels(4, 4)), iend()])],
-    ['a chunk type that is not letters', /not four letters/, buildPng([ihdr(4, 4), chunk('ab1d', [1]), chunk('IDAT', pixels(4, 4)), iend()])],
+    [
+      'an unknown critical chunk',
+      /unknown critical chunk WMPS/,
+      buildPng([ihdr(4, 4), chunk('WMPS', [1]), chunk('IDAT', pixels(4, 4)), iend()]),
+    ],
+    [
+      'a chunk type that is not letters',
+      /not four letters/,
+      buildPng([ihdr(4, 4), chunk('ab1d', [1]), chunk('IDAT', pixels(4, 4)), iend()]),
+    ],
     ['IEND with data', /IEND length/, buildPng([ihdr(4, 4), chunk('IDAT', pixels(4, 4)), chunk('IEND', [0])])],
   ])('refuses %s as BAD_STRUCTURE', (_, reason, png) => {
     const error = mediaErrorOf(() => inspectPng(png))

@@ -1,12 +1,6 @@
 import { crc32 } from 'node:zlib'
 import { INSPECTED_CONTENT_TYPE, type MediaInfo } from '../../../contract/media'
-import {
-  MediaError,
-  assertDimensions,
-  assertFrameCount,
-  assertNoMarkup,
-  assertNothingAfter,
-} from './media-error'
+import { MediaError, assertDimensions, assertFrameCount, assertNoMarkup, assertNothingAfter } from './media-error'
 
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 

@@ -55,15 +55,13 @@ describe('inspectMedia', () => {
     expect(mediaErrorOf(() => inspectMedia(stillPng(), 'apng')).code).toBe('NOT_ANIMATED')
   })
 
-  it('passes the inspectors\' own refusals through', () => {
+  it("passes the inspectors' own refusals through", () => {
     expect(mediaErrorOf(() => inspectMedia(new Uint8Array(), 'gif')).code).toBe('EMPTY')
     expect(mediaErrorOf(() => inspectMedia(bytes('GIF'), 'gif')).code).toBe('TRUNCATED')
     expect(mediaErrorOf(() => inspectMedia(bytes('%PDF-1.7'), 'apng')).code).toBe('BAD_SIGNATURE')
     expect(mediaErrorOf(() => inspectMedia(utf8('not json'), 'lottie')).code).toBe('INVALID_JSON')
     const gif = buildGif()
     expect(mediaErrorOf(() => inspectMedia(bytes(gif, buildZip('x.js', 'alert(1)', gif.length)), 'gif')).code).toBe('POLYGLOT')
-    expect(mediaErrorOf(() => inspectMedia(buildGif({ width: 5000, height: 1, frames: [{ width: 1 }] }), 'gif')).code).toBe(
-      'TOO_LARGE',
-    )
+    expect(mediaErrorOf(() => inspectMedia(buildGif({ width: 5000, height: 1, frames: [{ width: 1 }] }), 'gif')).code).toBe('TOO_LARGE')
   })
 })

@@ -71,8 +71,12 @@ export async function runJob(job: RenderJob): Promise<RenderResult> {
   const apng = await withinCap(APNG_STEPS, async ({ quality, level }) => (await encodeApng(seq, { quality, level })).bytes)
   const t3 = performance.now()
   return {
-    gif, apng,
-    frames: seq.frames.length, durationMs: seq.durationMs, width: seq.width, height: seq.height,
+    gif,
+    apng,
+    frames: seq.frames.length,
+    durationMs: seq.durationMs,
+    width: seq.width,
+    height: seq.height,
     timings: { render: t1 - t0, gif: t2 - t1, apng: t3 - t2 },
   }
 }

@@ -4,18 +4,43 @@ import { lottieHeader, renderLottie } from './render-lottie'
 /** A 100x100 Lottie: a red 30px disc sliding from x=20 to x=80 at y=50 over `op` frames at `fr` fps. */
 function slidingDisc(fr = 30, op = 30, w = 100, h = 100): object {
   return {
-    v: '5.7.4', fr, ip: 0, op, w, h, layers: [{
-      ty: 4, ind: 1, ip: 0, op, st: 0,
-      ks: {
-        o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] },
-        p: { a: 1, k: [{ t: 0, s: [20, 50], i: { x: [1], y: [1] }, o: { x: [0], y: [0] } }, { t: op, s: [80, 50] }] },
+    v: '5.7.4',
+    fr,
+    ip: 0,
+    op,
+    w,
+    h,
+    layers: [
+      {
+        ty: 4,
+        ind: 1,
+        ip: 0,
+        op,
+        st: 0,
+        ks: {
+          o: { a: 0, k: 100 },
+          r: { a: 0, k: 0 },
+          a: { a: 0, k: [0, 0] },
+          s: { a: 0, k: [100, 100] },
+          p: {
+            a: 1,
+            k: [
+              { t: 0, s: [20, 50], i: { x: [1], y: [1] }, o: { x: [0], y: [0] } },
+              { t: op, s: [80, 50] },
+            ],
+          },
+        },
+        shapes: [
+          { ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [30, 30] } },
+          { ty: 'fl', c: { a: 0, k: [1, 0, 0, 1] }, o: { a: 0, k: 100 } },
+        ],
       },
-      shapes: [{ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [30, 30] } }, { ty: 'fl', c: { a: 0, k: [1, 0, 0, 1] }, o: { a: 0, k: 100 } }],
-    }],
+    ],
   }
 }
 
-const pixel = (frame: Uint8Array, width: number, x: number, y: number) => Array.from(frame.subarray((y * width + x) * 4, (y * width + x) * 4 + 4))
+const pixel = (frame: Uint8Array, width: number, x: number, y: number) =>
+  Array.from(frame.subarray((y * width + x) * 4, (y * width + x) * 4 + 4))
 
 describe('renderLottie', () => {
   it('renders every frame at the requested size with straight-alpha RGBA', async () => {

@@ -7,14 +7,38 @@ import { inspectMedia } from './inspect'
 import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError } from './render-pool'
 
 const tiny = {
-  v: '5.7.4', fr: 20, ip: 0, op: 10, w: 64, h: 64, layers: [{
-    ty: 4, ind: 1, ip: 0, op: 10, st: 0,
-    ks: {
-      o: { a: 0, k: 100 }, r: { a: 0, k: 0 }, a: { a: 0, k: [0, 0] }, s: { a: 0, k: [100, 100] },
-      p: { a: 1, k: [{ t: 0, s: [20, 32], i: { x: [1], y: [1] }, o: { x: [0], y: [0] } }, { t: 10, s: [44, 32] }] },
+  v: '5.7.4',
+  fr: 20,
+  ip: 0,
+  op: 10,
+  w: 64,
+  h: 64,
+  layers: [
+    {
+      ty: 4,
+      ind: 1,
+      ip: 0,
+      op: 10,
+      st: 0,
+      ks: {
+        o: { a: 0, k: 100 },
+        r: { a: 0, k: 0 },
+        a: { a: 0, k: [0, 0] },
+        s: { a: 0, k: [100, 100] },
+        p: {
+          a: 1,
+          k: [
+            { t: 0, s: [20, 32], i: { x: [1], y: [1] }, o: { x: [0], y: [0] } },
+            { t: 10, s: [44, 32] },
+          ],
+        },
+      },
+      shapes: [
+        { ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [40, 40] } },
+        { ty: 'fl', c: { a: 0, k: [0.2, 0.6, 1, 1] }, o: { a: 0, k: 100 } },
+      ],
     },
-    shapes: [{ ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [40, 40] } }, { ty: 'fl', c: { a: 0, k: [0.2, 0.6, 1, 1] }, o: { a: 0, k: 100 } }],
-  }],
+  ],
 }
 
 const ascii = (bytes: Uint8Array, n: number) => String.fromCharCode(...bytes.subarray(0, n))
@@ -37,7 +61,12 @@ describe('renderAnimation (shared worker)', () => {
     expect([out.previews.small.width, out.previews.large.width, out.previews.still.frames]).toEqual([300, 600, 1])
     expect(ascii(out.previews.small.bytes.subarray(8), 4)).toBe('WEBP')
     expect(out.exports.map((e) => [e.platform, e.file !== undefined])).toEqual([
-      ['discord', true], ['telegram', true], ['whatsapp', true], ['signal', true], ['line', true], ['slack', true],
+      ['discord', true],
+      ['telegram', true],
+      ['whatsapp', true],
+      ['signal', true],
+      ['line', true],
+      ['slack', true],
     ])
     expect(Object.keys(out.timings)).toEqual(['previews', 'discord', 'telegram', 'whatsapp', 'signal', 'line', 'slack'])
   })
@@ -54,7 +83,9 @@ describe('RenderPool with a misbehaving worker', () => {
   const dir = mkdtempSync(join(tmpdir(), 'render-pool-'))
   // Replies like media-worker, but exits on 'crash' and never answers 'hang'.
   const script = join(dir, 'worker.mjs')
-  writeFileSync(script, `
+  writeFileSync(
+    script,
+    `
     import { parentPort } from 'node:worker_threads'
     parentPort.on('message', (job) => {
       if (job.lottie === 'crash') process.exit(3)
@@ -65,7 +96,8 @@ describe('RenderPool with a misbehaving worker', () => {
       }
       parentPort.postMessage({ id: job.id, ok: true, result: { frames: job.lottie, gif: new Uint8Array(1), apng: new Uint8Array(1) } })
     })
-  `)
+  `,
+  )
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
   it('fails the job in flight when the worker dies, then starts a new worker for the queue', async () => {

@@ -43,9 +43,12 @@ interface Pending {
  * not apply `--import tsx` hooks to a worker's entry, so a small bootstrap registers tsx first.
  */
 function startDefaultWorker(): Worker {
-  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./media-worker.js', import.meta.url), { resourceLimits: RENDER_WORKER_LIMITS })
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./media-worker.js', import.meta.url), { resourceLimits: RENDER_WORKER_LIMITS })
   const entry = new URL('./media-worker.ts', import.meta.url).href
-  const tsxDir = createRequire(import.meta.url).resolve('tsx/package.json').replace(/package\.json$/, '')
+  const tsxDir = createRequire(import.meta.url)
+    .resolve('tsx/package.json')
+    .replace(/package\.json$/, '')
   const api = pathToFileURL(`${tsxDir}dist/esm/api/index.mjs`).href
   const bootstrap = `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
   return new Worker(bootstrap, { eval: true, resourceLimits: RENDER_WORKER_LIMITS })
@@ -100,7 +103,9 @@ export class RenderPool {
   }
 
   private start(): Worker {
-    const worker = this.options.workerUrl ? new Worker(this.options.workerUrl, { resourceLimits: RENDER_WORKER_LIMITS }) : startDefaultWorker()
+    const worker = this.options.workerUrl
+      ? new Worker(this.options.workerUrl, { resourceLimits: RENDER_WORKER_LIMITS })
+      : startDefaultWorker()
     worker.once('online', () => this.online.add(worker))
     worker.on('message', (reply: RenderReply) => {
       const p = this.current

@@ -5,7 +5,10 @@ import { WHATSAPP_TRAY_MAX_BYTES, WHATSAPP_TRAY_SIZE } from '../../../contract/l
 
 export async function trayIcon(image: Uint8Array): Promise<Uint8Array> {
   const resized = () =>
-    sharp(image, { animated: false }).resize(WHATSAPP_TRAY_SIZE, WHATSAPP_TRAY_SIZE, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
+    sharp(image, { animated: false }).resize(WHATSAPP_TRAY_SIZE, WHATSAPP_TRAY_SIZE, {
+      fit: 'contain',
+      background: { r: 0, g: 0, b: 0, alpha: 0 },
+    })
   let png = await resized().png({ compressionLevel: 9 }).toBuffer()
   // A full-colour 96x96 RGBA PNG is at most ~37 KB, so this is only a guard; a palette always fits.
   if (png.length > WHATSAPP_TRAY_MAX_BYTES) png = await resized().png({ palette: true, compressionLevel: 9 }).toBuffer()

@@ -20,7 +20,10 @@ afterAll(() => server.close())
 const call = (method: string, path: string, token = admin, body?: unknown) =>
   fetch(server.url + path, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   })
 
@@ -41,7 +44,9 @@ describe('GET /api/activity (the admin audit log)', () => {
     const gif = await upload('gif', buildGif())
     const files = { gif: gif.id, apng: (await upload('apng', buildApng())).id, lottie: (await upload('lottie', lottieBytes())).id }
     const started = Date.now()
-    const created = wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, { name: 'Audited Wumpus', description: 'Watched by the log', files })).json())
+    const created = wumpusSchema.parse(
+      await (await call('POST', '/api/wumpuses', admin, { name: 'Audited Wumpus', description: 'Watched by the log', files })).json(),
+    )
     await call('PUT', `/api/wumpuses/${created._id}`, admin, { name: 'Renamed Wumpus' })
     await call('PUT', `/api/wumpuses/${created._id}`, admin, { name: 'Renamed Wumpus' }) // no change, no entry
     await call('DELETE', `/api/wumpus/${created._id}`)
@@ -61,7 +66,10 @@ describe('GET /api/activity (the admin audit log)', () => {
     expect(edit.changes).toEqual([{ field: 'name', from: 'Audited Wumpus', to: 'Renamed Wumpus' }])
     expect(deletion).toMatchObject({ target: { name: 'Renamed Wumpus' } })
     expect(deletion.changes).toContainEqual({ field: 'description', from: 'Watched by the log' })
-    expect(promotion).toMatchObject({ target: { type: 'user', id: 'newcomer@example.com', name: 'Newcomer' }, changes: [{ field: 'role', from: 'user', to: 'admin' }] })
+    expect(promotion).toMatchObject({
+      target: { type: 'user', id: 'newcomer@example.com', name: 'Newcomer' },
+      changes: [{ field: 'role', from: 'user', to: 'admin' }],
+    })
   })
 
   it('pages with a Link to the next page', async () => {

@@ -11,7 +11,8 @@ export function activityRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'aud
   router.get('/activity', requireSession(deps.sessions), requireAdmin(deps.store), async (ctx) => {
     const query = activityQuerySchema.parse(ctx.query)
     const page = await deps.audit.list(query)
-    if (page.nextCursor) ctx.set(LINK_HEADER, `</api/activity?${new URLSearchParams({ limit: String(query.limit), cursor: page.nextCursor })}>; rel="next"`)
+    if (page.nextCursor)
+      ctx.set(LINK_HEADER, `</api/activity?${new URLSearchParams({ limit: String(query.limit), cursor: page.nextCursor })}>; rel="next"`)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items.map(toActivityEntry)
   })

@@ -15,18 +15,25 @@ export function animationFileRoutes(deps: Pick<RouteDeps, 'store' | 'config' | '
   const admin = [requireSession(deps.sessions), requireAdmin(store)]
   const largest = Math.max(config.limits.gif, config.limits.apng, config.limits.lottie)
 
-  router.post('/uploads/animation', ...admin, limits.guard('upload'), async (ctx, next) => {
-    const format = animationFormatSchema.safeParse(ctx.query.format)
-    if (!format.success) throw new HttpError('BAD_REQUEST', 'Say which format: ?format=gif, apng or lottie')
-    ctx.state.format = format.data
-    await next()
-  }, multipart({ maxFileBytes: largest, maxFiles: 1, config }), async (ctx) => {
-    const format = ctx.state.format as MediaFormat
-    const { bytes, name } = await singleUploadedFile(ctx)
-    const uploaded = await uploadAnimationFile(deps, sessionOf(ctx).email, { format, bytes, name })
-    ctx.status = 201
-    ctx.body = toApiUploadedFile(uploaded)
-  })
+  router.post(
+    '/uploads/animation',
+    ...admin,
+    limits.guard('upload'),
+    async (ctx, next) => {
+      const format = animationFormatSchema.safeParse(ctx.query.format)
+      if (!format.success) throw new HttpError('BAD_REQUEST', 'Say which format: ?format=gif, apng or lottie')
+      ctx.state.format = format.data
+      await next()
+    },
+    multipart({ maxFileBytes: largest, maxFiles: 1, config }),
+    async (ctx) => {
+      const format = ctx.state.format as MediaFormat
+      const { bytes, name } = await singleUploadedFile(ctx)
+      const uploaded = await uploadAnimationFile(deps, sessionOf(ctx).email, { format, bytes, name })
+      ctx.status = 201
+      ctx.body = toApiUploadedFile(uploaded)
+    },
+  )
 
   router.post('/uploads/lottie-link', ...admin, limits.guard('lottieLink'), async (ctx) => {
     const { url } = lottieLinkRequestSchema.parse(ctx.request.body ?? {})

@@ -30,9 +30,23 @@ interface Request {
 }
 
 type Expected = Record<Persona, number>
-const everyone = (status: number): Expected => ({ anonymous: status, unverified: status, user: status, otherUser: status, unverifiedAdmin: status, admin: status })
+const everyone = (status: number): Expected => ({
+  anonymous: status,
+  unverified: status,
+  user: status,
+  otherUser: status,
+  unverifiedAdmin: status,
+  admin: status,
+})
 const signedIn = (status: number): Expected => ({ ...everyone(status), anonymous: 401 })
-const adminOnly = (status: number): Expected => ({ anonymous: 401, unverified: 403, user: 403, otherUser: 403, unverifiedAdmin: 403, admin: status })
+const adminOnly = (status: number): Expected => ({
+  anonymous: 401,
+  unverified: 403,
+  user: 403,
+  otherUser: 403,
+  unverifiedAdmin: 403,
+  admin: status,
+})
 
 const form = (field: string, bytes: Uint8Array, name: string) => {
   const data = new FormData()
@@ -41,30 +55,62 @@ const form = (field: string, bytes: Uint8Array, name: string) => {
 }
 
 async function adminUpload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array): Promise<string> {
-  const res = await send({ method: 'POST', path: `/api/uploads/animation?format=${format}`, body: form('file', bytes, `f.${format}`) }, 'admin')
+  const res = await send(
+    { method: 'POST', path: `/api/uploads/animation?format=${format}`, body: form('file', bytes, `f.${format}`) },
+    'admin',
+  )
   return ((await res.json()) as { id: string }).id
 }
 
 /** An animation uploaded by the "user" persona (an admin once, so the files are theirs). */
 async function usersWumpus(): Promise<string> {
   await server.store.setRole(USER, 'admin')
-  const files = { gif: await uploadAs('user', 'gif', buildGif()), apng: await uploadAs('user', 'apng', buildApng()), lottie: await uploadAs('user', 'lottie', lottieBytes()) }
-  const res = await send({ method: 'POST', path: '/api/wumpuses', body: { name: 'Owned Wumpus', description: 'Owned by the user persona', files } }, 'user')
+  const files = {
+    gif: await uploadAs('user', 'gif', buildGif()),
+    apng: await uploadAs('user', 'apng', buildApng()),
+    lottie: await uploadAs('user', 'lottie', lottieBytes()),
+  }
+  const res = await send(
+    { method: 'POST', path: '/api/wumpuses', body: { name: 'Owned Wumpus', description: 'Owned by the user persona', files } },
+    'user',
+  )
   await server.store.upsertUser(USER, { role: 'user' })
   return ((await res.json()) as { _id: string })._id
 }
 
 async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array) {
-  const res = await send({ method: 'POST', path: `/api/uploads/animation?format=${format}`, body: form('file', bytes, `f.${format}`) }, persona)
+  const res = await send(
+    { method: 'POST', path: `/api/uploads/animation?format=${format}`, body: form('file', bytes, `f.${format}`) },
+    persona,
+  )
   return ((await res.json()) as { id: string }).id
 }
 
 /** A pack of one animation whose Signal file exists (placeholder bytes: the ZIP itself is tested in packs.test.ts). */
 async function aPack(): Promise<string> {
   const record = await addWumpus(server.store, { name: 'Packed Wumpus' })
-  const file = await server.store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/apng', filename: 'packed-wumpus.signal.png', purpose: 'derived' })
-  const signal = { id: file.id, filename: file.filename, contentType: file.contentType, bytes: 3, width: 512, height: 512, frames: 30, durationMs: 1000 }
-  await server.store.setDerivedMedia(record._id, record.files.lottie.id, { source: record.files.lottie.id, version: 1, madeAt: new Date(), exports: [{ platform: 'signal', file: signal, notes: [] }] })
+  const file = await server.store.putFile({
+    bytes: new Uint8Array([1, 2, 3]),
+    contentType: 'image/apng',
+    filename: 'packed-wumpus.signal.png',
+    purpose: 'derived',
+  })
+  const signal = {
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: 3,
+    width: 512,
+    height: 512,
+    frames: 30,
+    durationMs: 1000,
+  }
+  await server.store.setDerivedMedia(record._id, record.files.lottie.id, {
+    source: record.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    exports: [{ platform: 'signal', file: signal, notes: [] }],
+  })
   return (await server.store.insertPack({ name: 'Matrix Pack', description: '', wumpusIds: [record._id], createdBy: ADMIN })).id
 }
 
@@ -84,8 +130,14 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/still.png` }),
     expected: everyone(200),
   },
-  'GET /api/files/:id': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }), expected: everyone(200) },
-  'GET /api/files/:id/:name': { request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }), expected: everyone(200) },
+  'GET /api/files/:id': {
+    request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }),
+    expected: everyone(200),
+  },
+  'GET /api/files/:id/:name': {
+    request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }),
+    expected: everyone(200),
+  },
   'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${USER}` }), expected: signedIn(200) },
   // With our session token it is a profile update: one's own only, with the email verified (the
   // unverified persona is the user, unverified). The sign-in exchange has its own table below.
@@ -94,22 +146,43 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 403 },
   },
   // About someone else: verified admins only (about oneself: see RULES).
-  'GET /api/admin/:email': { request: async () => ({ method: 'GET', path: '/api/admin/someone-else@example.com' }), expected: adminOnly(200) },
-  'POST /api/uploads/image': { request: async () => ({ method: 'POST', path: '/api/uploads/image', body: form('file', stillPng(), 'me.png') }), expected: signedIn(201) },
+  'GET /api/admin/:email': {
+    request: async () => ({ method: 'GET', path: '/api/admin/someone-else@example.com' }),
+    expected: adminOnly(200),
+  },
+  'POST /api/uploads/image': {
+    request: async () => ({ method: 'POST', path: '/api/uploads/image', body: form('file', stillPng(), 'me.png') }),
+    expected: signedIn(201),
+  },
   'POST /api/uploads/animation': {
     request: async () => ({ method: 'POST', path: '/api/uploads/animation?format=gif', body: form('file', buildGif(), 'a.gif') }),
     expected: adminOnly(201),
   },
   'POST /api/uploads/lottie-link': {
-    request: async () => ({ method: 'POST', path: '/api/uploads/lottie-link', body: { url: `/api/files/${await adminUpload('lottie', lottieBytes())}/f.json` } }),
+    request: async () => ({
+      method: 'POST',
+      path: '/api/uploads/lottie-link',
+      body: { url: `/api/files/${await adminUpload('lottie', lottieBytes())}/f.json` },
+    }),
     expected: adminOnly(201),
   },
-  'POST /api/renders': { request: async () => ({ method: 'POST', path: '/api/renders', body: { lottie: await adminUpload('lottie', lottieBytes()) } }), expected: adminOnly(201) },
+  'POST /api/renders': {
+    request: async () => ({ method: 'POST', path: '/api/renders', body: { lottie: await adminUpload('lottie', lottieBytes()) } }),
+    expected: adminOnly(201),
+  },
   'POST /api/wumpuses': {
     request: async () => ({
       method: 'POST',
       path: '/api/wumpuses',
-      body: { name: 'Matrix Wumpus', description: 'Published by the matrix', files: { gif: await adminUpload('gif', buildGif()), apng: await adminUpload('apng', buildApng()), lottie: await adminUpload('lottie', lottieBytes()) } },
+      body: {
+        name: 'Matrix Wumpus',
+        description: 'Published by the matrix',
+        files: {
+          gif: await adminUpload('gif', buildGif()),
+          apng: await adminUpload('apng', buildApng()),
+          lottie: await adminUpload('lottie', lottieBytes()),
+        },
+      },
     }),
     expected: adminOnly(201),
   },
@@ -117,7 +190,10 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'PUT', path: `/api/wumpuses/${await usersWumpus()}`, body: { name: 'Edited Wumpus' } }),
     expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 200 },
   },
-  'DELETE /api/wumpus/:id': { request: async () => ({ method: 'DELETE', path: `/api/wumpus/${await usersWumpus()}` }), expected: adminOnly(200) },
+  'DELETE /api/wumpus/:id': {
+    request: async () => ({ method: 'DELETE', path: `/api/wumpus/${await usersWumpus()}` }),
+    expected: adminOnly(200),
+  },
   'GET /api/users': { request: async () => ({ method: 'GET', path: '/api/users' }), expected: adminOnly(200) },
   'PUT /api/user/admin/:email': {
     request: async () => {
@@ -132,12 +208,22 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'GET /api/activity': { request: async () => ({ method: 'GET', path: '/api/activity' }), expected: adminOnly(200) },
   'GET /api/packs': { request: async () => ({ method: 'GET', path: '/api/packs' }), expected: everyone(200) },
   'GET /api/packs/:id': { request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}` }), expected: everyone(200) },
-  'GET /api/packs/:id/download/:platform': { request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}/download/signal` }), expected: everyone(200) },
+  'GET /api/packs/:id/download/:platform': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}/download/signal` }),
+    expected: everyone(200),
+  },
   'POST /api/packs': {
-    request: async () => ({ method: 'POST', path: '/api/packs', body: { name: 'Matrix Pack', wumpusIds: [(await addWumpus(server.store))._id] } }),
+    request: async () => ({
+      method: 'POST',
+      path: '/api/packs',
+      body: { name: 'Matrix Pack', wumpusIds: [(await addWumpus(server.store))._id] },
+    }),
     expected: adminOnly(201),
   },
-  'PUT /api/packs/:id': { request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }), expected: adminOnly(200) },
+  'PUT /api/packs/:id': {
+    request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }),
+    expected: adminOnly(200),
+  },
   'DELETE /api/packs/:id': { request: async () => ({ method: 'DELETE', path: `/api/packs/${await aPack()}` }), expected: adminOnly(200) },
 }
 
@@ -151,7 +237,14 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
 }
 
-const EMAIL: Record<Persona, string> = { anonymous: '', unverified: USER, user: USER, otherUser: OTHER, unverifiedAdmin: UNVERIFIED_ADMIN, admin: ADMIN }
+const EMAIL: Record<Persona, string> = {
+  anonymous: '',
+  unverified: USER,
+  user: USER,
+  otherUser: OTHER,
+  unverifiedAdmin: UNVERIFIED_ADMIN,
+  admin: ADMIN,
+}
 
 async function signInPersonas() {
   tokens.unverified = await server.sessionToken(USER, { emailVerified: false })
@@ -183,8 +276,20 @@ afterAll(() => server.close())
 
 describe('authorization matrix', () => {
   it('has a row for every endpoint of the app', () => {
-    const routes = appRouters(createRouteDeps({ config: server.config, store: server.store, logger: createLogger('silent'), downloads: server.downloads, derivedMedia: server.derivedMedia, verifyIdToken: async () => { throw new Error('unused') } }))
-      .flatMap((router) => router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`)))
+    const routes = appRouters(
+      createRouteDeps({
+        config: server.config,
+        store: server.store,
+        logger: createLogger('silent'),
+        downloads: server.downloads,
+        derivedMedia: server.derivedMedia,
+        verifyIdToken: async () => {
+          throw new Error('unused')
+        },
+      }),
+    ).flatMap((router) =>
+      router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => `${m} ${String(layer.path)}`)),
+    )
     expect(routes.sort()).toEqual(Object.keys(MATRIX).sort())
   })
 
@@ -219,27 +324,52 @@ describe('authorization matrix: the sign-in exchange', () => {
 
   const ROWS: [string, () => Promise<{ email: string; idToken?: string }>, number, (email: string) => Promise<void>][] = [
     ['no token', async () => ({ email: uniqueEmail() }), 401, async (email) => expect(await server.store.getUser(email)).toBeUndefined()],
-    ['unverified, new email: a bare record', async () => createAccount(), 200, async (email) => {
-      expect(await server.store.getUser(email)).toMatchObject({ user_name: '', role: 'user' })
-    }],
-    ['unverified, email of an existing unbound record: signed in, record unchanged', async () => {
-      const email = uniqueEmail()
-      await server.store.upsertUser(email, { user_name: 'Existing' })
-      return createAccount({ email })
-    }, 200, async (email) => expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Existing' })],
-    ['verified, new email: bound to its Firebase account', async () => {
-      const account = await createAccount()
-      return { email: account.email, idToken: await verifyEmail(account) }
-    }, 200, async (email) => expect((await server.store.getUser(email))?.firebaseUid).toEqual(expect.any(String))],
+    [
+      'unverified, new email: a bare record',
+      async () => createAccount(),
+      200,
+      async (email) => {
+        expect(await server.store.getUser(email)).toMatchObject({ user_name: '', role: 'user' })
+      },
+    ],
+    [
+      'unverified, email of an existing unbound record: signed in, record unchanged',
+      async () => {
+        const email = uniqueEmail()
+        await server.store.upsertUser(email, { user_name: 'Existing' })
+        return createAccount({ email })
+      },
+      200,
+      async (email) => expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Existing' }),
+    ],
+    [
+      'verified, new email: bound to its Firebase account',
+      async () => {
+        const account = await createAccount()
+        return { email: account.email, idToken: await verifyEmail(account) }
+      },
+      200,
+      async (email) => expect((await server.store.getUser(email))?.firebaseUid).toEqual(expect.any(String)),
+    ],
     ['unverified, email bound to another Firebase account', bound, 403, async () => {}],
-    ['verified, email bound to another Firebase account', async () => {
-      const account = await bound()
-      return { email: account.email, idToken: await verifyEmail(account) }
-    }, 403, async () => {}],
+    [
+      'verified, email bound to another Firebase account',
+      async () => {
+        const account = await bound()
+        return { email: account.email, idToken: await verifyEmail(account) }
+      },
+      403,
+      async () => {},
+    ],
     ['a token for another email', async () => ({ email: uniqueEmail(), idToken: (await createAccount()).idToken }), 403, async () => {}],
-    ['an address on a reserved domain', async () => createAccount({ email: `someone-${Date.now()}@demo.invalid` }), 403, async (email) => {
-      expect(await server.store.getUser(email)).toBeUndefined()
-    }],
+    [
+      'an address on a reserved domain',
+      async () => createAccount({ email: `someone-${Date.now()}@demo.invalid` }),
+      403,
+      async (email) => {
+        expect(await server.store.getUser(email)).toBeUndefined()
+      },
+    ],
   ]
 
   for (const [who, signingIn, status, check] of ROWS) {

@@ -46,9 +46,17 @@ async function stickerWumpus(name: string, options: { without?: Platform[]; stil
     source: record.files.lottie.id,
     version: source.version,
     madeAt: new Date(),
-    previews: { small: await copy(source.previews!.small), large: await copy(source.previews!.large), still: await copy(source.previews!.still) },
+    previews: {
+      small: await copy(source.previews!.small),
+      large: await copy(source.previews!.large),
+      still: await copy(source.previews!.still),
+    },
     exports: await Promise.all(
-      source.exports.map(async (e) => (options.without?.includes(e.platform) ? { platform: e.platform, notes: ['Too long for this platform'] } : { ...e, file: await copy(e.file!) })),
+      source.exports.map(async (e) =>
+        options.without?.includes(e.platform)
+          ? { platform: e.platform, notes: ['Too long for this platform'] }
+          : { ...e, file: await copy(e.file!) },
+      ),
     ),
   }
   return (await server.store.setDerivedMedia(record._id, record.files.lottie.id, derived))!
@@ -64,7 +72,10 @@ async function stickerWumpuses(count: number, prefix: string): Promise<string[]>
 const call = (method: string, path: string, body?: unknown, token = admin) =>
   fetch(server.url + path, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   })
 
@@ -94,17 +105,30 @@ function pngSize(bytes: Uint8Array): [number, number] {
 describe('packs: making, editing and deleting (admins), audited', () => {
   it('makes a pack in the given order with the first sticker as cover, lists and opens it', async () => {
     const ids = await stickerWumpuses(3, 'Ordered')
-    const res = await call('POST', '/api/packs', { name: '  Cheerful Wumpuses ', description: 'Happy ones', wumpusIds: [ids[2], ids[0], ids[1]] })
+    const res = await call('POST', '/api/packs', {
+      name: '  Cheerful Wumpuses ',
+      description: 'Happy ones',
+      wumpusIds: [ids[2], ids[0], ids[1]],
+    })
     expect(res.status).toBe(201)
     const pack = packSchema.parse(await res.json())
-    expect(pack).toMatchObject({ name: 'Cheerful Wumpuses', description: 'Happy ones', wumpusIds: [ids[2], ids[0], ids[1]], coverWumpusId: ids[2], createdBy: ADMIN })
+    expect(pack).toMatchObject({
+      name: 'Cheerful Wumpuses',
+      description: 'Happy ones',
+      wumpusIds: [ids[2], ids[0], ids[1]],
+      coverWumpusId: ids[2],
+      createdBy: ADMIN,
+    })
     expect(pack.cover?._id).toBe(ids[2])
     expect(pack.cover?.preview).toBeDefined()
 
     const opened = await detail(pack.id)
     expect(opened.items.map((item) => item.name)).toEqual(['Ordered 3', 'Ordered 1', 'Ordered 2'])
     expect(opened.downloads.map((d) => [d.platform, d.fits, d.stickers, d.missing])).toEqual(PLATFORMS.map((p) => [p, true, 3, 0]))
-    expect(opened.downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({ url: `/api/packs/${pack.id}/download/whatsapp`, fileName: 'cheerful-wumpuses.whatsapp.zip' })
+    expect(opened.downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({
+      url: `/api/packs/${pack.id}/download/whatsapp`,
+      fileName: 'cheerful-wumpuses.whatsapp.zip',
+    })
     expect(opened.downloads.find((d) => d.platform === 'line')!.notes).toEqual(['LINE sets have 8, 16 or 24 stickers; this pack has 3.'])
 
     const [entry] = await activity()
@@ -148,7 +172,9 @@ describe('packs: making, editing and deleting (admins), audited', () => {
     await refused({ name: 'x', wumpusIds: [id] }, /at least 3 characters/)
     await refused({ name: 'Bad Id Pack', wumpusIds: ['nope'] }, /Not a valid id/)
     await refused({ name: 'Extra Pack', wumpusIds: [id], role: 'admin' }, /not valid/)
-    expect((await call('GET', '/api/packs?limit=100').then((res) => res.json()) as { name: string }[]).map((p) => p.name)).not.toContain('Ghost Pack')
+    expect(((await call('GET', '/api/packs?limit=100').then((res) => res.json())) as { name: string }[]).map((p) => p.name)).not.toContain(
+      'Ghost Pack',
+    )
   })
 
   it('lets only verified admins write', async () => {
@@ -169,7 +195,11 @@ describe('packs: making, editing and deleting (admins), audited', () => {
     const pack = await createPack({ name: 'Edit Pack', wumpusIds: [ids[0], ids[1]] })
     const res = await call('PUT', `/api/packs/${pack}`, { name: 'Edited Pack', wumpusIds: [ids[3], ids[1], ids[2]], coverWumpusId: ids[2] })
     expect(res.status).toBe(200)
-    expect(packSchema.parse(await res.json())).toMatchObject({ name: 'Edited Pack', wumpusIds: [ids[3], ids[1], ids[2]], coverWumpusId: ids[2] })
+    expect(packSchema.parse(await res.json())).toMatchObject({
+      name: 'Edited Pack',
+      wumpusIds: [ids[3], ids[1], ids[2]],
+      coverWumpusId: ids[2],
+    })
     const [entry] = await activity()
     expect(entry).toMatchObject({ action: 'pack.edit', target: { type: 'pack', id: pack, name: 'Edited Pack' } })
     expect(entry!.changes).toEqual([
@@ -226,8 +256,12 @@ describe('packs: one ZIP per platform', () => {
       const entries = await readZip(bytes)
       const stickers = entries.filter((entry) => entry.name.endsWith(PLATFORM_RULES[platform].extension))
       const count = platform === 'telegram' ? 11 : 12
-      const names = Array.from({ length: 12 }, (_, i) => `Zipped ${i + 1}`).with(11, 'Zipped Long').slice(0, count)
-      expect(stickers.map((entry) => entry.name)).toEqual(names.map((name, i) => `${String(i + 1).padStart(2, '0')}-${fileStem(name)}.${PLATFORM_RULES[platform].extension}`))
+      const names = Array.from({ length: 12 }, (_, i) => `Zipped ${i + 1}`)
+        .with(11, 'Zipped Long')
+        .slice(0, count)
+      expect(stickers.map((entry) => entry.name)).toEqual(
+        names.map((name, i) => `${String(i + 1).padStart(2, '0')}-${fileStem(name)}.${PLATFORM_RULES[platform].extension}`),
+      )
       for (const entry of stickers) {
         expect(entry.method).toBe(0)
         expect(checkStickerFile(platform, entry.bytes).problems, entry.name).toEqual([])
@@ -281,10 +315,16 @@ describe('packs: one ZIP per platform', () => {
     await notFit(await createPack({ name: 'Big Pack', wumpusIds: many }), 'WhatsApp packs need 3 to 30 stickers; this pack has 31.')
 
     const still = await stickerWumpus('Still Wumpus', { still: true })
-    await notFit(await createPack({ name: 'Still Pack', wumpusIds: [...ids.slice(0, 3), still._id] }), 'WhatsApp packs are all animated; “Still Wumpus” is a still.')
+    await notFit(
+      await createPack({ name: 'Still Pack', wumpusIds: [...ids.slice(0, 3), still._id] }),
+      'WhatsApp packs are all animated; “Still Wumpus” is a still.',
+    )
 
     const missing = await stickerWumpus('No WhatsApp', { without: ['whatsapp'] })
-    await notFit(await createPack({ name: 'Gap Pack', wumpusIds: [...ids.slice(0, 2), missing._id] }), 'WhatsApp packs need 3 to 30 stickers; 2 of this pack’s 3 have a WhatsApp file.')
+    await notFit(
+      await createPack({ name: 'Gap Pack', wumpusIds: [...ids.slice(0, 2), missing._id] }),
+      'WhatsApp packs need 3 to 30 stickers; 2 of this pack’s 3 have a WhatsApp file.',
+    )
   })
 
   it('refuses a ZIP none of whose stickers has the platform file, unknown platforms and unknown packs', async () => {

@@ -16,9 +16,24 @@ beforeAll(async () => {
   // Behind a trusted proxy, X-Forwarded-For says who downloads.
   server = await startTestServer({ TRUST_PROXY: 'true' })
   const at = (second: number) => new Date(Date.UTC(2026, 1, 1, 0, 0, second))
-  moon = await addWumpus(server.store, { name: 'Moon Wumpus', description: 'Glowing softly all night', tags: ['night', 'calm'], createdAt: at(1) })
-  moonlight = await addWumpus(server.store, { name: 'Moonlight Wumpus', description: 'Dancing in the moon beams', tags: ['night', 'dance'], createdAt: at(2) })
-  cafe = await addWumpus(server.store, { name: 'Café Wumpus', description: 'Sipping a crème brûlée latte', tags: ['food'], createdAt: at(3) })
+  moon = await addWumpus(server.store, {
+    name: 'Moon Wumpus',
+    description: 'Glowing softly all night',
+    tags: ['night', 'calm'],
+    createdAt: at(1),
+  })
+  moonlight = await addWumpus(server.store, {
+    name: 'Moonlight Wumpus',
+    description: 'Dancing in the moon beams',
+    tags: ['night', 'dance'],
+    createdAt: at(2),
+  })
+  cafe = await addWumpus(server.store, {
+    name: 'Café Wumpus',
+    description: 'Sipping a crème brûlée latte',
+    tags: ['food'],
+    createdAt: at(3),
+  })
   plain = await addWumpus(server.store, { name: 'Plain Wumpus', description: 'Nothing special about it', createdAt: at(4) })
 })
 afterAll(() => server.close())

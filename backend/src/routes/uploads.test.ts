@@ -19,7 +19,8 @@ afterAll(() => server.close())
 
 function upload(files: { field?: string; name: string; bytes: Uint8Array; type?: string }[], auth = token) {
   const form = new FormData()
-  for (const file of files) form.append(file.field ?? 'file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name)
+  for (const file of files)
+    form.append(file.field ?? 'file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name)
   return fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: form, headers: auth ? { authorization: `Bearer ${auth}` } : {} })
 }
 
@@ -65,7 +66,14 @@ describe('POST /api/uploads/image', () => {
   it('refuses anything but one file in the "file" field', async () => {
     const bytes = stillPng(2, 2)
     await expectError(await upload([{ field: 'photo', name: 'a.png', bytes }]), 400, 'BAD_REQUEST')
-    await expectError(await upload([{ name: 'a.png', bytes }, { name: 'b.png', bytes }]), 400, 'BAD_REQUEST')
+    await expectError(
+      await upload([
+        { name: 'a.png', bytes },
+        { name: 'b.png', bytes },
+      ]),
+      400,
+      'BAD_REQUEST',
+    )
   })
 
   it('refuses a body that is not multipart with 415', async () => {
@@ -88,10 +96,20 @@ describe('POST /api/uploads/image', () => {
     expect(res.status).toBe(400)
     expect(errorBody(await res.json()).error.details).toMatchObject({ mediaCode: 'TOO_LARGE', frames: MAX_PROFILE_IMAGE_FRAMES + 1 })
     // 4,000 x 4,000 in 3 frames is 48 megapixels to decode, in a tiny file (the frames are empty).
-    const bigGif = buildGif({ width: 4000, height: 4000, frames: [{ width: 1, height: 1 }, { width: 1, height: 1 }, { width: 1, height: 1 }] })
+    const bigGif = buildGif({
+      width: 4000,
+      height: 4000,
+      frames: [
+        { width: 1, height: 1 },
+        { width: 1, height: 1 },
+        { width: 1, height: 1 },
+      ],
+    })
     const big = await upload([{ name: 'big.gif', bytes: bigGif }])
     expect(errorBody(await big.json()).error.details).toMatchObject({ mediaCode: 'TOO_LARGE', pixels: 48_000_000 })
-    expect((await upload([{ name: 'ok.gif', bytes: buildGif({ width: 2, height: 2, frames: frames(MAX_PROFILE_IMAGE_FRAMES) }) }])).status).toBe(201)
+    expect(
+      (await upload([{ name: 'ok.gif', bytes: buildGif({ width: 2, height: 2, frames: frames(MAX_PROFILE_IMAGE_FRAMES) }) }])).status,
+    ).toBe(201)
   })
 
   it('keeps at most a handful of unused uploads per user: older unused ones make room, the photo in use stays', async () => {
@@ -102,7 +120,16 @@ describe('POST /api/uploads/image', () => {
     for (let i = 0; i < MAX_PENDING_IMAGES + 3; i++) {
       const res = await upload([{ name: `p${i}.png`, bytes: stillPng(2, 2) }], auth)
       urls.push(uploadResponseSchema.parse(await res.json()).url)
-      if (i === 0) expect((await fetch(`${server.url}/api/user/${email}`, { method: 'PUT', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify({ photo: urls[0] }) })).status).toBe(200)
+      if (i === 0)
+        expect(
+          (
+            await fetch(`${server.url}/api/user/${email}`, {
+              method: 'PUT',
+              headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' },
+              body: JSON.stringify({ photo: urls[0] }),
+            })
+          ).status,
+        ).toBe(200)
     }
     const kept = await Promise.all(urls.map(async (url) => (await fetch(server.url + url)).status))
     // The photo in use, then the newest MAX_PENDING_IMAGES.

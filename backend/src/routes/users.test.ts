@@ -2,7 +2,16 @@ import jwt from 'jsonwebtoken'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
 import { profileUpdateResponseSchema, sessionClaimsSchema, sessionResponseSchema, userSchema } from '../../../contract/user'
-import { createAccount, deleteAccount, forgedIdToken, signIn, uniqueEmail, updateAccount, verifyEmail, type EmulatorAccount } from '../../test/support/firebase-emulator'
+import {
+  createAccount,
+  deleteAccount,
+  forgedIdToken,
+  signIn,
+  uniqueEmail,
+  updateAccount,
+  verifyEmail,
+  type EmulatorAccount,
+} from '../../test/support/firebase-emulator'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { firebaseAdminAuth } from '../auth/firebase-admin'
@@ -33,8 +42,17 @@ async function expectError(res: Response, status: number, code: string, reason?:
 }
 
 /** The app's exchange after a Firebase sign-in (with `session`, a renewal of that session). */
-async function exchange(account: EmulatorAccount, idToken = account.idToken, extra: { user_name?: string; photo?: string; session?: string } = {}) {
-  const res = await put(account.email, idToken, { email: account.email, user_name: extra.user_name ?? 'Test User', photo: extra.photo ?? '', ...(extra.session ? { session: extra.session } : {}) })
+async function exchange(
+  account: EmulatorAccount,
+  idToken = account.idToken,
+  extra: { user_name?: string; photo?: string; session?: string } = {},
+) {
+  const res = await put(account.email, idToken, {
+    email: account.email,
+    user_name: extra.user_name ?? 'Test User',
+    photo: extra.photo ?? '',
+    ...(extra.session ? { session: extra.session } : {}),
+  })
   expect(res.status, await res.clone().text()).toBe(200)
   return sessionResponseSchema.parse(await res.json())
 }
@@ -73,7 +91,9 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const { account, token } = await register(email, 'Bea Verified')
     const upload = new FormData()
     upload.append('file', new Blob([new Uint8Array(stillPng(4, 4))]), 'me.png')
-    const { url: photo } = (await (await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: upload, headers: { authorization: `Bearer ${token}` } })).json()) as { url: string }
+    const { url: photo } = (await (
+      await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: upload, headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { url: string }
     const signedIn = await exchange(account, await verifyEmail(account), { user_name: 'Bea Verified', photo })
     expect(signedIn.user).toMatchObject({ user_name: 'Bea Verified', photo })
     expect(claimsOf(signedIn.token).email_verified).toBe(true)
@@ -116,7 +136,9 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     expect(user.role).toBe('admin')
     expect(await (await get(`/api/admin/${ADMIN}`, token)).json()).toEqual({ admin: true })
     const activity = activityListSchema.parse(await (await get('/api/activity', token)).json())
-    expect(activity).toContainEqual(expect.objectContaining({ actor: 'ADMIN_EMAILS', action: 'user.make-admin', target: { type: 'user', id: ADMIN, name: 'The Boss' } }))
+    expect(activity).toContainEqual(
+      expect.objectContaining({ actor: 'ADMIN_EMAILS', action: 'user.make-admin', target: { type: 'user', id: ADMIN, name: 'The Boss' } }),
+    )
   })
 
   it("takes the email and its verified flag from the emulator's account, not from the unsigned token", async () => {
@@ -149,7 +171,14 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const email = uniqueEmail()
     const body = { email, user_name: 'x', photo: '' }
     await expectError(await put(email, undefined, body), 401, 'UNAUTHENTICATED')
-    const claims = { iss: 'https://securetoken.google.com/demo-wumpus', aud: 'demo-wumpus', sub: 'no-such-uid', email, auth_time: 1, iat: Math.floor(Date.now() / 1000) }
+    const claims = {
+      iss: 'https://securetoken.google.com/demo-wumpus',
+      aud: 'demo-wumpus',
+      sub: 'no-such-uid',
+      email,
+      auth_time: 1,
+      iat: Math.floor(Date.now() / 1000),
+    }
     await expectError(await put(email, jwt.sign(claims, 'x'.repeat(32), { algorithm: 'HS256' }), body), 401, 'UNAUTHENTICATED')
     await expectError(await put(email, jwt.sign(claims, '', { algorithm: 'none' }), body), 401, 'UNAUTHENTICATED')
     expect(await server.store.getUser(email)).toBeUndefined()
@@ -168,7 +197,12 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
 
   it('refuses bad bodies with 400 and stores nothing', async () => {
     const account = await createAccount()
-    for (const body of [{ email: account.email, user_name: { $gt: '' } }, { email: account.email, role: 'admin' }, { email: uniqueEmail() }, [1, 2]]) {
+    for (const body of [
+      { email: account.email, user_name: { $gt: '' } },
+      { email: account.email, role: 'admin' },
+      { email: uniqueEmail() },
+      [1, 2],
+    ]) {
       await expectError(await put(account.email, account.idToken, body), 400, 'BAD_REQUEST')
     }
     expect(await server.store.getUser(account.email)).toBeUndefined()
@@ -184,7 +218,12 @@ describe('sessions', () => {
     await expectError(await get(`/api/profile/${account.email}`, token), 401, 'UNAUTHENTICATED', 'session-ended')
     // The token a profile update gave for that session ends with it.
     await expectError(await put(account.email, renamed, { job: 'After' }), 401, 'UNAUTHENTICATED', 'session-ended')
-    await expectError(await put(account.email, await signIn(account.email), { email: account.email, user_name: '', photo: '', session: token }), 401, 'UNAUTHENTICATED', 'session-ended')
+    await expectError(
+      await put(account.email, await signIn(account.email), { email: account.email, user_name: '', photo: '', session: token }),
+      401,
+      'UNAUTHENTICATED',
+      'session-ended',
+    )
     await expectError(await signOut(token), 401, 'UNAUTHENTICATED')
     expect((await get(`/api/profile/${account.email}`, other.token)).status).toBe(200)
   })
@@ -195,7 +234,12 @@ describe('sessions', () => {
     expect(claimsOf(renewed.token)).toMatchObject({ sid: claimsOf(token).sid, email_verified: true })
     // Renewing re-checks the Firebase account: a disabled one is refused.
     await updateAccount(account.uid, { disableUser: true })
-    const refused = await put(account.email, forgedIdToken({ sub: account.uid, email: account.email }), { email: account.email, user_name: '', photo: '', session: renewed.token })
+    const refused = await put(account.email, forgedIdToken({ sub: account.uid, email: account.email }), {
+      email: account.email,
+      user_name: '',
+      photo: '',
+      session: renewed.token,
+    })
     await expectError(refused, 401, 'UNAUTHENTICATED', 'disabled')
   })
 
@@ -213,7 +257,11 @@ describe('sessions', () => {
     try {
       const account = await createAccount()
       const authTime = (jwt.decode(account.idToken) as { auth_time: number }).auth_time
-      const res = await fetch(`${short.url}/api/user/${account.email}`, { method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${account.idToken}` }, body: JSON.stringify({ email: account.email }) })
+      const res = await fetch(`${short.url}/api/user/${account.email}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.idToken}` },
+        body: JSON.stringify({ email: account.email }),
+      })
       const { token } = sessionResponseSchema.parse(await res.json())
       // The token lives an hour at most, but never past the session's end (see sessions.test.ts for renewals).
       expect(claimsOf(token).exp).toBeLessThanOrEqual(authTime + 300)
@@ -260,7 +308,11 @@ describe('PUT /api/user/{email} with our session token (profile update)', () => 
     const uploadAs = async (token: string) => {
       const form = new FormData()
       form.append('file', new Blob([new Uint8Array(stillPng(4, 4))]), 'p.png')
-      return ((await (await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })).json()) as { url: string }).url
+      return (
+        (await (
+          await fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })
+        ).json()) as { url: string }
+      ).url
     }
     const own = await uploadAs(mine.token)
     const foreign = await uploadAs(theirs.token)
@@ -292,7 +344,11 @@ describe('PUT /api/user/{email} with our session token (profile update)', () => 
   it('refuses a session token signed with another secret', async () => {
     const { account, token } = await verifiedUser()
     const forged = jwt.sign({ sid: claimsOf(token).sid, email: account.email, name: 'x', email_verified: true }, 'y'.repeat(40), {
-      algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', subject: account.email, expiresIn: 600,
+      algorithm: 'HS256',
+      issuer: 'wumpus-gallery',
+      audience: 'wumpus-gallery',
+      subject: account.email,
+      expiresIn: 600,
     })
     await expectError(await put(account.email, forged, { job: 'x' }), 401, 'UNAUTHENTICATED')
   })

@@ -10,7 +10,9 @@ import { adminStatus, listUsers, makeAdmin, profileOf, signIn, updateProfile } f
 
 /** Emails in paths are compared and stored in lower case, as Firebase does. */
 function pathEmail(ctx: Context): string {
-  const email = String(ctx.params.email ?? '').trim().toLowerCase()
+  const email = String(ctx.params.email ?? '')
+    .trim()
+    .toLowerCase()
   if (!email.includes('@') || email.length > 254) throw notFound('No such user')
   return email
 }

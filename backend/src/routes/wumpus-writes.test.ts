@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
-import { renderResponseSchema, uploadedAnimationFileSchema, userListSchema, type UploadedAnimationFile } from '../../../contract/wumpus-write'
+import {
+  renderResponseSchema,
+  uploadedAnimationFileSchema,
+  userListSchema,
+  type UploadedAnimationFile,
+} from '../../../contract/wumpus-write'
 import { inspectMedia } from '../media/inspect'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
@@ -28,7 +33,10 @@ afterAll(() => server.close())
 const call = (method: string, path: string, token?: string, body?: unknown) =>
   fetch(server.url + path, {
     method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
   })
 
@@ -56,7 +64,8 @@ const threeUploads = async (token = admin) => ({
   lottie: (await upload('lottie', lottieBytes(), 'hello.json', token)).id,
 })
 
-const allFileIds = async () => (await server.store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 10_000 })).map((f) => f.id).sort()
+const allFileIds = async () =>
+  (await server.store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 10_000 })).map((f) => f.id).sort()
 
 describe('POST /api/uploads/animation', () => {
   it('stores a file judged by its bytes and tells what it found', async () => {
@@ -80,12 +89,24 @@ describe('POST /api/uploads/animation', () => {
   it('refuses a GIF above its limit with 413, and a missing format with 400', async () => {
     const big = new Uint8Array(70_000)
     big.set(buildGif())
-    await expectError(await call('POST', '/api/uploads/animation?format=gif', admin, form({ file: { bytes: big, name: 'big.gif' } })), 413, 'PAYLOAD_TOO_LARGE')
-    await expectError(await call('POST', '/api/uploads/animation', admin, form({ file: { bytes: buildGif(), name: 'a.gif' } })), 400, 'BAD_REQUEST')
+    await expectError(
+      await call('POST', '/api/uploads/animation?format=gif', admin, form({ file: { bytes: big, name: 'big.gif' } })),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    )
+    await expectError(
+      await call('POST', '/api/uploads/animation', admin, form({ file: { bytes: buildGif(), name: 'a.gif' } })),
+      400,
+      'BAD_REQUEST',
+    )
   })
 
   it('is for admins only', async () => {
-    await expectError(await call('POST', '/api/uploads/animation?format=gif', maker, form({ file: { bytes: buildGif(), name: 'a.gif' } })), 403, 'FORBIDDEN')
+    await expectError(
+      await call('POST', '/api/uploads/animation?format=gif', maker, form({ file: { bytes: buildGif(), name: 'a.gif' } })),
+      403,
+      'FORBIDDEN',
+    )
   })
 })
 
@@ -109,7 +130,12 @@ describe('POST /api/renders and lottie links', () => {
   })
 
   it('refuses links the server must not fetch', async () => {
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'https://127.0.0.1:9/x.json', 'https://[64:ff9b::a9fe:a9fe]/x.json', 'https://example.com:8443/x.json']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'https://127.0.0.1:9/x.json',
+      'https://[64:ff9b::a9fe:a9fe]/x.json',
+      'https://example.com:8443/x.json',
+    ]) {
       await expectError(await call('POST', '/api/uploads/lottie-link', admin, { url }), 400, 'BAD_REQUEST')
     }
   })
@@ -155,12 +181,22 @@ describe('POST /api/wumpuses', () => {
     const listed = wumpusListSchema.parse(await (await call('GET', '/api/wumpuses?limit=1')).json())
     expect(listed[0]?._id).toBe(created._id)
 
-    const spoof = await call('POST', '/api/wumpuses', admin, { name: 'Spoof', description: 'Pretending to be someone', files: await threeUploads(), u_email: 'victim@example.com' })
+    const spoof = await call('POST', '/api/wumpuses', admin, {
+      name: 'Spoof',
+      description: 'Pretending to be someone',
+      files: await threeUploads(),
+      u_email: 'victim@example.com',
+    })
     await expectError(spoof, 400, 'BAD_REQUEST')
   })
 
   it('keeps tags normalized, without repeats, and refuses tags that break the rules, saying which', async () => {
-    const res = await call('POST', '/api/wumpuses', admin, { name: 'Tagged Wumpus', description: 'Carries a few tags', files: await threeUploads(), tags: [' Happy ', 'happy', 'Thumbs Up', 'café'] })
+    const res = await call('POST', '/api/wumpuses', admin, {
+      name: 'Tagged Wumpus',
+      description: 'Carries a few tags',
+      files: await threeUploads(),
+      tags: [' Happy ', 'happy', 'Thumbs Up', 'café'],
+    })
     expect(res.status, await res.clone().text()).toBe(201)
     const created = wumpusSchema.parse(await res.json())
     expect(created.tags).toEqual(['happy', 'thumbs-up', 'cafe'])
@@ -172,13 +208,20 @@ describe('POST /api/wumpuses', () => {
       [['snake_case'], 'Tags are lower-case words: letters a-z, digits and hyphens'],
       [Array.from({ length: 9 }, (_, i) => `tag${i}`), 'At most 8 tags'],
     ] as const) {
-      const refused = await call('POST', '/api/wumpuses', admin, { name: 'Badly Tagged', description: 'Carries a bad tag', files: await threeUploads(), tags })
+      const refused = await call('POST', '/api/wumpuses', admin, {
+        name: 'Badly Tagged',
+        description: 'Carries a bad tag',
+        files: await threeUploads(),
+        tags,
+      })
       expect(refused.status).toBe(400)
-      expect(errorBody(await refused.json()).error.details).toEqual([expect.objectContaining({ path: expect.stringMatching(/^tags/), message })])
+      expect(errorBody(await refused.json()).error.details).toEqual([
+        expect.objectContaining({ path: expect.stringMatching(/^tags/), message }),
+      ])
     }
   })
 
-  it('refuses file ids that are unknown, of the wrong kind, not the sender\'s, or already used', async () => {
+  it("refuses file ids that are unknown, of the wrong kind, not the sender's, or already used", async () => {
     const files = await threeUploads()
     const body = (override: object) => ({ name: 'Checked Wumpus', description: 'Checking every file id', files: { ...files, ...override } })
     await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: '0123456789abcdef01234567' })), 404, 'NOT_FOUND')
@@ -213,17 +256,31 @@ describe('POST /api/wumpuses', () => {
     ['a short description', { description: 'too short' }, 'Description should be at least 10 characters'],
     ['an operator object', { name: { $gt: '' } }, undefined],
   ])('refuses %s with 400 and the message', async (_, override, message) => {
-    const res = await call('POST', '/api/wumpuses', admin, { name: 'Fine Name', description: 'A fine description', files: await threeUploads(), ...override })
+    const res = await call('POST', '/api/wumpuses', admin, {
+      name: 'Fine Name',
+      description: 'A fine description',
+      files: await threeUploads(),
+      ...override,
+    })
     expect(res.status).toBe(400)
     const body = errorBody(await res.json())
     if (message) expect(JSON.stringify(body.error.details)).toContain(message)
   })
 
   it('publishes three files sent as multipart', async () => {
-    const res = await call('POST', '/api/wumpuses', admin, form(
-      { gif: { bytes: buildGif(), name: 'multi.gif' }, apng: { bytes: buildApng(), name: 'multi.png' }, lottie: { bytes: lottieBytes(), name: 'multi.json' } },
-      { name: 'Multipart Wumpus', description: 'Sent in one request' },
-    ))
+    const res = await call(
+      'POST',
+      '/api/wumpuses',
+      admin,
+      form(
+        {
+          gif: { bytes: buildGif(), name: 'multi.gif' },
+          apng: { bytes: buildApng(), name: 'multi.png' },
+          lottie: { bytes: lottieBytes(), name: 'multi.json' },
+        },
+        { name: 'Multipart Wumpus', description: 'Sent in one request' },
+      ),
+    )
     expect(res.status, await res.clone().text()).toBe(201)
     const created = wumpusSchema.parse(await res.json())
     expect(created.lottie).toMatch(/\/multi\.json$/)
@@ -231,22 +288,44 @@ describe('POST /api/wumpuses', () => {
   })
 
   it('takes tags as multipart fields, one per tag or comma-separated', async () => {
-    const data = form({ lottie: { bytes: lottieBytes(), name: 'tags.json' }, gif: { bytes: buildGif(), name: 'tags.gif' }, apng: { bytes: buildApng(), name: 'tags.png' } }, { name: 'Form Tagged', description: 'Tags sent as form fields' })
+    const data = form(
+      {
+        lottie: { bytes: lottieBytes(), name: 'tags.json' },
+        gif: { bytes: buildGif(), name: 'tags.gif' },
+        apng: { bytes: buildApng(), name: 'tags.png' },
+      },
+      { name: 'Form Tagged', description: 'Tags sent as form fields' },
+    )
     data.append('tags', 'party, Night')
     const res = await call('POST', '/api/wumpuses', admin, data)
     expect(res.status, await res.clone().text()).toBe(201)
     expect(wumpusSchema.parse(await res.json()).tags).toEqual(['party', 'night'])
-    const repeated = form({ lottie: { bytes: lottieBytes(), name: 'tags.json' }, gif: { bytes: buildGif(), name: 'tags.gif' }, apng: { bytes: buildApng(), name: 'tags.png' } }, { name: 'Form Tagged Two', description: 'Tags sent as form fields' })
+    const repeated = form(
+      {
+        lottie: { bytes: lottieBytes(), name: 'tags.json' },
+        gif: { bytes: buildGif(), name: 'tags.gif' },
+        apng: { bytes: buildApng(), name: 'tags.png' },
+      },
+      { name: 'Form Tagged Two', description: 'Tags sent as form fields' },
+    )
     repeated.append('tags', 'one')
     repeated.append('tags', 'two')
     expect(wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, repeated)).json()).tags).toEqual(['one', 'two'])
   })
 
   it('renders GIF and APNG when only a Lottie is sent', async () => {
-    const res = await call('POST', '/api/wumpuses', admin, form({ lottie: { bytes: lottieBytes(), name: 'solo.json' } }, { name: 'Solo Lottie', description: 'Only a Lottie was sent' }))
+    const res = await call(
+      'POST',
+      '/api/wumpuses',
+      admin,
+      form({ lottie: { bytes: lottieBytes(), name: 'solo.json' } }, { name: 'Solo Lottie', description: 'Only a Lottie was sent' }),
+    )
     expect(res.status, await res.clone().text()).toBe(201)
     const created = wumpusSchema.parse(await res.json())
-    for (const [format, url] of [['gif', created.gif], ['apng', created.apng]] as const) {
+    for (const [format, url] of [
+      ['gif', created.gif],
+      ['apng', created.apng],
+    ] as const) {
       const bytes = new Uint8Array(await (await fetch(server.url + url)).arrayBuffer())
       expect(inspectMedia(bytes, format).frames).toBeGreaterThan(1)
     }
@@ -255,10 +334,19 @@ describe('POST /api/wumpuses', () => {
   it('leaves no file and no record behind when one file is bad', async () => {
     const filesBefore = await allFileIds()
     const countBefore = await server.store.countWumpuses()
-    const res = await call('POST', '/api/wumpuses', admin, form(
-      { lottie: { bytes: lottieBytes(), name: 'ok.json' }, apng: { bytes: buildApng(), name: 'ok.png' }, gif: { bytes: stillPng(), name: 'bad.gif' } },
-      { name: 'Broken Wumpus', description: 'One of its files is bad' },
-    ))
+    const res = await call(
+      'POST',
+      '/api/wumpuses',
+      admin,
+      form(
+        {
+          lottie: { bytes: lottieBytes(), name: 'ok.json' },
+          apng: { bytes: buildApng(), name: 'ok.png' },
+          gif: { bytes: stillPng(), name: 'bad.gif' },
+        },
+        { name: 'Broken Wumpus', description: 'One of its files is bad' },
+      ),
+    )
     expect(res.status).toBe(415)
     expect(await allFileIds()).toEqual(filesBefore)
     expect(await server.store.countWumpuses()).toBe(countBefore)
@@ -268,7 +356,11 @@ describe('POST /api/wumpuses', () => {
     const files = await threeUploads()
     const body = { name: 'Not Allowed', description: 'Nobody may publish this', files }
     await expectError(await call('POST', '/api/wumpuses', maker, body), 403, 'FORBIDDEN')
-    await expectError(await call('POST', '/api/wumpuses', await server.sessionToken(ADMIN, { emailVerified: false }), body), 403, 'FORBIDDEN')
+    await expectError(
+      await call('POST', '/api/wumpuses', await server.sessionToken(ADMIN, { emailVerified: false }), body),
+      403,
+      'FORBIDDEN',
+    )
     await expectError(await call('POST', '/api/wumpuses', undefined, body), 401, 'UNAUTHENTICATED')
   })
 })
@@ -294,7 +386,9 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
     const wumpus = await makersWumpus()
     const tagged = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: ['Sleepy', 'blue'] })).json())
     expect(tagged).toEqual({ ...wumpus, tags: ['sleepy', 'blue'] })
-    expect(wumpusListSchema.parse(await (await call('GET', '/api/wumpuses?tag=sleepy')).json()).map((item) => item._id)).toEqual([wumpus._id])
+    expect(wumpusListSchema.parse(await (await call('GET', '/api/wumpuses?tag=sleepy')).json()).map((item) => item._id)).toEqual([
+      wumpus._id,
+    ])
     const untagged = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: [] })).json())
     expect(untagged.tags).toEqual([])
     await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: 'sleepy' }), 400, 'BAD_REQUEST')

@@ -9,7 +9,15 @@ import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { galleryPages } from '../services/gallery-pages'
-import { deleteWumpus, editableWumpus, editWumpus, findWumpus, publishWumpus, type PublishedFiles, type SpendLimit } from '../services/wumpuses'
+import {
+  deleteWumpus,
+  editableWumpus,
+  editWumpus,
+  findWumpus,
+  publishWumpus,
+  type PublishedFiles,
+  type SpendLimit,
+} from '../services/wumpuses'
 
 /**
  * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
@@ -20,7 +28,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   const router = new Router()
   const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
-  const parseMultipart = multipart({ maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie), maxFiles: 3, config })
+  const parseMultipart = multipart({
+    maxFileBytes: Math.max(config.limits.gif, config.limits.apng, config.limits.lottie),
+    maxFiles: 3,
+    config,
+  })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = galleryPages(store)
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
@@ -87,6 +99,9 @@ async function sentFiles(ctx: Context) {
   // Text fields of a multipart body (koa-body puts them in request.body).
   const { lottieUrl, ...fields } = createWumpusFieldsSchema.parse({ ...((ctx.request.body ?? {}) as Record<string, unknown>) })
   const bytes = await Promise.all(sent.map((file) => readUploadedFile(file)))
-  const files: PublishedFiles = { sent: sent.map((file, i) => ({ format: file.field as MediaFormat, bytes: bytes[i]!, name: file.name })), lottieUrl }
+  const files: PublishedFiles = {
+    sent: sent.map((file, i) => ({ format: file.field as MediaFormat, bytes: bytes[i]!, name: file.name })),
+    lottieUrl,
+  }
   return { fields, files }
 }

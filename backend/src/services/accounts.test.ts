@@ -24,7 +24,15 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const session = (email: string, verified = true): SessionClaims => ({ sid: 's', sub: `uid-${email}`, email, name: email, email_verified: verified, exp: 0, iat: 0 })
+const session = (email: string, verified = true): SessionClaims => ({
+  sid: 's',
+  sub: `uid-${email}`,
+  email,
+  name: email,
+  email_verified: verified,
+  exp: 0,
+  iat: 0,
+})
 
 async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
   const error = await run.then(

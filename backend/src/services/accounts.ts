@@ -70,7 +70,13 @@ export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, pay
 }
 
 /** A returning user keeps the name and photo they chose here; only blanks are filled in from the sign-in. */
-async function blanksFilled(store: Store, email: string, user: UserRecord, payload: SignInPayload, identity: FirebaseIdentity): Promise<UserPatch> {
+async function blanksFilled(
+  store: Store,
+  email: string,
+  user: UserRecord,
+  payload: SignInPayload,
+  identity: FirebaseIdentity,
+): Promise<UserPatch> {
   const patch: UserPatch = {}
   if (!user.user_name) patch.user_name = payload.user_name || identity.name || email.split('@')[0]!
   const photo = payload.photo ?? ''
@@ -98,10 +104,16 @@ export interface ProfileUpdated {
 }
 
 /** A user changes their own profile, with a verified email; the answer's token keeps the session's expiry. */
-export async function updateProfile(deps: Pick<AccountsDeps, 'store' | 'sessions'>, session: SessionClaims, email: string, patch: ProfileUpdate): Promise<ProfileUpdated> {
+export async function updateProfile(
+  deps: Pick<AccountsDeps, 'store' | 'sessions'>,
+  session: SessionClaims,
+  email: string,
+  patch: ProfileUpdate,
+): Promise<ProfileUpdated> {
   const { store } = deps
   if (session.email !== email) throw new HttpError('FORBIDDEN', 'You can only change your own profile')
-  if (!session.email_verified) throw new HttpError('FORBIDDEN', 'Verify your email address before changing your profile', { reason: 'email-not-verified' })
+  if (!session.email_verified)
+    throw new HttpError('FORBIDDEN', 'Verify your email address before changing your profile', { reason: 'email-not-verified' })
   const problems = []
   for (const field of ['photo', 'cover'] as const) {
     const problem = patch[field] ? await imageProblem(store, email, patch[field]) : undefined
@@ -121,7 +133,12 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
   if (!user) throw notFound('No such user')
   const modified = await deps.store.setRole(email, 'admin')
   if (modified > 0) {
-    await deps.audit.record({ actor, action: 'user.make-admin', target: { type: 'user', id: email, name: user.user_name }, changes: [{ field: 'role', from: user.role, to: 'admin' }] })
+    await deps.audit.record({
+      actor,
+      action: 'user.make-admin',
+      target: { type: 'user', id: email, name: user.user_name },
+      changes: [{ field: 'role', from: user.role, to: 'admin' }],
+    })
   }
   return modified
 }

@@ -48,9 +48,15 @@ describe('uploading an animation file', () => {
   })
 
   it('refuses, storing nothing, a file over its format limit or not of its format', async () => {
-    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe('PAYLOAD_TOO_LARGE')
-    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe('UNSUPPORTED_MEDIA_TYPE')
-    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' }))).toBe('BAD_REQUEST')
+    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe(
+      'PAYLOAD_TOO_LARGE',
+    )
+    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    )
+    expect(
+      await codeOf(uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' })),
+    ).toBe('BAD_REQUEST')
     expect(await storedCount()).toBe(0)
   })
 

@@ -53,13 +53,23 @@ export function inspectAs(bytes: Uint8Array, format: MediaFormat): MediaInfo {
 const labelOf = (format: MediaFormat) => ({ gif: 'GIF', apng: 'APNG', lottie: 'Lottie' })[format]
 
 /** Stores bytes already inspected as `format`, under the uploader, for use in an animation. */
-export async function storeAnimationFile(store: Store, bytes: Uint8Array, format: MediaFormat, originalName: string, owner: string): Promise<StoredFile> {
+export async function storeAnimationFile(
+  store: Store,
+  bytes: Uint8Array,
+  format: MediaFormat,
+  originalName: string,
+  owner: string,
+): Promise<StoredFile> {
   const base = safeBaseName(originalName) || 'wumpus'
   return store.putFile({ bytes, contentType: CONTENT_TYPE[format], filename: `${base}.${EXTENSION[format]}`, owner, purpose: 'animation' })
 }
 
 /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
-export async function uploadAnimationFile(deps: AnimationFilesDeps, owner: string, sent: { format: MediaFormat; bytes: Uint8Array; name: string }): Promise<InspectedFile> {
+export async function uploadAnimationFile(
+  deps: AnimationFilesDeps,
+  owner: string,
+  sent: { format: MediaFormat; bytes: Uint8Array; name: string },
+): Promise<InspectedFile> {
   const { format, bytes } = sent
   const limit = limitOf(deps.config, format)
   if (bytes.length > limit) throw new HttpError('PAYLOAD_TOO_LARGE', `${labelOf(format)} files may be at most ${limit} bytes`)
@@ -75,7 +85,10 @@ export async function uploadLottieLink(deps: AnimationFilesDeps, owner: string, 
 }
 
 /** Bytes of a Lottie behind a link, within the Lottie limit. */
-export async function linkedLottie(deps: Pick<AnimationFilesDeps, 'store' | 'config'>, url: string): Promise<{ bytes: Uint8Array; name: string }> {
+export async function linkedLottie(
+  deps: Pick<AnimationFilesDeps, 'store' | 'config'>,
+  url: string,
+): Promise<{ bytes: Uint8Array; name: string }> {
   const linked = await lottieFromLink(deps.store, deps.config, url)
   if (linked.bytes.length > deps.config.limits.lottie) throw new HttpError('PAYLOAD_TOO_LARGE', 'The linked Lottie is too large')
   return linked
@@ -94,14 +107,25 @@ export async function lottieFromLink(store: Store, config: Config, link: string)
 }
 
 /** GIF and APNG rendered from an uploaded Lottie (POST /renders): any animation Lottie, stored under the caller. */
-export async function renderUploadedLottie(deps: AnimationFilesDeps, owner: string, lottieId: string): Promise<Record<'gif' | 'apng', InspectedFile>> {
+export async function renderUploadedLottie(
+  deps: AnimationFilesDeps,
+  owner: string,
+  lottieId: string,
+): Promise<Record<'gif' | 'apng', InspectedFile>> {
   const file = await deps.store.readFile(lottieId)
-  if (!file || file.info.purpose !== 'animation' || file.info.contentType !== CONTENT_TYPE.lottie) throw notFound('No uploaded Lottie with this id')
+  if (!file || file.info.purpose !== 'animation' || file.info.contentType !== CONTENT_TYPE.lottie)
+    throw notFound('No uploaded Lottie with this id')
   return renderAndStore(deps.store, file.bytes, file.info.filename, owner, deps.logger)
 }
 
 /** Renders GIF and APNG from a Lottie in the worker, inspects and stores both. */
-export async function renderAndStore(store: Store, lottieBytes: Uint8Array, name: string, owner: string, logger?: Logger): Promise<Record<'gif' | 'apng', InspectedFile>> {
+export async function renderAndStore(
+  store: Store,
+  lottieBytes: Uint8Array,
+  name: string,
+  owner: string,
+  logger?: Logger,
+): Promise<Record<'gif' | 'apng', InspectedFile>> {
   let lottie: unknown
   try {
     lottie = JSON.parse(new TextDecoder().decode(lottieBytes))
@@ -114,11 +138,20 @@ export async function renderAndStore(store: Store, lottieBytes: Uint8Array, name
   } catch (error) {
     if (error instanceof RenderQueueFullError) {
       const { retryAfterSeconds } = error
-      throw new HttpError('SERVER_BUSY', 'The server is busy rendering other animations; try again shortly', { retryAfterSeconds }, retryAfterSeconds)
+      throw new HttpError(
+        'SERVER_BUSY',
+        'The server is busy rendering other animations; try again shortly',
+        { retryAfterSeconds },
+        retryAfterSeconds,
+      )
     }
     // What went wrong inside the renderer is for the logs; the answer only says that it did.
     logger?.error('render failed', { error: String(error) })
-    throw new HttpError('BAD_REQUEST', 'The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy', { reason: 'render-failed' })
+    throw new HttpError(
+      'BAD_REQUEST',
+      'The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy',
+      { reason: 'render-failed' },
+    )
   }
   const stored: Partial<Record<'gif' | 'apng', InspectedFile>> = {}
   for (const format of ['gif', 'apng'] as const) {

@@ -29,7 +29,13 @@ type WumpusFields = Pick<WumpusRecord, 'name' | 'description' | 'files'>
 /** The fields of an animation as the log shows them: text, and each file as its name and id. */
 function wumpusFields(record: WumpusFields): Record<string, string> {
   const file = (ref: WumpusRecord['files']['gif']) => `${ref.filename} (${ref.id})`
-  return { name: record.name, description: record.description, gif: file(record.files.gif), apng: file(record.files.apng), lottie: file(record.files.lottie) }
+  return {
+    name: record.name,
+    description: record.description,
+    gif: file(record.files.gif),
+    apng: file(record.files.apng),
+    lottie: file(record.files.lottie),
+  }
 }
 
 /** What differs between two versions of an animation; a missing side is a publish or a delete. */
@@ -41,5 +47,9 @@ export function wumpusChanges(before: WumpusFields | undefined, after: WumpusFie
 export function fieldChanges(from: Record<string, string>, to: Record<string, string>): AuditChange[] {
   return Object.keys({ ...from, ...to })
     .filter((field) => from[field] !== to[field])
-    .map((field) => ({ field, ...(from[field] === undefined ? {} : { from: from[field] }), ...(to[field] === undefined ? {} : { to: to[field] }) }))
+    .map((field) => ({
+      field,
+      ...(from[field] === undefined ? {} : { from: from[field] }),
+      ...(to[field] === undefined ? {} : { to: to[field] }),
+    }))
 }

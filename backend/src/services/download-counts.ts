@@ -110,7 +110,9 @@ export function visitorOf(address: string): string {
   const [head = '', tail = ''] = address.toLowerCase().split('::')
   const left = head ? head.split(':') : []
   const right = tail ? tail.split(':') : []
-  const groups = address.includes('::') ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right] : left
+  const groups = address.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+    : left
   return groups
     .slice(0, 4)
     .map((group) => group.replace(/^0+(?=.)/, ''))

@@ -70,16 +70,21 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     const records = await Promise.all(ids.map((id) => store.getWumpus(id)))
     const unknown = ids.filter((_, i) => !records[i])
     if (unknown.length > 0) {
-      throw badRequest(`${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`, {
-        field: 'wumpusIds',
-        unknown,
-      })
+      throw badRequest(
+        `${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`,
+        {
+          field: 'wumpusIds',
+          unknown,
+        },
+      )
     }
     return records as WumpusRecord[]
   }
 
   async function toPack(pack: PackRecord, items?: WumpusRecord[]): Promise<Pack> {
-    const cover = pack.coverWumpusId ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.getWumpus(pack.coverWumpusId))) : undefined
+    const cover = pack.coverWumpusId
+      ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.getWumpus(pack.coverWumpusId)))
+      : undefined
     return {
       id: pack.id,
       name: pack.name,
@@ -112,7 +117,12 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     async create(actor, input) {
       const items = await existing(input.wumpusIds)
       const pack = await store.insertPack({ ...input, createdBy: actor })
-      await audit.record({ actor, action: 'pack.create', target: { type: 'pack', id: pack.id, name: pack.name }, changes: packChanges(undefined, pack, items) })
+      await audit.record({
+        actor,
+        action: 'pack.create',
+        target: { type: 'pack', id: pack.id, name: pack.name },
+        changes: packChanges(undefined, pack, items),
+      })
       return toPack(pack, items)
     },
 
@@ -134,7 +144,12 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       const pack = await store.getPack(id)
       const deleted = pack ? await store.deletePack(pack.id) : 0
       if (pack && deleted > 0) {
-        await audit.record({ actor, action: 'pack.delete', target: { type: 'pack', id: pack.id, name: pack.name }, changes: packChanges(pack, undefined, await itemsOf(pack)) })
+        await audit.record({
+          actor,
+          action: 'pack.delete',
+          target: { type: 'pack', id: pack.id, name: pack.name },
+          changes: packChanges(pack, undefined, await itemsOf(pack)),
+        })
       }
       return deleted
     },
@@ -142,7 +157,8 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     async zip(id, platform) {
       const pack = await getPack(id)
       const plan = planZip(pack, await itemsOf(pack), platform)
-      if (!plan.fits) throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
+      if (!plan.fits)
+        throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
       return writeZip(store, logger, pack, plan)
     },
   }
@@ -175,14 +191,16 @@ function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platform): Z
   else if (count === 0) message = `None of this pack’s stickers has a ${rules.label} file yet.`
   else if (platform === 'whatsapp') {
     const still = entries.find((e) => e.file.frames < 2)
-    if (count < WHATSAPP_PACK_MIN || count > WHATSAPP_PACK_MAX) message = `WhatsApp packs need ${WHATSAPP_PACK_MIN} to ${WHATSAPP_PACK_MAX} stickers; ${has}.`
+    if (count < WHATSAPP_PACK_MIN || count > WHATSAPP_PACK_MAX)
+      message = `WhatsApp packs need ${WHATSAPP_PACK_MIN} to ${WHATSAPP_PACK_MAX} stickers; ${has}.`
     else if (still) message = `WhatsApp packs are all animated; “${still.record.name}” is a still.`
   }
   const notes: string[] = []
   if (platform === 'line' && count > 0 && !(LINE_SET_SIZES as readonly number[]).includes(count)) {
     notes.push(`LINE sets have ${LINE_SET_SIZES.join(', ').replace(/, (?=\d+$)/, ' or ')} stickers; ${has}.`)
   }
-  if (platform === 'telegram' && count > TELEGRAM_SET_MAX) notes.push(`Telegram sets hold up to ${TELEGRAM_SET_MAX} animated stickers: make two sets.`)
+  if (platform === 'telegram' && count > TELEGRAM_SET_MAX)
+    notes.push(`Telegram sets hold up to ${TELEGRAM_SET_MAX} animated stickers: make two sets.`)
   return { platform, entries, left, fits: message === null, message, notes }
 }
 
@@ -221,7 +239,10 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
   plan.entries.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
       store.readFile(entry.file.id).then(
-        (file) => (file ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)])) : done(new Error(`file ${entry.file.id} is gone`), undefined as never)),
+        (file) =>
+          file
+            ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)]))
+            : done(new Error(`file ${entry.file.id} is gone`), undefined as never),
         (error: unknown) => done(error as Error, undefined as never),
       )
     })
@@ -236,8 +257,15 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
   const bytes = await new Promise<number>((resolve) => end(undefined, resolve))
-  zip.outputStream.on('error', (error) => logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }))
-  return { fileName: zipName(pack, plan.platform), bytes, stream: zip.outputStream as Readable, wumpusIds: plan.entries.map((entry) => entry.record._id) }
+  zip.outputStream.on('error', (error) =>
+    logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }),
+  )
+  return {
+    fileName: zipName(pack, plan.platform),
+    bytes,
+    stream: zip.outputStream as Readable,
+    wumpusIds: plan.entries.map((entry) => entry.record._id),
+  }
 }
 
 /** The cover's still (or its WhatsApp sticker's first frame) as WhatsApp's 96x96 tray icon. */
@@ -262,7 +290,11 @@ function readme(pack: PackRecord, plan: ZipPlan, names: string[]): string {
   const label = PLATFORM_RULES[plan.platform].label
   const lines = [`${pack.name}: ${label} stickers from Wumpus Gallery`, '']
   if (pack.description) lines.push(pack.description, '')
-  lines.push(`${plan.entries.length} sticker${plan.entries.length === 1 ? '' : 's'}, in pack order:`, ...names.map((name) => `  ${name}`), '')
+  lines.push(
+    `${plan.entries.length} sticker${plan.entries.length === 1 ? '' : 's'}, in pack order:`,
+    ...names.map((name) => `  ${name}`),
+    '',
+  )
   if (plan.left.length > 0) {
     lines.push(`Left out (no ${label} file):`, ...plan.left.map(({ record, reason }) => `  ${record.name}: ${reason}`), '')
   }

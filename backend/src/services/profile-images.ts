@@ -26,15 +26,25 @@ export async function storeProfileImage(store: Store, owner: string, bytes: Uint
   }
   const pixels = info.width * info.height * info.frames
   if (info.frames > MAX_PROFILE_IMAGE_FRAMES || pixels > MAX_PROFILE_IMAGE_PIXELS) {
-    throw new HttpError('BAD_REQUEST', `Profile images may have at most ${MAX_PROFILE_IMAGE_FRAMES} frames and ${MAX_PROFILE_IMAGE_PIXELS / 1024 / 1024} megapixels in all`, {
-      mediaCode: 'TOO_LARGE',
-      frames: info.frames,
-      pixels,
-      maxFrames: MAX_PROFILE_IMAGE_FRAMES,
-      maxPixels: MAX_PROFILE_IMAGE_PIXELS,
-    })
+    throw new HttpError(
+      'BAD_REQUEST',
+      `Profile images may have at most ${MAX_PROFILE_IMAGE_FRAMES} frames and ${MAX_PROFILE_IMAGE_PIXELS / 1024 / 1024} megapixels in all`,
+      {
+        mediaCode: 'TOO_LARGE',
+        frames: info.frames,
+        pixels,
+        maxFrames: MAX_PROFILE_IMAGE_FRAMES,
+        maxPixels: MAX_PROFILE_IMAGE_PIXELS,
+      },
+    )
   }
-  const stored = await store.putFile({ bytes, contentType: info.contentType, filename: `${safeBaseName(originalName) || 'image'}.${EXTENSION[info.format] ?? 'img'}`, owner, purpose: 'image' })
+  const stored = await store.putFile({
+    bytes,
+    contentType: info.contentType,
+    filename: `${safeBaseName(originalName) || 'image'}.${EXTENSION[info.format] ?? 'img'}`,
+    owner,
+    purpose: 'image',
+  })
   await dropOldPendingImages(store, owner)
   return stored
 }

@@ -25,7 +25,10 @@ const identity = (overrides: Partial<SessionIdentity> = {}): SessionIdentity => 
 const exp = (token: string) => (jwt.decode(token) as { exp: number }).exp
 
 async function reason(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(HttpError)
   return ((error as HttpError).details as { reason: string }).reason
 }
@@ -65,13 +68,22 @@ describe('sessions', () => {
     const sessions = service()
     const token = await sessions.signIn(identity())
     expect(await reason(sessions.signIn(identity({ uid: 'uid-mallory' }), token))).toBe('session-ended')
-    const foreign = jwt.sign({ sid: 'x', email: 'ana@example.com' }, 'other'.repeat(10), { algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery' })
+    const foreign = jwt.sign({ sid: 'x', email: 'ana@example.com' }, 'other'.repeat(10), {
+      algorithm: 'HS256',
+      issuer: 'wumpus-gallery',
+      audience: 'wumpus-gallery',
+    })
     expect(await reason(sessions.signIn(identity(), foreign))).toBe('invalid')
   })
 
   it('starts a new session when the token to renew is from before sessions existed', async () => {
     const sessions = service()
-    const legacy = jwt.sign({ email: 'ana@example.com', name: 'Ana', email_verified: true }, 's'.repeat(40), { algorithm: 'HS256', issuer: 'wumpus-gallery', audience: 'wumpus-gallery', expiresIn: -10 })
+    const legacy = jwt.sign({ email: 'ana@example.com', name: 'Ana', email_verified: true }, 's'.repeat(40), {
+      algorithm: 'HS256',
+      issuer: 'wumpus-gallery',
+      audience: 'wumpus-gallery',
+      expiresIn: -10,
+    })
     const token = await sessions.signIn(identity(), legacy)
     await expect(sessions.check(token)).resolves.toMatchObject({ email: 'ana@example.com' })
   })

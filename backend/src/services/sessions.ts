@@ -94,7 +94,11 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     },
 
     reissue(claims, name) {
-      return signSessionToken({ sid: claims.sid, email: claims.email, name, emailVerified: claims.email_verified, exp: claims.exp }, key, nowSeconds())
+      return signSessionToken(
+        { sid: claims.sid, email: claims.email, name, emailVerified: claims.email_verified, exp: claims.exp },
+        key,
+        nowSeconds(),
+      )
     },
 
     async end(claims) {

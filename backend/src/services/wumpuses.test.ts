@@ -14,7 +14,16 @@ import type { Store } from '../store/port'
 import { uploadAnimationFile } from './animation-files'
 import { createAuditLog } from './audit'
 import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
-import { deleteWumpus, editableWumpus, editWumpus, findWumpus, publishWumpus, type SentFile, type SpendLimit, type WumpusesDeps } from './wumpuses'
+import {
+  deleteWumpus,
+  editableWumpus,
+  editWumpus,
+  findWumpus,
+  publishWumpus,
+  type SentFile,
+  type SpendLimit,
+  type WumpusesDeps,
+} from './wumpuses'
 
 const ADMIN = 'admin@example.com'
 const MAKER = 'maker@example.com'
@@ -31,7 +40,13 @@ beforeEach(async () => {
   store = await openEmbeddedStore({ dataDir: dir })
   const logger = createLogger('silent')
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
-  deps = { store, config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger, audit: createAuditLog(store, logger), derivedMedia }
+  deps = {
+    store,
+    config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }),
+    logger,
+    audit: createAuditLog(store, logger),
+    derivedMedia,
+  }
   await store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await store.upsertUser(MAKER, { user_name: 'Maker Person' })
   spent = []
@@ -50,7 +65,8 @@ const sent = (): SentFile[] => [
   { format: 'apng', bytes: buildApng(), name: 'wave.png' },
   { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' },
 ]
-const storedFiles = async () => (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
+const storedFiles = async () =>
+  (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
 const auditActions = async () => (await store.listAudit({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
 
 async function refusal(run: Promise<unknown>): Promise<HttpError> {
@@ -72,7 +88,8 @@ describe('publishing', () => {
   it('stores the sent files under the publisher, makes the record with their stored name, and logs it', async () => {
     const record = await publishWumpus(deps, { email: ADMIN, name: 'session name' }, fields, { sent: sent() }, spend)
     expect(record).toMatchObject({ name: 'Waving Wumpus', u_email: ADMIN, u_name: 'Admin Person' })
-    for (const ref of Object.values(record.files)) expect(await store.getFileInfo(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
+    for (const ref of Object.values(record.files))
+      expect(await store.getFileInfo(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
     expect(record.files.gif.filename).toBe('wave.gif')
     expect(await auditActions()).toEqual([`wumpus.publish by ${ADMIN}`])
     expect(spent).toEqual([])
@@ -83,7 +100,11 @@ describe('publishing', () => {
     expect(spent).toEqual(['render'])
     expect((await store.getFileInfo(record.files.gif.id))?.contentType).toBe('image/gif')
     expect((await store.getFileInfo(record.files.apng.id))?.contentType).toBe('image/apng')
-    expect(await storedFiles()).toEqual(Object.values(record.files).map((ref) => ref.id).sort())
+    expect(await storedFiles()).toEqual(
+      Object.values(record.files)
+        .map((ref) => ref.id)
+        .sort(),
+    )
   })
 
   it('removes every file it stored when the publish fails after storing them', async () => {
@@ -99,9 +120,13 @@ describe('publishing', () => {
 
   it('stores nothing when one sent file is refused by its bytes or its size', async () => {
     const broken = [sent()[0]!, { format: 'apng' as const, bytes: buildGif(), name: 'not-a.png' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).code).toBe('UNSUPPORTED_MEDIA_TYPE')
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).code).toBe(
+      'UNSUPPORTED_MEDIA_TYPE',
+    )
     const big = [{ format: 'gif' as const, bytes: new Uint8Array(60_001), name: 'big.gif' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).code).toBe('PAYLOAD_TOO_LARGE')
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).code).toBe(
+      'PAYLOAD_TOO_LARGE',
+    )
     expect(await storedFiles()).toEqual([])
   })
 
@@ -139,7 +164,10 @@ describe('editing', () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
     const newGif = (await uploadAnimationFile(deps, MAKER, sent()[0]!)).file.id
     const updated = await editWumpus(deps, MAKER, record, { files: { gif: newGif }, name: 'Waving Wumpus 2' })
-    expect(updated).toMatchObject({ name: 'Waving Wumpus 2', files: { gif: { id: newGif }, apng: record.files.apng, lottie: record.files.lottie } })
+    expect(updated).toMatchObject({
+      name: 'Waving Wumpus 2',
+      files: { gif: { id: newGif }, apng: record.files.apng, lottie: record.files.lottie },
+    })
     expect(await store.getFileInfo(record.files.gif.id)).toBeUndefined()
     expect(await storedFiles()).toEqual([newGif, record.files.apng.id, record.files.lottie.id].sort())
 

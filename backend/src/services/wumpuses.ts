@@ -51,9 +51,24 @@ export async function publishWumpus(
   // Nothing half-written: files stored for this request go when the record does not come.
   const stored: string[] = []
   try {
-    const refs = 'ids' in files ? ((await checkedFileRefs(store, me, files.ids)) as Record<MediaFormat, FileRef>) : await storeSentFiles(deps, me, files, spend, stored)
-    const record = await store.insertWumpus({ name: fields.name, description: fields.description, tags: fields.tags, files: refs, u_email: me, u_name })
-    await deps.audit.record({ actor: me, action: 'wumpus.publish', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(undefined, record) })
+    const refs =
+      'ids' in files
+        ? ((await checkedFileRefs(store, me, files.ids)) as Record<MediaFormat, FileRef>)
+        : await storeSentFiles(deps, me, files, spend, stored)
+    const record = await store.insertWumpus({
+      name: fields.name,
+      description: fields.description,
+      tags: fields.tags,
+      files: refs,
+      u_email: me,
+      u_name,
+    })
+    await deps.audit.record({
+      actor: me,
+      action: 'wumpus.publish',
+      target: { type: 'wumpus', id: record._id, name: record.name },
+      changes: wumpusChanges(undefined, record),
+    })
     // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
     void deps.derivedMedia.refresh(record._id)
     return record
@@ -64,7 +79,13 @@ export async function publishWumpus(
 }
 
 /** Judges every sent file, renders what is missing from the Lottie, stores them; each stored id lands in `stored`. */
-async function storeSentFiles(deps: WumpusesDeps, owner: string, files: { sent: SentFile[]; lottieUrl?: string }, spend: SpendLimit, stored: string[]) {
+async function storeSentFiles(
+  deps: WumpusesDeps,
+  owner: string,
+  files: { sent: SentFile[]; lottieUrl?: string },
+  spend: SpendLimit,
+  stored: string[],
+) {
   const { store, config } = deps
   const refs: Partial<Record<MediaFormat, FileRef>> = {}
   const inspected: SentFile[] = []
@@ -74,7 +95,8 @@ async function storeSentFiles(deps: WumpusesDeps, owner: string, files: { sent: 
     inspected.push(file)
   }
   if (!inspected.some((f) => f.format === 'lottie')) {
-    if (!files.lottieUrl) throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+    if (!files.lottieUrl)
+      throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
     await spend('lottieLink')
     const linked = await linkedLottie(deps, files.lottieUrl)
     inspectAs(linked.bytes, 'lottie')
@@ -126,7 +148,12 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
   if (!updated) throw notFound('No animation with this id')
   const changes = wumpusChanges(record, updated)
   if (changes.length > 0) {
-    await deps.audit.record({ actor: editor, action: 'wumpus.edit', target: { type: 'wumpus', id: updated._id, name: updated.name }, changes })
+    await deps.audit.record({
+      actor: editor,
+      action: 'wumpus.edit',
+      target: { type: 'wumpus', id: updated._id, name: updated.name },
+      changes,
+    })
   }
   // The files this edit replaced belong to nothing any more.
   for (const format of Object.keys(replaced) as MediaFormat[]) {
@@ -137,12 +164,21 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
 }
 
 /** An admin (checked by the route) deletes an animation with its files; answers how many were deleted (0 or 1). */
-export async function deleteWumpus(deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>, actor: string, id: string | undefined): Promise<number> {
+export async function deleteWumpus(
+  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>,
+  actor: string,
+  id: string | undefined,
+): Promise<number> {
   const { store } = deps
   const record = id === undefined ? undefined : await store.getWumpus(id)
   const deletedCount = record ? await store.deleteWumpus(record._id) : 0
   if (record && deletedCount > 0) {
-    await deps.audit.record({ actor, action: 'wumpus.delete', target: { type: 'wumpus', id: record._id, name: record.name }, changes: wumpusChanges(record, undefined) })
+    await deps.audit.record({
+      actor,
+      action: 'wumpus.delete',
+      target: { type: 'wumpus', id: record._id, name: record.name },
+      changes: wumpusChanges(record, undefined),
+    })
     await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
     await deps.derivedMedia.removed(record)
   }
@@ -153,13 +189,19 @@ export async function deleteWumpus(deps: Pick<WumpusesDeps, 'store' | 'audit' | 
  * File ids named in a JSON body: each must be a file this user uploaded for an animation, of the
  * right format, and not part of another animation (deleting that one would take it away).
  */
-async function checkedFileRefs<F extends MediaFormat>(store: Store, owner: string, ids: Partial<Record<F, string>>): Promise<Partial<Record<F, FileRef>>> {
+async function checkedFileRefs<F extends MediaFormat>(
+  store: Store,
+  owner: string,
+  ids: Partial<Record<F, string>>,
+): Promise<Partial<Record<F, FileRef>>> {
   const refs: Partial<Record<F, FileRef>> = {}
   for (const [format, id] of Object.entries(ids) as [F, string][]) {
     const info = await store.getFileInfo(id)
     if (!info) throw new HttpError('NOT_FOUND', `No uploaded ${format} file with this id`, { format })
-    if (info.contentType !== CONTENT_TYPE[format]) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
-    if (info.purpose !== 'animation' || info.owner !== owner) throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
+    if (info.contentType !== CONTENT_TYPE[format])
+      throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
+    if (info.purpose !== 'animation' || info.owner !== owner)
+      throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
     if (await store.isFileInUse(id)) throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
     refs[format] = { id: info.id, filename: info.filename }
   }

@@ -67,12 +67,19 @@ describe('AppendLog', () => {
     const nedb = new Datastore<Doc>({ filename: file })
     await nedb.loadDatabaseAsync()
     await nedb.ensureIndexAsync({ fieldName: 'name', unique: true })
-    await nedb.insertAsync([{ _id: 'a', name: 'Ann', at }, { _id: 'b', name: 'Bob' }, { _id: 'c', name: 'Cy' }])
+    await nedb.insertAsync([
+      { _id: 'a', name: 'Ann', at },
+      { _id: 'b', name: 'Bob' },
+      { _id: 'c', name: 'Cy' },
+    ])
     await nedb.updateAsync({ _id: 'a' }, { $set: { n: 7 } }, {})
     await nedb.removeAsync({ _id: 'b' }, {})
 
     const { docs, log, put } = await openMap([{ fieldName: 'name', unique: true }])
-    expect([...docs.values()].sort((x, y) => x._id.localeCompare(y._id))).toEqual([{ _id: 'a', name: 'Ann', at, n: 7 }, { _id: 'c', name: 'Cy' }])
+    expect([...docs.values()].sort((x, y) => x._id.localeCompare(y._id))).toEqual([
+      { _id: 'a', name: 'Ann', at, n: 7 },
+      { _id: 'c', name: 'Cy' },
+    ])
     await put({ _id: 'd', name: 'Dee', at })
     await log.close()
 
@@ -102,7 +109,8 @@ describe('AppendLog', () => {
 
   it('rewrites the file on its own once the appended lines far outnumber the documents', async () => {
     const { log, put } = await openMap()
-    for (let round = 0; round < 11; round++) await Promise.all(Array.from({ length: 1000 }, (_, i) => put({ _id: `d${i % 10}`, name: `r${round}` })))
+    for (let round = 0; round < 11; round++)
+      await Promise.all(Array.from({ length: 1000 }, (_, i) => put({ _id: `d${i % 10}`, name: `r${round}` })))
     expect((await lines()).length).toBeLessThan(10_000)
     await put({ _id: 'd0', name: 'last' })
     await log.close()

@@ -56,7 +56,10 @@ export class AppendLog<T extends LogDocument> {
   ) {}
 
   /** Reads the file (if any) into documents, rewrites it compactly, and opens it for appending. */
-  static async open<T extends LogDocument>(file: string, options: AppendLogOptions<T> & { load: (docs: T[]) => void }): Promise<AppendLog<T>> {
+  static async open<T extends LogDocument>(
+    file: string,
+    options: AppendLogOptions<T> & { load: (docs: T[]) => void },
+  ): Promise<AppendLog<T>> {
     const temp = `${file}~`
     // A crash during a rewrite may leave only the temp file (nedb does the same check).
     if (!(await exists(file)) && (await exists(temp))) await rename(temp, file)
@@ -165,7 +168,10 @@ function parseLines<T extends LogDocument>(file: string, text: string, threshold
     let doc: Record<string, unknown>
     try {
       doc = JSON.parse(line, (_key, value: unknown) =>
-        value !== null && typeof value === 'object' && typeof (value as { $$date?: unknown }).$$date === 'number' && Object.keys(value).length === 1
+        value !== null &&
+        typeof value === 'object' &&
+        typeof (value as { $$date?: unknown }).$$date === 'number' &&
+        Object.keys(value).length === 1
           ? new Date((value as { $$date: number }).$$date)
           : value,
       ) as Record<string, unknown>
@@ -203,4 +209,3 @@ async function syncDirectory(dir: string): Promise<void> {
     await handle.close()
   }
 }
-

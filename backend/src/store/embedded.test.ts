@@ -63,7 +63,8 @@ describe('embedded store on disk', () => {
     expect(await mode('files')).toBe(0o700)
     expect(await mode(`files/${info.id}`)).toBe(0o600)
     await vi.waitFor(async () => {
-      for (const name of ['users.db', 'wumpuses.db', 'files.db', 'sessions.db', 'audit.db', 'packs.db']) expect(await mode(name)).toBe(0o600)
+      for (const name of ['users.db', 'wumpuses.db', 'files.db', 'sessions.db', 'audit.db', 'packs.db'])
+        expect(await mode(name)).toBe(0o600)
     })
   })
 
@@ -113,10 +114,20 @@ describe('embedded store on disk', () => {
 
   it('reads records stored before tags and download counts, and searches them', async () => {
     await store.close()
-    const old = { ...sampleWumpus({ name: 'Ancient Wumpus' }), _id: 'abc000000000000000000001', createdAt: { $$date: Date.UTC(2020, 0, 1) }, updatedAt: { $$date: Date.UTC(2020, 0, 1) } }
+    const old = {
+      ...sampleWumpus({ name: 'Ancient Wumpus' }),
+      _id: 'abc000000000000000000001',
+      createdAt: { $$date: Date.UTC(2020, 0, 1) },
+      updatedAt: { $$date: Date.UTC(2020, 0, 1) },
+    }
     await writeFile(path.join(dataDir, 'wumpuses.db'), `${JSON.stringify(old)}\n`)
     store = await openEmbeddedStore({ dataDir })
-    expect(await store.getWumpus(old._id)).toMatchObject({ name: 'Ancient Wumpus', tags: [], downloads: 0, createdAt: new Date(Date.UTC(2020, 0, 1)) })
+    expect(await store.getWumpus(old._id)).toMatchObject({
+      name: 'Ancient Wumpus',
+      tags: [],
+      downloads: 0,
+      createdAt: new Date(Date.UTC(2020, 0, 1)),
+    })
     expect((await store.listWumpuses({ limit: 5, q: 'ancient' })).total).toBe(1)
     await store.addDownloads(new Map([[old._id, 2]]))
     expect((await store.updateWumpus(old._id, { tags: ['old'] }))?.downloads).toBe(2)
@@ -127,9 +138,7 @@ describe('embedded store on disk', () => {
     const records = []
     for (let i = 0; i < 2000; i++) {
       const createdAt = new Date(Date.UTC(2025, 0, 1) + Math.floor(Math.random() * 50) * 1000)
-      records.push(
-        await store.insertWumpus(sampleWumpus({ u_email: `u${i % 3}@example.com`, createdAt })),
-      )
+      records.push(await store.insertWumpus(sampleWumpus({ u_email: `u${i % 3}@example.com`, createdAt })))
     }
     const expected = records
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1))

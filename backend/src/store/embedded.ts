@@ -142,7 +142,16 @@ class FileBytesCache {
 }
 
 /** Opens one collection's log, loading its documents through `load`. */
-function openLog<T extends LogDocument>(dataDir: string, name: string, options: { load: (docs: T[]) => void; snapshot: () => Iterable<T>; count: () => number; indexes?: { fieldName: string; unique?: boolean }[] }) {
+function openLog<T extends LogDocument>(
+  dataDir: string,
+  name: string,
+  options: {
+    load: (docs: T[]) => void
+    snapshot: () => Iterable<T>
+    count: () => number
+    indexes?: { fieldName: string; unique?: boolean }[]
+  },
+) {
   return AppendLog.open<T>(path.join(dataDir, `${name}.db`), { ...options, fileMode: PRIVATE_FILE })
 }
 
@@ -396,7 +405,13 @@ class EmbeddedStore implements Store {
   // ---- Sessions ----
 
   async createSession(session: NewSession): Promise<SessionRecord> {
-    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt: new Date(), expiresAt: session.expiresAt }
+    const record: SessionRecord = {
+      id: randomBytes(16).toString('hex'),
+      email: session.email,
+      uid: session.uid,
+      createdAt: new Date(),
+      expiresAt: session.expiresAt,
+    }
     this.sessions.set(record.id, record)
     await this.logs.sessions.put(withLogId(record))
     return toSessionRecord(record)
@@ -450,7 +465,9 @@ class EmbeddedStore implements Store {
       return record ? [toAuditRecord(record)] : []
     })
     const last = items.at(-1)
-    return keys.length > options.limit && last ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') } : { items }
+    return keys.length > options.limit && last
+      ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') }
+      : { items }
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {
@@ -540,7 +557,9 @@ class EmbeddedStore implements Store {
     const { after } = options
     const before = options.createdBefore.getTime()
     const comesAfter = (file: StoredFile) =>
-      !after || file.createdAt.getTime() > after.createdAt.getTime() || (file.createdAt.getTime() === after.createdAt.getTime() && file.id > after.id)
+      !after ||
+      file.createdAt.getTime() > after.createdAt.getTime() ||
+      (file.createdAt.getTime() === after.createdAt.getTime() && file.id > after.id)
     return [...this.files.values()]
       .filter((file) => file.createdAt.getTime() < before && comesAfter(file))
       .sort(oldestFirst)
@@ -553,7 +572,10 @@ class EmbeddedStore implements Store {
   }
 
   async listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
-    return [...this.files.values()].filter((file) => file.owner === owner && file.purpose === purpose).sort(oldestFirst).map(toStoredFile)
+    return [...this.files.values()]
+      .filter((file) => file.owner === owner && file.purpose === purpose)
+      .sort(oldestFirst)
+      .map(toStoredFile)
   }
 
   async sweepStrayBlobs(createdBefore: Date): Promise<number> {
@@ -561,7 +583,10 @@ class EmbeddedStore implements Store {
     for (const name of await readdir(this.filesDir)) {
       if (!isId(name) || this.files.has(name)) continue
       const file = this.filePath(name)
-      const written = await stat(file).then((info) => info.mtimeMs, () => Infinity)
+      const written = await stat(file).then(
+        (info) => info.mtimeMs,
+        () => Infinity,
+      )
       // Checked again after the await: a putFile may have recorded it meanwhile.
       if (written < createdBefore.getTime() && !this.files.has(name)) {
         await unlink(file).catch(() => undefined)
@@ -589,7 +614,8 @@ class EmbeddedStore implements Store {
   }
 }
 
-const oldestFirst = (a: StoredFile, b: StoredFile) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+const oldestFirst = (a: StoredFile, b: StoredFile) =>
+  a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 function fromFileDocument(doc: FileDocument): StoredFile {
   return toStoredFile({ ...doc, id: doc._id })

@@ -118,9 +118,21 @@ describe('mongo store storage layout', () => {
       expect(await store.deleteFile(file.id)).toBe(true)
       expect(await db.collection('files.chunks').countDocuments({})).toBe(0)
 
-      const labelled = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/png', filename: 'me.png', owner: 'ann@example.com', purpose: 'image' })
+      const labelled = await store.putFile({
+        bytes: new Uint8Array([1]),
+        contentType: 'image/png',
+        filename: 'me.png',
+        owner: 'ann@example.com',
+        purpose: 'image',
+      })
       const labelledDoc = await db.collection('files.files').findOne({ _id: new ObjectId(labelled.id) })
-      expect(labelledDoc?.metadata).toEqual({ contentType: 'image/png', filename: 'me.png', sha256: labelled.sha256, owner: 'ann@example.com', purpose: 'image' })
+      expect(labelledDoc?.metadata).toEqual({
+        contentType: 'image/png',
+        filename: 'me.png',
+        sha256: labelled.sha256,
+        owner: 'ann@example.com',
+        purpose: 'image',
+      })
     } finally {
       await store.close()
       await admin.db(dbName).dropDatabase()
@@ -136,12 +148,43 @@ describe('mongo store search fields', () => {
       const record = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Naïve star', tags: ['night-sky'] }))
       const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
       expect([...(raw?.searchPrefixes as string[])].sort()).toEqual(
-        ['c', 'ca', 'caf', 'cafe', 'w', 'wu', 'wum', 'wump', 'wumpu', 'wumpus', 'n', 'na', 'nai', 'naiv', 'naive', 's', 'st', 'sta', 'star', 'ni', 'nig', 'nigh', 'night', 'sk', 'sky'].sort(),
+        [
+          'c',
+          'ca',
+          'caf',
+          'cafe',
+          'w',
+          'wu',
+          'wum',
+          'wump',
+          'wumpu',
+          'wumpus',
+          'n',
+          'na',
+          'nai',
+          'naiv',
+          'naive',
+          's',
+          'st',
+          'sta',
+          'star',
+          'ni',
+          'nig',
+          'nigh',
+          'night',
+          'sk',
+          'sky',
+        ].sort(),
       )
       expect(raw?.searchVersion).toBe(1)
       await store.insertWumpus(sampleWumpus({ name: 'Supercalifragilisticexpialidocious Wumpus', tags: ['night-sky', 'long'] }))
       const long = await db.collection('wumpuses').findOne({ tags: 'long' })
-      expect((long?.searchPrefixes as string[]).filter((prefix) => prefix.startsWith('super')).map((prefix) => prefix.length).sort((a, b) => b - a)[0]).toBe(20)
+      expect(
+        (long?.searchPrefixes as string[])
+          .filter((prefix) => prefix.startsWith('super'))
+          .map((prefix) => prefix.length)
+          .sort((a, b) => b - a)[0],
+      ).toBe(20)
       // A query word longer than the stored prefixes still finds exactly its word.
       expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidocious' })).total).toBe(1)
       expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidociouz' })).total).toBe(0)
@@ -158,8 +201,22 @@ describe('mongo store search fields', () => {
   it('brings animations stored before tags, download counts and search prefixes up to date at start', async () => {
     const dbName = freshDbName()
     const db = admin.db(dbName)
-    const old = { ...sampleWumpus({ name: 'Ancient Wumpus' }), _id: 'abc000000000000000000001', createdAt: new Date(Date.UTC(2020, 0, 1)), updatedAt: new Date(Date.UTC(2020, 0, 1)) }
-    const stale = { ...sampleWumpus({ name: 'Stale Wumpus' }), _id: 'abc000000000000000000002', createdAt: new Date(Date.UTC(2020, 0, 2)), updatedAt: new Date(Date.UTC(2020, 0, 2)), tags: ['old'], downloads: 2, searchPrefixes: ['x'], searchVersion: 0 }
+    const old = {
+      ...sampleWumpus({ name: 'Ancient Wumpus' }),
+      _id: 'abc000000000000000000001',
+      createdAt: new Date(Date.UTC(2020, 0, 1)),
+      updatedAt: new Date(Date.UTC(2020, 0, 1)),
+    }
+    const stale = {
+      ...sampleWumpus({ name: 'Stale Wumpus' }),
+      _id: 'abc000000000000000000002',
+      createdAt: new Date(Date.UTC(2020, 0, 2)),
+      updatedAt: new Date(Date.UTC(2020, 0, 2)),
+      tags: ['old'],
+      downloads: 2,
+      searchPrefixes: ['x'],
+      searchVersion: 0,
+    }
     await db.collection('wumpuses').insertMany([old, stale] as never[])
     const store = await openMongoStore({ uri, dbName })
     try {
@@ -187,15 +244,26 @@ describe('mongo store upgrades and leftovers', () => {
     const facts = { contentType: 'image/apng', bytes: 9, width: 320, height: 320, frames: 9, durationMs: 900 }
     const file = { id: 'abc0000000000000000000ff', filename: 'x.png', ...facts }
     const derived = {
-      source: record.files.lottie.id, version: 1, madeAt: new Date(),
-      exports: [{ platform: 'discord', file, notes: [] }, { platform: 'telegram', notes: ['Too long'] }],
+      source: record.files.lottie.id,
+      version: 1,
+      madeAt: new Date(),
+      exports: [
+        { platform: 'discord', file, notes: [] },
+        { platform: 'telegram', notes: ['Too long'] },
+      ],
     }
     const at = new Date(Date.UTC(2020, 0, 1))
     const exported = { ...record, _id: 'abc000000000000000000011', tags: [], downloads: 0, derived, createdAt: at, updatedAt: at }
     // Made from a Lottie it no longer has: fits nothing.
     const staleDerived = { ...derived, source: 'abc0000000000000000000ee' }
     const stale = {
-      ...sampleWumpus(), _id: 'abc000000000000000000012', tags: [], downloads: 0, derived: staleDerived, createdAt: at, updatedAt: at,
+      ...sampleWumpus(),
+      _id: 'abc000000000000000000012',
+      tags: [],
+      downloads: 0,
+      derived: staleDerived,
+      createdAt: at,
+      updatedAt: at,
     }
     await db.collection('wumpuses').insertMany([exported, stale] as never[])
     const store = await openMongoStore({ uri, dbName })
@@ -213,12 +281,20 @@ describe('mongo store upgrades and leftovers', () => {
     const db = admin.db(dbName)
     try {
       const old = sampleWumpus()
-      await db.collection('wumpuses').insertOne({ _id: 'aaaaaaaaaaaaaaaaaaaaaaaa' as never, ...old, createdAt: new Date(), updatedAt: new Date() })
+      await db
+        .collection('wumpuses')
+        .insertOne({ _id: 'aaaaaaaaaaaaaaaaaaaaaaaa' as never, ...old, createdAt: new Date(), updatedAt: new Date() })
       const store = await openMongoStore({ uri, dbName })
       try {
-        expect((await db.collection('wumpuses').findOne({}))?.fileIds?.sort()).toEqual([old.files.gif.id, old.files.apng.id, old.files.lottie.id].sort())
-        expect(await db.collection('wumpuses').listIndexes().toArray()).toContainEqual(expect.objectContaining({ key: { fileIds: 1 }, unique: true }))
-        await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleWumpus().files, apng: old.files.apng } }))).rejects.toBeInstanceOf(FileInUseError)
+        expect((await db.collection('wumpuses').findOne({}))?.fileIds?.sort()).toEqual(
+          [old.files.gif.id, old.files.apng.id, old.files.lottie.id].sort(),
+        )
+        expect(await db.collection('wumpuses').listIndexes().toArray()).toContainEqual(
+          expect.objectContaining({ key: { fileIds: 1 }, unique: true }),
+        )
+        await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleWumpus().files, apng: old.files.apng } }))).rejects.toBeInstanceOf(
+          FileInUseError,
+        )
       } finally {
         await store.close()
       }
@@ -249,7 +325,10 @@ describe('mongo store upgrades and leftovers', () => {
     try {
       const kept = await store.putFile({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
       const stray = ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600)
-      await admin.db(dbName).collection('files.chunks').insertOne({ files_id: stray, n: 0, data: new Uint8Array([9]) })
+      await admin
+        .db(dbName)
+        .collection('files.chunks')
+        .insertOne({ files_id: stray, n: 0, data: new Uint8Array([9]) })
       expect(await store.sweepStrayBlobs(new Date(Date.now() - 2 * 3600_000))).toBe(0)
       expect(await store.sweepStrayBlobs(new Date())).toBe(1)
       expect(await admin.db(dbName).collection('files.chunks').countDocuments({ files_id: stray })).toBe(0)

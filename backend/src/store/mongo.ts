@@ -145,7 +145,10 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     { key: { u_email: 1 } },
     { key: NEWEST_FIRST },
     { key: MOST_DOWNLOADED_FIRST },
-    ...MONGO_FILTER_FIELDS.flatMap((field) => [{ key: { [field]: 1, ...NEWEST_FIRST } }, { key: { [field]: 1, ...MOST_DOWNLOADED_FIRST } }]),
+    ...MONGO_FILTER_FIELDS.flatMap((field) => [
+      { key: { [field]: 1, ...NEWEST_FIRST } },
+      { key: { [field]: 1, ...MOST_DOWNLOADED_FIRST } },
+    ]),
     // Multikey: one entry per stored prefix.
     { key: { searchPrefixes: 1 } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
@@ -161,10 +164,9 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     if (!(error instanceof MongoServerError && error.code === 11000)) throw error
     warn(`Some animations share files, so the unique claim on file ids is not enforced until that is fixed: ${error.message}`)
   }
-  await db.collection(`${BUCKET}.files`).createIndexes([
-    { key: OLDEST_UPLOAD_FIRST },
-    { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } },
-  ])
+  await db
+    .collection(`${BUCKET}.files`)
+    .createIndexes([{ key: OLDEST_UPLOAD_FIRST }, { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } }])
   await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
   await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
@@ -272,14 +274,25 @@ class MongoStore implements Store {
     const order = listOrder(options.sort, words)
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
     const filter: Filter<WumpusDocument> = mongoFilter(options)
-    return guard(() => (words.length > 0 ? this.searchPage(words, order, filter, options.limit, after) : this.plainPage(order, filter, options.limit, after)))
+    return guard(() =>
+      words.length > 0 ? this.searchPage(words, order, filter, options.limit, after) : this.plainPage(order, filter, options.limit, after),
+    )
   }
 
   /** Newest or most downloaded first, straight from an index: the page after the cursor and the count. */
-  private async plainPage(order: ListOrder, filter: Filter<WumpusDocument>, limit: number, after: ListKey | undefined): Promise<WumpusPage> {
+  private async plainPage(
+    order: ListOrder,
+    filter: Filter<WumpusDocument>,
+    limit: number,
+    after: ListKey | undefined,
+  ): Promise<WumpusPage> {
     const pageFilter: Filter<WumpusDocument> = after ? { ...filter, $or: afterKey(after, order) } : filter
     const [docs, total] = await Promise.all([
-      this.wumpuses.find(pageFilter).sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST).limit(limit + 1).toArray(),
+      this.wumpuses
+        .find(pageFilter)
+        .sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST)
+        .limit(limit + 1)
+        .toArray(),
       this.wumpuses.countDocuments(filter),
     ])
     const items = docs.slice(0, limit).map(toWumpusRecord)
@@ -288,7 +301,13 @@ class MongoStore implements Store {
   }
 
   /** Candidates from the prefix index, ranked here like the embedded store ranks them; then the page's records. */
-  private async searchPage(words: string[], order: ListOrder, filter: Filter<WumpusDocument>, limit: number, after: ListKey | undefined): Promise<WumpusPage> {
+  private async searchPage(
+    words: string[],
+    order: ListOrder,
+    filter: Filter<WumpusDocument>,
+    limit: number,
+    after: ListKey | undefined,
+  ): Promise<WumpusPage> {
     const candidates = this.wumpuses.find({ ...filter, ...prefixFilter(words) }, { projection: RANKING_FIELDS })
     const selector = new PageSelector<string>(limit, after, (id) => id)
     for await (const doc of candidates) {
@@ -346,14 +365,25 @@ class MongoStore implements Store {
       if (!current) return undefined
       const before = toWumpusRecord(current)
       const next = { ...before, ...fields, updatedAt: new Date() }
-      const unchanged: Filter<WumpusDocument> = { _id: id, name: before.name, description: before.description, tags: current.tags ?? { $exists: false } }
+      const unchanged: Filter<WumpusDocument> = {
+        _id: id,
+        name: before.name,
+        description: before.description,
+        tags: current.tags ?? { $exists: false },
+      }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
       const doc = await claiming(() => guard(() => this.wumpuses.findOneAndUpdate(unchanged, { $set: set }, { returnDocument: 'after' })))
       if (!doc) continue
       this.revision++
       const updated = toWumpusRecord(doc)
-      await this.countTags(before.tags.filter((tag) => !updated.tags.includes(tag)), -1)
-      await this.countTags(updated.tags.filter((tag) => !before.tags.includes(tag)), 1)
+      await this.countTags(
+        before.tags.filter((tag) => !updated.tags.includes(tag)),
+        -1,
+      )
+      await this.countTags(
+        updated.tags.filter((tag) => !before.tags.includes(tag)),
+        1,
+      )
       return updated
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
@@ -393,7 +423,9 @@ class MongoStore implements Store {
     const now = new Date()
     await guard(() => this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now } }))
     for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }).toArray())) {
-      await guard(() => this.packs.updateOne({ _id: pack._id, coverWumpusId: wumpusId }, { $set: { coverWumpusId: packCover(pack.wumpusIds, null) } }))
+      await guard(() =>
+        this.packs.updateOne({ _id: pack._id, coverWumpusId: wumpusId }, { $set: { coverWumpusId: packCover(pack.wumpusIds, null) } }),
+      )
     }
   }
 
@@ -402,10 +434,21 @@ class MongoStore implements Store {
     const filter: Filter<PackDocument> = after
       ? { $or: [{ createdAt: { $lt: new Date(after.time) } }, { createdAt: new Date(after.time), _id: { $lt: after.id } }] }
       : {}
-    const [docs, total] = await guard(() => Promise.all([this.packs.find(filter).sort(NEWEST_FIRST).limit(options.limit + 1).toArray(), this.packs.countDocuments({})]))
+    const [docs, total] = await guard(() =>
+      Promise.all([
+        this.packs
+          .find(filter)
+          .sort(NEWEST_FIRST)
+          .limit(options.limit + 1)
+          .toArray(),
+        this.packs.countDocuments({}),
+      ]),
+    )
     const items = docs.slice(0, options.limit).map(fromPackDocument)
     const last = items.at(-1)
-    return docs.length > options.limit && last ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.createdAt.getTime(), id: last.id }, 'new') } : { items, total }
+    return docs.length > options.limit && last
+      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.createdAt.getTime(), id: last.id }, 'new') }
+      : { items, total }
   }
 
   async getPack(id: string): Promise<PackRecord | undefined> {
@@ -429,7 +472,9 @@ class MongoStore implements Store {
       const current = await guard(() => this.packs.findOne({ _id: id }))
       if (!current) return undefined
       const { id: _id, ...next } = patchedPack(fromPackDocument(current), patch, new Date())
-      const doc = await guard(() => this.packs.findOneAndReplace({ _id: id, updatedAt: current.updatedAt }, next, { returnDocument: 'after' }))
+      const doc = await guard(() =>
+        this.packs.findOneAndReplace({ _id: id, updatedAt: current.updatedAt }, next, { returnDocument: 'after' }),
+      )
       if (doc) return fromPackDocument(doc)
     }
     throw new Error(`Pack ${id} kept changing while being updated`)
@@ -454,7 +499,12 @@ class MongoStore implements Store {
   }
 
   async listTags(): Promise<TagCount[]> {
-    const docs = await guard(() => this.tagCounts.find({ count: { $gt: 0 } }).sort({ count: -1, _id: 1 }).toArray())
+    const docs = await guard(() =>
+      this.tagCounts
+        .find({ count: { $gt: 0 } })
+        .sort({ count: -1, _id: 1 })
+        .toArray(),
+    )
     return docs.map((doc) => ({ tag: doc._id, count: doc.count }))
   }
 
@@ -502,10 +552,12 @@ class MongoStore implements Store {
       )
     }
     // Two first sign-ins racing on one email: the loser's insert hits the unique index; then it updates.
-    const doc = await guard(() => attempt().catch((error: unknown) => {
-      if (error instanceof MongoServerError && error.code === 11000) return attempt()
-      throw error
-    }))
+    const doc = await guard(() =>
+      attempt().catch((error: unknown) => {
+        if (error instanceof MongoServerError && error.code === 11000) return attempt()
+        throw error
+      }),
+    )
     if (!doc) throw new Error(`Upsert of user ${email} returned no document`)
     return toUserRecord(doc)
   }
@@ -522,7 +574,13 @@ class MongoStore implements Store {
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {
-    const record: SessionRecord = { id: randomBytes(16).toString('hex'), email: session.email, uid: session.uid, createdAt: new Date(), expiresAt: session.expiresAt }
+    const record: SessionRecord = {
+      id: randomBytes(16).toString('hex'),
+      email: session.email,
+      uid: session.uid,
+      createdAt: new Date(),
+      expiresAt: session.expiresAt,
+    }
     const { id: _id, ...rest } = record
     await guard(() => this.sessions.insertOne({ _id, ...rest }))
     return record
@@ -565,10 +623,18 @@ class MongoStore implements Store {
     const filter: Filter<AuditDocument> = after
       ? { $or: [{ at: { $lt: new Date(after.time) } }, { at: new Date(after.time), _id: { $lt: after.id } }] }
       : {}
-    const docs = await guard(() => this.audit.find(filter).sort(AUDIT_NEWEST_FIRST).limit(options.limit + 1).toArray())
+    const docs = await guard(() =>
+      this.audit
+        .find(filter)
+        .sort(AUDIT_NEWEST_FIRST)
+        .limit(options.limit + 1)
+        .toArray(),
+    )
     const items = docs.slice(0, options.limit).map((doc) => toAuditRecord({ ...doc, id: doc._id }))
     const last = items.at(-1)
-    return docs.length > options.limit && last ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') } : { items }
+    return docs.length > options.limit && last
+      ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') }
+      : { items }
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {
@@ -664,7 +730,10 @@ class MongoStore implements Store {
     const filter: Filter<GridFile> = after
       ? {
           uploadDate: { $lt: options.createdBefore },
-          $or: [{ uploadDate: { $gt: after.createdAt } }, { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } }],
+          $or: [
+            { uploadDate: { $gt: after.createdAt } },
+            { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } },
+          ],
         }
       : { uploadDate: { $lt: options.createdBefore } }
     const docs = await guard(() => this.files.find(filter).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray())
@@ -676,7 +745,9 @@ class MongoStore implements Store {
   }
 
   async listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
-    const docs = await guard(() => this.files.find({ 'metadata.owner': owner, 'metadata.purpose': purpose }).sort(OLDEST_UPLOAD_FIRST).toArray())
+    const docs = await guard(() =>
+      this.files.find({ 'metadata.owner': owner, 'metadata.purpose': purpose }).sort(OLDEST_UPLOAD_FIRST).toArray(),
+    )
     return docs.map(fromGridFile)
   }
 
@@ -685,7 +756,9 @@ class MongoStore implements Store {
       const ids = await this.chunks.distinct('files_id')
       const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
       if (old.length === 0) return 0
-      const recorded = new Set((await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()))
+      const recorded = new Set(
+        (await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()),
+      )
       const stray = old.filter((id) => !recorded.has(id.toHexString()))
       if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
       return stray.length

@@ -18,7 +18,11 @@ describe('OrderedIndex', () => {
         const [gone] = live.splice(Math.floor(Math.random() * live.length), 1)
         expect(index.remove(gone!)).toBe(true)
       } else {
-        const entry = key(Math.floor(Math.random() * 20), Math.random().toString(16).slice(2, 14).padEnd(12, '0'), Math.floor(Math.random() * 3))
+        const entry = key(
+          Math.floor(Math.random() * 20),
+          Math.random().toString(16).slice(2, 14).padEnd(12, '0'),
+          Math.floor(Math.random() * 3),
+        )
         live.push(entry)
         index.add(entry)
       }

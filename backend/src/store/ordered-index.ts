@@ -51,7 +51,8 @@ export class OrderedIndex<K extends ListKey = ListKey> {
     let next = 0
     for (const entry of this.entries) {
       if (gone.has(entry)) continue
-      while (next < added.length && compareKeyParts(added[next]!.rank, added[next]!.time, added[next]!.id, entry) < 0) merged.push(added[next++]!)
+      while (next < added.length && compareKeyParts(added[next]!.rank, added[next]!.time, added[next]!.id, entry) < 0)
+        merged.push(added[next++]!)
       merged.push(entry)
     }
     while (next < added.length) merged.push(added[next++]!)

@@ -76,7 +76,9 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
 }
 
 /** A clean copy of a stored record; records from before tags and download counts get [] and 0. */
-export function toWumpusRecord(doc: Omit<WumpusRecord, 'tags' | 'downloads'> & Partial<Pick<WumpusRecord, 'tags' | 'downloads'>>): WumpusRecord {
+export function toWumpusRecord(
+  doc: Omit<WumpusRecord, 'tags' | 'downloads'> & Partial<Pick<WumpusRecord, 'tags' | 'downloads'>>,
+): WumpusRecord {
   return {
     _id: doc._id,
     name: doc.name,
@@ -94,8 +96,14 @@ export function toWumpusRecord(doc: Omit<WumpusRecord, 'tags' | 'downloads'> & P
 
 function copyDerivedFile(file: DerivedFile): DerivedFile {
   return {
-    id: file.id, filename: file.filename, contentType: file.contentType, bytes: file.bytes,
-    width: file.width, height: file.height, frames: file.frames, durationMs: file.durationMs,
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: file.bytes,
+    width: file.width,
+    height: file.height,
+    frames: file.frames,
+    durationMs: file.durationMs,
   }
 }
 
@@ -154,7 +162,11 @@ export function toAuditRecord(doc: AuditRecord): AuditRecord {
     actor: doc.actor,
     action: doc.action,
     target: { type: doc.target.type, id: doc.target.id, name: doc.target.name },
-    changes: doc.changes.map(({ field, from, to }) => ({ field, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) })),
+    changes: doc.changes.map(({ field, from, to }) => ({
+      field,
+      ...(from === undefined ? {} : { from }),
+      ...(to === undefined ? {} : { to }),
+    })),
   }
 }
 
@@ -215,7 +227,16 @@ export function packCover(wumpusIds: readonly string[], chosen: string | null | 
 /** A new pack's record, both adapters alike. */
 export function newPackRecord(id: string, pack: NewPack, now: Date): PackRecord {
   const wumpusIds = [...pack.wumpusIds]
-  return { id, name: pack.name, description: pack.description, coverWumpusId: packCover(wumpusIds, pack.coverWumpusId), wumpusIds, createdBy: pack.createdBy, createdAt: pack.createdAt ?? now, updatedAt: now }
+  return {
+    id,
+    name: pack.name,
+    description: pack.description,
+    coverWumpusId: packCover(wumpusIds, pack.coverWumpusId),
+    wumpusIds,
+    createdBy: pack.createdBy,
+    createdAt: pack.createdAt ?? now,
+    updatedAt: now,
+  }
 }
 
 /** A pack with a patch applied (known keys only), its cover kept among its animations. */

@@ -83,7 +83,11 @@ function newestFirst(records: WumpusRecord[]): string[] {
 
 type ListQuery = Omit<ListWumpusesOptions, 'limit' | 'cursor'>
 
-async function collectPages(store: Store, limit: number, query: string | ListQuery = {}): Promise<{ ids: string[]; pages: number; totals: number[] }> {
+async function collectPages(
+  store: Store,
+  limit: number,
+  query: string | ListQuery = {},
+): Promise<{ ids: string[]; pages: number; totals: number[] }> {
   const options = typeof query === 'string' ? { u_email: query } : query
   const ids: string[] = []
   const totals: number[] = []
@@ -111,7 +115,27 @@ function seededRandom(seed: number): () => number {
 }
 
 // Few words, some sharing prefixes and some with accents, so queries hit many records and ties.
-const VOCABULARY = ['moon', 'moonlight', 'mood', 'star', 'starry', 'café', 'cafe', 'crème', 'wave', 'waves', 'waving', 'happy', 'hop', 'hopping', 'über', 'naïve', 'night', 'nightly', 'sky']
+const VOCABULARY = [
+  'moon',
+  'moonlight',
+  'mood',
+  'star',
+  'starry',
+  'café',
+  'cafe',
+  'crème',
+  'wave',
+  'waves',
+  'waving',
+  'happy',
+  'hop',
+  'hopping',
+  'über',
+  'naïve',
+  'night',
+  'nightly',
+  'sky',
+]
 const TAGS = ['party', 'night', 'cute', 'wave', 'happy', 'blue']
 
 function pick<T>(random: () => number, items: readonly T[]): T {
@@ -168,11 +192,19 @@ function randomQueries(random: () => number, count: number): ListQuery[] {
 /** Derived media made from `lottieId` with a file for each of `ready` (other platforms: notes only). */
 function exportsFor(lottieId: string, ready: readonly Platform[]): DerivedMedia {
   const file = (platform: Platform) => ({
-    id: randomBytes(12).toString('hex'), filename: `w.${platform}`, contentType: 'image/apng',
-    bytes: 1000, width: 320, height: 320, frames: 40, durationMs: 2000,
+    id: randomBytes(12).toString('hex'),
+    filename: `w.${platform}`,
+    contentType: 'image/apng',
+    bytes: 1000,
+    width: 320,
+    height: 320,
+    frames: 40,
+    durationMs: 2000,
   })
   return {
-    source: lottieId, version: 1, madeAt: new Date(Date.UTC(2026, 0, 2)),
+    source: lottieId,
+    version: 1,
+    madeAt: new Date(Date.UTC(2026, 0, 2)),
     exports: PLATFORMS.map((platform) =>
       ready.includes(platform) ? { platform, file: file(platform), notes: [] } : { platform, notes: ['Too big'] },
     ),
@@ -190,7 +222,10 @@ function referenceList(records: WumpusRecord[], query: ListQuery): string[] {
   const words = queryWords(query.q)
   const order = listOrder(query.sort, words)
   return records
-    .filter((record) => (query.u_email === undefined || record.u_email === query.u_email) && (query.tag === undefined || record.tags.includes(query.tag)))
+    .filter(
+      (record) =>
+        (query.u_email === undefined || record.u_email === query.u_email) && (query.tag === undefined || record.tags.includes(query.tag)),
+    )
     .filter((record) => query.fits === undefined || fitsReference(record, query.fits))
     .map((record) => ({ record, score: matchScore(words, record) }))
     .filter(({ score }) => words.length === 0 || score > 0)
@@ -249,9 +284,18 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const input = { ...sample, role: 'admin', files: { ...sample.files, gif: { ...sample.files.gif, size: 3 } } } as NewWumpus
         const inserted = await store.insertWumpus(input)
         const read = await store.getWumpus(inserted._id)
-        expect(Object.keys(read ?? {}).sort()).toEqual(
-          ['_id', 'createdAt', 'description', 'downloads', 'files', 'name', 'tags', 'u_email', 'u_name', 'updatedAt'],
-        )
+        expect(Object.keys(read ?? {}).sort()).toEqual([
+          '_id',
+          'createdAt',
+          'description',
+          'downloads',
+          'files',
+          'name',
+          'tags',
+          'u_email',
+          'u_name',
+          'updatedAt',
+        ])
         expect(read).toMatchObject({ tags: [], downloads: 0 })
         expect(read?.files).toEqual(sample.files)
         await store.updateWumpus(inserted._id, { u_email: 'thief@example.com' } as never)
@@ -448,7 +492,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
       it('finds words whatever their case and accents, and as prefixes while typing', async () => {
         const cafe = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Sipping a crème brûlée latte' }))
-        const wave = await store.insertWumpus(sampleWumpus({ name: 'Waving Wumpus', description: 'Says hello to everyone', tags: ['greeting'] }))
+        const wave = await store.insertWumpus(
+          sampleWumpus({ name: 'Waving Wumpus', description: 'Says hello to everyone', tags: ['greeting'] }),
+        )
         for (const q of ['cafe', 'CAFÉ', 'Cafe\u0301', 'caf', 'c', 'creme brulee', 'BRÛ']) {
           expect(ids(await store.listWumpuses({ limit: 10, q })), q).toEqual([cafe._id])
         }
@@ -463,11 +509,21 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
 
       it('ranks name over tags over description, whole words over prefixes, then newest first', async () => {
-        const description = await store.insertWumpus(sampleWumpus({ name: 'Quiet One', description: 'Looks at the moon all night', createdAt: at(5) }))
-        const tag = await store.insertWumpus(sampleWumpus({ name: 'Sky Wumpus', description: 'Looks up at the sky', tags: ['moon'], createdAt: at(4) }))
-        const prefix = await store.insertWumpus(sampleWumpus({ name: 'Moonlight Wumpus', description: 'Glows softly at night', createdAt: at(3) }))
-        const older = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(1) }))
-        const newer = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(2) }))
+        const description = await store.insertWumpus(
+          sampleWumpus({ name: 'Quiet One', description: 'Looks at the moon all night', createdAt: at(5) }),
+        )
+        const tag = await store.insertWumpus(
+          sampleWumpus({ name: 'Sky Wumpus', description: 'Looks up at the sky', tags: ['moon'], createdAt: at(4) }),
+        )
+        const prefix = await store.insertWumpus(
+          sampleWumpus({ name: 'Moonlight Wumpus', description: 'Glows softly at night', createdAt: at(3) }),
+        )
+        const older = await store.insertWumpus(
+          sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(1) }),
+        )
+        const newer = await store.insertWumpus(
+          sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(2) }),
+        )
         const everywhere = await store.insertWumpus(sampleWumpus({ name: 'Moon', description: 'The moon itself', createdAt: at(0) }))
         const page = await store.listWumpuses({ limit: 10, q: 'moon' })
         expect(ids(page)).toEqual([everywhere, newer, older, tag, prefix, description].map((record) => record._id))
@@ -502,7 +558,14 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const b = await store.insertWumpus(sampleWumpus({ name: 'Beta Wumpus', createdAt: at(2) }))
         const c = await store.insertWumpus(sampleWumpus({ name: 'Gamma Wumpus', createdAt: at(3) }))
         const revision = store.wumpusRevision()
-        await store.addDownloads(new Map([[a._id, 3], [b._id, 1], [UNKNOWN_ID, 5], ['nope', 1]]))
+        await store.addDownloads(
+          new Map([
+            [a._id, 3],
+            [b._id, 1],
+            [UNKNOWN_ID, 5],
+            ['nope', 1],
+          ]),
+        )
         expect(store.wumpusRevision()).not.toBe(revision)
         await store.addDownloads(new Map([[b._id, 2]]))
         expect(await store.getWumpus(a._id)).toEqual({ ...a, downloads: 3 })
@@ -523,9 +586,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const newest = await store.listWumpuses({ limit: 1 })
         const popular = await store.listWumpuses({ limit: 1, sort: 'popular' })
         const ranked = await store.listWumpuses({ limit: 1, q: 'wumpus' })
-        await expect(store.listWumpuses({ limit: 1, sort: 'popular', cursor: newest.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        await expect(store.listWumpuses({ limit: 1, sort: 'popular', cursor: newest.nextCursor })).rejects.toBeInstanceOf(
+          InvalidCursorError,
+        )
         await expect(store.listWumpuses({ limit: 1, cursor: popular.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
-        await expect(store.listWumpuses({ limit: 1, q: 'wumpus', sort: 'new', cursor: ranked.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        await expect(store.listWumpuses({ limit: 1, q: 'wumpus', sort: 'new', cursor: ranked.nextCursor })).rejects.toBeInstanceOf(
+          InvalidCursorError,
+        )
         expect((await store.listWumpuses({ limit: 1, q: 'wumpus', cursor: ranked.nextCursor })).items).toHaveLength(1)
       })
 
@@ -632,9 +699,18 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         }
         const users = await store.listUsers()
         expect(users.map((user) => user.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com'])
-        expect(Object.keys(users[0]!).sort()).toEqual(
-          ['cover', 'createdAt', 'description', 'email', 'job', 'photo', 'role', 'updatedAt', 'url', 'user_name'],
-        )
+        expect(Object.keys(users[0]!).sort()).toEqual([
+          'cover',
+          'createdAt',
+          'description',
+          'email',
+          'job',
+          'photo',
+          'role',
+          'updatedAt',
+          'url',
+          'user_name',
+        ])
       })
 
       it('sets a role once and answers 0 when nothing changes', async () => {
@@ -662,7 +738,11 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       it('binds an unbound user once; another uid is refused and the same uid is answered again', async () => {
         await store.upsertUser('gus@example.com', { user_name: 'Gus' })
         expect((await store.getUser('gus@example.com'))?.firebaseUid).toBeUndefined()
-        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({ email: 'gus@example.com', user_name: 'Gus', firebaseUid: 'uid-1' })
+        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({
+          email: 'gus@example.com',
+          user_name: 'Gus',
+          firebaseUid: 'uid-1',
+        })
         expect(await store.bindUser('gus@example.com', 'uid-2')).toBeUndefined()
         expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({ firebaseUid: 'uid-1' })
         expect(await store.bindUser('nobody@example.com', 'uid-1')).toBeUndefined()
@@ -719,7 +799,11 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
     describe('packs', () => {
       const newPack = (wumpusIds: string[], overrides: Partial<NewPack> = {}): NewPack => ({
-        name: 'Cheerful Wumpuses', description: 'Happy ones', wumpusIds, createdBy: 'boss@example.com', ...overrides,
+        name: 'Cheerful Wumpuses',
+        description: 'Happy ones',
+        wumpusIds,
+        createdBy: 'boss@example.com',
+        ...overrides,
       })
 
       it('stores packs with their order and lists them newest first across pages', async () => {
@@ -728,8 +812,14 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const before = Date.now()
         const first = await store.insertPack(newPack([ids[2]!, ids[0]!, ids[1]!]))
         expect(first).toEqual({
-          id: expect.stringMatching(/^[0-9a-f]{24}$/), name: 'Cheerful Wumpuses', description: 'Happy ones', coverWumpusId: ids[2],
-          wumpusIds: [ids[2], ids[0], ids[1]], createdBy: 'boss@example.com', createdAt: expect.any(Date), updatedAt: expect.any(Date),
+          id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          name: 'Cheerful Wumpuses',
+          description: 'Happy ones',
+          coverWumpusId: ids[2],
+          wumpusIds: [ids[2], ids[0], ids[1]],
+          createdBy: 'boss@example.com',
+          createdAt: expect.any(Date),
+          updatedAt: expect.any(Date),
         })
         expect(first.createdAt.getTime()).toBeGreaterThanOrEqual(before)
         expect(await store.getPack(first.id)).toEqual(first)
@@ -803,11 +893,21 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
               actor: 'boss@example.com',
               action: i % 2 ? 'wumpus.edit' : 'wumpus.publish',
               target: { type: 'wumpus', id: UNKNOWN_ID, name: `Wumpus ${i}` },
-              changes: [{ field: 'name', from: `Old ${i}`, to: `Wumpus ${i}` }, { field: 'description', to: 'Fresh' }],
+              changes: [
+                { field: 'name', from: `Old ${i}`, to: `Wumpus ${i}` },
+                { field: 'description', to: 'Fresh' },
+              ],
             }),
           )
         }
-        expect(written[0]).toMatchObject({ actor: 'boss@example.com', action: 'wumpus.publish', changes: [{ field: 'name', from: 'Old 0', to: 'Wumpus 0' }, { field: 'description', to: 'Fresh' }] })
+        expect(written[0]).toMatchObject({
+          actor: 'boss@example.com',
+          action: 'wumpus.publish',
+          changes: [
+            { field: 'name', from: 'Old 0', to: 'Wumpus 0' },
+            { field: 'description', to: 'Fresh' },
+          ],
+        })
         expect(written[0]!.at).toBeInstanceOf(Date)
         const seen: string[] = []
         let cursor: string | undefined
@@ -836,10 +936,34 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
     describe('files', () => {
       it("lists a user's files of one purpose, oldest first", async () => {
-        const first = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/png', filename: 'a.png', owner: 'max@example.com', purpose: 'image' })
-        await store.putFile({ bytes: new Uint8Array([2]), contentType: 'image/gif', filename: 'b.gif', owner: 'max@example.com', purpose: 'animation' })
-        await store.putFile({ bytes: new Uint8Array([3]), contentType: 'image/png', filename: 'c.png', owner: 'ned@example.com', purpose: 'image' })
-        const second = await putAfter(store, first, { bytes: new Uint8Array([4]), contentType: 'image/png', filename: 'd.png', owner: 'max@example.com', purpose: 'image' })
+        const first = await store.putFile({
+          bytes: new Uint8Array([1]),
+          contentType: 'image/png',
+          filename: 'a.png',
+          owner: 'max@example.com',
+          purpose: 'image',
+        })
+        await store.putFile({
+          bytes: new Uint8Array([2]),
+          contentType: 'image/gif',
+          filename: 'b.gif',
+          owner: 'max@example.com',
+          purpose: 'animation',
+        })
+        await store.putFile({
+          bytes: new Uint8Array([3]),
+          contentType: 'image/png',
+          filename: 'c.png',
+          owner: 'ned@example.com',
+          purpose: 'image',
+        })
+        const second = await putAfter(store, first, {
+          bytes: new Uint8Array([4]),
+          contentType: 'image/png',
+          filename: 'd.png',
+          owner: 'max@example.com',
+          purpose: 'image',
+        })
         expect(await store.listUserFiles('max@example.com', 'image')).toEqual([first, second])
         expect(await store.listUserFiles('nobody@example.com', 'image')).toEqual([])
       })
@@ -892,7 +1016,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
       it('keeps owner and purpose, and leaves them out when not given', async () => {
         const bytes = new Uint8Array([1, 2, 3])
-        const photo = await store.putFile({ bytes, contentType: 'image/png', filename: 'me.png', owner: 'ann@example.com', purpose: 'image' })
+        const photo = await store.putFile({
+          bytes,
+          contentType: 'image/png',
+          filename: 'me.png',
+          owner: 'ann@example.com',
+          purpose: 'image',
+        })
         const frame = await store.putFile({ bytes, contentType: 'image/gif', filename: 'w.gif', purpose: 'animation' })
         const plain = await store.putFile({ bytes, contentType: 'image/gif', filename: 'p.gif' })
         expect(photo).toMatchObject({ owner: 'ann@example.com', purpose: 'image' })
@@ -912,7 +1042,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.listFiles({ createdBefore: new Date(), limit: 10 })).toEqual([])
         const files: StoredFile[] = []
         for (let i = 0; i < 5; i++) {
-          const file = await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif`, owner: `u${i}@example.com`, purpose: 'animation' })
+          const file = await putAfter(store, files[i - 1], {
+            bytes: new Uint8Array([i]),
+            contentType: 'image/gif',
+            filename: `${i}.gif`,
+            owner: `u${i}@example.com`,
+            purpose: 'animation',
+          })
           files.push(file)
         }
         const end = later(files[4]!.createdAt)
@@ -931,7 +1067,8 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
       it('pages through files after a given one, including files that share a creation time', async () => {
         const files: StoredFile[] = []
-        for (let i = 0; i < 3; i++) files.push(await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif` }))
+        for (let i = 0; i < 3; i++)
+          files.push(await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif` }))
         // Two more in quick succession may share a millisecond: ordering falls back to the id.
         files.push(await store.putFile({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'a.gif' }))
         files.push(await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/gif', filename: 'b.gif' }))
@@ -981,7 +1118,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       it('lets a file belong to one record only, on insert and on update, even when writes race', async () => {
         const a = await store.insertWumpus(sampleWumpus())
         for (const format of ['gif', 'apng', 'lottie'] as const) {
-          await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), [format]: a.files[format] } }))).rejects.toBeInstanceOf(FileInUseError)
+          await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), [format]: a.files[format] } }))).rejects.toBeInstanceOf(
+            FileInUseError,
+          )
         }
         const b = await store.insertWumpus(sampleWumpus())
         await expect(store.updateWumpus(b._id, { files: { ...b.files, lottie: a.files.lottie } })).rejects.toBeInstanceOf(FileInUseError)
@@ -990,13 +1129,17 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
         // Two records racing for one new file: exactly one gets it.
         const shared = sampleFiles().gif
-        const racing = await Promise.allSettled([0, 1, 2].map(() => store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: shared } }))))
+        const racing = await Promise.allSettled(
+          [0, 1, 2].map(() => store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: shared } }))),
+        )
         expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
         for (const refused of racing.filter((r) => r.status === 'rejected')) expect(refused.reason).toBeInstanceOf(FileInUseError)
         expect(await store.countWumpuses()).toBe(3)
         // A refused write claims nothing: the files it named are free.
         const refusedFiles = sampleFiles()
-        await expect(store.insertWumpus(sampleWumpus({ files: { ...refusedFiles, apng: a.files.apng } }))).rejects.toBeInstanceOf(FileInUseError)
+        await expect(store.insertWumpus(sampleWumpus({ files: { ...refusedFiles, apng: a.files.apng } }))).rejects.toBeInstanceOf(
+          FileInUseError,
+        )
         expect(await inUse(store, [refusedFiles.gif.id, refusedFiles.lottie.id])).toEqual([false, false])
         await expect(store.insertWumpus(sampleWumpus({ files: refusedFiles }))).resolves.toBeDefined()
       })
@@ -1006,7 +1149,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.isFileInUse(record._id)).toBe(false)
         for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.isFileInUse(id)).toBe(false)
         // Even when a record refers to a malformed id.
-        const odd = await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: { id: 'ABCDEFABCDEFABCDEFABCDEF', filename: 'x.gif' } } }))
+        const odd = await store.insertWumpus(
+          sampleWumpus({ files: { ...sampleFiles(), gif: { id: 'ABCDEFABCDEFABCDEFABCDEF', filename: 'x.gif' } } }),
+        )
         expect(await store.isFileInUse(odd.files.gif.id)).toBe(false)
         expect(await store.isFileInUse(odd.files.apng.id)).toBe(true)
       })
@@ -1022,11 +1167,19 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
     describe('derived media', () => {
       const derivedFor = (lottieId: string): DerivedMedia => {
         const file = (n: number) => ({
-          id: `${randomBytes(10).toString('hex')}${String(n).padStart(4, '0')}`, filename: `w.${n}.webp`, contentType: 'image/webp',
-          bytes: 1000 + n, width: 300, height: 300, frames: 40, durationMs: 2000,
+          id: `${randomBytes(10).toString('hex')}${String(n).padStart(4, '0')}`,
+          filename: `w.${n}.webp`,
+          contentType: 'image/webp',
+          bytes: 1000 + n,
+          width: 300,
+          height: 300,
+          frames: 40,
+          durationMs: 2000,
         })
         return {
-          source: lottieId, version: 1, madeAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+          source: lottieId,
+          version: 1,
+          madeAt: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
           previews: { small: file(1), large: file(2), still: { ...file(3), frames: 1, durationMs: 0 } },
           exports: [
             { platform: 'discord', file: { ...file(4), contentType: 'image/apng' }, notes: [] },
@@ -1149,12 +1302,23 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const file = await store.putFile({ bytes, contentType: 'image/gif', filename: 'f.gif' })
       const removedFile = await store.putFile({ bytes: new Uint8Array([9]), contentType: 'image/gif', filename: 'g.gif' })
       await store.deleteFile(removedFile.id)
-      const photo = await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/png', filename: 'p.png', owner: 'fay@example.com', purpose: 'image' })
+      const photo = await store.putFile({
+        bytes: new Uint8Array([8]),
+        contentType: 'image/png',
+        filename: 'p.png',
+        owner: 'fay@example.com',
+        purpose: 'image',
+      })
       const bound = await store.bindUser('fay@example.com', 'uid-fay')
       const session = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
       const ended = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
       await store.deleteSession(ended.id)
-      const entry = await store.appendAudit({ actor: 'fay@example.com', action: 'user.make-admin', target: { type: 'user', id: 'gil@example.com', name: 'Gil' }, changes: [{ field: 'role', from: 'user', to: 'admin' }] })
+      const entry = await store.appendAudit({
+        actor: 'fay@example.com',
+        action: 'user.make-admin',
+        target: { type: 'user', id: 'gil@example.com', name: 'Gil' },
+        changes: [{ field: 'role', from: 'user', to: 'admin' }],
+      })
       const listed = await store.listWumpuses({ limit: 100 })
       const listedFiles = await store.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })
       expect(listedFiles.map((info) => info.id).sort()).toEqual([file.id, photo.id].sort())
@@ -1165,7 +1329,12 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       expect(await reopened.getWumpus(records[0]!._id)).toEqual(updatedFirst)
       expect(await reopened.getWumpus(records[5]!._id)).toBeUndefined()
       expect((await collectPages(reopened, 2, 'odd@example.com')).ids).toEqual(newestFirst(records.slice(0, 5).filter((_, i) => i % 2)))
-      expect(await reopened.getUser('fay@example.com')).toEqual({ ...user, role: 'admin', firebaseUid: 'uid-fay', updatedAt: bound!.updatedAt })
+      expect(await reopened.getUser('fay@example.com')).toEqual({
+        ...user,
+        role: 'admin',
+        firebaseUid: 'uid-fay',
+        updatedAt: bound!.updatedAt,
+      })
       expect(await reopened.getSession(session.id)).toEqual(session)
       expect(await reopened.getSession(ended.id)).toBeUndefined()
       expect((await reopened.listAudit({ limit: 5 })).items).toEqual([entry])

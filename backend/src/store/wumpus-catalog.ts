@@ -212,7 +212,12 @@ export class WumpusCatalog {
         return this.slicedPage(index, options.limit, after, order)
       }
       // Several filters: walk the smallest, checking the others.
-      return this.filteredPage(options, order, after, facets.reduce((a, b) => (b.newest.size < a.newest.size ? b : a)))
+      return this.filteredPage(
+        options,
+        order,
+        after,
+        facets.reduce((a, b) => (b.newest.size < a.newest.size ? b : a)),
+      )
     }
 
     const matches = this.matches(words, filterFacets(options))
@@ -280,7 +285,8 @@ export class WumpusCatalog {
     const selector = new PageSelector<number>(options.limit, after, this.idOfSlot)
     for (const key of smallest.newest.keys) {
       const facets = this.slots[key.slot]!.facets
-      if (required.every((facet) => facets.includes(facet))) selector.offer(order === 'popular' ? this.downloads[key.slot]! : 0, key.time, key.slot)
+      if (required.every((facet) => facets.includes(facet)))
+        selector.offer(order === 'popular' ? this.downloads[key.slot]! : 0, key.time, key.slot)
     }
     const { values, nextKey } = selector.page()
     const items = values.map((slot) => toWumpusRecord(this.slots[slot]!.record))
@@ -311,7 +317,12 @@ export class WumpusCatalog {
     }
     this.refreshPositions()
     const found: { slots: number[]; scores: ArrayLike<number> } =
-      words.length === 1 && facets.length === 0 ? this.words.search(words) : this.combined(words.map((word) => this.matches([word], [])), facets)
+      words.length === 1 && facets.length === 0
+        ? this.words.search(words)
+        : this.combined(
+            words.map((word) => this.matches([word], [])),
+            facets,
+          )
     const keys = new Float64Array(found.slots.length)
     found.slots.forEach((slot, i) => {
       keys[i] = sortKey(found.scores[slot]!, this.positionOf[slot]!)

@@ -5,7 +5,11 @@ const base = () => `http://${inject('authEmulatorHost')}`
 const KEY = 'demo-api-key'
 
 async function call<T>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const res = await fetch(`${base()}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const res = await fetch(`${base()}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
   const json = (await res.json()) as T & { error?: { message: string } }
   if (!res.ok) throw new Error(`${path}: ${res.status} ${json.error?.message}`)
   return json
@@ -34,13 +38,21 @@ export async function createAccount(options: { email?: string; password?: string
 
 /** A fresh ID token for an existing account. */
 export async function signIn(email: string, password = 'secret-pass-1'): Promise<string> {
-  const res = await call<{ idToken: string }>(`/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${KEY}`, { email, password, returnSecureToken: true })
+  const res = await call<{ idToken: string }>(`/identitytoolkit.googleapis.com/v1/accounts:signInWithPassword?key=${KEY}`, {
+    email,
+    password,
+    returnSecureToken: true,
+  })
   return res.idToken
 }
 
 /** Admin-side update of an account (the emulator accepts the "owner" bearer). */
 export async function updateAccount(uid: string, fields: Record<string, unknown>): Promise<void> {
-  await call(`/identitytoolkit.googleapis.com/v1/projects/demo-wumpus/accounts:update`, { localId: uid, ...fields }, { authorization: 'Bearer owner' })
+  await call(
+    `/identitytoolkit.googleapis.com/v1/projects/demo-wumpus/accounts:update`,
+    { localId: uid, ...fields },
+    { authorization: 'Bearer owner' },
+  )
 }
 
 /** Marks the account's email verified, as following the emailed link does; answers a fresh ID token. */
@@ -57,7 +69,14 @@ export async function deleteAccount(uid: string): Promise<void> {
 /** An unsigned token as the emulator issues them, with any claims: what a forger could send. */
 export function forgedIdToken(claims: Record<string, unknown>): string {
   const now = Math.floor(Date.now() / 1000)
-  const payload = { iss: 'https://securetoken.google.com/demo-wumpus', aud: 'demo-wumpus', auth_time: now, iat: now, exp: now + 3600, ...claims }
+  const payload = {
+    iss: 'https://securetoken.google.com/demo-wumpus',
+    aud: 'demo-wumpus',
+    auth_time: now,
+    iat: now,
+    exp: now + 3600,
+    ...claims,
+  }
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
   return `${part({ alg: 'none', typ: 'JWT' })}.${part(payload)}.`
 }

@@ -187,7 +187,12 @@ describe('mongo wire server', () => {
   })
 
   it('answers listIndexes on a missing collection with NamespaceNotFound (26)', async () => {
-    const error = await client.db('wire').collection('missing').listIndexes().toArray().catch((e: unknown) => e)
+    const error = await client
+      .db('wire')
+      .collection('missing')
+      .listIndexes()
+      .toArray()
+      .catch((e: unknown) => e)
     expect(error).toBeInstanceOf(MongoServerError)
     expect(error).toMatchObject({ code: 26, codeName: 'NamespaceNotFound' })
   })
@@ -221,7 +226,13 @@ describe('mongo wire server', () => {
     await many.insertMany(Array.from({ length: 250 }, (_, i) => ({ i })))
     const all = await many.find({}, { batchSize: 40 }).sort({ i: -1 }).toArray()
     expect(all.map((doc) => doc.i)).toEqual(Array.from({ length: 250 }, (_, i) => 249 - i))
-    const limited = await many.find({ i: { $gte: 100 } }).sort({ i: 1 }).skip(5).limit(3).project({ _id: 0 }).toArray()
+    const limited = await many
+      .find({ i: { $gte: 100 } })
+      .sort({ i: 1 })
+      .skip(5)
+      .limit(3)
+      .project({ _id: 0 })
+      .toArray()
     expect(limited).toEqual([{ i: 105 }, { i: 106 }, { i: 107 }])
 
     const rawClient = raw()

@@ -523,7 +523,13 @@ class Engine {
     const collection = this.collection(db, String(c.listIndexes))
     if (!collection) throw new CommandError(26, 'NamespaceNotFound', `ns does not exist: ${db}.${c.listIndexes}`)
     const ns = `${db}.${c.listIndexes}`
-    return this.cursorReply(ns, collection.indexes.map((index) => ({ ...index })), (c.cursor as Document | undefined)?.batchSize, false, 'firstBatch')
+    return this.cursorReply(
+      ns,
+      collection.indexes.map((index) => ({ ...index })),
+      (c.cursor as Document | undefined)?.batchSize,
+      false,
+      'firstBatch',
+    )
   }
 
   private dropIndexes(db: string, c: Document): Document {
@@ -714,7 +720,9 @@ function indexKeys(doc: Document, index: IndexSpec): string[] {
   const arrayAt = values.findIndex(Array.isArray)
   if (arrayAt < 0) return [keyString(values)]
   const elements = values[arrayAt] as unknown[]
-  return [...new Set((elements.length > 0 ? elements : [null]).map((element) => keyString(values.map((v, i) => (i === arrayAt ? element : v)))))]
+  return [
+    ...new Set((elements.length > 0 ? elements : [null]).map((element) => keyString(values.map((v, i) => (i === arrayAt ? element : v))))),
+  ]
 }
 
 function findConflict(collection: Collection, doc: Document, except?: Document): IndexSpec | undefined {
@@ -726,7 +734,11 @@ function findConflict(collection: Collection, doc: Document, except?: Document):
   return undefined
 }
 
-function duplicateError(ns: string, index: IndexSpec, doc: Document): { code: number; errmsg: string; keyPattern: Document; keyValue: Document } {
+function duplicateError(
+  ns: string,
+  index: IndexSpec,
+  doc: Document,
+): { code: number; errmsg: string; keyPattern: Document; keyValue: Document } {
   const keyValue = Object.fromEntries(Object.keys(index.key).map((path) => [path, getPath(doc, path) ?? null]))
   const shown = Object.entries(keyValue)
     .map(([path, value]) => `${path}: ${EJSON.stringify(value, { relaxed: true })}`)

@@ -64,7 +64,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async sessionToken(email, options = {}) {
       const session = await store.createSession({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
       const exp = Math.floor(Date.now() / 1000) + (options.ttlSeconds ?? 600)
-      return signSessionToken({ sid: session.id, email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true, exp }, key)
+      return signSessionToken(
+        { sid: session.id, email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true, exp },
+        key,
+      )
     },
     store,
     config,

@@ -9,6 +9,4 @@ function ActionIconBase(props: ActionIconBaseProps) {
 const CreatedActionIconLink = createLink(ActionIconBase)
 
 /** An icon button that is a typed router link. */
-export const ActionIconLink: LinkComponent<typeof ActionIconBase> = (props) => (
-  <CreatedActionIconLink preload="intent" {...props} />
-)
+export const ActionIconLink: LinkComponent<typeof ActionIconBase> = (props) => <CreatedActionIconLink preload="intent" {...props} />

@@ -35,14 +35,33 @@ describe('ActivityLog', () => {
   it('shows when, who, what and what changed for each admin action, newest first', async () => {
     server.use(
       activityHandler([
-        entry({ action: 'user.make-admin', actor: 'ADMIN_EMAILS', target: { type: 'user', id: 'ana@example.com', name: 'Ana' }, changes: [{ field: 'role', from: 'user', to: 'admin' }] }),
-        entry({ action: 'wumpus.delete', target: { type: 'wumpus', id: 'abcdefabcdefabcdefabcdef', name: 'Gone Wumpus' }, changes: [{ field: 'name', from: 'Gone Wumpus' }, { field: 'description', from: 'Was here' }] }),
+        entry({
+          action: 'user.make-admin',
+          actor: 'ADMIN_EMAILS',
+          target: { type: 'user', id: 'ana@example.com', name: 'Ana' },
+          changes: [{ field: 'role', from: 'user', to: 'admin' }],
+        }),
+        entry({
+          action: 'wumpus.delete',
+          target: { type: 'wumpus', id: 'abcdefabcdefabcdefabcdef', name: 'Gone Wumpus' },
+          changes: [
+            { field: 'name', from: 'Gone Wumpus' },
+            { field: 'description', from: 'Was here' },
+          ],
+        }),
       ]).handler,
     )
     renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
     const table = await screen.findByRole('table', { name: 'Admin activity' })
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['When', 'Who', 'What', 'Changes'])
-    const [promotion, deletion] = within(table).getAllByRole('row').slice(1).map((row) => within(row))
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['When', 'Who', 'What', 'Changes'])
+    const [promotion, deletion] = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => within(row))
     expect(promotion!.getByText('Made admin')).toBeInTheDocument()
     expect(promotion!.getAllByText('the ADMIN_EMAILS setting')[0]).toBeInTheDocument()
     expect(promotion!.getByRole('link', { name: 'Ana' })).toHaveAttribute('href', '/profile/ana@example.com')
@@ -53,11 +72,14 @@ describe('ActivityLog', () => {
     expect(deletion!.queryByRole('link', { name: 'Gone Wumpus' })).not.toBeInTheDocument()
     expect(deletion!.getAllByText('Was here')[0]).toBeInTheDocument()
     expect(deletion!.getAllByRole('link', { name: 'boss@example.com' })[0]).toHaveAttribute('href', '/profile/boss@example.com')
-    for (const time of promotion!.getAllByRole('cell')[0]!.querySelectorAll('time')) expect(time).toHaveAttribute('dateTime', '2026-11-22T10:30:00.000Z')
+    for (const time of promotion!.getAllByRole('cell')[0]!.querySelectorAll('time'))
+      expect(time).toHaveAttribute('dateTime', '2026-11-22T10:30:00.000Z')
   })
 
   it('loads older actions with Load more', async () => {
-    const entries = Array.from({ length: 3 }, (_, i) => entry({ target: { type: 'wumpus', id: `0123456789abcdef0123456${i}`, name: `Wumpus ${i}` } }))
+    const entries = Array.from({ length: 3 }, (_, i) =>
+      entry({ target: { type: 'wumpus', id: `0123456789abcdef0123456${i}`, name: `Wumpus ${i}` } }),
+    )
     const { handler, requests } = activityHandler(entries)
     server.use(handler)
     const { user } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
@@ -74,7 +96,11 @@ describe('ActivityLog', () => {
     const { unmount } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
     expect(await screen.findByText('No admin actions yet.')).toBeInTheDocument()
     unmount()
-    server.use(http.get('/api/activity', () => HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 })))
+    server.use(
+      http.get('/api/activity', () =>
+        HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 }),
+      ),
+    )
     renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
     expect(await screen.findByText('Could not load the activity')).toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument()

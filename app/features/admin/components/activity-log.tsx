@@ -23,7 +23,14 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'pack.delete': { label: 'Deleted pack', color: 'red' },
 }
 
-const FIELD: Record<string, string> = { name: 'Name', description: 'Description', ...FORMAT_LABEL, role: 'Role', stickers: 'Stickers', cover: 'Cover' }
+const FIELD: Record<string, string> = {
+  name: 'Name',
+  description: 'Description',
+  ...FORMAT_LABEL,
+  role: 'Role',
+  stickers: 'Stickers',
+  cover: 'Cover',
+}
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })
 
@@ -34,7 +41,9 @@ export function ActivityLog() {
 
   if (log.isPending) return <PageLoader />
   if (!log.data) {
-    return <LoadError title="Could not load the activity" error={log.error} onRetry={() => void log.refetch()} retrying={log.isRefetching} />
+    return (
+      <LoadError title="Could not load the activity" error={log.error} onRetry={() => void log.refetch()} retrying={log.isRefetching} />
+    )
   }
   const entries = log.data.pages.flatMap((page) => page.items)
 
@@ -108,7 +117,12 @@ function When({ at }: { at: string }) {
 }
 
 function Actor({ actor }: { actor: string }) {
-  if (actor === CONFIG_ACTOR) return <Text span inherit>the ADMIN_EMAILS setting</Text>
+  if (actor === CONFIG_ACTOR)
+    return (
+      <Text span inherit>
+        the ADMIN_EMAILS setting
+      </Text>
+    )
   return (
     <Anchor href={profilePath(actor)} inherit>
       <EmailText email={actor} />
@@ -127,7 +141,12 @@ function Target({ entry }: { entry: ActivityEntry }) {
       </Anchor>
     )
   }
-  if (entry.action === 'wumpus.delete' || entry.action === 'pack.delete') return <Text span size="sm" fw={500}>{name}</Text>
+  if (entry.action === 'wumpus.delete' || entry.action === 'pack.delete')
+    return (
+      <Text span size="sm" fw={500}>
+        {name}
+      </Text>
+    )
   return (
     <Anchor href={`/${target.type === 'pack' ? 'packs' : 'wumpus'}/${encodeURIComponent(target.id)}`} size="sm">
       {name}
@@ -137,7 +156,10 @@ function Target({ entry }: { entry: ActivityEntry }) {
 
 function Changes({ entry }: { entry: ActivityEntry }) {
   // A publish or a delete lists every field; the name is already in the row.
-  const changes = entry.changes.filter((change) => entry.action === 'wumpus.edit' || entry.action === 'pack.edit' || entry.action === 'user.make-admin' || change.field !== 'name')
+  const changes = entry.changes.filter(
+    (change) =>
+      entry.action === 'wumpus.edit' || entry.action === 'pack.edit' || entry.action === 'user.make-admin' || change.field !== 'name',
+  )
   if (changes.length === 0) return null
   return (
     <dl className={activity.changes}>

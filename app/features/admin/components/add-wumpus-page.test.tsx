@@ -113,7 +113,10 @@ describe('AddWumpusPage', () => {
     await user.upload(screen.getByTestId('gif-file'), gifFile())
 
     const gifPreview = await screen.findByRole('group', { name: 'GIF preview' })
-    expect(within(gifPreview).getByRole('img', { name: 'GIF preview' })).toHaveAttribute('src', expect.stringMatching(/^\/api\/files\/.+\.gif$/))
+    expect(within(gifPreview).getByRole('img', { name: 'GIF preview' })).toHaveAttribute(
+      'src',
+      expect.stringMatching(/^\/api\/files\/.+\.gif$/),
+    )
     expect(gifPreview).toHaveTextContent('Size300 × 240 px')
     expect(gifPreview).toHaveTextContent('Frames24')
     expect(gifPreview).toHaveTextContent('Duration1.50 s')
@@ -152,7 +155,12 @@ describe('AddWumpusPage', () => {
   })
 
   it('suggests the tags in use and refuses a tag that breaks the rules, saying why', async () => {
-    server.use(tagListHandler([{ tag: 'happy', count: 4 }, { tag: 'hello', count: 2 }]).handler)
+    server.use(
+      tagListHandler([
+        { tag: 'happy', count: 4 },
+        { tag: 'hello', count: 2 },
+      ]).handler,
+    )
     const create = createWumpusHandler()
     server.use(create.handler)
     const { user } = await setup()
@@ -170,9 +178,7 @@ describe('AddWumpusPage', () => {
 
   it("shows the server's reason under the input of a refused file, and no preview", async () => {
     const reason = 'Not an animation we can use: The image is not animated: an animated PNG (APNG) is required.'
-    server.use(
-      animationUploadHandler({ apng: apiError(415, 'UNSUPPORTED_MEDIA_TYPE', reason, { mediaCode: 'NOT_ANIMATED' }) }).handler,
-    )
+    server.use(animationUploadHandler({ apng: apiError(415, 'UNSUPPORTED_MEDIA_TYPE', reason, { mediaCode: 'NOT_ANIMATED' }) }).handler)
     const { user } = await setup()
 
     await user.upload(screen.getByTestId('apng-file'), pngFile())

@@ -35,8 +35,8 @@ function Published({ wumpus, onAddAnother }: { wumpus: Wumpus; onAddAnother: () 
       <Title order={1}>Add animation</Title>
       <Alert color="green" variant="light" title={`${wumpus.name} is published`}>
         <Text size="sm">
-          It is in the gallery now. Its card previews and chat app files are made from the Lottie in the background and show up
-          below as they are ready.
+          It is in the gallery now. Its card previews and chat app files are made from the Lottie in the background and show up below as
+          they are ready.
         </Text>
         <Group mt="sm">
           <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm">

@@ -36,13 +36,11 @@ describe('AllUsers', () => {
   it('lists #, name, email, a profile link, and make-admin only for non-admins', async () => {
     const { table } = await setup()
 
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      '#',
-      'Name',
-      'Email',
-      'Profile',
-      'Action',
-    ])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['#', 'Name', 'Email', 'Profile', 'Action'])
     const [root, ana, bo] = rows(table).map((row) => within(row))
     // On phones the email also shows under the name (the Email column is hidden there).
     expect(root!.getAllByRole('cell').map((cell) => cell.textContent)).toEqual([
@@ -83,9 +81,7 @@ describe('AllUsers', () => {
   })
 
   it('shows many users a step at a time, and finds them by name or email', async () => {
-    const many = Array.from({ length: USERS_STEP + 5 }, (_, i) =>
-      makeUser({ email: `user${i}@example.com`, user_name: `User ${i}` }),
-    )
+    const many = Array.from({ length: USERS_STEP + 5 }, (_, i) => makeUser({ email: `user${i}@example.com`, user_name: `User ${i}` }))
     const { table, user } = await setup(many)
 
     expect(rows(table)).toHaveLength(USERS_STEP)

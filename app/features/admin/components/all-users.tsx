@@ -34,7 +34,9 @@ export function AllUsers() {
 
   if (users.isPending) return <PageLoader />
   if (users.isError) {
-    return <LoadError title="Could not load the users" error={users.error} onRetry={() => void users.refetch()} retrying={users.isRefetching} />
+    return (
+      <LoadError title="Could not load the users" error={users.error} onRetry={() => void users.refetch()} retrying={users.isRefetching} />
+    )
   }
 
   const matching = query
@@ -152,8 +154,7 @@ export function AllUsers() {
       >
         <Stack gap="md">
           <Text size="sm">
-            Admins can add, edit and delete every animation and make other users admins. This app cannot take the role
-            back.
+            Admins can add, edit and delete every animation and make other users admins. This app cannot take the role back.
           </Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setToPromote(null)} disabled={makeAdmin.isPending}>

@@ -49,8 +49,7 @@ export function AnimationFileField({ upload, label, error, description, showResu
 /** A bar with the fraction sent; indeterminate (full and moving) when nothing can be measured. */
 export function UploadProgress({ label, progress, message }: { label: string; progress: number | null; message?: string }) {
   const percent = progress === null ? 100 : Math.max(4, Math.round(progress * 100))
-  const text =
-    message ?? (progress === null || progress >= 1 ? 'Checking the file…' : `Uploading… ${Math.round(progress * 100)}%`)
+  const text = message ?? (progress === null || progress >= 1 ? 'Checking the file…' : `Uploading… ${Math.round(progress * 100)}%`)
   return (
     <Stack gap={4}>
       <Progress value={percent} animated striped={progress === null} aria-label={`Uploading ${label}`} />

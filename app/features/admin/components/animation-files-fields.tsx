@@ -17,7 +17,6 @@ interface AnimationFilesFieldsProps {
   errors?: { apng?: ReactNode; gif?: ReactNode }
 }
 
-
 /** Lottie (link or .json file), APNG and GIF inputs, and the step that renders GIF and APNG from the Lottie. */
 export function AnimationFilesFields({ files, required, link, linkInputProps, errors = {} }: AnimationFilesFieldsProps) {
   const { lottie, apng, gif, render, renderTargets } = files
@@ -77,8 +76,8 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
         <Paper withBorder p="sm" radius="md">
           <Stack gap="xs">
             <Text size="sm">
-              {required ? `No ${renderNames} file?` : `Changing the Lottie?`} The server can render the {renderNames} from
-              the Lottie, at 320 × 320 px.
+              {required ? `No ${renderNames} file?` : `Changing the Lottie?`} The server can render the {renderNames} from the Lottie, at
+              320 × 320 px.
             </Text>
             <Group>
               <Button
@@ -91,11 +90,7 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
               </Button>
             </Group>
             {render.isPending && (
-              <UploadProgress
-                label={renderNames}
-                progress={null}
-                message={`Rendering the ${renderNames}… this takes a few seconds.`}
-              />
+              <UploadProgress label={renderNames} progress={null} message={`Rendering the ${renderNames}… this takes a few seconds.`} />
             )}
             {render.isError && (
               <Alert color="red" variant="light" role="alert" p="xs">

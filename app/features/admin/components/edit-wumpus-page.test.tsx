@@ -11,7 +11,13 @@ vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null 
 
 const OWNER = 'ana@example.com'
 const LINE_REASON = 'The animation runs 6 s; LINE allows 4 s in all'
-const wumpus = makeWumpus(7, { name: 'Sleepy Wumpus', description: 'Yawns and stretches', u_email: OWNER, u_name: 'Ana', tags: ['sleepy', 'night'] })
+const wumpus = makeWumpus(7, {
+  name: 'Sleepy Wumpus',
+  description: 'Yawns and stretches',
+  u_email: OWNER,
+  u_name: 'Ana',
+  tags: ['sleepy', 'night'],
+})
 
 async function setup({ email = OWNER, isAdmin = false, answer }: { email?: string; isAdmin?: boolean; answer?: Response } = {}) {
   const update = updateWumpusHandler(wumpus, { answer })

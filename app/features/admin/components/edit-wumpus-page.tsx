@@ -60,7 +60,9 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
         </>
       ) : (
         <Alert color="red" variant="light" role="alert" title="You cannot edit this animation">
-          <Text size="sm">{EDIT_REFUSAL}. It was uploaded by {wumpus.u_name || wumpus.u_email}.</Text>
+          <Text size="sm">
+            {EDIT_REFUSAL}. It was uploaded by {wumpus.u_name || wumpus.u_email}.
+          </Text>
         </Alert>
       )}
     </Stack>

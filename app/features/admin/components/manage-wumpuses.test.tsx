@@ -23,13 +23,11 @@ describe('ManageWumpuses', () => {
   it('lists #, name, uploader, a Details link and edit/delete buttons', async () => {
     const { table } = await setup([makeWumpus(1, { name: 'Waving Wumpus', u_name: 'Ana', u_email: 'ana@example.com' })])
 
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual([
-      '#',
-      'Name',
-      'Uploader',
-      'Details',
-      'Action',
-    ])
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['#', 'Name', 'Uploader', 'Details', 'Action'])
     const [row] = rows(table)
     const cells = within(row!).getAllByRole('cell')
     expect(cells[0]).toHaveTextContent('1')

@@ -29,9 +29,15 @@ export function ManageWumpuses() {
 
   if (list.isPending) return <PageLoader />
   if (!list.data) {
-    return <LoadError title="Could not load the animations" error={list.error} onRetry={() => void list.refetch()} retrying={list.isRefetching} />
+    return (
+      <LoadError
+        title="Could not load the animations"
+        error={list.error}
+        onRetry={() => void list.refetch()}
+        retrying={list.isRefetching}
+      />
+    )
   }
-
 
   async function confirmDelete() {
     if (!toDelete) return
@@ -131,9 +137,7 @@ export function ManageWumpuses() {
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="md">
-          <Text size="sm">
-            The animation and its GIF, APNG and Lottie files are removed for everyone. This cannot be undone.
-          </Text>
+          <Text size="sm">The animation and its GIF, APNG and Lottie files are removed for everyone. This cannot be undone.</Text>
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
               Cancel

@@ -56,9 +56,7 @@ describe('email verification page', () => {
     const { user } = renderApp('/emailVerification')
 
     await user.click(await screen.findByRole('button', { name: 'Send Again' }))
-    expect(
-      await screen.findByText('Too many attempts. Wait a few minutes and try again, or reset your password.'),
-    ).toBeInTheDocument()
+    expect(await screen.findByText('Too many attempts. Wait a few minutes and try again, or reset your password.')).toBeInTheDocument()
   })
 
   it('shows a failed check as a toast and offers to check again', async () => {
@@ -66,9 +64,7 @@ describe('email verification page', () => {
     vi.mocked(firebase.reloadAccount).mockRejectedValueOnce(firebaseError('auth/network-request-failed'))
     const { user } = renderApp('/emailVerification')
 
-    expect(
-      await screen.findByText('Could not reach the sign-in service. Check your connection and try again.'),
-    ).toBeInTheDocument()
+    expect(await screen.findByText('Could not reach the sign-in service. Check your connection and try again.')).toBeInTheDocument()
     vi.mocked(firebase.reloadAccount).mockResolvedValue(fakeAccount({ emailVerified: false }))
     await user.click(screen.getByRole('button', { name: 'Check again' }))
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Check again' })).not.toBeInTheDocument())

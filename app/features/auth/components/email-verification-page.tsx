@@ -84,8 +84,7 @@ function VerificationStatus({ email }: { email: string }) {
   return (
     <>
       <Text ta="center">
-        We sent a verification link to <strong>{email}</strong>. Please check your email and follow the link, then
-        come back here.
+        We sent a verification link to <strong>{email}</strong>. Please check your email and follow the link, then come back here.
       </Text>
       <Button fullWidth onClick={() => sendAgain.mutate()} loading={sendAgain.isPending}>
         Send Again

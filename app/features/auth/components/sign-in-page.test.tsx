@@ -138,9 +138,7 @@ describe('sign-in page', () => {
 
   it('shows a mascot beside the form, another one and a busy button while signing in', async () => {
     let finish!: () => void
-    vi.mocked(firebase.signInWithEmail).mockReturnValue(
-      new Promise((resolve) => (finish = () => resolve(fakeAccount()))),
-    )
+    vi.mocked(firebase.signInWithEmail).mockReturnValue(new Promise((resolve) => (finish = () => resolve(fakeAccount()))))
     const { user, router } = renderApp('/signIn')
     expect(await screen.findByTestId('mascot')).toHaveAttribute('data-src', mascots[0]!.lottie)
 

@@ -99,7 +99,10 @@ describe('sign-up page', () => {
     const photo = '/api/files/0123456789abcdef01234567/photo.png'
     // Name and photo go on the Firebase account (the name before the exchange, so the session has it);
     // the server takes them into the profile once the email is verified.
-    expect(vi.mocked(firebase.updateAccountProfile).mock.calls).toEqual([[{ displayName: 'Ada Lovelace' }], [{ photoURL: `${window.location.origin}${photo}` }]])
+    expect(vi.mocked(firebase.updateAccountProfile).mock.calls).toEqual([
+      [{ displayName: 'Ada Lovelace' }],
+      [{ photoURL: `${window.location.origin}${photo}` }],
+    ])
     expect(firebase.sendVerificationEmail).toHaveBeenCalledTimes(1)
     expect(requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual([
       'PUT /api/user/ada%40example.com', // Firebase ID token for our session token
@@ -115,10 +118,7 @@ describe('sign-up page', () => {
     const { handlers, requests } = accountHandlers()
     server.use(
       http.post('/api/uploads/image', () =>
-        HttpResponse.json(
-          { error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Not an image we can use.' } },
-          { status: 415 },
-        ),
+        HttpResponse.json({ error: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Not an image we can use.' } }, { status: 415 }),
       ),
       ...handlers,
     )
@@ -137,7 +137,11 @@ describe('sign-up page', () => {
   })
 
   it.each([
-    ['auth/email-already-in-use', 'Firebase: Error (auth/email-already-in-use).', 'An account with this email address already exists. Sign in instead.'],
+    [
+      'auth/email-already-in-use',
+      'Firebase: Error (auth/email-already-in-use).',
+      'An account with this email address already exists. Sign in instead.',
+    ],
     ['auth/some-new-code', 'Firebase: The provider said no (auth/some-new-code).', 'The provider said no'],
   ])('shows %s in a red card, trimmed to the human part', async (code, providerMessage, shown) => {
     vi.mocked(firebase.signUpWithEmail).mockRejectedValue(firebaseError(code, providerMessage))

@@ -5,12 +5,7 @@ import { useState } from 'react'
 import { z } from 'zod'
 import { signUpFormSchema } from '../../../../contract/user'
 import { AnchorLink } from '../../../components/router-links'
-import {
-  sendVerificationEmail,
-  signInWithGoogle,
-  signUpWithEmail,
-  updateAccountProfile,
-} from '../../../lib/firebase'
+import { sendVerificationEmail, signInWithGoogle, signUpWithEmail, updateAccountProfile } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
 import { useSessionStore } from '../../../lib/session-provider'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -21,10 +16,12 @@ import { AuthErrorCard } from './auth-error-card'
 import { GoogleButton } from './google-button'
 
 const signUpPageSchema = signUpFormSchema.extend({
-  photo: z.custom<File | null>((value) => value === null || value instanceof File).superRefine((file, ctx) => {
-    const problem = file && photoProblem(file)
-    if (problem) ctx.addIssue({ code: 'custom', message: problem })
-  }),
+  photo: z
+    .custom<File | null>((value) => value === null || value instanceof File)
+    .superRefine((file, ctx) => {
+      const problem = file && photoProblem(file)
+      if (problem) ctx.addIssue({ code: 'custom', message: problem })
+    }),
 })
 type SignUpValues = z.infer<typeof signUpPageSchema>
 
@@ -46,7 +43,10 @@ export function SignUpPage() {
       try {
         await updateAccountProfile({ displayName: name })
       } catch (cause) {
-        notifications.show({ color: 'red', message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.` })
+        notifications.show({
+          color: 'red',
+          message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.`,
+        })
       }
       await session.exchange(account)
     } catch (cause) {

@@ -3,7 +3,15 @@ import { useEffect, useRef, type ReactNode } from 'react'
 import classes from './dashboard-layout.module.css'
 
 interface DashboardLink {
-  to: '/dashboard' | '/dashboard/profile' | '/dashboard/own' | '/dashboard/addNew' | '/dashboard/manage' | '/dashboard/packs' | '/dashboard/users' | '/dashboard/activity'
+  to:
+    | '/dashboard'
+    | '/dashboard/profile'
+    | '/dashboard/own'
+    | '/dashboard/addNew'
+    | '/dashboard/manage'
+    | '/dashboard/packs'
+    | '/dashboard/users'
+    | '/dashboard/activity'
   label: string
 }
 
@@ -60,11 +68,7 @@ export function DashboardLayout({ isAdmin, children }: DashboardLayoutProps) {
 function DashboardNavItem({ link, className }: { link: DashboardLink; className?: string }) {
   return (
     <li className={className}>
-      <Link
-        to={link.to}
-        className={classes.link}
-        activeOptions={{ exact: link.to === '/dashboard' }}
-      >
+      <Link to={link.to} className={classes.link} activeOptions={{ exact: link.to === '/dashboard' }}>
         {link.label}
       </Link>
     </li>

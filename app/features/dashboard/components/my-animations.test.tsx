@@ -36,7 +36,7 @@ describe('MyAnimations', () => {
     expect(document.title).toBe('My animation · Wumpus Gallery')
   })
 
-  it("says so when the user has no animation", async () => {
+  it('says so when the user has no animation', async () => {
     server.use(userAnimationsHandler([makeWumpus(50)]).handler)
     renderWithProviders(<MyAnimations email={EMAIL} />)
 

@@ -24,7 +24,11 @@ function useSaveToggle(wumpus: Wumpus) {
         notifications.show({ color: 'green', title: 'Saved for offline', message })
       }
     } catch (error) {
-      notifications.show({ color: 'red', title: isSaved ? 'Could not remove it' : 'Could not save for offline', message: saveErrorMessage(error) })
+      notifications.show({
+        color: 'red',
+        title: isSaved ? 'Could not remove it' : 'Could not save for offline',
+        message: saveErrorMessage(error),
+      })
     } finally {
       setBusy(false)
     }
@@ -60,7 +64,16 @@ export function SaveOfflineIconButton({ wumpus }: { wumpus: Wumpus }) {
       aria-label={label}
       title={isSaved ? 'Remove from offline' : 'Save for offline'}
     >
-      <svg width={18} height={18} viewBox="0 0 24 24" fill={isSaved ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={2} strokeLinejoin="round" aria-hidden="true">
+      <svg
+        width={18}
+        height={18}
+        viewBox="0 0 24 24"
+        fill={isSaved ? 'currentColor' : 'none'}
+        stroke="currentColor"
+        strokeWidth={2}
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
         <path d="M6 3h12v18l-6-4.5L6 21z" />
       </svg>
     </ActionIcon>

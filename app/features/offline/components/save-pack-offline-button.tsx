@@ -28,10 +28,18 @@ export function SavePackOfflineButton({ pack }: { pack: PackDetail }) {
       } else {
         await savePackForOffline(pack, (done, total) => setProgress(`${done} of ${total}`))
         setSaved(true)
-        notifications.show({ color: 'green', title: 'Saved for offline', message: `${pack.name} and its stickers work without a connection.` })
+        notifications.show({
+          color: 'green',
+          title: 'Saved for offline',
+          message: `${pack.name} and its stickers work without a connection.`,
+        })
       }
     } catch (error) {
-      notifications.show({ color: 'red', title: saved ? 'Could not remove it' : 'Could not save for offline', message: saveErrorMessage(error) })
+      notifications.show({
+        color: 'red',
+        title: saved ? 'Could not remove it' : 'Could not save for offline',
+        message: saveErrorMessage(error),
+      })
     } finally {
       setProgress(null)
     }

@@ -46,7 +46,10 @@ describe('Saved page', () => {
     expect(items.map((item) => within(item).getByRole('heading').textContent)).toEqual(['Wumpus 2', 'Wumpus 1'])
     const preview = await within(items[1]!).findByRole('img', { name: 'Wumpus 1: Animation number 1' })
     expect(preview.getAttribute('src')).toMatch(/^blob:/)
-    const savedBytes = (['gif', 'apng', 'lottie'] as const).reduce((sum, f) => sum + fileBytes(first, f).length + fileBytes(second, f).length, 0)
+    const savedBytes = (['gif', 'apng', 'lottie'] as const).reduce(
+      (sum, f) => sum + fileBytes(first, f).length + fileBytes(second, f).length,
+      0,
+    )
     expect(screen.getByText(`2 stickers saved, ${savedBytes} B`)).toBeInTheDocument()
     expect(await screen.findByText('Storage used: 3.0 MB of 2.0 GB available to this site')).toBeInTheDocument()
   })

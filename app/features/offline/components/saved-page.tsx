@@ -38,7 +38,11 @@ function useKeptDownloadsUsage(saved: unknown): KeptDownloadsUsage | null {
   const [usage, setUsage] = useState<KeptDownloadsUsage | null>(null)
   useEffect(() => {
     let current = true
-    const read = () => void keptDownloadsUsage().then((next) => current && setUsage(next), () => {})
+    const read = () =>
+      void keptDownloadsUsage().then(
+        (next) => current && setUsage(next),
+        () => {},
+      )
     read()
     const unsubscribe = subscribeKeptDownloads(read)
     return () => {
@@ -146,7 +150,13 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
             <AnchorLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm" aria-label={`Open ${wumpus.name}`}>
               Open
             </AnchorLink>
-            <Button variant="default" size="xs" loading={removing} onClick={() => void remove()} aria-label={`Remove ${wumpus.name} from offline`}>
+            <Button
+              variant="default"
+              size="xs"
+              loading={removing}
+              onClick={() => void remove()}
+              aria-label={`Remove ${wumpus.name} from offline`}
+            >
               Remove
             </Button>
           </Group>

@@ -26,7 +26,9 @@ export function ManagePacks() {
     if (!toDelete) return
     try {
       const { deletedCount } = await remove.mutateAsync(toDelete.id)
-      notifications.show(deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' })
+      notifications.show(
+        deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' },
+      )
       setToDelete(null)
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not delete the pack', message: errorMessage(error) })

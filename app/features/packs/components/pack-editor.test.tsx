@@ -8,7 +8,12 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { PackEditor } from './pack-editor'
 
-const gallery = [makeWumpus(1, { name: 'Waving Wumpus' }), makeWumpus(2, { name: 'Sleepy Wumpus' }), makeWumpus(3, { name: 'Dancing Wumpus' }), ...makeWumpuses(4, 3).map((w, i) => ({ ...w, name: `Robot ${i}` }))]
+const gallery = [
+  makeWumpus(1, { name: 'Waving Wumpus' }),
+  makeWumpus(2, { name: 'Sleepy Wumpus' }),
+  makeWumpus(3, { name: 'Dancing Wumpus' }),
+  ...makeWumpuses(4, 3).map((w, i) => ({ ...w, name: `Robot ${i}` })),
+]
 const PACK_ID = 'f'.repeat(24)
 
 function packWriteHandlers() {
@@ -17,9 +22,27 @@ function packWriteHandlers() {
     const body = (await request.json()) as { name: string; wumpusIds: string[] }
     bodies.push({ method: request.method, body })
     if (body.name === 'Taken Name') {
-      return HttpResponse.json({ error: { code: 'BAD_REQUEST', message: 'One sticker does not exist (any more): 000000000000000000000009', details: { field: 'wumpusIds' } } }, { status: 400 })
+      return HttpResponse.json(
+        {
+          error: {
+            code: 'BAD_REQUEST',
+            message: 'One sticker does not exist (any more): 000000000000000000000009',
+            details: { field: 'wumpusIds' },
+          },
+        },
+        { status: 400 },
+      )
     }
-    return HttpResponse.json({ id: PACK_ID, ...body, description: '', coverWumpusId: body.wumpusIds[0], cover: null, createdBy: 'boss@example.com', createdAt: '', updatedAt: '' })
+    return HttpResponse.json({
+      id: PACK_ID,
+      ...body,
+      description: '',
+      coverWumpusId: body.wumpusIds[0],
+      cover: null,
+      createdBy: 'boss@example.com',
+      createdAt: '',
+      updatedAt: '',
+    })
   }
   return { bodies, handlers: [http.post('/api/packs', answer), http.put(`/api/packs/${PACK_ID}`, answer)] }
 }
@@ -34,7 +57,15 @@ async function setup(pack?: PackDetail) {
 }
 
 const packList = () => screen.queryByRole('list', { name: 'Stickers in this pack' })
-const packNames = () => within(packList()!).getAllByRole('listitem').map((item) => item.textContent?.replace(/^\d+/, '').replace(/Cover.*$/, '').trim())
+const packNames = () =>
+  within(packList()!)
+    .getAllByRole('listitem')
+    .map((item) =>
+      item.textContent
+        ?.replace(/^\d+/, '')
+        .replace(/Cover.*$/, '')
+        .trim(),
+    )
 
 describe('PackEditor', () => {
   it('makes a pack: name, stickers added from the gallery search, reordered, one removed, a cover chosen', async () => {
@@ -69,7 +100,15 @@ describe('PackEditor', () => {
     await user.click(screen.getByRole('button', { name: 'Create pack' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce())
     expect(bodies).toEqual([
-      { method: 'POST', body: { name: 'Greeting Wumpuses', description: 'Hello and goodnight', wumpusIds: [gallery[2]!._id, gallery[1]!._id], coverWumpusId: gallery[1]!._id } },
+      {
+        method: 'POST',
+        body: {
+          name: 'Greeting Wumpuses',
+          description: 'Hello and goodnight',
+          wumpusIds: [gallery[2]!._id, gallery[1]!._id],
+          coverWumpusId: gallery[1]!._id,
+        },
+      },
     ])
     expect(await screen.findByText('Pack created')).toBeInTheDocument()
   })
@@ -85,8 +124,17 @@ describe('PackEditor', () => {
   it('edits an existing pack from its stored values and shows what the server refused', async () => {
     const items = [gallery[0]!, gallery[1]!]
     const pack: PackDetail = {
-      id: PACK_ID, name: 'Old Name', description: 'Kept', coverWumpusId: items[1]!._id, wumpusIds: items.map((w) => w._id), cover: items[1]!,
-      createdBy: 'boss@example.com', createdAt: '', updatedAt: '', items, downloads: [],
+      id: PACK_ID,
+      name: 'Old Name',
+      description: 'Kept',
+      coverWumpusId: items[1]!._id,
+      wumpusIds: items.map((w) => w._id),
+      cover: items[1]!,
+      createdBy: 'boss@example.com',
+      createdAt: '',
+      updatedAt: '',
+      items,
+      downloads: [],
     }
     const { user, bodies, onSaved } = await setup(pack)
     expect(screen.getByLabelText(/Name/)).toHaveValue('Old Name')
@@ -105,6 +153,9 @@ describe('PackEditor', () => {
     expect(screen.getByRole('radio', { name: 'Use Waving Wumpus as the cover' })).toBeChecked()
     await user.click(screen.getByRole('button', { name: 'Save pack' }))
     await waitFor(() => expect(onSaved).toHaveBeenCalledOnce())
-    expect(bodies.at(-1)).toEqual({ method: 'PUT', body: { name: 'New Name', description: 'Kept', wumpusIds: [items[0]!._id], coverWumpusId: items[0]!._id } })
+    expect(bodies.at(-1)).toEqual({
+      method: 'PUT',
+      body: { name: 'New Name', description: 'Kept', wumpusIds: [items[0]!._id], coverWumpusId: items[0]!._id },
+    })
   })
 })

@@ -58,7 +58,11 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
       onSaved(saved)
     } catch (error) {
       setErrors(fieldErrors(error))
-      notifications.show({ color: 'red', title: pack ? 'Could not save the pack' : 'Could not create the pack', message: errorMessage(error) })
+      notifications.show({
+        color: 'red',
+        title: pack ? 'Could not save the pack' : 'Could not create the pack',
+        message: errorMessage(error),
+      })
     }
   }
 
@@ -108,14 +112,34 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
                       <Text size="sm" className={classes.itemName}>
                         {item.name}
                       </Text>
-                      <Radio value={item._id} label="Cover" classNames={{ label: classes.coverLabel }} aria-label={`Use ${item.name} as the cover`} />
-                      <ActionIcon variant="default" disabled={index === 0} onClick={() => move(index, -1)} aria-label={`Move ${item.name} up`}>
+                      <Radio
+                        value={item._id}
+                        label="Cover"
+                        classNames={{ label: classes.coverLabel }}
+                        aria-label={`Use ${item.name} as the cover`}
+                      />
+                      <ActionIcon
+                        variant="default"
+                        disabled={index === 0}
+                        onClick={() => move(index, -1)}
+                        aria-label={`Move ${item.name} up`}
+                      >
                         ↑
                       </ActionIcon>
-                      <ActionIcon variant="default" disabled={index === items.length - 1} onClick={() => move(index, 1)} aria-label={`Move ${item.name} down`}>
+                      <ActionIcon
+                        variant="default"
+                        disabled={index === items.length - 1}
+                        onClick={() => move(index, 1)}
+                        aria-label={`Move ${item.name} down`}
+                      >
                         ↓
                       </ActionIcon>
-                      <ActionIcon variant="light" color="red" onClick={() => remove(item._id)} aria-label={`Remove ${item.name} from the pack`}>
+                      <ActionIcon
+                        variant="light"
+                        color="red"
+                        onClick={() => remove(item._id)}
+                        aria-label={`Remove ${item.name} from the pack`}
+                      >
                         <TrashIcon />
                       </ActionIcon>
                     </li>
@@ -179,7 +203,13 @@ function StickerPicker({ inPack, full, onAdd }: { inPack: ReadonlySet<string>; f
               <Text size="sm" className={classes.itemName}>
                 {wumpus.name}
               </Text>
-              <Button size="compact-sm" variant="light" disabled={inPack.has(wumpus._id) || full} onClick={() => onAdd(wumpus)} aria-label={`Add ${wumpus.name}`}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                disabled={inPack.has(wumpus._id) || full}
+                onClick={() => onAdd(wumpus)}
+                aria-label={`Add ${wumpus.name}`}
+              >
                 {inPack.has(wumpus._id) ? 'Added' : 'Add'}
               </Button>
             </li>

@@ -41,9 +41,13 @@ export function useImageUpload() {
     controller.current = current
     setState({ status: 'uploading', progress: 0 })
     try {
-      const { url } = await uploadImage(chosen, (progress) => {
-        if (!current.signal.aborted) setState({ status: 'uploading', progress })
-      }, { signal: current.signal })
+      const { url } = await uploadImage(
+        chosen,
+        (progress) => {
+          if (!current.signal.aborted) setState({ status: 'uploading', progress })
+        },
+        { signal: current.signal },
+      )
       if (!current.signal.aborted) setState({ status: 'loading', url })
     } catch (error) {
       if (current.signal.aborted) return
@@ -127,11 +131,7 @@ export function ImageUploadField({ upload, label, shape, note, disabled }: Image
       {state.status === 'uploading' && (
         <Stack gap={4}>
           {/* A sliver from the start, so the bar shows before the first progress event. */}
-          <Progress
-            value={Math.max(4, Math.round(state.progress * 100))}
-            animated
-            aria-label={`Uploading ${label.toLowerCase()}`}
-          />
+          <Progress value={Math.max(4, Math.round(state.progress * 100))} animated aria-label={`Uploading ${label.toLowerCase()}`} />
           <Text size="xs" c="dimmed" role="status">
             {state.progress < 1 ? `Uploading… ${Math.round(state.progress * 100)}%` : 'Checking the image…'}
           </Text>
@@ -140,13 +140,7 @@ export function ImageUploadField({ upload, label, shape, note, disabled }: Image
       {previewUrl && (
         <Group gap="sm" wrap="nowrap">
           {shape === 'round' ? (
-            <Avatar
-              src={previewUrl}
-              alt={alt}
-              size={64}
-              radius={64}
-              imageProps={{ onLoad: markLoaded, onError: markBroken }}
-            />
+            <Avatar src={previewUrl} alt={alt} size={64} radius={64} imageProps={{ onLoad: markLoaded, onError: markBroken }} />
           ) : (
             <Image src={previewUrl} alt={alt} h={64} w={160} radius="sm" fit="cover" onLoad={markLoaded} onError={markBroken} />
           )}

@@ -85,9 +85,7 @@ function useVisibility<T extends Element>(rootMargin = '200px 0px') {
     const observer = new IntersectionObserver(
       (entries) => {
         const visible = entries.some((entry) => entry.isIntersecting)
-        setState((previous) =>
-          previous.visible === visible && (previous.seen || !visible) ? previous : { seen: true, visible },
-        )
+        setState((previous) => (previous.visible === visible && (previous.seen || !visible) ? previous : { seen: true, visible }))
       },
       { rootMargin },
     )

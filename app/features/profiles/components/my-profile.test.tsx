@@ -14,7 +14,10 @@ import { MyProfile } from './my-profile'
 
 const UPLOADED = '/api/files/0123456789abcdef01234567/me.png'
 
-function setup(overrides: Parameters<typeof makeUser>[0] = {}, props: { onTokenRenewed?: (token: string) => void; emailVerified?: boolean } = {}) {
+function setup(
+  overrides: Parameters<typeof makeUser>[0] = {},
+  props: { onTokenRenewed?: (token: string) => void; emailVerified?: boolean } = {},
+) {
   const user = makeUser(overrides)
   const profile = profileHandler([user])
   const update = updateProfileHandler(user)

@@ -115,9 +115,7 @@ function ProfileForm({
     try {
       const result = await update.mutateAsync(changes)
       notifications.show(
-        result.modifiedCount > 0
-          ? { color: 'green', message: 'Profile updated' }
-          : { color: 'yellow', message: 'Profile not updated' },
+        result.modifiedCount > 0 ? { color: 'green', message: 'Profile updated' } : { color: 'yellow', message: 'Profile not updated' },
       )
       form.setInitialValues(profileFormValues(result.user))
       form.setValues(profileFormValues(result.user))
@@ -148,13 +146,7 @@ function ProfileForm({
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="Name" autoComplete="name" {...form.getInputProps('user_name')} />
-          <TextInput
-            label="Custom Url"
-            type="url"
-            placeholder="https://"
-            autoComplete="url"
-            {...form.getInputProps('url')}
-          />
+          <TextInput label="Custom Url" type="url" placeholder="https://" autoComplete="url" {...form.getInputProps('url')} />
           <Textarea label="About you" rows={4} resize="vertical" {...form.getInputProps('description')} />
           <TextInput label="Job" autoComplete="organization-title" {...form.getInputProps('job')} />
           <ImageUploadField
@@ -169,7 +161,12 @@ function ProfileForm({
           />
           <ImageUploadField upload={cover} label="Cover" shape="wide" />
           <Group>
-            <Button type="submit" loading={update.isPending} disabled={uploading || !network.online || !emailVerified} w={{ base: '100%', xs: 'auto' }}>
+            <Button
+              type="submit"
+              loading={update.isPending}
+              disabled={uploading || !network.online || !emailVerified}
+              w={{ base: '100%', xs: 'auto' }}
+            >
               Update Profile
             </Button>
             {network.note}

@@ -149,7 +149,7 @@ describe('PublicProfile', () => {
     expect(players).toHaveLength(0)
   })
 
-  it("says so when the user has no animation", async () => {
+  it('says so when the user has no animation', async () => {
     setup({ items: [makeWumpus(9)] })
 
     expect(await screen.findByText("Looks like user don't have any animation")).toBeInTheDocument()

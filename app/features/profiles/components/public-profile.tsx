@@ -38,13 +38,7 @@ export function PublicProfile({ email }: { email: string }) {
       <header>
         <img className={classes.cover} src={user.cover || DEFAULT_COVER} alt="" data-testid="profile-cover" />
         <Group className={classes.identity} align="flex-end" gap="md" wrap="wrap">
-          <Avatar
-            src={user.photo || DEFAULT_AVATAR}
-            alt={`Photo of ${name}`}
-            size={120}
-            radius={120}
-            className={classes.avatar}
-          />
+          <Avatar src={user.photo || DEFAULT_AVATAR} alt={`Photo of ${name}`} size={120} radius={120} className={classes.avatar} />
           <Stack gap={2} pb={4} style={{ flex: '1 1 200px', minWidth: 0 }}>
             <Title order={1}>{user.user_name || 'Unnamed contributor'}</Title>
             {user.job && <Text c="dimmed">{user.job}</Text>}

@@ -21,7 +21,14 @@ interface StickerPictureProps {
  * half on screen (and again once it leaves), so a visit only moves the animations people can see;
  * people who ask for reduced motion get the still unless they point at or focus it.
  */
-export function StickerPicture({ wumpus, size = 300, className, eager = false, animateInView = false, active = false }: StickerPictureProps) {
+export function StickerPicture({
+  wumpus,
+  size = 300,
+  className,
+  eager = false,
+  animateInView = false,
+  active = false,
+}: StickerPictureProps) {
   const preview = wumpus.preview
   const { ref, inView } = useInView<HTMLImageElement>(0.5, animateInView && preview !== undefined)
   const moving = !animateInView || inView || active

@@ -34,7 +34,11 @@ export function TagChips({ tags, search, label, counts = true }: TagChipsProps) 
             >
               #{tag}
               {counts && count > 0 && !active && <span className={classes.count}>{count}</span>}
-              {active && <span aria-hidden="true" className={classes.count}>✕</span>}
+              {active && (
+                <span aria-hidden="true" className={classes.count}>
+                  ✕
+                </span>
+              )}
             </ButtonLink>
           </li>
         )

@@ -108,10 +108,7 @@ describe('wumpus detail page', () => {
     it('save the Lottie JSON as .json and the APNG as .png', async () => {
       server.use(
         http.get(wumpus.lottie, () => HttpResponse.json({ v: '5.7.0' })),
-        http.get(
-          wumpus.apng,
-          () => new HttpResponse(new Uint8Array([0x89, 0x50]), { headers: { 'Content-Type': 'image/apng' } }),
-        ),
+        http.get(wumpus.apng, () => new HttpResponse(new Uint8Array([0x89, 0x50]), { headers: { 'Content-Type': 'image/apng' } })),
       )
       const { user } = renderApp(`/wumpus/${wumpus._id}`)
 

@@ -87,12 +87,7 @@ export function WumpusDetail({ id }: { id: string }) {
               </Title>
               <Group gap="sm">
                 {FORMATS.map(({ key, label }) => (
-                  <DownloadButton
-                    key={key}
-                    url={wumpus[key]}
-                    label={label}
-                    description={`${wumpus.name} as ${label}`}
-                  />
+                  <DownloadButton key={key} url={wumpus[key]} label={label} description={`${wumpus.name} as ${label}`} />
                 ))}
               </Group>
               <SaveOfflineButton wumpus={wumpus} mt="sm" />

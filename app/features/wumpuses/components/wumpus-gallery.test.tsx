@@ -26,10 +26,7 @@ describe('home gallery', () => {
     expect(first.getByRole('heading', { name: 'Wumpus 1' })).toBeInTheDocument()
     expect(first.getByRole('link', { name: 'Download Wumpus 1' })).toHaveAttribute('href', `/wumpus/${items[0]!._id}`)
     expect(first.getByRole('link', { name: 'by Artist 1' })).toHaveAttribute('href', '/profile/artist1@example.com')
-    expect(within(rendered[2]!).getByRole('link', { name: 'Download Wumpus 3' })).toHaveAttribute(
-      'href',
-      `/wumpus/${items[2]!._id}`,
-    )
+    expect(within(rendered[2]!).getByRole('link', { name: 'Download Wumpus 3' })).toHaveAttribute('href', `/wumpus/${items[2]!._id}`)
     expect(document.title).toBe('Wumpus Gallery')
   })
 
@@ -83,9 +80,7 @@ describe('home gallery', () => {
     const { handler } = wumpusListHandler(makeWumpuses(1, 2))
     server.use(
       http.get('/api/wumpuses', () =>
-        fail
-          ? HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is down' } }, { status: 503 })
-          : undefined,
+        fail ? HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is down' } }, { status: 503 }) : undefined,
       ),
       handler,
     )
@@ -173,7 +168,10 @@ describe('searching the gallery', () => {
     expect(searchBox()).toHaveValue('wumpus')
     expect(screen.getByRole('combobox', { name: 'Order' })).toHaveValue('popular')
     const chips = screen.getByRole('list', { name: 'Tags' })
-    expect(await within(chips).findByRole('link', { name: '#night, chosen: show every tag' })).toHaveAttribute('href', '/?q=wumpus&sort=popular')
+    expect(await within(chips).findByRole('link', { name: '#night, chosen: show every tag' })).toHaveAttribute(
+      'href',
+      '/?q=wumpus&sort=popular',
+    )
     expect(within(chips).getByRole('link', { name: '#food, 1 animations' })).toHaveAttribute('href', '/?q=wumpus&tag=food&sort=popular')
   })
 
@@ -219,9 +217,11 @@ describe('searching the gallery', () => {
     expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
     const fits = screen.getByRole('combobox', { name: 'Fits a platform' })
     expect(fits).toHaveValue('')
-    expect(within(fits).getAllByRole('option').map((option) => option.textContent)).toEqual([
-      'Fits: Any', 'Fits: Discord', 'Fits: Telegram', 'Fits: WhatsApp', 'Fits: Signal', 'Fits: LINE', 'Fits: Slack',
-    ])
+    expect(
+      within(fits)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Fits: Any', 'Fits: Discord', 'Fits: Telegram', 'Fits: WhatsApp', 'Fits: Signal', 'Fits: LINE', 'Fits: Slack'])
 
     await user.selectOptions(fits, 'Fits: Slack')
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night', fits: 'slack' }))

@@ -42,7 +42,10 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
         <Title order={1}>{total} wumpus animation in 3 format</Title>
         {showAboutHint && (
           <Text>
-            Don't know what is wumpus? <AnchorLink to="/about" underline="always">Read about the wumpus</AnchorLink>
+            Don't know what is wumpus?{' '}
+            <AnchorLink to="/about" underline="always">
+              Read about the wumpus
+            </AnchorLink>
           </Text>
         )}
       </Stack>
@@ -57,7 +60,12 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
 
       {!data ? (
         list.isError ? (
-          <LoadError title="Could not search the gallery" error={list.error} onRetry={() => void list.refetch()} retrying={list.isFetching} />
+          <LoadError
+            title="Could not search the gallery"
+            error={list.error}
+            onRetry={() => void list.refetch()}
+            retrying={list.isFetching}
+          />
         ) : (
           <Stack align="center" py="xl">
             <Loader aria-label="Loading animations" />

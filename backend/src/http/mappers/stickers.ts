@@ -10,16 +10,33 @@ export function toApiStickers(record: WumpusRecord): StickerExport[] {
   const current = derivedIsCurrent(record) ? record.derived : undefined
   return PLATFORMS.map((platform) => {
     const base = {
-      platform, label: PLATFORM_RULES[platform].label, url: null, fileName: null, contentType: null,
-      bytes: null, width: null, height: null, frames: null, durationMs: null,
+      platform,
+      label: PLATFORM_RULES[platform].label,
+      url: null,
+      fileName: null,
+      contentType: null,
+      bytes: null,
+      width: null,
+      height: null,
+      frames: null,
+      durationMs: null,
     }
     const made = current?.exports.find((e) => e.platform === platform)
     if (!current || !made) return { ...base, status: 'pending' as const, notes: [NOT_YET] }
     const file = made.file
     if (!file) return { ...base, status: 'absent' as const, notes: made.notes }
     return {
-      ...base, status: 'ready' as const, url: fileUrl(file), fileName: file.filename, contentType: file.contentType,
-      bytes: file.bytes, width: file.width, height: file.height, frames: file.frames, durationMs: file.durationMs, notes: made.notes,
+      ...base,
+      status: 'ready' as const,
+      url: fileUrl(file),
+      fileName: file.filename,
+      contentType: file.contentType,
+      bytes: file.bytes,
+      width: file.width,
+      height: file.height,
+      frames: file.frames,
+      durationMs: file.durationMs,
+      notes: made.notes,
     }
   })
 }

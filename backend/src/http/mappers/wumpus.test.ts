@@ -23,10 +23,25 @@ describe('ApiWumpusJson', () => {
     const downloaded = { ...records[1]!, downloads: 99 }
     expect(JSON.parse(json.list([renamed, downloaded]))).toEqual([toApiWumpus(renamed), toApiWumpus(downloaded)])
     // Previews made in the background do not move updatedAt, yet the list shows them at once.
-    const file = (name: string) => ({ id: 'f'.repeat(24), filename: name, contentType: 'image/webp', bytes: 1, width: 300, height: 300, frames: 1, durationMs: 0 })
+    const file = (name: string) => ({
+      id: 'f'.repeat(24),
+      filename: name,
+      contentType: 'image/webp',
+      bytes: 1,
+      width: 300,
+      height: 300,
+      frames: 1,
+      durationMs: 0,
+    })
     const previewed: WumpusRecord = {
       ...records[2]!,
-      derived: { source: records[2]!.files.lottie.id, version: 1, madeAt: new Date(), exports: [], previews: { small: file('a.webp'), large: file('b.webp'), still: file('c.webp') } },
+      derived: {
+        source: records[2]!.files.lottie.id,
+        version: 1,
+        madeAt: new Date(),
+        exports: [],
+        previews: { small: file('a.webp'), large: file('b.webp'), still: file('c.webp') },
+      },
     }
     expect(JSON.parse(json.list([previewed]))[0].preview).toBeDefined()
     // Beyond its size it forgets the oldest, and still answers right.

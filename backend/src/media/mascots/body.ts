@@ -1,8 +1,24 @@
 // The shared wumpus character: a round soft body with big eyes, small ears, stubby arms and feet.
 // Mascot files pick a colour, a face and a few animated properties; this file draws the rest.
 import {
-  composition, ellipse, fill, group, keys, mapValues, mix, path, rect, shift, stroke,
-  type Animatable, type Keyframe, type LayerSpec, type PathPoint, type Prop, type Shape, type Vec2,
+  composition,
+  ellipse,
+  fill,
+  group,
+  keys,
+  mapValues,
+  mix,
+  path,
+  rect,
+  shift,
+  stroke,
+  type Animatable,
+  type Keyframe,
+  type LayerSpec,
+  type PathPoint,
+  type Prop,
+  type Shape,
+  type Vec2,
 } from './lottie'
 
 export const SIZE = 320
@@ -84,11 +100,55 @@ function earShape(style: Ears, side: -1 | 1, c: Colors): Shape {
     case 'round':
       return group([inner(ellipse(18, 26, [0, 2])), outlined([ellipse(40, 52)], c)], { p: [side * 44, -150], r: side * 24 })
     case 'pointy': {
-      const tri = (w: number, h: number) => path([[[-w, h], [0, 0], [0, -h * 0.5]], [[0, -h], [-w * 0.35, 0], [w * 0.35, 0]], [[w, h], [0, -h * 0.5], [0, 0]], [[0, h * 1.15], [w * 0.6, 0], [-w * 0.6, 0]]], true)
+      const tri = (w: number, h: number) =>
+        path(
+          [
+            [
+              [-w, h],
+              [0, 0],
+              [0, -h * 0.5],
+            ],
+            [
+              [0, -h],
+              [-w * 0.35, 0],
+              [w * 0.35, 0],
+            ],
+            [
+              [w, h],
+              [0, -h * 0.5],
+              [0, 0],
+            ],
+            [
+              [0, h * 1.15],
+              [w * 0.6, 0],
+              [-w * 0.6, 0],
+            ],
+          ],
+          true,
+        )
       return group([inner(tri(10, 18)), outlined([tri(22, 34)], c)], { p: [side * 42, -150], r: side * 18 })
     }
     case 'horns': {
-      const horn = path([[[-11, 14], [0, 0], [0, -10]], [[0, -18], [-7, 0], [7, 0]], [[11, 14], [0, -10], [0, 0]]], true)
+      const horn = path(
+        [
+          [
+            [-11, 14],
+            [0, 0],
+            [0, -10],
+          ],
+          [
+            [0, -18],
+            [-7, 0],
+            [7, 0],
+          ],
+          [
+            [11, 14],
+            [0, -10],
+            [0, 0],
+          ],
+        ],
+        true,
+      )
       return group([horn, stroke(c.outline, OUTLINE), fill('#fff1cf')], { p: [side * 36, -160], r: side * 16 })
     }
     case 'floppy':
@@ -99,10 +159,26 @@ function earShape(style: Ears, side: -1 | 1, c: Colors): Shape {
 /** A soft bean: slightly narrower on top, wide flat bottom. */
 function bodyShape(): Shape {
   const pts: PathPoint[] = [
-    [[0, -160], [-46, 0], [46, 0]],
-    [[78, -84], [0, -42], [0, 40]],
-    [[0, -12], [52, 0], [-52, 0]],
-    [[-78, -84], [0, 40], [0, -42]],
+    [
+      [0, -160],
+      [-46, 0],
+      [46, 0],
+    ],
+    [
+      [78, -84],
+      [0, -42],
+      [0, 40],
+    ],
+    [
+      [0, -12],
+      [52, 0],
+      [-52, 0],
+    ],
+    [
+      [-78, -84],
+      [0, 40],
+      [0, -42],
+    ],
   ]
   return path(pts, true)
 }
@@ -110,14 +186,38 @@ function bodyShape(): Shape {
 function eyeShapes(kind: Eyes): Shape[] {
   const ink = fill(INK)
   const shine = (w: number, at: Vec2) => group([ellipse(w, w, at), fill('#ffffff')])
-  const arc = (dy: number) => group([path([[[-12, -dy / 2], [0, 0], [5, dy]], [[12, -dy / 2], [-5, dy], [0, 0]]]), stroke(INK, 5)])
+  const arc = (dy: number) =>
+    group([
+      path([
+        [
+          [-12, -dy / 2],
+          [0, 0],
+          [5, dy],
+        ],
+        [
+          [12, -dy / 2],
+          [-5, dy],
+          [0, 0],
+        ],
+      ]),
+      stroke(INK, 5),
+    ])
   switch (kind) {
     case 'open':
       return [shine(5, [-5, 8]), shine(11, [5, -8]), group([ellipse(28, 36), ink])]
     case 'wide':
       return [shine(6, [-6, 10]), shine(13, [6, -9]), group([ellipse(33, 41), ink])]
     case 'squint':
-      return [group([path([[-12, -6], [10, 0], [-12, 6]]), stroke(INK, 5)])]
+      return [
+        group([
+          path([
+            [-12, -6],
+            [10, 0],
+            [-12, 6],
+          ]),
+          stroke(INK, 5),
+        ]),
+      ]
     case 'happy':
       return [arc(-18)]
     case 'closed':
@@ -133,20 +233,95 @@ function mouthShapes(kind: Mouth): Shape[] {
   const line = (pts: PathPoint[], w = 4.5) => group([path(pts), stroke(INK, w)])
   switch (kind) {
     case 'smile':
-      return [line([[[-11, -2], [0, 0], [4, 10]], [[11, -2], [-4, 10], [0, 0]]])]
+      return [
+        line([
+          [
+            [-11, -2],
+            [0, 0],
+            [4, 10],
+          ],
+          [
+            [11, -2],
+            [-4, 10],
+            [0, 0],
+          ],
+        ]),
+      ]
     case 'small':
-      return [line([[[-6, -1], [0, 0], [2, 6]], [[6, -1], [-2, 6], [0, 0]]])]
+      return [
+        line([
+          [
+            [-6, -1],
+            [0, 0],
+            [2, 6],
+          ],
+          [
+            [6, -1],
+            [-2, 6],
+            [0, 0],
+          ],
+        ]),
+      ]
     case 'grin':
-      return [group([path([[[-16, -4], [0, 0], [4, 18]], [[16, -4], [-4, 18], [0, 0]]], true), fill('#ffffff'), stroke(INK, 4)])]
+      return [
+        group([
+          path(
+            [
+              [
+                [-16, -4],
+                [0, 0],
+                [4, 18],
+              ],
+              [
+                [16, -4],
+                [-4, 18],
+                [0, 0],
+              ],
+            ],
+            true,
+          ),
+          fill('#ffffff'),
+          stroke(INK, 4),
+        ]),
+      ]
     case 'open':
       return [
         group([ellipse(16, 9, [0, 9]), fill('#ff7b9c')]),
-        group([path([[[-15, -4], [0, 0], [2, 24]], [[15, -4], [-2, 24], [0, 0]]], true), fill('#5b1d3d'), stroke(INK, 4)]),
+        group([
+          path(
+            [
+              [
+                [-15, -4],
+                [0, 0],
+                [2, 24],
+              ],
+              [
+                [15, -4],
+                [-2, 24],
+                [0, 0],
+              ],
+            ],
+            true,
+          ),
+          fill('#5b1d3d'),
+          stroke(INK, 4),
+        ]),
       ]
     case 'o':
       return [group([ellipse(15, 19), fill('#5b1d3d'), stroke(INK, 4)])]
     case 'wavy':
-      return [line([[-14, 0], [-7, -3], [0, 1], [7, -3], [14, 0]], 4)]
+      return [
+        line(
+          [
+            [-14, 0],
+            [-7, -3],
+            [0, 1],
+            [7, -3],
+            [14, 0],
+          ],
+          4,
+        ),
+      ]
   }
 }
 
@@ -162,7 +337,11 @@ export function spiral(r: number, turns: number): Shape {
     const d = total / steps / 3
     const tx = (b * Math.cos(th) - rad * Math.sin(th)) * d
     const ty = (b * Math.sin(th) + rad * Math.cos(th)) * d
-    pts.push([[rad * Math.cos(th), rad * Math.sin(th)], [-tx, -ty], [tx, ty]])
+    pts.push([
+      [rad * Math.cos(th), rad * Math.sin(th)],
+      [-tx, -ty],
+      [tx, ty],
+    ])
   }
   return path(pts)
 }
@@ -210,14 +389,19 @@ export function wumpus(spec: WumpusSpec): object {
     shapes: [outlined([rect(26, 52, 13, [0, 18])], c)],
   })
   const eye = (side: -1 | 1) =>
-    group([...(blink ? [group(eyeShapes('closed'), { o: blink.lid })] : []), group(eyeShapes(eyes), { s: eyeScale, r: spec.eyeRotation ?? 0 })], {
-      p: [side * 30, -106],
-    })
+    group(
+      [...(blink ? [group(eyeShapes('closed'), { o: blink.lid })] : []), group(eyeShapes(eyes), { s: eyeScale, r: spec.eyeRotation ?? 0 })],
+      {
+        p: [side * 30, -106],
+      },
+    )
   const cheek = (side: -1 | 1) => group([ellipse(24, 13, [side * 55, -80]), fill(c.cheek, spec.cheeks?.opacity ?? 70)])
   // Ears wiggle in mirror image about their base.
   const ear = (side: -1 | 1) =>
     group([earShape(spec.ears?.style ?? 'round', side, c)], {
-      p: [side * 40, -132], a: [side * 40, -132], r: mapValues(spec.ears?.rotation ?? 0, (r) => r * side),
+      p: [side * 40, -132],
+      a: [side * 40, -132],
+      r: mapValues(spec.ears?.rotation ?? 0, (r) => r * side),
     })
   const foot = (side: -1 | 1) => outlined([ellipse(46, 26, [side * 32, -10])], c)
 
@@ -230,9 +414,11 @@ export function wumpus(spec: WumpusSpec): object {
       parent: 'root',
       transform: { p: shift(spec.face?.offset ?? [0, 0], [0, -92]), a: [0, -92], r: spec.face?.rotation ?? 0 },
       shapes: [
-        eye(-1), eye(1),
+        eye(-1),
+        eye(1),
         group(mouthShapes(spec.mouth ?? 'smile'), { p: [0, -80], s: spec.mouthScale ?? [100, 100] }),
-        cheek(-1), cheek(1),
+        cheek(-1),
+        cheek(1),
       ],
     },
     {
@@ -264,4 +450,3 @@ export function wumpus(spec: WumpusSpec): object {
   layers.push(...(spec.back ?? []), { id: 'stage', transform: { p: GROUND, s: [STAGE_SCALE, STAGE_SCALE] } })
   return composition(spec.name, spec.fps ?? 30, spec.frames, layers, SIZE)
 }
-

@@ -24,8 +24,24 @@ export const dancing: Mascot = {
     face: { rotation: swing(-6, 6, frames, 2, 0.25) },
     arms: { left: swing(150, 30, frames, 2), right: swing(-30, -150, frames, 2) },
     front: [
-      floating('note-1', noteShape(22, '#6b3fd1'), { from: [-96, -120], to: [-118, -210], start: 0, duration: 40, frames, sway: 8, tilt: 12 }),
-      floating('note-2', noteShape(19, '#ff5fa2'), { from: [92, -132], to: [116, -214], start: 32, duration: 40, frames, sway: 8, tilt: 12 }),
+      floating('note-1', noteShape(22, '#6b3fd1'), {
+        from: [-96, -120],
+        to: [-118, -210],
+        start: 0,
+        duration: 40,
+        frames,
+        sway: 8,
+        tilt: 12,
+      }),
+      floating('note-2', noteShape(19, '#ff5fa2'), {
+        from: [92, -132],
+        to: [116, -214],
+        start: 32,
+        duration: 40,
+        frames,
+        sway: 8,
+        tilt: 12,
+      }),
     ],
   }),
 }

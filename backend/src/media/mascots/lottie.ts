@@ -97,8 +97,16 @@ export function path(points: PathPoint[], closed = false): Shape {
 /** Star (points > 0) with rounded tips; sizes in pixels. */
 export function star(points: number, outer: number, inner: number, at: Vec2 = [0, 0], roundness = 0): Shape {
   return {
-    ty: 'sr', sy: 1, d: 1, pt: prop(points), p: prop(at), r: prop(0),
-    or: prop(outer), ir: prop(inner), os: prop(roundness), is: prop(roundness),
+    ty: 'sr',
+    sy: 1,
+    d: 1,
+    pt: prop(points),
+    p: prop(at),
+    r: prop(0),
+    or: prop(outer),
+    ir: prop(inner),
+    os: prop(roundness),
+    is: prop(roundness),
   }
 }
 
@@ -121,8 +129,13 @@ export interface TransformSpec {
 function groupTransform(t: TransformSpec): Shape {
   return {
     ty: 'tr',
-    p: prop(t.p ?? [0, 0]), a: prop(t.a ?? [0, 0]), s: prop(t.s ?? [100, 100]),
-    r: prop(t.r ?? 0), o: prop(t.o ?? 100), sk: prop(0), sa: prop(0),
+    p: prop(t.p ?? [0, 0]),
+    a: prop(t.a ?? [0, 0]),
+    s: prop(t.s ?? [100, 100]),
+    r: prop(t.r ?? 0),
+    o: prop(t.o ?? 100),
+    sk: prop(0),
+    sa: prop(0),
   }
 }
 
@@ -145,17 +158,34 @@ export interface LayerSpec {
 export function composition(name: string, fps: number, frames: number, layers: LayerSpec[], size = 320): object {
   const index = new Map(layers.map((l, i) => [l.id, i + 1]))
   return {
-    v: '5.7.4', fr: fps, ip: 0, op: frames, w: size, h: size, nm: name, ddd: 0, assets: [],
+    v: '5.7.4',
+    fr: fps,
+    ip: 0,
+    op: frames,
+    w: size,
+    h: size,
+    nm: name,
+    ddd: 0,
+    assets: [],
     layers: layers.map((l, i) => {
       const t = l.transform ?? {}
       const ks = { o: prop(t.o ?? 100), r: prop(t.r ?? 0), p: prop(t.p ?? [0, 0]), a: prop(t.a ?? [0, 0]), s: prop(t.s ?? [100, 100]) }
       const parent = l.parent === undefined ? undefined : index.get(l.parent)
       if (l.parent !== undefined && parent === undefined) throw new Error(`unknown parent layer ${l.parent}`)
       return {
-        ddd: 0, ind: i + 1, ty: l.shapes ? 4 : 3, nm: l.id, sr: 1, ks, ao: 0,
+        ddd: 0,
+        ind: i + 1,
+        ty: l.shapes ? 4 : 3,
+        nm: l.id,
+        sr: 1,
+        ks,
+        ao: 0,
         ...(parent === undefined ? {} : { parent }),
         ...(l.shapes ? { shapes: l.shapes } : {}),
-        ip: 0, op: frames, st: 0, bm: 0,
+        ip: 0,
+        op: frames,
+        st: 0,
+        bm: 0,
       }
     }),
   }

@@ -23,8 +23,24 @@ export const lovestruck: Mascot = {
     arms: { left: swing(-38, -30, frames, 2), right: swing(38, 30, frames, 2) },
     front: [
       floating('heart-1', heartShape(14), { from: [-80, -150], to: [-112, -236], start: 0, duration: 40, frames, sway: 8, tilt: 14 }),
-      floating('heart-2', heartShape(11, '#ff7aa8'), { from: [84, -160], to: [110, -230], start: 20, duration: 40, frames, sway: 8, tilt: 14 }),
-      floating('heart-3', heartShape(9, '#ff3d6e'), { from: [0, -196], to: [12, -250], start: 40, duration: 40, frames, sway: 6, tilt: 14 }),
+      floating('heart-2', heartShape(11, '#ff7aa8'), {
+        from: [84, -160],
+        to: [110, -230],
+        start: 20,
+        duration: 40,
+        frames,
+        sway: 8,
+        tilt: 14,
+      }),
+      floating('heart-3', heartShape(9, '#ff3d6e'), {
+        from: [0, -196],
+        to: [12, -250],
+        start: 40,
+        duration: 40,
+        frames,
+        sway: 6,
+        tilt: 14,
+      }),
     ],
   }),
 }

@@ -2,8 +2,20 @@
 // Coordinates are stage units relative to the ground point (negative y is up).
 import { heart, INK } from './body'
 import {
-  ellipse, fill, group, keys, LINEAR, path, rect, star, stroke,
-  type Keyframe, type LayerSpec, type Prop, type Shape, type Vec2,
+  ellipse,
+  fill,
+  group,
+  keys,
+  LINEAR,
+  path,
+  rect,
+  star,
+  stroke,
+  type Keyframe,
+  type LayerSpec,
+  type Prop,
+  type Shape,
+  type Vec2,
 } from './lottie'
 
 /**
@@ -49,7 +61,10 @@ export function floating(id: string, shapes: Shape[], f: FloatSpec): LayerSpec {
     id,
     parent: 'stage',
     transform: {
-      p: pass(f.start, f.duration, f.frames, 8, (u) => [lerp(f.from[0], f.to[0], u) + Math.sin(u * Math.PI * 2) * sway, lerp(f.from[1], f.to[1], u)]),
+      p: pass(f.start, f.duration, f.frames, 8, (u) => [
+        lerp(f.from[0], f.to[0], u) + Math.sin(u * Math.PI * 2) * sway,
+        lerp(f.from[1], f.to[1], u),
+      ]),
       s: pass(f.start, f.duration, f.frames, 2, (u) => [lerp(g0, g1, u), lerp(g0, g1, u)]),
       r: pass(f.start, f.duration, f.frames, 4, (u) => [Math.sin(u * Math.PI * 2) * tilt]),
       o: pass(f.start, f.duration, f.frames, 10, (u) => [fade(u)]),
@@ -81,7 +96,13 @@ export function orbit(id: string, shapes: Shape[], points: (u: number) => Vec2, 
 }
 
 export const zLetter = (size: number, color = '#ffffff'): Shape[] => {
-  const z = () => path([[-size, -size], [size, -size], [-size, size], [size, size]])
+  const z = () =>
+    path([
+      [-size, -size],
+      [size, -size],
+      [-size, size],
+      [size, size],
+    ])
   return [group([z(), stroke(color, size * 0.38)]), group([z(), stroke('#3b3f8f', size * 0.7)])]
 }
 
@@ -90,18 +111,40 @@ export const heartShape = (r: number, color = '#ff4f86'): Shape[] => [
   group([heart(r), fill(color), stroke('#b3204f', r * 0.18)]),
 ]
 
-export const starShape = (r: number, color = '#ffd23f'): Shape[] => [group([star(5, r, r * 0.48, [0, 0], 20), fill(color), stroke('#c98a00', r * 0.14)])]
+export const starShape = (r: number, color = '#ffd23f'): Shape[] => [
+  group([star(5, r, r * 0.48, [0, 0], 20), fill(color), stroke('#c98a00', r * 0.14)]),
+]
 
 export const sparkle = (r: number, color = '#ffffff'): Shape[] => [group([star(4, r, r * 0.28), fill(color), stroke('#f2a93b', r * 0.12)])]
 
 export const noteShape = (s: number, color = INK): Shape[] => [
   group([ellipse(s * 1.1, s * 0.8, [-s * 0.45, s * 1.1]), fill(color)], { r: -20 }),
   group([rect(s * 0.18, s * 1.6, 0, [s * 0.05, 0.25 * s]), fill(color)]),
-  group([path([[s * 0.05, -s * 0.55], [[s * 0.7, -s * 0.05], [0, -s * 0.3], [0, 0]]]), stroke(color, s * 0.22)]),
+  group([
+    path([
+      [s * 0.05, -s * 0.55],
+      [
+        [s * 0.7, -s * 0.05],
+        [0, -s * 0.3],
+        [0, 0],
+      ],
+    ]),
+    stroke(color, s * 0.22),
+  ]),
 ]
 
 export const snowflake = (r: number, color = '#ffffff'): Shape[] => {
-  const arms = [0, 60, 120].map((deg) => group([path([[0, -r], [0, r]])], { r: deg }))
+  const arms = [0, 60, 120].map((deg) =>
+    group(
+      [
+        path([
+          [0, -r],
+          [0, r],
+        ]),
+      ],
+      { r: deg },
+    ),
+  )
   return [group([...arms, stroke(color, r * 0.2)]), group([...arms, stroke('#3f86c6', r * 0.46)])]
 }
 

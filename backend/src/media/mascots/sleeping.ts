@@ -21,7 +21,15 @@ export const sleeping: Mascot = {
     face: { rotation: swing(8, 10, frames, 1), offset: [0, 6] },
     arms: { left: swing(14, 18, frames, 1), right: swing(-14, -18, frames, 1) },
     front: [0, 30, 60].map((start, i) =>
-      floating(`z-${i}`, zLetter(7 + i * 1.5), { from: [46, -150], to: [106, -236], start, duration: 90, frames, sway: 10, grow: [50, 120] }),
+      floating(`z-${i}`, zLetter(7 + i * 1.5), {
+        from: [46, -150],
+        to: [106, -236],
+        start,
+        duration: 90,
+        frames,
+        sway: 10,
+        grow: [50, 120],
+      }),
     ),
   }),
 }

@@ -42,5 +42,4 @@ export function patched(source: Uint8Array, change: (copy: Uint8Array) => void):
 }
 
 /** A copy of `source` with the bits of `mask` flipped in the byte at `at`. */
-export const flipped = (source: Uint8Array, at: number, mask = 1) =>
-  patched(source, (copy) => (copy[at] = copy[at]! ^ mask))
+export const flipped = (source: Uint8Array, at: number, mask = 1) => patched(source, (copy) => (copy[at] = copy[at]! ^ mask))

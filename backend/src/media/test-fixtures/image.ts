@@ -72,10 +72,7 @@ export function webpAnimated(width: number, height: number, frames: WebpFrame[],
     riffChunk('VP8X', [0x02, 0, 0, 0, ...u24le(width - 1), ...u24le(height - 1)]),
     riffChunk('ANIM', [0xff, 0xff, 0xff, 0xff, ...u16le(loop)]),
     ...frames.map(({ x = 0, y = 0, width: w, height: h, durationMs }) =>
-      riffChunk(
-        'ANMF',
-        bytes([...u24le(x / 2), ...u24le(y / 2), ...u24le(w - 1), ...u24le(h - 1), ...u24le(durationMs), 0], vp8l(w, h)),
-      ),
+      riffChunk('ANMF', bytes([...u24le(x / 2), ...u24le(y / 2), ...u24le(w - 1), ...u24le(h - 1), ...u24le(durationMs), 0], vp8l(w, h))),
     ),
   )
 }
