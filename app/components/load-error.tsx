@@ -2,7 +2,7 @@ import { Alert, Button, Text } from '@mantine/core'
 import { errorMessage } from '../lib/error-message'
 
 interface LoadErrorProps {
-  /** What could not be loaded, e.g. 'Could not load the users'. */
+  /** What could not be loaded, e.g. 'Could not search the gallery'. */
   title: string
   error: unknown
   onRetry: () => void

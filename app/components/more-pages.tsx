@@ -5,11 +5,14 @@ interface MorePagesProps {
   /** The element whose coming into view loads the next page (from useInfiniteScroll). */
   sentinelRef: RefObject<HTMLDivElement | null>
   shown: number
-  total: number
+  /** How many there are in all; unknown for lists whose server does not count them. */
+  total?: number
   hasNextPage: boolean
   isFetchingNextPage: boolean
   isFetchNextPageError: boolean
   onLoadMore: () => void
+  /** What the list holds, as in `Loading more ${noun}…`: 'animations' unless told. */
+  noun?: string
 }
 
 /** The end of a paged list: what is shown so far, 'Load more' (scrolling also loads), Retry on failure. */
@@ -21,15 +24,16 @@ export function MorePages({
   isFetchingNextPage,
   isFetchNextPageError,
   onLoadMore,
+  noun = 'animations',
 }: MorePagesProps) {
   return (
     <>
       <div ref={sentinelRef} aria-hidden="true" />
       <Text role="status" size="sm" c="dimmed" ta="center">
-        {isFetchingNextPage ? 'Loading more animations…' : shown > 0 && `Showing ${shown} of ${total}`}
+        {isFetchingNextPage ? `Loading more ${noun}…` : shown > 0 && `Showing ${shown}${total === undefined ? '' : ` of ${total}`}`}
       </Text>
       {isFetchNextPageError ? (
-        <Alert color="red" variant="light" title="Could not load more animations" maw={640} mx="auto" w="100%">
+        <Alert color="red" variant="light" title={`Could not load more ${noun}`} maw={640} mx="auto" w="100%">
           <Group justify="space-between">
             <Text size="sm">Check your connection and try again.</Text>
             <Button color="red" onClick={onLoadMore} loading={isFetchingNextPage}>

@@ -14,7 +14,7 @@ interface PagedQuery<Page extends { items: unknown[]; total?: number }> {
 /**
  * The one way a paged list works (gallery, a user's animations, the admin tables): the next page loads
  * as the end of the list comes near, and MorePages shows the count, a Load more button for keyboard
- * users and Retry. Spread `morePages` into <MorePages>.
+ * users and Retry. Spread `morePages` into <MorePages>; the route loads the first page (ensureInfiniteQueryData).
  */
 export function usePagedList<Page extends { items: unknown[]; total?: number }>(
   query: PagedQuery<Page>,
@@ -28,14 +28,15 @@ export function usePagedList<Page extends { items: unknown[]; total?: number }>(
     fetchNextPage,
   })
   const items = (data?.pages.flatMap((page) => page.items) ?? []) as Page['items']
-  const total = data?.pages[0]?.total ?? items.length
+  const counted = data?.pages[0]?.total
+  const total = counted ?? items.length
   return {
     items,
     total,
     morePages: {
       sentinelRef,
       shown: items.length,
-      total,
+      total: counted,
       hasNextPage: hasNextPage && !paused,
       isFetchingNextPage,
       isFetchNextPageError,

@@ -1,9 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { PageLoader } from '../../components/page-loader'
+import { RouteError } from '../../components/route-error'
 import { MyAnimations } from '../../features/dashboard/components/my-animations'
 import { myAnimationsQueryOptions } from '../../features/profiles/api'
 
 export const Route = createFileRoute('/_authenticated/dashboard/own')({
-  loader: ({ context }) => context.queryClient.prefetchInfiniteQuery(myAnimationsQueryOptions(context.user.email)),
+  loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(myAnimationsQueryOptions(context.user.email)),
+  pendingComponent: PageLoader,
+  errorComponent: RouteError,
   component: OwnAnimations,
 })
 

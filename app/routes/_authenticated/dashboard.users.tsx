@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { PageLoader } from '../../components/page-loader'
+import { RouteError } from '../../components/route-error'
 import { AllUsers } from '../../features/admin/components/all-users'
 import { requireAdmin } from '../../features/admin/require-admin'
 
@@ -7,8 +8,9 @@ export const Route = createFileRoute('/_authenticated/dashboard/users')({
   beforeLoad: requireAdmin,
   // The admin api stays out of the entry chunk: it is fetched with the page.
   loader: ({ context }) =>
-    import('../../features/admin/api').then(({ usersQueryOptions }) => context.queryClient.prefetchQuery(usersQueryOptions())),
+    import('../../features/admin/api').then(({ usersQueryOptions }) => context.queryClient.ensureQueryData(usersQueryOptions())),
   pendingComponent: PageLoader,
   pendingMs: 100,
+  errorComponent: RouteError,
   component: AllUsers,
 })

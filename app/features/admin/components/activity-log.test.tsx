@@ -2,8 +2,11 @@ import { screen, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import type { ActivityEntry } from '../../../../contract/audit'
+import { accountHandlers } from '../../../test/account-handlers'
 import { server } from '../../../test/msw-server'
+import { renderApp } from '../../../test/render-app'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { signInForTest } from '../../../test/session'
 import { ActivityLog } from './activity-log'
 
 const entry = (overrides: Partial<ActivityEntry>): ActivityEntry => ({
@@ -91,18 +94,59 @@ describe('ActivityLog', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
   })
 
-  it('says when there is nothing yet, and offers Retry when the log cannot load', async () => {
+  it('says when there is nothing yet', async () => {
     server.use(http.get('/api/activity', () => HttpResponse.json([])))
-    const { unmount } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
     expect(await screen.findByText('No admin actions yet.')).toBeInTheDocument()
-    unmount()
+  })
+
+  it('keeps the loaded actions and offers Retry when an older page fails', async () => {
+    let fail = true
+    const entries = [
+      entry({ id: 'a' }),
+      entry({ id: 'b' }),
+      entry({ id: 'c', target: { type: 'wumpus', id: 'c'.repeat(24), name: 'Old Wumpus' } }),
+    ]
+    const { handler } = activityHandler(entries)
     server.use(
+      http.get('/api/activity', ({ request }) =>
+        fail && new URL(request.url).searchParams.has('cursor')
+          ? HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 })
+          : undefined,
+      ),
+      handler,
+    )
+    const { user } = renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    expect(await screen.findAllByText('Dancing Wumpus')).not.toHaveLength(0)
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 2')
+
+    await user.click(screen.getByRole('button', { name: 'Load more' }))
+    expect(await screen.findByText('Could not load more activity')).toBeInTheDocument()
+    expect(screen.getAllByText('Dancing Wumpus').length).toBeGreaterThan(0)
+    fail = false
+    await user.click(screen.getByRole('button', { name: 'Retry' }))
+    expect((await screen.findAllByText('Old Wumpus')).length).toBeGreaterThan(0)
+    expect(screen.getByRole('status')).toHaveTextContent('Showing 3')
+  })
+
+  it('offers Retry on the page when the log cannot load', async () => {
+    signInForTest({ email: 'root@example.com' })
+    let fail = true
+    server.use(
+      ...accountHandlers({ admin: true }).handlers,
       http.get('/api/activity', () =>
-        HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 }),
+        fail
+          ? HttpResponse.json({ error: { code: 'STORE_UNAVAILABLE', message: 'The store is unavailable' } }, { status: 503 })
+          : HttpResponse.json([]),
       ),
     )
-    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
-    expect(await screen.findByText('Could not load the activity')).toBeInTheDocument()
-    expect(screen.getByRole('button', { name: 'Retry' })).toBeInTheDocument()
+    const { user } = renderApp('/dashboard/activity')
+
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Could not load this page')
+    expect(alert).toHaveTextContent('The store is unavailable')
+    fail = false
+    await user.click(within(alert).getByRole('button', { name: 'Retry' }))
+    expect(await screen.findByText('No admin actions yet.')).toBeInTheDocument()
   })
 })

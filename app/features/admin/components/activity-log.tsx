@@ -1,13 +1,12 @@
-import { Anchor, Badge, Button, Center, Stack, Table, Text, Title } from '@mantine/core'
-import { useInfiniteQuery } from '@tanstack/react-query'
-import { errorMessage } from '../../../lib/error-message'
+import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { FORMAT_LABEL } from '../../../../contract/format-labels'
 import type { ActivityEntry, AuditActionName } from '../../../../contract/audit'
 import { CONFIG_ACTOR } from '../../../../contract/audit'
-import { LoadError } from '../../../components/load-error'
-import { PageLoader } from '../../../components/page-loader'
+import { MorePages } from '../../../components/more-pages'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { activityQueryOptions } from '../api'
 import classes from './admin-table.module.css'
 import activity from './activity-log.module.css'
@@ -37,15 +36,7 @@ const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle
 /** Dashboard → Activity (admins): who published, edited, deleted or promoted what, and what changed. */
 export function ActivityLog() {
   usePageTitle('Activity')
-  const log = useInfiniteQuery(activityQueryOptions())
-
-  if (log.isPending) return <PageLoader />
-  if (!log.data) {
-    return (
-      <LoadError title="Could not load the activity" error={log.error} onRetry={() => void log.refetch()} retrying={log.isRefetching} />
-    )
-  }
-  const entries = log.data.pages.flatMap((page) => page.items)
+  const { items: entries, morePages } = usePagedList(useSuspenseInfiniteQuery(activityQueryOptions()))
 
   return (
     <Stack gap="lg">
@@ -96,18 +87,7 @@ export function ActivityLog() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {log.isFetchNextPageError && (
-        <Text size="sm" c="red" ta="center" role="alert">
-          Could not load more activity: {errorMessage(log.error)}
-        </Text>
-      )}
-      {log.hasNextPage && (
-        <Center>
-          <Button variant="default" onClick={() => void log.fetchNextPage()} loading={log.isFetchingNextPage}>
-            {log.isFetchNextPageError ? 'Retry' : 'Load more'}
-          </Button>
-        </Center>
-      )}
+      <MorePages {...morePages} noun="activity" />
     </Stack>
   )
 }

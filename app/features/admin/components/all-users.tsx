@@ -1,11 +1,9 @@
 import { Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
-import { LoadError } from '../../../components/load-error'
 import { notifications } from '@mantine/notifications'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { User } from '../../../../contract/user'
-import { PageLoader } from '../../../components/page-loader'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
@@ -24,20 +22,13 @@ const displayName = (user: User) => user.user_name || user.email
 /** Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet. */
 export function AllUsers() {
   usePageTitle('All users')
-  const users = useQuery(usersQueryOptions())
+  const users = useSuspenseQuery(usersQueryOptions())
   const makeAdmin = useMakeAdmin()
   const network = useNeedsNetwork()
   const [search, setSearch] = useState('')
   const [shown, setShown] = useState(USERS_STEP)
   const [toPromote, setToPromote] = useState<User | null>(null)
   const query = useDeferredValue(search.trim().toLowerCase())
-
-  if (users.isPending) return <PageLoader />
-  if (users.isError) {
-    return (
-      <LoadError title="Could not load the users" error={users.error} onRetry={() => void users.refetch()} retrying={users.isRefetching} />
-    )
-  }
 
   const matching = query
     ? users.data.filter((user) => user.email.toLowerCase().includes(query) || user.user_name.toLowerCase().includes(query))

@@ -1,12 +1,10 @@
 import { Anchor, Button, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
-import { LoadError } from '../../../components/load-error'
 import { notifications } from '@mantine/notifications'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { MorePages } from '../../../components/more-pages'
-import { PageLoader } from '../../../components/page-loader'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
@@ -21,23 +19,10 @@ import classes from './admin-table.module.css'
 /** Dashboard → Manage animation (admins): every animation, a page at a time, with edit and delete. */
 export function ManageWumpuses() {
   usePageTitle('Manage animation')
-  const list = useInfiniteQuery(wumpusListQueryOptions())
-  const { items, morePages } = usePagedList(list)
+  const { items, morePages } = usePagedList(useSuspenseInfiniteQuery(wumpusListQueryOptions()))
   const remove = useDeleteWumpus()
   const network = useNeedsNetwork()
   const [toDelete, setToDelete] = useState<Wumpus | null>(null)
-
-  if (list.isPending) return <PageLoader />
-  if (!list.data) {
-    return (
-      <LoadError
-        title="Could not load the animations"
-        error={list.error}
-        onRetry={() => void list.refetch()}
-        retrying={list.isRefetching}
-      />
-    )
-  }
 
   async function confirmDelete() {
     if (!toDelete) return

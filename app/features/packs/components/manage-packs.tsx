@@ -1,11 +1,13 @@
-import { ActionIcon, Button, Center, Group, Modal, Stack, Table, Text, Title } from '@mantine/core'
+import { ActionIcon, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Pack } from '../../../../contract/pack'
+import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { errorMessage } from '../../../lib/error-message'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { ActionIconLink } from '../../admin/components/action-icon-link'
 import { PencilIcon, TrashIcon } from '../../admin/components/admin-icons'
 import adminClasses from '../../admin/components/admin-table.module.css'
@@ -16,11 +18,10 @@ import { stickerCount } from '../pack-text'
 /** Dashboard → Packs (admins): every pack with edit and delete, and a way to make a new one. */
 export function ManagePacks() {
   usePageTitle('Packs')
-  const list = useSuspenseInfiniteQuery(packListQueryOptions())
+  const { items: packs, morePages } = usePagedList(useSuspenseInfiniteQuery(packListQueryOptions()))
   const remove = useDeletePack()
   const network = useNeedsNetwork()
   const [toDelete, setToDelete] = useState<Pack | null>(null)
-  const packs = list.data.pages.flatMap((page) => page.items)
 
   async function confirmDelete() {
     if (!toDelete) return
@@ -96,13 +97,7 @@ export function ManagePacks() {
           </Table>
         </Table.ScrollContainer>
       )}
-      {list.hasNextPage && (
-        <Center>
-          <Button variant="default" onClick={() => void list.fetchNextPage()} loading={list.isFetchingNextPage}>
-            Load more
-          </Button>
-        </Center>
-      )}
+      <MorePages {...morePages} noun="packs" />
       <Modal
         opened={toDelete !== null}
         onClose={() => !remove.isPending && setToDelete(null)}

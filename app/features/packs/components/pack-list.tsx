@@ -1,15 +1,15 @@
-import { Button, Center, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { MorePages } from '../../../components/more-pages'
 import { usePageTitle } from '../../../lib/page-title'
+import { usePagedList } from '../../../lib/use-paged-list'
 import { packListQueryOptions } from '../api'
 import { PackCard } from './pack-card'
 
 /** /packs: every pack, newest first, as cards. */
 export function PackList() {
   usePageTitle('Sticker packs')
-  const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = useSuspenseInfiniteQuery(packListQueryOptions())
-  const packs = data.pages.flatMap((page) => page.items)
-  const total = data.pages[0]?.total ?? packs.length
+  const { items: packs, morePages } = usePagedList(useSuspenseInfiniteQuery(packListQueryOptions()))
   return (
     <Stack gap="lg">
       <Stack gap={4}>
@@ -25,13 +25,7 @@ export function PackList() {
           ))}
         </SimpleGrid>
       )}
-      {hasNextPage && (
-        <Center>
-          <Button variant="default" onClick={() => void fetchNextPage()} loading={isFetchingNextPage}>
-            More packs ({packs.length} of {total})
-          </Button>
-        </Center>
-      )}
+      <MorePages {...morePages} noun="packs" />
     </Stack>
   )
 }

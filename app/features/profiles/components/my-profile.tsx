@@ -1,12 +1,10 @@
 import { Alert, Anchor, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { Link } from '@tanstack/react-router'
 import { errorMessage } from '../../../lib/error-message'
-import { LoadError } from '../../../components/load-error'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { profileUpdateSchema, type User } from '../../../../contract/user'
-import { PageLoader } from '../../../components/page-loader'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -27,12 +25,7 @@ interface MyProfileProps {
 /** Dashboard → My profile: what others see of you, and the form to change it. */
 export function MyProfile({ email, emailVerified = true, onTokenRenewed }: MyProfileProps) {
   usePageTitle('My profile')
-  const { data: user, error, isPending, isError, refetch, isRefetching } = useQuery(profileQueryOptions(email))
-
-  if (isPending) return <PageLoader />
-  if (isError) {
-    return <LoadError title="Could not load your profile" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
-  }
+  const { data: user } = useSuspenseQuery(profileQueryOptions(email))
 
   return (
     <Stack gap="lg">

@@ -8,7 +8,9 @@ import { IntersectionObserverStub } from '../../../test/intersection-observer-st
 import { server } from '../../../test/msw-server'
 import { makeUser } from '../../../test/profile-fixtures'
 import { profileHandler, userAnimationsHandler } from '../../../test/profile-handlers'
+import { renderApp } from '../../../test/render-app'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { signInForTest } from '../../../test/session'
 import { DEFAULT_AVATAR, DEFAULT_COVER } from '../api'
 import type { LottiePlayerProps } from './lottie-player'
 import { PublicProfile } from './public-profile'
@@ -157,8 +159,9 @@ describe('PublicProfile', () => {
   })
 
   it('shows a friendly not-found page for an unknown user', async () => {
+    signInForTest()
     server.use(profileHandler([]).handler, userAnimationsHandler([]).handler)
-    renderWithProviders(<PublicProfile email="nobody@example.com" />)
+    renderApp('/profile/nobody@example.com')
 
     expect(await screen.findByRole('heading', { name: 'Profile not found' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to the gallery' })).toHaveAttribute('href', '/')
@@ -166,6 +169,7 @@ describe('PublicProfile', () => {
   })
 
   it('offers Retry when the profile cannot be loaded', async () => {
+    signInForTest()
     let fail = true
     const user = makeUser()
     server.use(
@@ -175,7 +179,7 @@ describe('PublicProfile', () => {
       profileHandler([user]).handler,
       userAnimationsHandler([]).handler,
     )
-    const view = renderWithProviders(<PublicProfile email={EMAIL} />)
+    const view = renderApp(`/profile/${EMAIL}`)
 
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('The store is resting')

@@ -1,9 +1,5 @@
 import { Anchor, Avatar, Group, Stack, Text, Title } from '@mantine/core'
-import { LoadError } from '../../../components/load-error'
-import { useQuery } from '@tanstack/react-query'
-import { NotFound } from '../../../components/not-found'
-import { PageLoader } from '../../../components/page-loader'
-import { isApiError } from '../../../lib/api-client'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { usePageTitle } from '../../../lib/page-title'
 import { DEFAULT_AVATAR, DEFAULT_COVER, profileQueryOptions } from '../api'
 import { ProfileAnimationCard } from './profile-animation-card'
@@ -14,23 +10,8 @@ const isWebLink = (value: string) => /^https?:\/\/\S+$/i.test(value)
 
 /** A contributor's public page: cover, photo, name, about, then their animations as Lottie previews. */
 export function PublicProfile({ email }: { email: string }) {
-  const { data: user, error, isPending, isError, refetch, isRefetching } = useQuery(profileQueryOptions(email))
-  const notFound = isApiError(error, 404)
-  // NotFound sets its own title first; this one runs after it, so it must agree.
-  usePageTitle(notFound ? 'Not found' : user?.user_name || 'Profile')
-
-  if (isPending) return <PageLoader />
-  if (isError) {
-    if (notFound) {
-      return (
-        <NotFound
-          title="Profile not found"
-          message="No one in this cave goes by that address. The link may be mistyped, or the account is gone."
-        />
-      )
-    }
-    return <LoadError page title="Could not load this profile" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
-  }
+  const { data: user } = useSuspenseQuery(profileQueryOptions(email))
+  usePageTitle(user.user_name || 'Profile')
 
   const name = user.user_name || 'this user'
   return (

@@ -1,9 +1,7 @@
 import { SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
-import { LoadError } from '../../../components/load-error'
-import { useInfiniteQuery } from '@tanstack/react-query'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
-import { PageLoader } from '../../../components/page-loader'
 import { MorePages } from '../../../components/more-pages'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { userAnimationsQueryOptions } from '../api'
@@ -18,17 +16,9 @@ interface UserAnimationGridProps {
   renderItem: (wumpus: Wumpus, index: number) => ReactNode
 }
 
-/** One user's animations in a grid, loading the next page as the end of the list comes near. */
+/** One user's animations in a grid, loading the next page as the end of the list comes near. Its route loads the first page. */
 export function UserAnimationGrid({ email, label, cols, emptyMessage, renderItem }: UserAnimationGridProps) {
-  const list = useInfiniteQuery(userAnimationsQueryOptions(email))
-  const { data, error, isPending, isError, refetch, isRefetching } = list
-  const { items, morePages } = usePagedList(list)
-
-  if (isPending) return <PageLoader />
-  if (isError && !data) {
-    return <LoadError title="Could not load the animations" error={error} onRetry={() => void refetch()} retrying={isRefetching} />
-  }
-
+  const { items, morePages } = usePagedList(useSuspenseInfiniteQuery(userAnimationsQueryOptions(email)))
   if (items.length === 0) return <Text>{emptyMessage}</Text>
 
   return (

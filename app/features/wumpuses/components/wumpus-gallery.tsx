@@ -28,7 +28,8 @@ interface WumpusGalleryProps {
 }
 
 export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusGalleryProps) {
-  // A new search keeps the last results on screen until its own arrive (the route loads them in the background).
+  // Not useSuspenseInfiniteQuery like other pages: a new search keeps the last results on screen until its own arrive
+  // (the route loads them in the background).
   const list = useInfiniteQuery({ ...wumpusListQueryOptions(search), placeholderData: keepPreviousData })
   const tags = useQuery(tagsQueryOptions(HOME_TAG_CHIPS))
   const { data } = list
