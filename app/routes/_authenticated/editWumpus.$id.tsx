@@ -1,27 +1,21 @@
-import { createFileRoute, notFound } from '@tanstack/react-router'
-import { ID_PATTERN } from '../../../contract/limits'
+import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { adminQueryOptions, useIsAdmin } from '../../features/auth/api'
 import { EditWumpusPage } from '../../features/admin/components/edit-wumpus-page'
 import { wumpusQueryOptions } from '../../features/wumpuses/api'
-import { isApiError } from '../../lib/api-client'
+import { loadById } from '../../lib/load-by-id'
 
 export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
-  loader: async ({ context, params }) => {
-    if (!ID_PATTERN.test(params.id)) throw notFound()
-    try {
-      await Promise.all([
+  loader: ({ context, params }) =>
+    loadById(params.id, () =>
+      Promise.all([
         context.queryClient.ensureQueryData(wumpusQueryOptions(params.id)),
         // Without an answer the page treats the user as not an admin (the uploader may still edit).
         context.queryClient.prefetchQuery(adminQueryOptions(context.user.email)),
-      ])
-    } catch (error) {
-      if (isApiError(error, 404)) throw notFound()
-      throw error
-    }
-  },
+      ]),
+    ),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
   notFoundComponent: WumpusNotFound,
