@@ -48,6 +48,7 @@ const FEATURE_EXCEPTIONS = [
   { from: 'packs', to: 'admin/api.ts' },
   { from: 'packs', to: 'admin/components/action-icon-link.tsx' },
   { from: 'packs', to: 'admin/components/admin-icons.tsx' },
+  { from: 'packs', to: 'admin/components/confirm-delete.tsx' },
   { from: 'packs', to: 'admin/components/admin-table.module.css' },
   // A pack is saved for offline like its stickers are.
   { from: 'packs', to: 'offline/components/save-pack-offline-button.tsx' },

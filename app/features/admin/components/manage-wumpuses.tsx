@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Modal, Stack, Table, Text, Title, ActionIcon } from '@mantine/core'
+import { Anchor, Group, Stack, Table, Text, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
@@ -13,7 +13,8 @@ import { wumpusListQueryOptions } from '../../wumpuses/api'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useDeleteWumpus } from '../api'
 import { ActionIconLink } from './action-icon-link'
-import { PencilIcon, TrashIcon } from './admin-icons'
+import { PencilIcon } from './admin-icons'
+import { ConfirmDeleteModal, DeleteIconButton } from './confirm-delete'
 import classes from './admin-table.module.css'
 
 /** Dashboard → Manage animation (admins): every animation, a page at a time, with edit and delete. */
@@ -91,18 +92,7 @@ export function ManageWumpuses() {
                       >
                         <PencilIcon />
                       </ActionIconLink>
-                      <ActionIcon
-                        variant="light"
-                        color="red"
-                        size="lg"
-                        className={classes.icon}
-                        aria-label={`Delete ${wumpus.name}`}
-                        title="Delete"
-                        disabled={!network.online}
-                        onClick={() => setToDelete(wumpus)}
-                      >
-                        <TrashIcon />
-                      </ActionIcon>
+                      <DeleteIconButton name={wumpus.name} disabled={!network.online} onClick={() => setToDelete(wumpus)} />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -114,25 +104,14 @@ export function ManageWumpuses() {
 
       <MorePages {...morePages} />
 
-      <Modal
-        opened={toDelete !== null}
-        onClose={() => !remove.isPending && setToDelete(null)}
-        title={toDelete ? `Delete ${toDelete.name}?` : undefined}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Stack gap="md">
-          <Text size="sm">The animation and its GIF, APNG and Lottie files are removed for everyone. This cannot be undone.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending} disabled={!network.online}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDeleteModal
+        name={toDelete?.name ?? null}
+        consequence="The animation and its GIF, APNG and Lottie files are removed for everyone. This cannot be undone."
+        pending={remove.isPending}
+        online={network.online}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+      />
     </Stack>
   )
 }

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Modal, Stack, Table, Text, Title } from '@mantine/core'
+import { Group, Stack, Table, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
@@ -9,7 +9,8 @@ import { usePageTitle } from '../../../lib/page-title'
 import { errorMessage } from '../../../lib/error-message'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { ActionIconLink } from '../../admin/components/action-icon-link'
-import { PencilIcon, TrashIcon } from '../../admin/components/admin-icons'
+import { PencilIcon } from '../../admin/components/admin-icons'
+import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
 import adminClasses from '../../admin/components/admin-table.module.css'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { packListQueryOptions, useDeletePack } from '../api'
@@ -77,18 +78,7 @@ export function ManagePacks() {
                       >
                         <PencilIcon />
                       </ActionIconLink>
-                      <ActionIcon
-                        variant="light"
-                        color="red"
-                        size="lg"
-                        className={adminClasses.icon}
-                        aria-label={`Delete ${pack.name}`}
-                        title="Delete"
-                        disabled={!network.online}
-                        onClick={() => setToDelete(pack)}
-                      >
-                        <TrashIcon />
-                      </ActionIcon>
+                      <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => setToDelete(pack)} />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -98,25 +88,14 @@ export function ManagePacks() {
         </Table.ScrollContainer>
       )}
       <MorePages {...morePages} noun="packs" />
-      <Modal
-        opened={toDelete !== null}
-        onClose={() => !remove.isPending && setToDelete(null)}
-        title={toDelete ? `Delete ${toDelete.name}?` : undefined}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Stack gap="md">
-          <Text size="sm">The pack is removed for everyone. Its stickers stay in the gallery.</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setToDelete(null)} disabled={remove.isPending}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void confirmDelete()} loading={remove.isPending} disabled={!network.online}>
-              Delete
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <ConfirmDeleteModal
+        name={toDelete?.name ?? null}
+        consequence="The pack is removed for everyone. Its stickers stay in the gallery."
+        pending={remove.isPending}
+        online={network.online}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+      />
     </Stack>
   )
 }
