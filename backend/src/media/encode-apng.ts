@@ -12,6 +12,7 @@ import {
   type Rect,
 } from './frames'
 import { quantizeFrames, type IndexedFrames } from './quantize'
+import { concatBytes } from './concat-bytes'
 
 export interface ApngOptions {
   /** zlib level, 0-9 (default 7: level 9 is several times slower for a few per cent). */
@@ -328,7 +329,7 @@ export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}):
     }
   })
   parts.push(chunk('IEND', new Uint8Array(0)))
-  return { bytes: concat(parts), colours: indexed ? entries.length : null, frames: plans.length }
+  return { bytes: concatBytes(parts), colours: indexed ? entries.length : null, frames: plans.length }
 }
 
 /** PLTE and, when some entries are not opaque, tRNS (entries are ordered translucent first). */
@@ -352,15 +353,5 @@ function paletteAndTransparency(entries: number[]): Uint8Array[] {
 export function encodePng(width: number, height: number, rgba: Uint8Array, level = 6): Uint8Array {
   if (rgba.length !== width * height * 4) throw new Error('pixel buffer has the wrong size')
   const idat = bestMode(rgba, width * 4, 4, level).data
-  return concat([SIGNATURE, ihdr(width, height, COLOUR_RGBA), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))])
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
+  return concatBytes([SIGNATURE, ihdr(width, height, COLOUR_RGBA), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))])
 }

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { Bounds, checkedFrames, holdRepeats, sameBytes, type FrameSequence, type HeldFrame, type Rect } from './frames'
 import { quantizeFrames } from './quantize'
+import { concatBytes } from './concat-bytes'
 
 // gifenc is CommonJS without named exports Node can see, while Vite picks its ESM build whose
 // default export differs: require() loads the same CommonJS build everywhere.
@@ -85,7 +86,7 @@ export async function encodeGif(seq: FrameSequence, options: GifOptions = {}): P
     if (plan.dispose === DISPOSE_BACKGROUND) clearRect(canvas, width, plan.rect, clear)
   }
   parts.push(Uint8Array.of(0x3b))
-  return { bytes: concat(parts), colours, frames: plans.length }
+  return { bytes: concatBytes(parts), colours, frames: plans.length }
 }
 
 /** Rectangles and disposal of each frame, simulating the screen in palette indices. */
@@ -160,14 +161,4 @@ function frameBytes(data: Uint8Array, plan: FramePlan, bits: number, clear: numb
 
 function u16le(value: number): number[] {
   return [value & 0xff, (value >> 8) & 0xff]
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let offset = 0
-  for (const p of parts) {
-    out.set(p, offset)
-    offset += p.length
-  }
-  return out
 }

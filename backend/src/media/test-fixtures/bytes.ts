@@ -1,4 +1,5 @@
 /** Small byte-writing helpers for building media fixtures in tests. */
+import { concatBytes } from '../concat-bytes'
 import { MediaError } from '../media-error'
 
 export type ByteSource = Uint8Array | readonly number[] | string
@@ -8,13 +9,7 @@ export function bytes(...parts: ByteSource[]): Uint8Array {
   const arrays = parts.map((part) =>
     typeof part === 'string' ? Uint8Array.from(part, (char) => char.charCodeAt(0)) : Uint8Array.from(part),
   )
-  const out = new Uint8Array(arrays.reduce((total, array) => total + array.length, 0))
-  let offset = 0
-  for (const array of arrays) {
-    out.set(array, offset)
-    offset += array.length
-  }
-  return out
+  return concatBytes(arrays)
 }
 
 export const u16le = (value: number) => [value & 0xff, (value >>> 8) & 0xff]
