@@ -9,7 +9,7 @@ import { sendVerificationEmail, signInWithGoogle, signUpWithEmail, updateAccount
 import { usePageTitle } from '../../../lib/page-title'
 import { useSessionStore } from '../../../lib/session-provider'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { PHOTO_ACCEPT, photoProblem, uploadSignUpPhoto } from '../api'
+import { PHOTO_ACCEPT, photoProblem, uploadSignUpPhoto } from '../sign-up-photo'
 import { authErrorMessage } from '../auth-errors'
 import { useSchemaForm } from '../../../lib/use-schema-form'
 import { AuthErrorCard } from './auth-error-card'
