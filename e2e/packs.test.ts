@@ -34,7 +34,7 @@ describe('packs', () => {
     await admin.goto('/dashboard/packs')
     await admin.getByRole('link', { name: 'New pack' }).click()
     await admin.getByRole('heading', { level: 1, name: 'New pack' }).waitFor()
-    await admin.getByLabel('Name').fill(name)
+    await admin.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
     await admin.getByRole('searchbox', { name: 'Search the gallery for stickers' }).fill('wumpus')
     for (const sticker of ['Waving Wumpus', 'Sleepy Wumpus', 'Cheering Wumpus'])
       await admin.getByRole('button', { name: `Add ${sticker}` }).click()
