@@ -1,6 +1,7 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
+import { StrokeIcon } from './stroke-icon'
 import { canShareNatively, shareOrCopyLink, type ShareData } from '../lib/share'
 
 /**
@@ -32,21 +33,11 @@ export function ShareButton({ title, text, url, ...props }: ShareData & Omit<But
 
 function ShareIcon() {
   return (
-    <svg
-      width={16}
-      height={16}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
+    <StrokeIcon>
       <circle cx="18" cy="5" r="3" />
       <circle cx="6" cy="12" r="3" />
       <circle cx="18" cy="19" r="3" />
       <path d="m8.6 13.5 6.8 4M15.4 6.5l-6.8 4" />
-    </svg>
+    </StrokeIcon>
   )
 }

@@ -57,6 +57,7 @@ import {
   userPatchFields,
   wumpusFields,
   wumpusPatchFields,
+  newSessionRecord,
 } from './records'
 
 export interface EmbeddedStoreOptions {
@@ -405,13 +406,7 @@ class EmbeddedStore implements Store {
   // ---- Sessions ----
 
   async createSession(session: NewSession): Promise<SessionRecord> {
-    const record: SessionRecord = {
-      id: randomBytes(16).toString('hex'),
-      email: session.email,
-      uid: session.uid,
-      createdAt: new Date(),
-      expiresAt: session.expiresAt,
-    }
+    const record = newSessionRecord(session)
     this.sessions.set(record.id, record)
     await this.logs.sessions.put(withLogId(record))
     return toSessionRecord(record)

@@ -1,5 +1,5 @@
 /** The mongo adapter: official driver, collections `wumpuses` and `users`, files in GridFS. */
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import {
   GridFSBucket,
   MongoClient,
@@ -67,6 +67,7 @@ import {
   wumpusFields,
   wumpusFileIds,
   wumpusPatchFields,
+  newSessionRecord,
 } from './records'
 
 export interface MongoStoreOptions {
@@ -574,13 +575,7 @@ class MongoStore implements Store {
   }
 
   async createSession(session: NewSession): Promise<SessionRecord> {
-    const record: SessionRecord = {
-      id: randomBytes(16).toString('hex'),
-      email: session.email,
-      uid: session.uid,
-      createdAt: new Date(),
-      expiresAt: session.expiresAt,
-    }
+    const record = newSessionRecord(session)
     const { id: _id, ...rest } = record
     await guard(() => this.sessions.insertOne({ _id, ...rest }))
     return record

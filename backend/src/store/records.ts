@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
 import type {
+  NewSession,
   AuditRecord,
   DerivedFile,
   DerivedMedia,
@@ -148,6 +150,17 @@ export function toUserRecord(doc: UserRecord): UserRecord {
     ...(typeof doc.firebaseUid === 'string' ? { firebaseUid: doc.firebaseUid } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
+  }
+}
+
+/** A new session with a random id, starting now. */
+export function newSessionRecord(session: NewSession): SessionRecord {
+  return {
+    id: randomBytes(16).toString('hex'),
+    email: session.email,
+    uid: session.uid,
+    createdAt: new Date(),
+    expiresAt: session.expiresAt,
   }
 }
 

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { SEARCH_MAX_LENGTH, queryWords, type ListSort } from '../../../../contract/search'
 import type { GallerySearch } from '../gallery-search'
 import classes from './gallery-search-bar.module.css'
+import { StrokeIcon } from '../../../components/stroke-icon'
 
 /** How long typing pauses before the search runs. */
 export const SEARCH_DEBOUNCE_MS = 300
@@ -113,36 +114,17 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
 
 function ClearIcon() {
   return (
-    <svg
-      width={14}
-      height={14}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2.5}
-      strokeLinecap="round"
-      aria-hidden="true"
-    >
+    <StrokeIcon size={14} strokeWidth={2.5}>
       <path d="M6 6l12 12M18 6 6 18" />
-    </svg>
+    </StrokeIcon>
   )
 }
 
 function SearchIcon() {
   return (
-    <svg
-      className={classes.icon}
-      width={16}
-      height={16}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      aria-hidden="true"
-    >
+    <StrokeIcon className={classes.icon}>
       <circle cx="11" cy="11" r="7" />
       <path d="m20 20-3.5-3.5" />
-    </svg>
+    </StrokeIcon>
   )
 }

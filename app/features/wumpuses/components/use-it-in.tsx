@@ -5,6 +5,7 @@ import { isApiError } from '../../../lib/api-client'
 import { stickersQueryOptions } from '../api'
 import { stickerSummary } from '../sticker-facts'
 import { useFileDownload } from '../use-file-download'
+import { StrokeIcon } from '../../../components/stroke-icon'
 
 /** Detail page: one download per chat platform, each file made to that platform's sticker rules. */
 export function UseItIn({ id, name }: { id: string; name: string }) {
@@ -75,18 +76,8 @@ function PlatformDownload({ sticker, name }: { sticker: StickerExport; name: str
 
 function DownloadIcon() {
   return (
-    <svg
-      width={16}
-      height={16}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
+    <StrokeIcon>
       <path d="M12 4v12m0 0-5-5m5 5 5-5M5 20h14" />
-    </svg>
+    </StrokeIcon>
   )
 }
