@@ -88,6 +88,19 @@ describe('server-rendered public pages', () => {
     await context.close()
   })
 
+  it('hydrates without an error for someone who chose the dark theme (the server renders the light one)', async () => {
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block', colorScheme: 'dark' })
+    await context.addInitScript(() => localStorage.setItem('theme', 'dark'))
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto('/')
+    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+    await page.getByRole('button', { name: 'Switch to light theme' }).waitFor()
+    expect(problems).toEqual([])
+    await context.close()
+  })
+
   it('lets the browser keep both pages in its back/forward cache', async () => {
     // Playwright turns the back/forward cache off by default; this browser has it on.
     const bfcacheBrowser = await chromium.launch({

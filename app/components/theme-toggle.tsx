@@ -1,9 +1,13 @@
-import { ActionIcon, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
+import { ActionIcon, Box, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
+import { useMounted } from '@mantine/hooks'
 
 export function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme()
   const computed = useComputedColorScheme('light')
-  const next = computed === 'dark' ? 'light' : 'dark'
+  // The server renders the light theme's words; the stored choice is only known in the browser, so the
+  // label follows it once mounted (the icons follow at once, by CSS), or hydration would not match.
+  const current = useMounted() ? computed : 'light'
+  const next = current === 'dark' ? 'light' : 'dark'
   return (
     <ActionIcon
       variant="default"
@@ -12,7 +16,12 @@ export function ThemeToggle() {
       title={`Switch to ${next} theme`}
       onClick={() => setColorScheme(next)}
     >
-      {computed === 'dark' ? <SunIcon /> : <MoonIcon />}
+      <Box lightHidden h={20}>
+        <SunIcon />
+      </Box>
+      <Box darkHidden h={20}>
+        <MoonIcon />
+      </Box>
     </ActionIcon>
   )
 }
