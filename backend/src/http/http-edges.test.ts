@@ -1,5 +1,7 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import net from 'node:net'
+import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isErrorBody } from '../../../contract/errors'
@@ -157,7 +159,9 @@ describe('requests Node refuses before the app sees them', () => {
 
 describe('security headers', () => {
   it('lets the page connect only to its own origin and the two Firebase Auth hosts', async () => {
-    const csp = String((await request({ path: '/api/config' })).headers['content-security-policy'])
+    mkdirSync(server.config.staticDir, { recursive: true })
+    writeFileSync(path.join(server.config.staticDir, 'index.html'), '<!doctype html><title>Wumpus</title>')
+    const csp = String((await request({ path: '/', headers: { accept: 'text/html' } })).headers['content-security-policy'])
     const connect = /connect-src ([^;]+)/.exec(csp)![1]!.split(' ')
     expect(connect.filter((source) => !source.startsWith('http://127.0.0.1'))).toEqual(["'self'", ...FIREBASE_AUTH_HOSTS])
     expect(FIREBASE_AUTH_HOSTS).toEqual(['https://identitytoolkit.googleapis.com', 'https://securetoken.googleapis.com'])

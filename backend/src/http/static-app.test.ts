@@ -3,6 +3,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { LOCKED_DOWN_CSP } from './middleware'
 
 const INLINE = "document.documentElement.dataset.theme = 'dark'"
 let server: TestServer
@@ -40,6 +41,27 @@ describe('serving the built app', () => {
     await again.close()
     const hash = createHash('sha256').update(INLINE).digest('base64')
     expect(csp).toMatch(new RegExp(`script-src 'self' https://apis.google.com 'sha256-${hash.replace(/[+/]/g, '\\$&')}';`))
+  })
+
+  it('sends the page policy with pages and the service worker only, a short locked-down one with everything else', async () => {
+    const pageHeaders = [
+      'content-security-policy',
+      'x-frame-options',
+      'referrer-policy',
+      'cross-origin-opener-policy',
+      'permissions-policy',
+    ]
+    const page = await get('/', { accept: 'text/html' })
+    const worker = await get('/sw.js', { 'service-worker': 'script' })
+    for (const res of [page, worker]) {
+      for (const name of pageHeaders) expect(res.headers.get(name), name).toBeTruthy()
+      expect(res.headers.get('content-security-policy')).toContain("connect-src 'self'")
+    }
+    for (const res of [await get('/assets/app-abc123.js'), await get('/api/wumpuses?limit=1'), await get('/api/no-such-thing')]) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(res.headers.get('content-security-policy')).toBe(LOCKED_DOWN_CSP)
+      for (const name of pageHeaders.slice(1)) expect(res.headers.get(name), name).toBeNull()
+    }
   })
 
   it('caches hashed assets forever and revalidates the service worker', async () => {
