@@ -57,10 +57,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         registerType: 'prompt',
         // main.tsx registers the worker with workbox-window (see features/offline/register-sw.ts).
         injectRegister: false,
-        // The icons are precached by the glob below; listing them again here would add them twice.
+        // The PNG icons are for installing (the system keeps its own copy then): the worker does not keep them.
         includeManifestIcons: false,
         injectManifest: {
-          globPatterns: ['**/*.{js,css,html,svg,png}'],
+          globPatterns: ['**/*.{js,css,html,svg}'],
         },
         manifest: {
           id: '/',

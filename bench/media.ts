@@ -79,7 +79,7 @@ try {
       .map(([type, { requests, bytes }]) => `${type} ${requests}x ${kb(bytes)}`)
       .join(', ')
     console.log(
-      `  device pixel ratio ${dpr}: page ${kb(visit.pageBytes)} (${kinds}); with the service worker's precache ${kb(visit.totalBytes)} on the wire`,
+      `  device pixel ratio ${dpr}: page ${kb(visit.pageBytes)} (${kinds}); in all on the wire, the service worker and what it keeps included: ${kb(visit.totalBytes)} (aim 600 KB)`,
     )
   }
 } finally {

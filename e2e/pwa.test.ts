@@ -26,6 +26,13 @@ async function signedInContext(): Promise<BrowserContext> {
   return context
 }
 
+/** The scripts and styles the page's HTML names (run in the page). */
+function scriptsAndStylesOfPage(): string[] {
+  return [...document.querySelectorAll<HTMLScriptElement | HTMLLinkElement>('script[src], link[rel=modulepreload], link[rel=stylesheet]')]
+    .map((element) => new URL(element instanceof HTMLScriptElement ? element.src : element.href).pathname)
+    .filter((pathname) => pathname.startsWith('/assets/'))
+}
+
 const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
 
 /** Waits until the service worker controls the page (the first visit installs it; a reload hands over). */
@@ -52,6 +59,38 @@ describe('installable', () => {
 })
 
 describe('offline', () => {
+  it("keeps on a first visit only what that visit loaded, and the whole app's code from the next visit on", async () => {
+    const context = await newContext(browser, baseURL)
+    contexts.push(context)
+    const page = await context.newPage()
+    const keptFiles = () =>
+      page.evaluate(async () => {
+        const names = (await caches.keys()).filter((name) => name.startsWith('app-files-'))
+        const cache = await caches.open(names[0]!)
+        return { caches: names.length, urls: (await cache.keys()).map((request) => new URL(request.url).pathname) }
+      })
+    const appFiles = [...(await (await fetch(`${baseURL}/sw.js`)).text()).matchAll(/"url":"([^"]+)"/g)].map((match) => `/${match[1]}`)
+    const aboutCode = appFiles.filter((url) => /^\/assets\/about-[\w-]+\.js$/.test(url))
+    expect(aboutCode).toHaveLength(1)
+
+    await page.goto('/')
+    await cards(page).first().waitFor()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    const first = await keptFiles()
+    expect(first.caches).toBe(1)
+    // The shell and the home page's code, read from the browser's HTTP cache: nothing else was fetched for it.
+    expect(first.urls).toEqual(expect.arrayContaining(['/index.html', ...(await page.evaluate(scriptsAndStylesOfPage))]))
+    expect(first.urls).not.toContain(aboutCode[0])
+
+    await page.reload()
+    await expect.poll(async () => (await keptFiles()).urls.length, { timeout: 30_000 }).toBe(appFiles.length)
+    expect((await keptFiles()).urls.sort()).toEqual([...appFiles].sort())
+    // A page never opened before works offline now.
+    await context.setOffline(true)
+    await page.goto('/about')
+    await page.getByRole('heading', { level: 1, name: 'About Wumpus Gallery' }).waitFor()
+  })
+
   it('keeps the gallery and a saved sticker working without a network, and refreshes when it returns', async () => {
     const context = await signedInContext()
     const page = await context.newPage()

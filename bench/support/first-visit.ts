@@ -1,5 +1,5 @@
-// A phone's first visit to a page: every byte the server sends (HTML, JS, CSS, API, images, and what
-// the service worker fetches for its precache), counted on the wire by a TCP proxy in front of the
+// A phone's first visit to a page: every byte the server sends (HTML, JS, CSS, API, images, the service
+// worker and what it fetches to keep), counted on the wire by a TCP proxy in front of the
 // server, with an empty cache, until the network has been quiet for a while.
 import { createServer, connect, type Server, type Socket } from 'node:net'
 import type { Browser } from 'playwright-core'

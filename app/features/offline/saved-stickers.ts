@@ -8,6 +8,7 @@ import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
 import { forgetFileUses, recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type SavedSticker, type StoredApiResponse } from './offline-db'
+import { keepAppForOffline } from './keep-app'
 
 const FORMATS = ['gif', 'apng', 'lottie'] as const
 
@@ -83,6 +84,8 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   publish(new Map(saved).set(wumpus._id, sticker))
   // Ask once that the browser not evict what the user chose to keep.
   if (firstSave) await navigator.storage?.persist?.().catch(() => false)
+  // A sticker kept offline needs the app's pages to show it there: keep all of its code too.
+  void keepAppForOffline()
   return sticker
 }
 
