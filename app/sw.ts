@@ -48,7 +48,7 @@ function fnv1a(text: string): string {
 }
 
 /**
- * Fills this build's cache. Files with a revision (index.html, icons) always come fresh from the
+ * Fills this build's cache. Files with a revision (index.html, the manifest, SVGs) always come fresh from the
  * network. Hashed files never change under their name: from an older build's cache, else, on the first
  * install, only from the browser's HTTP cache (what the visit loaded); when asked, from the network.
  */
@@ -57,10 +57,12 @@ async function keepAppFiles(from: 'already-loaded' | 'network'): Promise<void> {
   const kept = new Set((await cache.keys()).map((request) => request.url))
   await Promise.all(
     APP_FILES.filter((file) => !kept.has(file.url)).map(async ({ url, revision }) => {
-      const response = revision
-        ? await fetch(url, { cache: 'reload' })
-        : ((await caches.match(url)) ??
-          (await fetch(url, from === 'network' ? {} : { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => undefined)))
+      const fromNetwork: RequestInit = revision
+        ? { cache: 'reload' }
+        : from === 'network'
+          ? {}
+          : { cache: 'only-if-cached', mode: 'same-origin' }
+      const response = (!revision && (await caches.match(url))) || (await fetch(url, fromNetwork).catch(() => undefined))
       if (response?.ok) await cache.put(url, response)
       else if (url === INDEX_HTML) throw new Error(`index.html could not be kept (${response?.status ?? 'no answer'})`)
     }),
