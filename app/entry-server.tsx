@@ -36,7 +36,9 @@ async function render({ url, answers }: SsrRequest): Promise<SsrPage> {
         <App router={router} queryClient={queryClient} session={session} />
       </PageTitleSink>,
     )
-    return { html, title: titleSink.title ?? APP_NAME }
+    // React writes the resources the page asked to preload (react-dom's preload()) before the markup.
+    const [, head = '', body = ''] = /^((?:<link [^>]*\/>)*)([\s\S]*)$/.exec(html) ?? []
+    return { html: body, head, title: titleSink.title ?? APP_NAME }
   } finally {
     primeApiAnswers({})
   }

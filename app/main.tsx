@@ -35,6 +35,30 @@ void afterInteractive().then(async () => {
   }
 })
 
+/** How long hydration waits for the server-rendered page's first images at most. */
+const FIRST_IMAGES_WAIT_MS = 3000
+
+/**
+ * On a slow phone hydration holds the main thread for a while: the page's first images (its largest
+ * paint, loaded with high priority) are painted before it starts. Links work as plain links meanwhile.
+ */
+function firstImagesPainted(): Promise<void> {
+  const loading = [...document.querySelectorAll<HTMLImageElement>('img[fetchpriority="high"]')].filter((image) => !image.complete)
+  if (loading.length > 0) performance.mark?.('hydration-waits-for-images')
+  const loaded = Promise.all(
+    loading.map(
+      (image) =>
+        new Promise((resolve) => {
+          image.addEventListener('load', resolve, { once: true })
+          image.addEventListener('error', resolve, { once: true })
+        }),
+    ),
+  )
+  const waited = Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, FIRST_IMAGES_WAIT_MS))])
+  // A frame after they load, so they are on screen before React takes over.
+  return waited.then(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
+}
+
 const root = document.getElementById('root')
 if (!root) throw new Error('index.html has no #root element')
 const app = (
@@ -50,7 +74,7 @@ if (answers?.textContent) {
   primeApiAnswers(JSON.parse(answers.textContent))
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
-  void router.load().then(() => hydrateRoot(root, app))
+  void Promise.all([router.load(), firstImagesPainted()]).then(() => hydrateRoot(root, app))
 } else {
   createRoot(root).render(app)
 }

@@ -26,6 +26,8 @@ export interface SsrRequest {
 export interface SsrPage {
   /** The markup that goes inside `<div id="root">`. */
   html: string
+  /** Preload links for the page's first images (its largest paint): they go first in `<head>`, before the scripts. */
+  head: string
   /** The document title the page sets once it runs. */
   title: string
 }

@@ -48,6 +48,12 @@ describe('server-rendered public pages', () => {
     // Both sources of every card (the reduced-motion one and the other) name the one still at 2x.
     expect(sources.length).toBeGreaterThan(1)
     for (const srcset of sources) expect(srcset).toMatch(/^\S+\.webp 2x$/)
+    // The first card's still is asked for first of all: its preload leads the head, before every script.
+    const firstStill = sources[0]!.split(' ')[0]!
+    const head = html.slice(0, html.indexOf('</head>'))
+    const preload = head.indexOf(`<link rel="preload" href="${firstStill}" as="image" type="image/webp" fetchpriority="high">`)
+    expect(preload).toBeGreaterThan(0)
+    expect(preload).toBeLessThan(head.indexOf('<script'))
   }, 180_000)
 
   it('shows the gallery and the about page with JavaScript off', async () => {
@@ -85,6 +91,30 @@ describe('server-rendered public pages', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click()
     await page.getByRole('heading', { level: 1, name: 'About Wumpus Gallery' }).waitFor()
     expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+    await context.close()
+  })
+
+  it("paints the first card's image before hydrating (React would hold a slow phone's main thread first)", async () => {
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block', viewport: PHONE })
+    const page = await context.newPage()
+    let releaseImage = () => {}
+    const imageHeld = new Promise<void>((resolve) => (releaseImage = resolve))
+    let imageAsked = false
+    await page.route(/\/api\/files\/.*\.still\.webp$/, async (route) => {
+      imageAsked = true
+      await imageHeld
+      await route.continue()
+    })
+    const hydrated = () =>
+      page.evaluate(() => Object.keys(document.getElementById('root')!).some((key) => key.startsWith('__reactContainer')))
+    await page.goto('/', { waitUntil: 'domcontentloaded' })
+    // The scripts have run; the first still is on its way, so React waits for it.
+    await page.waitForFunction(() => performance.getEntriesByName('hydration-waits-for-images').length > 0)
+    expect(imageAsked).toBe(true)
+    expect(await hydrated()).toBe(false)
+    releaseImage()
+    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+    expect(await hydrated()).toBe(true)
     await context.close()
   })
 

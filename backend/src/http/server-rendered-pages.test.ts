@@ -15,9 +15,10 @@ export async function renderPage(request) {
   if (globalThis.ssrFails) throw new Error('the render broke')
   const list = request.answers['/api/wumpuses?limit=24']
   const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
-  return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', title: 'Title of ' + request.url }
+  const head = request.url === '/' ? '<link rel="preload" href="/first.webp" as="image"/>' : ''
+  return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', head, title: 'Title of ' + request.url }
 }`
-const TEMPLATE = `<!doctype html><html><head><title>Wumpus Gallery</title><link rel="stylesheet" href="/assets/app.css"></head>
+const TEMPLATE = `<!doctype html><html><head><meta charset="UTF-8" /><title>Wumpus Gallery</title><link rel="stylesheet" href="/assets/app.css"></head>
 <body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>`
 const CSS = '.card{color:red}.never-used-rule{color:blue}h1{margin:0}'
 
@@ -66,6 +67,8 @@ describe('server-rendered public pages', () => {
     const html = await res.text()
     expect(html).toContain('<div id="root"><main><h1>Page /</h1><ul><li class="card">Rendered Wumpus</li>')
     expect(html).toContain('<title>Title of /</title>')
+    // The page's preloads come first in the head, before its stylesheet and scripts.
+    expect(html).toContain('<head><meta charset="UTF-8"><link rel="preload" href="/first.webp" as="image"><title>')
 
     const answers = answersIn(html)
     expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24', `/api/tags?limit=${HOME_TAG_CHIPS}`])

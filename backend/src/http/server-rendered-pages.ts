@@ -5,7 +5,7 @@ import Beasties from 'beasties'
 import type { Middleware } from 'koa'
 import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
 import { HOME_TAG_CHIPS } from '../../../contract/limits'
-import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage } from '../../../contract/ssr'
+import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { type CachedPage, PageCache } from './page-cache'
 import { galleryPages } from '../services/gallery-pages'
@@ -94,8 +94,8 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
     const revision = store.wumpusRevision()
     try {
       const answers = await PAGES[pathname]!(store)
-      const { html, title } = await app.renderPage({ url: pathname, answers })
-      const document = await beasties.process(fillTemplate(app.template, { html, title, answers }))
+      const { html, head, title } = await app.renderPage({ url: pathname, answers })
+      const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
       const page = cache.set(pathname, revision, document, {})
       // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
       scriptHashesOf.set(page, scriptHashes(document))
@@ -128,10 +128,14 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
   }
 }
 
-/** The page: rendered markup in #root, the answers beside it (inert JSON, safe inside a script element), the title. */
-function fillTemplate(template: string, { html, title, answers }: { html: string; title: string; answers: ApiAnswers }): string {
+/**
+ * The page: its preloads first in the head (before the scripts, so its largest image is asked for first),
+ * rendered markup in #root, the answers beside it (inert JSON, safe inside a script element), the title.
+ */
+function fillTemplate(template: string, { html, head, title, answers }: SsrPage & { answers: ApiAnswers }): string {
   const json = JSON.stringify(answers).replace(/</g, '\\u003c')
   const filled = template
+    .replace(/<meta charset="[^"]*" ?\/?>/i, (charset) => charset + head)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
     .replace(
       '<div id="root"></div>',

@@ -1,3 +1,4 @@
+import { preload } from 'react-dom'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { stickerAlt } from '../../../lib/sticker-alt'
 import { useInView } from '../../../lib/use-in-view'
@@ -30,6 +31,8 @@ export function StickerPicture({
   active = false,
 }: StickerPictureProps) {
   const preview = wumpus.preview
+  // The first row's still (what a card shows first) is the page's largest paint: asked for before the scripts.
+  if (eager && preview) preload(preview.still, { as: 'image', type: 'image/webp', fetchPriority: 'high' })
   const { ref, inView } = useInView<HTMLImageElement>(0.5, animateInView && preview !== undefined)
   const moving = !animateInView || inView || active
   return (
