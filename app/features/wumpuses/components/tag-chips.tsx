@@ -1,4 +1,4 @@
-import { Group } from '@mantine/core'
+import { Group, VisuallyHidden } from '@mantine/core'
 import type { TagCount } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
 import type { GallerySearch } from '../gallery-search'
@@ -30,14 +30,24 @@ export function TagChips({ tags, search, label, counts = true }: TagChipsProps) 
               radius="xl"
               variant={active ? 'filled' : 'light'}
               data-chosen={active || undefined}
-              aria-label={active ? `#${tag}, chosen: show every tag` : `#${tag}${counts && count ? `, ${count} animations` : ''}`}
+              // The name holds the visible words ('#night 2'), so people who speak it to voice control are understood.
+              aria-label={active ? `#${tag}, chosen: show every tag` : undefined}
             >
               #{tag}
-              {counts && count > 0 && !active && <span className={classes.count}>{count}</span>}
+              {counts && count > 0 && !active && (
+                <>
+                  {' '}
+                  <span className={classes.count}>{count}</span>{' '}
+                  <VisuallyHidden component="span">{count === 1 ? 'animation' : 'animations'}</VisuallyHidden>
+                </>
+              )}
               {active && (
-                <span aria-hidden="true" className={classes.count}>
-                  ✕
-                </span>
+                <>
+                  {' '}
+                  <span aria-hidden="true" className={classes.count}>
+                    ✕
+                  </span>
+                </>
               )}
             </ButtonLink>
           </li>
