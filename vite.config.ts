@@ -14,12 +14,13 @@ const apiProxy = {
 }
 
 /**
- * What every page runs (React, the router, React Query, Mantine's provider and styles core) goes in one
- * chunk. Left to itself Rolldown cuts the modules the entry shares with lazy routes into dozens of small
- * chunks, which cost requests and compress worse one by one.
+ * What every page runs (React, the router, React Query, Mantine's provider) goes in one chunk. Left to
+ * itself Rolldown cuts the modules the entry shares with lazy routes into dozens of small chunks, which
+ * cost requests and compress worse one by one. The rest of Mantine's core (Box, the styles API) is not in
+ * it: the home page renders no Mantine component, and only the pages that do load it.
  */
 const FRAMEWORK_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|clsx|@tanstack[\\/][a-z-]+|@mantine[\\/]store|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/
+  /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|clsx|@tanstack[\\/][a-z-]+|@mantine[\\/]store|@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider)[\\/]/
 
 /** Mantine indigo 9: the icons' background and the browser's title bar. */
 const THEME_COLOR = '#364fc7'

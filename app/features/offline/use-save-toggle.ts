@@ -1,0 +1,37 @@
+import { notifications } from '@mantine/notifications'
+import { useState } from 'react'
+import type { Wumpus } from '../../../contract/wumpus'
+import { saveErrorMessage } from './offline-errors'
+import { useSavedStickers } from './use-saved-stickers'
+
+/** Saved state of one sticker and the action that flips it (with toasts). */
+export function useSaveToggle(wumpus: Wumpus) {
+  const saved = useSavedStickers()
+  const isSaved = saved?.has(wumpus._id) ?? false
+  const [busy, setBusy] = useState(false)
+
+  async function toggle() {
+    setBusy(true)
+    try {
+      const { removeFromOffline, saveForOffline } = await import('./saved-stickers')
+      if (isSaved) {
+        await removeFromOffline(wumpus._id)
+        notifications.show({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
+      } else {
+        await saveForOffline(wumpus)
+        const message = `${wumpus.name} and its files work without a connection.`
+        notifications.show({ color: 'green', title: 'Saved for offline', message })
+      }
+    } catch (error) {
+      notifications.show({
+        color: 'red',
+        title: isSaved ? 'Could not remove it' : 'Could not save for offline',
+        message: saveErrorMessage(error),
+      })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return { isSaved, busy, ready: saved !== null, toggle: () => void toggle() }
+}
