@@ -1,6 +1,6 @@
-import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import type { Wumpus } from '../../../contract/wumpus'
+import { showToast } from '../../lib/toast'
 import { saveErrorMessage } from './offline-errors'
 import { useSavedStickers } from './use-saved-stickers'
 
@@ -16,14 +16,14 @@ export function useSaveToggle(wumpus: Wumpus) {
       const { removeFromOffline, saveForOffline } = await import('./saved-stickers')
       if (isSaved) {
         await removeFromOffline(wumpus._id)
-        notifications.show({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
+        showToast({ title: 'Removed from offline', message: `${wumpus.name} no longer takes space on this device.` })
       } else {
         await saveForOffline(wumpus)
         const message = `${wumpus.name} and its files work without a connection.`
-        notifications.show({ color: 'green', title: 'Saved for offline', message })
+        showToast({ color: 'green', title: 'Saved for offline', message })
       }
     } catch (error) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: isSaved ? 'Could not remove it' : 'Could not save for offline',
         message: saveErrorMessage(error),
