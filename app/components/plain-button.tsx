@@ -20,7 +20,7 @@ export function PlainButton({ variant, color, shape = 'button', size, loading = 
     <button
       type="button"
       {...props}
-      className={`${shape === 'icon' ? classes.icon : classes.button} ${props.className ?? ''}`}
+      className={[shape === 'icon' ? classes.icon : classes.button, props.className].filter(Boolean).join(' ')}
       data-variant={variant}
       data-color={color}
       data-size={size}
@@ -30,7 +30,7 @@ export function PlainButton({ variant, color, shape = 'button', size, loading = 
       <span className={classes.label}>{children}</span>
       {loading && (
         <span className={classes.veil}>
-          <Spinner size="xs" color={variant === 'default' || variant?.startsWith('subtle') ? undefined : 'var(--mantine-color-white)'} />
+          <Spinner size="xs" color="currentColor" />
         </span>
       )}
     </button>

@@ -1,10 +1,11 @@
+import type { CSSProperties } from 'react'
 import classes from './spinner.module.css'
 
 interface SpinnerProps {
   size?: 'xs' | 'sm' | 'md'
   /** Its accessible name; without one it is hidden from assistive technology (say it in words nearby). */
   label?: string
-  /** CSS colour of the ring; the primary colour unless told. */
+  /** CSS colour of the ring; the primary colour unless told (buttons pass their text colour, as Mantine's do). */
   color?: string
 }
 
@@ -14,7 +15,7 @@ export function Spinner({ size = 'md', label, color }: SpinnerProps) {
     <span
       className={classes.spinner}
       data-size={size}
-      style={color ? ({ '--color': color } as React.CSSProperties) : undefined}
+      style={color ? ({ '--color': color } as CSSProperties) : undefined}
       {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': true })}
     />
   )
