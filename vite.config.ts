@@ -111,6 +111,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         devOptions: { enabled: false },
       }),
   ],
+  resolve: {
+    // TanStack's store asks for the React 17 shim; React 19 has useSyncExternalStore, so the plain version does.
+    alias: [{ find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' }],
+  },
   // The server build carries its dependencies, so it runs wherever it is put (benchmarks build into /tmp).
   ssr: { noExternal: true },
   server: { port: 5173, proxy: apiProxy },
