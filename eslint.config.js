@@ -19,8 +19,9 @@ const FEATURES = readdirSync(new URL('./app/features', import.meta.url), { withF
 const FEATURE_EXCEPTIONS = [
   // Every screen that writes shows the same "needs the network" gate while offline.
   { from: '*', to: 'offline/components/needs-network.tsx' },
-  // The detail page offers "Save for offline" and marks what is saved.
+  // The detail page and the gallery's cards offer "Save for offline" and mark what is saved.
   { from: 'wumpuses', to: 'offline/components/save-offline-button.tsx' },
+  { from: 'wumpuses', to: 'offline/components/save-offline-icon-button.tsx' },
   { from: 'wumpuses', to: 'offline/saved-stickers.ts' },
   { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
   // A download is kept for offline use, and its last use recorded for pruning.

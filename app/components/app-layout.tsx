@@ -1,4 +1,3 @@
-import { Anchor, Burger, Button, Container, Group, Loader, Stack, Text } from '@mantine/core'
 import { useDisclosure } from '@mantine/hooks'
 import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
@@ -7,8 +6,10 @@ import { useAfterInteractive } from '../lib/after-interactive'
 import { APP_NAME } from '../lib/page-title'
 import { useSession, useSessionStore } from '../lib/session-provider'
 import classes from './app-layout.module.css'
+import buttonClasses from './button.module.css'
 import { Logo } from './logo'
-import { ButtonLink } from './router-links'
+import { PlainButton } from './plain-button'
+import { Spinner } from './spinner'
 import { ThemeToggle } from './theme-toggle'
 
 const MOBILE_MENU_ID = 'mobile-menu'
@@ -38,45 +39,42 @@ export function AppLayout({ children }: { children: ReactNode }) {
         Skip to content
       </a>
       <header className={classes.header}>
-        <Container size="xl">
-          <Group h={60} justify="space-between" wrap="nowrap">
-            <Group gap="lg" wrap="nowrap">
-              <Link to="/" className={classes.brand} aria-label={`${APP_NAME} home`}>
-                <Logo />
-                <span>{APP_NAME}</span>
-              </Link>
-              <Group component="nav" aria-label="Main" gap={4} visibleFrom="sm">
-                <NavLinks />
-              </Group>
-            </Group>
-            <Group gap="xs" wrap="nowrap">
-              <Group gap="xs" visibleFrom="sm" wrap="nowrap">
-                <WhenIdle>
-                  <InstallButton />
-                </WhenIdle>
-                <AccountLinks signOutLabel="SignOut" />
-              </Group>
-              <ThemeToggle />
-              <Burger
-                ref={burgerRef}
-                hiddenFrom="sm"
-                opened={menuOpened}
-                onClick={toggleMenu}
-                aria-label={menuOpened ? 'Close menu' : 'Open menu'}
-                aria-expanded={menuOpened}
-                aria-controls={MOBILE_MENU_ID}
-              />
-            </Group>
-          </Group>
-        </Container>
+        <div className={`${classes.container} ${classes.bar}`}>
+          <div className={classes.group} data-gap="lg">
+            <Link to="/" className={classes.brand} aria-label={`${APP_NAME} home`}>
+              <Logo />
+              <span>{APP_NAME}</span>
+            </Link>
+            <nav aria-label="Main" className={`${classes.group} ${classes.wideOnly}`} data-gap="4">
+              <NavLinks />
+            </nav>
+          </div>
+          <div className={classes.group} data-gap="xs">
+            <div className={`${classes.group} ${classes.wideOnly}`} data-gap="xs">
+              <WhenIdle>
+                <InstallButton />
+              </WhenIdle>
+              <AccountLinks signOutLabel="SignOut" />
+            </div>
+            <ThemeToggle />
+            <button
+              ref={burgerRef}
+              type="button"
+              className={`${classes.burger} ${classes.narrowOnly}`}
+              onClick={toggleMenu}
+              aria-label={menuOpened ? 'Close menu' : 'Open menu'}
+              aria-expanded={menuOpened}
+              aria-controls={MOBILE_MENU_ID}
+            >
+              <span className={classes.burgerLines} data-opened={menuOpened || undefined} />
+            </button>
+          </div>
+        </div>
         {menuOpened && (
-          <Stack
-            component="nav"
+          <nav
             id={MOBILE_MENU_ID}
             aria-label="Main"
-            gap={4}
-            hiddenFrom="sm"
-            className={classes.mobileMenu}
+            className={`${classes.mobileMenu} ${classes.narrowOnly}`}
             onKeyDown={(event) => {
               if (event.key !== 'Escape') return
               closeMenu()
@@ -84,13 +82,13 @@ export function AppLayout({ children }: { children: ReactNode }) {
             }}
           >
             <NavLinks />
-            <Stack gap="xs" mt="xs">
+            <div className={classes.mobileAccount}>
               <WhenIdle>
                 <InstallButton />
               </WhenIdle>
               <AccountLinks signOutLabel="Sign Out" />
-            </Stack>
-          </Stack>
+            </div>
+          </nav>
         )}
         <OfflineIndicator />
       </header>
@@ -98,19 +96,15 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <UpdatePrompt />
       </WhenIdle>
       <main id="main" tabIndex={-1} className={classes.main}>
-        <Container size="xl" py="lg">
-          {children}
-        </Container>
+        <div className={`${classes.container} ${classes.page}`}>{children}</div>
       </main>
       <footer className={classes.footer}>
-        <Container size="xl">
-          <Text size="sm" c="dimmed">
-            {APP_NAME}: animated mascot stickers in GIF, APNG and Lottie.{' '}
-            <Anchor component={Link} to="/about" size="sm" underline="always">
-              About
-            </Anchor>
-          </Text>
-        </Container>
+        <p className={`${classes.container} ${classes.footerText}`}>
+          {APP_NAME}: animated mascot stickers in GIF, APNG and Lottie.{' '}
+          <Link to="/about" className={classes.footerLink}>
+            About
+          </Link>
+        </p>
       </footer>
     </>
   )
@@ -149,14 +143,16 @@ function AccountLinks({ signOutLabel }: { signOutLabel: 'SignOut' | 'Sign Out' }
   const navigate = useNavigate()
   const [signingOut, setSigningOut] = useState(false)
 
-  if (session.status === 'loading') return <Loader size="sm" aria-label="Checking your sign-in" />
+  if (session.status === 'loading') return <Spinner size="sm" label="Checking your sign-in" />
   if (session.status === 'signed-out') {
     return (
       <>
-        <ButtonLink to="/signIn" variant="default">
+        <Link to="/signIn" className={buttonClasses.button} data-variant="default">
           Sign In
-        </ButtonLink>
-        <ButtonLink to="/signUp">Sign Up</ButtonLink>
+        </Link>
+        <Link to="/signUp" className={buttonClasses.button}>
+          Sign Up
+        </Link>
       </>
     )
   }
@@ -171,12 +167,10 @@ function AccountLinks({ signOutLabel }: { signOutLabel: 'SignOut' | 'Sign Out' }
 
   return (
     <>
-      <Text fw={600} truncate="end" maw={220} className={classes.userName}>
-        {session.user.name || session.user.email}
-      </Text>
-      <Button variant="default" onClick={() => void signOut()} loading={signingOut}>
+      <p className={classes.userName}>{session.user.name || session.user.email}</p>
+      <PlainButton variant="default" onClick={() => void signOut()} loading={signingOut}>
         {signOutLabel}
-      </Button>
+      </PlainButton>
     </>
   )
 }

@@ -1,18 +1,14 @@
-import { useNotifications } from '@mantine/notifications'
-import { lazy, Suspense, useState } from 'react'
+import { lazy, Suspense } from 'react'
+import { useAfterInteractive } from '../lib/after-interactive'
 
-// The toast container (with its transitions) is a lazy chunk fetched when the first toast is shown,
-// so pages that never toast do not pay for it. notifications.show() only touches the small store.
-const ToastContainer = lazy(() => import('./toast-container'))
+// Toasts follow what the user does, so their store's watcher loads once the page is interactive (a toast
+// shown before waits in the store until then).
+const ToastWatcher = lazy(() => import('./toast-watcher'))
 
 export function AppNotifications() {
-  const { notifications, queue } = useNotifications()
-  const [needed, setNeeded] = useState(false)
-  if (!needed && notifications.length + queue.length > 0) setNeeded(true)
-  if (!needed) return null
-  return (
+  return useAfterInteractive() ? (
     <Suspense fallback={null}>
-      <ToastContainer />
+      <ToastWatcher />
     </Suspense>
-  )
+  ) : null
 }

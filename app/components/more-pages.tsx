@@ -1,5 +1,9 @@
-import { Alert, Button, Center, Group, Text } from '@mantine/core'
-import type { RefObject } from 'react'
+import { lazy, Suspense, type RefObject } from 'react'
+import classes from './more-pages.module.css'
+import { PlainButton } from './plain-button'
+
+// Shown only after a page failed to load: not part of the first load of every list.
+const MorePagesError = lazy(() => import('./more-pages-error'))
 
 interface MorePagesProps {
   /** The element whose coming into view loads the next page (from useInfiniteScroll). */
@@ -29,25 +33,20 @@ export function MorePages({
   return (
     <>
       <div ref={sentinelRef} aria-hidden="true" />
-      <Text role="status" size="sm" c="dimmed" ta="center">
+      <p role="status" className={classes.count}>
         {isFetchingNextPage ? `Loading more ${noun}…` : shown > 0 && `Showing ${shown}${total === undefined ? '' : ` of ${total}`}`}
-      </Text>
+      </p>
       {isFetchNextPageError ? (
-        <Alert color="red" variant="light" title={`Could not load more ${noun}`} maw={640} mx="auto" w="100%">
-          <Group justify="space-between">
-            <Text size="sm">Check your connection and try again.</Text>
-            <Button color="red" onClick={onLoadMore} loading={isFetchingNextPage}>
-              Retry
-            </Button>
-          </Group>
-        </Alert>
+        <Suspense fallback={null}>
+          <MorePagesError noun={noun} onRetry={onLoadMore} retrying={isFetchingNextPage} />
+        </Suspense>
       ) : (
         hasNextPage && (
-          <Center>
-            <Button variant="default" onClick={onLoadMore} loading={isFetchingNextPage}>
+          <div className={classes.center}>
+            <PlainButton variant="default" onClick={onLoadMore} loading={isFetchingNextPage}>
               Load more
-            </Button>
-          </Center>
+            </PlainButton>
+          </div>
         )
       )}
     </>

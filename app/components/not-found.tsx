@@ -1,6 +1,7 @@
-import { Stack, Text, Title } from '@mantine/core'
+import { Link } from '@tanstack/react-router'
 import { usePageTitle } from '../lib/page-title'
-import { ButtonLink } from './router-links'
+import buttonClasses from './button.module.css'
+import classes from './not-found.module.css'
 
 interface NotFoundProps {
   title?: string
@@ -13,13 +14,15 @@ export function NotFound({
 }: NotFoundProps) {
   usePageTitle('Not found')
   return (
-    <Stack align="center" ta="center" py={64} gap="md">
-      <Text fz={64} fw={800} lh={1} c="dimmed" aria-hidden="true">
+    <div className={classes.notFound}>
+      <p className={classes.code} aria-hidden="true">
         404
-      </Text>
-      <Title order={1}>{title}</Title>
-      <Text maw={480}>{message}</Text>
-      <ButtonLink to="/">Back to the gallery</ButtonLink>
-    </Stack>
+      </p>
+      <h1 className={classes.title}>{title}</h1>
+      <p className={classes.message}>{message}</p>
+      <Link to="/" className={buttonClasses.button}>
+        Back to the gallery
+      </Link>
+    </div>
   )
 }

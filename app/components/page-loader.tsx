@@ -1,10 +1,11 @@
-import { Center, Loader, VisuallyHidden } from '@mantine/core'
+import classes from './page-loader.module.css'
+import { Spinner } from './spinner'
 
 export function PageLoader() {
   return (
-    <Center py="xl" role="status">
-      <Loader aria-hidden="true" />
-      <VisuallyHidden>Loading…</VisuallyHidden>
-    </Center>
+    <div className={classes.loader} role="status">
+      <Spinner />
+      <span className="visually-hidden">Loading…</span>
+    </div>
   )
 }

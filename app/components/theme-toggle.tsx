@@ -1,5 +1,6 @@
-import { ActionIcon, Box, useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
+import { useComputedColorScheme, useMantineColorScheme } from '@mantine/core'
 import { useMounted } from '@mantine/hooks'
+import { PlainButton } from './plain-button'
 
 export function ThemeToggle() {
   const { setColorScheme } = useMantineColorScheme()
@@ -9,20 +10,22 @@ export function ThemeToggle() {
   const current = useMounted() ? computed : 'light'
   const next = current === 'dark' ? 'light' : 'dark'
   return (
-    <ActionIcon
+    <PlainButton
+      shape="icon"
       variant="default"
       size="lg"
       aria-label={`Switch to ${next} theme`}
       title={`Switch to ${next} theme`}
       onClick={() => setColorScheme(next)}
     >
-      <Box lightHidden h={20}>
+      {/* Mantine's global classes: the icons follow the theme by CSS, before React knows it. */}
+      <span className="mantine-light-hidden" style={{ height: 20 }}>
         <SunIcon />
-      </Box>
-      <Box darkHidden h={20}>
+      </span>
+      <span className="mantine-dark-hidden" style={{ height: 20 }}>
         <MoonIcon />
-      </Box>
-    </ActionIcon>
+      </span>
+    </PlainButton>
   )
 }
 

@@ -1,13 +1,13 @@
-import { Button, type ButtonProps } from '@mantine/core'
+import { PlainButton } from '../../../components/plain-button'
 import { promptInstall, useCanInstall } from '../install-prompt'
 
 /** 'Install app', shown only once the browser has offered installation (beforeinstallprompt). */
-export function InstallButton(props: ButtonProps) {
+export function InstallButton() {
   const canInstall = useCanInstall()
   if (!canInstall) return null
   return (
-    <Button variant="light" {...props} onClick={() => void promptInstall()}>
+    <PlainButton variant="light" onClick={() => void promptInstall()}>
       Install app
-    </Button>
+    </PlainButton>
   )
 }

@@ -1,5 +1,8 @@
-import { Badge, Container, Group, Text } from '@mantine/core'
+import { lazy, Suspense } from 'react'
 import { useOnline } from '../use-online'
+
+// Shown only while offline, and then from the service worker's cache: not part of the page's first load.
+const OfflineStrip = lazy(() => import('./offline-strip'))
 
 /** A strip under the header while the browser is offline. */
 export function OfflineIndicator() {
@@ -8,14 +11,9 @@ export function OfflineIndicator() {
   return (
     <div aria-live="polite">
       {!online && (
-        <Container size="xl" py={6} role="status">
-          <Group gap="xs" wrap="nowrap">
-            <Badge color="yellow" autoContrast variant="filled" style={{ flexShrink: 0 }}>
-              Offline
-            </Badge>
-            <Text size="sm">Showing saved copies. Actions that need the network are off.</Text>
-          </Group>
-        </Container>
+        <Suspense fallback={null}>
+          <OfflineStrip />
+        </Suspense>
       )}
     </div>
   )

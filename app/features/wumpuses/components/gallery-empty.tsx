@@ -1,7 +1,8 @@
-import { Button, Group, Stack, Text, Title } from '@mantine/core'
 import { PLATFORM_LABELS } from '../../../../contract/platforms'
 import type { TagCount } from '../../../../contract/wumpus'
+import { PlainButton } from '../../../components/plain-button'
 import type { GallerySearch } from '../gallery-search'
+import classes from './gallery-empty.module.css'
 import { TagChips } from './tag-chips'
 
 interface GalleryEmptyProps {
@@ -16,51 +17,49 @@ interface GalleryEmptyProps {
 /** Nothing matched: say what was asked, offer to loosen it, and suggest tags that do have animations. */
 export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyProps) {
   const filtered = Boolean(search.q || search.tag || search.fits)
-  if (!filtered) return <Text>No animations yet. Come back soon!</Text>
+  if (!filtered) return <p className={classes.text}>No animations yet. Come back soon!</p>
   const asked = [search.q && `“${search.q}”`, search.tag && `#${search.tag}`].filter(Boolean).join(' in ')
   const fits = search.fits && PLATFORM_LABELS[search.fits]
   const filters = [search.q, search.tag, search.fits].filter(Boolean).length
   const suggestions = tags.filter((entry) => entry.tag !== search.tag).slice(0, 8)
   return (
-    <Stack gap="sm" py="lg" role="status">
-      <Title order={2} size="h3">
+    <div className={classes.empty} role="status">
+      <h2 className={classes.title}>
         {asked ? `No animations match ${asked}${fits ? ` with a ${fits} file` : ''}` : `No animations have a ${fits} file yet`}
-      </Title>
-      <Text c="dimmed">
+      </h2>
+      <p className={`${classes.text} ${classes.dimmed}`}>
         {offline
           ? 'You are offline, so only the animations stored on this device were searched. Try fewer words, or search again once you are back online.'
           : 'Check the spelling, try fewer or shorter words (the start of a word is enough), or browse a tag.'}
-      </Text>
-      <Group gap="sm">
+      </p>
+      <div className={classes.actions}>
         {search.q && (
-          <Button variant="default" onClick={() => onChange({ ...search, q: undefined })}>
+          <PlainButton variant="default" onClick={() => onChange({ ...search, q: undefined })}>
             Clear search
-          </Button>
+          </PlainButton>
         )}
         {search.tag && (
-          <Button variant="default" onClick={() => onChange({ ...search, tag: undefined })}>
+          <PlainButton variant="default" onClick={() => onChange({ ...search, tag: undefined })}>
             Clear tag
-          </Button>
+          </PlainButton>
         )}
         {search.fits && (
-          <Button variant="default" onClick={() => onChange({ ...search, fits: undefined })}>
+          <PlainButton variant="default" onClick={() => onChange({ ...search, fits: undefined })}>
             Any platform
-          </Button>
+          </PlainButton>
         )}
         {filters > 1 && (
-          <Button variant="subtle" onClick={() => onChange({ sort: search.sort })}>
+          <PlainButton variant="subtle" onClick={() => onChange({ sort: search.sort })}>
             Show everything
-          </Button>
+          </PlainButton>
         )}
-      </Group>
+      </div>
       {suggestions.length > 0 && (
-        <Stack gap={6}>
-          <Text size="sm" fw={500}>
-            Popular tags
-          </Text>
+        <div className={classes.suggestions}>
+          <p className={classes.suggestionsTitle}>Popular tags</p>
           <TagChips tags={suggestions} search={{ sort: search.sort }} label="Popular tags" />
-        </Stack>
+        </div>
       )}
-    </Stack>
+    </div>
   )
 }

@@ -1,9 +1,10 @@
-import { ActionIcon, Loader } from '@mantine/core'
 import { useDebouncedCallback } from '@mantine/hooks'
 import { useEffect, useRef, useState } from 'react'
 import { SEARCH_MAX_LENGTH, queryWords, type ListSort } from '../../../../contract/search'
 import type { GallerySearch } from '../gallery-search'
 import classes from './gallery-search-bar.module.css'
+import { PlainButton } from '../../../components/plain-button'
+import { Spinner } from '../../../components/spinner'
 import { StrokeIcon } from '../../../components/stroke-icon'
 
 /** How long typing pauses before the search runs. */
@@ -73,12 +74,12 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
         />
         <span className={classes.end}>
           {searching ? (
-            <Loader size="xs" aria-label="Searching" />
+            <Spinner size="xs" label="Searching" />
           ) : (
             draft && (
-              <ActionIcon
-                variant="subtle"
-                color="gray"
+              <PlainButton
+                shape="icon"
+                variant="subtle-gray"
                 aria-label="Clear the search box"
                 onClick={() => {
                   askLater.cancel()
@@ -87,7 +88,7 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
                 }}
               >
                 <ClearIcon />
-              </ActionIcon>
+              </PlainButton>
             )
           )}
         </span>

@@ -1,6 +1,6 @@
-import { Group, VisuallyHidden } from '@mantine/core'
+import { Link } from '@tanstack/react-router'
 import type { TagCount } from '../../../../contract/wumpus'
-import { ButtonLink } from '../../../components/router-links'
+import buttonClasses from '../../../components/button.module.css'
 import type { GallerySearch } from '../gallery-search'
 import classes from './tag-chips.module.css'
 
@@ -18,17 +18,18 @@ export function TagChips({ tags, search, label, counts = true }: TagChipsProps) 
   const shown = search.tag && !tags.some((entry) => entry.tag === search.tag) ? [{ tag: search.tag, count: 0 }, ...tags] : tags
   if (shown.length === 0) return null
   return (
-    <Group component="ul" gap={6} wrap="nowrap" className={classes.row} aria-label={label} p={0} m={0}>
+    <ul className={classes.row} aria-label={label}>
       {shown.map(({ tag, count }) => {
         const active = tag === search.tag
         return (
           <li key={tag} className={classes.item}>
-            <ButtonLink
+            <Link
               to="/"
               search={{ ...search, tag: active ? undefined : tag }}
-              size="compact-sm"
-              radius="xl"
-              variant={active ? 'filled' : 'light'}
+              className={buttonClasses.button}
+              data-size="compact-sm"
+              data-radius="xl"
+              data-variant={active ? 'filled' : 'light'}
               data-chosen={active || undefined}
               // The name holds the visible words ('#night 2'), so people who speak it to voice control are understood.
               aria-label={active ? `#${tag}, chosen: show every tag` : undefined}
@@ -38,7 +39,7 @@ export function TagChips({ tags, search, label, counts = true }: TagChipsProps) 
                 <>
                   {' '}
                   <span className={classes.count}>{count}</span>{' '}
-                  <VisuallyHidden component="span">{count === 1 ? 'animation' : 'animations'}</VisuallyHidden>
+                  <span className="visually-hidden">{count === 1 ? 'animation' : 'animations'}</span>
                 </>
               )}
               {active && (
@@ -49,10 +50,10 @@ export function TagChips({ tags, search, label, counts = true }: TagChipsProps) 
                   </span>
                 </>
               )}
-            </ButtonLink>
+            </Link>
           </li>
         )
       })}
-    </Group>
+    </ul>
   )
 }

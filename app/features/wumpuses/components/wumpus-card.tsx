@@ -1,7 +1,7 @@
-import { Anchor, Badge, Card, Group, Stack, Text, Title } from '@mantine/core'
+import { Link } from '@tanstack/react-router'
 import type { Wumpus } from '../../../../contract/wumpus'
-import { ButtonLink } from '../../../components/router-links'
-import { SaveOfflineIconButton } from '../../offline/components/save-offline-button'
+import buttonClasses from '../../../components/button.module.css'
+import { SaveOfflineIconButton } from '../../offline/components/save-offline-icon-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
@@ -19,32 +19,32 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   const saved = useSavedStickers()?.has(wumpus._id) ?? false
   const pointedAt = useHoverOrFocus()
   return (
-    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
-      <Card.Section className={classes.media} pos="relative">
+    <li className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
+      <div className={classes.media}>
         <StickerPicture wumpus={wumpus} className={classes.image} eager={eager} animateInView active={pointedAt.active} />
-        {saved && (
-          <Badge pos="absolute" top={8} left={8}>
-            Saved for offline
-          </Badge>
-        )}
-      </Card.Section>
-      <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
-        <Title order={2} size="h4" lineClamp={1} id={headingId}>
+        {saved && <span className={classes.badge}>Saved for offline</span>}
+      </div>
+      <div className={classes.body}>
+        <h2 className={classes.name} id={headingId}>
           {wumpus.name}
-        </Title>
-        <Text size="sm" c="dimmed" lineClamp={2}>
-          {wumpus.description}
-        </Text>
-        <Anchor href={profilePath(wumpus.u_email)} size="sm" lineClamp={1}>
+        </h2>
+        <p className={classes.description}>{wumpus.description}</p>
+        <a href={profilePath(wumpus.u_email)} className={classes.author}>
           by {wumpus.u_name}
-        </Anchor>
-      </Stack>
-      <Group gap="xs" mt="sm" wrap="nowrap">
-        <ButtonLink to="/wumpus/$id" params={{ id: wumpus._id }} style={{ flex: 1 }} aria-label={`Download ${wumpus.name}`}>
+        </a>
+      </div>
+      <div className={classes.actions}>
+        <Link
+          to="/wumpus/$id"
+          params={{ id: wumpus._id }}
+          className={buttonClasses.button}
+          style={{ flex: 1 }}
+          aria-label={`Download ${wumpus.name}`}
+        >
           Download
-        </ButtonLink>
+        </Link>
         <SaveOfflineIconButton wumpus={wumpus} />
-      </Group>
-    </Card>
+      </div>
+    </li>
   )
 }

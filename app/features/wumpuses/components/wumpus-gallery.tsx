@@ -1,9 +1,9 @@
-import { Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { lazy, Suspense } from 'react'
 import { HOME_TAG_CHIPS } from '../../../../contract/limits'
-import { AnchorLink } from '../../../components/router-links'
-import { LoadError } from '../../../components/load-error'
 import { MorePages } from '../../../components/more-pages'
+import { Spinner } from '../../../components/spinner'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
@@ -13,6 +13,10 @@ import { FitsSelect } from './fits-select'
 import fitsClasses from './fits-select.module.css'
 import { TagChips } from './tag-chips'
 import { WumpusCard } from './wumpus-card'
+import classes from './wumpus-gallery.module.css'
+
+// Shown only after a failed search: not part of the home page's first load.
+const LoadError = lazy(() => import('../../../components/load-error').then((m) => ({ default: m.LoadError })))
 
 /**
  * The first card's GIF is the page's largest paint: it loads at once, with priority. The others wait
@@ -38,49 +42,47 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
   const offline = data?.pages.some((page) => page.fromOfflineCopy) ?? false
 
   return (
-    <Stack gap="lg">
-      <Stack gap={4}>
-        <Title order={1}>{total} wumpus animation in 3 format</Title>
+    <div className={classes.stack} data-gap="lg">
+      <div className={classes.stack} data-gap="4">
+        <h1 className={classes.title}>{total} wumpus animation in 3 format</h1>
         {showAboutHint && (
-          <Text>
+          <p className={classes.text}>
             Don't know what is wumpus?{' '}
-            <AnchorLink to="/about" underline="always">
+            <Link to="/about" className={classes.anchor}>
               Read about the wumpus
-            </AnchorLink>
-          </Text>
+            </Link>
+          </p>
         )}
-      </Stack>
+      </div>
 
-      <Stack gap="xs">
+      <div className={classes.stack} data-gap="xs">
         <GallerySearchBar search={search} onChange={onSearchChange} searching={list.isPlaceholderData && list.isFetching} />
         <div className={fitsClasses.row}>
           <FitsSelect search={search} onChange={(next) => onSearchChange(next, false)} />
           <TagChips tags={tags.data ?? []} search={search} label="Tags" />
         </div>
-      </Stack>
+      </div>
 
       {!data ? (
         list.isError ? (
-          <LoadError
-            title="Could not search the gallery"
-            error={list.error}
-            onRetry={() => void list.refetch()}
-            retrying={list.isFetching}
-          />
+          <Suspense fallback={null}>
+            <LoadError
+              title="Could not search the gallery"
+              error={list.error}
+              onRetry={() => void list.refetch()}
+              retrying={list.isFetching}
+            />
+          </Suspense>
         ) : (
-          <Stack align="center" py="xl">
-            <Loader aria-label="Loading animations" />
-          </Stack>
+          <div className={classes.loading}>
+            <Spinner label="Loading animations" />
+          </div>
         )
       ) : items.length === 0 ? (
         <GalleryEmpty search={search} onChange={(next) => onSearchChange(next, false)} tags={tags.data ?? []} offline={offline} />
       ) : (
-        <SimpleGrid
-          component="ul"
-          cols={{ base: 1, sm: 2, lg: 4 }}
-          spacing="sm"
-          p={0}
-          m={0}
+        <ul
+          className={classes.grid}
           aria-label="Animations"
           aria-busy={list.isPlaceholderData}
           style={{ opacity: list.isPlaceholderData ? 0.6 : 1, transition: 'opacity 150ms' }}
@@ -88,15 +90,13 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
           {items.map((wumpus, index) => (
             <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />
           ))}
-        </SimpleGrid>
+        </ul>
       )}
 
       {data && offline && Boolean(search.q || search.tag || search.fits || search.sort) && items.length > 0 && (
-        <Text size="sm" c="dimmed" ta="center">
-          You are offline: these are the matches among the animations stored on this device.
-        </Text>
+        <p className={classes.offlineNote}>You are offline: these are the matches among the animations stored on this device.</p>
       )}
       <MorePages {...morePages} />
-    </Stack>
+    </div>
   )
 }
