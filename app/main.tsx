@@ -6,6 +6,7 @@ import { StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
+import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './features/offline/install-prompt'
 import { afterInteractive } from './lib/after-interactive'
 import { primeApiAnswers } from './lib/api-client'
@@ -29,6 +30,8 @@ void afterInteractive().then(async () => {
     // Once a first worker controls the page, what is on screen is read again through it, so it is kept
     // for offline use too.
     const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
+    // Fetched first, so the worker's first install keeps them with the rest of what this visit loaded.
+    await loadShellPieces()
     const { registerServiceWorker } = await import('./features/offline/register-sw')
     // Registration can be refused (blocked by the browser or its settings): the app still works online.
     await registerServiceWorker(readAgain).catch(() => {})

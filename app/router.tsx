@@ -5,9 +5,10 @@ import { NotFound } from './components/not-found'
 import { PageLoader } from './components/page-loader'
 import type { SessionStore } from './lib/session'
 import { routeTree } from './routeTree.gen'
+import { shellPieces } from './components/shell-pieces'
 
 // A failed load is rare: its alert loads when needed, so it is not part of every page's first load.
-const LazyRouteError = lazy(() => import('./components/route-error').then((m) => ({ default: m.RouteError })))
+const LazyRouteError = lazy(() => shellPieces.routeError().then((m) => ({ default: m.RouteError })))
 function RouteError(props: ErrorComponentProps) {
   return (
     <Suspense fallback={null}>

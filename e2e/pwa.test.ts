@@ -81,6 +81,8 @@ describe('offline', () => {
     // The shell and the home page's code, read from the browser's HTTP cache: nothing else was fetched for it.
     expect(first.urls).toEqual(expect.arrayContaining(['/index.html', ...(await page.evaluate(scriptsAndStylesOfPage))]))
     expect(first.urls).not.toContain(aboutCode[0])
+    // What every page may show once offline (the offline strip among it) was fetched before the install.
+    expect(first.urls.filter((url) => /^\/assets\/offline-strip-[\w-]+\.js$/.test(url))).toHaveLength(1)
 
     await page.reload()
     await expect.poll(async () => (await keptFiles()).urls.length, { timeout: 30_000 }).toBe(appFiles.length)

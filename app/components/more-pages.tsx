@@ -1,9 +1,10 @@
 import { lazy, Suspense, type RefObject } from 'react'
 import classes from './more-pages.module.css'
 import { PlainButton } from './plain-button'
+import { shellPieces } from './shell-pieces'
 
 // Shown only after a page failed to load: not part of the first load of every list.
-const MorePagesError = lazy(() => import('./more-pages-error'))
+const MorePagesError = lazy(shellPieces.morePagesError)
 
 interface MorePagesProps {
   /** The element whose coming into view loads the next page (from useInfiniteScroll). */

@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react'
 import { useOnline } from '../use-online'
+import { shellPieces } from '../../../components/shell-pieces'
 
-// Shown only while offline, and then from the service worker's cache: not part of the page's first load.
-const OfflineStrip = lazy(() => import('./offline-strip'))
+// Shown only while offline (from the service worker's cache then): not part of the page's first load.
+const OfflineStrip = lazy(shellPieces.offlineStrip)
 
 /** A strip under the header while the browser is offline. */
 export function OfflineIndicator() {

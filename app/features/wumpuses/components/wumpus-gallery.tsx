@@ -14,9 +14,10 @@ import fitsClasses from './fits-select.module.css'
 import { TagChips } from './tag-chips'
 import { WumpusCard } from './wumpus-card'
 import classes from './wumpus-gallery.module.css'
+import { shellPieces } from '../../../components/shell-pieces'
 
 // Shown only after a failed search: not part of the home page's first load.
-const LoadError = lazy(() => import('../../../components/load-error').then((m) => ({ default: m.LoadError })))
+const LoadError = lazy(() => shellPieces.loadError().then((m) => ({ default: m.LoadError })))
 
 /**
  * The first card's GIF is the page's largest paint: it loads at once, with priority. The others wait
