@@ -67,6 +67,9 @@ describe('server-rendered public pages', () => {
     const html = await res.text()
     expect(html).toContain('<div id="root"><main><h1>Page /</h1><ul><li class="card">Rendered Wumpus</li>')
     expect(html).toContain('<title>Title of /</title>')
+    // Its scripts start loading once it has painted (the markup already holds the page), in their order.
+    expect(html).not.toContain('<script type="module"')
+    expect(html).toContain(`requestAnimationFrame(function(){setTimeout(function(){["/assets/app.js"].forEach(`)
     // The page's preloads come first in the head, before its stylesheet and scripts.
     expect(html).toContain('<head><meta charset="UTF-8"><link rel="preload" href="/first.webp" as="image"><title>')
 

@@ -77,7 +77,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
       }
       try {
         const module = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
-        return { renderPage: module.renderPage, template: readFileSync(templateFile, 'utf8') }
+        return { renderPage: module.renderPage, template: loadScriptsAfterFirstPaint(readFileSync(templateFile, 'utf8')) }
       } catch (error) {
         logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', {
           entry,
@@ -143,6 +143,21 @@ function fillTemplate(template: string, { html, head, title, answers }: SsrPage 
     )
   if (!filled.includes(SSR_ANSWERS_ELEMENT_ID)) throw new Error('index.html has no empty <div id="root"></div>')
   return filled
+}
+
+const MODULE_SCRIPT = /<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>\s*/g
+
+/**
+ * The page's module scripts start loading once it has painted (in order, as the template has them): on a
+ * slow phone the markup, which already holds the page, and its first image get the bandwidth first, and
+ * links work as plain links until the app has hydrated. Without JavaScript nothing changes.
+ */
+function loadScriptsAfterFirstPaint(template: string): string {
+  const sources = [...template.matchAll(MODULE_SCRIPT)].map((match) => match[1]!)
+  if (sources.length === 0) return template
+  const load = `${JSON.stringify(sources)}.forEach(function(src){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.async=false;s.src=src;document.head.appendChild(s)})`
+  const loader = `<script>requestAnimationFrame(function(){setTimeout(function(){${load}})})</script>`
+  return template.replace(MODULE_SCRIPT, '').replace('</body>', `${loader}</body>`)
 }
 
 function escapeHtml(text: string): string {
