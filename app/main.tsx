@@ -2,7 +2,7 @@ import './mantine-styles.css'
 import '@mantine/notifications/styles.css'
 import './styles.css'
 import { onlineManager } from '@tanstack/react-query'
-import { StrictMode } from 'react'
+import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
 import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
@@ -77,7 +77,8 @@ if (answers?.textContent) {
   primeApiAnswers(JSON.parse(answers.textContent))
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
-  void Promise.all([router.load(), firstImagesPainted()]).then(() => hydrateRoot(root, app))
+  // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
+  void Promise.all([router.load(), firstImagesPainted()]).then(() => startTransition(() => void hydrateRoot(root, app)))
 } else {
   createRoot(root).render(app)
 }
