@@ -8,7 +8,7 @@ import { newContext, PHONE } from '../../e2e/support/browser'
 export interface FirstVisit {
   /** Bytes the server sent, headers included. */
   totalBytes: number
-  /** Bytes the page itself asked for (Chromium's encoded sizes), without the service worker's precache. */
+  /** Bytes the page itself asked for (Chromium's encoded sizes), without what the service worker fetches to keep. */
   pageBytes: number
   /** Page requests by kind (document, script, image, fetch...): count and bytes. */
   byType: Record<string, { requests: number; bytes: number }>
@@ -79,7 +79,7 @@ export async function measureFirstVisit(browser: Browser, baseURL: string, path 
       pageBytes += event.encodedDataLength
     })
     await page.goto(path, { waitUntil: 'networkidle' })
-    // The service worker may still be filling its precache: wait until nothing moved for a second.
+    // The service worker may still be filling its cache: wait until nothing moved for a second.
     while (Date.now() - proxy.lastActivity() < 1000) await new Promise((resolve) => setTimeout(resolve, 200))
     return { totalBytes: proxy.sent(), pageBytes, byType }
   } finally {

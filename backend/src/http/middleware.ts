@@ -145,7 +145,7 @@ const PAGE_ONLY_HEADERS = ['Referrer-Policy', 'X-Frame-Options', 'Cross-Origin-O
  * our own origin (plus data:/blob: media) and the two Firebase Auth hosts, framing refused, and so on.
  * Every other response (scripts, styles, images, API answers) gets nosniff and a locked-down CSP only:
  * the page policy is over 1 KB and would be sent again with each of the hundred-odd files a first visit
- * and the offline precache fetch. Production adds HSTS everywhere (it is served over https there).
+ * and the service worker fetch. Production adds HSTS everywhere (it is served over https there).
  */
 export function securityHeaders(options: { authEmulatorOrigin?: string; inlineScriptHashes?: string[]; hsts?: boolean } = {}): Middleware {
   const connect = ["'self'", ...FIREBASE_AUTH_HOSTS]
