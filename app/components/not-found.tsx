@@ -18,7 +18,7 @@ export function NotFound({
       <p className={classes.code} aria-hidden="true">
         404
       </p>
-      <h1 className={classes.title}>{title}</h1>
+      <h1 className="title-h1">{title}</h1>
       <p className={classes.message}>{message}</p>
       <Link to="/" className={buttonClasses.button}>
         Back to the gallery

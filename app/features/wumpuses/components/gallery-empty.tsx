@@ -24,7 +24,7 @@ export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyPr
   const suggestions = tags.filter((entry) => entry.tag !== search.tag).slice(0, 8)
   return (
     <div className={classes.empty} role="status">
-      <h2 className={classes.title}>
+      <h2 className="title-h3">
         {asked ? `No animations match ${asked}${fits ? ` with a ${fits} file` : ''}` : `No animations have a ${fits} file yet`}
       </h2>
       <p className={`${classes.text} ${classes.dimmed}`}>

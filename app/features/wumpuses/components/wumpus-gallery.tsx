@@ -45,7 +45,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
   return (
     <div className={classes.stack} data-gap="lg">
       <div className={classes.stack} data-gap="4">
-        <h1 className={classes.title}>{total} wumpus animation in 3 format</h1>
+        <h1 className="title-h1">{total} wumpus animation in 3 format</h1>
         {showAboutHint && (
           <p className={classes.text}>
             Don't know what is wumpus?{' '}
