@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { inspectMedia } from '../backend/src/media/inspect'
 import { formatBytes } from '../app/lib/format-bytes'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -27,6 +27,7 @@ async function openPage(path: string, viewport = DESKTOP, signedIn = false): Pro
   if (signedIn) await startSignedIn(context, token)
   const page = await context.newPage()
   await page.goto(path)
+  await appRunning(page)
   return page
 }
 

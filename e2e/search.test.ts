@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -20,6 +20,7 @@ async function open(path: string, options: Parameters<typeof newContext>[2] = {}
   contexts.push(context)
   const page = await context.newPage()
   await page.goto(path)
+  await appRunning(page)
   return page
 }
 

@@ -5,7 +5,7 @@ import { stickerExportListSchema, type StickerExport } from '../contract/sticker
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -94,6 +94,7 @@ describe('gallery cards', () => {
   it('show the still first frame to people who ask for reduced motion', async () => {
     const page = await (await context({ viewport: PHONE, reducedMotion: 'reduce' })).newPage()
     await page.goto('/')
+    await appRunning(page)
     const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
     const image = card.getByRole('img')
     await image.waitFor()

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -38,4 +38,12 @@ export function launchPersistentContext(baseURL: string): Promise<BrowserContext
     baseURL,
     viewport: DESKTOP,
   })
+}
+
+/**
+ * Waits until the app runs on the page. The server-rendered pages (/ and /about) show everything at once
+ * but load their scripts after the first paint: a click or a key before that does what plain HTML does.
+ */
+export async function appRunning(page: Page): Promise<void> {
+  await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
 }
