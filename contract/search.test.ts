@@ -47,6 +47,12 @@ describe('matchScore', () => {
     expect(matchScore(['oon'], item)).toBe(0)
   })
 
+  it('matches a one-character word only as a whole word', () => {
+    expect(matchScore(['m'], item)).toBe(0)
+    expect(matchScore(['mo'], item)).toBe(3 + 1)
+    expect(matchScore(['z'], { name: 'Catching z’s', description: '' })).toBe(6)
+  })
+
   it('reads items without tags', () => {
     expect(matchScore(['wumpus'], { name: 'Old Wumpus', description: 'From before tags' })).toBe(6)
   })

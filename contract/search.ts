@@ -12,6 +12,11 @@ export const TAG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 /** A search query: at most this many characters and words are looked at. */
 export const SEARCH_MAX_LENGTH = 100
 export const SEARCH_MAX_WORDS = 8
+/**
+ * A query word this long or longer also matches the words it starts; a shorter one ("e") only itself,
+ * as a whole word: a one-letter prefix would match nearly every animation and rank them all.
+ */
+export const PREFIX_MIN_LENGTH = 2
 
 /** Orders of a list: newest first, most downloaded first, or best match first (the default with a query). */
 export const LIST_SORTS = ['new', 'popular'] as const
@@ -73,7 +78,7 @@ export function fieldWords(item: Searchable): Record<SearchField, string[]> {
 /**
  * Score of one query word from the fields it matches (masks of FIELD_BIT): a field gives twice its
  * weight when one of its words is the query word, its weight when one only starts with it (prefix
- * matching, as the user types). 0 means the word matches nowhere.
+ * matching, as the user types; query words of PREFIX_MIN_LENGTH or more). 0 means the word matches nowhere.
  */
 export function wordScore(exactFields: number, prefixFields: number): number {
   let score = 0
@@ -93,9 +98,10 @@ export function fieldsScore(words: readonly string[], fields: Record<SearchField
   for (const word of words) {
     let exact = 0
     let prefix = 0
+    const prefixes = word.length >= PREFIX_MIN_LENGTH
     for (const field of SEARCH_FIELDS) {
       if (fields[field].includes(word)) exact |= FIELD_BIT[field]
-      else if (fields[field].some((candidate) => candidate.startsWith(word))) prefix |= FIELD_BIT[field]
+      else if (prefixes && fields[field].some((candidate) => candidate.startsWith(word))) prefix |= FIELD_BIT[field]
     }
     const score = wordScore(exact, prefix)
     if (score === 0) return 0
