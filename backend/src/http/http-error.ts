@@ -18,3 +18,13 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, details?: unknown) => new HttpError('BAD_REQUEST', message, details)
 export const notFound = (message = 'Not found') => new HttpError('NOT_FOUND', message)
+
+/** Errors of a disk that cannot take writes now (full, over quota, read only, failing): 503, not a bug. */
+const DISK_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO'])
+
+export function isDiskFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && DISK_FAULTS.has(code)
+}
+
+export const storeUnavailable = () => new HttpError('STORE_UNAVAILABLE', 'The store is unavailable, try again shortly')

@@ -4,7 +4,7 @@ import type { Middleware } from 'koa'
 import { ZodError } from 'zod'
 import { FileInUseError, InvalidCursorError, StoreUnavailableError } from '../store/port'
 import type { Logger } from '../logger'
-import { HttpError } from './http-error'
+import { HttpError, isDiskFault, storeUnavailable } from './http-error'
 
 const REQUEST_ID = /^[\w.-]{1,64}$/
 
@@ -110,7 +110,7 @@ function toHttpError(caught: unknown): HttpError {
     )
   }
   if (caught instanceof InvalidCursorError) return new HttpError('BAD_REQUEST', caught.message)
-  if (caught instanceof StoreUnavailableError) return new HttpError('STORE_UNAVAILABLE', 'The store is unavailable, try again shortly')
+  if (caught instanceof StoreUnavailableError || isDiskFault(caught)) return storeUnavailable()
   if (caught instanceof FileInUseError)
     return new HttpError('CONFLICT', 'A file of this animation already belongs to another animation', { fileIds: caught.fileIds })
   if (isDecodingError(caught)) return new HttpError('BAD_REQUEST', 'The request body does not match its Content-Encoding')

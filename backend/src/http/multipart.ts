@@ -5,7 +5,7 @@ import { koaBody } from 'koa-body'
 import type { Middleware } from 'koa'
 import { MAX_MULTIPART_FIELDS_BYTES } from '../../../contract/limits'
 import type { Config } from '../config'
-import { HttpError } from './http-error'
+import { HttpError, isDiskFault, storeUnavailable } from './http-error'
 
 /** Where multipart uploads wait while a request is handled; emptied at start (see main.ts). */
 export function uploadTempDir(config: Pick<Config, 'dataDir'>): string {
@@ -39,6 +39,7 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
         const code = (error as { code?: number }).code
         const http = (error as { httpCode?: number }).httpCode
         // formidable: 1009 a file above maxFileSize, 1016 all files above maxTotalFileSize.
+        if (isDiskFault(error)) throw storeUnavailable()
         if (code === 1009 || code === 1016) throw new HttpError('PAYLOAD_TOO_LARGE', 'The file is too large')
         if (code === 1006) throw new HttpError('PAYLOAD_TOO_LARGE', `The text fields may have ${MAX_MULTIPART_FIELDS_BYTES} bytes in all`)
         if (code === 1015) throw new HttpError('BAD_REQUEST', 'Too many files in one upload')
@@ -54,14 +55,20 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
   }
 }
 
+/** An uploaded file as formidable kept it: `size` is the bytes it received. */
+export interface UploadedFile {
+  field: string
+  path: string
+  name: string
+  size: number
+}
+
 /** The uploaded files of a request parsed by multipart(); their temp files go once the request is done. */
-export function uploadedFiles(ctx: { request: { files?: unknown } }): { field: string; path: string; name: string }[] {
-  const files = (ctx.request.files ?? {}) as Record<
-    string,
-    { filepath: string; originalFilename?: string | null } | { filepath: string; originalFilename?: string | null }[]
-  >
+export function uploadedFiles(ctx: { request: { files?: unknown } }): UploadedFile[] {
+  type Formidable = { filepath: string; originalFilename?: string | null; size: number }
+  const files = (ctx.request.files ?? {}) as Record<string, Formidable | Formidable[]>
   return Object.entries(files).flatMap(([field, value]) =>
-    (Array.isArray(value) ? value : [value]).map((f) => ({ field, path: f.filepath, name: f.originalFilename ?? '' })),
+    (Array.isArray(value) ? value : [value]).map((f) => ({ field, path: f.filepath, name: f.originalFilename ?? '', size: f.size })),
   )
 }
 
@@ -73,6 +80,12 @@ export async function singleUploadedFile(ctx: { request: { files?: unknown } }):
   return { bytes: await readUploadedFile(file), name: file.name }
 }
 
-export async function readUploadedFile(file: { path: string }): Promise<Uint8Array> {
-  return new Uint8Array(await readFile(file.path))
+/**
+ * The bytes of an uploaded file. formidable counts what it received even when its write to the temp
+ * file failed afterwards (a full disk): fewer bytes on disk than received means the disk, not the file.
+ */
+export async function readUploadedFile(file: Pick<UploadedFile, 'path' | 'size'>): Promise<Uint8Array> {
+  const bytes = new Uint8Array(await readFile(file.path))
+  if (bytes.length !== file.size) throw storeUnavailable()
+  return bytes
 }
