@@ -2,6 +2,6 @@ import { z } from 'zod'
 
 export const readinessSchema = z.object({
   status: z.enum(['ready', 'unavailable']),
-  store: z.object({ kind: z.enum(['embedded', 'mongo']), ok: z.boolean() }),
+  store: z.object({ kind: z.enum(['sqlite', 'mongo']), ok: z.boolean() }),
 })
 export type Readiness = z.infer<typeof readinessSchema>

@@ -12,7 +12,7 @@ import { loadConfig } from './config'
 import { buildGif } from './media/test-fixtures/gif'
 import { lottieBytes } from './media/test-fixtures/lottie'
 import { buildApng } from './media/test-fixtures/png'
-import { openEmbeddedStore } from './store/embedded'
+import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 
 /**
  * The real server process is killed (SIGKILL) in the middle of an upload, a burst of profile writes
@@ -84,11 +84,11 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     // Accounts and sessions, as sign-ins would have made them.
     const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' })
     const key = sessionKey(config.jwtSecret)
-    const setup = await openEmbeddedStore({ dataDir })
+    const setup = await openSqliteStore({ dataDir })
     const tokens = new Map<string, string>()
     for (const email of [...users, ADMIN]) {
-      await setup.upsertUser(email, { user_name: email.split('@')[0]!, ...(email === ADMIN ? { role: 'admin' as const } : {}) })
-      const session = await setup.createSession({ email, uid: `uid-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
+      await setup.users.upsert(email, { user_name: email.split('@')[0]!, ...(email === ADMIN ? { role: 'admin' as const } : {}) })
+      const session = await setup.sessions.create({ email, uid: `uid-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
       tokens.set(
         email,
         signSessionToken({ sid: session.id, email, name: email, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 }, key),
@@ -100,6 +100,26 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     const base = `http://127.0.0.1:${port}`
     let server = startServer(port)
     await ready(base, server)
+
+    // A second server on the same folder refuses to start, naming it.
+    const second = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: {
+        ...process.env,
+        NODE_ENV: 'test',
+        PORT: String(await freePortRun(1)),
+        DATA_DIR: dataDir,
+        STATIC_DIR: dataDir,
+        SEED_DEMO: 'false',
+      },
+    })
+    let refusal = ''
+    second.stderr.on('data', (chunk: Buffer) => (refusal += chunk.toString()))
+    expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1)
+    expect(refusal.trim()).toBe(
+      `The data folder ${dataDir} is in use by another Wumpus Gallery server. Stop that server first, or give this one its own DATA_DIR.`,
+    )
 
     const upload = halfAnUpload(port, tokens.get(ADMIN)!)
     await vi.waitFor(async () => expect(await readdir(path.join(dataDir, 'upload-tmp'))).toHaveLength(1), { timeout: 10_000 })
@@ -174,13 +194,13 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
       }
       // What the crash left is gone: the half upload's temp file, temp names, bytes without a record.
       expect(await readdir(path.join(dataDir, 'upload-tmp'))).toEqual([])
-      storedBytes = (await readdir(path.join(dataDir, 'files'))).sort()
+      storedBytes = (await readdir(path.join(dataDir, 'files'))).filter((name) => !name.startsWith('.')).sort()
     } finally {
       server.kill('SIGTERM')
       await new Promise((resolve) => server.once('exit', resolve))
     }
-    const store = await openEmbeddedStore({ dataDir })
-    const recorded = (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 100_000 })).map((f) => f.id).sort()
+    const store = await openSqliteStore({ dataDir })
+    const recorded = (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 100_000 })).map((f) => f.id).sort()
     await store.close()
     expect(storedBytes).toEqual(recorded)
   }, 120_000)

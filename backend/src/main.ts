@@ -4,6 +4,8 @@ import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
 import { createStore } from './store/create-store'
+import { StoreUnavailableError } from './store/port'
+import { DataDirInUseError } from './store/sqlite/database'
 import { seedDemoGallery, seedDemoPacks, tagDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
@@ -26,7 +28,17 @@ async function main() {
   const logger = createLogger(config.logLevel)
   // Only this process's user may read what it writes under DATA_DIR (accounts, sessions, uploads).
   process.umask(0o077)
-  const store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
+  let store
+  try {
+    store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
+  } catch (error) {
+    // A folder in use or not writable, a database out of reach: said in one line, no stack.
+    if (error instanceof DataDirInUseError || error instanceof StoreUnavailableError) {
+      console.error(error.message)
+      process.exit(1)
+    }
+    throw error
+  }
   if (config.seedDemo) {
     await seedDemoGallery(store, logger)
     await tagDemoGallery(store, logger)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openEmbeddedStore } from './store/embedded'
+import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 import type { NewFile, Store } from './store/port'
 import { sweepOrphanFiles } from './orphan-files'
 
@@ -10,7 +10,7 @@ let dir: string
 let store: Store
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-orphans-'))
-  store = await openEmbeddedStore({ dataDir: dir })
+  store = await openSqliteStore({ dataDir: dir })
 })
 afterEach(async () => {
   await store.close()
@@ -18,7 +18,7 @@ afterEach(async () => {
 })
 
 const put = (filename: string, purpose?: NewFile['purpose']) =>
-  store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename, owner: 'a@example.com', purpose })
+  store.files.put({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename, owner: 'a@example.com', purpose })
 const aDayLater = () => Date.now() + 25 * 60 * 60 * 1000
 
 describe('sweepOrphanFiles', () => {
@@ -28,7 +28,7 @@ describe('sweepOrphanFiles', () => {
       apng: await put('p.png', 'animation'),
       lottie: await put('p.json', 'animation'),
     }
-    await store.insertWumpus({
+    await store.wumpuses.insert({
       name: 'Kept',
       description: 'A published animation',
       u_email: 'a@example.com',
@@ -40,22 +40,28 @@ describe('sweepOrphanFiles', () => {
     const cover = await put('cover.png', 'image')
     const unusedImage = await put('unused.png', 'image')
     const legacy = await put('legacy.gif')
-    await store.upsertUser('a@example.com', { photo: `/api/files/${photo.id}/photo.png`, cover: `/api/files/${cover.id}/cover.png` })
+    await store.users.upsert('a@example.com', { photo: `/api/files/${photo.id}/photo.png`, cover: `/api/files/${cover.id}/cover.png` })
 
     expect(await sweepOrphanFiles(store, { now: aDayLater(), batch: 2 })).toBe(2)
-    const left = new Set((await store.listFiles({ createdBefore: new Date(aDayLater()), limit: 100 })).map((f) => f.id))
+    const left = new Set((await store.files.list({ createdBefore: new Date(aDayLater()), limit: 100 })).map((f) => f.id))
     expect(left).toEqual(new Set([published.gif.id, published.apng.id, published.lottie.id, photo.id, cover.id, legacy.id]))
     expect(left.has(abandoned.id) || left.has(unusedImage.id)).toBe(false)
   })
 
   it('keeps the derived files a record uses and removes those of no record', async () => {
     const files = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
-    const record = await store.insertWumpus({ name: 'Derived', description: 'With previews', u_email: 'a@example.com', u_name: 'A', files })
+    const record = await store.wumpuses.insert({
+      name: 'Derived',
+      description: 'With previews',
+      u_email: 'a@example.com',
+      u_name: 'A',
+      files,
+    })
     const preview = await put('p.preview.webp', 'derived')
     const discord = await put('p.discord.png', 'derived')
     const leftOver = await put('old.preview.webp', 'derived')
     const facts = { contentType: 'image/webp', bytes: 3, width: 300, height: 300, frames: 20, durationMs: 1000 }
-    await store.setDerivedMedia(record._id, files.lottie.id, {
+    await store.wumpuses.setDerived(record._id, files.lottie.id, {
       source: files.lottie.id,
       version: 1,
       madeAt: new Date(),
@@ -63,9 +69,9 @@ describe('sweepOrphanFiles', () => {
       exports: [{ platform: 'discord', file: { ...discord, ...facts, contentType: 'image/apng' }, notes: [] }],
     })
     expect(await sweepOrphanFiles(store, { now: aDayLater() })).toBe(1)
-    expect(await store.getFileInfo(leftOver.id)).toBeUndefined()
-    expect(await store.getFileInfo(preview.id)).toBeDefined()
-    expect(await store.getFileInfo(discord.id)).toBeDefined()
+    expect(await store.files.info(leftOver.id)).toBeUndefined()
+    expect(await store.files.info(preview.id)).toBeDefined()
+    expect(await store.files.info(discord.id)).toBeDefined()
   })
 
   it('leaves fresh uploads alone: the admin may still be filling in the form', async () => {

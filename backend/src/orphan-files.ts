@@ -13,7 +13,7 @@ const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 export async function sweepOrphanFiles(store: Store, options: { now?: number; minAgeMs?: number; batch?: number } = {}): Promise<number> {
   const createdBefore = new Date((options.now ?? Date.now()) - (options.minAgeMs ?? DAY_MS))
   const usedImages = new Set<string>()
-  for (const user of await store.listUsers()) {
+  for (const user of await store.users.list()) {
     for (const url of [user.photo, user.cover]) {
       const id = FILE_URL_ID.exec(url)?.[1]
       if (id) usedImages.add(id)
@@ -22,13 +22,13 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
   let removed = 0
   let after: StoredFile | undefined
   for (;;) {
-    const page = await store.listFiles({ createdBefore, limit: options.batch ?? 500, after })
+    const page = await store.files.list({ createdBefore, limit: options.batch ?? 500, after })
     if (page.length === 0) return removed
     for (const file of page) {
       const orphan =
-        ((file.purpose === 'animation' || file.purpose === 'derived') && !(await store.isFileInUse(file.id))) ||
+        ((file.purpose === 'animation' || file.purpose === 'derived') && !(await store.wumpuses.usesFile(file.id))) ||
         (file.purpose === 'image' && !usedImages.has(file.id))
-      if (orphan && (await store.deleteFile(file.id))) removed++
+      if (orphan && (await store.files.delete(file.id))) removed++
     }
     after = page.at(-1)
   }
@@ -45,8 +45,8 @@ export function startOrphanSweeper(store: Store, logger: Logger, intervalMs = 60
   const sweep = async () => {
     try {
       const files = await sweepOrphanFiles(store)
-      const blobs = await store.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))
-      const sessions = await store.deleteExpiredSessions(new Date())
+      const blobs = await store.files.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))
+      const sessions = await store.sessions.deleteExpired(new Date())
       if (files + blobs + sessions > 0) logger.info('swept', { unusedUploads: files, strayBlobs: blobs, endedSessions: sessions })
     } catch (error) {
       logger.error('sweeping failed', { error: String(error) })

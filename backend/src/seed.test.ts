@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from './logger'
 import { demoMascots } from './media/demo-set'
 import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, tagDemoGallery } from './seed'
-import { openEmbeddedStore } from './store/embedded'
+import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 import type { Store } from './store/port'
 import { sampleWumpus } from './store/store-contract'
 
@@ -15,7 +15,7 @@ let store: Store
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-seed-'))
-  store = await openEmbeddedStore({ dataDir })
+  store = await openSqliteStore({ dataDir })
 })
 afterEach(async () => {
   await store.close()
@@ -26,19 +26,19 @@ describe('tagDemoGallery', () => {
   it('gives demo mascots seeded before tags existed their tags, once', async () => {
     const [waving, sleepy] = demoMascots()
     const demo = { u_email: DEMO_CONTRIBUTOR.email, u_name: DEMO_CONTRIBUTOR.user_name }
-    const a = await store.insertWumpus(sampleWumpus({ ...demo, name: waving!.name }))
-    const b = await store.insertWumpus(sampleWumpus({ ...demo, name: sleepy!.name }))
-    const custom = await store.insertWumpus(sampleWumpus({ ...demo, name: 'Custom Wumpus' }))
-    const someoneElses = await store.insertWumpus(sampleWumpus({ name: waving!.name }))
+    const a = await store.wumpuses.insert(sampleWumpus({ ...demo, name: waving!.name }))
+    const b = await store.wumpuses.insert(sampleWumpus({ ...demo, name: sleepy!.name }))
+    const custom = await store.wumpuses.insert(sampleWumpus({ ...demo, name: 'Custom Wumpus' }))
+    const someoneElses = await store.wumpuses.insert(sampleWumpus({ name: waving!.name }))
     expect(await tagDemoGallery(store, logger)).toBe(2)
-    expect((await store.getWumpus(a._id))?.tags).toEqual(waving!.tags)
-    expect((await store.getWumpus(b._id))?.tags).toEqual(sleepy!.tags)
-    expect((await store.getWumpus(custom._id))?.tags).toEqual([])
-    expect((await store.getWumpus(someoneElses._id))?.tags).toEqual([])
+    expect((await store.wumpuses.get(a._id))?.tags).toEqual(waving!.tags)
+    expect((await store.wumpuses.get(b._id))?.tags).toEqual(sleepy!.tags)
+    expect((await store.wumpuses.get(custom._id))?.tags).toEqual([])
+    expect((await store.wumpuses.get(someoneElses._id))?.tags).toEqual([])
     // Tags an admin removes later stay removed.
-    await store.updateWumpus(a._id, { tags: [] })
+    await store.wumpuses.update(a._id, { tags: [] })
     expect(await tagDemoGallery(store, logger)).toBe(0)
-    expect((await store.getWumpus(a._id))?.tags).toEqual([])
+    expect((await store.wumpuses.get(a._id))?.tags).toEqual([])
   })
 })
 
@@ -46,18 +46,19 @@ describe('seedDemoPacks', () => {
   it('makes the demo packs from the demo mascots in order, while there is no pack', async () => {
     const demo = { u_email: DEMO_CONTRIBUTOR.email, u_name: DEMO_CONTRIBUTOR.user_name }
     const ids = new Map<string, string>()
-    for (const mascot of demoMascots()) ids.set(mascot.name, (await store.insertWumpus(sampleWumpus({ ...demo, name: mascot.name })))._id)
+    for (const mascot of demoMascots())
+      ids.set(mascot.name, (await store.wumpuses.insert(sampleWumpus({ ...demo, name: mascot.name })))._id)
     expect(await seedDemoPacks(store, logger)).toBe(DEMO_PACKS.length)
-    const { items } = await store.listPacks({ limit: 10 })
+    const { items } = await store.packs.list({ limit: 10 })
     expect(items.map((pack) => pack.name)).toEqual(DEMO_PACKS.map((pack) => pack.name))
     expect(items[0]!.wumpusIds).toEqual(DEMO_PACKS[0]!.stickers.map((name) => ids.get(name)))
     expect(items[0]!.coverWumpusId).toBe(ids.get(DEMO_PACKS[0]!.stickers[0]!))
     expect(await seedDemoPacks(store, logger)).toBe(0)
-    expect((await store.listPacks({ limit: 10 })).total).toBe(DEMO_PACKS.length)
+    expect((await store.packs.list({ limit: 10 })).total).toBe(DEMO_PACKS.length)
   })
 
   it('skips a pack whose mascots are missing', async () => {
     expect(await seedDemoPacks(store, logger)).toBe(0)
-    expect((await store.listPacks({ limit: 10 })).total).toBe(0)
+    expect((await store.packs.list({ limit: 10 })).total).toBe(0)
   })
 })

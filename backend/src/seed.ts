@@ -20,7 +20,7 @@ export const DEMO_CONTRIBUTOR = {
  * seeding happened, so a gallery emptied on purpose stays empty after a restart.
  */
 export async function seedDemoGallery(store: Store, logger: Logger): Promise<number> {
-  if ((await store.getUser(DEMO_CONTRIBUTOR.email)) || (await store.countWumpuses()) > 0) return 0
+  if ((await store.users.get(DEMO_CONTRIBUTOR.email)) || (await store.wumpuses.count()) > 0) return 0
   const started = performance.now()
   const set = await renderDemoSet()
   // One second apart, the first mascot newest, so the newest-first gallery shows the authored order.
@@ -29,7 +29,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
     const stored = await Promise.all(
       MEDIA_FORMATS.map(async (format) => {
         const file = mascot.files[format]
-        const info = await store.putFile({
+        const info = await store.files.put({
           bytes: file.bytes,
           filename: file.filename,
           contentType: CONTENT_TYPE[format],
@@ -39,7 +39,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
         return [format, { id: info.id, filename: info.filename }] as const
       }),
     )
-    await store.insertWumpus({
+    await store.wumpuses.insert({
       name: mascot.name,
       description: mascot.description,
       tags: mascot.tags,
@@ -49,7 +49,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
       createdAt: new Date(base + (set.length - 1 - index) * 1000),
     })
   }
-  await store.upsertUser(DEMO_CONTRIBUTOR.email, {
+  await store.users.upsert(DEMO_CONTRIBUTOR.email, {
     user_name: DEMO_CONTRIBUTOR.user_name,
     description: DEMO_CONTRIBUTOR.description,
     job: DEMO_CONTRIBUTOR.job,
@@ -63,14 +63,14 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
  * contributor's animations has a tag, so tags an admin removed later stay removed.
  */
 export async function tagDemoGallery(store: Store, logger: Logger): Promise<number> {
-  const { items } = await store.listWumpuses({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
+  const { items } = await store.wumpuses.list({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
   if (items.some((item) => item.tags.length > 0)) return 0
   const tagsByName = new Map(demoMascots().map((mascot) => [mascot.name, mascot.tags]))
   let tagged = 0
   for (const item of items) {
     const tags = tagsByName.get(item.name)
     if (!tags) continue
-    await store.updateWumpus(item._id, { tags })
+    await store.wumpuses.update(item._id, { tags })
     tagged++
   }
   if (tagged > 0) logger.info('tagged the demo mascots', { animations: tagged })
@@ -105,8 +105,8 @@ export const DEMO_PACKS = [
  * seeded before packs existed); packs whose mascots are missing are skipped.
  */
 export async function seedDemoPacks(store: Store, logger: Logger): Promise<number> {
-  if ((await store.listPacks({ limit: 1 })).total > 0) return 0
-  const { items } = await store.listWumpuses({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
+  if ((await store.packs.list({ limit: 1 })).total > 0) return 0
+  const { items } = await store.wumpuses.list({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
   const idOf = new Map(items.map((item) => [item.name, item._id]))
   let made = 0
   // One second apart, the first newest, so the newest-first list shows them in the order above.
@@ -115,7 +115,7 @@ export async function seedDemoPacks(store: Store, logger: Logger): Promise<numbe
     const wumpusIds = pack.stickers.map((name) => idOf.get(name))
     if (wumpusIds.some((id) => id === undefined)) continue
     const createdAt = new Date(base + (DEMO_PACKS.length - 1 - index) * 1000)
-    await store.insertPack({
+    await store.packs.insert({
       name: pack.name,
       description: pack.description,
       wumpusIds: wumpusIds as string[],

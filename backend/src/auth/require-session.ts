@@ -29,7 +29,7 @@ export function sessionOf(ctx: Context): SessionClaims {
 
 /** Whether the user is an admin now: read from the store, so a promotion counts at once. */
 export async function isAdmin(store: Store, email: string): Promise<boolean> {
-  return (await store.getUser(email))?.role === 'admin'
+  return (await store.users.get(email))?.role === 'admin'
 }
 
 /** Whether this session holds admin power: an admin who proved their email. */

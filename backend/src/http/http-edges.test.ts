@@ -8,7 +8,7 @@ import { isErrorBody } from '../../../contract/errors'
 import { createApp } from '../app'
 import { loadConfig } from '../config'
 import { createLogger } from '../logger'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { FIREBASE_AUTH_HOSTS } from './middleware'
 
@@ -178,7 +178,7 @@ describe('security headers', () => {
       FIREBASE_API_KEY: 'key',
       LOG_LEVEL: 'silent',
     })
-    const store = await openEmbeddedStore({ dataDir: `${server.dataDir}/production` })
+    const store = await openSqliteStore({ dataDir: `${server.dataDir}/production` })
     const app = createApp({
       config,
       store,

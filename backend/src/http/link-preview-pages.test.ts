@@ -34,9 +34,9 @@ beforeAll(async () => {
   mkdirSync(built, { recursive: true })
   writeFileSync(path.join(built, 'index.html'), TEMPLATE)
   server = await startTestServer({ STATIC_DIR: built })
-  const gif = await server.store.putFile({ bytes: buildGif({ width: 4, height: 4 }), contentType: 'image/gif', filename: 'plain.gif' })
+  const gif = await server.store.files.put({ bytes: buildGif({ width: 4, height: 4 }), contentType: 'image/gif', filename: 'plain.gif' })
   plain = await addWumpus(server.store, { name: 'Plain Wumpus', description: 'Waves & smiles' })
-  plain = (await server.store.updateWumpus(plain._id, { files: { ...plain.files, gif: { id: gif.id, filename: gif.filename } } }))!
+  plain = (await server.store.wumpuses.update(plain._id, { files: { ...plain.files, gif: { id: gif.id, filename: gif.filename } } }))!
   derived = await addWumpus(server.store, {
     name: `Evil <script>alert("hi")</script> 'Wumpus'`,
     description: 'Says "hello" <b>loudly</b> & waves',
@@ -44,7 +44,7 @@ beforeAll(async () => {
   const webp = await sharp({ create: { width: 60, height: 40, channels: 4, background: { r: 200, g: 40, b: 90, alpha: 1 } } })
     .webp()
     .toBuffer()
-  const still = await server.store.putFile({ bytes: new Uint8Array(webp), contentType: 'image/webp', filename: 'evil.still.webp' })
+  const still = await server.store.files.put({ bytes: new Uint8Array(webp), contentType: 'image/webp', filename: 'evil.still.webp' })
   const stillFile = {
     id: still.id,
     filename: still.filename,
@@ -62,7 +62,7 @@ beforeAll(async () => {
     previews: { small: stillFile, large: stillFile, still: stillFile },
     exports: [],
   }
-  derived = (await server.store.setDerivedMedia(derived._id, derived.files.lottie.id, media))!
+  derived = (await server.store.wumpuses.setDerived(derived._id, derived.files.lottie.id, media))!
 })
 afterAll(async () => {
   await server.close()
@@ -188,17 +188,17 @@ describe('link previews of sticker pages', () => {
     expect(first.headers.get('cache-control')).toBe('no-cache')
     const etag = first.headers.get('etag')!
     expect((await page(`/wumpus/${plain._id}`, { accept: 'text/html', 'if-none-match': etag })).status).toBe(304)
-    await server.store.updateWumpus(plain._id, { name: 'Renamed Wumpus' })
+    await server.store.wumpuses.update(plain._id, { name: 'Renamed Wumpus' })
     const renamed = await page(`/wumpus/${plain._id}`, { accept: 'text/html', 'if-none-match': etag })
     expect(renamed.status).toBe(200)
     expect(titleOf(await renamed.text())).toBe('Renamed Wumpus · Wumpus Gallery')
-    await server.store.updateWumpus(plain._id, { name: 'Plain Wumpus' })
+    await server.store.wumpuses.update(plain._id, { name: 'Plain Wumpus' })
   })
 })
 
 describe('link previews of pack pages', () => {
   it("gives a pack page its name, description and its cover's still, and follows the pack's edits", async () => {
-    const pack = await server.store.insertPack({
+    const pack = await server.store.packs.insert({
       name: 'Cheerful <Pack>',
       description: '',
       wumpusIds: [plain._id, derived._id],
@@ -220,7 +220,7 @@ describe('link previews of pack pages', () => {
 
     const etag = res.headers.get('etag')!
     expect((await page(`/packs/${pack.id}`, { accept: 'text/html', 'if-none-match': etag })).status).toBe(304)
-    await server.store.updatePack(pack.id, { name: 'Renamed Pack', coverWumpusId: plain._id })
+    await server.store.packs.update(pack.id, { name: 'Renamed Pack', coverWumpusId: plain._id })
     const renamed = await page(`/packs/${pack.id}`, { accept: 'text/html', 'if-none-match': etag })
     expect(renamed.status).toBe(200)
     const tags = metaOf(await renamed.text())
@@ -228,7 +228,7 @@ describe('link previews of pack pages', () => {
     // The plain animation has no still yet: its GIF stands in, without a size the page does not know.
     expect(tags['og:image']).toBe(`${server.url}/api/wumpus/${plain._id}/still.png`)
     expect(tags['og:image:width']).toBeUndefined()
-    await server.store.deletePack(pack.id)
+    await server.store.packs.delete(pack.id)
   })
 
   it('gives an unknown pack the site preview', async () => {

@@ -33,7 +33,7 @@ const PAGES: PreviewPage[] = [
 /** A sticker's name, description and still PNG. */
 async function wumpusPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const id = idSchema.safeParse(rawId)
-  const record = id.success ? await store.getWumpus(id.data) : undefined
+  const record = id.success ? await store.wumpuses.get(id.data) : undefined
   if (!record) return undefined
   const still = stillSource(record)
   return {
@@ -48,9 +48,9 @@ async function wumpusPreview(store: Store, [rawId]: string[], origin: string): P
 
 /** A pack's name, description and its cover's still PNG. */
 async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
-  const pack = idSchema.safeParse(rawId).success ? await store.getPack(rawId!) : undefined
+  const pack = idSchema.safeParse(rawId).success ? await store.packs.get(rawId!) : undefined
   if (!pack) return undefined
-  const cover = pack.coverWumpusId ? await store.getWumpus(pack.coverWumpusId) : undefined
+  const cover = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
   const still = cover ? stillSource(cover) : undefined
   return {
     title: pack.name,
@@ -64,7 +64,7 @@ async function packPreview(store: Store, [rawId]: string[], origin: string): Pro
 }
 
 async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
-  const pack = idSchema.safeParse(rawId).success ? await store.getPack(rawId!) : undefined
+  const pack = idSchema.safeParse(rawId).success ? await store.packs.get(rawId!) : undefined
   return pack ? pack.updatedAt.toISOString() : 'none'
 }
 
@@ -76,7 +76,7 @@ async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
  */
 export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPagesOptions): Middleware {
   const templateFile = path.join(staticDir, 'index.html')
-  const cache = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+  const cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000 })
   let template: { html: string; mtimeMs: number } | undefined
 
   /** The built index.html, read again when a deploy replaced it. */
@@ -95,7 +95,7 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     const key = `${shell.mtimeMs} ${origin}${ctx.path} ${version}`
     const cached = cache.get(key)
     if (cached) return cached
-    const revision = store.wumpusRevision()
+    const revision = store.wumpuses.revision()
     const preview = (await page.preview(store, params, origin)) ?? sitePreview(shell.html, origin, ctx.path)
     const html = withLinkPreview(shell.html, preview)
     return html === undefined ? undefined : cache.set(key, revision, html, {})

@@ -15,24 +15,26 @@ export interface CachedPage {
 
 /**
  * Serialized list pages, keyed by query string, dropped whenever the store's revision moves.
- * The embedded store sees every write, so its pages stay valid until one happens; with MongoDB other
- * instances may write too, so pages there also expire after `maxAgeMs`.
+ * The SQLite store sees every write (one server per data folder), so its pages stay valid until one
+ * happens; with MongoDB other instances may write too, so pages there also expire after `sharedMaxAgeMs`.
  */
 export class PageCache {
   private readonly pages = new Map<string, CachedPage & { storedAt: number }>()
   private revision: number
+  private readonly maxAgeMs: number
 
   constructor(
     private readonly store: Store,
-    private readonly options: { maxEntries: number; maxAgeMs: number },
+    private readonly options: { maxEntries: number; sharedMaxAgeMs: number },
   ) {
-    this.revision = store.wumpusRevision()
+    this.revision = store.wumpuses.revision()
+    this.maxAgeMs = store.kind === 'sqlite' ? Infinity : options.sharedMaxAgeMs
   }
 
   get(key: string): CachedPage | undefined {
     this.dropIfStale()
     const page = this.pages.get(key)
-    if (page && Date.now() - page.storedAt > this.options.maxAgeMs) {
+    if (page && Date.now() - page.storedAt > this.maxAgeMs) {
       this.pages.delete(key)
       return undefined
     }
@@ -43,7 +45,7 @@ export class PageCache {
   async getOrCompute(key: string, compute: () => Promise<{ json: string; headers: Record<string, string> }>): Promise<CachedPage> {
     const cached = this.get(key)
     if (cached) return cached
-    const revision = this.store.wumpusRevision()
+    const revision = this.store.wumpuses.revision()
     const { json, headers } = await compute()
     return this.set(key, revision, json, headers)
   }
@@ -76,7 +78,7 @@ export class PageCache {
   }
 
   private dropIfStale() {
-    const current = this.store.wumpusRevision()
+    const current = this.store.wumpuses.revision()
     if (current !== this.revision) {
       this.pages.clear()
       this.revision = current

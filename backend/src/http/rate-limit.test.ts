@@ -51,15 +51,15 @@ const imageForm = () => {
 
 describe('rate limits', () => {
   it('limits profile updates per account, answering 429 with Retry-After in the error shape', async () => {
-    await server.store.upsertUser('busy@example.com', { user_name: 'Busy' })
-    await server.store.upsertUser('calm@example.com', { user_name: 'Calm' })
+    await server.store.users.upsert('busy@example.com', { user_name: 'Busy' })
+    await server.store.users.upsert('calm@example.com', { user_name: 'Calm' })
     const busy = await server.sessionToken('busy@example.com')
     const allowed = limit('profile', 'perAccount')
     expect(await statuses(allowed, (i) => call('PUT', '/api/user/busy@example.com', busy, { job: `Job ${i}` }))).toEqual(
       Array(allowed).fill(200),
     )
     await expectLimited(await call('PUT', '/api/user/busy@example.com', busy, { job: 'One more' }), 'profile')
-    expect((await server.store.getUser('busy@example.com'))?.job).toBe(`Job ${allowed - 1}`)
+    expect((await server.store.users.get('busy@example.com'))?.job).toBe(`Job ${allowed - 1}`)
     // Another account is counted on its own.
     expect((await call('PUT', '/api/user/calm@example.com', await server.sessionToken('calm@example.com'), { job: 'Calm' })).status).toBe(
       200,
@@ -92,7 +92,7 @@ describe('rate limits', () => {
 
   it('limits renders and Lottie links per admin account', async () => {
     const account = await createAccount()
-    await server.store.upsertUser(account.email, { role: 'admin' })
+    await server.store.users.upsert(account.email, { role: 'admin' })
     const admin = await server.sessionToken(account.email)
     const form = new FormData()
     form.append('file', new Blob([new Uint8Array(lottieBytes({ op: 10 }))]), 'a.json')
@@ -116,7 +116,7 @@ describe('rate limits', () => {
   })
 
   it('limits animation file uploads per admin account', async () => {
-    await server.store.upsertUser('uploading-admin@example.com', { role: 'admin' })
+    await server.store.users.upsert('uploading-admin@example.com', { role: 'admin' })
     const admin = await server.sessionToken('uploading-admin@example.com')
     const gifForm = () => {
       const form = new FormData()

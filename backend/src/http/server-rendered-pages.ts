@@ -53,7 +53,7 @@ const jsonAnswer = (page: CachedPage) => ({
 export function serverRenderedPages({ store, logger, staticDir, ssrDir }: ServerRenderedPagesOptions): Middleware {
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
-  const cache = new PageCache(store, { maxEntries: 10, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+  const cache = new PageCache(store, { maxEntries: 10, sharedMaxAgeMs: 2000 })
   const beasties = new Beasties({
     path: staticDir,
     publicPath: '/',
@@ -91,7 +91,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
   async function render(pathname: string): Promise<CachedPage | null> {
     const app = await load()
     if (!app) return null
-    const revision = store.wumpusRevision()
+    const revision = store.wumpuses.revision()
     try {
       const answers = await PAGES[pathname]!(store)
       const { html, head, title } = await app.renderPage({ url: pathname, answers })

@@ -12,7 +12,7 @@ let admin: string
 const ADMIN = 'curator@example.com'
 beforeAll(async () => {
   server = await startTestServer()
-  await server.store.upsertUser(ADMIN, { user_name: 'Curator', role: 'admin' })
+  await server.store.users.upsert(ADMIN, { user_name: 'Curator', role: 'admin' })
   admin = await server.sessionToken(ADMIN)
 })
 afterAll(() => server.close())
@@ -50,7 +50,7 @@ describe('GET /api/activity (the admin audit log)', () => {
     await call('PUT', `/api/wumpuses/${created._id}`, admin, { name: 'Renamed Wumpus' })
     await call('PUT', `/api/wumpuses/${created._id}`, admin, { name: 'Renamed Wumpus' }) // no change, no entry
     await call('DELETE', `/api/wumpus/${created._id}`)
-    await server.store.upsertUser('newcomer@example.com', { user_name: 'Newcomer' })
+    await server.store.users.upsert('newcomer@example.com', { user_name: 'Newcomer' })
     await call('PUT', '/api/user/admin/newcomer@example.com')
 
     const { entries } = await activity()
@@ -74,7 +74,7 @@ describe('GET /api/activity (the admin audit log)', () => {
 
   it('pages with a Link to the next page', async () => {
     for (let i = 0; i < 3; i++) {
-      await server.store.upsertUser(`paged-${i}@example.com`, {})
+      await server.store.users.upsert(`paged-${i}@example.com`, {})
       await call('PUT', `/api/user/admin/paged-${i}@example.com`)
     }
     const first = await activity('/api/activity?limit=2')
@@ -85,7 +85,7 @@ describe('GET /api/activity (the admin audit log)', () => {
   })
 
   it('is for admins with a verified email only, and refuses bad queries', async () => {
-    await server.store.upsertUser('reader@example.com', {})
+    await server.store.users.upsert('reader@example.com', {})
     expect((await call('GET', '/api/activity', await server.sessionToken('reader@example.com'))).status).toBe(403)
     expect((await call('GET', '/api/activity', await server.sessionToken(ADMIN, { emailVerified: false }))).status).toBe(403)
     for (const query of ['limit=0', 'limit=1000', 'cursor=$$', 'cursor=bm9wZQ', 'sort=actor']) {

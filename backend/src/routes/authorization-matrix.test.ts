@@ -64,7 +64,7 @@ async function adminUpload(format: 'gif' | 'apng' | 'lottie', bytes: Uint8Array)
 
 /** An animation uploaded by the "user" persona (an admin once, so the files are theirs). */
 async function usersWumpus(): Promise<string> {
-  await server.store.setRole(USER, 'admin')
+  await server.store.users.setRole(USER, 'admin')
   const files = {
     gif: await uploadAs('user', 'gif', buildGif()),
     apng: await uploadAs('user', 'apng', buildApng()),
@@ -74,7 +74,7 @@ async function usersWumpus(): Promise<string> {
     { method: 'POST', path: '/api/wumpuses', body: { name: 'Owned Wumpus', description: 'Owned by the user persona', files } },
     'user',
   )
-  await server.store.upsertUser(USER, { role: 'user' })
+  await server.store.users.upsert(USER, { role: 'user' })
   return ((await res.json()) as { _id: string })._id
 }
 
@@ -89,7 +89,7 @@ async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', byt
 /** A pack of one animation whose Signal file exists (placeholder bytes: the ZIP itself is tested in packs.test.ts). */
 async function aPack(): Promise<string> {
   const record = await addWumpus(server.store, { name: 'Packed Wumpus' })
-  const file = await server.store.putFile({
+  const file = await server.store.files.put({
     bytes: new Uint8Array([1, 2, 3]),
     contentType: 'image/apng',
     filename: 'packed-wumpus.signal.png',
@@ -105,13 +105,13 @@ async function aPack(): Promise<string> {
     frames: 30,
     durationMs: 1000,
   }
-  await server.store.setDerivedMedia(record._id, record.files.lottie.id, {
+  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
     source: record.files.lottie.id,
     version: 1,
     madeAt: new Date(),
     exports: [{ platform: 'signal', file: signal, notes: [] }],
   })
-  return (await server.store.insertPack({ name: 'Matrix Pack', description: '', wumpusIds: [record._id], createdBy: ADMIN })).id
+  return (await server.store.packs.insert({ name: 'Matrix Pack', description: '', wumpusIds: [record._id], createdBy: ADMIN })).id
 }
 
 const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
@@ -198,7 +198,7 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'PUT /api/user/admin/:email': {
     request: async () => {
       const email = `promote-${Math.random().toString(36).slice(2)}@example.com`
-      await server.store.upsertUser(email, { user_name: 'Promotable' })
+      await server.store.users.upsert(email, { user_name: 'Promotable' })
       return { method: 'PUT', path: `/api/user/admin/${email}` }
     },
     expected: adminOnly(200),
@@ -266,10 +266,10 @@ function send(request: Request, persona: Persona): Promise<Response> {
 
 beforeAll(async () => {
   server = await startTestServer()
-  await server.store.upsertUser(USER, { user_name: 'Owner' })
-  await server.store.upsertUser(OTHER, { user_name: 'Other' })
-  await server.store.upsertUser(ADMIN, { user_name: 'Admin', role: 'admin' })
-  await server.store.upsertUser(UNVERIFIED_ADMIN, { user_name: 'Unproven Admin', role: 'admin' })
+  await server.store.users.upsert(USER, { user_name: 'Owner' })
+  await server.store.users.upsert(OTHER, { user_name: 'Other' })
+  await server.store.users.upsert(ADMIN, { user_name: 'Admin', role: 'admin' })
+  await server.store.users.upsert(UNVERIFIED_ADMIN, { user_name: 'Unproven Admin', role: 'admin' })
   await signInPersonas()
 })
 afterAll(() => server.close())
@@ -323,24 +323,24 @@ describe('authorization matrix: the sign-in exchange', () => {
   }
 
   const ROWS: [string, () => Promise<{ email: string; idToken?: string }>, number, (email: string) => Promise<void>][] = [
-    ['no token', async () => ({ email: uniqueEmail() }), 401, async (email) => expect(await server.store.getUser(email)).toBeUndefined()],
+    ['no token', async () => ({ email: uniqueEmail() }), 401, async (email) => expect(await server.store.users.get(email)).toBeUndefined()],
     [
       'unverified, new email: a bare record',
       async () => createAccount(),
       200,
       async (email) => {
-        expect(await server.store.getUser(email)).toMatchObject({ user_name: '', role: 'user' })
+        expect(await server.store.users.get(email)).toMatchObject({ user_name: '', role: 'user' })
       },
     ],
     [
       'unverified, email of an existing unbound record: signed in, record unchanged',
       async () => {
         const email = uniqueEmail()
-        await server.store.upsertUser(email, { user_name: 'Existing' })
+        await server.store.users.upsert(email, { user_name: 'Existing' })
         return createAccount({ email })
       },
       200,
-      async (email) => expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Existing' }),
+      async (email) => expect(await server.store.users.get(email)).toMatchObject({ user_name: 'Existing' }),
     ],
     [
       'verified, new email: bound to its Firebase account',
@@ -349,7 +349,7 @@ describe('authorization matrix: the sign-in exchange', () => {
         return { email: account.email, idToken: await verifyEmail(account) }
       },
       200,
-      async (email) => expect((await server.store.getUser(email))?.firebaseUid).toEqual(expect.any(String)),
+      async (email) => expect((await server.store.users.get(email))?.firebaseUid).toEqual(expect.any(String)),
     ],
     ['unverified, email bound to another Firebase account', bound, 403, async () => {}],
     [
@@ -367,7 +367,7 @@ describe('authorization matrix: the sign-in exchange', () => {
       async () => createAccount({ email: `someone-${Date.now()}@demo.invalid` }),
       403,
       async (email) => {
-        expect(await server.store.getUser(email)).toBeUndefined()
+        expect(await server.store.users.get(email)).toBeUndefined()
       },
     ],
   ]

@@ -11,7 +11,7 @@ const gifBytes = new Uint8Array([...Buffer.from('GIF89a'), ...randomBytes(2000)]
 
 beforeAll(async () => {
   server = await startTestServer()
-  gif = await server.store.putFile({ bytes: gifBytes, contentType: 'image/gif', filename: 'Wävy wumpus.gif' })
+  gif = await server.store.files.put({ bytes: gifBytes, contentType: 'image/gif', filename: 'Wävy wumpus.gif' })
 })
 afterAll(() => server.close())
 

@@ -6,7 +6,7 @@ import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { createApp } from '../app'
 import { createLogger } from '../logger'
-import { openMongoStore } from '../store/mongo'
+import { openMongoStore } from '../store/mongo/open-mongo-store'
 
 let server: TestServer
 beforeAll(async () => {
@@ -24,7 +24,7 @@ describe('health and readiness', () => {
   it('reports the store in readiness', async () => {
     const res = await fetch(`${server.url}/ready`)
     expect(res.status).toBe(200)
-    expect(readinessSchema.parse(await res.json())).toEqual({ status: 'ready', store: { kind: 'embedded', ok: true } })
+    expect(readinessSchema.parse(await res.json())).toEqual({ status: 'ready', store: { kind: 'sqlite', ok: true } })
   })
 })
 

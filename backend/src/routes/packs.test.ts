@@ -20,14 +20,14 @@ let rendered: WumpusRecord
 
 beforeAll(async () => {
   server = await startTestServer({}, { deriveMedia: true })
-  await server.store.upsertUser(ADMIN, { user_name: 'Pack Admin', role: 'admin' })
+  await server.store.users.upsert(ADMIN, { user_name: 'Pack Admin', role: 'admin' })
   admin = await server.sessionToken(ADMIN)
   user = await server.sessionToken('pack-user@example.com')
   const record = await addWumpus(server.store, { name: 'Rendered Wumpus' })
-  const lottie = await server.store.putFile({ bytes: lottieBytes(), contentType: 'application/json', filename: 'rendered.json' })
-  await server.store.updateWumpus(record._id, { files: { ...record.files, lottie: { id: lottie.id, filename: lottie.filename } } })
+  const lottie = await server.store.files.put({ bytes: lottieBytes(), contentType: 'application/json', filename: 'rendered.json' })
+  await server.store.wumpuses.update(record._id, { files: { ...record.files, lottie: { id: lottie.id, filename: lottie.filename } } })
   await server.derivedMedia.refresh(record._id)
-  rendered = (await server.store.getWumpus(record._id))!
+  rendered = (await server.store.wumpuses.get(record._id))!
   expect(rendered.derived?.exports.every((e) => e.file)).toBe(true)
 }, 120_000)
 afterAll(() => server.close())
@@ -37,9 +37,9 @@ async function stickerWumpus(name: string, options: { without?: Platform[]; stil
   const record = await addWumpus(server.store, { name })
   const source = rendered.derived!
   const copy = async (file: DerivedFile): Promise<DerivedFile> => {
-    const { bytes } = (await server.store.readFile(file.id))!
+    const { bytes } = (await server.store.files.read(file.id))!
     const filename = file.filename.replace(fileStem(rendered.name), fileStem(name))
-    const info = await server.store.putFile({ bytes, contentType: file.contentType, filename, owner: record.u_email, purpose: 'derived' })
+    const info = await server.store.files.put({ bytes, contentType: file.contentType, filename, owner: record.u_email, purpose: 'derived' })
     return { ...file, id: info.id, filename, ...(options.still ? { frames: 1 } : {}) }
   }
   const derived: DerivedMedia = {
@@ -59,7 +59,7 @@ async function stickerWumpus(name: string, options: { without?: Platform[]; stil
       ),
     ),
   }
-  return (await server.store.setDerivedMedia(record._id, record.files.lottie.id, derived))!
+  return (await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, derived))!
 }
 
 async function stickerWumpuses(count: number, prefix: string): Promise<string[]> {
@@ -294,8 +294,8 @@ describe('packs: one ZIP per platform', () => {
 
     // The six ZIPs above came from one visitor: each of their stickers counted once.
     await server.downloads.flush()
-    expect((await server.store.getWumpus(ids[0]!))!.downloads).toBe(1)
-    expect((await server.store.getWumpus(ids[11]!))!.downloads).toBe(1)
+    expect((await server.store.wumpuses.get(ids[0]!))!.downloads).toBe(1)
+    expect((await server.store.wumpuses.get(ids[11]!))!.downloads).toBe(1)
   })
 
   it('refuses WhatsApp packs outside 3 to 30 stickers or with a still, with the reason, before streaming', async () => {

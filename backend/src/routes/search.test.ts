@@ -47,7 +47,7 @@ async function makeExports(record: WumpusRecord, ready: Platform[]) {
     return { platform, file, notes: [] }
   })
   const source = record.files.lottie.id
-  await server.store.setDerivedMedia(record._id, source, { source, version: 1, madeAt: new Date(), exports })
+  await server.store.wumpuses.setDerived(record._id, source, { source, version: 1, madeAt: new Date(), exports })
 }
 
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, init)
@@ -144,9 +144,9 @@ describe('GET /api/tags', () => {
   })
 
   it('follows edits at once', async () => {
-    await server.store.updateWumpus(plain._id, { tags: ['calm'] })
+    await server.store.wumpuses.update(plain._id, { tags: ['calm'] })
     expect(tagListSchema.parse(await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'calm', count: 2 })
-    await server.store.updateWumpus(plain._id, { tags: [] })
+    await server.store.wumpuses.update(plain._id, { tags: [] })
     expect(tagListSchema.parse(await (await get('/api/tags?limit=2')).json())[0]).toEqual({ tag: 'night', count: 2 })
   })
 
@@ -191,7 +191,7 @@ describe('download counts', () => {
   })
 
   it('does not count files that belong to no animation', async () => {
-    const loose = await server.store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename: 'loose.gif' })
+    const loose = await server.store.files.put({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename: 'loose.gif' })
     expect((await get(`/api/files/${loose.id}?download=1`)).status).toBe(200)
     const before = wumpusListSchema.parse(await (await get('/api/wumpuses?limit=100')).json()).map((item) => item.downloads)
     await server.downloads.flush()

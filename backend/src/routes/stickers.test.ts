@@ -16,7 +16,7 @@ const ADMIN = 'admin@example.com'
 
 beforeAll(async () => {
   server = await startTestServer({}, { deriveMedia: true })
-  await server.store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await server.store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   admin = await server.sessionToken(ADMIN)
 })
 afterAll(() => server.close())

@@ -114,7 +114,7 @@ describe('POST /api/uploads/image', () => {
 
   it('keeps at most a handful of unused uploads per user: older unused ones make room, the photo in use stays', async () => {
     const email = 'collector@example.com'
-    await server.store.upsertUser(email, { user_name: 'Collector' })
+    await server.store.users.upsert(email, { user_name: 'Collector' })
     const auth = await server.sessionToken(email)
     const urls: string[] = []
     for (let i = 0; i < MAX_PENDING_IMAGES + 3; i++) {
@@ -134,7 +134,7 @@ describe('POST /api/uploads/image', () => {
     const kept = await Promise.all(urls.map(async (url) => (await fetch(server.url + url)).status))
     // The photo in use, then the newest MAX_PENDING_IMAGES.
     expect(kept).toEqual([200, 404, 404, ...Array(MAX_PENDING_IMAGES).fill(200)])
-    expect(await server.store.listUserFiles(email, 'image')).toHaveLength(MAX_PENDING_IMAGES + 1)
+    expect(await server.store.files.listByOwner(email, 'image')).toHaveLength(MAX_PENDING_IMAGES + 1)
   })
 })
 
@@ -142,7 +142,7 @@ describe('multipart limits and temp files', () => {
   const tempFiles = () => readdir(uploadTempDir(server.config))
 
   it('refuses text fields above a few KB in all with 413', async () => {
-    await server.store.upsertUser('admin-fields@example.com', { role: 'admin' })
+    await server.store.users.upsert('admin-fields@example.com', { role: 'admin' })
     const admin = await server.sessionToken('admin-fields@example.com')
     const form = new FormData()
     form.append('name', 'Big Fields')

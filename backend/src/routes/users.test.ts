@@ -82,8 +82,8 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     expect(claims).toMatchObject({ email, name: 'Ana Lovelace', email_verified: false })
     expect(claims.sid).toMatch(/^[0-9a-f]{32}$/)
     expect(claims.exp - claims.iat).toBe(3600)
-    expect(await server.store.getUser(email)).toMatchObject({ user_name: '' })
-    expect((await server.store.getUser(email))?.firebaseUid).toBeUndefined()
+    expect(await server.store.users.get(email)).toMatchObject({ user_name: '' })
+    expect((await server.store.users.get(email))?.firebaseUid).toBeUndefined()
   })
 
   it('binds the account to its Firebase uid at the first verified sign-in, and fills in name and photo then', async () => {
@@ -97,7 +97,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const signedIn = await exchange(account, await verifyEmail(account), { user_name: 'Bea Verified', photo })
     expect(signedIn.user).toMatchObject({ user_name: 'Bea Verified', photo })
     expect(claimsOf(signedIn.token).email_verified).toBe(true)
-    expect((await server.store.getUser(email))?.firebaseUid).toBe(account.uid)
+    expect((await server.store.users.get(email))?.firebaseUid).toBe(account.uid)
   })
 
   it('keeps the name a returning user chose here', async () => {
@@ -116,22 +116,22 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const body = { email, user_name: 'Impostor', photo: '' }
     await expectError(await put(email, impostor.idToken, body), 403, 'FORBIDDEN', 'account-bound')
     await expectError(await put(email, await verifyEmail(impostor), body), 403, 'FORBIDDEN', 'account-bound')
-    expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Rightful Owner', firebaseUid: owner.account.uid })
+    expect(await server.store.users.get(email)).toMatchObject({ user_name: 'Rightful Owner', firebaseUid: owner.account.uid })
   })
 
   it('never lets an unverified sign-in change an existing record, nor its session change the profile', async () => {
     const email = uniqueEmail('contributor')
-    await server.store.upsertUser(email, { user_name: 'Real Contributor', description: 'Draws wumpuses' })
+    await server.store.users.upsert(email, { user_name: 'Real Contributor', description: 'Draws wumpuses' })
     const squatter = await createAccount({ email })
     const { token, user } = await exchange(squatter, squatter.idToken, { user_name: 'Pwned', photo: 'https://evil.example.com/x.png' })
     expect(user).toMatchObject({ user_name: 'Real Contributor', photo: '' })
     await expectError(await put(email, token, { user_name: 'Pwned' }), 403, 'FORBIDDEN', 'email-not-verified')
-    expect(await server.store.getUser(email)).toMatchObject({ user_name: 'Real Contributor', description: 'Draws wumpuses' })
+    expect(await server.store.users.get(email)).toMatchObject({ user_name: 'Real Contributor', description: 'Draws wumpuses' })
   })
 
   it('makes an ADMIN_EMAILS address an admin only on a sign-in with the email verified, and logs it', async () => {
     const { account } = await register(ADMIN, 'The Boss')
-    expect((await server.store.getUser(ADMIN))?.role).toBe('user')
+    expect((await server.store.users.get(ADMIN))?.role).toBe('user')
     const { user, token } = await exchange(account, await verifyEmail(account), { user_name: 'The Boss' })
     expect(user.role).toBe('admin')
     expect(await (await get(`/api/admin/${ADMIN}`, token)).json()).toEqual({ admin: true })
@@ -151,7 +151,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const victim = uniqueEmail('victim')
     const claimingVictim = forgedIdToken({ sub: account.uid, email: victim, email_verified: true })
     await expectError(await put(victim, claimingVictim, { email: victim, user_name: 'x', photo: '' }), 403, 'FORBIDDEN')
-    expect(await server.store.getUser(victim)).toBeUndefined()
+    expect(await server.store.users.get(victim)).toBeUndefined()
   })
 
   it('refuses sign-ins with addresses on reserved domains, such as the demo content owner', async () => {
@@ -164,7 +164,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const account = await createAccount()
     const other = uniqueEmail('victim')
     await expectError(await put(other, account.idToken, { email: other, user_name: 'x', photo: '' }), 403, 'FORBIDDEN')
-    expect(await server.store.getUser(other)).toBeUndefined()
+    expect(await server.store.users.get(other)).toBeUndefined()
   })
 
   it('refuses a missing token, a token signed with a key, and an unsigned token for no account, with 401', async () => {
@@ -181,7 +181,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     }
     await expectError(await put(email, jwt.sign(claims, 'x'.repeat(32), { algorithm: 'HS256' }), body), 401, 'UNAUTHENTICATED')
     await expectError(await put(email, jwt.sign(claims, '', { algorithm: 'none' }), body), 401, 'UNAUTHENTICATED')
-    expect(await server.store.getUser(email)).toBeUndefined()
+    expect(await server.store.users.get(email)).toBeUndefined()
   })
 
   it('refuses an ID token once the account was revoked', async () => {
@@ -205,7 +205,7 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     ]) {
       await expectError(await put(account.email, account.idToken, body), 400, 'BAD_REQUEST')
     }
-    expect(await server.store.getUser(account.email)).toBeUndefined()
+    expect(await server.store.users.get(account.email)).toBeUndefined()
   })
 })
 
@@ -292,14 +292,14 @@ describe('PUT /api/user/{email} with our session token (profile update)', () => 
   it('needs a verified email', async () => {
     const { account, token } = await register(uniqueEmail(), 'Not Yet')
     await expectError(await put(account.email, token, { job: 'Animator' }), 403, 'FORBIDDEN', 'email-not-verified')
-    expect((await server.store.getUser(account.email))?.job).toBe('')
+    expect((await server.store.users.get(account.email))?.job).toBe('')
   })
 
   it("refuses to change someone else's profile with 403", async () => {
     const victim = await verifiedUser(uniqueEmail('victim'), 'Victim Name')
     const attacker = await verifiedUser(uniqueEmail('attacker'), 'Attacker')
     await expectError(await put(victim.account.email, attacker.token, { user_name: 'Pwned' }), 403, 'FORBIDDEN')
-    expect((await server.store.getUser(victim.account.email))!.user_name).toBe('Victim Name')
+    expect((await server.store.users.get(victim.account.email))!.user_name).toBe('Victim Name')
   })
 
   it('takes as photo or cover only an image this user uploaded', async () => {
@@ -370,7 +370,7 @@ describe('GET /api/admin/{email}', () => {
   it('answers for oneself, and about others only to an admin with a verified email', async () => {
     const user = await verifiedUser()
     const admin = await verifiedUser(uniqueEmail('admin'), 'An Admin')
-    await server.store.setRole(admin.account.email, 'admin')
+    await server.store.users.setRole(admin.account.email, 'admin')
     expect(await (await get(`/api/admin/${user.account.email}`, user.token)).json()).toEqual({ admin: false })
     expect(await (await get(`/api/admin/${admin.account.email}`, admin.token)).json()).toEqual({ admin: true })
     await expectError(await get(`/api/admin/${admin.account.email}`, user.token), 403, 'FORBIDDEN')

@@ -22,8 +22,8 @@ let stranger: string
 
 beforeAll(async () => {
   server = await startTestServer({ MAX_GIF_BYTES: '60000' })
-  await server.store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
-  await server.store.upsertUser(MAKER, { user_name: 'Maker Person' })
+  await server.store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await server.store.users.upsert(MAKER, { user_name: 'Maker Person' })
   admin = await server.sessionToken(ADMIN)
   maker = await server.sessionToken(MAKER)
   stranger = await server.sessionToken('stranger@example.com')
@@ -65,7 +65,7 @@ const threeUploads = async (token = admin) => ({
 })
 
 const allFileIds = async () =>
-  (await server.store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 10_000 })).map((f) => f.id).sort()
+  (await server.store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 10_000 })).map((f) => f.id).sort()
 
 describe('POST /api/uploads/animation', () => {
   it('stores a file judged by its bytes and tells what it found', async () => {
@@ -226,9 +226,9 @@ describe('POST /api/wumpuses', () => {
     const body = (override: object) => ({ name: 'Checked Wumpus', description: 'Checking every file id', files: { ...files, ...override } })
     await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: '0123456789abcdef01234567' })), 404, 'NOT_FOUND')
     await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: files.apng })), 415, 'UNSUPPORTED_MEDIA_TYPE')
-    await server.store.setRole(MAKER, 'admin')
+    await server.store.users.setRole(MAKER, 'admin')
     const makersGif = (await upload('gif', buildGif(), 'maker.gif', maker)).id
-    await server.store.upsertUser(MAKER, { role: 'user' })
+    await server.store.users.upsert(MAKER, { role: 'user' })
     await expectError(await call('POST', '/api/wumpuses', admin, body({ gif: makersGif })), 403, 'FORBIDDEN')
     expect((await call('POST', '/api/wumpuses', admin, body({}))).status).toBe(201)
     await expectError(await call('POST', '/api/wumpuses', admin, body({})), 409, 'CONFLICT')
@@ -333,7 +333,7 @@ describe('POST /api/wumpuses', () => {
 
   it('leaves no file and no record behind when one file is bad', async () => {
     const filesBefore = await allFileIds()
-    const countBefore = await server.store.countWumpuses()
+    const countBefore = await server.store.wumpuses.count()
     const res = await call(
       'POST',
       '/api/wumpuses',
@@ -349,7 +349,7 @@ describe('POST /api/wumpuses', () => {
     )
     expect(res.status).toBe(415)
     expect(await allFileIds()).toEqual(filesBefore)
-    expect(await server.store.countWumpuses()).toBe(countBefore)
+    expect(await server.store.wumpuses.count()).toBe(countBefore)
   })
 
   it('is for verified admins only', async () => {
@@ -368,10 +368,10 @@ describe('POST /api/wumpuses', () => {
 describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
   async function makersWumpus() {
     // Published by an admin on the maker's behalf is not possible; the maker was an admin once.
-    await server.store.setRole(MAKER, 'admin')
+    await server.store.users.setRole(MAKER, 'admin')
     const files = await threeUploads(maker)
     const res = await call('POST', '/api/wumpuses', maker, { name: 'Makers Wumpus', description: 'Made by the maker', files })
-    await server.store.upsertUser(MAKER, { role: 'user' })
+    await server.store.users.upsert(MAKER, { role: 'user' })
     return wumpusSchema.parse(await res.json())
   }
 
@@ -405,9 +405,9 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
 
   it('replaces a file and removes the old one', async () => {
     const wumpus = await makersWumpus()
-    await server.store.setRole(MAKER, 'admin')
+    await server.store.users.setRole(MAKER, 'admin')
     const gif = await upload('gif', buildGif({ width: 8, height: 8 }), 'new.gif', maker)
-    await server.store.upsertUser(MAKER, { role: 'user' })
+    await server.store.users.upsert(MAKER, { role: 'user' })
     const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { files: { gif: gif.id } })
     const updated = wumpusSchema.parse(await res.json())
     expect(updated.gif).toBe(gif.url)
@@ -433,13 +433,13 @@ describe('users and roles', () => {
   })
 
   it('makes a user admin once; others get 403', async () => {
-    await server.store.upsertUser('promote@example.com', { user_name: 'Promotable' })
+    await server.store.users.upsert('promote@example.com', { user_name: 'Promotable' })
     const denied = await call('PUT', '/api/user/admin/promote@example.com', maker)
     expect(denied.status).toBe(403)
     expect(errorBody(await denied.json()).error.message).toBe('You are not authorized to make this user an admin')
     expect(await (await call('PUT', '/api/user/admin/promote@example.com', admin)).json()).toEqual({ modifiedCount: 1 })
     expect(await (await call('PUT', '/api/user/admin/promote@example.com', admin)).json()).toEqual({ modifiedCount: 0 })
-    expect((await server.store.getUser('promote@example.com'))!.role).toBe('admin')
+    expect((await server.store.users.get('promote@example.com'))!.role).toBe('admin')
     await expectError(await call('PUT', '/api/user/admin/nobody@example.com', admin), 404, 'NOT_FOUND')
   })
 })

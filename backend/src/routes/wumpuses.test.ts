@@ -79,7 +79,7 @@ describe('GET /api/wumpuses', () => {
     const after = await get('/api/wumpuses?limit=2')
     expect(after.headers.get('x-total-count')).toBe(String(Number(before.headers.get('x-total-count')) + 1))
     expect(wumpusListSchema.parse(await after.json())[0]!._id).toBe(added._id)
-    await server.store.deleteWumpus(added._id)
+    await server.store.wumpuses.delete(added._id)
     const again = wumpusListSchema.parse(await (await get('/api/wumpuses?limit=2')).json())
     expect(again.map((w) => w._id)).not.toContain(added._id)
   })
@@ -92,7 +92,7 @@ describe('GET /api/wumpuses', () => {
     const added = await addWumpus(server.store, { createdAt: new Date(Date.UTC(2027, 0, 2)) })
     const changed = await get('/api/wumpuses?limit=3', { headers: { 'if-none-match': etag } })
     expect(changed.status).toBe(200)
-    await server.store.deleteWumpus(added._id)
+    await server.store.wumpuses.delete(added._id)
   })
 
   it('uses a default page size when no limit is given', async () => {

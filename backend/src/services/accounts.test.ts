@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { adminStatus, profileOf } from './accounts'
 
@@ -15,9 +15,9 @@ let store: Store
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-accounts-'))
-  store = await openEmbeddedStore({ dataDir: dir })
-  await store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
-  await store.upsertUser(USER, { user_name: 'User Person' })
+  store = await openSqliteStore({ dataDir: dir })
+  await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await store.users.upsert(USER, { user_name: 'User Person' })
 })
 afterEach(async () => {
   await store.close()
@@ -58,9 +58,9 @@ describe('who may ask about a role', () => {
 
   it('answers only verified admins about someone else', async () => {
     expect(await adminStatus(store, session(ADMIN), USER)).toBe(false)
-    await store.setRole(USER, 'admin')
+    await store.users.setRole(USER, 'admin')
     expect(await adminStatus(store, session(ADMIN), USER)).toBe(true)
-    await store.setRole(USER, 'user')
+    await store.users.setRole(USER, 'user')
     expect(await codeOf(adminStatus(store, session(USER), ADMIN))).toBe('FORBIDDEN')
     expect(await codeOf(adminStatus(store, session(ADMIN, false), USER))).toBe('FORBIDDEN')
   })

@@ -37,20 +37,20 @@ export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, pay
   const email = identity.email
   if (isReservedEmail(email)) throw new HttpError('FORBIDDEN', 'Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
 
-  let user = await store.getUser(email)
+  let user = await store.users.get(email)
   if (user?.firebaseUid !== undefined && user.firebaseUid !== identity.uid) throw boundElsewhere()
 
   // A new email gets a bare record; without a verified email that is all.
-  user ??= await store.upsertUser(email, {})
+  user ??= await store.users.upsert(email, {})
   if (identity.emailVerified) {
     const wasBound = user.firebaseUid !== undefined
-    const bound = await store.bindUser(email, identity.uid)
+    const bound = await store.users.bind(email, identity.uid)
     if (!bound) throw boundElsewhere()
     // Sessions that unverified sign-ins got for this email end now (but the one being renewed).
     if (!wasBound) await deps.sessions.endOthers(email, identity.uid, payload.session)
     const blanks = await blanksFilled(store, email, bound, payload, identity)
-    user = Object.keys(blanks).length > 0 ? await store.upsertUser(email, blanks) : bound
-    if (deps.adminEmails.includes(email) && (await store.setRole(email, 'admin')) > 0) {
+    user = Object.keys(blanks).length > 0 ? await store.users.upsert(email, blanks) : bound
+    if (deps.adminEmails.includes(email) && (await store.users.setRole(email, 'admin')) > 0) {
       user = { ...user, role: 'admin' }
       await deps.audit.record({
         actor: CONFIG_ACTOR,
@@ -91,7 +91,7 @@ async function blanksFilled(
 async function imageProblem(store: Store, email: string, url: string): Promise<string | undefined> {
   const id = FILE_URL.exec(url)?.[1]
   if (!id) return undefined
-  const file = await store.getFileInfo(id)
+  const file = await store.files.info(id)
   if (!file || file.purpose !== 'image') return 'No uploaded image at this address'
   if (file.owner !== email) return 'Use an image you uploaded'
   return undefined
@@ -120,18 +120,18 @@ export async function updateProfile(
     if (problem) problems.push({ path: field, message: problem })
   }
   if (problems.length > 0) throw new HttpError('BAD_REQUEST', 'The request is not valid', problems)
-  const before = await store.getUser(email)
+  const before = await store.users.get(email)
   if (!before) throw notFound('No such user')
-  const after = await store.upsertUser(email, patch)
+  const after = await store.users.upsert(email, patch)
   const modifiedCount = (Object.keys(patch) as (keyof ProfileUpdate)[]).some((key) => before[key] !== after[key]) ? 1 : 0
   return { modifiedCount, user: after, token: deps.sessions.reissue(session, after.user_name) }
 }
 
 /** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
 export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: string, email: string): Promise<number> {
-  const user = await deps.store.getUser(email)
+  const user = await deps.store.users.get(email)
   if (!user) throw notFound('No such user')
-  const modified = await deps.store.setRole(email, 'admin')
+  const modified = await deps.store.users.setRole(email, 'admin')
   if (modified > 0) {
     await deps.audit.record({
       actor,
@@ -145,7 +145,7 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
 
 /** A user's profile (any signed-in caller may read it), or 404. */
 export async function profileOf(store: Store, email: string): Promise<UserRecord> {
-  const user = await store.getUser(email)
+  const user = await store.users.get(email)
   if (!user) throw notFound('No such user')
   return user
 }
@@ -161,5 +161,5 @@ export async function adminStatus(store: Store, session: SessionClaims, email: s
 
 /** Every user, for the admins' user list (the route checks the role). */
 export function listUsers(store: Store): Promise<UserRecord[]> {
-  return store.listUsers()
+  return store.users.list()
 }

@@ -8,7 +8,7 @@ import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { closeRenderPool } from '../media/render-pool'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { type AnimationFilesDeps, renderUploadedLottie, uploadAnimationFile, uploadLottieLink } from './animation-files'
 
@@ -19,7 +19,7 @@ let deps: AnimationFilesDeps
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-files-'))
-  store = await openEmbeddedStore({ dataDir: dir })
+  store = await openSqliteStore({ dataDir: dir })
   deps = { store, config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger: createLogger('silent') }
 })
 afterEach(async () => {
@@ -28,7 +28,7 @@ afterEach(async () => {
 })
 afterAll(() => closeRenderPool())
 
-const storedCount = async () => (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).length
+const storedCount = async () => (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).length
 
 async function codeOf(run: Promise<unknown>): Promise<string> {
   const error = await run.then(
@@ -44,7 +44,7 @@ describe('uploading an animation file', () => {
     const { file, info } = await uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: buildGif(), name: 'C:\\uploads\\Wave <3>.GIF' })
     expect(info.format).toBe('gif')
     expect(file).toMatchObject({ owner: OWNER, purpose: 'animation', contentType: 'image/gif', filename: 'Wave 3.gif' })
-    expect((await store.readFile(file.id))?.bytes).toEqual(buildGif())
+    expect((await store.files.read(file.id))?.bytes).toEqual(buildGif())
   })
 
   it('refuses, storing nothing, a file over its format limit or not of its format', async () => {

@@ -61,7 +61,13 @@ export async function storeAnimationFile(
   owner: string,
 ): Promise<StoredFile> {
   const base = safeBaseName(originalName) || 'wumpus'
-  return store.putFile({ bytes, contentType: CONTENT_TYPE[format], filename: `${base}.${EXTENSION[format]}`, owner, purpose: 'animation' })
+  return store.files.put({
+    bytes,
+    contentType: CONTENT_TYPE[format],
+    filename: `${base}.${EXTENSION[format]}`,
+    owner,
+    purpose: 'animation',
+  })
 }
 
 /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
@@ -98,7 +104,7 @@ export async function linkedLottie(
 export async function lottieFromLink(store: Store, config: Config, link: string): Promise<{ bytes: Uint8Array; name: string }> {
   const own = /^(?:https?:\/\/[^/]+)?\/api\/files\/([0-9a-f]{24})(?:\/([^/?#]*))?/.exec(link)
   if (own) {
-    const file = await store.readFile(own[1]!)
+    const file = await store.files.read(own[1]!)
     if (!file) throw notFound('No file at that link')
     return { bytes: file.bytes, name: file.info.filename }
   }
@@ -112,7 +118,7 @@ export async function renderUploadedLottie(
   owner: string,
   lottieId: string,
 ): Promise<Record<'gif' | 'apng', InspectedFile>> {
-  const file = await deps.store.readFile(lottieId)
+  const file = await deps.store.files.read(lottieId)
   if (!file || file.info.purpose !== 'animation' || file.info.contentType !== CONTENT_TYPE.lottie)
     throw notFound('No uploaded Lottie with this id')
   return renderAndStore(deps.store, file.bytes, file.info.filename, owner, deps.logger)

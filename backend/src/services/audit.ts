@@ -15,12 +15,12 @@ export function createAuditLog(store: Store, logger: Logger): AuditLog {
   return {
     async record(entry) {
       try {
-        await store.appendAudit(entry)
+        await store.audit.append(entry)
       } catch (error) {
         logger.error('could not record an admin action', { entry, error: String(error) })
       }
     },
-    list: (options) => store.listAudit(options),
+    list: (options) => store.audit.list(options),
   }
 }
 

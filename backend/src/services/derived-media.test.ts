@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Logger } from '../logger'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { closeRenderPool } from '../media/render-pool'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
 import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
@@ -23,7 +23,7 @@ const logger: Logger = {
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-derived-'))
-  store = await openEmbeddedStore({ dataDir: dir })
+  store = await openSqliteStore({ dataDir: dir })
   service = createDerivedMediaService({ store, logger })
   logged = []
 })
@@ -36,10 +36,10 @@ afterAll(() => closeRenderPool())
 
 async function animation(name: string, lottie = lottieBytes()): Promise<WumpusRecord> {
   const put = async (bytes: Uint8Array, filename: string, contentType: string): Promise<FileRef> => {
-    const info = await store.putFile({ bytes, filename, contentType, owner: 'maker@example.com', purpose: 'animation' })
+    const info = await store.files.put({ bytes, filename, contentType, owner: 'maker@example.com', purpose: 'animation' })
     return { id: info.id, filename: info.filename }
   }
-  return store.insertWumpus({
+  return store.wumpuses.insert({
     name,
     description: 'An animation for the derived media tests',
     u_email: 'maker@example.com',
@@ -52,7 +52,7 @@ async function animation(name: string, lottie = lottieBytes()): Promise<WumpusRe
   })
 }
 
-const exists = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.getFileInfo(id)) !== undefined))
+const exists = async (ids: string[]) => Promise.all(ids.map(async (id) => (await store.files.info(id)) !== undefined))
 
 describe('fileStem', () => {
   it('makes a clear file name from an animation name', () => {
@@ -69,13 +69,13 @@ describe('derived media service', () => {
     const report = await service.backfill()
     expect(report.animations).toBe(2)
     for (const record of [a, b]) {
-      const derived = (await store.getWumpus(record._id))!.derived!
+      const derived = (await store.wumpuses.get(record._id))!.derived!
       expect(derived).toMatchObject({ source: record.files.lottie.id, version: DERIVED_MEDIA_VERSION })
       expect(derived.exports.map((e) => e.file !== undefined)).toEqual([true, true, true, true, true, true])
       // Stored through the store as derived files of the uploader, every one in use.
       for (const id of derivedFileIds(derived)) {
-        expect(await store.getFileInfo(id)).toMatchObject({ purpose: 'derived', owner: 'maker@example.com' })
-        expect(await store.isFileInUse(id)).toBe(true)
+        expect(await store.files.info(id)).toMatchObject({ purpose: 'derived', owner: 'maker@example.com' })
+        expect(await store.wumpuses.usesFile(id)).toBe(true)
       }
     }
     expect(logged.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
@@ -91,10 +91,10 @@ describe('derived media service', () => {
   it('replaces a set made by older rules and removes its files', async () => {
     const record = await animation('Old Rules Wumpus')
     await service.refresh(record._id)
-    const first = (await store.getWumpus(record._id))!.derived!
-    await store.setDerivedMedia(record._id, record.files.lottie.id, { ...first, version: DERIVED_MEDIA_VERSION - 1 })
+    const first = (await store.wumpuses.get(record._id))!.derived!
+    await store.wumpuses.setDerived(record._id, record.files.lottie.id, { ...first, version: DERIVED_MEDIA_VERSION - 1 })
     expect((await service.backfill()).animations).toBe(1)
-    const second = (await store.getWumpus(record._id))!.derived!
+    const second = (await store.wumpuses.get(record._id))!.derived!
     expect(second.version).toBe(DERIVED_MEDIA_VERSION)
     expect(await exists(derivedFileIds(first))).toEqual(derivedFileIds(first).map(() => false))
     expect(await exists(derivedFileIds(second))).toEqual(derivedFileIds(second).map(() => true))
@@ -103,31 +103,31 @@ describe('derived media service', () => {
   it('keeps nothing it made for a Lottie that was replaced meanwhile', async () => {
     const record = await animation('Racing Wumpus')
     const making = service.refresh(record._id)
-    const other = await store.putFile({
+    const other = await store.files.put({
       bytes: lottieBytes({ op: 30 }),
       filename: 'b.json',
       contentType: 'application/json',
       purpose: 'animation',
     })
-    await store.updateWumpus(record._id, { files: { ...record.files, lottie: { id: other.id, filename: 'b.json' } } })
+    await store.wumpuses.update(record._id, { files: { ...record.files, lottie: { id: other.id, filename: 'b.json' } } })
     await making
-    const after = (await store.getWumpus(record._id))!
+    const after = (await store.wumpuses.get(record._id))!
     // The set for the old Lottie was refused and its files removed; the new Lottie's set comes from filesChanged.
     expect(after.derived).toBeUndefined()
-    const derivedFiles = (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).filter(
+    const derivedFiles = (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).filter(
       (f) => f.purpose === 'derived',
     )
     expect(derivedFiles).toEqual([])
     await service.filesChanged(record, after)
     await service.idle()
-    expect((await store.getWumpus(record._id))!.derived?.source).toBe(other.id)
+    expect((await store.wumpuses.get(record._id))!.derived?.source).toBe(other.id)
   })
 
   it('records why nothing could be made, offers no files, and tries again at the next start', async () => {
     // 1999 frames at 30 fps: the inspector takes it, but a 20 fps preview would need 1333 frames, over the renderer's limit.
     const record = await animation('Endless Wumpus', lottieBytes({ op: 1999 }))
     await service.refresh(record._id)
-    const derived = (await store.getWumpus(record._id))!.derived!
+    const derived = (await store.wumpuses.get(record._id))!.derived!
     expect(derived.error).toMatch(/too long/)
     expect(derived.previews).toBeUndefined()
     expect(derived.exports.every((e) => !e.file && /Could not be made/.test(e.notes[0]!))).toBe(true)
@@ -138,8 +138,8 @@ describe('derived media service', () => {
   it('removes every derived file of a deleted animation', async () => {
     const record = await animation('Gone Wumpus')
     await service.refresh(record._id)
-    const derived = (await store.getWumpus(record._id))!
-    await store.deleteWumpus(record._id)
+    const derived = (await store.wumpuses.get(record._id))!
+    await store.wumpuses.delete(record._id)
     await service.removed(derived)
     expect((await exists(derivedFileIds(derived.derived))).some(Boolean)).toBe(false)
   })

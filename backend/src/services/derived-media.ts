@@ -89,11 +89,11 @@ export function createDerivedMediaService({
   }
 
   async function make(id: string): Promise<void> {
-    const record = await store.getWumpus(id)
+    const record = await store.wumpuses.get(id)
     if (!record || !needsWork(record)) return
     const started = performance.now()
     const source = record.files.lottie.id
-    const file = await store.readFile(source)
+    const file = await store.files.read(source)
     if (!file) {
       logger.error('the Lottie of an animation is missing', { id, lottie: source })
       return
@@ -112,7 +112,7 @@ export function createDerivedMediaService({
         error: message,
         exports: PLATFORMS.map((platform) => ({ platform, notes: [`Could not be made: ${message}`] })),
       }
-      await settle(record, await store.setDerivedMedia(id, source, failed), [])
+      await settle(record, await store.wumpuses.setDerived(id, source, failed), [])
       return
     }
 
@@ -123,7 +123,7 @@ export function createDerivedMediaService({
       filename: string,
       facts: Omit<DerivedFile, 'id' | 'filename' | 'bytes'>,
     ): Promise<DerivedFile> => {
-      const info = await store.putFile({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
+      const info = await store.files.put({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
       stored.push(info.id)
       return { id: info.id, filename: info.filename, bytes: info.size, ...facts }
     }
@@ -150,7 +150,7 @@ export function createDerivedMediaService({
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
       }
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }
-      await settle(record, await store.setDerivedMedia(id, source, derived), stored)
+      await settle(record, await store.wumpuses.setDerived(id, source, derived), stored)
       logger.info('made previews and platform exports', {
         id,
         name: record.name,
@@ -162,7 +162,7 @@ export function createDerivedMediaService({
       })
     } catch (error) {
       // Nothing half-written: files stored for a set the record did not take go.
-      await Promise.all(stored.map((fileId) => store.deleteFile(fileId).catch(() => false)))
+      await Promise.all(stored.map((fileId) => store.files.delete(fileId).catch(() => false)))
       throw error
     }
   }
@@ -171,7 +171,7 @@ export function createDerivedMediaService({
   async function settle(before: WumpusRecord, after: WumpusRecord | undefined, stored: string[]): Promise<void> {
     const keep = new Set(derivedFileIds(after?.derived))
     const drop = after ? derivedFileIds(before.derived) : stored
-    await Promise.all(drop.filter((fileId) => !keep.has(fileId)).map((fileId) => store.deleteFile(fileId)))
+    await Promise.all(drop.filter((fileId) => !keep.has(fileId)).map((fileId) => store.files.delete(fileId)))
   }
 
   return {
@@ -181,14 +181,14 @@ export function createDerivedMediaService({
       if (before.files.lottie.id === after.files.lottie.id) return
       if (after.derived) {
         // The old set describes another Lottie: it goes now, so nothing offers it meanwhile.
-        const cleared = await store.setDerivedMedia(after._id, after.files.lottie.id, null)
-        if (cleared) await Promise.all(derivedFileIds(after.derived).map((fileId) => store.deleteFile(fileId)))
+        const cleared = await store.wumpuses.setDerived(after._id, after.files.lottie.id, null)
+        if (cleared) await Promise.all(derivedFileIds(after.derived).map((fileId) => store.files.delete(fileId)))
       }
       void refresh(after._id)
     },
 
     async removed(record) {
-      await Promise.all(derivedFileIds(record.derived).map((fileId) => store.deleteFile(fileId)))
+      await Promise.all(derivedFileIds(record.derived).map((fileId) => store.files.delete(fileId)))
     },
 
     async backfill() {
@@ -196,7 +196,7 @@ export function createDerivedMediaService({
       const ids: string[] = []
       let cursor: string | undefined
       do {
-        const page = await store.listWumpuses({ limit: 100, cursor })
+        const page = await store.wumpuses.list({ limit: 100, cursor })
         for (const record of page.items) if (needsWork(record)) ids.push(record._id)
         cursor = page.nextCursor
       } while (cursor)

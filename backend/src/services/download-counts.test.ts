@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
 import { DownloadCounter, visitorOf } from './download-counts'
@@ -16,8 +16,8 @@ let counter: DownloadCounter | undefined
 
 beforeEach(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-downloads-'))
-  store = await openEmbeddedStore({ dataDir })
-  record = await store.insertWumpus(sampleWumpus())
+  store = await openSqliteStore({ dataDir })
+  record = await store.wumpuses.insert(sampleWumpus())
 })
 
 afterEach(async () => {
@@ -28,7 +28,7 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-const downloadsOf = async (id = record._id) => (await store.getWumpus(id))!.downloads
+const downloadsOf = async (id = record._id) => (await store.wumpuses.get(id))!.downloads
 
 describe('visitorOf', () => {
   it.each([
@@ -83,7 +83,7 @@ describe('DownloadCounter', () => {
   })
 
   it('flushes on its own when many animations wait', async () => {
-    const other = await store.insertWumpus(sampleWumpus())
+    const other = await store.wumpuses.insert(sampleWumpus())
     counter = new DownloadCounter(store, { logger, maxPending: 2 })
     counter.count(record._id, '203.0.113.1')
     counter.count(other._id, '203.0.113.1')
@@ -93,10 +93,17 @@ describe('DownloadCounter', () => {
 
   it('keeps counts that could not be stored for the next flush', async () => {
     let failures = 1
-    const flaky: Store = new Proxy(store, {
+    const wumpuses = new Proxy(store.wumpuses, {
       get: (target, name, receiver) =>
         name === 'addDownloads' && failures-- > 0 ? () => Promise.reject(new Error('store down')) : Reflect.get(target, name, receiver),
     })
+    const flaky: Store = {
+      ...store,
+      wumpuses,
+      rateCounter: store.rateCounter.bind(store),
+      ping: store.ping.bind(store),
+      close: store.close.bind(store),
+    }
     counter = new DownloadCounter(flaky, { logger })
     counter.count(record._id, '203.0.113.1')
     await counter.flush()

@@ -54,7 +54,7 @@ export class DownloadCounter {
    */
   async countFile(fileId: string, address: string): Promise<void> {
     try {
-      const wumpusId = await this.store.findWumpusByFile(fileId)
+      const wumpusId = await this.store.wumpuses.findByFile(fileId)
       if (wumpusId) this.count(wumpusId, address)
     } catch (error) {
       this.logger.error('could not count a download', { error: String(error) })
@@ -78,7 +78,7 @@ export class DownloadCounter {
     if (this.pending.size === 0) return
     const batch = this.pending
     this.pending = new Map()
-    this.flushing = this.store.addDownloads(batch).catch((error: unknown) => {
+    this.flushing = this.store.wumpuses.addDownloads(batch).catch((error: unknown) => {
       for (const [id, count] of batch) this.pending.set(id, (this.pending.get(id) ?? 0) + count)
       this.logger.error('could not store download counts', { animations: batch.size, error: String(error) })
     })

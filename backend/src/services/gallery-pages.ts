@@ -17,7 +17,7 @@ export class GalleryPages {
   private readonly itemsJson = new ApiWumpusJson()
 
   constructor(private readonly store: Store) {
-    this.cache = new PageCache(store, { maxEntries: 500, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+    this.cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000 })
   }
 
   /** Answers a list request; `basePath` is what the next-page link points at. */
@@ -33,7 +33,7 @@ export class GalleryPages {
 
   private async compute(basePath: string, rawQuery: Record<string, unknown>) {
     const query = wumpusListQuerySchema.parse(rawQuery)
-    const result = await this.store.listWumpuses(query)
+    const result = await this.store.wumpuses.list(query)
     const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(result.total) }
     if (result.nextCursor) {
       const next = new URLSearchParams({ limit: String(query.limit), cursor: result.nextCursor })

@@ -55,19 +55,19 @@ export interface PackService {
 export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
   /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
   async function itemsOf(pack: Pick<PackRecord, 'wumpusIds'>): Promise<WumpusRecord[]> {
-    const records = await Promise.all(pack.wumpusIds.map((id) => store.getWumpus(id)))
+    const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
     return records.filter((record): record is WumpusRecord => record !== undefined)
   }
 
   async function getPack(id: string): Promise<PackRecord> {
-    const pack = await store.getPack(id)
+    const pack = await store.packs.get(id)
     if (!pack) throw notFound('No pack with this id')
     return pack
   }
 
   /** The animations the ids name, in order; unknown ids are refused, all of them named. */
   async function existing(ids: string[]): Promise<WumpusRecord[]> {
-    const records = await Promise.all(ids.map((id) => store.getWumpus(id)))
+    const records = await Promise.all(ids.map((id) => store.wumpuses.get(id)))
     const unknown = ids.filter((_, i) => !records[i])
     if (unknown.length > 0) {
       throw badRequest(
@@ -83,7 +83,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
   async function toPack(pack: PackRecord, items?: WumpusRecord[]): Promise<Pack> {
     const cover = pack.coverWumpusId
-      ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.getWumpus(pack.coverWumpusId)))
+      ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.wumpuses.get(pack.coverWumpusId)))
       : undefined
     return {
       id: pack.id,
@@ -100,7 +100,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
   return {
     async list(query) {
-      const page = await store.listPacks(query)
+      const page = await store.packs.list(query)
       return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack))) }
     },
 
@@ -116,7 +116,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
     async create(actor, input) {
       const items = await existing(input.wumpusIds)
-      const pack = await store.insertPack({ ...input, createdBy: actor })
+      const pack = await store.packs.insert({ ...input, createdBy: actor })
       await audit.record({
         actor,
         action: 'pack.create',
@@ -132,7 +132,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
         throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
       }
-      const updated = await store.updatePack(id, patch)
+      const updated = await store.packs.update(id, patch)
       if (!updated) throw notFound('No pack with this id')
       const items = [...(await itemsOf(before)), ...newItems]
       const changes = packChanges(before, updated, items)
@@ -141,8 +141,8 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     },
 
     async remove(actor, id) {
-      const pack = await store.getPack(id)
-      const deleted = pack ? await store.deletePack(pack.id) : 0
+      const pack = await store.packs.get(id)
+      const deleted = pack ? await store.packs.delete(pack.id) : 0
       if (pack && deleted > 0) {
         await audit.record({
           actor,
@@ -238,7 +238,7 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
   const names = entryNames(plan.entries)
   plan.entries.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
-      store.readFile(entry.file.id).then(
+      store.files.read(entry.file.id).then(
         (file) =>
           file
             ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)]))
@@ -272,7 +272,7 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
 async function trayFor(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
   const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
   const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
-  const source = (still && (await store.readFile(still.id))) || (await store.readFile(cover.file.id))
+  const source = (still && (await store.files.read(still.id))) || (await store.files.read(cover.file.id))
   if (!source) throw new HttpError('NOT_FOUND', 'The cover’s image is missing; try again in a minute')
   return trayIcon(source.bytes)
 }

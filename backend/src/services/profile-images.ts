@@ -38,7 +38,7 @@ export async function storeProfileImage(store: Store, owner: string, bytes: Uint
       },
     )
   }
-  const stored = await store.putFile({
+  const stored = await store.files.put({
     bytes,
     contentType: info.contentType,
     filename: `${safeBaseName(originalName) || 'image'}.${EXTENSION[info.format] ?? 'img'}`,
@@ -50,8 +50,8 @@ export async function storeProfileImage(store: Store, owner: string, bytes: Uint
 }
 
 async function dropOldPendingImages(store: Store, owner: string): Promise<void> {
-  const user = await store.getUser(owner)
+  const user = await store.users.get(owner)
   const used = new Set([user?.photo, user?.cover].map((url) => FILE_URL_ID.exec(url ?? '')?.[1]))
-  const pending = (await store.listUserFiles(owner, 'image')).filter((file) => !used.has(file.id))
-  for (const file of pending.slice(0, Math.max(0, pending.length - MAX_PENDING_IMAGES))) await store.deleteFile(file.id)
+  const pending = (await store.files.listByOwner(owner, 'image')).filter((file) => !used.has(file.id))
+  for (const file of pending.slice(0, Math.max(0, pending.length - MAX_PENDING_IMAGES))) await store.files.delete(file.id)
 }

@@ -4,7 +4,7 @@ import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { HttpError } from '../http/http-error'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { createSessionService, type SessionIdentity } from './sessions'
 
@@ -35,7 +35,7 @@ async function reason(promise: Promise<unknown>): Promise<string> {
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-sessions-'))
-  store = await openEmbeddedStore({ dataDir: dir })
+  store = await openSqliteStore({ dataDir: dir })
   clock = Date.UTC(2026, 0, 1)
 })
 afterEach(async () => {

@@ -66,7 +66,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     )
 
   async function liveSession(sid: string, email: string): Promise<SessionRecord> {
-    const session = await store.getSession(sid)
+    const session = await store.sessions.get(sid)
     if (!session || session.email !== email || session.expiresAt.getTime() <= nowSeconds() * 1000) throw ended()
     return session
   }
@@ -83,7 +83,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       if (end <= nowSeconds() * 1000) {
         throw new HttpError('UNAUTHENTICATED', 'You signed in too long ago; sign in again', { reason: 'sign-in-too-old' })
       }
-      const session = await store.createSession({ email: identity.email, uid: identity.uid, expiresAt: new Date(end) })
+      const session = await store.sessions.create({ email: identity.email, uid: identity.uid, expiresAt: new Date(end) })
       return issue(session, identity)
     },
 
@@ -102,13 +102,13 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     },
 
     async end(claims) {
-      await store.deleteSession(claims.sid)
+      await store.sessions.delete(claims.sid)
     },
 
     async endOthers(email, uid, current) {
       const currentId = current === undefined ? undefined : sessionIdToRenew(current, key)
-      const kept = currentId === undefined ? undefined : await store.getSession(currentId)
-      await store.deleteUserSessions(email, { exceptId: kept?.uid === uid ? kept.id : undefined })
+      const kept = currentId === undefined ? undefined : await store.sessions.get(currentId)
+      await store.sessions.deleteForUser(email, { exceptId: kept?.uid === uid ? kept.id : undefined })
     },
   }
 }

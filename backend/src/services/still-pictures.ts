@@ -30,7 +30,7 @@ export function createStillPictures(store: Store): (record: WumpusRecord) => Pro
     const source = stillSource(record).file
     const kept = stills.get(source.id)
     if (kept) return kept
-    const file = await store.readFile(source.id)
+    const file = await store.files.read(source.id)
     if (!file) throw notFound('The picture of this animation is missing')
     // Stored pictures were checked by their bytes on upload; one that still cannot be read has no still.
     const png = await stillPng(file.bytes).catch(() => undefined)

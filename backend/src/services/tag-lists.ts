@@ -9,7 +9,7 @@ export class TagLists {
   private readonly cache: PageCache
 
   constructor(private readonly store: Store) {
-    this.cache = new PageCache(store, { maxEntries: 50, maxAgeMs: store.kind === 'embedded' ? Infinity : 2000 })
+    this.cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000 })
   }
 
   send(ctx: Context): Promise<void> {
@@ -23,7 +23,7 @@ export class TagLists {
 
   private async compute(rawQuery: Record<string, unknown>) {
     const { limit } = tagListQuerySchema.parse(rawQuery)
-    const tags = await this.store.listTags()
+    const tags = await this.store.wumpuses.listTags()
     return { json: JSON.stringify(tags.slice(0, limit)), headers: { [TOTAL_COUNT_HEADER]: String(tags.length) } }
   }
 }

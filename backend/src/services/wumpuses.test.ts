@@ -9,7 +9,7 @@ import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildApng } from '../media/test-fixtures/png'
 import { closeRenderPool } from '../media/render-pool'
-import { openEmbeddedStore } from '../store/embedded'
+import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { uploadAnimationFile } from './animation-files'
 import { createAuditLog } from './audit'
@@ -37,7 +37,7 @@ let spent: string[]
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-publish-'))
-  store = await openEmbeddedStore({ dataDir: dir })
+  store = await openSqliteStore({ dataDir: dir })
   const logger = createLogger('silent')
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
   deps = {
@@ -47,8 +47,8 @@ beforeEach(async () => {
     audit: createAuditLog(store, logger),
     derivedMedia,
   }
-  await store.upsertUser(ADMIN, { user_name: 'Admin Person', role: 'admin' })
-  await store.upsertUser(MAKER, { user_name: 'Maker Person' })
+  await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  await store.users.upsert(MAKER, { user_name: 'Maker Person' })
   spent = []
 })
 afterEach(async () => {
@@ -66,8 +66,8 @@ const sent = (): SentFile[] => [
   { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' },
 ]
 const storedFiles = async () =>
-  (await store.listFiles({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
-const auditActions = async () => (await store.listAudit({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
+  (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
+const auditActions = async () => (await store.audit.list({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
 
 async function refusal(run: Promise<unknown>): Promise<HttpError> {
   const error = await run.then(
@@ -89,7 +89,7 @@ describe('publishing', () => {
     const record = await publishWumpus(deps, { email: ADMIN, name: 'session name' }, fields, { sent: sent() }, spend)
     expect(record).toMatchObject({ name: 'Waving Wumpus', u_email: ADMIN, u_name: 'Admin Person' })
     for (const ref of Object.values(record.files))
-      expect(await store.getFileInfo(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
+      expect(await store.files.info(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
     expect(record.files.gif.filename).toBe('wave.gif')
     expect(await auditActions()).toEqual([`wumpus.publish by ${ADMIN}`])
     expect(spent).toEqual([])
@@ -98,8 +98,8 @@ describe('publishing', () => {
   it('renders the GIF and APNG from a sent Lottie, counting the render against the publisher', async () => {
     const record = await publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[2]!] }, spend)
     expect(spent).toEqual(['render'])
-    expect((await store.getFileInfo(record.files.gif.id))?.contentType).toBe('image/gif')
-    expect((await store.getFileInfo(record.files.apng.id))?.contentType).toBe('image/apng')
+    expect((await store.files.info(record.files.gif.id))?.contentType).toBe('image/gif')
+    expect((await store.files.info(record.files.apng.id))?.contentType).toBe('image/apng')
     expect(await storedFiles()).toEqual(
       Object.values(record.files)
         .map((ref) => ref.id)
@@ -114,7 +114,7 @@ describe('publishing', () => {
     const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused))
     expect(error.code).toBe('RATE_LIMITED')
     expect(await storedFiles()).toEqual([])
-    expect(await store.countWumpuses()).toBe(0)
+    expect(await store.wumpuses.count()).toBe(0)
     expect(await auditActions()).toEqual([])
   })
 
@@ -168,7 +168,7 @@ describe('editing', () => {
       name: 'Waving Wumpus 2',
       files: { gif: { id: newGif }, apng: record.files.apng, lottie: record.files.lottie },
     })
-    expect(await store.getFileInfo(record.files.gif.id)).toBeUndefined()
+    expect(await store.files.info(record.files.gif.id)).toBeUndefined()
     expect(await storedFiles()).toEqual([newGif, record.files.apng.id, record.files.lottie.id].sort())
 
     await editWumpus(deps, MAKER, updated, { name: 'Waving Wumpus 2' })
@@ -180,7 +180,7 @@ describe('editing', () => {
     const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id
     expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).code).toBe('FORBIDDEN')
     expect(await findWumpus(store, record._id)).toMatchObject({ files: record.files })
-    expect(await store.getFileInfo(record.files.gif.id)).toBeDefined()
+    expect(await store.files.info(record.files.gif.id)).toBeDefined()
   })
 })
 

@@ -32,7 +32,7 @@ export type SpendLimit = (name: 'lottieLink' | 'render') => Promise<void>
 
 /** The animation with this id (undefined: an id that is not even well formed), or 404. */
 export async function findWumpus(store: Store, id: string | undefined): Promise<WumpusRecord> {
-  const record = id === undefined ? undefined : await store.getWumpus(id)
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (!record) throw notFound('No animation with this id')
   return record
 }
@@ -47,7 +47,7 @@ export async function publishWumpus(
 ): Promise<WumpusRecord> {
   const { store } = deps
   const me = publisher.email
-  const u_name = (await store.getUser(me))?.user_name || publisher.name
+  const u_name = (await store.users.get(me))?.user_name || publisher.name
   // Nothing half-written: files stored for this request go when the record does not come.
   const stored: string[] = []
   try {
@@ -55,7 +55,7 @@ export async function publishWumpus(
       'ids' in files
         ? ((await checkedFileRefs(store, me, files.ids)) as Record<MediaFormat, FileRef>)
         : await storeSentFiles(deps, me, files, spend, stored)
-    const record = await store.insertWumpus({
+    const record = await store.wumpuses.insert({
       name: fields.name,
       description: fields.description,
       tags: fields.tags,
@@ -73,7 +73,7 @@ export async function publishWumpus(
     void deps.derivedMedia.refresh(record._id)
     return record
   } catch (error) {
-    await Promise.all(stored.map((id) => store.deleteFile(id)))
+    await Promise.all(stored.map((id) => store.files.delete(id)))
     throw error
   }
 }
@@ -119,7 +119,7 @@ async function storeSentFiles(
     for (const format of ['gif', 'apng'] as const) {
       const { file } = rendered[format]
       stored.push(file.id)
-      if (refs[format]) await store.deleteFile(file.id)
+      if (refs[format]) await store.files.delete(file.id)
       else refs[format] = { id: file.id, filename: file.filename }
     }
   }
@@ -139,7 +139,7 @@ export async function editableWumpus(store: Store, editor: string, id: string | 
 export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
-  const updated = await store.updateWumpus(record._id, {
+  const updated = await store.wumpuses.update(record._id, {
     ...(patch.name === undefined ? {} : { name: patch.name }),
     ...(patch.description === undefined ? {} : { description: patch.description }),
     ...(patch.tags === undefined ? {} : { tags: patch.tags }),
@@ -157,7 +157,7 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
   }
   // The files this edit replaced belong to nothing any more.
   for (const format of Object.keys(replaced) as MediaFormat[]) {
-    if (record.files[format].id !== updated.files[format].id) await store.deleteFile(record.files[format].id)
+    if (record.files[format].id !== updated.files[format].id) await store.files.delete(record.files[format].id)
   }
   await deps.derivedMedia.filesChanged(record, updated)
   return updated
@@ -170,8 +170,8 @@ export async function deleteWumpus(
   id: string | undefined,
 ): Promise<number> {
   const { store } = deps
-  const record = id === undefined ? undefined : await store.getWumpus(id)
-  const deletedCount = record ? await store.deleteWumpus(record._id) : 0
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
+  const deletedCount = record ? await store.wumpuses.delete(record._id) : 0
   if (record && deletedCount > 0) {
     await deps.audit.record({
       actor,
@@ -179,7 +179,7 @@ export async function deleteWumpus(
       target: { type: 'wumpus', id: record._id, name: record.name },
       changes: wumpusChanges(record, undefined),
     })
-    await Promise.all(MEDIA_FORMATS.map((format) => store.deleteFile(record.files[format].id)))
+    await Promise.all(MEDIA_FORMATS.map((format) => store.files.delete(record.files[format].id)))
     await deps.derivedMedia.removed(record)
   }
   return deletedCount
@@ -196,13 +196,14 @@ async function checkedFileRefs<F extends MediaFormat>(
 ): Promise<Partial<Record<F, FileRef>>> {
   const refs: Partial<Record<F, FileRef>> = {}
   for (const [format, id] of Object.entries(ids) as [F, string][]) {
-    const info = await store.getFileInfo(id)
+    const info = await store.files.info(id)
     if (!info) throw new HttpError('NOT_FOUND', `No uploaded ${format} file with this id`, { format })
     if (info.contentType !== CONTENT_TYPE[format])
       throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
     if (info.purpose !== 'animation' || info.owner !== owner)
       throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
-    if (await store.isFileInUse(id)) throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
+    if (await store.wumpuses.usesFile(id))
+      throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
     refs[format] = { id: info.id, filename: info.filename }
   }
   return refs

@@ -1,6 +1,6 @@
 /**
- * The list filters (port WumpusFilters) in one place for both adapters: as facet keys of the embedded
- * catalog (each facet keeps its records in list order) and as MongoDB fields with their indexes.
+ * The list filters (port WumpusFilters) in one place for both adapters: as facet keys in SQLite (rows of
+ * wumpus_facets, indexed in both list orders) and as MongoDB fields with their indexes.
  * Adding a filter is one entry in each function here.
  */
 import { PLATFORMS, type Platform } from '../../../contract/stickers'

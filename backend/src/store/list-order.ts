@@ -2,7 +2,7 @@
  * List orders as both adapters page them: the key of a record in an order, cursors that carry that key,
  * and the selection of one page from matching candidates. The order itself is contract/search.ts's.
  */
-import { compareKeyParts, type ListKey, type ListOrder } from '../../../contract/search'
+import type { ListKey, ListOrder } from '../../../contract/search'
 import { InvalidCursorError, type WumpusRecord } from './port'
 
 const CURSOR_KIND: Record<ListOrder, string> = { new: '', popular: 'p', relevance: 'r' }
@@ -36,7 +36,7 @@ export function decodeCursor(cursor: string, order: ListOrder): ListKey {
 export class PageSelector<T> {
   /** Candidates offered, before or after the cursor. */
   total = 0
-  private readonly best: Array<{ key: ListKey; value: T }> = []
+  private readonly best: Array<{ rank: number; time: number; value: T; id?: string }> = []
 
   constructor(
     private readonly limit: number,
@@ -47,19 +47,18 @@ export class PageSelector<T> {
   offer(rank: number, time: number, value: T): void {
     this.total++
     const after = this.after
-    if (after && comesFirst(rank, time, value, after, this.idOf) !== false) return
+    if (after && comesFirst(rank, time, value, after.rank, after.time, () => after.id, this.idOf) !== false) return
     const best = this.best
     const size = this.limit + 1
-    if (best.length === size && comesFirst(rank, time, value, best[size - 1]!.key, this.idOf) !== true) return
-    const id = this.idOf(value)
+    if (best.length === size && this.before(rank, time, value, best[size - 1]!) !== true) return
     let low = 0
     let high = best.length
     while (low < high) {
       const middle = (low + high) >>> 1
-      if (compareKeyParts(rank, time, id, best[middle]!.key) > 0) low = middle + 1
+      if (this.before(rank, time, value, best[middle]!) === false) low = middle + 1
       else high = middle
     }
-    best.splice(low, 0, { key: { rank, time, id }, value })
+    best.splice(low, 0, { rank, time, value })
     if (best.length > size) best.pop()
   }
 
@@ -67,14 +66,33 @@ export class PageSelector<T> {
   page(): { values: T[]; nextKey?: ListKey } {
     const shown = this.best.slice(0, this.limit)
     const values = shown.map((entry) => entry.value)
-    return this.best.length > this.limit ? { values, nextKey: shown[shown.length - 1]!.key } : { values }
+    const last = shown[shown.length - 1]
+    if (this.best.length <= this.limit || !last) return { values }
+    return { values, nextKey: { rank: last.rank, time: last.time, id: this.idOfEntry(last) } }
+  }
+
+  private before(rank: number, time: number, value: T, entry: PageSelector<T>['best'][number]): boolean | undefined {
+    return comesFirst(rank, time, value, entry.rank, entry.time, () => this.idOfEntry(entry), this.idOf)
+  }
+
+  private idOfEntry(entry: PageSelector<T>['best'][number]): string {
+    return (entry.id ??= this.idOf(entry.value))
   }
 }
 
 /** Whether the candidate comes before the key (true), after it (false), or is the key itself (undefined). */
-function comesFirst<T>(rank: number, time: number, value: T, key: ListKey, idOf: (value: T) => string): boolean | undefined {
-  if (rank !== key.rank) return rank > key.rank
-  if (time !== key.time) return time > key.time
+function comesFirst<T>(
+  rank: number,
+  time: number,
+  value: T,
+  keyRank: number,
+  keyTime: number,
+  keyId: () => string,
+  idOf: (value: T) => string,
+): boolean | undefined {
+  if (rank !== keyRank) return rank > keyRank
+  if (time !== keyTime) return time > keyTime
   const id = idOf(value)
-  return id === key.id ? undefined : id > key.id
+  const other = keyId()
+  return id === other ? undefined : id > other
 }

@@ -1,6 +1,7 @@
 /**
  * The storage port. Handlers talk to this, never to a driver.
- * Two adapters implement it: embedded (nedb + files folder) and mongo (official driver + GridFS).
+ * Two adapters implement it: sqlite (the embedded default, sqlite/) and mongo (official driver + GridFS),
+ * one small repository per aggregate each, checked by one behaviour suite (store-contract.ts).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
@@ -105,7 +106,7 @@ export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | '
 export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags'>>
 
 /**
- * Filters that keep a known subset: each is one facet of the embedded catalog and one indexed field in
+ * Filters that keep a known subset: each is one facet (indexed rows in SQLite) and one indexed field in
  * MongoDB (backend/src/store/facets.ts). A new filter is one more key here and there.
  */
 export interface WumpusFilters {
@@ -218,34 +219,33 @@ export interface RateCounter {
   hit(key: string): Promise<number>
 }
 
-export interface Store {
-  readonly kind: 'embedded' | 'mongo'
-
+/** Animations: their records, lists and searches, tags, download counts and the files they claim. */
+export interface WumpusRepository {
   /**
    * A page in the order the options ask for (contract/search.ts listOrder and compareListKeys): newest
    * first (createdAt desc, then _id desc), most downloaded first, or best match first, each ending on
    * createdAt and _id so paging is stable. A malformed cursor, or one of another order, throws
    * InvalidCursorError. Both adapters answer from an index, never by reading every record.
    */
-  listWumpuses(options: ListWumpusesOptions): Promise<WumpusPage>
+  list(options: ListWumpusesOptions): Promise<WumpusPage>
   /** Undefined for unknown ids (malformed ids included). */
-  getWumpus(id: string): Promise<WumpusRecord | undefined>
+  get(id: string): Promise<WumpusRecord | undefined>
   /** A record whose files another record already has throws FileInUseError: a file belongs to one animation only. */
-  insertWumpus(wumpus: NewWumpus): Promise<WumpusRecord>
+  insert(wumpus: NewWumpus): Promise<WumpusRecord>
   /** Undefined when there is no such record. Files another record has throw FileInUseError, as on insert. */
-  updateWumpus(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
+  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
   /**
    * Removes the record (files are the caller's to remove) and takes it out of every pack (a pack whose
    * cover it was gets its first animation as cover); answers how many were removed (0 or 1).
    */
-  deleteWumpus(id: string): Promise<number>
+  delete(id: string): Promise<number>
   /**
    * Sets (or with null removes) the record's derived media, only while its Lottie is still the file
    * `lottieId`; answers the updated record, or undefined when the record is gone or its Lottie changed.
    * Does not touch updatedAt (nothing a person changed).
    */
-  setDerivedMedia(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined>
-  countWumpuses(): Promise<number>
+  setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined>
+  count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
    * updatedAt; moves the revision when some record changed.
@@ -253,79 +253,102 @@ export interface Store {
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
   /** The tags in use with how many animations carry each, most used first, then by tag. */
   listTags(): Promise<TagCount[]>
-  /** The id of an animation that refers to this file (in any format), or undefined. */
-  findWumpusByFile(fileId: string): Promise<string | undefined>
+  /** The id of an animation that refers to this file (in any format, or among its derived files), or undefined. */
+  findByFile(fileId: string): Promise<string | undefined>
+  /** Whether any animation refers to this file (findByFile answers one). */
+  usesFile(fileId: string): Promise<boolean>
   /**
    * Grows with every animation write made through this store object, so the HTTP layer can cache
    * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
    */
-  wumpusRevision(): number
+  revision(): number
+}
 
-  /** Packs newest first (createdAt desc, then id desc), paged with newest-first cursors; a bad cursor throws InvalidCursorError. */
-  listPacks(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }>
+/** Sticker packs. */
+export interface PackRepository {
+  /** Newest first (createdAt desc, then id desc), paged with newest-first cursors; a bad cursor throws InvalidCursorError. */
+  list(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }>
   /** Undefined for unknown ids (malformed ids included). */
-  getPack(id: string): Promise<PackRecord | undefined>
+  get(id: string): Promise<PackRecord | undefined>
   /** Stores the pack as given (the caller checked the animations exist); the cover defaults to the first. */
-  insertPack(pack: NewPack): Promise<PackRecord>
+  insert(pack: NewPack): Promise<PackRecord>
   /** Undefined when there is no such pack. A cover not among the (new) animations falls back to the first. */
-  updatePack(id: string, patch: PackPatch): Promise<PackRecord | undefined>
+  update(id: string, patch: PackPatch): Promise<PackRecord | undefined>
   /** Answers how many were removed (0 or 1). */
-  deletePack(id: string): Promise<number>
+  delete(id: string): Promise<number>
+}
 
-  getUser(email: string): Promise<UserRecord | undefined>
+/** Accounts, keyed by email. */
+export interface UserRepository {
+  get(email: string): Promise<UserRecord | undefined>
   /** Creates the user with defaults for missing fields, or applies the patch to the existing one. */
-  upsertUser(email: string, patch: UserPatch): Promise<UserRecord>
+  upsert(email: string, patch: UserPatch): Promise<UserRecord>
   /** All users, by email ascending. */
-  listUsers(): Promise<UserRecord[]>
+  list(): Promise<UserRecord[]>
   /** Answers how many users were modified (0 when already that role or unknown). */
   setRole(email: string, role: Role): Promise<number>
   /**
    * Binds an existing user to a Firebase account, atomically: sets firebaseUid when it is unset.
    * Answers the user, or undefined when it is unknown or bound to another uid.
    */
-  bindUser(email: string, uid: string): Promise<UserRecord | undefined>
+  bind(email: string, uid: string): Promise<UserRecord | undefined>
+}
 
-  createSession(session: NewSession): Promise<SessionRecord>
+/** Signed-in sessions. */
+export interface SessionRepository {
+  create(session: NewSession): Promise<SessionRecord>
   /** The session, or undefined when unknown or ended (expired ones are answered; the caller judges). */
-  getSession(id: string): Promise<SessionRecord | undefined>
+  get(id: string): Promise<SessionRecord | undefined>
   /** Answers whether a session was ended. */
-  deleteSession(id: string): Promise<boolean>
+  delete(id: string): Promise<boolean>
   /** Ends every session of this email, except the one given; answers how many. */
-  deleteUserSessions(email: string, options?: { exceptId?: string }): Promise<number>
+  deleteForUser(email: string, options?: { exceptId?: string }): Promise<number>
   /** Forgets sessions whose absolute end is past; answers how many. */
-  deleteExpiredSessions(now: Date): Promise<number>
+  deleteExpired(now: Date): Promise<number>
+}
 
-  appendAudit(record: NewAuditRecord): Promise<AuditRecord>
+/** The audit log. */
+export interface AuditRepository {
+  append(record: NewAuditRecord): Promise<AuditRecord>
   /** Newest first, paged like the wumpus lists. */
-  listAudit(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }>
+  list(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }>
+}
 
-  /**
-   * A rate counter: at most `points` hits per key in each window of `durationSeconds`. In memory on
-   * the embedded store; in the database on MongoDB, so that every instance counts together.
-   */
-  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter
-
-  putFile(file: NewFile): Promise<StoredFile>
-  getFileInfo(id: string): Promise<StoredFile | undefined>
+/** Stored files: their bytes and what is known of them. */
+export interface FileRepository {
+  put(file: NewFile): Promise<StoredFile>
+  info(id: string): Promise<StoredFile | undefined>
   /** The whole file, or undefined when unknown. */
-  readFile(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
+  read(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
   /** Answers whether a file was removed. */
-  deleteFile(id: string): Promise<boolean>
+  delete(id: string): Promise<boolean>
   /**
    * Files created before the given time, oldest first (then by id), `limit` at most, starting after
    * the file `after` when given (pass the last file of the previous page). For sweeping orphans.
    */
-  listFiles(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
-  /** Whether any animation record refers to this file id (in any format, or among its derived files). */
-  isFileInUse(id: string): Promise<boolean>
+  list(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
   /** The files this user uploaded for this purpose, oldest first. */
-  listUserFiles(owner: string, purpose: FilePurpose): Promise<StoredFile[]>
+  listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]>
   /**
    * Removes stored bytes that have no file record (a crash between writing them and recording them),
    * when they were written before the given time; answers how many.
    */
   sweepStrayBlobs(createdBefore: Date): Promise<number>
+}
 
+export interface Store {
+  readonly kind: 'sqlite' | 'mongo'
+  readonly wumpuses: WumpusRepository
+  readonly packs: PackRepository
+  readonly users: UserRepository
+  readonly sessions: SessionRepository
+  readonly audit: AuditRepository
+  readonly files: FileRepository
+  /**
+   * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
+   * database, so that every instance on one MongoDB counts together.
+   */
+  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>

@@ -61,13 +61,13 @@ function fileIds(files: NewWumpus['files']): string[] {
 }
 
 async function inUse(store: Store, ids: string[]): Promise<boolean[]> {
-  return Promise.all(ids.map((id) => store.isFileInUse(id)))
+  return Promise.all(ids.map((id) => store.wumpuses.usesFile(id)))
 }
 
 /** Puts a file once the clock has moved past the previous one, so creation times differ. */
 async function putAfter(store: Store, previous: StoredFile | undefined, file: NewFile): Promise<StoredFile> {
   while (previous && Date.now() <= previous.createdAt.getTime()) await new Promise((resolve) => setImmediate(resolve))
-  return store.putFile(file)
+  return store.files.put(file)
 }
 
 function later(date: Date, ms = 1): Date {
@@ -94,7 +94,7 @@ async function collectPages(
   let cursor: string | undefined
   let pages = 0
   do {
-    const page = await store.listWumpuses({ ...options, limit, cursor })
+    const page = await store.wumpuses.list({ ...options, limit, cursor })
     expect(page.items.length).toBeLessThanOrEqual(limit)
     ids.push(...page.items.map((item) => item._id))
     totals.push(page.total)
@@ -261,29 +261,29 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       it('inserts and reads back a record with a 24-hex id and dates', async () => {
         const input = sampleWumpus()
         const before = Date.now()
-        const inserted = await store.insertWumpus(input)
+        const inserted = await store.wumpuses.insert(input)
         expect(inserted._id).toMatch(/^[0-9a-f]{24}$/)
         expect(inserted).toMatchObject(input)
         expect(inserted.createdAt).toBeInstanceOf(Date)
         expect(inserted.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1)
         expect(inserted.updatedAt.getTime()).toBe(inserted.createdAt.getTime())
-        expect(await store.getWumpus(inserted._id)).toEqual(inserted)
+        expect(await store.wumpuses.get(inserted._id)).toEqual(inserted)
       })
 
       it('keeps a given createdAt and gives each record its own id', async () => {
         const createdAt = new Date('2024-02-03T04:05:06.789Z')
-        const a = await store.insertWumpus(sampleWumpus({ createdAt }))
-        const b = await store.insertWumpus(sampleWumpus({ createdAt }))
+        const a = await store.wumpuses.insert(sampleWumpus({ createdAt }))
+        const b = await store.wumpuses.insert(sampleWumpus({ createdAt }))
         expect(a.createdAt).toEqual(createdAt)
-        expect((await store.getWumpus(a._id))?.createdAt).toEqual(createdAt)
+        expect((await store.wumpuses.get(a._id))?.createdAt).toEqual(createdAt)
         expect(a._id).not.toBe(b._id)
       })
 
       it('does not store keys outside the record shape', async () => {
         const sample = sampleWumpus()
         const input = { ...sample, role: 'admin', files: { ...sample.files, gif: { ...sample.files.gif, size: 3 } } } as NewWumpus
-        const inserted = await store.insertWumpus(input)
-        const read = await store.getWumpus(inserted._id)
+        const inserted = await store.wumpuses.insert(input)
+        const read = await store.wumpuses.get(inserted._id)
         expect(Object.keys(read ?? {}).sort()).toEqual([
           '_id',
           'createdAt',
@@ -298,28 +298,28 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         ])
         expect(read).toMatchObject({ tags: [], downloads: 0 })
         expect(read?.files).toEqual(sample.files)
-        await store.updateWumpus(inserted._id, { u_email: 'thief@example.com' } as never)
-        expect((await store.getWumpus(inserted._id))?.u_email).toBe(sample.u_email)
+        await store.wumpuses.update(inserted._id, { u_email: 'thief@example.com' } as never)
+        expect((await store.wumpuses.get(inserted._id))?.u_email).toBe(sample.u_email)
       })
 
       it('answers undefined or 0 for unknown and malformed ids', async () => {
-        await store.insertWumpus(sampleWumpus())
+        await store.wumpuses.insert(sampleWumpus())
         for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
-          expect(await store.getWumpus(id)).toBeUndefined()
-          expect(await store.updateWumpus(id, { name: 'x' })).toBeUndefined()
-          expect(await store.deleteWumpus(id)).toBe(0)
+          expect(await store.wumpuses.get(id)).toBeUndefined()
+          expect(await store.wumpuses.update(id, { name: 'x' })).toBeUndefined()
+          expect(await store.wumpuses.delete(id)).toBe(0)
         }
-        expect(await store.countWumpuses()).toBe(1)
+        expect(await store.wumpuses.count()).toBe(1)
       })
 
       it('updates only the patched fields and bumps updatedAt', async () => {
-        const inserted = await store.insertWumpus(sampleWumpus({ createdAt: new Date(Date.now() - 60_000) }))
+        const inserted = await store.wumpuses.insert(sampleWumpus({ createdAt: new Date(Date.now() - 60_000) }))
         const files = {
           gif: { id: 'f00000000000000000000001', filename: 'new.gif' },
           apng: { id: 'f00000000000000000000002', filename: 'new.png' },
           lottie: { id: 'f00000000000000000000003', filename: 'new.json' },
         }
-        const updated = await store.updateWumpus(inserted._id, { name: 'Renamed', files, description: undefined })
+        const updated = await store.wumpuses.update(inserted._id, { name: 'Renamed', files, description: undefined })
         expect(updated).toEqual({
           ...inserted,
           name: 'Renamed',
@@ -327,38 +327,38 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           updatedAt: updated?.updatedAt,
         })
         expect(updated!.updatedAt.getTime()).toBeGreaterThan(inserted.createdAt.getTime())
-        expect(await store.getWumpus(inserted._id)).toEqual(updated)
+        expect(await store.wumpuses.get(inserted._id)).toEqual(updated)
       })
 
       it('deletes once and counts what is left', async () => {
-        const a = await store.insertWumpus(sampleWumpus())
-        const b = await store.insertWumpus(sampleWumpus())
-        expect(await store.countWumpuses()).toBe(2)
-        expect(await store.deleteWumpus(a._id)).toBe(1)
-        expect(await store.deleteWumpus(a._id)).toBe(0)
-        expect(await store.getWumpus(a._id)).toBeUndefined()
-        expect(await store.getWumpus(b._id)).toEqual(b)
-        expect(await store.countWumpuses()).toBe(1)
-        const page = await store.listWumpuses({ limit: 10 })
+        const a = await store.wumpuses.insert(sampleWumpus())
+        const b = await store.wumpuses.insert(sampleWumpus())
+        expect(await store.wumpuses.count()).toBe(2)
+        expect(await store.wumpuses.delete(a._id)).toBe(1)
+        expect(await store.wumpuses.delete(a._id)).toBe(0)
+        expect(await store.wumpuses.get(a._id)).toBeUndefined()
+        expect(await store.wumpuses.get(b._id)).toEqual(b)
+        expect(await store.wumpuses.count()).toBe(1)
+        const page = await store.wumpuses.list({ limit: 10 })
         expect(page.items.map((item) => item._id)).toEqual([b._id])
         expect(page.total).toBe(1)
       })
 
       it('moves the revision on every animation write, and only then', async () => {
-        const seen = [store.wumpusRevision()]
-        const record = await store.insertWumpus(sampleWumpus())
-        seen.push(store.wumpusRevision())
-        await store.updateWumpus(record._id, { name: 'Renamed' })
-        seen.push(store.wumpusRevision())
-        await store.deleteWumpus(record._id)
-        seen.push(store.wumpusRevision())
+        const seen = [store.wumpuses.revision()]
+        const record = await store.wumpuses.insert(sampleWumpus())
+        seen.push(store.wumpuses.revision())
+        await store.wumpuses.update(record._id, { name: 'Renamed' })
+        seen.push(store.wumpuses.revision())
+        await store.wumpuses.delete(record._id)
+        seen.push(store.wumpuses.revision())
         expect(new Set(seen).size).toBe(4)
         // Reads and writes that change nothing leave it alone.
-        await store.listWumpuses({ limit: 5 })
-        await store.updateWumpus(record._id, { name: 'Gone' })
-        await store.deleteWumpus(record._id)
-        await store.upsertUser('reader@example.com', {})
-        expect(store.wumpusRevision()).toBe(seen[3])
+        await store.wumpuses.list({ limit: 5 })
+        await store.wumpuses.update(record._id, { name: 'Gone' })
+        await store.wumpuses.delete(record._id)
+        await store.users.upsert('reader@example.com', {})
+        expect(store.wumpuses.revision()).toBe(seen[3])
       })
 
       it('lists newest first across pages with no duplicates or gaps, stable on createdAt ties', async () => {
@@ -366,10 +366,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const records: WumpusRecord[] = []
         // 5 distinct times, 5 records each, inserted in a scrambled order.
         const times = Array.from({ length: 25 }, (_, i) => base + ((i * 7) % 5) * 1000)
-        for (const time of times) records.push(await store.insertWumpus(sampleWumpus({ createdAt: new Date(time) })))
+        for (const time of times) records.push(await store.wumpuses.insert(sampleWumpus({ createdAt: new Date(time) })))
         const expected = newestFirst(records)
 
-        const first = await store.listWumpuses({ limit: 7 })
+        const first = await store.wumpuses.list({ limit: 7 })
         expect(first.items.map((item) => item._id)).toEqual(expected.slice(0, 7))
         expect(first.total).toBe(25)
         expect(first.items[0]).toEqual(records.find((record) => record._id === expected[0]))
@@ -382,14 +382,14 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
 
       it('ends without an empty page when the count divides evenly, and handles an empty store', async () => {
-        expect(await store.listWumpuses({ limit: 5 })).toEqual({ items: [], total: 0 })
-        for (let i = 0; i < 10; i++) await store.insertWumpus(sampleWumpus({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)) }))
-        const first = await store.listWumpuses({ limit: 5 })
+        expect(await store.wumpuses.list({ limit: 5 })).toEqual({ items: [], total: 0 })
+        for (let i = 0; i < 10; i++) await store.wumpuses.insert(sampleWumpus({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)) }))
+        const first = await store.wumpuses.list({ limit: 5 })
         expect(first.nextCursor).toBeDefined()
-        const second = await store.listWumpuses({ limit: 5, cursor: first.nextCursor })
+        const second = await store.wumpuses.list({ limit: 5, cursor: first.nextCursor })
         expect(second.items).toHaveLength(5)
         expect(second.nextCursor).toBeUndefined()
-        const whole = await store.listWumpuses({ limit: 10 })
+        const whole = await store.wumpuses.list({ limit: 10 })
         expect(whole.items).toHaveLength(10)
         expect(whole.nextCursor).toBeUndefined()
       })
@@ -397,15 +397,15 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       it('keeps paging stable when records are added or deleted between pages', async () => {
         const records: WumpusRecord[] = []
         for (let i = 0; i < 12; i++) {
-          records.push(await store.insertWumpus(sampleWumpus({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) })))
+          records.push(await store.wumpuses.insert(sampleWumpus({ createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)) })))
         }
         const expected = newestFirst(records)
-        const first = await store.listWumpuses({ limit: 4 })
+        const first = await store.wumpuses.list({ limit: 4 })
         expect(first.items.map((item) => item._id)).toEqual(expected.slice(0, 4))
         // A newer record and the deletion of the cursor's own record must not shift the next page.
-        await store.insertWumpus(sampleWumpus())
-        expect(await store.deleteWumpus(expected[3]!)).toBe(1)
-        const second = await store.listWumpuses({ limit: 4, cursor: first.nextCursor })
+        await store.wumpuses.insert(sampleWumpus())
+        expect(await store.wumpuses.delete(expected[3]!)).toBe(1)
+        const second = await store.wumpuses.list({ limit: 4, cursor: first.nextCursor })
         expect(second.items.map((item) => item._id)).toEqual(expected.slice(4, 8))
         expect(second.total).toBe(12)
       })
@@ -414,21 +414,21 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const mine: WumpusRecord[] = []
         for (let i = 0; i < 9; i++) {
           const createdAt = new Date(Date.UTC(2025, 5, 1, 0, 0, i % 3))
-          mine.push(await store.insertWumpus(sampleWumpus({ u_email: 'me@example.com', createdAt })))
-          await store.insertWumpus(sampleWumpus({ u_email: 'other@example.com', createdAt }))
+          mine.push(await store.wumpuses.insert(sampleWumpus({ u_email: 'me@example.com', createdAt })))
+          await store.wumpuses.insert(sampleWumpus({ u_email: 'other@example.com', createdAt }))
         }
-        const page = await store.listWumpuses({ limit: 4, u_email: 'me@example.com' })
+        const page = await store.wumpuses.list({ limit: 4, u_email: 'me@example.com' })
         expect(page.total).toBe(9)
         expect(page.items.every((item) => item.u_email === 'me@example.com')).toBe(true)
         const { ids, totals } = await collectPages(store, 4, 'me@example.com')
         expect(ids).toEqual(newestFirst(mine))
         expect(totals).toEqual([9, 9, 9])
-        expect(await store.listWumpuses({ limit: 4, u_email: 'nobody@example.com' })).toEqual({ items: [], total: 0 })
-        expect(await store.countWumpuses()).toBe(18)
+        expect(await store.wumpuses.list({ limit: 4, u_email: 'nobody@example.com' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.count()).toBe(18)
       })
 
       it('rejects malformed cursors with InvalidCursorError', async () => {
-        await store.insertWumpus(sampleWumpus())
+        await store.wumpuses.insert(sampleWumpus())
         const bad = [
           'garbage',
           '',
@@ -437,11 +437,11 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           Buffer.from(`1.${UNKNOWN_ID}.1`).toString('base64url'),
         ]
         for (const cursor of bad) {
-          await expect(store.listWumpuses({ limit: 5, cursor })).rejects.toBeInstanceOf(InvalidCursorError)
+          await expect(store.wumpuses.list({ limit: 5, cursor })).rejects.toBeInstanceOf(InvalidCursorError)
         }
         // A well-formed cursor past every record is a valid, empty page.
         const past = encodeCursor({ rank: 0, time: 0, id: UNKNOWN_ID }, 'new')
-        expect(await store.listWumpuses({ limit: 5, cursor: past })).toEqual({ items: [], total: 1 })
+        expect(await store.wumpuses.list({ limit: 5, cursor: past })).toEqual({ items: [], total: 1 })
       })
     })
 
@@ -450,35 +450,35 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const ids = (page: { items: WumpusRecord[] }) => page.items.map((item) => item._id)
 
       it('keeps tags, replaces them on update, and lists them with counts, most used first', async () => {
-        const a = await store.insertWumpus(sampleWumpus({ tags: ['happy', 'wave'] }))
-        const b = await store.insertWumpus(sampleWumpus({ tags: ['happy'] }))
-        await store.insertWumpus(sampleWumpus())
-        expect((await store.getWumpus(a._id))?.tags).toEqual(['happy', 'wave'])
-        expect(await store.listTags()).toEqual([
+        const a = await store.wumpuses.insert(sampleWumpus({ tags: ['happy', 'wave'] }))
+        const b = await store.wumpuses.insert(sampleWumpus({ tags: ['happy'] }))
+        await store.wumpuses.insert(sampleWumpus())
+        expect((await store.wumpuses.get(a._id))?.tags).toEqual(['happy', 'wave'])
+        expect(await store.wumpuses.listTags()).toEqual([
           { tag: 'happy', count: 2 },
           { tag: 'wave', count: 1 },
         ])
-        const updated = await store.updateWumpus(a._id, { tags: ['sleepy', 'wave', 'blue'] })
+        const updated = await store.wumpuses.update(a._id, { tags: ['sleepy', 'wave', 'blue'] })
         expect(updated?.tags).toEqual(['sleepy', 'wave', 'blue'])
-        expect(await store.listTags()).toEqual([
+        expect(await store.wumpuses.listTags()).toEqual([
           { tag: 'blue', count: 1 },
           { tag: 'happy', count: 1 },
           { tag: 'sleepy', count: 1 },
           { tag: 'wave', count: 1 },
         ])
-        await store.updateWumpus(a._id, { name: 'Renamed Wumpus' })
-        expect((await store.getWumpus(a._id))?.tags).toEqual(['sleepy', 'wave', 'blue'])
-        expect(await store.deleteWumpus(b._id)).toBe(1)
-        await store.updateWumpus(a._id, { tags: [] })
-        expect(await store.listTags()).toEqual([])
+        await store.wumpuses.update(a._id, { name: 'Renamed Wumpus' })
+        expect((await store.wumpuses.get(a._id))?.tags).toEqual(['sleepy', 'wave', 'blue'])
+        expect(await store.wumpuses.delete(b._id)).toBe(1)
+        await store.wumpuses.update(a._id, { tags: [] })
+        expect(await store.wumpuses.listTags()).toEqual([])
       })
 
       it('filters by tag with its own total and paging, newest first, also with an uploader', async () => {
         const tagged: WumpusRecord[] = []
         for (let i = 0; i < 9; i++) {
           const u_email = i % 2 ? 'odd@example.com' : 'even@example.com'
-          tagged.push(await store.insertWumpus(sampleWumpus({ tags: ['party', `t${i % 3}`], u_email, createdAt: at(i % 4) })))
-          await store.insertWumpus(sampleWumpus({ tags: ['other'], u_email, createdAt: at(i % 4) }))
+          tagged.push(await store.wumpuses.insert(sampleWumpus({ tags: ['party', `t${i % 3}`], u_email, createdAt: at(i % 4) })))
+          await store.wumpuses.insert(sampleWumpus({ tags: ['other'], u_email, createdAt: at(i % 4) }))
         }
         const { ids: all, totals } = await collectPages(store, 4, { tag: 'party' })
         expect(all).toEqual(newestFirst(tagged))
@@ -486,50 +486,55 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const odd = await collectPages(store, 2, { tag: 'party', u_email: 'odd@example.com' })
         expect(odd.ids).toEqual(newestFirst(tagged.filter((record) => record.u_email === 'odd@example.com')))
         expect(odd.totals.every((total) => total === 4)).toBe(true)
-        expect(await store.listWumpuses({ limit: 5, tag: 'none' })).toEqual({ items: [], total: 0 })
-        expect(await store.listWumpuses({ limit: 5, tag: 't1', u_email: 'nobody@example.com' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.list({ limit: 5, tag: 'none' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.list({ limit: 5, tag: 't1', u_email: 'nobody@example.com' })).toEqual({ items: [], total: 0 })
       })
 
       it('finds words whatever their case and accents, and as prefixes while typing', async () => {
-        const cafe = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Sipping a crème brûlée latte' }))
-        const wave = await store.insertWumpus(
+        const cafe = await store.wumpuses.insert(sampleWumpus({ name: 'Café Wumpus', description: 'Sipping a crème brûlée latte' }))
+        const wave = await store.wumpuses.insert(
           sampleWumpus({ name: 'Waving Wumpus', description: 'Says hello to everyone', tags: ['greeting'] }),
         )
-        for (const q of ['cafe', 'CAFÉ', 'Cafe\u0301', 'caf', 'c', 'creme brulee', 'BRÛ']) {
-          expect(ids(await store.listWumpuses({ limit: 10, q })), q).toEqual([cafe._id])
+        for (const q of ['cafe', 'CAFÉ', 'Cafe\u0301', 'caf', 'ca', 'creme brulee', 'BRÛ']) {
+          expect(ids(await store.wumpuses.list({ limit: 10, q })), q).toEqual([cafe._id])
         }
+        // One letter is too short to be a prefix: it finds only itself, as a whole word.
+        expect(ids(await store.wumpuses.list({ limit: 10, q: 'c' }))).toEqual([])
+        const letter = await store.wumpuses.insert(sampleWumpus({ name: 'Plan C Wumpus', description: 'Calm' }))
+        expect(ids(await store.wumpuses.list({ limit: 10, q: 'c' }))).toEqual([letter._id])
+        expect(await store.wumpuses.delete(letter._id)).toBe(1)
         for (const q of ['wav', 'waving', 'greet', 'HELLO', 'wumpus hello', 'hel wav']) {
-          expect(ids(await store.listWumpuses({ limit: 10, q })), q).toEqual([wave._id])
+          expect(ids(await store.wumpuses.list({ limit: 10, q })), q).toEqual([wave._id])
         }
         for (const q of ['wavy', 'waving latte', 'zebra', 'ingw']) {
-          expect(await store.listWumpuses({ limit: 10, q }), q).toEqual({ items: [], total: 0 })
+          expect(await store.wumpuses.list({ limit: 10, q }), q).toEqual({ items: [], total: 0 })
         }
         // Only punctuation is no words at all: the plain list.
-        expect((await store.listWumpuses({ limit: 10, q: ' !? ' })).total).toBe(2)
+        expect((await store.wumpuses.list({ limit: 10, q: ' !? ' })).total).toBe(2)
       })
 
       it('ranks name over tags over description, whole words over prefixes, then newest first', async () => {
-        const description = await store.insertWumpus(
+        const description = await store.wumpuses.insert(
           sampleWumpus({ name: 'Quiet One', description: 'Looks at the moon all night', createdAt: at(5) }),
         )
-        const tag = await store.insertWumpus(
+        const tag = await store.wumpuses.insert(
           sampleWumpus({ name: 'Sky Wumpus', description: 'Looks up at the sky', tags: ['moon'], createdAt: at(4) }),
         )
-        const prefix = await store.insertWumpus(
+        const prefix = await store.wumpuses.insert(
           sampleWumpus({ name: 'Moonlight Wumpus', description: 'Glows softly at night', createdAt: at(3) }),
         )
-        const older = await store.insertWumpus(
+        const older = await store.wumpuses.insert(
           sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(1) }),
         )
-        const newer = await store.insertWumpus(
+        const newer = await store.wumpuses.insert(
           sampleWumpus({ name: 'Moon Wumpus', description: 'Round and pale as it is', createdAt: at(2) }),
         )
-        const everywhere = await store.insertWumpus(sampleWumpus({ name: 'Moon', description: 'The moon itself', createdAt: at(0) }))
-        const page = await store.listWumpuses({ limit: 10, q: 'moon' })
+        const everywhere = await store.wumpuses.insert(sampleWumpus({ name: 'Moon', description: 'The moon itself', createdAt: at(0) }))
+        const page = await store.wumpuses.list({ limit: 10, q: 'moon' })
         expect(ids(page)).toEqual([everywhere, newer, older, tag, prefix, description].map((record) => record._id))
         expect(page.total).toBe(6)
         // Another order keeps the same matches.
-        expect(ids(await store.listWumpuses({ limit: 10, q: 'moon', sort: 'new' }))).toEqual(
+        expect(ids(await store.wumpuses.list({ limit: 10, q: 'moon', sort: 'new' }))).toEqual(
           [description, tag, prefix, newer, older, everywhere].map((record) => record._id),
         )
       })
@@ -538,27 +543,27 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const records: WumpusRecord[] = []
         for (let i = 0; i < 24; i++) {
           const name = i % 3 === 0 ? 'Star Wumpus' : i % 3 === 1 ? 'Starry Wumpus' : 'Plain Wumpus'
-          records.push(await store.insertWumpus(sampleWumpus({ name, description: 'Bright star in the sky', createdAt: at(i % 4) })))
+          records.push(await store.wumpuses.insert(sampleWumpus({ name, description: 'Bright star in the sky', createdAt: at(i % 4) })))
         }
-        const whole = await store.listWumpuses({ limit: 100, q: 'star' })
+        const whole = await store.wumpuses.list({ limit: 100, q: 'star' })
         expect(whole.total).toBe(24)
         const { ids: paged, totals } = await collectPages(store, 5, { q: 'star' })
         expect(paged).toEqual(ids(whole))
         expect(totals.every((total) => total === 24)).toBe(true)
 
-        const first = await store.listWumpuses({ limit: 5, q: 'star' })
-        await store.insertWumpus(sampleWumpus({ name: 'Star Wumpus', description: 'Bright star in the sky', createdAt: at(9) }))
-        expect(await store.deleteWumpus(ids(first)[4]!)).toBe(1)
-        const second = await store.listWumpuses({ limit: 5, q: 'star', cursor: first.nextCursor })
+        const first = await store.wumpuses.list({ limit: 5, q: 'star' })
+        await store.wumpuses.insert(sampleWumpus({ name: 'Star Wumpus', description: 'Bright star in the sky', createdAt: at(9) }))
+        expect(await store.wumpuses.delete(ids(first)[4]!)).toBe(1)
+        const second = await store.wumpuses.list({ limit: 5, q: 'star', cursor: first.nextCursor })
         expect(ids(second)).toEqual(ids(whole).slice(5, 10))
       })
 
       it('counts downloads without touching updatedAt, and lists the most downloaded first', async () => {
-        const a = await store.insertWumpus(sampleWumpus({ name: 'Alpha Wumpus', createdAt: at(1) }))
-        const b = await store.insertWumpus(sampleWumpus({ name: 'Beta Wumpus', createdAt: at(2) }))
-        const c = await store.insertWumpus(sampleWumpus({ name: 'Gamma Wumpus', createdAt: at(3) }))
-        const revision = store.wumpusRevision()
-        await store.addDownloads(
+        const a = await store.wumpuses.insert(sampleWumpus({ name: 'Alpha Wumpus', createdAt: at(1) }))
+        const b = await store.wumpuses.insert(sampleWumpus({ name: 'Beta Wumpus', createdAt: at(2) }))
+        const c = await store.wumpuses.insert(sampleWumpus({ name: 'Gamma Wumpus', createdAt: at(3) }))
+        const revision = store.wumpuses.revision()
+        await store.wumpuses.addDownloads(
           new Map([
             [a._id, 3],
             [b._id, 1],
@@ -566,49 +571,49 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
             ['nope', 1],
           ]),
         )
-        expect(store.wumpusRevision()).not.toBe(revision)
-        await store.addDownloads(new Map([[b._id, 2]]))
-        expect(await store.getWumpus(a._id)).toEqual({ ...a, downloads: 3 })
-        expect((await store.getWumpus(b._id))?.downloads).toBe(3)
+        expect(store.wumpuses.revision()).not.toBe(revision)
+        await store.wumpuses.addDownloads(new Map([[b._id, 2]]))
+        expect(await store.wumpuses.get(a._id)).toEqual({ ...a, downloads: 3 })
+        expect((await store.wumpuses.get(b._id))?.downloads).toBe(3)
         // Equal counts: newest first.
-        expect(ids(await store.listWumpuses({ limit: 10, sort: 'popular' }))).toEqual([b._id, a._id, c._id])
+        expect(ids(await store.wumpuses.list({ limit: 10, sort: 'popular' }))).toEqual([b._id, a._id, c._id])
         const { ids: paged } = await collectPages(store, 1, { sort: 'popular' })
         expect(paged).toEqual([b._id, a._id, c._id])
-        expect(ids(await store.listWumpuses({ limit: 10, q: 'wumpus', sort: 'popular' }))).toEqual([b._id, a._id, c._id])
-        const unchanged = store.wumpusRevision()
-        await store.addDownloads(new Map([[UNKNOWN_ID, 1]]))
-        await store.addDownloads(new Map())
-        expect(store.wumpusRevision()).toBe(unchanged)
+        expect(ids(await store.wumpuses.list({ limit: 10, q: 'wumpus', sort: 'popular' }))).toEqual([b._id, a._id, c._id])
+        const unchanged = store.wumpuses.revision()
+        await store.wumpuses.addDownloads(new Map([[UNKNOWN_ID, 1]]))
+        await store.wumpuses.addDownloads(new Map())
+        expect(store.wumpuses.revision()).toBe(unchanged)
       })
 
       it('refuses a cursor made for another order', async () => {
-        for (let i = 0; i < 3; i++) await store.insertWumpus(sampleWumpus({ createdAt: at(i) }))
-        const newest = await store.listWumpuses({ limit: 1 })
-        const popular = await store.listWumpuses({ limit: 1, sort: 'popular' })
-        const ranked = await store.listWumpuses({ limit: 1, q: 'wumpus' })
-        await expect(store.listWumpuses({ limit: 1, sort: 'popular', cursor: newest.nextCursor })).rejects.toBeInstanceOf(
+        for (let i = 0; i < 3; i++) await store.wumpuses.insert(sampleWumpus({ createdAt: at(i) }))
+        const newest = await store.wumpuses.list({ limit: 1 })
+        const popular = await store.wumpuses.list({ limit: 1, sort: 'popular' })
+        const ranked = await store.wumpuses.list({ limit: 1, q: 'wumpus' })
+        await expect(store.wumpuses.list({ limit: 1, sort: 'popular', cursor: newest.nextCursor })).rejects.toBeInstanceOf(
           InvalidCursorError,
         )
-        await expect(store.listWumpuses({ limit: 1, cursor: popular.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
-        await expect(store.listWumpuses({ limit: 1, q: 'wumpus', sort: 'new', cursor: ranked.nextCursor })).rejects.toBeInstanceOf(
+        await expect(store.wumpuses.list({ limit: 1, cursor: popular.nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)
+        await expect(store.wumpuses.list({ limit: 1, q: 'wumpus', sort: 'new', cursor: ranked.nextCursor })).rejects.toBeInstanceOf(
           InvalidCursorError,
         )
-        expect((await store.listWumpuses({ limit: 1, q: 'wumpus', cursor: ranked.nextCursor })).items).toHaveLength(1)
+        expect((await store.wumpuses.list({ limit: 1, q: 'wumpus', cursor: ranked.nextCursor })).items).toHaveLength(1)
       })
 
       it('finds the animation a file belongs to', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
-        expect(await store.findWumpusByFile(record.files.apng.id)).toBe(record._id)
-        for (const id of [UNKNOWN_ID, record._id, ...MALFORMED_IDS]) expect(await store.findWumpusByFile(id)).toBeUndefined()
-        await store.deleteWumpus(record._id)
-        expect(await store.findWumpusByFile(record.files.apng.id)).toBeUndefined()
+        const record = await store.wumpuses.insert(sampleWumpus())
+        expect(await store.wumpuses.findByFile(record.files.apng.id)).toBe(record._id)
+        for (const id of [UNKNOWN_ID, record._id, ...MALFORMED_IDS]) expect(await store.wumpuses.findByFile(id)).toBeUndefined()
+        await store.wumpuses.delete(record._id)
+        expect(await store.wumpuses.findByFile(record.files.apng.id)).toBeUndefined()
       })
 
       it('answers every query like the reference ranking over random records, before and after edits', async () => {
         const random = seededRandom(12)
         const records = new Map<string, WumpusRecord>()
         for (let i = 0; i < 120; i++) {
-          const record = await store.insertWumpus(randomWumpus(random, at(Math.floor(random() * 6))))
+          const record = await store.wumpuses.insert(randomWumpus(random, at(Math.floor(random() * 6))))
           records.set(record._id, record)
         }
         // Some have exports for a few platforms, some for none yet.
@@ -616,10 +621,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           if (random() < 0.3) continue
           const ready = PLATFORMS.filter(() => random() < 0.5)
           const lottie = record.files.lottie.id
-          records.set(record._id, (await store.setDerivedMedia(record._id, lottie, exportsFor(lottie, ready)))!)
+          records.set(record._id, (await store.wumpuses.setDerived(record._id, lottie, exportsFor(lottie, ready)))!)
         }
         const downloads = new Map([...records.keys()].filter(() => random() < 0.4).map((id) => [id, 1 + Math.floor(random() * 3)]))
-        await store.addDownloads(downloads)
+        await store.wumpuses.addDownloads(downloads)
         for (const [id, count] of downloads) records.get(id)!.downloads += count
         const check = async () => {
           for (const query of randomQueries(random, 60)) {
@@ -634,12 +639,12 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         for (const id of [...records.keys()].slice(0, 30)) {
           if (random() < 0.15) {
             const { lottie } = sampleFiles()
-            records.set(id, (await store.updateWumpus(id, { files: { ...records.get(id)!.files, lottie } }))!)
+            records.set(id, (await store.wumpuses.update(id, { files: { ...records.get(id)!.files, lottie } }))!)
           } else if (random() < 0.5) {
-            const updated = await store.updateWumpus(id, { name: randomWumpus(random, new Date()).name, tags: randomTags(random) })
+            const updated = await store.wumpuses.update(id, { name: randomWumpus(random, new Date()).name, tags: randomTags(random) })
             records.set(id, updated!)
           } else {
-            await store.deleteWumpus(id)
+            await store.wumpuses.delete(id)
             records.delete(id)
           }
         }
@@ -647,26 +652,26 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
 
       it('keeps tags, download counts and the search index across close and reopen', async () => {
-        const moon = await store.insertWumpus(sampleWumpus({ name: 'Moon Wumpus', tags: ['night'] }))
-        await store.insertWumpus(sampleWumpus({ name: 'Sun Wumpus', tags: ['day', 'night'] }))
-        await store.addDownloads(new Map([[moon._id, 4]]))
+        const moon = await store.wumpuses.insert(sampleWumpus({ name: 'Moon Wumpus', tags: ['night'] }))
+        await store.wumpuses.insert(sampleWumpus({ name: 'Sun Wumpus', tags: ['day', 'night'] }))
+        await store.wumpuses.addDownloads(new Map([[moon._id, 4]]))
         const reopened = await subject.reopen()
-        expect((await reopened.getWumpus(moon._id))?.downloads).toBe(4)
-        expect(ids(await reopened.listWumpuses({ limit: 5, q: 'moo' }))).toEqual([moon._id])
-        expect(ids(await reopened.listWumpuses({ limit: 5, sort: 'popular' }))[0]).toBe(moon._id)
-        expect(await reopened.listTags()).toEqual([
+        expect((await reopened.wumpuses.get(moon._id))?.downloads).toBe(4)
+        expect(ids(await reopened.wumpuses.list({ limit: 5, q: 'moo' }))).toEqual([moon._id])
+        expect(ids(await reopened.wumpuses.list({ limit: 5, sort: 'popular' }))[0]).toBe(moon._id)
+        expect(await reopened.wumpuses.listTags()).toEqual([
           { tag: 'night', count: 2 },
           { tag: 'day', count: 1 },
         ])
-        await reopened.updateWumpus(moon._id, { name: 'Star Wumpus' })
-        expect(await reopened.listWumpuses({ limit: 5, q: 'moon' })).toEqual({ items: [], total: 0 })
+        await reopened.wumpuses.update(moon._id, { name: 'Star Wumpus' })
+        expect(await reopened.wumpuses.list({ limit: 5, q: 'moon' })).toEqual({ items: [], total: 0 })
       })
     })
 
     describe('users', () => {
       it('creates a user with defaults for missing fields', async () => {
         const before = Date.now()
-        const user = await store.upsertUser('ann@example.com', { user_name: 'Ann', photo: 'https://x/ann.png' })
+        const user = await store.users.upsert('ann@example.com', { user_name: 'Ann', photo: 'https://x/ann.png' })
         expect(user).toEqual({
           email: 'ann@example.com',
           user_name: 'Ann',
@@ -681,23 +686,23 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         })
         expect(user.createdAt).toBeInstanceOf(Date)
         expect(user.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1)
-        expect(await store.getUser('ann@example.com')).toEqual(user)
-        expect(await store.getUser('nobody@example.com')).toBeUndefined()
+        expect(await store.users.get('ann@example.com')).toEqual(user)
+        expect(await store.users.get('nobody@example.com')).toBeUndefined()
       })
 
       it('patches an existing user without touching other fields', async () => {
-        const created = await store.upsertUser('bob@example.com', { user_name: 'Bob', job: 'Baker', role: 'admin' })
-        const patched = await store.upsertUser('bob@example.com', { description: 'Bakes', job: undefined })
+        const created = await store.users.upsert('bob@example.com', { user_name: 'Bob', job: 'Baker', role: 'admin' })
+        const patched = await store.users.upsert('bob@example.com', { description: 'Bakes', job: undefined })
         expect(patched).toEqual({ ...created, description: 'Bakes', updatedAt: patched.updatedAt })
         expect(patched.updatedAt.getTime()).toBeGreaterThanOrEqual(created.updatedAt.getTime())
-        expect(await store.getUser('bob@example.com')).toEqual(patched)
+        expect(await store.users.get('bob@example.com')).toEqual(patched)
       })
 
       it('lists users by email ascending', async () => {
         for (const email of ['c@example.com', 'a@example.com', 'b@example.com']) {
-          await store.upsertUser(email, { user_name: email[0] })
+          await store.users.upsert(email, { user_name: email[0] })
         }
-        const users = await store.listUsers()
+        const users = await store.users.list()
         expect(users.map((user) => user.email)).toEqual(['a@example.com', 'b@example.com', 'c@example.com'])
         expect(Object.keys(users[0]!).sort()).toEqual([
           'cover',
@@ -714,21 +719,21 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
 
       it('sets a role once and answers 0 when nothing changes', async () => {
-        await store.upsertUser('dan@example.com', {})
-        expect(await store.setRole('dan@example.com', 'admin')).toBe(1)
-        expect(await store.setRole('dan@example.com', 'admin')).toBe(0)
-        expect(await store.setRole('nobody@example.com', 'admin')).toBe(0)
-        expect((await store.getUser('dan@example.com'))?.role).toBe('admin')
-        expect(await store.setRole('dan@example.com', 'user')).toBe(1)
-        expect((await store.getUser('dan@example.com'))?.role).toBe('user')
+        await store.users.upsert('dan@example.com', {})
+        expect(await store.users.setRole('dan@example.com', 'admin')).toBe(1)
+        expect(await store.users.setRole('dan@example.com', 'admin')).toBe(0)
+        expect(await store.users.setRole('nobody@example.com', 'admin')).toBe(0)
+        expect((await store.users.get('dan@example.com'))?.role).toBe('admin')
+        expect(await store.users.setRole('dan@example.com', 'user')).toBe(1)
+        expect((await store.users.get('dan@example.com'))?.role).toBe('user')
       })
 
       it('keeps one user per email when first sign-ins race', async () => {
         const results = await Promise.all(
-          Array.from({ length: 8 }, (_, i) => store.upsertUser('eve@example.com', { user_name: `Eve ${i}` })),
+          Array.from({ length: 8 }, (_, i) => store.users.upsert('eve@example.com', { user_name: `Eve ${i}` })),
         )
         expect(results.every((user) => user.email === 'eve@example.com')).toBe(true)
-        const users = await store.listUsers()
+        const users = await store.users.list()
         expect(users).toHaveLength(1)
         expect(users[0]!.user_name).toMatch(/^Eve \d$/)
       })
@@ -736,25 +741,25 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
     describe('binding users to Firebase accounts', () => {
       it('binds an unbound user once; another uid is refused and the same uid is answered again', async () => {
-        await store.upsertUser('gus@example.com', { user_name: 'Gus' })
-        expect((await store.getUser('gus@example.com'))?.firebaseUid).toBeUndefined()
-        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({
+        await store.users.upsert('gus@example.com', { user_name: 'Gus' })
+        expect((await store.users.get('gus@example.com'))?.firebaseUid).toBeUndefined()
+        expect(await store.users.bind('gus@example.com', 'uid-1')).toMatchObject({
           email: 'gus@example.com',
           user_name: 'Gus',
           firebaseUid: 'uid-1',
         })
-        expect(await store.bindUser('gus@example.com', 'uid-2')).toBeUndefined()
-        expect(await store.bindUser('gus@example.com', 'uid-1')).toMatchObject({ firebaseUid: 'uid-1' })
-        expect(await store.bindUser('nobody@example.com', 'uid-1')).toBeUndefined()
+        expect(await store.users.bind('gus@example.com', 'uid-2')).toBeUndefined()
+        expect(await store.users.bind('gus@example.com', 'uid-1')).toMatchObject({ firebaseUid: 'uid-1' })
+        expect(await store.users.bind('nobody@example.com', 'uid-1')).toBeUndefined()
         // Profile patches keep the binding.
-        expect(await store.upsertUser('gus@example.com', { job: 'Guard' })).toMatchObject({ job: 'Guard', firebaseUid: 'uid-1' })
-        expect((await store.listUsers())[0]).toMatchObject({ firebaseUid: 'uid-1' })
+        expect(await store.users.upsert('gus@example.com', { job: 'Guard' })).toMatchObject({ job: 'Guard', firebaseUid: 'uid-1' })
+        expect((await store.users.list())[0]).toMatchObject({ firebaseUid: 'uid-1' })
       })
 
       it('lets exactly one of two racing binds win', async () => {
-        await store.upsertUser('hal@example.com', {})
-        const results = await Promise.all(['uid-a', 'uid-b', 'uid-a', 'uid-b'].map((uid) => store.bindUser('hal@example.com', uid)))
-        const winner = (await store.getUser('hal@example.com'))!.firebaseUid
+        await store.users.upsert('hal@example.com', {})
+        const results = await Promise.all(['uid-a', 'uid-b', 'uid-a', 'uid-b'].map((uid) => store.users.bind('hal@example.com', uid)))
+        const winner = (await store.users.get('hal@example.com'))!.firebaseUid
         expect(['uid-a', 'uid-b']).toContain(winner)
         for (const [i, result] of results.entries()) {
           expect(result?.firebaseUid).toBe(['uid-a', 'uid-b', 'uid-a', 'uid-b'][i] === winner ? winner : undefined)
@@ -766,34 +771,34 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const inAnHour = () => new Date(Date.now() + 3600_000)
 
       it('creates, reads and ends a session', async () => {
-        const session = await store.createSession({ email: 'ivy@example.com', uid: 'uid-ivy', expiresAt: inAnHour() })
+        const session = await store.sessions.create({ email: 'ivy@example.com', uid: 'uid-ivy', expiresAt: inAnHour() })
         expect(session.id).toMatch(/^[0-9a-f]{32}$/)
         expect(session.createdAt).toBeInstanceOf(Date)
-        expect(await store.getSession(session.id)).toEqual(session)
-        expect(await store.deleteSession(session.id)).toBe(true)
-        expect(await store.deleteSession(session.id)).toBe(false)
-        expect(await store.getSession(session.id)).toBeUndefined()
-        expect(await store.getSession('nope')).toBeUndefined()
+        expect(await store.sessions.get(session.id)).toEqual(session)
+        expect(await store.sessions.delete(session.id)).toBe(true)
+        expect(await store.sessions.delete(session.id)).toBe(false)
+        expect(await store.sessions.get(session.id)).toBeUndefined()
+        expect(await store.sessions.get('nope')).toBeUndefined()
       })
 
       it("ends a user's sessions, optionally keeping one", async () => {
-        const mine = await store.createSession({ email: 'jo@example.com', uid: 'uid-jo', expiresAt: inAnHour() })
-        const squatter = await store.createSession({ email: 'jo@example.com', uid: 'uid-other', expiresAt: inAnHour() })
-        const someoneElse = await store.createSession({ email: 'kim@example.com', uid: 'uid-kim', expiresAt: inAnHour() })
-        expect(await store.deleteUserSessions('jo@example.com', { exceptId: mine.id })).toBe(1)
-        expect(await store.getSession(squatter.id)).toBeUndefined()
-        expect(await store.getSession(mine.id)).toEqual(mine)
-        expect(await store.deleteUserSessions('jo@example.com')).toBe(1)
-        expect(await store.getSession(mine.id)).toBeUndefined()
-        expect(await store.getSession(someoneElse.id)).toEqual(someoneElse)
+        const mine = await store.sessions.create({ email: 'jo@example.com', uid: 'uid-jo', expiresAt: inAnHour() })
+        const squatter = await store.sessions.create({ email: 'jo@example.com', uid: 'uid-other', expiresAt: inAnHour() })
+        const someoneElse = await store.sessions.create({ email: 'kim@example.com', uid: 'uid-kim', expiresAt: inAnHour() })
+        expect(await store.sessions.deleteForUser('jo@example.com', { exceptId: mine.id })).toBe(1)
+        expect(await store.sessions.get(squatter.id)).toBeUndefined()
+        expect(await store.sessions.get(mine.id)).toEqual(mine)
+        expect(await store.sessions.deleteForUser('jo@example.com')).toBe(1)
+        expect(await store.sessions.get(mine.id)).toBeUndefined()
+        expect(await store.sessions.get(someoneElse.id)).toEqual(someoneElse)
       })
 
       it('forgets sessions past their end', async () => {
-        const old = await store.createSession({ email: 'lu@example.com', uid: 'u', expiresAt: new Date(Date.now() - 1000) })
-        const live = await store.createSession({ email: 'lu@example.com', uid: 'u', expiresAt: inAnHour() })
-        expect(await store.deleteExpiredSessions(new Date())).toBe(1)
-        expect(await store.getSession(old.id)).toBeUndefined()
-        expect(await store.getSession(live.id)).toEqual(live)
+        const old = await store.sessions.create({ email: 'lu@example.com', uid: 'u', expiresAt: new Date(Date.now() - 1000) })
+        const live = await store.sessions.create({ email: 'lu@example.com', uid: 'u', expiresAt: inAnHour() })
+        expect(await store.sessions.deleteExpired(new Date())).toBe(1)
+        expect(await store.sessions.get(old.id)).toBeUndefined()
+        expect(await store.sessions.get(live.id)).toEqual(live)
       })
     })
 
@@ -807,10 +812,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       })
 
       it('stores packs with their order and lists them newest first across pages', async () => {
-        const w = await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))
+        const w = await Promise.all([0, 1, 2].map(() => store.wumpuses.insert(sampleWumpus())))
         const ids = w.map((record) => record._id)
         const before = Date.now()
-        const first = await store.insertPack(newPack([ids[2]!, ids[0]!, ids[1]!]))
+        const first = await store.packs.insert(newPack([ids[2]!, ids[0]!, ids[1]!]))
         expect(first).toEqual({
           id: expect.stringMatching(/^[0-9a-f]{24}$/),
           name: 'Cheerful Wumpuses',
@@ -822,65 +827,65 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           updatedAt: expect.any(Date),
         })
         expect(first.createdAt.getTime()).toBeGreaterThanOrEqual(before)
-        expect(await store.getPack(first.id)).toEqual(first)
+        expect(await store.packs.get(first.id)).toEqual(first)
         const made = [first]
         for (let i = 0; i < 4; i++) {
           while (Date.now() <= made.at(-1)!.createdAt.getTime()) await new Promise((resolve) => setImmediate(resolve))
-          made.push(await store.insertPack(newPack([ids[i % 3]!], { name: `Pack ${i}`, coverWumpusId: ids[i % 3] })))
+          made.push(await store.packs.insert(newPack([ids[i % 3]!], { name: `Pack ${i}`, coverWumpusId: ids[i % 3] })))
         }
         // A given creation time (seeding) places the pack in the order by it.
-        const older = await store.insertPack(newPack([ids[0]!], { createdAt: new Date(first.createdAt.getTime() - 60_000) }))
+        const older = await store.packs.insert(newPack([ids[0]!], { createdAt: new Date(first.createdAt.getTime() - 60_000) }))
         expect(older.createdAt).toEqual(new Date(first.createdAt.getTime() - 60_000))
         made.unshift(older)
         const seen: string[] = []
         let cursor: string | undefined
         do {
-          const page = await store.listPacks({ limit: 2, cursor })
+          const page = await store.packs.list({ limit: 2, cursor })
           expect(page.total).toBe(6)
           seen.push(...page.items.map((pack) => pack.id))
           cursor = page.nextCursor
         } while (cursor)
         expect(seen).toEqual(made.map((pack) => pack.id).reverse())
-        await expect(store.listPacks({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
-        for (const id of MALFORMED_IDS) expect(await store.getPack(id)).toBeUndefined()
-        expect(await store.getPack(UNKNOWN_ID)).toBeUndefined()
+        await expect(store.packs.list({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
+        for (const id of MALFORMED_IDS) expect(await store.packs.get(id)).toBeUndefined()
+        expect(await store.packs.get(UNKNOWN_ID)).toBeUndefined()
 
         const reopened = await subject.reopen()
-        expect(await reopened.getPack(first.id)).toEqual(first)
-        expect((await reopened.listPacks({ limit: 10 })).items.map((pack) => pack.id)).toEqual(seen)
-        expect(await reopened.deletePack(made[1]!.id)).toBe(1)
-        expect(await reopened.deletePack(made[1]!.id)).toBe(0)
-        expect(await reopened.deletePack('nope')).toBe(0)
-        expect((await reopened.listPacks({ limit: 10 })).total).toBe(5)
+        expect(await reopened.packs.get(first.id)).toEqual(first)
+        expect((await reopened.packs.list({ limit: 10 })).items.map((pack) => pack.id)).toEqual(seen)
+        expect(await reopened.packs.delete(made[1]!.id)).toBe(1)
+        expect(await reopened.packs.delete(made[1]!.id)).toBe(0)
+        expect(await reopened.packs.delete('nope')).toBe(0)
+        expect((await reopened.packs.list({ limit: 10 })).total).toBe(5)
       })
 
       it('keeps the cover among the stickers: the chosen one, else the first', async () => {
-        const ids = (await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))).map((record) => record._id)
-        const pack = await store.insertPack(newPack([ids[0]!, ids[1]!], { coverWumpusId: ids[2] }))
+        const ids = (await Promise.all([0, 1, 2].map(() => store.wumpuses.insert(sampleWumpus())))).map((record) => record._id)
+        const pack = await store.packs.insert(newPack([ids[0]!, ids[1]!], { coverWumpusId: ids[2] }))
         expect(pack.coverWumpusId).toBe(ids[0])
-        const covered = await store.updatePack(pack.id, { coverWumpusId: ids[1] })
+        const covered = await store.packs.update(pack.id, { coverWumpusId: ids[1] })
         expect(covered).toMatchObject({ coverWumpusId: ids[1], wumpusIds: [ids[0], ids[1]], name: 'Cheerful Wumpuses' })
         expect(covered!.updatedAt.getTime()).toBeGreaterThanOrEqual(pack.updatedAt.getTime())
         // The cover leaves the pack: the new first takes its place.
-        const reordered = await store.updatePack(pack.id, { wumpusIds: [ids[2]!, ids[0]!], name: 'Renamed', description: '' })
+        const reordered = await store.packs.update(pack.id, { wumpusIds: [ids[2]!, ids[0]!], name: 'Renamed', description: '' })
         expect(reordered).toMatchObject({ coverWumpusId: ids[2], wumpusIds: [ids[2], ids[0]], name: 'Renamed', description: '' })
-        expect(await store.getPack(pack.id)).toEqual(reordered)
-        expect(await store.updatePack(UNKNOWN_ID, { name: 'Nobody' })).toBeUndefined()
-        expect(await store.updatePack('nope', { name: 'Nobody' })).toBeUndefined()
+        expect(await store.packs.get(pack.id)).toEqual(reordered)
+        expect(await store.packs.update(UNKNOWN_ID, { name: 'Nobody' })).toBeUndefined()
+        expect(await store.packs.update('nope', { name: 'Nobody' })).toBeUndefined()
       })
 
       it('takes a deleted animation out of every pack; a pack left with none stays, empty', async () => {
-        const ids = (await Promise.all([0, 1, 2].map(() => store.insertWumpus(sampleWumpus())))).map((record) => record._id)
-        const both = await store.insertPack(newPack([ids[0]!, ids[1]!, ids[2]!], { coverWumpusId: ids[1] }))
-        const only = await store.insertPack(newPack([ids[1]!]))
-        const other = await store.insertPack(newPack([ids[2]!]))
-        expect(await store.deleteWumpus(ids[1]!)).toBe(1)
-        expect(await store.getPack(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
-        expect(await store.getPack(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null, name: 'Cheerful Wumpuses' })
-        expect(await store.getPack(other.id)).toEqual(other)
+        const ids = (await Promise.all([0, 1, 2].map(() => store.wumpuses.insert(sampleWumpus())))).map((record) => record._id)
+        const both = await store.packs.insert(newPack([ids[0]!, ids[1]!, ids[2]!], { coverWumpusId: ids[1] }))
+        const only = await store.packs.insert(newPack([ids[1]!]))
+        const other = await store.packs.insert(newPack([ids[2]!]))
+        expect(await store.wumpuses.delete(ids[1]!)).toBe(1)
+        expect(await store.packs.get(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
+        expect(await store.packs.get(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null, name: 'Cheerful Wumpuses' })
+        expect(await store.packs.get(other.id)).toEqual(other)
         const reopened = await subject.reopen()
-        expect(await reopened.getPack(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
-        expect(await reopened.getPack(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null })
+        expect(await reopened.packs.get(both.id)).toMatchObject({ wumpusIds: [ids[0], ids[2]], coverWumpusId: ids[0] })
+        expect(await reopened.packs.get(only.id)).toMatchObject({ wumpusIds: [], coverWumpusId: null })
       })
     })
 
@@ -889,7 +894,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const written = []
         for (let i = 0; i < 5; i++) {
           written.push(
-            await store.appendAudit({
+            await store.audit.append({
               actor: 'boss@example.com',
               action: i % 2 ? 'wumpus.edit' : 'wumpus.publish',
               target: { type: 'wumpus', id: UNKNOWN_ID, name: `Wumpus ${i}` },
@@ -912,13 +917,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const seen: string[] = []
         let cursor: string | undefined
         do {
-          const page = await store.listAudit({ limit: 2, cursor })
+          const page = await store.audit.list({ limit: 2, cursor })
           seen.push(...page.items.map((item) => item.id))
           cursor = page.nextCursor
         } while (cursor)
         expect(seen).toEqual(written.map((entry) => entry.id).reverse())
-        expect((await store.listAudit({ limit: 1 })).items[0]).toEqual(written[4])
-        await expect(store.listAudit({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
+        expect((await store.audit.list({ limit: 1 })).items[0]).toEqual(written[4])
+        await expect(store.audit.list({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
       })
     })
 
@@ -936,21 +941,21 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
     describe('files', () => {
       it("lists a user's files of one purpose, oldest first", async () => {
-        const first = await store.putFile({
+        const first = await store.files.put({
           bytes: new Uint8Array([1]),
           contentType: 'image/png',
           filename: 'a.png',
           owner: 'max@example.com',
           purpose: 'image',
         })
-        await store.putFile({
+        await store.files.put({
           bytes: new Uint8Array([2]),
           contentType: 'image/gif',
           filename: 'b.gif',
           owner: 'max@example.com',
           purpose: 'animation',
         })
-        await store.putFile({
+        await store.files.put({
           bytes: new Uint8Array([3]),
           contentType: 'image/png',
           filename: 'c.png',
@@ -964,14 +969,14 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           owner: 'max@example.com',
           purpose: 'image',
         })
-        expect(await store.listUserFiles('max@example.com', 'image')).toEqual([first, second])
-        expect(await store.listUserFiles('nobody@example.com', 'image')).toEqual([])
+        expect(await store.files.listByOwner('max@example.com', 'image')).toEqual([first, second])
+        expect(await store.files.listByOwner('nobody@example.com', 'image')).toEqual([])
       })
 
       it('stores and reads back about 1 MB byte for byte with its sha256', async () => {
         const bytes = new Uint8Array(randomBytes(1024 * 1024 + 4321))
         const sha256 = createHash('sha256').update(bytes).digest('hex')
-        const info = await store.putFile({ bytes, contentType: 'image/gif', filename: 'dancing wumpus.gif' })
+        const info = await store.files.put({ bytes, contentType: 'image/gif', filename: 'dancing wumpus.gif' })
         expect(info).toEqual({
           id: info.id,
           contentType: 'image/gif',
@@ -982,64 +987,64 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         })
         expect(info.id).toMatch(/^[0-9a-f]{24}$/)
         expect(info.createdAt).toBeInstanceOf(Date)
-        expect(await store.getFileInfo(info.id)).toEqual(info)
-        const read = await store.readFile(info.id)
+        expect(await store.files.info(info.id)).toEqual(info)
+        const read = await store.files.read(info.id)
         expect(read?.info).toEqual(info)
         expect(read?.bytes).toBeInstanceOf(Uint8Array)
         expect(Buffer.compare(Buffer.from(read!.bytes), Buffer.from(bytes))).toBe(0)
       })
 
       it('round-trips an empty file', async () => {
-        const info = await store.putFile({ bytes: new Uint8Array(), contentType: 'application/json', filename: 'empty.json' })
+        const info = await store.files.put({ bytes: new Uint8Array(), contentType: 'application/json', filename: 'empty.json' })
         expect(info.size).toBe(0)
         expect(info.sha256).toBe(createHash('sha256').digest('hex'))
-        expect((await store.readFile(info.id))?.bytes).toHaveLength(0)
+        expect((await store.files.read(info.id))?.bytes).toHaveLength(0)
       })
 
       it('answers undefined or false for unknown and malformed ids', async () => {
         for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
-          expect(await store.getFileInfo(id)).toBeUndefined()
-          expect(await store.readFile(id)).toBeUndefined()
-          expect(await store.deleteFile(id)).toBe(false)
+          expect(await store.files.info(id)).toBeUndefined()
+          expect(await store.files.read(id)).toBeUndefined()
+          expect(await store.files.delete(id)).toBe(false)
         }
       })
 
       it('deletes a file once and leaves the others', async () => {
-        const keep = await store.putFile({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png', filename: 'a.png' })
-        const gone = await store.putFile({ bytes: new Uint8Array([4, 5, 6]), contentType: 'image/apng', filename: 'b.png' })
-        expect(await store.deleteFile(gone.id)).toBe(true)
-        expect(await store.deleteFile(gone.id)).toBe(false)
-        expect(await store.getFileInfo(gone.id)).toBeUndefined()
-        expect(await store.readFile(gone.id)).toBeUndefined()
-        expect(Array.from((await store.readFile(keep.id))!.bytes)).toEqual([1, 2, 3])
+        const keep = await store.files.put({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/png', filename: 'a.png' })
+        const gone = await store.files.put({ bytes: new Uint8Array([4, 5, 6]), contentType: 'image/apng', filename: 'b.png' })
+        expect(await store.files.delete(gone.id)).toBe(true)
+        expect(await store.files.delete(gone.id)).toBe(false)
+        expect(await store.files.info(gone.id)).toBeUndefined()
+        expect(await store.files.read(gone.id)).toBeUndefined()
+        expect(Array.from((await store.files.read(keep.id))!.bytes)).toEqual([1, 2, 3])
       })
 
       it('keeps owner and purpose, and leaves them out when not given', async () => {
         const bytes = new Uint8Array([1, 2, 3])
-        const photo = await store.putFile({
+        const photo = await store.files.put({
           bytes,
           contentType: 'image/png',
           filename: 'me.png',
           owner: 'ann@example.com',
           purpose: 'image',
         })
-        const frame = await store.putFile({ bytes, contentType: 'image/gif', filename: 'w.gif', purpose: 'animation' })
-        const plain = await store.putFile({ bytes, contentType: 'image/gif', filename: 'p.gif' })
+        const frame = await store.files.put({ bytes, contentType: 'image/gif', filename: 'w.gif', purpose: 'animation' })
+        const plain = await store.files.put({ bytes, contentType: 'image/gif', filename: 'p.gif' })
         expect(photo).toMatchObject({ owner: 'ann@example.com', purpose: 'image' })
         expect(frame.purpose).toBe('animation')
         expect(Object.keys(frame)).not.toContain('owner')
         expect(Object.keys(plain).sort()).toEqual(['contentType', 'createdAt', 'filename', 'id', 'sha256', 'size'])
         for (const info of [photo, frame, plain]) {
-          expect(await store.getFileInfo(info.id)).toStrictEqual(info)
-          expect((await store.readFile(info.id))?.info).toStrictEqual(info)
+          expect(await store.files.info(info.id)).toStrictEqual(info)
+          expect((await store.files.read(info.id))?.info).toStrictEqual(info)
         }
-        const listed = await store.listFiles({ createdBefore: later(new Date(), 1000), limit: 10 })
+        const listed = await store.files.list({ createdBefore: later(new Date(), 1000), limit: 10 })
         expect(listed).toHaveLength(3)
         for (const info of [photo, frame, plain]) expect(listed.find((file) => file.id === info.id)).toStrictEqual(info)
       })
 
       it('lists files created strictly before a time, oldest first, at most limit', async () => {
-        expect(await store.listFiles({ createdBefore: new Date(), limit: 10 })).toEqual([])
+        expect(await store.files.list({ createdBefore: new Date(), limit: 10 })).toEqual([])
         const files: StoredFile[] = []
         for (let i = 0; i < 5; i++) {
           const file = await putAfter(store, files[i - 1], {
@@ -1052,15 +1057,15 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           files.push(file)
         }
         const end = later(files[4]!.createdAt)
-        expect(await store.listFiles({ createdBefore: end, limit: 10 })).toStrictEqual(files)
-        expect(await store.listFiles({ createdBefore: end, limit: 2 })).toStrictEqual(files.slice(0, 2))
-        expect(await store.listFiles({ createdBefore: end, limit: 0 })).toEqual([])
+        expect(await store.files.list({ createdBefore: end, limit: 10 })).toStrictEqual(files)
+        expect(await store.files.list({ createdBefore: end, limit: 2 })).toStrictEqual(files.slice(0, 2))
+        expect(await store.files.list({ createdBefore: end, limit: 0 })).toEqual([])
         // The boundary is exclusive.
-        expect(await store.listFiles({ createdBefore: files[2]!.createdAt, limit: 10 })).toStrictEqual(files.slice(0, 2))
-        expect(await store.listFiles({ createdBefore: later(files[2]!.createdAt), limit: 10 })).toStrictEqual(files.slice(0, 3))
-        expect(await store.listFiles({ createdBefore: files[0]!.createdAt, limit: 10 })).toEqual([])
-        expect(await store.deleteFile(files[1]!.id)).toBe(true)
-        expect((await store.listFiles({ createdBefore: end, limit: 3 })).map((file) => file.id)).toEqual(
+        expect(await store.files.list({ createdBefore: files[2]!.createdAt, limit: 10 })).toStrictEqual(files.slice(0, 2))
+        expect(await store.files.list({ createdBefore: later(files[2]!.createdAt), limit: 10 })).toStrictEqual(files.slice(0, 3))
+        expect(await store.files.list({ createdBefore: files[0]!.createdAt, limit: 10 })).toEqual([])
+        expect(await store.files.delete(files[1]!.id)).toBe(true)
+        expect((await store.files.list({ createdBefore: end, limit: 3 })).map((file) => file.id)).toEqual(
           [files[0]!, files[2]!, files[3]!].map((file) => file.id),
         )
       })
@@ -1070,14 +1075,14 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         for (let i = 0; i < 3; i++)
           files.push(await putAfter(store, files[i - 1], { bytes: new Uint8Array([i]), contentType: 'image/gif', filename: `${i}.gif` }))
         // Two more in quick succession may share a millisecond: ordering falls back to the id.
-        files.push(await store.putFile({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'a.gif' }))
-        files.push(await store.putFile({ bytes: new Uint8Array([8]), contentType: 'image/gif', filename: 'b.gif' }))
+        files.push(await store.files.put({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'a.gif' }))
+        files.push(await store.files.put({ bytes: new Uint8Array([8]), contentType: 'image/gif', filename: 'b.gif' }))
         const end = later(files[4]!.createdAt)
-        const all = await store.listFiles({ createdBefore: end, limit: 10 })
+        const all = await store.files.list({ createdBefore: end, limit: 10 })
         const paged: StoredFile[] = []
         let after: StoredFile | undefined
         for (;;) {
-          const page = await store.listFiles({ createdBefore: end, limit: 2, after })
+          const page = await store.files.list({ createdBefore: end, limit: 2, after })
           if (page.length === 0) break
           paged.push(...page)
           after = page.at(-1)
@@ -1089,78 +1094,83 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
 
     describe('files in use', () => {
       it('follows inserts, updates that replace files, and deletes', async () => {
-        const a = await store.insertWumpus(sampleWumpus())
+        const a = await store.wumpuses.insert(sampleWumpus())
         const aIds = fileIds(a.files)
         expect(await inUse(store, aIds)).toEqual([true, true, true])
-        const b = await store.insertWumpus(sampleWumpus())
+        const b = await store.wumpuses.insert(sampleWumpus())
         const bIds = fileIds(b.files)
         expect(await inUse(store, bIds)).toEqual([true, true, true])
 
         // a gets a new GIF and Lottie and keeps its APNG.
         const fresh = sampleFiles()
         const replaced = { gif: fresh.gif, apng: a.files.apng, lottie: fresh.lottie }
-        expect(await store.updateWumpus(a._id, { files: replaced })).toBeDefined()
+        expect(await store.wumpuses.update(a._id, { files: replaced })).toBeDefined()
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
-        expect(await store.isFileInUse(a.files.lottie.id)).toBe(false)
-        expect(await store.isFileInUse(a.files.gif.id)).toBe(false)
-        await store.updateWumpus(a._id, { name: 'Renamed' })
+        expect(await store.wumpuses.usesFile(a.files.lottie.id)).toBe(false)
+        expect(await store.wumpuses.usesFile(a.files.gif.id)).toBe(false)
+        await store.wumpuses.update(a._id, { name: 'Renamed' })
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
         // A file let go of can be claimed by another record.
-        expect((await store.updateWumpus(b._id, { files: { ...b.files, gif: a.files.gif } }))?.files.gif).toEqual(a.files.gif)
+        expect((await store.wumpuses.update(b._id, { files: { ...b.files, gif: a.files.gif } }))?.files.gif).toEqual(a.files.gif)
 
-        expect(await store.deleteWumpus(b._id)).toBe(1)
+        expect(await store.wumpuses.delete(b._id)).toBe(1)
         expect(await inUse(store, [...bIds.slice(1), a.files.gif.id])).toEqual([false, false, false])
         expect(await inUse(store, fileIds(replaced))).toEqual([true, true, true])
-        expect(await store.deleteWumpus(a._id)).toBe(1)
+        expect(await store.wumpuses.delete(a._id)).toBe(1)
         expect((await inUse(store, [...aIds, ...fileIds(replaced)])).some(Boolean)).toBe(false)
       })
 
       it('lets a file belong to one record only, on insert and on update, even when writes race', async () => {
-        const a = await store.insertWumpus(sampleWumpus())
+        const a = await store.wumpuses.insert(sampleWumpus())
         for (const format of ['gif', 'apng', 'lottie'] as const) {
-          await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), [format]: a.files[format] } }))).rejects.toBeInstanceOf(
-            FileInUseError,
-          )
+          await expect(
+            store.wumpuses.insert(sampleWumpus({ files: { ...sampleFiles(), [format]: a.files[format] } })),
+          ).rejects.toBeInstanceOf(FileInUseError)
         }
-        const b = await store.insertWumpus(sampleWumpus())
-        await expect(store.updateWumpus(b._id, { files: { ...b.files, lottie: a.files.lottie } })).rejects.toBeInstanceOf(FileInUseError)
-        expect(await store.getWumpus(b._id)).toEqual(b)
-        expect(await store.countWumpuses()).toBe(2)
+        const b = await store.wumpuses.insert(sampleWumpus())
+        await expect(store.wumpuses.update(b._id, { files: { ...b.files, lottie: a.files.lottie } })).rejects.toBeInstanceOf(FileInUseError)
+        expect(await store.wumpuses.get(b._id)).toEqual(b)
+        expect(await store.wumpuses.count()).toBe(2)
 
         // Two records racing for one new file: exactly one gets it.
         const shared = sampleFiles().gif
         const racing = await Promise.allSettled(
-          [0, 1, 2].map(() => store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), gif: shared } }))),
+          [0, 1, 2].map(() => store.wumpuses.insert(sampleWumpus({ files: { ...sampleFiles(), gif: shared } }))),
         )
         expect(racing.filter((r) => r.status === 'fulfilled')).toHaveLength(1)
         for (const refused of racing.filter((r) => r.status === 'rejected')) expect(refused.reason).toBeInstanceOf(FileInUseError)
-        expect(await store.countWumpuses()).toBe(3)
+        expect(await store.wumpuses.count()).toBe(3)
         // A refused write claims nothing: the files it named are free.
         const refusedFiles = sampleFiles()
-        await expect(store.insertWumpus(sampleWumpus({ files: { ...refusedFiles, apng: a.files.apng } }))).rejects.toBeInstanceOf(
+        await expect(store.wumpuses.insert(sampleWumpus({ files: { ...refusedFiles, apng: a.files.apng } }))).rejects.toBeInstanceOf(
           FileInUseError,
         )
         expect(await inUse(store, [refusedFiles.gif.id, refusedFiles.lottie.id])).toEqual([false, false])
-        await expect(store.insertWumpus(sampleWumpus({ files: refusedFiles }))).resolves.toBeDefined()
+        await expect(store.wumpuses.insert(sampleWumpus({ files: refusedFiles }))).resolves.toBeDefined()
       })
 
       it('answers false for unknown and malformed ids and for record ids', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
-        expect(await store.isFileInUse(record._id)).toBe(false)
-        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.isFileInUse(id)).toBe(false)
+        const record = await store.wumpuses.insert(sampleWumpus())
+        expect(await store.wumpuses.usesFile(record._id)).toBe(false)
+        for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.wumpuses.usesFile(id)).toBe(false)
         // Even when a record refers to a malformed id.
-        const odd = await store.insertWumpus(
+        const odd = await store.wumpuses.insert(
           sampleWumpus({ files: { ...sampleFiles(), gif: { id: 'ABCDEFABCDEFABCDEFABCDEF', filename: 'x.gif' } } }),
         )
-        expect(await store.isFileInUse(odd.files.gif.id)).toBe(false)
-        expect(await store.isFileInUse(odd.files.apng.id)).toBe(true)
+        expect(await store.wumpuses.usesFile(odd.files.gif.id)).toBe(false)
+        expect(await store.wumpuses.usesFile(odd.files.apng.id)).toBe(true)
       })
 
       it('does not count a stored file as in use by itself', async () => {
-        const file = await store.putFile({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'x.gif', purpose: 'animation' })
-        expect(await store.isFileInUse(file.id)).toBe(false)
-        await store.insertWumpus(sampleWumpus({ files: { ...sampleFiles(), lottie: { id: file.id, filename: 'x.json' } } }))
-        expect(await store.isFileInUse(file.id)).toBe(true)
+        const file = await store.files.put({
+          bytes: new Uint8Array([1]),
+          contentType: 'image/gif',
+          filename: 'x.gif',
+          purpose: 'animation',
+        })
+        expect(await store.wumpuses.usesFile(file.id)).toBe(false)
+        await store.wumpuses.insert(sampleWumpus({ files: { ...sampleFiles(), lottie: { id: file.id, filename: 'x.json' } } }))
+        expect(await store.wumpuses.usesFile(file.id)).toBe(true)
       })
     })
 
@@ -1190,49 +1200,54 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const idsOf = (d: DerivedMedia) => [d.previews!.small.id, d.previews!.large.id, d.previews!.still.id, d.exports[0]!.file!.id]
 
       it('sets it only while the Lottie is the given one, reads it back everywhere, and keeps updatedAt', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
+        const record = await store.wumpuses.insert(sampleWumpus())
         const derived = derivedFor(record.files.lottie.id)
-        const revision = store.wumpusRevision()
-        expect(await store.setDerivedMedia(record._id, UNKNOWN_ID, derived)).toBeUndefined()
-        expect(store.wumpusRevision()).toBe(revision)
+        const revision = store.wumpuses.revision()
+        expect(await store.wumpuses.setDerived(record._id, UNKNOWN_ID, derived)).toBeUndefined()
+        expect(store.wumpuses.revision()).toBe(revision)
         for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
-          expect(await store.setDerivedMedia(id, record.files.lottie.id, derived)).toBeUndefined()
+          expect(await store.wumpuses.setDerived(id, record.files.lottie.id, derived)).toBeUndefined()
         }
 
-        const updated = await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, extra: 'dropped' } as DerivedMedia)
+        const updated = await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+          ...derived,
+          extra: 'dropped',
+        } as DerivedMedia)
         expect(updated).toEqual({ ...record, derived })
-        expect(store.wumpusRevision()).toBeGreaterThan(revision)
-        expect(await store.getWumpus(record._id)).toEqual({ ...record, derived })
-        expect((await store.listWumpuses({ limit: 10 })).items).toEqual([{ ...record, derived }])
+        expect(store.wumpuses.revision()).toBeGreaterThan(revision)
+        expect(await store.wumpuses.get(record._id)).toEqual({ ...record, derived })
+        expect((await store.wumpuses.list({ limit: 10 })).items).toEqual([{ ...record, derived }])
         // Other writes keep it.
-        expect((await store.updateWumpus(record._id, { name: 'Renamed' }))?.derived).toEqual(derived)
+        expect((await store.wumpuses.update(record._id, { name: 'Renamed' }))?.derived).toEqual(derived)
       })
 
       it('removes it with null, and its files count as in use only while it is there', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
+        const record = await store.wumpuses.insert(sampleWumpus())
         const derived = derivedFor(record.files.lottie.id)
         expect(await inUse(store, idsOf(derived))).toEqual([false, false, false, false])
-        await store.setDerivedMedia(record._id, record.files.lottie.id, derived)
+        await store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
         expect(await inUse(store, idsOf(derived))).toEqual([true, true, true, true])
         const next = derivedFor(record.files.lottie.id)
-        await store.setDerivedMedia(record._id, record.files.lottie.id, next)
+        await store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
         expect(await inUse(store, [...idsOf(derived), ...idsOf(next)])).toEqual([false, false, false, false, true, true, true, true])
-        const cleared = await store.setDerivedMedia(record._id, record.files.lottie.id, null)
+        const cleared = await store.wumpuses.setDerived(record._id, record.files.lottie.id, null)
         expect(cleared).toBeDefined()
         expect(cleared!.derived).toBeUndefined()
         expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
 
-        await store.setDerivedMedia(record._id, record.files.lottie.id, next)
-        await store.deleteWumpus(record._id)
+        await store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
+        await store.wumpuses.delete(record._id)
         expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
       })
 
       it('is refused once the Lottie was replaced', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
+        const record = await store.wumpuses.insert(sampleWumpus())
         const { lottie } = sampleFiles()
-        await store.updateWumpus(record._id, { files: { ...record.files, lottie } })
-        expect(await store.setDerivedMedia(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
-        expect(await store.setDerivedMedia(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({ derived: { source: lottie.id } })
+        await store.wumpuses.update(record._id, { files: { ...record.files, lottie } })
+        expect(await store.wumpuses.setDerived(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
+        expect(await store.wumpuses.setDerived(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({
+          derived: { source: lottie.id },
+        })
       })
 
       it('filters by a platform with a ready export, following new exports and a replaced Lottie, with tag, words and paging', async () => {
@@ -1241,46 +1256,46 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         for (let i = 0; i < 7; i++) {
           const createdAt = new Date(Date.UTC(2025, 3, 1, 0, 0, i))
           const name = `Moon ${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'][i]}`
-          records.push(await store.insertWumpus(sampleWumpus({ name, tags: i % 2 ? ['night'] : [], createdAt })))
+          records.push(await store.wumpuses.insert(sampleWumpus({ name, tags: i % 2 ? ['night'] : [], createdAt })))
         }
-        expect(await store.listWumpuses({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.list({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
         for (const [i, record] of records.entries()) {
           const ready: Platform[] = i < 5 ? ['discord', 'signal'] : ['telegram']
-          const revision = store.wumpusRevision()
-          await store.setDerivedMedia(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready))
+          const revision = store.wumpuses.revision()
+          await store.wumpuses.setDerived(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready))
           // Lists (and the pages cached by revision) follow new exports.
-          expect(store.wumpusRevision()).toBeGreaterThan(revision)
+          expect(store.wumpuses.revision()).toBeGreaterThan(revision)
         }
         const newest = newestFirst(records)
         const discord = newest.filter((id) => records.findIndex((r) => r._id === id) < 5)
         expect(await lists({ fits: 'discord' })).toEqual(discord)
-        expect((await store.listWumpuses({ limit: 2, fits: 'discord' })).total).toBe(5)
+        expect((await store.wumpuses.list({ limit: 2, fits: 'discord' })).total).toBe(5)
         expect(await lists({ fits: 'telegram' })).toEqual(newest.filter((id) => !discord.includes(id)))
-        expect(await store.listWumpuses({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.list({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
         const night = discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0)
         expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(night)
         expect(await lists({ fits: 'signal', q: 'moon delta' })).toEqual([records[3]!._id])
-        await store.addDownloads(new Map([[records[0]!._id, 2]]))
+        await store.wumpuses.addDownloads(new Map([[records[0]!._id, 2]]))
         expect((await lists({ fits: 'discord', sort: 'popular' }))[0]).toBe(records[0]!._id)
 
         // A new Lottie: its old exports fit nothing until new ones are made; cleared ones neither.
         const { lottie } = sampleFiles()
-        await store.updateWumpus(records[1]!._id, { files: { ...records[1]!.files, lottie } })
-        await store.setDerivedMedia(records[2]!._id, records[2]!.files.lottie.id, null)
+        await store.wumpuses.update(records[1]!._id, { files: { ...records[1]!.files, lottie } })
+        await store.wumpuses.setDerived(records[2]!._id, records[2]!.files.lottie.id, null)
         expect(await lists({ fits: 'discord' })).toEqual(discord.filter((id) => id !== records[1]!._id && id !== records[2]!._id))
-        await store.setDerivedMedia(records[1]!._id, lottie.id, exportsFor(lottie.id, ['discord']))
+        await store.wumpuses.setDerived(records[1]!._id, lottie.id, exportsFor(lottie.id, ['discord']))
         expect(await lists({ fits: 'discord' })).toContain(records[1]!._id)
         expect(await lists({ fits: 'signal' })).not.toContain(records[1]!._id)
         const reopened = await subject.reopen()
-        expect((await reopened.listWumpuses({ limit: 10, fits: 'discord' })).total).toBe(4)
+        expect((await reopened.wumpuses.list({ limit: 10, fits: 'discord' })).total).toBe(4)
       })
 
       it('survives close and reopen', async () => {
-        const record = await store.insertWumpus(sampleWumpus())
+        const record = await store.wumpuses.insert(sampleWumpus())
         const derived = derivedFor(record.files.lottie.id)
-        await store.setDerivedMedia(record._id, record.files.lottie.id, derived)
+        await store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
         const reopened = await subject.reopen()
-        expect((await reopened.getWumpus(record._id))?.derived).toEqual(derived)
+        expect((await reopened.wumpuses.get(record._id))?.derived).toEqual(derived)
         expect(await inUse(reopened, idsOf(derived))).toEqual([true, true, true, true])
       })
     })
@@ -1289,74 +1304,74 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
       const records: WumpusRecord[] = []
       for (let i = 0; i < 6; i++) {
         const createdAt = new Date(Date.UTC(2025, 1, 1, 0, 0, i % 2))
-        records.push(await store.insertWumpus(sampleWumpus({ createdAt, u_email: i % 2 ? 'odd@example.com' : 'even@example.com' })))
+        records.push(await store.wumpuses.insert(sampleWumpus({ createdAt, u_email: i % 2 ? 'odd@example.com' : 'even@example.com' })))
       }
-      await store.updateWumpus(records[0]!._id, { name: 'Changed' })
+      await store.wumpuses.update(records[0]!._id, { name: 'Changed' })
       const replacedFiles = sampleFiles()
-      await store.updateWumpus(records[2]!._id, { files: replacedFiles })
-      await store.deleteWumpus(records[5]!._id)
-      const updatedFirst = await store.getWumpus(records[0]!._id)
-      const user = await store.upsertUser('fay@example.com', { user_name: 'Fay' })
-      await store.setRole('fay@example.com', 'admin')
+      await store.wumpuses.update(records[2]!._id, { files: replacedFiles })
+      await store.wumpuses.delete(records[5]!._id)
+      const updatedFirst = await store.wumpuses.get(records[0]!._id)
+      const user = await store.users.upsert('fay@example.com', { user_name: 'Fay' })
+      await store.users.setRole('fay@example.com', 'admin')
       const bytes = new Uint8Array(randomBytes(300_000))
-      const file = await store.putFile({ bytes, contentType: 'image/gif', filename: 'f.gif' })
-      const removedFile = await store.putFile({ bytes: new Uint8Array([9]), contentType: 'image/gif', filename: 'g.gif' })
-      await store.deleteFile(removedFile.id)
-      const photo = await store.putFile({
+      const file = await store.files.put({ bytes, contentType: 'image/gif', filename: 'f.gif' })
+      const removedFile = await store.files.put({ bytes: new Uint8Array([9]), contentType: 'image/gif', filename: 'g.gif' })
+      await store.files.delete(removedFile.id)
+      const photo = await store.files.put({
         bytes: new Uint8Array([8]),
         contentType: 'image/png',
         filename: 'p.png',
         owner: 'fay@example.com',
         purpose: 'image',
       })
-      const bound = await store.bindUser('fay@example.com', 'uid-fay')
-      const session = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
-      const ended = await store.createSession({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
-      await store.deleteSession(ended.id)
-      const entry = await store.appendAudit({
+      const bound = await store.users.bind('fay@example.com', 'uid-fay')
+      const session = await store.sessions.create({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
+      const ended = await store.sessions.create({ email: 'fay@example.com', uid: 'uid-fay', expiresAt: new Date(Date.now() + 60_000) })
+      await store.sessions.delete(ended.id)
+      const entry = await store.audit.append({
         actor: 'fay@example.com',
         action: 'user.make-admin',
         target: { type: 'user', id: 'gil@example.com', name: 'Gil' },
         changes: [{ field: 'role', from: 'user', to: 'admin' }],
       })
-      const listed = await store.listWumpuses({ limit: 100 })
-      const listedFiles = await store.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })
+      const listed = await store.wumpuses.list({ limit: 100 })
+      const listedFiles = await store.files.list({ createdBefore: later(photo.createdAt), limit: 10 })
       expect(listedFiles.map((info) => info.id).sort()).toEqual([file.id, photo.id].sort())
 
       const reopened = await subject.reopen()
-      expect(await reopened.countWumpuses()).toBe(5)
-      expect(await reopened.listWumpuses({ limit: 100 })).toEqual(listed)
-      expect(await reopened.getWumpus(records[0]!._id)).toEqual(updatedFirst)
-      expect(await reopened.getWumpus(records[5]!._id)).toBeUndefined()
+      expect(await reopened.wumpuses.count()).toBe(5)
+      expect(await reopened.wumpuses.list({ limit: 100 })).toEqual(listed)
+      expect(await reopened.wumpuses.get(records[0]!._id)).toEqual(updatedFirst)
+      expect(await reopened.wumpuses.get(records[5]!._id)).toBeUndefined()
       expect((await collectPages(reopened, 2, 'odd@example.com')).ids).toEqual(newestFirst(records.slice(0, 5).filter((_, i) => i % 2)))
-      expect(await reopened.getUser('fay@example.com')).toEqual({
+      expect(await reopened.users.get('fay@example.com')).toEqual({
         ...user,
         role: 'admin',
         firebaseUid: 'uid-fay',
         updatedAt: bound!.updatedAt,
       })
-      expect(await reopened.getSession(session.id)).toEqual(session)
-      expect(await reopened.getSession(ended.id)).toBeUndefined()
-      expect((await reopened.listAudit({ limit: 5 })).items).toEqual([entry])
-      expect(await reopened.upsertUser('fay@example.com', { job: 'Judge' })).toMatchObject({ role: 'admin', job: 'Judge' })
-      expect((await reopened.listUsers()).map((u) => u.email)).toEqual(['fay@example.com'])
-      expect(await reopened.getFileInfo(file.id)).toEqual(file)
-      expect(Buffer.compare(Buffer.from((await reopened.readFile(file.id))!.bytes), Buffer.from(bytes))).toBe(0)
-      expect(await reopened.getFileInfo(removedFile.id)).toBeUndefined()
-      expect(await reopened.getFileInfo(photo.id)).toStrictEqual(photo)
-      expect(await reopened.listFiles({ createdBefore: later(photo.createdAt), limit: 10 })).toStrictEqual(listedFiles)
+      expect(await reopened.sessions.get(session.id)).toEqual(session)
+      expect(await reopened.sessions.get(ended.id)).toBeUndefined()
+      expect((await reopened.audit.list({ limit: 5 })).items).toEqual([entry])
+      expect(await reopened.users.upsert('fay@example.com', { job: 'Judge' })).toMatchObject({ role: 'admin', job: 'Judge' })
+      expect((await reopened.users.list()).map((u) => u.email)).toEqual(['fay@example.com'])
+      expect(await reopened.files.info(file.id)).toEqual(file)
+      expect(Buffer.compare(Buffer.from((await reopened.files.read(file.id))!.bytes), Buffer.from(bytes))).toBe(0)
+      expect(await reopened.files.info(removedFile.id)).toBeUndefined()
+      expect(await reopened.files.info(photo.id)).toStrictEqual(photo)
+      expect(await reopened.files.list({ createdBefore: later(photo.createdAt), limit: 10 })).toStrictEqual(listedFiles)
       expect(await inUse(reopened, fileIds(records[0]!.files))).toEqual([true, true, true])
       expect(await inUse(reopened, fileIds(replacedFiles))).toEqual([true, true, true])
       expect(await inUse(reopened, fileIds(records[2]!.files))).toEqual([false, false, false])
       expect(await inUse(reopened, fileIds(records[5]!.files))).toEqual([false, false, false])
 
       // The reopened store keeps working, ordered indexes included.
-      const newest = await reopened.insertWumpus(sampleWumpus({ u_email: 'odd@example.com' }))
-      expect((await reopened.listWumpuses({ limit: 1, u_email: 'odd@example.com' })).items[0]?._id).toBe(newest._id)
-      expect(await reopened.deleteWumpus(records[1]!._id)).toBe(1)
+      const newest = await reopened.wumpuses.insert(sampleWumpus({ u_email: 'odd@example.com' }))
+      expect((await reopened.wumpuses.list({ limit: 1, u_email: 'odd@example.com' })).items[0]?._id).toBe(newest._id)
+      expect(await reopened.wumpuses.delete(records[1]!._id)).toBe(1)
       expect(await inUse(reopened, fileIds(records[1]!.files))).toEqual([false, false, false])
       expect(await inUse(reopened, fileIds(newest.files))).toEqual([true, true, true])
-      expect((await reopened.listWumpuses({ limit: 100, u_email: 'odd@example.com' })).total).toBe(2)
+      expect((await reopened.wumpuses.list({ limit: 100, u_email: 'odd@example.com' })).total).toBe(2)
     })
   })
 }

@@ -290,6 +290,46 @@ describe('mongo wire server', () => {
     expect(await db.collection('blobs').countDocuments()).toBe(0)
   })
 
+  it('tells onCommand of every command with its reply', async () => {
+    const seen: Array<{ command: Document; reply: Document }> = []
+    const other = await startMongoWireServer({ onCommand: (command, reply) => seen.push({ command, reply }) })
+    const otherClient = new MongoClient(other.uri, { serverSelectionTimeoutMS: 2000 })
+    try {
+      await otherClient.connect()
+      const things = otherClient.db('wire_hook').collection('things')
+      await things.insertMany([{ n: 1 }, { n: 2 }])
+      expect(await things.find({ n: { $gt: 1 } }).toArray()).toHaveLength(1)
+      const finds = seen.filter(({ command }) => command.find === 'things')
+      expect(finds).toHaveLength(1)
+      expect(finds[0]!.command.filter).toEqual({ n: { $gt: 1 } })
+      expect((finds[0]!.reply.cursor as Document).firstBatch).toHaveLength(1)
+      expect(seen.find(({ command }) => command.insert === 'things')?.reply).toMatchObject({ n: 2, ok: 1 })
+    } finally {
+      await otherClient.close()
+      await other.close()
+    }
+  })
+
+  it('refuses a duplicate key on a unique index after updates and deletes changed what holds it', async () => {
+    const things = client.db('wire_unique').collection('things')
+    await things.createIndex({ code: 1 }, { unique: true })
+    await things.insertMany([
+      { _id: 'a' as never, code: 1 },
+      { _id: 'b' as never, code: 2 },
+    ])
+    await expect(things.insertOne({ code: 2 })).rejects.toMatchObject({ code: 11000 })
+    await things.updateOne({ _id: 'b' as never }, { $set: { code: 3 } })
+    await things.insertOne({ _id: 'c' as never, code: 2 })
+    await expect(things.updateOne({ _id: 'c' as never }, { $set: { code: 3 } })).rejects.toMatchObject({ code: 11000 })
+    await things.deleteOne({ _id: 'b' as never })
+    await things.updateOne({ _id: 'c' as never }, { $set: { code: 3 } })
+    expect(await things.find({}).sort({ _id: 1 }).toArray()).toEqual([
+      { _id: 'a', code: 1 },
+      { _id: 'c', code: 3 },
+    ])
+    await client.db('wire_unique').dropDatabase()
+  })
+
   it('closes its client connections when it stops', async () => {
     const other = await startMongoWireServer()
     const rawClient = new RawClient(other.port)

@@ -55,8 +55,14 @@ interface OpenCursor {
   docs: Document[]
 }
 
-export async function startMongoWireServer(options: { port?: number } = {}): Promise<MongoWireServer> {
-  const engine = new Engine()
+export interface MongoWireServerOptions {
+  port?: number
+  /** Told of every command run and its reply (for tests and benchmarks that count what a client asks). */
+  onCommand?: (command: Document, reply: Document) => void
+}
+
+export async function startMongoWireServer(options: MongoWireServerOptions = {}): Promise<MongoWireServer> {
+  const engine = new Engine(options.onCommand)
   const sockets = new Set<net.Socket>()
   const server = net.createServer((socket) => {
     sockets.add(socket)
@@ -237,6 +243,8 @@ class Engine {
   private readonly cursors = new Map<number, OpenCursor>()
   private nextCursorId = 1
 
+  constructor(private readonly onCommand?: (command: Document, reply: Document) => void) {}
+
   private readonly handlers: Record<string, Handler> = {
     hello: (_c, _db, connectionId) => this.hello(connectionId),
     isMaster: (_c, _db, connectionId) => ({ ...this.hello(connectionId), ismaster: true }),
@@ -273,6 +281,12 @@ class Engine {
   }
 
   run(command: Document, connectionId: number): Document {
+    const reply = this.reply(command, connectionId)
+    this.onCommand?.(command, reply)
+    return reply
+  }
+
+  private reply(command: Document, connectionId: number): Document {
     const name = Object.keys(command)[0] ?? ''
     const db = typeof command.$db === 'string' ? command.$db : 'test'
     const handler = Object.hasOwn(this.handlers, name) ? this.handlers[name] : undefined
@@ -716,6 +730,24 @@ function keyString(values: unknown[]): string {
  * multikey index), so a unique index then refuses an element that another document has.
  */
 function indexKeys(doc: Document, index: IndexSpec): string[] {
+  // Stored documents never change (updates replace them), so their keys are worked out once per index's fields.
+  const paths = Object.keys(index.key).join('\0')
+  let byPaths = KEYS_OF.get(doc)
+  if (!byPaths) {
+    byPaths = new Map()
+    KEYS_OF.set(doc, byPaths)
+  }
+  let keys = byPaths.get(paths)
+  if (!keys) {
+    keys = computeIndexKeys(doc, index)
+    byPaths.set(paths, keys)
+  }
+  return keys
+}
+
+const KEYS_OF = new WeakMap<Document, Map<string, string[]>>()
+
+function computeIndexKeys(doc: Document, index: IndexSpec): string[] {
   const values = Object.keys(index.key).map((path) => getPath(doc, path) ?? null)
   const arrayAt = values.findIndex(Array.isArray)
   if (arrayAt < 0) return [keyString(values)]

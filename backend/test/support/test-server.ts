@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../../src/config'
 import { createLogger } from '../../src/logger'
 import { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
-import { openEmbeddedStore } from '../../src/store/embedded'
+import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
 import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
 
 export interface TestServer {
@@ -33,14 +33,16 @@ export interface TestServerOptions {
    * for tests that look at them; elsewhere animations simply stay without them).
    */
   deriveMedia?: boolean
+  /** A data folder to use (it is emptied when the server closes); default: a new temp folder. */
+  dataDir?: string
 }
 
 /**
- * The real Koa app on a real embedded store in a temp folder, listening on a free port. Rate limits
+ * The real Koa app on a real SQLite store in a temp folder, listening on a free port. Rate limits
  * are lifted (tests sign in and upload far more often than people) unless RATE_LIMIT_FACTOR is given.
  */
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'wumpus-test-'))
   const config = loadConfig({
     DATA_DIR: dataDir,
     STATIC_DIR: path.join(dataDir, 'static'),
@@ -51,7 +53,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     RATE_LIMIT_FACTOR: '1000',
     ...env,
   })
-  const store = await openEmbeddedStore({ dataDir })
+  const store = await openSqliteStore({ dataDir })
   const logger = createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
@@ -62,7 +64,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   return {
     url: `http://127.0.0.1:${port}`,
     async sessionToken(email, options = {}) {
-      const session = await store.createSession({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
+      const session = await store.sessions.create({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
       const exp = Math.floor(Date.now() / 1000) + (options.ttlSeconds ?? 600)
       return signSessionToken(
         { sid: session.id, email, name: options.name ?? email.split('@')[0]!, emailVerified: options.emailVerified ?? true, exp },
@@ -88,11 +90,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
 /** Stores three small placeholder files and a record pointing at them. */
 export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): Promise<WumpusRecord> {
   const put = async (filename: string, contentType: string, text: string): Promise<FileRef> => {
-    const info = await store.putFile({ bytes: new TextEncoder().encode(text), contentType, filename })
+    const info = await store.files.put({ bytes: new TextEncoder().encode(text), contentType, filename })
     return { id: info.id, filename: info.filename }
   }
   const name = fields.name ?? 'Test Wumpus'
-  return store.insertWumpus({
+  return store.wumpuses.insert({
     name,
     description: 'A test animation for the gallery',
     u_email: 'maker@example.com',

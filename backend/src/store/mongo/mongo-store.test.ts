@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { GridFSBucket, MongoClient, MongoServerError, ObjectId } from 'mongodb'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { GridFSBucket, MongoClient, MongoServerError, ObjectId, type Document } from 'mongodb'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
-import { openMongoStore, toStoreError } from './mongo'
-import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store } from './port'
-import { describeStoreContract, sampleWumpus } from './store-contract'
+import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
+import { toStoreError } from './errors'
+import { openMongoStore } from './open-mongo-store'
+import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
+import { describeStoreContract, sampleWumpus } from '../store-contract'
 
 // Against a real MongoDB when MONGODB_TEST_URI is set, else against the in-process wire server.
 const realUri = process.env.MONGODB_TEST_URI
@@ -88,7 +90,7 @@ describe('mongo store storage layout', () => {
       const tags = (await db.collection('tags').listIndexes().toArray()).map((index) => index.key)
       expect(tags).toContainEqual({ count: -1, _id: 1 })
       // The unique index really refuses a second user with the same email.
-      await store.upsertUser('ann@example.com', {})
+      await store.users.upsert('ann@example.com', {})
       const duplicate = db.collection('users').insertOne({ _id: 'x' as never, email: 'ann@example.com' })
       await expect(duplicate).rejects.toMatchObject({ code: 11000 })
       // Opening again over existing indexes is fine.
@@ -103,22 +105,22 @@ describe('mongo store storage layout', () => {
     const { store, dbName } = await openFresh()
     try {
       const db = admin.db(dbName)
-      const record = await store.insertWumpus(sampleWumpus())
+      const record = await store.wumpuses.insert(sampleWumpus())
       const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
       expect(typeof raw?._id).toBe('string')
       expect(raw?.createdAt).toBeInstanceOf(Date)
 
       const bytes = new Uint8Array(randomBytes(600_000))
-      const file = await store.putFile({ bytes, contentType: 'image/apng', filename: 'w.png' })
+      const file = await store.files.put({ bytes, contentType: 'image/apng', filename: 'w.png' })
       const fileDoc = await db.collection('files.files').findOne({})
       expect(fileDoc?._id.toHexString()).toBe(file.id)
       expect(fileDoc?.length).toBe(600_000)
       expect(fileDoc?.metadata).toEqual({ contentType: 'image/apng', filename: 'w.png', sha256: file.sha256 })
       expect(await db.collection('files.chunks').countDocuments({ files_id: fileDoc?._id })).toBe(Math.ceil(600_000 / (255 * 1024)))
-      expect(await store.deleteFile(file.id)).toBe(true)
+      expect(await store.files.delete(file.id)).toBe(true)
       expect(await db.collection('files.chunks').countDocuments({})).toBe(0)
 
-      const labelled = await store.putFile({
+      const labelled = await store.files.put({
         bytes: new Uint8Array([1]),
         contentType: 'image/png',
         filename: 'me.png',
@@ -141,30 +143,28 @@ describe('mongo store storage layout', () => {
 })
 
 describe('mongo store search fields', () => {
-  it('stores every prefix of the normalized words, and a count per tag', async () => {
+  it('stores the prefixes of two characters and more of the normalized words, every whole word, and a count per tag', async () => {
     const { store, dbName } = await openFresh()
     try {
       const db = admin.db(dbName)
-      const record = await store.insertWumpus(sampleWumpus({ name: 'Café Wumpus', description: 'Naïve star', tags: ['night-sky'] }))
+      const record = await store.wumpuses.insert(sampleWumpus({ name: 'Café Wumpus C', description: 'Naïve star', tags: ['night-sky'] }))
       const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
+      // No one-letter prefixes: a one-letter query word finds only itself, as a whole word ("c").
       expect([...(raw?.searchPrefixes as string[])].sort()).toEqual(
         [
           'c',
           'ca',
           'caf',
           'cafe',
-          'w',
           'wu',
           'wum',
           'wump',
           'wumpu',
           'wumpus',
-          'n',
           'na',
           'nai',
           'naiv',
           'naive',
-          's',
           'st',
           'sta',
           'star',
@@ -176,18 +176,20 @@ describe('mongo store search fields', () => {
           'sky',
         ].sort(),
       )
-      expect(raw?.searchVersion).toBe(1)
-      await store.insertWumpus(sampleWumpus({ name: 'Supercalifragilisticexpialidocious Wumpus', tags: ['night-sky', 'long'] }))
+      expect(raw?.searchVersion).toBe(2)
+      await store.wumpuses.insert(sampleWumpus({ name: 'Supercalifragilisticexpialidocious Wumpus', tags: ['night-sky', 'long'] }))
       const long = await db.collection('wumpuses').findOne({ tags: 'long' })
+      // Prefixes up to 20 characters, and the whole word.
       expect(
         (long?.searchPrefixes as string[])
           .filter((prefix) => prefix.startsWith('super'))
           .map((prefix) => prefix.length)
-          .sort((a, b) => b - a)[0],
-      ).toBe(20)
+          .sort((a, b) => b - a)
+          .slice(0, 2),
+      ).toEqual([34, 20])
       // A query word longer than the stored prefixes still finds exactly its word.
-      expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidocious' })).total).toBe(1)
-      expect((await store.listWumpuses({ limit: 5, q: 'supercalifragilisticexpialidociouz' })).total).toBe(0)
+      expect((await store.wumpuses.list({ limit: 5, q: 'supercalifragilisticexpialidocious' })).total).toBe(1)
+      expect((await store.wumpuses.list({ limit: 5, q: 'supercalifragilisticexpialidociouz' })).total).toBe(0)
       expect(await db.collection('tags').find({}).sort({ _id: 1 }).toArray()).toEqual([
         { _id: 'long', count: 1 },
         { _id: 'night-sky', count: 2 },
@@ -217,21 +219,124 @@ describe('mongo store search fields', () => {
       searchPrefixes: ['x'],
       searchVersion: 0,
     }
-    await db.collection('wumpuses').insertMany([old, stale] as never[])
+    // Indexed by the first rules, which stored one-letter prefixes.
+    const versionOne = {
+      ...sampleWumpus({ name: 'Old Rules Wumpus', description: 'Kept' }),
+      _id: 'abc000000000000000000003',
+      createdAt: new Date(Date.UTC(2020, 0, 3)),
+      updatedAt: new Date(Date.UTC(2020, 0, 3)),
+      tags: [],
+      downloads: 0,
+      searchPrefixes: [
+        'o',
+        'ol',
+        'old',
+        'r',
+        'ru',
+        'rul',
+        'rule',
+        'rules',
+        'w',
+        'wu',
+        'wum',
+        'wump',
+        'wumpu',
+        'wumpus',
+        'k',
+        'ke',
+        'kep',
+        'kept',
+      ],
+      searchVersion: 1,
+    }
+    await db.collection('wumpuses').insertMany([old, stale, versionOne] as never[])
     const store = await openMongoStore({ uri, dbName })
     try {
-      expect(await store.getWumpus(old._id)).toMatchObject({ name: 'Ancient Wumpus', tags: [], downloads: 0 })
-      expect((await store.listWumpuses({ limit: 5, q: 'anc' })).items.map((item) => item._id)).toEqual([old._id])
-      expect((await store.listWumpuses({ limit: 5, q: 'stale' })).items.map((item) => item._id)).toEqual([stale._id])
-      expect((await store.listWumpuses({ limit: 5, sort: 'popular' })).items.map((item) => item._id)).toEqual([stale._id, old._id])
-      await store.addDownloads(new Map([[old._id, 5]]))
-      expect((await store.listWumpuses({ limit: 1, sort: 'popular' })).items[0]?._id).toBe(old._id)
-      const updated = await store.updateWumpus(old._id, { tags: ['ancient'] })
+      const reindexed = await db.collection('wumpuses').findOne({ _id: versionOne._id as never })
+      expect(reindexed?.searchVersion).toBe(2)
+      expect((reindexed?.searchPrefixes as string[]).filter((prefix) => prefix.length === 1)).toEqual([])
+      expect(await store.wumpuses.list({ limit: 5, q: 'o' })).toEqual({ items: [], total: 0 })
+      expect((await store.wumpuses.list({ limit: 5, q: 'rul' })).items.map((item) => item._id)).toEqual([versionOne._id])
+      expect(await store.wumpuses.get(old._id)).toMatchObject({ name: 'Ancient Wumpus', tags: [], downloads: 0 })
+      expect((await store.wumpuses.list({ limit: 5, q: 'anc' })).items.map((item) => item._id)).toEqual([old._id])
+      expect((await store.wumpuses.list({ limit: 5, q: 'stale' })).items.map((item) => item._id)).toEqual([stale._id])
+      expect((await store.wumpuses.list({ limit: 5, sort: 'popular' })).items.map((item) => item._id)).toEqual([
+        stale._id,
+        versionOne._id,
+        old._id,
+      ])
+      await store.wumpuses.addDownloads(new Map([[old._id, 5]]))
+      expect((await store.wumpuses.list({ limit: 1, sort: 'popular' })).items[0]?._id).toBe(old._id)
+      const updated = await store.wumpuses.update(old._id, { tags: ['ancient'] })
       expect(updated).toMatchObject({ tags: ['ancient'], downloads: 5 })
-      expect((await store.listWumpuses({ limit: 5, tag: 'ancient' })).total).toBe(1)
+      expect((await store.wumpuses.list({ limit: 5, tag: 'ancient' })).total).toBe(1)
     } finally {
       await store.close()
       await db.dropDatabase()
+    }
+  })
+})
+
+describe('mongo store search cache', () => {
+  const at = (second: number) => new Date(Date.UTC(2025, 3, 1, 0, 0, second))
+  const ids = (page: WumpusPage) => page.items.map((item) => item._id)
+
+  // Its own stand-in server, whatever MONGODB_TEST_URI says: it counts the scans the adapter asks for.
+  it("keeps a search's matches for its pages, orders and visitors, until a write here or their age", async () => {
+    const scans: Document[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command) => {
+        // A scan of a search's candidates: the words' filter, no order (pages are read by _id or in popular order).
+        if (command.find === 'wumpuses' && command.filter?.searchPrefixes && !command.sort) scans.push(command)
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'cache', searchMaxAgeMs: 300 })
+    const other = new MongoClient(server.uri)
+    try {
+      const moon = await store.wumpuses.insert(sampleWumpus({ name: 'Moon Wumpus', createdAt: at(1) }))
+      const moonlight = await store.wumpuses.insert(sampleWumpus({ name: 'Moonlight Wumpus', createdAt: at(2) }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Sun Wumpus', createdAt: at(3) }))
+      const first = await store.wumpuses.list({ limit: 1, q: 'moon' })
+      expect(ids(first)).toEqual([moon._id])
+      expect(first.total).toBe(2)
+      expect(scans).toHaveLength(1)
+      // The next page, the newest-first order, the same words typed otherwise, and the most downloaded first
+      // (which reads current counts, so a count added here shows at once): no second scan.
+      expect(ids(await store.wumpuses.list({ limit: 1, q: 'moon', cursor: first.nextCursor }))).toEqual([moonlight._id])
+      expect(ids(await store.wumpuses.list({ limit: 5, q: 'MOON', sort: 'new' }))).toEqual([moonlight._id, moon._id])
+      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moonlight._id, moon._id])
+      await store.wumpuses.addDownloads(new Map([[moon._id, 3]]))
+      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moon._id, moonlight._id])
+      expect(scans).toHaveLength(1)
+      // Visitors asking a new search at once share one scan; other filters are another search.
+      await Promise.all([1, 2, 3].map(() => store.wumpuses.list({ limit: 5, q: 'wumpus' })))
+      expect(scans).toHaveLength(2)
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon', tag: 'night' })).toEqual({ items: [], total: 0 })
+      expect(scans).toHaveLength(3)
+
+      // A write here that searches see: the next search scans again, and finds it.
+      const moonbeam = await store.wumpuses.insert(sampleWumpus({ name: 'Moonbeam Wumpus', createdAt: at(4) }))
+      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonbeam._id, moonlight._id])
+      expect(scans).toHaveLength(4)
+      await store.wumpuses.update(moonbeam._id, { name: 'Sunbeam Wumpus' })
+      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonlight._id])
+      expect(scans).toHaveLength(5)
+
+      // Another instance's write: unseen while the kept matches are young (as the HTTP page caches), seen once they are not.
+      await other.connect()
+      await other
+        .db('cache')
+        .collection('wumpuses')
+        .deleteOne({ _id: moonlight._id as never })
+      expect((await store.wumpuses.list({ limit: 5, q: 'moon' })).total).toBe(2)
+      expect(scans).toHaveLength(5)
+      await sleep(350)
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon' })).toMatchObject({ items: [{ _id: moon._id }], total: 1 })
+      expect(scans).toHaveLength(6)
+    } finally {
+      await other.close()
+      await store.close()
+      await server.close()
     }
   })
 })
@@ -268,8 +373,8 @@ describe('mongo store upgrades and leftovers', () => {
     await db.collection('wumpuses').insertMany([exported, stale] as never[])
     const store = await openMongoStore({ uri, dbName })
     try {
-      expect((await store.listWumpuses({ limit: 5, fits: 'discord' })).items.map((item) => item._id)).toEqual([exported._id])
-      expect((await store.listWumpuses({ limit: 5, fits: 'telegram' })).total).toBe(0)
+      expect((await store.wumpuses.list({ limit: 5, fits: 'discord' })).items.map((item) => item._id)).toEqual([exported._id])
+      expect((await store.wumpuses.list({ limit: 5, fits: 'telegram' })).total).toBe(0)
     } finally {
       await store.close()
       await db.dropDatabase()
@@ -292,9 +397,9 @@ describe('mongo store upgrades and leftovers', () => {
         expect(await db.collection('wumpuses').listIndexes().toArray()).toContainEqual(
           expect.objectContaining({ key: { fileIds: 1 }, unique: true }),
         )
-        await expect(store.insertWumpus(sampleWumpus({ files: { ...sampleWumpus().files, apng: old.files.apng } }))).rejects.toBeInstanceOf(
-          FileInUseError,
-        )
+        await expect(
+          store.wumpuses.insert(sampleWumpus({ files: { ...sampleWumpus().files, apng: old.files.apng } })),
+        ).rejects.toBeInstanceOf(FileInUseError)
       } finally {
         await store.close()
       }
@@ -323,16 +428,16 @@ describe('mongo store upgrades and leftovers', () => {
   it('removes GridFS chunks without a file document once they are older than asked', async () => {
     const { store, dbName } = await openFresh()
     try {
-      const kept = await store.putFile({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
+      const kept = await store.files.put({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
       const stray = ObjectId.createFromTime(Math.floor(Date.now() / 1000) - 3600)
       await admin
         .db(dbName)
         .collection('files.chunks')
         .insertOne({ files_id: stray, n: 0, data: new Uint8Array([9]) })
-      expect(await store.sweepStrayBlobs(new Date(Date.now() - 2 * 3600_000))).toBe(0)
-      expect(await store.sweepStrayBlobs(new Date())).toBe(1)
+      expect(await store.files.sweepStrayBlobs(new Date(Date.now() - 2 * 3600_000))).toBe(0)
+      expect(await store.files.sweepStrayBlobs(new Date())).toBe(1)
       expect(await admin.db(dbName).collection('files.chunks').countDocuments({ files_id: stray })).toBe(0)
-      expect((await store.readFile(kept.id))?.bytes).toEqual(new Uint8Array([1, 2]))
+      expect((await store.files.read(kept.id))?.bytes).toEqual(new Uint8Array([1, 2]))
     } finally {
       await store.close()
       await admin.db(dbName).dropDatabase()
@@ -355,7 +460,7 @@ describe('mongo store over files written by others', () => {
       const odd = new ObjectId()
       await write(bare, 'bare.gif')
       await write(odd, 'odd.gif', { contentType: 'image/gif', sha256: 'ab', owner: 42, purpose: 'banner' })
-      const bareInfo = await store.getFileInfo(bare.toHexString())
+      const bareInfo = await store.files.info(bare.toHexString())
       expect(bareInfo).toStrictEqual({
         id: bare.toHexString(),
         contentType: 'application/octet-stream',
@@ -364,7 +469,7 @@ describe('mongo store over files written by others', () => {
         sha256: '',
         createdAt: expect.any(Date),
       })
-      expect(await store.getFileInfo(odd.toHexString())).toStrictEqual({
+      expect(await store.files.info(odd.toHexString())).toStrictEqual({
         id: odd.toHexString(),
         contentType: 'image/gif',
         filename: 'odd.gif',
@@ -372,7 +477,7 @@ describe('mongo store over files written by others', () => {
         sha256: 'ab',
         createdAt: expect.any(Date),
       })
-      const listed = await store.listFiles({ createdBefore: new Date(Date.now() + 1000), limit: 10 })
+      const listed = await store.files.list({ createdBefore: new Date(Date.now() + 1000), limit: 10 })
       expect(listed.map((file) => file.id).sort()).toEqual([bare.toHexString(), odd.toHexString()].sort())
     } finally {
       await store.close()
@@ -403,7 +508,7 @@ describe('mongo store errors', () => {
       await store.ping()
       await server.close()
       await expect(store.ping()).rejects.toBeInstanceOf(StoreUnavailableError)
-      await expect(store.listWumpuses({ limit: 5 })).rejects.toBeInstanceOf(StoreUnavailableError)
+      await expect(store.wumpuses.list({ limit: 5 })).rejects.toBeInstanceOf(StoreUnavailableError)
     } finally {
       await store.close()
     }

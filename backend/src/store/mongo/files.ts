@@ -1,0 +1,133 @@
+/** Stored files in MongoDB: GridFS (`files.files` and `files.chunks`), with what is known of each in its metadata. */
+import { createHash } from 'node:crypto'
+import { GridFSBucket, ObjectId, type Collection, type Db, type Filter } from 'mongodb'
+import { isId, newId } from '../ids'
+import type { FilePurpose, FileRepository, NewFile, StoredFile } from '../port'
+import { fileLabels, toStoredFile } from '../records'
+import { guard } from './errors'
+
+interface GridFile {
+  _id: ObjectId
+  length: number
+  uploadDate: Date
+  filename: string
+  /** owner and purpose are missing on files stored before they existed. */
+  metadata?: { contentType?: string; filename?: string; sha256?: string; owner?: string; purpose?: string }
+}
+
+export const BUCKET = 'files'
+export const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
+
+function fromGridFile(doc: GridFile): StoredFile {
+  return toStoredFile({
+    id: doc._id.toHexString(),
+    contentType: doc.metadata?.contentType ?? 'application/octet-stream',
+    filename: doc.metadata?.filename ?? doc.filename,
+    size: doc.length,
+    sha256: doc.metadata?.sha256 ?? '',
+    createdAt: doc.uploadDate,
+    ...fileLabels(doc.metadata ?? {}),
+  })
+}
+
+export class MongoFiles implements FileRepository {
+  private readonly files: Collection<GridFile>
+  private readonly chunks: Collection<{ files_id: ObjectId }>
+  private readonly bucket: GridFSBucket
+
+  constructor(db: Db) {
+    this.files = db.collection<GridFile>(`${BUCKET}.files`)
+    this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
+    this.bucket = new GridFSBucket(db, { bucketName: BUCKET })
+  }
+
+  async put(file: NewFile): Promise<StoredFile> {
+    const id = newId()
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex')
+    const metadata = { contentType: file.contentType, filename: file.filename, sha256, ...fileLabels(file) }
+    const upload = this.bucket.openUploadStreamWithId(new ObjectId(id), file.filename, { metadata })
+    await guard(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          upload.once('error', reject)
+          upload.once('finish', () => resolve())
+          upload.end(file.bytes)
+        }),
+    )
+    return toStoredFile({
+      id,
+      contentType: file.contentType,
+      filename: file.filename,
+      size: file.bytes.length,
+      sha256,
+      createdAt: upload.gridFSFile?.uploadDate ?? new Date(),
+      ...fileLabels(file),
+    })
+  }
+
+  async info(id: string): Promise<StoredFile | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await guard(() => this.files.findOne({ _id: new ObjectId(id) }))
+    return doc ? fromGridFile(doc) : undefined
+  }
+
+  async read(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
+    const info = await this.info(id)
+    if (!info) return undefined
+    const bytes = await guard(async () => {
+      const parts: Buffer[] = []
+      for await (const part of this.bucket.openDownloadStream(new ObjectId(id))) parts.push(part as Buffer)
+      return Buffer.concat(parts)
+    })
+    return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    if (!isId(id)) return false
+    const fileId = new ObjectId(id)
+    return guard(async () => {
+      const { deletedCount } = await this.files.deleteOne({ _id: fileId })
+      await this.chunks.deleteMany({ files_id: fileId })
+      return deletedCount === 1
+    })
+  }
+
+  async list(options: Parameters<FileRepository['list']>[0]): Promise<StoredFile[]> {
+    const limit = Math.floor(options.limit)
+    // The driver reads a limit of 0 as "no limit".
+    if (!(limit >= 1)) return []
+    const { after } = options
+    const filter: Filter<GridFile> = after
+      ? {
+          uploadDate: { $lt: options.createdBefore },
+          $or: [
+            { uploadDate: { $gt: after.createdAt } },
+            { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } },
+          ],
+        }
+      : { uploadDate: { $lt: options.createdBefore } }
+    const docs = await guard(() => this.files.find(filter).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray())
+    return docs.map(fromGridFile)
+  }
+
+  async listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
+    const docs = await guard(() =>
+      this.files.find({ 'metadata.owner': owner, 'metadata.purpose': purpose }).sort(OLDEST_UPLOAD_FIRST).toArray(),
+    )
+    return docs.map(fromGridFile)
+  }
+
+  async sweepStrayBlobs(createdBefore: Date): Promise<number> {
+    return guard(async () => {
+      const ids = await this.chunks.distinct('files_id')
+      const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
+      if (old.length === 0) return 0
+      const recorded = new Set(
+        (await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()),
+      )
+      const stray = old.filter((id) => !recorded.has(id.toHexString()))
+      if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
+      return stray.length
+    })
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The mongo store: the official driver, one collection per aggregate, files in GridFS. Several server
+ * instances may share one database; indexes are created (or found) at every start.
+ */
+import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db } from 'mongodb'
+import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
+import { MONGO_FILTER_FIELDS, readyPlatforms } from '../facets'
+import type { RateCounter, Store } from '../port'
+import { WUMPUS_FILE_ID_PATHS } from '../records'
+import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
+import { guard, toStoreError } from './errors'
+import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
+import { MongoPacks } from './packs'
+import { SEARCH_VERSION, searchFields } from './search'
+import { MongoSessions } from './sessions'
+import { MongoUsers } from './users'
+import { MOST_DOWNLOADED_FIRST, MongoWumpuses, NEWEST_FIRST, uniqueFileIds, type WumpusDocument } from './wumpuses'
+
+export interface MongoStoreOptions {
+  uri: string
+  /** Defaults to the database named in the URI, else "wumpus-gallery". */
+  dbName?: string
+  /** How long to wait for a server before failing with StoreUnavailableError (default 5000). */
+  serverSelectionTimeoutMS?: number
+  /** Problems at start that do not stop the store (default: printed on stderr). */
+  onWarning?: (message: string) => void
+  /** How long a search's matches are kept for its next pages and visitors (default 2000 ms; 0 keeps none). */
+  searchMaxAgeMs?: number
+}
+
+const DEFAULT_DB_NAME = 'wumpus-gallery'
+const RATE_LIMITS_COLLECTION = 'rateLimits'
+
+export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
+  const client = new MongoClient(options.uri, {
+    serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
+    ignoreUndefined: true,
+  })
+  try {
+    await client.connect()
+    const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
+    await createIndexes(db, options.onWarning ?? ((message) => console.error(message)))
+    await indexOlderWumpuses(db)
+    return new MongoStore(client, db, options)
+  } catch (error) {
+    await client.close().catch(() => undefined)
+    throw toStoreError(error)
+  }
+}
+
+function dbNameFromUri(uri: string): string | undefined {
+  const match = /^mongodb(?:\+srv)?:\/\/[^/]*\/([^/?]+)/.exec(uri)
+  return match?.[1] ? decodeURIComponent(match[1]) : undefined
+}
+
+/** Default index names (email_1, ...), so an existing deployment's same indexes are reused. */
+async function createIndexes(db: Db, warn: (message: string) => void): Promise<void> {
+  await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  await wumpuses.createIndexes([
+    { key: { u_email: 1 } },
+    { key: NEWEST_FIRST },
+    { key: MOST_DOWNLOADED_FIRST },
+    ...MONGO_FILTER_FIELDS.flatMap((field) => [
+      { key: { [field]: 1, ...NEWEST_FIRST } },
+      { key: { [field]: 1, ...MOST_DOWNLOADED_FIRST } },
+    ]),
+    // Multikey: one entry per stored prefix.
+    { key: { searchPrefixes: 1 } },
+    ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
+  ])
+  await db.collection('tags').createIndexes([{ key: { count: -1, _id: 1 } }])
+  // Records stored before fileIds existed get it, then one unique multikey index claims every file.
+  for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
+  }
+  try {
+    await wumpuses.createIndexes([{ key: { fileIds: 1 }, unique: true }])
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === 11000)) throw error
+    warn(`Some animations share files, so the unique claim on file ids is not enforced until that is fixed: ${error.message}`)
+  }
+  await db
+    .collection(`${BUCKET}.files`)
+    .createIndexes([{ key: OLDEST_UPLOAD_FIRST }, { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } }])
+  await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
+  await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+  await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
+}
+
+/**
+ * Brings documents stored before tags, download counts or the current search prefixes up to date, in
+ * batches. Runs at every start; costs one indexed query when there is nothing to do.
+ */
+async function indexOlderWumpuses(db: Db): Promise<void> {
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
+  await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
+  for await (const doc of wumpuses.find({ fits: { $exists: false } }, { projection: { files: 1, derived: 1 } })) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc) } })
+  }
+  const stale = wumpuses.find({ searchVersion: { $ne: SEARCH_VERSION } }, { projection: { name: 1, description: 1, tags: 1 } })
+  let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
+  for await (const doc of stale) {
+    batch.push({ updateOne: { filter: { _id: doc._id }, update: { $set: searchFields(doc) } } })
+    if (batch.length === 500) {
+      await wumpuses.bulkWrite(batch, { ordered: false })
+      batch = []
+    }
+  }
+  if (batch.length > 0) await wumpuses.bulkWrite(batch, { ordered: false })
+}
+
+export class MongoStore implements Store {
+  readonly kind = 'mongo' as const
+  readonly packs: MongoPacks
+  readonly wumpuses: MongoWumpuses
+  readonly users: MongoUsers
+  readonly sessions: MongoSessions
+  readonly audit: MongoAudit
+  readonly files: MongoFiles
+
+  constructor(
+    private readonly client: MongoClient,
+    private readonly db: Db,
+    options: Pick<MongoStoreOptions, 'searchMaxAgeMs'> = {},
+  ) {
+    this.packs = new MongoPacks(db)
+    this.wumpuses = new MongoWumpuses(db, this.packs, options)
+    this.users = new MongoUsers(db)
+    this.sessions = new MongoSessions(db)
+    this.audit = new MongoAudit(db)
+    this.files = new MongoFiles(db)
+  }
+
+  rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {
+    const limits = { keyPrefix: options.name, points: options.points, duration: options.durationSeconds }
+    const limiter = new RateLimiterMongo({
+      ...limits,
+      storeClient: this.client,
+      dbName: this.db.databaseName,
+      tableName: RATE_LIMITS_COLLECTION,
+      // While the database cannot be reached, each instance counts on its own.
+      insuranceLimiter: new RateLimiterMemory(limits),
+    })
+    return {
+      hit: (key) =>
+        limiter.consume(key).then(
+          () => 0,
+          (refused: unknown) => {
+            if (refused instanceof RateLimiterRes) return Math.max(1, refused.msBeforeNext)
+            throw toStoreError(refused)
+          },
+        ),
+    }
+  }
+
+  async ping(): Promise<void> {
+    await guard(() => this.db.command({ ping: 1 }))
+  }
+
+  async close(): Promise<void> {
+    await this.client.close()
+  }
+}

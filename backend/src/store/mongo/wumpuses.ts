@@ -1,0 +1,376 @@
+/** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags`. */
+import type { Collection, Db, Filter } from 'mongodb'
+import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
+import type { Platform } from '../../../../contract/stickers'
+import { mongoFilter, readyPlatforms } from '../facets'
+import { isId, newId } from '../ids'
+import { decodeCursor, encodeCursor, recordKey } from '../list-order'
+import {
+  DuplicateKeyError,
+  FileInUseError,
+  type DerivedMedia,
+  type ListWumpusesOptions,
+  type NewWumpus,
+  type TagCount,
+  type WumpusPage,
+  type WumpusPatch,
+  type WumpusRecord,
+  type WumpusRepository,
+} from '../port'
+import {
+  WUMPUS_FILE_ID_PATHS,
+  copyDerived,
+  derivedFileIds,
+  toWumpusRecord,
+  wumpusFields,
+  wumpusFileIds,
+  wumpusPatchFields,
+} from '../records'
+import { guard } from './errors'
+import type { MongoPacks } from './packs'
+import { prefixFilter, searchFields, type SearchFields } from './search'
+import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Matches } from './wumpus-search'
+
+/**
+ * Stored animations also keep their search prefixes (absent on documents not yet indexed), `fileIds`
+ * repeats the record's file ids for the unique index that lets a file belong to one record only, and
+ * `fits` lists the platforms with a ready export (facets.ts readyPlatforms) for the fits filter. The
+ * derived media keep their files' ids in one array, indexed, so findByFile finds them.
+ */
+export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
+  Partial<SearchFields> & { derived?: DerivedMedia & { fileIds?: string[] }; fileIds?: string[]; fits?: Platform[] }
+
+/** How many animations carry a tag, kept up to date with every write (the tags list needs no scan). */
+interface TagCountDocument {
+  _id: string
+  count: number
+}
+
+export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
+export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
+/** Records as the port answers them: the search prefixes stay in the database. */
+const RECORD_PROJECTION = { searchPrefixes: 0 } as const
+const TEXT_FIELDS = ['name', 'description', 'tags'] as const
+/** How long a kept search may miss other instances' writes (as the HTTP layer's page caches). */
+export const SEARCH_MAX_AGE_MS = 2000
+
+/** A record's file ids without repeats (a multikey index counts a value once per document anyway). */
+export function uniqueFileIds(files: WumpusRecord['files']): string[] {
+  return [...new Set(wumpusFileIds({ files }))]
+}
+
+/** A record as stored: with its search prefixes, its files' claim and its ready platforms. */
+export function toWumpusDocument(record: WumpusRecord): WumpusDocument {
+  const { derived, ...rest } = record
+  return {
+    ...rest,
+    ...(derived ? { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } : {}),
+    ...searchFields(record),
+    fileIds: uniqueFileIds(record.files),
+    fits: readyPlatforms(record),
+  }
+}
+
+/** Runs a write that claims files; the unique index on fileIds refusing it means another record has one. */
+async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promise<T>): Promise<T> {
+  try {
+    return await write()
+  } catch (error) {
+    if (error instanceof DuplicateKeyError && /fileIds/.test(error.message)) throw new FileInUseError(uniqueFileIds(files))
+    throw error
+  }
+}
+
+export class MongoWumpuses implements WumpusRepository {
+  private revisionNumber = 0
+  private readonly wumpuses: Collection<WumpusDocument>
+  private readonly tagCounts: Collection<TagCountDocument>
+  private readonly search: WumpusSearch
+
+  constructor(
+    db: Db,
+    private readonly packs: MongoPacks,
+    options: { searchMaxAgeMs?: number } = {},
+  ) {
+    this.wumpuses = db.collection<WumpusDocument>('wumpuses')
+    this.tagCounts = db.collection<TagCountDocument>('tags')
+    this.search = new WumpusSearch(this.wumpuses, options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
+  }
+
+  revision(): number {
+    return this.revisionNumber
+  }
+
+  async list(options: ListWumpusesOptions): Promise<WumpusPage> {
+    const words = queryWords(options.q)
+    const order = listOrder(options.sort, words)
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
+    const filter: Filter<WumpusDocument> = mongoFilter(options)
+    return guard(async () => {
+      if (words.length === 0) return this.plainPage(order, filter, options.limit, after)
+      const matches = await this.search.matches(words, options)
+      if (order === 'popular') return this.popularMatchesPage(words, matches.ids.length, filter, options.limit, after)
+      return this.matchesPage(matches, order, options.limit, after)
+    })
+  }
+
+  /** Newest or most downloaded first, straight from an index: the page after the cursor and the count. */
+  private async plainPage(
+    order: ListOrder,
+    filter: Filter<WumpusDocument>,
+    limit: number,
+    after: ListKey | undefined,
+  ): Promise<WumpusPage> {
+    const pageFilter: Filter<WumpusDocument> = after ? { ...filter, $or: afterKey(after, order) } : filter
+    const [docs, total] = await Promise.all([
+      this.wumpuses
+        .find(pageFilter, { projection: RECORD_PROJECTION })
+        .sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST)
+        .limit(limit + 1)
+        .toArray(),
+      this.wumpuses.countDocuments(filter),
+    ])
+    const items = docs.slice(0, limit).map(toWumpusRecord)
+    const last = items[items.length - 1]
+    return docs.length > limit && last ? { items, total, nextCursor: encodeCursor(recordKey(last, order), order) } : { items, total }
+  }
+
+  /** A page of a search's kept matches, best first or newest first: a binary search, then the page's records. */
+  private async matchesPage(matches: Matches, order: 'relevance' | 'new', limit: number, after: ListKey | undefined): Promise<WumpusPage> {
+    const total = matches.ids.length
+    const positions = order === 'new' ? newestPositions(matches) : undefined
+    const start = !after ? 0 : positions ? firstNewestAfter(matches, positions, after) : firstAfter(matches, after)
+    const end = Math.min(start + limit, total)
+    const shown = Array.from({ length: Math.max(0, end - start) }, (_, i) => (positions ? positions[start + i]! : start + i))
+    const items = await this.records(shown.map((i) => matches.ids[i]!))
+    const last = shown.at(-1)
+    if (end >= total || last === undefined) return { items, total }
+    const rank = order === 'relevance' ? matches.scores[last]! : 0
+    return { items, total, nextCursor: encodeCursor({ rank, time: matches.times[last]!, id: matches.ids[last]! }, order) }
+  }
+
+  /**
+   * A page of a search, most downloaded first: download counts move all the time (here and on other
+   * instances), so the page is read in that order from the index with the words' filter, and every
+   * record is checked against the words (a filter on prefixes can let through words longer than them).
+   * Usually one query of limit + 1 records. The total is the kept matches' count.
+   */
+  private async popularMatchesPage(
+    words: string[],
+    total: number,
+    filter: Filter<WumpusDocument>,
+    limit: number,
+    after: ListKey | undefined,
+  ): Promise<WumpusPage> {
+    const found: WumpusRecord[] = []
+    let from = after
+    for (;;) {
+      const wanted = limit + 1 - found.length
+      const pageFilter: Filter<WumpusDocument> = { ...filter, ...prefixFilter(words), ...(from ? { $or: afterKey(from, 'popular') } : {}) }
+      const docs = await this.wumpuses
+        .find(pageFilter, { projection: RECORD_PROJECTION })
+        .sort(MOST_DOWNLOADED_FIRST)
+        .limit(wanted)
+        .toArray()
+      for (const doc of docs) if (matchScore(words, doc) > 0) found.push(toWumpusRecord(doc))
+      const last = docs.at(-1)
+      if (docs.length < wanted || found.length > limit || !last) break
+      from = recordKey(toWumpusRecord(last), 'popular')
+    }
+    const items = found.slice(0, limit)
+    const last = items.at(-1)
+    return found.length > limit && last
+      ? { items, total, nextCursor: encodeCursor(recordKey(last, 'popular'), 'popular') }
+      : { items, total }
+  }
+
+  /** Records by id, in the order given (one deleted meanwhile is left out). */
+  private async records(ids: string[]): Promise<WumpusRecord[]> {
+    if (ids.length === 0) return []
+    const docs = await this.wumpuses.find({ _id: { $in: ids } }, { projection: RECORD_PROJECTION }).toArray()
+    const byId = new Map(docs.map((doc) => [doc._id, doc]))
+    return ids.flatMap((id) => {
+      const doc = byId.get(id)
+      return doc ? [toWumpusRecord(doc)] : []
+    })
+  }
+
+  async get(id: string): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
+    return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  async insert(wumpus: NewWumpus): Promise<WumpusRecord> {
+    const now = new Date()
+    const record: WumpusRecord = {
+      _id: newId(now.getTime()),
+      ...wumpusFields(wumpus),
+      createdAt: wumpus.createdAt ?? now,
+      updatedAt: now,
+    }
+    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record))))
+    this.changed()
+    await this.countTags(record.tags, 1)
+    return record
+  }
+
+  /**
+   * Stores whole records as they are (seeding a benchmark, importing), in one batch, with everything kept
+   * beside them. A file another record already has is refused (DuplicateKeyError).
+   */
+  async restore(records: readonly WumpusRecord[]): Promise<void> {
+    if (records.length === 0) return
+    await guard(() => this.wumpuses.insertMany(records.map(toWumpusDocument)))
+    this.changed()
+    const counts = new Map<string, number>()
+    for (const record of records) for (const tag of record.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1)
+    if (counts.size === 0) return
+    await guard(() =>
+      this.tagCounts.bulkWrite(
+        [...counts].map(([tag, count]) => ({ updateOne: { filter: { _id: tag }, update: { $inc: { count } }, upsert: true } })),
+        { ordered: false },
+      ),
+    )
+  }
+
+  async update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    const fields = wumpusPatchFields(patch)
+    const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files), fits: await this.fitsWith(id, fields.files) } : {}
+    const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
+    if (!TEXT_FIELDS.some((field) => field in fields)) {
+      const set = { ...fields, ...fileIds, updatedAt: new Date() }
+      const doc = await claiming(() =>
+        guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', projection: RECORD_PROJECTION })),
+      )
+      if (doc) this.changed()
+      return doc ? toWumpusRecord(doc) : undefined
+    }
+    // The search prefixes and tag counts follow the text: written only if the text read is still the stored one.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
+      if (!current) return undefined
+      const before = toWumpusRecord(current)
+      const next = { ...before, ...fields, updatedAt: new Date() }
+      const unchanged: Filter<WumpusDocument> = {
+        _id: id,
+        name: before.name,
+        description: before.description,
+        tags: current.tags ?? { $exists: false },
+      }
+      const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
+      const doc = await claiming(() =>
+        guard(() => this.wumpuses.findOneAndUpdate(unchanged, { $set: set }, { returnDocument: 'after', projection: RECORD_PROJECTION })),
+      )
+      if (!doc) continue
+      this.changed()
+      const updated = toWumpusRecord(doc)
+      await this.countTags(
+        before.tags.filter((tag) => !updated.tags.includes(tag)),
+        -1,
+      )
+      await this.countTags(
+        updated.tags.filter((tag) => !before.tags.includes(tag)),
+        1,
+      )
+      return updated
+    }
+    throw new Error(`Animation ${id} kept changing while being updated`)
+  }
+
+  async setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    // The derived files' ids also go into one array, indexed, so findByFile finds them.
+    const fits = derived ? readyPlatforms({ files: { lottie: { id: lottieId } }, derived }) : []
+    const update = derived
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, fits } }
+      : { $unset: { derived: '' as const }, $set: { fits } }
+    const filter = { _id: id, 'files.lottie.id': lottieId }
+    const doc = await guard(() =>
+      this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after', projection: RECORD_PROJECTION }),
+    )
+    if (doc) this.changed()
+    return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  /** The platforms the record would fit with these files (its exports stop fitting once its Lottie is another). */
+  private async fitsWith(id: string, files: WumpusRecord['files']): Promise<Platform[]> {
+    const doc = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1 } }))
+    return readyPlatforms({ files, derived: doc?.derived })
+  }
+
+  async delete(id: string): Promise<number> {
+    if (!isId(id)) return 0
+    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1 } }))
+    if (!doc) return 0
+    this.changed()
+    await this.countTags(doc.tags ?? [], -1)
+    await this.packs.removeWumpus(id)
+    return 1
+  }
+
+  count(): Promise<number> {
+    return guard(() => this.wumpuses.countDocuments({}))
+  }
+
+  /** Moves the revision only: kept searches hold no download counts (the popular order reads them). */
+  async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    const updates = [...counts].filter(([id, count]) => isId(id) && count > 0)
+    if (updates.length === 0) return
+    const { modifiedCount } = await guard(() =>
+      this.wumpuses.bulkWrite(
+        updates.map(([id, count]) => ({ updateOne: { filter: { _id: id }, update: { $inc: { downloads: count } } } })),
+        { ordered: false },
+      ),
+    )
+    if (modifiedCount > 0) this.revisionNumber++
+  }
+
+  async listTags(): Promise<TagCount[]> {
+    const docs = await guard(() =>
+      this.tagCounts
+        .find({ count: { $gt: 0 } })
+        .sort({ count: -1, _id: 1 })
+        .toArray(),
+    )
+    return docs.map((doc) => ({ tag: doc._id, count: doc.count }))
+  }
+
+  async findByFile(fileId: string): Promise<string | undefined> {
+    if (!isId(fileId)) return undefined
+    const filter = { $or: WUMPUS_FILE_ID_PATHS.map((path) => ({ [path]: fileId })) }
+    const doc = await guard(() => this.wumpuses.findOne(filter, { projection: { _id: 1 } }))
+    return doc?._id
+  }
+
+  async usesFile(fileId: string): Promise<boolean> {
+    return (await this.findByFile(fileId)) !== undefined
+  }
+
+  /** Moves the counts of these tags; counts that reach 0 are removed. */
+  private async countTags(tags: readonly string[], delta: 1 | -1): Promise<void> {
+    if (tags.length === 0) return
+    await guard(async () => {
+      await this.tagCounts.bulkWrite(
+        tags.map((tag) => ({ updateOne: { filter: { _id: tag }, update: { $inc: { count: delta } }, upsert: true } })),
+        { ordered: false },
+      )
+      if (delta < 0) await this.tagCounts.deleteMany({ _id: { $in: [...tags] }, count: { $lte: 0 } })
+    })
+  }
+
+  /** What lists and searches see has changed. */
+  private changed(): void {
+    this.revisionNumber++
+    this.search.changed()
+  }
+}
+
+/** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */
+function afterKey(key: ListKey, order: ListOrder): Filter<WumpusDocument>[] {
+  const time = new Date(key.time)
+  const newest: Filter<WumpusDocument>[] = [{ createdAt: { $lt: time } }, { createdAt: time, _id: { $lt: key.id } }]
+  if (order !== 'popular') return newest
+  return [{ downloads: { $lt: key.rank } }, ...newest.map((condition) => ({ downloads: key.rank, ...condition }))]
+}

@@ -1,0 +1,233 @@
+/**
+ * The SQLite database of the embedded store: one file under the data folder, opened by one server at a
+ * time, in WAL mode, with every commit synced before it is acknowledged.
+ */
+import { existsSync } from 'node:fs'
+import path from 'node:path'
+import Database from 'better-sqlite3'
+import { StoreUnavailableError } from '../port'
+
+export type Db = Database.Database
+
+/** The database file's name in the data folder. */
+export const DATABASE_FILE = 'gallery.sqlite3'
+
+/** Raised when another process has the data folder's database open. */
+export class DataDirInUseError extends Error {
+  constructor(dataDir: string) {
+    super(
+      `The data folder ${dataDir} is in use by another Wumpus Gallery server. Stop that server first, or give this one its own DATA_DIR.`,
+    )
+    this.name = 'DataDirInUseError'
+  }
+}
+
+/**
+ * The schema, version by version: a database is brought up to the last one at open. Every list order
+ * and filter has an index (contract/search.ts orders: rank desc, createdAt desc, id desc), so a page is
+ * one index range; `seq` is an animation's small integer key, shared by its rows in the other tables.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+
+  CREATE TABLE wumpuses (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    u_email TEXT NOT NULL,
+    u_name TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    files TEXT NOT NULL,
+    derived TEXT,
+    downloads INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC);
+  CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC);
+
+  -- What a list can be filtered by (store/facets.ts: uploader, tag, platform), with the order keys
+  -- copied, so that a filtered page is one index range too.
+  CREATE TABLE wumpus_facets (
+    facet TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    downloads INTEGER NOT NULL,
+    PRIMARY KEY (facet, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX wumpus_facets_newest ON wumpus_facets (facet, created_at DESC, id DESC);
+  CREATE INDEX wumpus_facets_popular ON wumpus_facets (facet, downloads DESC, created_at DESC, id DESC);
+  CREATE INDEX wumpus_facets_of ON wumpus_facets (seq);
+
+  -- Every normalized word of the searched fields, with the fields holding it (contract/search.ts
+  -- FIELD_BIT) and the animation's creation time (for ordering matches without reading the animations).
+  CREATE TABLE wumpus_words (
+    word TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    fields INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (word, seq)
+  ) WITHOUT ROWID;
+
+  -- The files an animation refers to (its three formats and what was made from its Lottie): a file
+  -- belongs to one animation only.
+  CREATE TABLE wumpus_files (
+    file_id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX wumpus_files_of ON wumpus_files (seq);
+
+  CREATE TABLE files (
+    id TEXT PRIMARY KEY,
+    content_type TEXT NOT NULL,
+    filename TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    owner TEXT,
+    purpose TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX files_oldest ON files (created_at, id);
+  CREATE INDEX files_by_owner ON files (owner, purpose, created_at, id) WHERE owner IS NOT NULL;
+
+  CREATE TABLE users (
+    email TEXT PRIMARY KEY,
+    user_name TEXT NOT NULL,
+    role TEXT NOT NULL,
+    photo TEXT NOT NULL,
+    cover TEXT NOT NULL,
+    url TEXT NOT NULL,
+    job TEXT NOT NULL,
+    description TEXT NOT NULL,
+    firebase_uid TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL,
+    uid TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_by_email ON sessions (email);
+  CREATE INDEX sessions_by_end ON sessions (expires_at);
+
+  CREATE TABLE packs (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    cover_wumpus_id TEXT,
+    wumpus_ids TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX packs_newest ON packs (created_at DESC, id DESC);
+  CREATE TABLE pack_members (
+    wumpus_id TEXT NOT NULL,
+    pack_id TEXT NOT NULL,
+    PRIMARY KEY (wumpus_id, pack_id)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE audit (
+    id TEXT PRIMARY KEY,
+    at INTEGER NOT NULL,
+    actor TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target_type TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    target_name TEXT NOT NULL,
+    changes TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX audit_newest ON audit (at DESC, id DESC);
+
+  CREATE TABLE rate_counters (
+    key TEXT PRIMARY KEY,
+    window_end INTEGER NOT NULL,
+    points INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
+]
+
+/**
+ * Opens (creating when new) the database and takes the data folder for this process: SQLite's exclusive
+ * locking mode holds the file's lock until the database is closed or the process ends (a crash included),
+ * so a second server on the same folder is refused (DataDirInUseError) before it changes anything.
+ */
+export function openDatabase(file: string, dataDir: string): Db {
+  const db = new Database(file)
+  try {
+    db.pragma('locking_mode = EXCLUSIVE')
+    db.pragma('busy_timeout = 0')
+    try {
+      // The first write takes the exclusive lock, and keeps it.
+      db.exec('BEGIN EXCLUSIVE; COMMIT')
+    } catch (error) {
+      if (sqliteCode(error) === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir)
+      throw error
+    }
+    db.pragma('journal_mode = WAL')
+    // FULL: in WAL mode each commit is synced to disk before the write is acknowledged, so a power cut
+    // loses no acknowledged write (NORMAL would keep a process crash safe only).
+    db.pragma('synchronous = FULL')
+    migrate(db)
+    return db
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+/** Throws DataDirInUseError when another process has the folder's database open (for `npm start`, before it starts anything). */
+export function assertDataDirFree(dataDir: string): void {
+  const file = path.join(dataDir, DATABASE_FILE)
+  if (existsSync(file)) openDatabase(file, dataDir).close()
+}
+
+function migrate(db: Db): void {
+  const version = db.pragma('user_version', { simple: true }) as number
+  for (let next = version; next < MIGRATIONS.length; next++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[next]!)
+      db.pragma(`user_version = ${next + 1}`)
+    })()
+  }
+}
+
+export function sqliteCode(error: unknown): string | undefined {
+  return error instanceof Database.SqliteError ? error.code : undefined
+}
+
+/** SQLite and file system errors that mean the disk cannot take writes now (full, read only, failing). */
+const UNAVAILABLE_SQLITE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|PROTOCOL|NOTADB|CORRUPT)/
+const UNAVAILABLE_ERRNO = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'EFBIG'])
+
+/** The port's StoreUnavailableError for errors of the disk; others pass through. */
+export function toStoreError(error: unknown): unknown {
+  const code = sqliteCode(error) ?? (error as NodeJS.ErrnoException | null)?.code
+  if (typeof code !== 'string') return error
+  if (UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_ERRNO.has(code)) {
+    return new StoreUnavailableError(`The data folder cannot be written: ${code}`, { cause: error })
+  }
+  return error
+}
+
+/** Runs a store operation, turning the disk's errors into StoreUnavailableError. */
+export async function guarded<T>(operation: () => T | Promise<T>): Promise<T> {
+  try {
+    return await operation()
+  } catch (error) {
+    throw toStoreError(error)
+  }
+}
+
+/** Reads and writes a JSON text column. */
+export const json = {
+  write: (value: unknown): string => JSON.stringify(value),
+  read: <T>(text: string): T => JSON.parse(text) as T,
+}

@@ -1,0 +1,277 @@
+/**
+ * Stored files: what is known of each in the `files` table, the bytes in DATA_DIR/files/<id>. Bytes are
+ * written to `files/.incoming`, synced, and renamed into place before their row is committed, so a crash
+ * leaves either nothing or bytes without a row (removed by sweepStrayBlobs), never a row without bytes.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { open, opendir, readFile, rename, rm, stat, unlink, mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
+import { isId, newId } from '../ids'
+import type { FilePurpose, FileRepository, NewFile, StoredFile } from '../port'
+import { fileLabels, toStoredFile } from '../records'
+import { guarded, type Db } from './database'
+
+interface FileRow {
+  id: string
+  content_type: string
+  filename: string
+  size: number
+  sha256: string
+  created_at: number
+  owner: string | null
+  purpose: string | null
+}
+
+function fromRow(row: FileRow): StoredFile {
+  return toStoredFile({
+    id: row.id,
+    contentType: row.content_type,
+    filename: row.filename,
+    size: row.size,
+    sha256: row.sha256,
+    createdAt: new Date(row.created_at),
+    ...fileLabels({ owner: row.owner ?? undefined, purpose: row.purpose ?? undefined }),
+  })
+}
+
+export function toFileRow(file: StoredFile): FileRow {
+  return {
+    id: file.id,
+    content_type: file.contentType,
+    filename: file.filename,
+    size: file.size,
+    sha256: file.sha256,
+    created_at: file.createdAt.getTime(),
+    owner: file.owner ?? null,
+    purpose: file.purpose ?? null,
+  }
+}
+
+const INCOMING = '.incoming'
+/** Names of the temp files of the store before SQLite (`<id>.<random>.tmp`), left by a crash. */
+const OLD_TEMP = /^[0-9a-f]{24}\.[0-9a-f]+\.tmp$/
+const PRIVATE_FILE = 0o600
+
+export class SqliteFiles implements FileRepository {
+  private readonly bytesCache = new FileBytesCache()
+  private readonly incomingDir: string
+  private readonly sql
+
+  constructor(
+    private readonly db: Db,
+    private readonly filesDir: string,
+  ) {
+    this.incomingDir = path.join(filesDir, INCOMING)
+    this.sql = {
+      insert: db.prepare(
+        `INSERT INTO files (id, content_type, filename, size, sha256, created_at, owner, purpose)
+         VALUES (@id, @content_type, @filename, @size, @sha256, @created_at, @owner, @purpose)`,
+      ),
+      get: db.prepare<[string], FileRow>('SELECT * FROM files WHERE id = ?'),
+      delete: db.prepare<[string]>('DELETE FROM files WHERE id = ?'),
+      oldest: db.prepare<[number, number], FileRow>('SELECT * FROM files WHERE created_at < ? ORDER BY created_at, id LIMIT ?'),
+      oldestAfter: db.prepare<[number, number, string, number], FileRow>(
+        'SELECT * FROM files WHERE created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
+      ),
+      byOwner: db.prepare<[string, string], FileRow>('SELECT * FROM files WHERE owner = ? AND purpose = ? ORDER BY created_at, id'),
+    }
+  }
+
+  /** Empties the folder of bytes a crash left half-written. */
+  async prepare(): Promise<void> {
+    await rm(this.incomingDir, { recursive: true, force: true })
+    await mkdir(this.incomingDir, { mode: 0o700 })
+  }
+
+  put(file: NewFile): Promise<StoredFile> {
+    return guarded(async () => {
+      const now = new Date()
+      const id = newId(now.getTime())
+      await this.writeBytes(id, file.bytes)
+      const stored = toStoredFile({
+        id,
+        contentType: file.contentType,
+        filename: file.filename,
+        size: file.bytes.length,
+        sha256: createHash('sha256').update(file.bytes).digest('hex'),
+        createdAt: now,
+        ...fileLabels(file),
+      })
+      this.sql.insert.run(toFileRow(stored))
+      return stored
+    })
+  }
+
+  info(id: string): Promise<StoredFile | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.get.get(id) : undefined
+      return row && fromRow(row)
+    })
+  }
+
+  read(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined> {
+    return guarded(async () => {
+      const row = isId(id) ? this.sql.get.get(id) : undefined
+      if (!row) return undefined
+      const info = fromRow(row)
+      const cached = this.bytesCache.get(id)
+      if (cached) return { info, bytes: cached }
+      try {
+        const read = await readFile(this.pathOf(id))
+        const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength)
+        // Deleted while it was being read: not worth keeping.
+        if (this.sql.get.get(id)) this.bytesCache.set(id, bytes)
+        return { info, bytes }
+      } catch (error) {
+        if (isMissing(error)) return undefined
+        throw error
+      }
+    })
+  }
+
+  delete(id: string): Promise<boolean> {
+    return guarded(async () => {
+      if (!isId(id)) return false
+      const known = this.sql.delete.run(id).changes > 0
+      this.bytesCache.delete(id)
+      await unlink(this.pathOf(id)).catch((error: unknown) => {
+        if (!isMissing(error)) throw error
+      })
+      return known
+    })
+  }
+
+  list(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]> {
+    return guarded(() => {
+      const limit = Math.floor(options.limit)
+      if (!(limit >= 1)) return []
+      const before = options.createdBefore.getTime()
+      const { after } = options
+      const rows = after ? this.sql.oldestAfter.all(before, after.createdAt.getTime(), after.id, limit) : this.sql.oldest.all(before, limit)
+      return rows.map(fromRow)
+    })
+  }
+
+  listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
+    return guarded(() => this.sql.byOwner.all(owner, purpose).map(fromRow))
+  }
+
+  /** Walks the folder a batch at a time (it may hold a million files), yielding between batches. */
+  sweepStrayBlobs(createdBefore: Date): Promise<number> {
+    return guarded(async () => {
+      let removed = 0
+      let batch: string[] = []
+      const sweep = async () => {
+        const known = new Set(
+          this.db
+            .prepare<string[], { id: string }>(`SELECT id FROM files WHERE id IN (${batch.map(() => '?').join(', ')})`)
+            .all(...batch)
+            .map((row) => row.id),
+        )
+        for (const name of batch) {
+          if (known.has(name)) continue
+          const file = this.pathOf(name)
+          const written = await stat(file).then(
+            (info) => info.mtimeMs,
+            () => Infinity,
+          )
+          // Checked again after the await: a put may have recorded it meanwhile.
+          if (written < createdBefore.getTime() && (OLD_TEMP.test(name) || !this.sql.get.get(name))) {
+            await unlink(file).catch(() => undefined)
+            removed++
+          }
+        }
+        batch = []
+        await yieldToEvents()
+      }
+      for await (const entry of await opendir(this.filesDir, { bufferSize: 256 })) {
+        if (!entry.isFile() || !(isId(entry.name) || OLD_TEMP.test(entry.name))) continue
+        batch.push(entry.name)
+        if (batch.length === 500) await sweep()
+      }
+      if (batch.length > 0) await sweep()
+      return removed
+    })
+  }
+
+  private async writeBytes(id: string, bytes: Uint8Array): Promise<void> {
+    const temp = path.join(this.incomingDir, `${id}.${randomBytes(6).toString('hex')}`)
+    try {
+      const handle = await open(temp, 'wx', PRIVATE_FILE)
+      try {
+        await handle.writeFile(bytes)
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(temp, this.pathOf(id))
+    } catch (error) {
+      await unlink(temp).catch(() => undefined)
+      throw error
+    }
+    await syncDirectory(this.filesDir)
+  }
+
+  private pathOf(id: string): string {
+    return path.join(this.filesDir, id)
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'ENOENT'
+}
+
+/** Makes a rename durable: the directory entry itself is flushed. */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } catch {
+    // Some file systems cannot sync a directory; the rename is then as durable as they make it.
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The bytes of recently read files, least recently used out first. Stored files never change, so a
+ * cached copy is always right; the gallery's images are read over and over.
+ */
+class FileBytesCache {
+  private readonly entries = new Map<string, Uint8Array>()
+  private bytes = 0
+
+  constructor(
+    private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly maxFileBytes = 1024 * 1024,
+  ) {}
+
+  get(id: string): Uint8Array | undefined {
+    const bytes = this.entries.get(id)
+    if (bytes) {
+      this.entries.delete(id)
+      this.entries.set(id, bytes)
+    }
+    return bytes
+  }
+
+  set(id: string, bytes: Uint8Array): void {
+    if (bytes.length > this.maxFileBytes) return
+    this.delete(id)
+    this.entries.set(id, bytes)
+    this.bytes += bytes.length
+    for (const [oldest, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break
+      this.entries.delete(oldest)
+      this.bytes -= old.length
+    }
+  }
+
+  delete(id: string): void {
+    const bytes = this.entries.get(id)
+    if (!bytes) return
+    this.entries.delete(id)
+    this.bytes -= bytes.length
+  }
+}

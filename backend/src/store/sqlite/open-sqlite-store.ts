@@ -1,0 +1,117 @@
+/**
+ * The embedded store: one SQLite database plus the files folder under the data folder, for one server at
+ * a time. A folder of the store before SQLite (nedb-format `*.db` files) is imported at its first open.
+ */
+import { constants as fsConstants } from 'node:fs'
+import { access, chmod, mkdir } from 'node:fs/promises'
+import path from 'node:path'
+import { StoreUnavailableError, type Store } from '../port'
+import { SqliteAudit } from './audit'
+import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
+import { SqliteFiles } from './files'
+import { importLegacyStore, type ImportReport } from './legacy-import'
+import { SqlitePacks } from './packs'
+import { SqliteRateCounters } from './rate-counters'
+import { SqliteSessions } from './sessions'
+import { SqliteUsers } from './users'
+import { SqliteWumpuses } from './wumpuses'
+
+export interface SqliteStoreOptions {
+  dataDir: string
+  /** Told what an import of an older data folder did (default: printed on stdout). */
+  onImport?: (report: ImportReport) => void
+}
+
+const RUNNING = 'running'
+
+/** Only the owner may read the data: accounts, sessions and unpublished uploads live there. */
+const PRIVATE_DIR = 0o700
+
+export async function openSqliteStore(options: SqliteStoreOptions): Promise<Store> {
+  const dataDir = path.resolve(options.dataDir)
+  try {
+    return await open(dataDir, options)
+  } catch (error) {
+    const unusable = toStoreError(error)
+    if (!(unusable instanceof StoreUnavailableError)) throw error
+    const code = sqliteCode(error) ?? (error as NodeJS.ErrnoException).code
+    throw new StoreUnavailableError(`The data folder ${dataDir} cannot be written (${code}): the server keeps its data there.`, {
+      cause: error,
+    })
+  }
+}
+
+async function open(dataDir: string, options: SqliteStoreOptions): Promise<Store> {
+  const filesDir = path.join(dataDir, 'files')
+  await mkdir(filesDir, { recursive: true, mode: PRIVATE_DIR })
+  // Taken before anything in the folder changes: a second server stops here (DataDirInUseError).
+  const db = openDatabase(path.join(dataDir, DATABASE_FILE), dataDir)
+  try {
+    await Promise.all([chmod(dataDir, PRIVATE_DIR), chmod(filesDir, PRIVATE_DIR)])
+    const report = await importLegacyStore(db, dataDir)
+    if (report) (options.onImport ?? printImport)(report)
+    const files = new SqliteFiles(db, filesDir)
+    await files.prepare()
+    // The mark of a running server is still there when the last one did not close: it may have left
+    // bytes without a record (and the store before SQLite, temp files). Nothing is being written yet.
+    const running = db.prepare<[string, string]>('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)')
+    const crashed = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(RUNNING) !== undefined
+    running.run(RUNNING, String(process.pid))
+    if (crashed || report) await files.sweepStrayBlobs(new Date())
+    return new SqliteStore(db, dataDir, filesDir, files)
+  } catch (error) {
+    db.close()
+    throw error
+  }
+}
+
+function printImport(report: ImportReport): void {
+  console.log(JSON.stringify({ time: new Date().toISOString(), level: 'info', message: 'imported the data folder into SQLite', ...report }))
+}
+
+class SqliteStore implements Store {
+  readonly kind = 'sqlite' as const
+  readonly wumpuses: SqliteWumpuses
+  readonly packs: SqlitePacks
+  readonly users: SqliteUsers
+  readonly sessions: SqliteSessions
+  readonly audit: SqliteAudit
+  private readonly counters: SqliteRateCounters
+
+  constructor(
+    private readonly db: Db,
+    private readonly dataDir: string,
+    private readonly filesDir: string,
+    readonly files: SqliteFiles,
+  ) {
+    this.packs = new SqlitePacks(db)
+    this.wumpuses = new SqliteWumpuses(db, this.packs)
+    this.users = new SqliteUsers(db)
+    this.sessions = new SqliteSessions(db)
+    this.audit = new SqliteAudit(db)
+    this.counters = new SqliteRateCounters(db)
+  }
+
+  rateCounter(options: { name: string; points: number; durationSeconds: number }) {
+    return this.counters.counter(options)
+  }
+
+  async ping(): Promise<void> {
+    try {
+      this.db.prepare('SELECT 1').get()
+      await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
+    } catch (error) {
+      throw new StoreUnavailableError(`The data folder ${this.dataDir} is not usable`, { cause: error })
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return
+    try {
+      this.db.prepare('DELETE FROM meta WHERE key = ?').run(RUNNING)
+    } finally {
+      // Closed even when the disk refused that write: the next open then looks for stray bytes, as after a crash.
+      this.db.close()
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/** Signed-in sessions in SQLite. */
+import type { NewSession, SessionRecord, SessionRepository } from '../port'
+import { newSessionRecord, toSessionRecord } from '../records'
+import { guarded, type Db } from './database'
+
+interface SessionRow {
+  id: string
+  email: string
+  uid: string
+  created_at: number
+  expires_at: number
+}
+
+function fromRow(row: SessionRow): SessionRecord {
+  return toSessionRecord({
+    id: row.id,
+    email: row.email,
+    uid: row.uid,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  })
+}
+
+export function toSessionRow(session: SessionRecord): SessionRow {
+  return {
+    id: session.id,
+    email: session.email,
+    uid: session.uid,
+    created_at: session.createdAt.getTime(),
+    expires_at: session.expiresAt.getTime(),
+  }
+}
+
+export class SqliteSessions implements SessionRepository {
+  private readonly sql
+
+  constructor(db: Db) {
+    this.sql = {
+      insert: db.prepare(
+        'INSERT INTO sessions (id, email, uid, created_at, expires_at) VALUES (@id, @email, @uid, @created_at, @expires_at)',
+      ),
+      get: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?'),
+      delete: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
+      deleteForUser: db.prepare<[string, string]>('DELETE FROM sessions WHERE email = ? AND id != ?'),
+      deleteExpired: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
+    }
+  }
+
+  create(session: NewSession): Promise<SessionRecord> {
+    return guarded(() => {
+      const record = newSessionRecord(session)
+      this.sql.insert.run(toSessionRow(record))
+      return record
+    })
+  }
+
+  get(id: string): Promise<SessionRecord | undefined> {
+    return guarded(() => {
+      const row = this.sql.get.get(id)
+      return row && fromRow(row)
+    })
+  }
+
+  delete(id: string): Promise<boolean> {
+    return guarded(() => this.sql.delete.run(id).changes > 0)
+  }
+
+  deleteForUser(email: string, options: { exceptId?: string } = {}): Promise<number> {
+    // Session ids are 32 hex characters: '' is none of them.
+    return guarded(() => this.sql.deleteForUser.run(email, options.exceptId ?? '').changes)
+  }
+
+  deleteExpired(now: Date): Promise<number> {
+    return guarded(() => this.sql.deleteExpired.run(now.getTime()).changes)
+  }
+}

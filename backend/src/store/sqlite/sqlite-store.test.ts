@@ -1,0 +1,188 @@
+import { spawnSync } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { Store } from '../port'
+import { describeStoreContract, sampleWumpus } from '../store-contract'
+import { DataDirInUseError, DATABASE_FILE } from './database'
+import { openSqliteStore } from './open-sqlite-store'
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
+}
+
+describeStoreContract(
+  'sqlite',
+  async () => {
+    const dataDir = await tempDir()
+    let store: Store = await openSqliteStore({ dataDir })
+    return {
+      store,
+      reopen: async () => {
+        await store.close()
+        store = await openSqliteStore({ dataDir })
+        return store
+      },
+      destroy: async () => {
+        await store.close()
+        await rm(dataDir, { recursive: true, force: true })
+      },
+    }
+  },
+  'sqlite',
+)
+
+describe('sqlite store on disk', () => {
+  let dataDir: string
+  let store: Store
+
+  beforeEach(async () => {
+    dataDir = await tempDir()
+    store = await openSqliteStore({ dataDir })
+  })
+
+  afterEach(async () => {
+    await store.close()
+    await rm(dataDir, { recursive: true, force: true })
+  })
+
+  it('keeps file bytes under files/<id> and the records in one database', async () => {
+    const info = await store.files.put({ bytes: new Uint8Array([7, 8, 9]), contentType: 'image/gif', filename: 'x.gif' })
+    expect((await readdir(path.join(dataDir, 'files'))).filter((name) => !name.startsWith('.'))).toEqual([info.id])
+    expect(Array.from(await readFile(path.join(dataDir, 'files', info.id)))).toEqual([7, 8, 9])
+    await store.close()
+    expect((await readdir(dataDir)).sort()).toEqual(['files', DATABASE_FILE])
+    store = await openSqliteStore({ dataDir })
+  })
+
+  it('keeps its folders and files private to the owner', async () => {
+    const info = await store.files.put({ bytes: new Uint8Array([7]), contentType: 'image/gif', filename: 'x.gif' })
+    await store.users.upsert('ann@example.com', { user_name: 'Ann' })
+    const mode = async (name: string) => (await stat(path.join(dataDir, name))).mode & 0o777
+    expect(await mode('.')).toBe(0o700)
+    expect(await mode('files')).toBe(0o700)
+    expect(await mode(`files/${info.id}`)).toBe(0o600)
+  })
+
+  it('refuses a second opener of the same folder, in this process and in another, and leaves the first working', async () => {
+    const record = await store.wumpuses.insert(sampleWumpus())
+    await expect(openSqliteStore({ dataDir })).rejects.toBeInstanceOf(DataDirInUseError)
+    const other = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { openSqliteStore } from ${JSON.stringify(path.resolve(import.meta.dirname, 'open-sqlite-store.ts'))}
+         openSqliteStore({ dataDir: ${JSON.stringify(dataDir)} }).then(() => process.exit(0), (error) => { console.error(error.message); process.exit(3) })`,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(other.status).toBe(3)
+    expect(other.stderr).toContain(`The data folder ${dataDir} is in use by another Wumpus Gallery server`)
+    expect(await store.wumpuses.get(record._id)).toEqual(record)
+    expect((await store.wumpuses.insert(sampleWumpus()))._id).toMatch(/^[0-9a-f]{24}$/)
+    await store.close()
+    // Closed: the folder is free again.
+    store = await openSqliteStore({ dataDir })
+    expect(await store.wumpuses.count()).toBe(2)
+  })
+
+  it('removes stored bytes that never got their file record (a crash in between), only when old enough', async () => {
+    const kept = await store.files.put({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'kept.gif' })
+    const stray = 'abcdefabcdefabcdefabcdef'
+    await writeFile(path.join(dataDir, 'files', stray), 'bytes of a file never recorded')
+    await writeFile(path.join(dataDir, 'files', 'notes.txt'), 'not ours to judge')
+    await writeFile(path.join(dataDir, 'files', `${kept.id}.deadbeef.tmp`), 'a temp file of the store before SQLite')
+    expect(await store.files.sweepStrayBlobs(new Date(Date.now() - 60_000))).toBe(0)
+    expect(await store.files.sweepStrayBlobs(new Date(Date.now() + 1000))).toBe(2)
+    expect((await readdir(path.join(dataDir, 'files'))).filter((name) => !name.startsWith('.')).sort()).toEqual(
+      [kept.id, 'notes.txt'].sort(),
+    )
+    expect(await store.files.read(kept.id)).toBeDefined()
+  })
+
+  it('after a crash, removes bytes that never got their record before it serves again', async () => {
+    await store.close()
+    const stray = 'abcdefabcdefabcdefabcdef'
+    const crashed = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `import { writeFile } from 'node:fs/promises'
+         import { openSqliteStore } from ${JSON.stringify(path.resolve(import.meta.dirname, 'open-sqlite-store.ts'))}
+         const store = await openSqliteStore({ dataDir: ${JSON.stringify(dataDir)} })
+         const kept = await store.files.put({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'kept.gif' })
+         await writeFile(${JSON.stringify(path.join(dataDir, 'files', stray))}, 'written, then the process died')
+         console.log(kept.id)
+         process.exit(9)`,
+      ],
+      { encoding: 'utf8' },
+    )
+    expect(crashed.status, crashed.stderr).toBe(9)
+    store = await openSqliteStore({ dataDir })
+    const kept = crashed.stdout.trim()
+    expect((await readdir(path.join(dataDir, 'files'))).filter((name) => !name.startsWith('.'))).toEqual([kept])
+    expect(Array.from((await store.files.read(kept))!.bytes)).toEqual([1])
+    // A clean close and open leaves the folder alone (a stray of a running put is the sweeper's, by age).
+    await writeFile(path.join(dataDir, 'files', stray), 'again')
+    await store.close()
+    store = await openSqliteStore({ dataDir })
+    expect(await readdir(path.join(dataDir, 'files'))).toContain(stray)
+  })
+
+  it('drops half-written bytes when it opens', async () => {
+    const info = await store.files.put({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'x.gif' })
+    await store.close()
+    await writeFile(path.join(dataDir, 'files', '.incoming', `${info.id}.deadbeef`), 'partial')
+    store = await openSqliteStore({ dataDir })
+    expect(await readdir(path.join(dataDir, 'files', '.incoming'))).toEqual([])
+    expect(Array.from((await store.files.read(info.id))!.bytes)).toEqual([1])
+  })
+
+  it('pages 2,000 records with random times exactly like a full sort, in both orders', async () => {
+    const records = []
+    for (let i = 0; i < 2000; i++) {
+      const createdAt = new Date(Date.UTC(2025, 0, 1) + Math.floor(Math.random() * 50) * 1000)
+      records.push(await store.wumpuses.insert(sampleWumpus({ u_email: `u${i % 3}@example.com`, createdAt })))
+    }
+    await store.wumpuses.addDownloads(new Map(records.filter((_, i) => i % 7 === 0).map((record, i) => [record._id, 1 + (i % 4)])))
+    const all = await Promise.all(records.map(async (record) => (await store.wumpuses.get(record._id))!))
+    const byTime = (a: (typeof all)[number], b: (typeof all)[number]) =>
+      b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : -1)
+    for (const sort of ['new', 'popular'] as const) {
+      const expected = [...all]
+        .sort((a, b) => (sort === 'popular' ? b.downloads - a.downloads : 0) || byTime(a, b))
+        .map((record) => record._id)
+      const ids: string[] = []
+      let cursor: string | undefined
+      do {
+        const page = await store.wumpuses.list({ limit: 100, cursor, sort })
+        ids.push(...page.items.map((item) => item._id))
+        cursor = page.nextCursor
+      } while (cursor)
+      expect(ids, sort).toEqual(expected)
+    }
+  })
+})
+
+describe('sqlite store when the folder cannot be opened', () => {
+  it('says which folder holds both a database and older data files', async () => {
+    const dataDir = await tempDir()
+    try {
+      const store = await openSqliteStore({ dataDir })
+      await store.users.upsert('ann@example.com', {})
+      await store.close()
+      await mkdir(path.join(dataDir, 'files'), { recursive: true })
+      await writeFile(path.join(dataDir, 'users.db'), '')
+      await expect(openSqliteStore({ dataDir })).rejects.toThrow(`${dataDir} holds both a database and data files of the older store`)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})

@@ -1,0 +1,400 @@
+/** Animations in SQLite: records, their list orders and filters, their words, and the files they claim. */
+import { fieldWords, FIELD_BIT, listOrder, queryWords, SEARCH_FIELDS, type ListKey, type ListOrder } from '../../../../contract/search'
+import { filterFacets, recordFacets, tagOfFacet } from '../facets'
+import { isId, newId } from '../ids'
+import { decodeCursor, encodeCursor, PageSelector } from '../list-order'
+import {
+  FileInUseError,
+  type DerivedMedia,
+  type ListWumpusesOptions,
+  type NewWumpus,
+  type TagCount,
+  type WumpusPage,
+  type WumpusPatch,
+  type WumpusRecord,
+  type WumpusRepository,
+} from '../port'
+import { copyDerived, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
+import type { Statement } from 'better-sqlite3'
+import { guarded, json, type Db } from './database'
+import type { SqlitePacks } from './packs'
+import { WumpusSearch, type Matches } from './wumpus-search'
+
+interface WumpusRow {
+  seq: number
+  id: string
+  name: string
+  description: string
+  u_email: string
+  u_name: string
+  tags: string
+  files: string
+  derived: string | null
+  downloads: number
+  created_at: number
+  updated_at: number
+}
+
+/** Derived media as stored: its date as milliseconds. */
+type StoredDerived = Omit<DerivedMedia, 'madeAt'> & { madeAt: number }
+
+export function toRow(record: WumpusRecord): Omit<WumpusRow, 'seq'> {
+  return {
+    id: record._id,
+    name: record.name,
+    description: record.description,
+    u_email: record.u_email,
+    u_name: record.u_name,
+    tags: json.write(record.tags),
+    files: json.write(record.files),
+    derived: record.derived ? json.write({ ...copyDerived(record.derived), madeAt: record.derived.madeAt.getTime() }) : null,
+    downloads: record.downloads,
+    created_at: record.createdAt.getTime(),
+    updated_at: record.updatedAt.getTime(),
+  }
+}
+
+function fromRow(row: WumpusRow): WumpusRecord {
+  const derived = row.derived === null ? undefined : json.read<StoredDerived>(row.derived)
+  return toWumpusRecord({
+    _id: row.id,
+    name: row.name,
+    description: row.description,
+    u_email: row.u_email,
+    u_name: row.u_name,
+    tags: json.read<string[]>(row.tags),
+    files: json.read<WumpusRecord['files']>(row.files),
+    ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
+    downloads: row.downloads,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  })
+}
+
+const NEWEST = { order: 'created_at DESC, id DESC', after: '(created_at, id) < (@time, @id)' }
+const POPULAR = { order: 'downloads DESC, created_at DESC, id DESC', after: '(downloads, created_at, id) < (@rank, @time, @id)' }
+
+export class SqliteWumpuses implements WumpusRepository {
+  private revisionNumber = 0
+  private readonly search: WumpusSearch
+  /** List totals by filter, until animations come, go or change what they are filtered by. */
+  private readonly totals = new Map<string, number>()
+  /** The tags in use with their counts, until animations come, go or change their tags. */
+  private tagCounts: TagCount[] | undefined
+  /** Download counts above 0 by seq, for ordering search matches by popularity; loaded when first needed. */
+  private downloads: Map<number, number> | undefined
+  private readonly statements = new Map<string, Statement<unknown[], unknown>>()
+  private readonly sql
+
+  constructor(
+    private readonly db: Db,
+    private readonly packs: SqlitePacks,
+  ) {
+    this.search = new WumpusSearch(db)
+    this.sql = {
+      byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
+      insert: db.prepare(
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, files, derived, downloads, created_at, updated_at)
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @files, @derived, @downloads, @created_at, @updated_at)`,
+      ),
+      update: db.prepare(
+        `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, files = @files,
+         derived = @derived, updated_at = @updated_at WHERE seq = @seq`,
+      ),
+      delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
+      count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM wumpuses'),
+      addDownloads: db.prepare<[number, string], { seq: number; downloads: number }>(
+        'UPDATE wumpuses SET downloads = downloads + ? WHERE id = ? RETURNING seq, downloads',
+      ),
+      facetDownloads: db.prepare<[number, number]>('UPDATE wumpus_facets SET downloads = ? WHERE seq = ?'),
+      positiveDownloads: db.prepare<[], [number, number]>('SELECT seq, downloads FROM wumpuses WHERE downloads > 0'),
+      insertWord: db.prepare<[string, number, number, number]>(
+        'INSERT INTO wumpus_words (word, seq, fields, created_at) VALUES (?, ?, ?, ?)',
+      ),
+      deleteWord: db.prepare<[string, number]>('DELETE FROM wumpus_words WHERE word = ? AND seq = ?'),
+      insertFacet: db.prepare<[string, number, number, string, number]>(
+        'INSERT INTO wumpus_facets (facet, seq, created_at, id, downloads) VALUES (?, ?, ?, ?, ?)',
+      ),
+      deleteFacets: db.prepare<[number]>('DELETE FROM wumpus_facets WHERE seq = ?'),
+      claimant: db.prepare<[string], { seq: number }>('SELECT seq FROM wumpus_files WHERE file_id = ?'),
+      claim: db.prepare<[string, number]>('INSERT INTO wumpus_files (file_id, seq) VALUES (?, ?)'),
+      releaseClaims: db.prepare<[number]>('DELETE FROM wumpus_files WHERE seq = ?'),
+      idOf: db.prepare<[number], string>('SELECT id FROM wumpuses WHERE seq = ?').pluck(),
+      byFile: db.prepare<[string], { id: string }>('SELECT w.id FROM wumpus_files c JOIN wumpuses w ON w.seq = c.seq WHERE c.file_id = ?'),
+      tags: db.prepare<[], { facet: string; count: number }>(
+        "SELECT facet, count(*) AS count FROM wumpus_facets WHERE facet >= 't:' AND facet < 't;' GROUP BY facet",
+      ),
+    }
+  }
+
+  revision(): number {
+    return this.revisionNumber
+  }
+
+  get(id: string): Promise<WumpusRecord | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      return row && fromRow(row)
+    })
+  }
+
+  count(): Promise<number> {
+    return guarded(() => this.total([]))
+  }
+
+  insert(wumpus: NewWumpus): Promise<WumpusRecord> {
+    return guarded(() => {
+      const now = new Date()
+      const record: WumpusRecord = {
+        _id: newId(now.getTime()),
+        ...wumpusFields(wumpus),
+        createdAt: wumpus.createdAt ?? now,
+        updatedAt: now,
+      }
+      this.db.transaction(() => {
+        const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
+        this.index(seq, record)
+      })()
+      this.changed()
+      return record
+    })
+  }
+
+  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      if (!row) return undefined
+      const current = fromRow(row)
+      const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
+      this.replace(row.seq, current, updated)
+      return updated
+    })
+  }
+
+  setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      if (!row) return undefined
+      const current = fromRow(row)
+      if (current.files.lottie.id !== lottieId) return undefined
+      const { derived: _previous, ...rest } = current
+      const updated: WumpusRecord = derived ? { ...rest, derived: copyDerived(derived) } : rest
+      this.replace(row.seq, current, updated)
+      return updated
+    })
+  }
+
+  delete(id: string): Promise<number> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      if (!row) return 0
+      this.db.transaction(() => {
+        this.unindex(row.seq, fromRow(row))
+        this.sql.delete.run(row.seq)
+        this.packs.removeWumpus(id, new Date())
+      })()
+      this.downloads?.delete(row.seq)
+      this.changed()
+      return 1
+    })
+  }
+
+  addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
+    return guarded(() => {
+      let changed = false
+      this.db.transaction(() => {
+        for (const [id, count] of counts) {
+          if (!(count > 0) || !isId(id)) continue
+          const row = this.sql.addDownloads.get(count, id)
+          if (!row) continue
+          this.sql.facetDownloads.run(row.downloads, row.seq)
+          this.downloads?.set(row.seq, row.downloads)
+          changed = true
+        }
+      })()
+      if (changed) this.revisionNumber++
+    })
+  }
+
+  listTags(): Promise<TagCount[]> {
+    return guarded(() => {
+      this.tagCounts ??= this.sql.tags
+        .all()
+        .map(({ facet, count }) => ({ tag: tagOfFacet(facet)!, count }))
+        .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+      return this.tagCounts.map((entry) => ({ ...entry }))
+    })
+  }
+
+  findByFile(fileId: string): Promise<string | undefined> {
+    return guarded(() => (isId(fileId) ? this.sql.byFile.get(fileId)?.id : undefined))
+  }
+
+  async usesFile(fileId: string): Promise<boolean> {
+    return (await this.findByFile(fileId)) !== undefined
+  }
+
+  list(options: ListWumpusesOptions): Promise<WumpusPage> {
+    return guarded(() => {
+      const words = queryWords(options.q)
+      const order = listOrder(options.sort, words)
+      const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
+      const facets = filterFacets(options)
+      if (words.length === 0) return this.plainPage(facets, order, options.limit, after)
+      return this.matchesPage(this.search.matches(words, facets), order, options.limit, after)
+    })
+  }
+
+  /** Newest or most downloaded first, with any filters: one index range from the first filter's facet (or the whole table). */
+  private plainPage(facets: string[], order: ListOrder, limit: number, after: ListKey | undefined): WumpusPage {
+    const keys = order === 'popular' ? POPULAR : NEWEST
+    const [lead, ...others] = facets
+    const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f JOIN wumpuses w ON w.seq = f.seq'
+    const on = lead === undefined ? 'w' : 'f'
+    const conditions = [
+      ...(lead === undefined ? [] : ['f.facet = @lead']),
+      ...others.map((_, i) => `EXISTS (SELECT 1 FROM wumpus_facets g WHERE g.facet = @other${i} AND g.seq = ${on}.seq)`),
+    ]
+    const params: Record<string, string | number> = { limit: limit + 1 }
+    if (lead !== undefined) params.lead = lead
+    others.forEach((facet, i) => (params[`other${i}`] = facet))
+    const pageConditions = after ? [...conditions, prefixed(keys.after, on)] : conditions
+    if (after) Object.assign(params, { rank: after.rank, time: after.time, id: after.id })
+    const where = pageConditions.length > 0 ? `WHERE ${pageConditions.join(' AND ')}` : ''
+    const rows = this.statement<WumpusRow>(`SELECT w.* FROM ${from} ${where} ORDER BY ${prefixed(keys.order, on)} LIMIT @limit`).all(params)
+    const items = rows.slice(0, limit).map(fromRow)
+    const total = this.total(facets)
+    const last = items.at(-1)
+    if (rows.length <= limit || !last) return { items, total }
+    const rank = order === 'popular' ? last.downloads : 0
+    return { items, total, nextCursor: encodeCursor({ rank, time: last.createdAt.getTime(), id: last._id }, order) }
+  }
+
+  /** How many animations belong to every facet (all of them for none); kept until membership changes. */
+  private total(facets: string[]): number {
+    const key = [...facets].sort().join(' ')
+    let total = this.totals.get(key)
+    if (total === undefined) {
+      const [lead, ...others] = facets
+      if (lead === undefined) total = this.sql.count.get()!.count
+      else {
+        const exists = others.map((_, i) => ` AND EXISTS (SELECT 1 FROM wumpus_facets g WHERE g.facet = @other${i} AND g.seq = f.seq)`)
+        const params: Record<string, string> = { lead }
+        others.forEach((facet, i) => (params[`other${i}`] = facet))
+        total = this.statement<{ count: number }>(
+          `SELECT count(*) AS count FROM wumpus_facets f WHERE f.facet = @lead${exists.join('')}`,
+        ).get(params)!.count
+      }
+      this.totals.set(key, total)
+    }
+    return total
+  }
+
+  /** A page of a search's matches in any order: one pass over them. */
+  private matchesPage(matches: Matches, order: ListOrder, limit: number, after: ListKey | undefined): WumpusPage {
+    const downloads = order === 'popular' ? this.downloadCounts() : undefined
+    const ids = new Map<number, string>()
+    // Ids decide only between equal ranks and times: read when needed.
+    const idOf = (i: number) => {
+      let id = ids.get(i)
+      if (id === undefined) ids.set(i, (id = this.sql.idOf.get(matches.seqs[i]!)!))
+      return id
+    }
+    const selector = new PageSelector<number>(limit, after, idOf)
+    // Latest seqs first: mostly the newest, so in the newest and best orders few displace the page kept so far.
+    for (let i = matches.seqs.length - 1; i >= 0; i--) {
+      const rank = order === 'relevance' ? matches.scores[i]! : downloads ? (downloads.get(matches.seqs[i]!) ?? 0) : 0
+      selector.offer(rank, matches.times[i]!, i)
+    }
+    const { values, nextKey } = selector.page()
+    const items = this.records(values.map((i) => matches.seqs[i]!))
+    return nextKey ? { items, total: selector.total, nextCursor: encodeCursor(nextKey, order) } : { items, total: selector.total }
+  }
+
+  /** Records by seq, in the order given (one deleted meanwhile is left out). */
+  private records(seqs: number[]): WumpusRecord[] {
+    if (seqs.length === 0) return []
+    const rows = this.statement<WumpusRow>(`SELECT * FROM wumpuses WHERE seq IN (${seqs.map(() => '?').join(', ')})`).all(...seqs)
+    const bySeq = new Map(rows.map((row) => [row.seq, row]))
+    return seqs.flatMap((seq) => {
+      const row = bySeq.get(seq)
+      return row ? [fromRow(row)] : []
+    })
+  }
+
+  private downloadCounts(): Map<number, number> {
+    this.downloads ??= new Map(this.sql.positiveDownloads.raw().all())
+    return this.downloads
+  }
+
+  /**
+   * Stores a record as it is (an import of older data): inside the caller's transaction, and without
+   * the files another record already claimed.
+   */
+  restore(record: WumpusRecord): void {
+    const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
+    this.index(seq, record, { skipTakenFiles: true })
+    this.changed()
+  }
+
+  /** Replaces a record and everything kept about it, in one transaction. */
+  private replace(seq: number, current: WumpusRecord, updated: WumpusRecord): void {
+    this.db.transaction(() => {
+      this.unindex(seq, current)
+      this.sql.update.run({ ...toRow(updated), seq })
+      this.index(seq, updated)
+    })()
+    this.changed()
+  }
+
+  /** Adds a record's words, facets and file claims; another record's claim on one of its files throws FileInUseError. */
+  private index(seq: number, record: WumpusRecord, options: { skipTakenFiles?: boolean } = {}): void {
+    const fileIds = [...new Set(wumpusFileIds(record))]
+    const taken = fileIds.filter((fileId) => {
+      const claimant = this.sql.claimant.get(fileId)
+      return claimant !== undefined && claimant.seq !== seq
+    })
+    if (taken.length > 0 && !options.skipTakenFiles) throw new FileInUseError(taken)
+    for (const fileId of fileIds) if (!taken.includes(fileId)) this.sql.claim.run(fileId, seq)
+    const time = record.createdAt.getTime()
+    for (const [word, fields] of fieldMasks(record)) this.sql.insertWord.run(word, seq, fields, time)
+    for (const facet of recordFacets(record)) this.sql.insertFacet.run(facet, seq, time, record._id, record.downloads)
+  }
+
+  private unindex(seq: number, record: WumpusRecord): void {
+    this.sql.releaseClaims.run(seq)
+    for (const word of fieldMasks(record).keys()) this.sql.deleteWord.run(word, seq)
+    this.sql.deleteFacets.run(seq)
+  }
+
+  /** What lists and searches see has changed. */
+  private changed(): void {
+    this.revisionNumber++
+    this.totals.clear()
+    this.tagCounts = undefined
+    this.search.changed()
+  }
+
+  /** A statement of a query put together from the options, prepared once. */
+  private statement<Row>(sql: string): Statement<unknown[], Row> {
+    let statement = this.statements.get(sql)
+    if (!statement) {
+      statement = this.db.prepare(sql)
+      this.statements.set(sql, statement)
+    }
+    return statement as Statement<unknown[], Row>
+  }
+}
+
+/** An order or condition on the columns of a table alias. */
+function prefixed(clause: string, alias: string): string {
+  return clause.replace(/(?<![@.\w])(downloads|created_at|id)\b/g, `${alias}.$1`)
+}
+
+/** Each distinct word of the record's searched fields with the mask of the fields holding it. */
+function fieldMasks(record: WumpusRecord): Map<string, number> {
+  const fields = fieldWords(record)
+  const masks = new Map<string, number>()
+  for (const field of SEARCH_FIELDS) for (const word of fields[field]) masks.set(word, (masks.get(word) ?? 0) | FIELD_BIT[field])
+  return masks
+}
