@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
 import { ensureAccount, startAuthEmulator } from './auth-emulator.mjs'
 import { buildApp } from './build.mjs'
 
@@ -16,6 +17,18 @@ const dataDir = path.resolve(env.DATA_DIR ?? './data')
 const staticDir = path.resolve(env.STATIC_DIR ?? './dist')
 const ssrDir = path.resolve(env.SSR_DIR ?? './dist-ssr')
 mkdirSync(dataDir, { recursive: true })
+
+// The server refuses a data folder another one uses; checked here too, before the emulator starts: it
+// would export stale accounts into that folder when this start gives up.
+if (!env.MONGODB_URI) {
+  const { assertDataDirFree } = await tsImport('../backend/src/store/sqlite/database.ts', import.meta.url)
+  try {
+    assertDataDirFree(dataDir)
+  } catch (error) {
+    console.error(error.message)
+    process.exit(1)
+  }
+}
 
 if (needsBuild()) {
   console.log('Building the app...')

@@ -39,12 +39,26 @@ describe('npm start', () => {
     })
     expect(signUp.status).toBe(200)
 
+    // A second start on the same folder is refused before it starts anything; the first keeps serving.
+    const otherEmulatorPort = await freePortRun(3)
+    const second = spawn(process.execPath, ['scripts/start.mjs'], {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(await freePortRun(1)), AUTH_EMULATOR_PORT: String(otherEmulatorPort) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let refusal = ''
+    second.stderr.on('data', (chunk: Buffer) => (refusal += chunk.toString()))
+    expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1)
+    expect(refusal).toContain(`The data folder ${dataDir} is in use by another Wumpus Gallery server`)
+    expect(await listening(otherEmulatorPort)).toBe(false)
+    expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
+
     expect(await stop(first)).toBe(0)
     expect(await listening(port)).toBe(false)
     expect(await listening(emulatorPort)).toBe(false)
     expect(existsSync(path.join(dataDir, 'auth-emulator', 'firebase-export-metadata.json'))).toBe(true)
 
-    const second = await start(env, base)
+    const restarted = await start(env, base)
     // Same gallery (not seeded twice) and the same accounts.
     expect((await fetch(`${base}/api/wumpuses`)).headers.get('x-total-count')).toBe(total)
     const signIn = await fetch(`${auth}:signInWithPassword?key=demo-api-key`, {
@@ -62,7 +76,7 @@ describe('npm start', () => {
     expect(admin.status).toBe(200)
     const { idToken } = (await admin.json()) as { idToken: string }
     expect(JSON.parse(Buffer.from(idToken.split('.')[1] ?? '', 'base64url').toString()).email_verified).toBe(true)
-    expect(await stop(second)).toBe(0)
+    expect(await stop(restarted)).toBe(0)
   }, 150_000)
 })
 
