@@ -13,13 +13,13 @@ import { createLogger } from '../backend/src/logger'
 import { seedDemoGallery } from '../backend/src/seed'
 import { createDerivedMediaService } from '../backend/src/services/derived-media'
 import { DownloadCounter } from '../backend/src/services/download-counts'
-import { openEmbeddedStore } from '../backend/src/store/embedded'
+import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import type { DerivedFile, Store, WumpusRecord } from '../backend/src/store/port'
 
 const RUNS = 15
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-packs-'))
 const logger = createLogger('error')
-const store = await openEmbeddedStore({ dataDir })
+const store = await openSqliteStore({ dataDir })
 const config = loadConfig({
   DATA_DIR: dataDir,
   STATIC_DIR: path.join(dataDir, 'static'),
@@ -32,8 +32,8 @@ console.log('Rendering the demo set and its platform files (about a minute)...')
 await seedDemoGallery(store, logger)
 const derivedMedia = createDerivedMediaService({ store, logger })
 await derivedMedia.backfill()
-const mascots = (await store.listWumpuses({ limit: 100 })).items
-const twelve = await store.insertPack({
+const mascots = (await store.wumpuses.list({ limit: 100 })).items
+const twelve = await store.packs.insert({
   name: 'Demo Twelve',
   description: '',
   wumpusIds: mascots.map((m) => m._id),
@@ -42,7 +42,7 @@ const twelve = await store.insertPack({
 // 200 stickers: the mascots' files copied onto more animations (each file belongs to one animation).
 const many = [...mascots.map((m) => m._id)]
 for (let i = mascots.length; i < 200; i++) many.push((await copyOf(store, mascots[i % mascots.length]!, i))._id)
-const big = await store.insertPack({ name: 'Demo Two Hundred', description: '', wumpusIds: many, createdBy: 'bench@example.com' })
+const big = await store.packs.insert({ name: 'Demo Two Hundred', description: '', wumpusIds: many, createdBy: 'bench@example.com' })
 
 const downloads = new DownloadCounter(store, { logger })
 const server = createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1')
@@ -92,8 +92,8 @@ rmSync(dataDir, { recursive: true, force: true })
 /** An animation with copies of another's files, platform files included. */
 async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<WumpusRecord> {
   const copy = async <T extends { id: string }>(ref: T): Promise<T> => {
-    const file = (await store.readFile(ref.id))!
-    const info = await store.putFile({
+    const file = (await store.files.read(ref.id))!
+    const info = await store.files.put({
       bytes: file.bytes,
       contentType: file.info.contentType,
       filename: file.info.filename,
@@ -101,7 +101,7 @@ async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<Wu
     })
     return { ...ref, id: info.id }
   }
-  const record = await store.insertWumpus({
+  const record = await store.wumpuses.insert({
     name: `${source.name} ${n}`,
     description: source.description,
     u_email: source.u_email,
@@ -112,5 +112,5 @@ async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<Wu
   const exports = await Promise.all(
     derived.exports.map(async (e) => ({ ...e, ...(e.file ? { file: await copy<DerivedFile>(e.file) } : {}) })),
   )
-  return (await store.setDerivedMedia(record._id, record.files.lottie.id, { ...derived, source: record.files.lottie.id, exports }))!
+  return (await store.wumpuses.setDerived(record._id, record.files.lottie.id, { ...derived, source: record.files.lottie.id, exports }))!
 }
