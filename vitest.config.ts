@@ -37,7 +37,8 @@ export default defineConfig({
         plugins: [react()],
         test: {
           name: 'app',
-          environment: 'jsdom',
+          // jsdom with Node's Blob, File and FormData (see the file).
+          environment: './app/test/jsdom-environment.ts',
           include: ['app/**/*.test.{ts,tsx}'],
           setupFiles: ['app/test/setup.ts'],
           testTimeout: 15_000,

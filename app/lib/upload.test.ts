@@ -14,13 +14,13 @@ function pngFile(name = 'me.png') {
 describe('uploadImage', () => {
   it('posts the file as multipart field "file" with the bearer token and answers the url', async () => {
     window.localStorage.setItem(ACCESS_TOKEN_KEY, 'abc.def.ghi')
-    const seen: { auth?: string | null; contentType?: string | null; hasFile?: boolean } = {}
+    const seen: { auth?: string | null; contentType?: string | null; file?: { name: string; type: string; bytes: number[] } } = {}
     server.use(
       http.post('/api/uploads/image', async ({ request }) => {
         seen.auth = request.headers.get('Authorization')
         seen.contentType = request.headers.get('Content-Type')
-        // jsdom's File loses its bytes on the way into msw, so only the field itself is checked here.
-        seen.hasFile = (await request.formData()).has('file')
+        const file = (await request.formData()).get('file') as File
+        seen.file = { name: file.name, type: file.type, bytes: [...new Uint8Array(await file.arrayBuffer())] }
         return HttpResponse.json({ url: '/api/files/0123456789abcdef01234567/me.png' }, { status: 201 })
       }),
     )
@@ -32,7 +32,7 @@ describe('uploadImage', () => {
     expect(seen).toEqual({
       auth: 'Bearer abc.def.ghi',
       contentType: expect.stringMatching(/^multipart\/form-data; boundary=/),
-      hasFile: true,
+      file: { name: 'me.png', type: 'image/png', bytes: [...PNG_BYTES] },
     })
     expect(progress.at(-1)).toBe(1)
   })

@@ -32,10 +32,20 @@ export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
   }
 }
 
-/** Each file in an ArrayBuffer of its own: results are transferred, and a pooled buffer cannot be. */
+/**
+ * A copy of the bytes in a fresh ArrayBuffer, which the worker can transfer. Not every buffer can be:
+ * from Node 22 on, postMessage throws DataCloneError for the Buffer pool's shared slab and for a Buffer
+ * over memory that a native addon owns, such as every sharp `toBuffer()` (a whole buffer at offset 0,
+ * so it cannot be told apart by its shape); Node 20 let them through. A file here is at most
+ * a few hundred KB, so the copy costs microseconds. `new Uint8Array(view)` copies; a Buffer's `slice()`
+ * would not.
+ */
+export function ownBytes(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes)
+}
+
 function own<T extends { bytes: Uint8Array }>(file: T): T {
-  const whole = file.bytes.byteOffset === 0 && file.bytes.byteLength === file.bytes.buffer.byteLength
-  return whole ? file : { ...file, bytes: file.bytes.slice() }
+  return { ...file, bytes: ownBytes(file.bytes) }
 }
 
 function ownExport(e: PlatformExport): PlatformExport {

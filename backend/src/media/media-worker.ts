@@ -2,7 +2,7 @@
 // original GIF and APNG of an animation, and everything derived from it (card previews and platform
 // exports, see derive-media.ts).
 import { parentPort } from 'node:worker_threads'
-import { deriveMedia, derivedBuffers, type DerivedMedia } from './derive-media'
+import { deriveMedia, derivedBuffers, ownBytes, type DerivedMedia } from './derive-media'
 import { encodeApng } from './encode-apng'
 import { encodeGif } from './encode-gif'
 import { PALETTE_QUALITY } from './quantize'
@@ -87,7 +87,9 @@ async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: Arr
       const result = await deriveMedia(job.lottie)
       return { reply: { id: job.id, ok: true, result }, transfer: derivedBuffers(result) }
     }
-    const result = await runJob(job)
+    const made = await runJob(job)
+    // Fresh buffers of their own, like the derived files: only those can always be transferred.
+    const result = { ...made, gif: ownBytes(made.gif), apng: ownBytes(made.apng) }
     return { reply: { id: job.id, ok: true, result }, transfer: [result.gif.buffer as ArrayBuffer, result.apng.buffer as ArrayBuffer] }
   } catch (err) {
     return { reply: { id: job.id, ok: false, error: err instanceof Error ? err.message : String(err) }, transfer: [] }
