@@ -51,6 +51,7 @@ describe('matchScore', () => {
     expect(matchScore(['m'], item)).toBe(0)
     expect(matchScore(['mo'], item)).toBe(3 + 1)
     expect(matchScore(['z'], { name: 'Catching z’s', description: '' })).toBe(6)
+    expect(matchScore(['𝒽'], { name: '𝒽𝒾 Wumpus', description: '' })).toBe(0)
   })
 
   it('reads items without tags', () => {

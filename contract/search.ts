@@ -18,6 +18,11 @@ export const SEARCH_MAX_WORDS = 8
  */
 export const PREFIX_MIN_LENGTH = 2
 
+/** Whether a (normalized) query word also matches the words it starts: it has PREFIX_MIN_LENGTH characters or more. */
+export function matchesAsPrefix(word: string): boolean {
+  return word.length >= PREFIX_MIN_LENGTH && [...word].length >= PREFIX_MIN_LENGTH
+}
+
 /** Orders of a list: newest first, most downloaded first, or best match first (the default with a query). */
 export const LIST_SORTS = ['new', 'popular'] as const
 export type ListSort = (typeof LIST_SORTS)[number]
@@ -98,7 +103,7 @@ export function fieldsScore(words: readonly string[], fields: Record<SearchField
   for (const word of words) {
     let exact = 0
     let prefix = 0
-    const prefixes = word.length >= PREFIX_MIN_LENGTH
+    const prefixes = matchesAsPrefix(word)
     for (const field of SEARCH_FIELDS) {
       if (fields[field].includes(word)) exact |= FIELD_BIT[field]
       else if (prefixes && fields[field].some((candidate) => candidate.startsWith(word))) prefix |= FIELD_BIT[field]

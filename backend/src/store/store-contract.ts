@@ -509,6 +509,12 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         for (const q of ['wavy', 'waving latte', 'zebra', 'ingw']) {
           expect(await store.wumpuses.list({ limit: 10, q }), q).toEqual({ items: [], total: 0 })
         }
+        // Any script, and letters outside the Basic Multilingual Plane.
+        const greeting = await store.wumpuses.insert(sampleWumpus({ name: 'Привет Wumpus', description: 'Says 𝒽𝒾 in 日本語' }))
+        for (const q of ['пр', 'ПРИВЕТ', '𝒽𝒾', '日本']) expect(ids(await store.wumpuses.list({ limit: 10, q })), q).toEqual([greeting._id])
+        // One character, even one written with two UTF-16 units, is whole words only.
+        expect(await store.wumpuses.list({ limit: 10, q: '𝒽' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.delete(greeting._id)).toBe(1)
         // Only punctuation is no words at all: the plain list.
         expect((await store.wumpuses.list({ limit: 10, q: ' !? ' })).total).toBe(2)
       })

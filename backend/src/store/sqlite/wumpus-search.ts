@@ -9,7 +9,7 @@
  * What a search matches is kept until the next change to what searches see: its next page, the next
  * visitor and the other orders then cost one pass over the matches, within a memory budget.
  */
-import { PREFIX_MIN_LENGTH, wordScore } from '../../../../contract/search'
+import { matchesAsPrefix, wordScore } from '../../../../contract/search'
 import type { Db } from './database'
 
 /** A search's matches, in no particular order. */
@@ -89,7 +89,7 @@ export class WumpusSearch {
     const searchStamp = this.nextStamp()
     let candidates: number[] = []
     for (const [index, word] of words.entries()) {
-      const row = word.length < PREFIX_MIN_LENGTH ? this.sql.wholeWord.get({ word }) : this.sql.prefix.get({ word, end: prefixEnd(word) })
+      const row = matchesAsPrefix(word) ? this.sql.prefix.get({ word, end: prefixEnd(word) }) : this.sql.wholeWord.get({ word })
       const postings = numbers(row?.postings)
       const times = index === 0 ? numbers(row?.times) : undefined
       const touched = this.combine(postings, times, index, searchStamp)
