@@ -2,7 +2,7 @@
  * The SQLite database of the embedded store: one file under the data folder, opened by one server at a
  * time, in WAL mode, with every commit synced before it is acknowledged.
  */
-import { existsSync } from 'node:fs'
+import { chmodSync, existsSync } from 'node:fs'
 import path from 'node:path'
 import Database from 'better-sqlite3'
 import { StoreUnavailableError } from '../port'
@@ -48,18 +48,17 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC);
   CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC);
 
-  -- What a list can be filtered by (store/facets.ts: uploader, tag, platform), with the order keys
-  -- copied, so that a filtered page is one index range too.
+  -- What a list can be filtered by (store/facets.ts: uploader, tag, platform), with the newest-first
+  -- keys copied, so that a filtered page newest first is one index range too. (Download counts change
+  -- all the time: they stay in wumpuses alone.)
   CREATE TABLE wumpus_facets (
     facet TEXT NOT NULL,
     seq INTEGER NOT NULL,
     created_at INTEGER NOT NULL,
     id TEXT NOT NULL,
-    downloads INTEGER NOT NULL,
     PRIMARY KEY (facet, seq)
   ) WITHOUT ROWID;
   CREATE INDEX wumpus_facets_newest ON wumpus_facets (facet, created_at DESC, id DESC);
-  CREATE INDEX wumpus_facets_popular ON wumpus_facets (facet, downloads DESC, created_at DESC, id DESC);
   CREATE INDEX wumpus_facets_of ON wumpus_facets (seq);
 
   -- Every normalized word of the searched fields, with the fields holding it (contract/search.ts
@@ -171,6 +170,8 @@ export function openDatabase(file: string, dataDir: string): Db {
       if (sqliteCode(error) === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir)
       throw error
     }
+    // Accounts and sessions live there: the owner's only (SQLite gives its -wal file the same mode).
+    chmodSync(file, 0o600)
     db.pragma('journal_mode = WAL')
     // FULL: in WAL mode each commit is synced to disk before the write is acknowledged, so a power cut
     // loses no acknowledged write (NORMAL would keep a process crash safe only).

@@ -63,6 +63,8 @@ describe('sqlite store on disk', () => {
     expect(await mode('.')).toBe(0o700)
     expect(await mode('files')).toBe(0o700)
     expect(await mode(`files/${info.id}`)).toBe(0o600)
+    expect(await mode(DATABASE_FILE)).toBe(0o600)
+    expect(await mode(`${DATABASE_FILE}-wal`)).toBe(0o600)
   })
 
   it('refuses a second opener of the same folder, in this process and in another, and leaves the first working', async () => {

@@ -71,9 +71,6 @@ function fromRow(row: WumpusRow): WumpusRecord {
   })
 }
 
-const NEWEST = { order: 'created_at DESC, id DESC', after: '(created_at, id) < (@time, @id)' }
-const POPULAR = { order: 'downloads DESC, created_at DESC, id DESC', after: '(downloads, created_at, id) < (@rank, @time, @id)' }
-
 export class SqliteWumpuses implements WumpusRepository {
   private revisionNumber = 0
   private readonly search: WumpusSearch
@@ -106,14 +103,13 @@ export class SqliteWumpuses implements WumpusRepository {
       addDownloads: db.prepare<[number, string], { seq: number; downloads: number }>(
         'UPDATE wumpuses SET downloads = downloads + ? WHERE id = ? RETURNING seq, downloads',
       ),
-      facetDownloads: db.prepare<[number, number]>('UPDATE wumpus_facets SET downloads = ? WHERE seq = ?'),
       positiveDownloads: db.prepare<[], [number, number]>('SELECT seq, downloads FROM wumpuses WHERE downloads > 0'),
       insertWord: db.prepare<[string, number, number, number]>(
         'INSERT INTO wumpus_words (word, seq, fields, created_at) VALUES (?, ?, ?, ?)',
       ),
       deleteWord: db.prepare<[string, number]>('DELETE FROM wumpus_words WHERE word = ? AND seq = ?'),
-      insertFacet: db.prepare<[string, number, number, string, number]>(
-        'INSERT INTO wumpus_facets (facet, seq, created_at, id, downloads) VALUES (?, ?, ?, ?, ?)',
+      insertFacet: db.prepare<[string, number, number, string]>(
+        'INSERT INTO wumpus_facets (facet, seq, created_at, id) VALUES (?, ?, ?, ?)',
       ),
       deleteFacets: db.prepare<[number]>('DELETE FROM wumpus_facets WHERE seq = ?'),
       claimant: db.prepare<[string], { seq: number }>('SELECT seq FROM wumpus_files WHERE file_id = ?'),
@@ -207,7 +203,6 @@ export class SqliteWumpuses implements WumpusRepository {
           if (!(count > 0) || !isId(id)) continue
           const row = this.sql.addDownloads.get(count, id)
           if (!row) continue
-          this.sql.facetDownloads.run(row.downloads, row.seq)
           this.downloads?.set(row.seq, row.downloads)
           changed = true
         }
@@ -245,27 +240,52 @@ export class SqliteWumpuses implements WumpusRepository {
     })
   }
 
-  /** Newest or most downloaded first, with any filters: one index range from the first filter's facet (or the whole table). */
+  /**
+   * Newest or most downloaded first, with any filters, read from an index in the list's order:
+   * - newest first: the range of the filter with the fewest members in wumpus_facets (which copies the
+   *   order keys), the other filters checked row by row; without filters, wumpuses_newest;
+   * - most downloaded first (counts change all the time, so only wumpuses keeps them): wumpuses_popular,
+   *   walked until a page meets the filters, unless few animations do (1 in 20 or fewer): then their
+   *   members, sorted.
+   */
   private plainPage(facets: string[], order: ListOrder, limit: number, after: ListKey | undefined): WumpusPage {
-    const keys = order === 'popular' ? POPULAR : NEWEST
-    const [lead, ...others] = facets
-    const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f JOIN wumpuses w ON w.seq = f.seq'
-    const on = lead === undefined ? 'w' : 'f'
-    const conditions = [
-      ...(lead === undefined ? [] : ['f.facet = @lead']),
-      ...others.map((_, i) => `EXISTS (SELECT 1 FROM wumpus_facets g WHERE g.facet = @other${i} AND g.seq = ${on}.seq)`),
-    ]
     const params: Record<string, string | number> = { limit: limit + 1 }
-    if (lead !== undefined) params.lead = lead
-    others.forEach((facet, i) => (params[`other${i}`] = facet))
-    const pageConditions = after ? [...conditions, prefixed(keys.after, on)] : conditions
     if (after) Object.assign(params, { rank: after.rank, time: after.time, id: after.id })
-    const where = pageConditions.length > 0 ? `WHERE ${pageConditions.join(' AND ')}` : ''
-    const rows = this.statement<WumpusRow>(`SELECT w.* FROM ${from} ${where} ORDER BY ${prefixed(keys.order, on)} LIMIT @limit`).all(params)
-    const items = rows.slice(0, limit).map(fromRow)
+    const byMembers = [...facets].sort((a, b) => this.total([a]) - this.total([b]))
+    const member = (facet: string, i: number, alias: string) => {
+      params[`facet${i}`] = facet
+      return `EXISTS (SELECT 1 FROM wumpus_facets g${i} WHERE g${i}.facet = @facet${i} AND g${i}.seq = ${alias}.seq)`
+    }
+    const where = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '')
+    let sql: string
+    if (order !== 'popular') {
+      const [lead, ...others] = byMembers
+      const alias = lead === undefined ? 'w' : 'f'
+      const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f'
+      if (lead !== undefined) params.lead = lead
+      const conditions = [
+        ...(lead === undefined ? [] : ['f.facet = @lead']),
+        ...others.map((facet, i) => member(facet, i, alias)),
+        ...(after ? [`(${alias}.created_at, ${alias}.id) < (@time, @id)`] : []),
+      ]
+      sql = `SELECT ${alias}.seq FROM ${from} ${where(conditions)} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT @limit`
+    } else {
+      const few = facets.length > 0 && this.total(facets) * 20 < this.total([])
+      const [lead, ...others] = few ? byMembers : [undefined, ...byMembers]
+      if (lead !== undefined) params.lead = lead
+      const conditions = [
+        ...(lead === undefined ? [] : ['f.facet = @lead']),
+        ...others.map((facet, i) => member(facet!, i, 'w')),
+        ...(after ? ['(w.downloads, w.created_at, w.id) < (@rank, @time, @id)'] : []),
+      ]
+      const from = lead === undefined ? 'wumpuses w INDEXED BY wumpuses_popular' : 'wumpus_facets f JOIN wumpuses w ON w.seq = f.seq'
+      sql = `SELECT w.seq FROM ${from} ${where(conditions)} ORDER BY w.downloads DESC, w.created_at DESC, w.id DESC LIMIT @limit`
+    }
+    const seqs = this.statement<number>(sql).pluck().all(params)
+    const items = this.records(seqs.slice(0, limit))
     const total = this.total(facets)
     const last = items.at(-1)
-    if (rows.length <= limit || !last) return { items, total }
+    if (seqs.length <= limit || !last) return { items, total }
     const rank = order === 'popular' ? last.downloads : 0
     return { items, total, nextCursor: encodeCursor({ rank, time: last.createdAt.getTime(), id: last._id }, order) }
   }
@@ -358,7 +378,7 @@ export class SqliteWumpuses implements WumpusRepository {
     for (const fileId of fileIds) if (!taken.includes(fileId)) this.sql.claim.run(fileId, seq)
     const time = record.createdAt.getTime()
     for (const [word, fields] of fieldMasks(record)) this.sql.insertWord.run(word, seq, fields, time)
-    for (const facet of recordFacets(record)) this.sql.insertFacet.run(facet, seq, time, record._id, record.downloads)
+    for (const facet of recordFacets(record)) this.sql.insertFacet.run(facet, seq, time, record._id)
   }
 
   private unindex(seq: number, record: WumpusRecord): void {
@@ -384,11 +404,6 @@ export class SqliteWumpuses implements WumpusRepository {
     }
     return statement as Statement<unknown[], Row>
   }
-}
-
-/** An order or condition on the columns of a table alias. */
-function prefixed(clause: string, alias: string): string {
-  return clause.replace(/(?<![@.\w])(downloads|created_at|id)\b/g, `${alias}.$1`)
 }
 
 /** Each distinct word of the record's searched fields with the mask of the fields holding it. */
