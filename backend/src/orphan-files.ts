@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import type { Logger } from './logger'
 import type { Store, StoredFile } from './store/port'
 
@@ -31,6 +32,8 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
       if (orphan && (await store.files.delete(file.id))) removed++
     }
     after = page.at(-1)
+    // A page at a time: requests go on between pages (a folder may hold a million files).
+    await yieldToEvents()
   }
 }
 

@@ -9,6 +9,7 @@
 //    only takes them while its Lottie is still the one they were made from.
 //  - Files a record no longer lists are removed: the previous set when a new one lands, every one
 //    when the animation is deleted.
+import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
@@ -199,6 +200,8 @@ export function createDerivedMediaService({
         const page = await store.wumpuses.list({ limit: 100, cursor })
         for (const record of page.items) if (needsWork(record)) ids.push(record._id)
         cursor = page.nextCursor
+        // A page at a time: requests are answered between pages, even in a gallery of 100,000.
+        await yieldToEvents()
       } while (cursor)
       if (ids.length > 0) logger.info('making previews and platform exports', { animations: ids.length })
       await Promise.all(ids.map(refresh))
