@@ -216,11 +216,8 @@ function parseLine(line: string): { doc?: Doc; problem?: string; recovered?: boo
 function parseDoc(text: string): { doc: Doc } | 'index' | undefined {
   let value: unknown
   try {
-    value = JSON.parse(text, (_key, v: unknown) =>
-      v !== null && typeof v === 'object' && typeof (v as { $$date?: unknown }).$$date === 'number' && Object.keys(v).length === 1
-        ? new Date((v as { $$date: number }).$$date)
-        : v,
-    )
+    // No reviver: JSON.parse calling one for every value made reading twice as slow. Dates are read in revive().
+    value = JSON.parse(text)
   } catch {
     return undefined
   }
@@ -230,8 +227,27 @@ function parseDoc(text: string): { doc: Doc } | 'index' | undefined {
   return typeof doc._id === 'string' ? { doc: doc as Doc } : undefined
 }
 
+/** The document with its dates ({"$$date": ms} where the record shapes have dates) as Dates. */
+function revive(doc: Doc): Doc {
+  const date = (value: unknown) => {
+    const ms = (value as { $$date?: unknown } | null)?.$$date
+    return typeof ms === 'number' ? new Date(ms) : value
+  }
+  const revived: Doc = { ...doc }
+  for (const key of ['createdAt', 'updatedAt', 'at', 'expiresAt']) if (key in revived) revived[key] = date(revived[key])
+  const derived = revived.derived as Record<string, unknown> | undefined
+  if (derived && typeof derived === 'object') revived.derived = { ...derived, madeAt: date(derived.madeAt) }
+  return revived
+}
+
 /** Inserts one document into its table; answers why it could not, or undefined. Runs inside a transaction. */
-function insertDoc(db: Db, collection: Collection, doc: Doc, repos: { wumpuses: SqliteWumpuses; packs: SqlitePacks }): string | undefined {
+function insertDoc(
+  db: Db,
+  collection: Collection,
+  stored: Doc,
+  repos: { wumpuses: SqliteWumpuses; packs: SqlitePacks },
+): string | undefined {
+  const doc = revive(stored)
   try {
     switch (collection) {
       case 'wumpuses': {
