@@ -90,7 +90,8 @@ const MIGRATIONS: readonly string[] = [
     purpose TEXT
   ) WITHOUT ROWID;
   CREATE INDEX files_oldest ON files (created_at, id);
-  CREATE INDEX files_by_owner ON files (owner, purpose, created_at, id) WHERE owner IS NOT NULL;
+  -- Listed by owner: profile images (a user keeps a few not yet used).
+  CREATE INDEX files_images_by_owner ON files (owner, created_at, id) WHERE purpose = 'image';
 
   CREATE TABLE users (
     email TEXT PRIMARY KEY,
@@ -161,6 +162,8 @@ const MIGRATIONS: readonly string[] = [
 export function openDatabase(file: string, dataDir: string): Db {
   const db = new Database(file)
   try {
+    // Taken by a new database only: an animation's row (with its derived media) is 2-3 KB, one to a 4 KB page.
+    db.pragma('page_size = 8192')
     db.pragma('locking_mode = EXCLUSIVE')
     db.pragma('busy_timeout = 0')
     try {

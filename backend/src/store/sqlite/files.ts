@@ -74,6 +74,8 @@ export class SqliteFiles implements FileRepository {
       oldestAfter: db.prepare<[number, number, string, number], FileRow>(
         'SELECT * FROM files WHERE created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
+      images: db.prepare<[string], FileRow>("SELECT * FROM files WHERE owner = ? AND purpose = 'image' ORDER BY created_at, id"),
+      // Other purposes are never listed by owner; answered, but without an index of their own.
       byOwner: db.prepare<[string, string], FileRow>('SELECT * FROM files WHERE owner = ? AND purpose = ? ORDER BY created_at, id'),
     }
   }
@@ -154,7 +156,7 @@ export class SqliteFiles implements FileRepository {
   }
 
   listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
-    return guarded(() => this.sql.byOwner.all(owner, purpose).map(fromRow))
+    return guarded(() => (purpose === 'image' ? this.sql.images.all(owner) : this.sql.byOwner.all(owner, purpose)).map(fromRow))
   }
 
   /** Walks the folder a batch at a time (it may hold a million files), yielding between batches. */
