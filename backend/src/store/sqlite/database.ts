@@ -3,11 +3,21 @@
  * time, in WAL mode, with every commit synced before it is acknowledged.
  */
 import { chmodSync, existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
-import Database from 'better-sqlite3'
+import type BetterSqlite3 from 'better-sqlite3'
 import { StoreUnavailableError } from '../port'
 
-export type Db = Database.Database
+/**
+ * better-sqlite3 as this Node runs it: 13 (Node-API, prebuilt in its package) from Node 22 on, 12 on
+ * Node 20, which 13 does not run on. (12 on Node 24 aborts the process when V8 collects one of its
+ * objects while no JavaScript context is entered: its ObjectWrap destructor asserts, seen in the tests.)
+ */
+export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(
+  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3',
+) as typeof BetterSqlite3
+
+export type Db = BetterSqlite3.Database
 
 /** The database file's name in the data folder. */
 export const DATABASE_FILE = 'gallery.sqlite3'

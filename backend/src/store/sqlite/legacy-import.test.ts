@@ -4,6 +4,7 @@ import path from 'node:path'
 import Datastore from '@seald-io/nedb'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '../port'
+import { Database } from './database'
 import type { ImportReport } from './legacy-import'
 import { openSqliteStore } from './open-sqlite-store'
 
@@ -291,7 +292,6 @@ describe('importing a data folder of the store before SQLite', () => {
       const half = await openSqliteStore({ dataDir: empty })
       await half.users.upsert('half@example.com', {})
       await half.close()
-      const Database = (await import('better-sqlite3')).default
       const db = new Database(path.join(empty, 'gallery.sqlite3'))
       db.prepare("INSERT INTO meta (key, value) VALUES ('legacy-import', 'started')").run()
       db.close()
