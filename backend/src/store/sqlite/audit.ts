@@ -27,7 +27,7 @@ function fromRow(row: AuditRow): AuditRecord {
   })
 }
 
-export function toAuditRow(record: AuditRecord): AuditRow {
+function toAuditRow(record: AuditRecord): AuditRow {
   return {
     id: record.id,
     at: record.at.getTime(),
@@ -67,6 +67,12 @@ export class SqliteAudit implements AuditRepository {
       this.lastAt = at.getTime()
       return record
     })
+  }
+
+  /** Stores an entry as it is (an import of older data). */
+  restore(record: AuditRecord): void {
+    this.sql.insert.run(toAuditRow(record))
+    this.lastAt = Math.max(this.lastAt, record.at.getTime())
   }
 
   list(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }> {

@@ -35,7 +35,7 @@ function fromRow(row: FileRow): StoredFile {
   })
 }
 
-export function toFileRow(file: StoredFile): FileRow {
+function toFileRow(file: StoredFile): FileRow {
   return {
     id: file.id,
     content_type: file.contentType,
@@ -103,6 +103,11 @@ export class SqliteFiles implements FileRepository {
       this.sql.insert.run(toFileRow(stored))
       return stored
     })
+  }
+
+  /** Stores a file's record as it is (an import of older data; its bytes are in the folder already). */
+  restore(file: StoredFile): void {
+    this.sql.insert.run(toFileRow(file))
   }
 
   info(id: string): Promise<StoredFile | undefined> {

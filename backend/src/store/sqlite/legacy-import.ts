@@ -15,12 +15,12 @@ import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { isId } from '../ids'
 import type { AuditRecord, PackRecord, SessionRecord, StoredFile, UserRecord, WumpusRecord } from '../port'
 import { toAuditRecord, toPackRecord, toSessionRecord, toStoredFile, toUserRecord, toWumpusRecord, USER_DEFAULTS } from '../records'
-import { toAuditRow } from './audit'
+import { SqliteAudit } from './audit'
 import { json, type Db } from './database'
-import { toFileRow } from './files'
+import { SqliteFiles } from './files'
 import { SqlitePacks } from './packs'
-import { toSessionRow } from './sessions'
-import { toUserRow } from './users'
+import { SqliteSessions } from './sessions'
+import { SqliteUsers } from './users'
 import { SqliteWumpuses } from './wumpuses'
 
 export interface ImportReport {
@@ -74,13 +74,18 @@ export async function importLegacyStore(db: Db, dataDir: string): Promise<Import
   const report: ImportReport = { from: dataDir, keptIn: '', imported: {}, damaged: [], recovered: 0, tookMs: 0 }
   try {
     const packs = new SqlitePacks(db)
-    const wumpuses = new SqliteWumpuses(db, packs)
+    const repos: Repositories = {
+      wumpuses: new SqliteWumpuses(db, packs),
+      packs,
+      files: new SqliteFiles(db, path.join(dataDir, 'files')),
+      users: new SqliteUsers(db),
+      sessions: new SqliteSessions(db),
+      audit: new SqliteAudit(db),
+    }
     for (const collection of COLLECTIONS) {
       const file = sources.get(collection)
       if (!file) continue
-      report.imported[collection] = await importFile(db, path.join(dataDir, file), file, report, (doc) =>
-        insertDoc(db, collection, doc, { wumpuses, packs }),
-      )
+      report.imported[collection] = await importFile(db, path.join(dataDir, file), file, report, (doc) => insertDoc(collection, doc, repos))
     }
   } finally {
     db.pragma('synchronous = FULL')
@@ -240,75 +245,43 @@ function revive(doc: Doc): Doc {
   return revived
 }
 
-/** Inserts one document into its table; answers why it could not, or undefined. Runs inside a transaction. */
-function insertDoc(
-  db: Db,
-  collection: Collection,
-  stored: Doc,
-  repos: { wumpuses: SqliteWumpuses; packs: SqlitePacks },
-): string | undefined {
+/** The repositories the import writes through, inside its transactions. */
+interface Repositories {
+  wumpuses: SqliteWumpuses
+  packs: SqlitePacks
+  files: SqliteFiles
+  users: SqliteUsers
+  sessions: SqliteSessions
+  audit: SqliteAudit
+}
+
+/** Stores one document; answers why it could not, or undefined. Runs inside a transaction. */
+function insertDoc(collection: Collection, stored: Doc, repos: Repositories): string | undefined {
   const doc = revive(stored)
   try {
     switch (collection) {
-      case 'wumpuses': {
-        const record = asWumpus(doc)
-        if (!record) return 'not an animation record'
-        repos.wumpuses.restore(record)
-        return undefined
-      }
-      case 'files': {
-        const file = asFile(doc)
-        if (!file) return 'not a file record'
-        statement(db, 'files').run(toFileRow(file))
-        return undefined
-      }
-      case 'users': {
-        const user = asUser(doc)
-        if (!user) return 'not a user record'
-        statement(db, 'users').run(toUserRow(user))
-        return undefined
-      }
-      case 'sessions': {
-        const session = asSession(doc)
-        if (!session) return 'not a session record'
-        statement(db, 'sessions').run(toSessionRow(session))
-        return undefined
-      }
-      case 'packs': {
-        const pack = asPack(doc)
-        if (!pack) return 'not a pack record'
-        repos.packs.write(pack)
-        return undefined
-      }
-      case 'audit': {
-        const entry = asAudit(doc)
-        if (!entry) return 'not an audit record'
-        statement(db, 'audit').run(toAuditRow(entry))
-        return undefined
-      }
+      case 'wumpuses':
+        return restored(asWumpus(doc), (record) => repos.wumpuses.restore(record), 'an animation')
+      case 'files':
+        return restored(asFile(doc), (file) => repos.files.restore(file), 'a file')
+      case 'users':
+        return restored(asUser(doc), (user) => repos.users.restore(user), 'a user')
+      case 'sessions':
+        return restored(asSession(doc), (session) => repos.sessions.restore(session), 'a session')
+      case 'packs':
+        return restored(asPack(doc), (pack) => repos.packs.write(pack), 'a pack')
+      case 'audit':
+        return restored(asAudit(doc), (entry) => repos.audit.restore(entry), 'an audit')
     }
   } catch (error) {
     return `could not be imported: ${error instanceof Error ? error.message : String(error)}`
   }
 }
 
-const INSERTS: Record<'files' | 'users' | 'sessions' | 'audit', string> = {
-  files: `INSERT OR REPLACE INTO files (id, content_type, filename, size, sha256, created_at, owner, purpose)
-    VALUES (@id, @content_type, @filename, @size, @sha256, @created_at, @owner, @purpose)`,
-  users: `INSERT OR REPLACE INTO users (email, user_name, role, photo, cover, url, job, description, firebase_uid, created_at, updated_at)
-    VALUES (@email, @user_name, @role, @photo, @cover, @url, @job, @description, @firebase_uid, @created_at, @updated_at)`,
-  sessions: `INSERT OR REPLACE INTO sessions (id, email, uid, created_at, expires_at) VALUES (@id, @email, @uid, @created_at, @expires_at)`,
-  audit: `INSERT OR REPLACE INTO audit (id, at, actor, action, target_type, target_id, target_name, changes)
-    VALUES (@id, @at, @actor, @action, @target_type, @target_id, @target_name, @changes)`,
-}
-const prepared = new WeakMap<Db, Map<string, ReturnType<Db['prepare']>>>()
-
-function statement(db: Db, table: keyof typeof INSERTS) {
-  let forDb = prepared.get(db)
-  if (!forDb) prepared.set(db, (forDb = new Map()))
-  let found = forDb.get(table)
-  if (!found) forDb.set(table, (found = db.prepare(INSERTS[table])))
-  return found
+function restored<T>(record: T | undefined, restore: (record: T) => void, what: string): string | undefined {
+  if (record === undefined) return `not ${what} record`
+  restore(record)
+  return undefined
 }
 
 // ---- Shapes of the old documents: what is needed is checked, the rest is normalized by records.ts ----

@@ -21,7 +21,7 @@ function fromRow(row: SessionRow): SessionRecord {
   })
 }
 
-export function toSessionRow(session: SessionRecord): SessionRow {
+function toSessionRow(session: SessionRecord): SessionRow {
   return {
     id: session.id,
     email: session.email,
@@ -52,6 +52,11 @@ export class SqliteSessions implements SessionRepository {
       this.sql.insert.run(toSessionRow(record))
       return record
     })
+  }
+
+  /** Stores a session as it is (an import of older data). */
+  restore(session: SessionRecord): void {
+    this.sql.insert.run(toSessionRow(session))
   }
 
   get(id: string): Promise<SessionRecord | undefined> {

@@ -27,7 +27,7 @@ function fromRow(row: UserRow): UserRecord {
   })
 }
 
-export function toUserRow(user: UserRecord): UserRow {
+function toUserRow(user: UserRecord): UserRow {
   return {
     email: user.email,
     user_name: user.user_name,
@@ -78,6 +78,11 @@ export class SqliteUsers implements UserRepository {
       this.sql.write.run(toUserRow(user))
       return toUserRecord(user)
     })
+  }
+
+  /** Stores a user as it is (an import of older data); a later one with the same email replaces it. */
+  restore(user: UserRecord): void {
+    this.sql.write.run(toUserRow(user))
   }
 
   list(): Promise<UserRecord[]> {
