@@ -38,7 +38,8 @@ export async function startAuthEmulator({ dataDir, projectId = 'demo-wumpus', po
     env: { ...env, TMPDIR: tmp, CI: '1', NO_UPDATE_NOTIFIER: '1', FIREBASE_CLI_DISABLE_UPDATE_CHECK: 'true' },
   })
   const host = `127.0.0.1:${authPort}`
-  const deadline = Date.now() + 60_000
+  // A busy 2-core machine has taken over a minute to start it.
+  const deadline = Date.now() + 150_000
   while (Date.now() < deadline && child.exitCode === null) {
     try {
       if ((await fetch(`http://${host}/`)).ok) return { host, process: child, logFile }

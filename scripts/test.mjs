@@ -31,7 +31,7 @@ const report = path.join(root, '.tmp', 'vitest-report.json')
 mkdirSync(path.dirname(report), { recursive: true })
 rmSync(report, { force: true })
 const projects = built ? [] : ['--project', 'backend-unit', '--project', 'backend', '--project', 'app']
-run([
+const vitestOk = run([
   'node_modules/vitest/vitest.mjs',
   'run',
   ...projects,
@@ -48,6 +48,12 @@ try {
   failed += result.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length
   if (result.numPendingTests + result.numTodoTests > 0) {
     console.log(`${result.numPendingTests + result.numTodoTests} tests were skipped: that counts as a failure here.`)
+    failed++
+  }
+  // A global setup that fails (an Auth emulator that does not start) leaves vitest with no tests to run
+  // and a report of nothing failed: running no test is a failure, and so is any error vitest exits with.
+  if (result.numTotalTests === 0 || (!vitestOk && result.numFailedTests === 0)) {
+    console.log(result.numTotalTests === 0 ? 'vitest ran no test: that counts as a failure.' : 'vitest exited with an error (see above).')
     failed++
   }
 } catch {

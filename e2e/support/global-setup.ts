@@ -48,7 +48,7 @@ export default async function setup(project: TestProject) {
 }
 
 async function waitForReady(baseURL: string, child: ChildProcess) {
-  const deadline = Date.now() + 170_000
+  const deadline = Date.now() + 300_000
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`npm start exited with ${child.exitCode}`)
     try {
