@@ -7,8 +7,9 @@
 //  2. Page navigations: the kept index.html (every route renders offline; /api/ is never a page).
 //  3. API reads: network first, kept in IndexedDB, answered from there when the network fails (gallery
 //     searches and tags never asked for online are answered from the kept animations).
-//  4. Animation files: previews cached (cache first), downloads from the network; either falls back
-//     to the files the user downloaded or saved (IndexedDB) when the network fails.
+//  4. Animation files: previews (the still and WebP images, and the Lottie JSON the cards play) cached
+//     (cache first), downloads from the network; either falls back to the files the user downloaded or
+//     saved (IndexedDB) when the network fails.
 //
 // Why navigations never get stale HTML after a deploy: HTML is only ever served from this build's cache
 // (no runtime route caches it: the app-file and navigation routes come before every runtime route, and
@@ -111,9 +112,11 @@ const keptFileFallback: WorkboxPlugin = {
 }
 const isFile = (url: URL) => url.pathname.startsWith(API_PATHS.filesPrefix)
 
-// Files never change under their URL, so previews can come from the cache.
+// Files never change under their URL, so previews can come from the cache. A file asked for as JSON is a
+// Lottie a page plays (lib/lottie-json.ts); downloads ask for files without an Accept header.
+const isPreview = (request: Request) => request.destination === 'image' || request.headers.get('Accept') === 'application/json'
 registerRoute(
-  ({ url, request, sameOrigin }) => sameOrigin && isFile(url) && request.destination === 'image',
+  ({ url, request, sameOrigin }) => sameOrigin && isFile(url) && isPreview(request),
   new CacheFirst({
     cacheName: 'previews',
     plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }), keptFileFallback],

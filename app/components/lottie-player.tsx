@@ -1,17 +1,18 @@
-import { LottieSvg, type LottieHandle } from 'lottie-react'
+import { LottieLight, type LottieHandle } from 'lottie-react'
 import { useEffect, useRef, useState } from 'react'
 
 export interface LottiePlayerProps {
   /** The parsed Lottie JSON. */
   data: object
-  /** Plays while true, pauses otherwise (off screen, or reduced motion until asked). */
+  /** Plays while true, pauses otherwise (off screen, a background tab, or reduced motion until asked). */
   playing: boolean
   label: string
   onReady: () => void
   onError: () => void
 }
 
-// Default export for React.lazy: lottie-web (the svg build) is only fetched by pages that show one.
+// Default export for React.lazy: lottie-web's light build (SVG only, no expression engine: 47 KB gzip, no
+// eval) is only fetched once a page plays a Lottie, after it is interactive.
 export default function LottiePlayer({ data, playing, label, onReady, onError }: LottiePlayerProps) {
   const handle = useRef<LottieHandle>(null)
   const [ready, setReady] = useState(false)
@@ -23,7 +24,7 @@ export default function LottiePlayer({ data, playing, label, onReady, onError }:
   }, [playing, ready])
 
   return (
-    <LottieSvg
+    <LottieLight
       src={data}
       autoplay={false}
       loop

@@ -1,30 +1,54 @@
+import { useReducedMotion } from '@mantine/hooks'
+import { useQuery } from '@tanstack/react-query'
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import { preload } from 'react-dom'
-import type { Wumpus } from '../../../../contract/wumpus'
-import { stickerAlt } from '../../../lib/sticker-alt'
-import { useInView } from '../../../lib/use-in-view'
+import type { Wumpus } from '../../contract/wumpus'
+import { useAfterInteractive } from '../lib/after-interactive'
+import { lottieJsonQueryOptions, playsLight } from '../lib/lottie-json'
+import { stickerAlt } from '../lib/sticker-alt'
+import { useInView } from '../lib/use-in-view'
+import { usePageVisible } from '../lib/use-page-visible'
+import type { LottiePlayerProps } from './lottie-player'
+import classes from './sticker-picture.module.css'
+
+// Without the player's chunk (offline before it was ever loaded) the sticker plays as its WebP.
+const LottiePlayer = lazy(() => import('./lottie-player').catch(() => ({ default: PlayerUnavailable })))
+
+function PlayerUnavailable({ onError }: LottiePlayerProps) {
+  useEffect(onError, [onError])
+  return <></>
+}
 
 interface StickerPictureProps {
   wumpus: Wumpus
   /** CSS size of the square image (default 300, the card's). */
   size?: number
+  /** Classes of the frame (sizes it) and of the image inside. */
+  frameClassName?: string
   className?: string
   /** Load at once and with high priority (the first row of cards, the detail page). */
   eager?: boolean
-  /** Animate only while at least half of it is on screen (cards); otherwise always. */
+  /** Play only while at least half of it is on screen (cards); otherwise whenever the tab is in front. */
   animateInView?: boolean
   /** Pointed at or focused: it moves even for people who ask for reduced motion. */
   active?: boolean
 }
 
+type Motion = 'still' | 'lottie' | 'webp'
+
 /**
- * An animation as a `<picture>`: the WebP previews rendered for cards (1x and 2x) when the server
- * has made them, the GIF as the fallback `<img>`. Cards show the still first frame until they are
- * half on screen (and again once it leaves), so a visit only moves the animations people can see;
- * people who ask for reduced motion get the still unless they point at or focus it.
+ * An animation as people see it in a card or on its page. The server-rendered page shows the still first
+ * frame (nothing animated decodes before the page is interactive); then, while on screen, the sticker's
+ * Lottie plays over it: 1-3 KB gzip where the animated WebP preview weighs 150-260 KB, and sharp at any
+ * density. It pauses off screen and in background tabs; people who ask for reduced motion get the still
+ * unless they point at or focus it. Where the Lottie cannot play (no JavaScript, an error, a Lottie the
+ * light player cannot draw faithfully or cheaply), the animated WebP previews (1x, 2x) play as before;
+ * without previews yet, the GIF.
  */
 export function StickerPicture({
   wumpus,
   size = 300,
+  frameClassName,
   className,
   eager = false,
   animateInView = false,
@@ -33,23 +57,49 @@ export function StickerPicture({
   const preview = wumpus.preview
   // The first row's still (what a card shows first) is the page's largest paint: asked for before the scripts.
   if (eager && preview) preload(preview.still, { as: 'image', type: 'image/webp', fetchPriority: 'high' })
-  const { ref, inView } = useInView<HTMLImageElement>(0.5, animateInView && preview !== undefined)
-  const moving = !animateInView || inView || active
+  const interactive = useAfterInteractive()
+  const reducedMotion = useReducedMotion()
+  const pageVisible = usePageVisible()
+  const { ref, inView } = useInView<HTMLDivElement>(0.5, animateInView && interactive)
+  const onScreen = !animateInView || inView
+  const moving = interactive && onScreen && (active || !reducedMotion)
+
+  // The Lottie is asked for the first time the sticker should move, and kept (paused) after that.
+  const [wanted, setWanted] = useState(false)
+  if (moving && !wanted) setWanted(true)
+  const [playerState, setPlayerState] = useState<'loading' | 'ready' | 'failed'>('loading')
+  const json = useQuery({ ...lottieJsonQueryOptions(wumpus.lottie), enabled: wanted })
+  const playable = json.data !== undefined && playsLight(json.data)
+  const lottieFailed = json.isError || (json.data !== undefined && !playable) || playerState === 'failed'
+  const motion: Motion = playerState === 'ready' && !lottieFailed ? 'lottie' : lottieFailed && moving ? 'webp' : 'still'
+
+  const alt = stickerAlt(wumpus)
+  const onPlayerReady = useCallback(() => setPlayerState('ready'), [])
+  const onPlayerError = useCallback(() => setPlayerState('failed'), [])
   return (
-    <picture>
-      {preview && !active && <source type="image/webp" media="(prefers-reduced-motion: reduce)" srcSet={`${preview.still} 2x`} />}
-      {preview && <source type="image/webp" srcSet={moving ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />}
-      <img
-        ref={ref}
-        className={className}
-        src={wumpus.gif}
-        alt={stickerAlt(wumpus)}
-        width={size}
-        height={size}
-        loading={eager ? 'eager' : 'lazy'}
-        fetchPriority={eager ? 'high' : undefined}
-        decoding="async"
-      />
-    </picture>
+    <div ref={ref} className={`${classes.frame} ${frameClassName ?? ''}`} data-motion={motion} data-testid="sticker-motion">
+      <picture className={motion === 'lottie' ? classes.hidden : undefined}>
+        {preview && (
+          <source type="image/webp" srcSet={motion === 'webp' ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />
+        )}
+        <img
+          className={className}
+          src={wumpus.gif}
+          alt={alt}
+          width={size}
+          height={size}
+          loading={eager ? 'eager' : 'lazy'}
+          fetchPriority={eager ? 'high' : undefined}
+          decoding="async"
+        />
+      </picture>
+      {playable && !lottieFailed && (
+        <div className={`${classes.player} ${motion === 'lottie' ? '' : classes.hidden}`}>
+          <Suspense fallback={null}>
+            <LottiePlayer data={json.data} playing={moving && pageVisible} label={alt} onReady={onPlayerReady} onError={onPlayerError} />
+          </Suspense>
+        </div>
+      )}
+    </div>
   )
 }

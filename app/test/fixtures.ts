@@ -1,6 +1,9 @@
 import { PLATFORM_RULES, PLATFORMS, type Platform, type StickerExport } from '../../contract/stickers'
 import type { Wumpus } from '../../contract/wumpus'
 
+/** A Lottie of one empty shape layer: what stickers play unless a test serves another. */
+export const TINY_LOTTIE = { v: '5.7.0', fr: 30, ip: 0, op: 60, w: 300, h: 300, layers: [{ ty: 4, ks: {}, shapes: [] }] }
+
 /** A fake animation; ids are 24 hex characters like the real ones. */
 export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
   const id = n.toString(16).padStart(24, '0')

@@ -28,11 +28,16 @@ export class IntersectionObserverStub {
     return []
   }
 
-  /** Tells every observer that all its elements are now in view. */
-  static intersectAll() {
+  /** Whether some observer watches the element. */
+  static watches(element: Element): boolean {
+    return [...IntersectionObserverStub.instances].some((observer) => observer.elements.has(element))
+  }
+
+  /** Tells every observer that all its elements are now in view (or, with false, out of it). */
+  static intersectAll(inView = true) {
     for (const observer of [...IntersectionObserverStub.instances]) {
       const entries = [...observer.elements].map(
-        (target) => ({ target, isIntersecting: true, intersectionRatio: 1 }) as IntersectionObserverEntry,
+        (target) => ({ target, isIntersecting: inView, intersectionRatio: inView ? 1 : 0 }) as IntersectionObserverEntry,
       )
       if (entries.length > 0) observer.callback(entries, observer as unknown as IntersectionObserver)
     }

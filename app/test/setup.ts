@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest'
 import { notifications } from '@mantine/notifications'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, vi } from 'vitest'
 import { server } from './msw-server'
 import { IntersectionObserverStub } from './intersection-observer-stub'
+import { playedLotties } from './lottie-player-fake'
+
+vi.mock('../components/lottie-player', async () => ({ default: (await import('./lottie-player-fake')).FakeLottiePlayer }))
 
 // jsdom lacks these browser APIs; Mantine and the gallery's infinite scroll use them.
 window.matchMedia ??= (query: string) =>
@@ -27,6 +30,9 @@ globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObse
 globalThis.IntersectionObserver = IntersectionObserverStub as unknown as typeof IntersectionObserver
 window.scrollTo = () => {}
 
+// A busy 2-core CI machine can take longer than the default second to render a page.
+configure({ asyncUtilTimeout: 5000 })
+
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterEach(() => {
   cleanup()
@@ -34,6 +40,7 @@ afterEach(() => {
   notifications.clean()
   server.resetHandlers()
   IntersectionObserverStub.instances.clear()
+  playedLotties.length = 0
   window.localStorage.clear()
 })
 afterAll(() => server.close())

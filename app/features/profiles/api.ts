@@ -2,7 +2,7 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, trusted, type ResponseParser } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
@@ -40,26 +40,6 @@ export const userAnimationsQueryOptions = (email: string) =>
 
 /** The signed-in user's own animations (dashboard); for loaders: ensureInfiniteQueryData(...). */
 export const myAnimationsQueryOptions = userAnimationsQueryOptions
-
-/** Only what a Lottie player needs to know is checked; the rest passes through untouched. */
-/** A Lottie file is JSON with a layers array; anything else is not worth handing to the player. */
-const lottieJson: ResponseParser<{ layers: unknown[] }> = {
-  safeParse: (body) =>
-    Array.isArray((body as { layers?: unknown } | null)?.layers)
-      ? { success: true, data: body as { layers: unknown[] } }
-      : { success: false, error: { issues: ['not a Lottie'] } },
-}
-
-export const lottieJsonKeys = {
-  file: (url: string) => ['lottie-json', url] as const,
-}
-
-export const lottieJsonQueryOptions = (url: string) =>
-  queryOptions({
-    queryKey: lottieJsonKeys.file(url),
-    queryFn: ({ signal }) => apiRequest(url, lottieJson, { signal }),
-    staleTime: Infinity,
-  })
 
 interface UpdateProfileOptions {
   /** Receives the renewed session token (its claims carry the new name): the session stores it. */

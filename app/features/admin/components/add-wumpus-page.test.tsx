@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import {
   animationUploadHandler,
   apiError,
@@ -16,11 +16,6 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { wumpusKeys } from '../../wumpuses/api'
 import { AddWumpusPage } from './add-wumpus-page'
-
-// lottie-web cannot draw in jsdom: the stand-in shows what the preview hands the player.
-vi.mock('../../profiles/components/lottie-player', () => ({
-  default: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
-}))
 
 const file = (name: string, type: string) => new File([new Uint8Array([1, 2, 3])], name, { type })
 const gifFile = () => file('mascot.gif', 'image/gif')

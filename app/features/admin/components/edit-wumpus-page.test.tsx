@@ -1,13 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { animationUploadHandler, apiError, makeUploadedFile, updateWumpusHandler } from '../../../test/admin-handlers'
 import { stickersHandler, wumpusDetailHandler } from '../../../test/api-handlers'
 import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { EditWumpusPage } from './edit-wumpus-page'
-
-vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
 
 const OWNER = 'ana@example.com'
 const LINE_REASON = 'The animation runs 6 s; LINE allows 4 s in all'

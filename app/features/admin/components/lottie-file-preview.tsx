@@ -2,10 +2,10 @@ import { Center, Loader, Text } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useState } from 'react'
-import { lottieJsonQueryOptions } from '../../profiles/api'
+import { lottieJsonQueryOptions } from '../../../lib/lottie-json'
 
-// The profiles feature's player: lottie-web is only fetched once a Lottie preview is on screen.
-const LottiePlayer = lazy(() => import('../../profiles/components/lottie-player'))
+// lottie-web is only fetched once a Lottie preview is on screen.
+const LottiePlayer = lazy(() => import('../../../components/lottie-player'))
 
 /** Plays an uploaded Lottie (still under prefers-reduced-motion). */
 export function LottieFilePreview({ url, label }: { url: string; label: string }) {

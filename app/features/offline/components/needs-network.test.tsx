@@ -19,7 +19,6 @@ import { NEEDS_NETWORK_MESSAGE } from './needs-network'
 
 vi.mock('../../../lib/firebase', () => import('../../../test/firebase-fake'))
 vi.mock('../../auth/components/mascot-player', () => ({ default: () => null }))
-vi.mock('../../profiles/components/lottie-player', () => ({ default: () => null }))
 
 const reason = () => screen.getByText(NEEDS_NETWORK_MESSAGE)
 

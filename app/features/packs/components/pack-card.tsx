@@ -1,7 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core'
 import type { Pack } from '../../../../contract/pack'
 import { ButtonLink } from '../../../components/router-links'
-import { StickerPicture } from '../../wumpuses/components/sticker-picture'
+import { StickerPicture } from '../../../components/sticker-picture'
 import { stickerCount } from '../pack-text'
 import cardClasses from '../../wumpuses/components/wumpus-card.module.css'
 import classes from './packs.module.css'
@@ -13,7 +13,13 @@ export function PackCard({ pack, eager = false }: { pack: Pack; eager?: boolean 
     <Card component="li" withBorder shadow="sm" padding="md" className={classes.packCard} aria-labelledby={headingId}>
       <Card.Section className={cardClasses.media}>
         {pack.cover ? (
-          <StickerPicture wumpus={pack.cover} className={cardClasses.image} eager={eager} animateInView />
+          <StickerPicture
+            wumpus={pack.cover}
+            frameClassName={cardClasses.mediaFrame}
+            className={cardClasses.image}
+            eager={eager}
+            animateInView
+          />
         ) : (
           <Text c="dimmed">No stickers yet</Text>
         )}

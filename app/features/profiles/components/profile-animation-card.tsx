@@ -1,17 +1,24 @@
 import { Card, Stack, Text, Title } from '@mantine/core'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
-import { stickerAlt } from '../../../lib/sticker-alt'
-import { LottiePreview } from './lottie-preview'
+import { StickerPicture } from '../../../components/sticker-picture'
+import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import classes from './profile-animation-card.module.css'
 
-/** A card of the public profile grid: the Lottie preview, name, description and Download. */
+/** A card of the public profile grid: the Lottie preview (300 px), name, description and Download. */
 export function ProfileAnimationCard({ wumpus }: { wumpus: Wumpus }) {
   const headingId = `profile-wumpus-${wumpus._id}-name`
+  const pointedAt = useHoverOrFocus()
   return (
-    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId}>
+    <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
       <Card.Section className={classes.media}>
-        <LottiePreview lottieUrl={wumpus.lottie} gifUrl={wumpus.gif} name={wumpus.name} alt={stickerAlt(wumpus)} />
+        <StickerPicture
+          wumpus={wumpus}
+          frameClassName={classes.mediaFrame}
+          className={classes.image}
+          animateInView
+          active={pointedAt.active}
+        />
       </Card.Section>
       <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
         <Title order={3} size="h4" lineClamp={1} id={headingId}>

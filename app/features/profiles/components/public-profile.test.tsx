@@ -1,8 +1,8 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { useEffect } from 'react'
-import { beforeEach, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import type { Wumpus } from '../../../../contract/wumpus'
+import { pageRendered } from '../../../lib/after-interactive'
 import { makeWumpus } from '../../../test/fixtures'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { server } from '../../../test/msw-server'
@@ -12,20 +12,8 @@ import { renderApp } from '../../../test/render-app'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { signInForTest } from '../../../test/session'
 import { DEFAULT_AVATAR, DEFAULT_COVER } from '../api'
-import type { LottiePlayerProps } from './lottie-player'
 import { PublicProfile } from './public-profile'
-
-// lottie-web needs a real browser; this stand-in records what the preview hands the player.
-const players = vi.hoisted(() => [] as { label: string; data: object; playing: boolean }[])
-vi.mock('./lottie-player', () => ({
-  default: function FakeLottiePlayer({ data, playing, label, onReady }: LottiePlayerProps) {
-    useEffect(() => {
-      players.push({ label, data, playing })
-      onReady()
-    }, [label, data, playing, onReady])
-    return <div role="img" aria-label={label} data-playing={String(playing)} />
-  },
-}))
+import { playedLotties } from '../../../test/lottie-player-fake'
 
 const EMAIL = 'ana.smith@example.com'
 const byAna = (n: number, overrides: Partial<Wumpus> = {}) => makeWumpus(n, { u_email: EMAIL, u_name: 'Ana Smith', ...overrides })
@@ -36,26 +24,9 @@ function setup({ user = makeUser(), items = [] as Wumpus[] } = {}) {
   return { ...renderWithProviders(<PublicProfile email={EMAIL} />), animationRequests: animations.requests }
 }
 
-function mockReducedMotion(reduce: boolean) {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: reduce && query.includes('prefers-reduced-motion: reduce'),
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }) as MediaQueryList,
-  )
-}
-
 describe('PublicProfile', () => {
-  beforeEach(() => {
-    players.length = 0
-  })
+  // Stickers move once the page is interactive.
+  beforeAll(pageRendered)
 
   it('shows our default cover and avatar, the name and the description', async () => {
     setup({ user: makeUser({ description: 'I draw mascots' }) })
@@ -93,8 +64,8 @@ describe('PublicProfile', () => {
     expect(first.getByRole('heading', { name: 'Wumpus 1' })).toBeInTheDocument()
     expect(first.getByText('Animation number 1')).toBeInTheDocument()
     expect(first.getByRole('link', { name: 'Download Wumpus 1' })).toHaveAttribute('href', `/wumpus/${items[0]!._id}`)
-    // The GIF stands in until the Lottie is near the viewport.
-    expect(first.getByRole('img', { name: 'Wumpus 1: Animation number 1' })).toHaveAttribute('src', items[0]!.gif)
+    // The still stands in until the Lottie plays.
+    expect(first.getByRole('img', { name: 'Wumpus 1: Animation number 1' }).tagName).toBe('IMG')
     expect(animationRequests[0]!.searchParams.get('u_email')).toBe(EMAIL)
     expect(screen.getByRole('status')).toHaveTextContent('Showing 5 of 5')
   })
@@ -113,42 +84,13 @@ describe('PublicProfile', () => {
     await screen.findByRole('list', { name: 'Animations by Ana Smith' })
     expect(lottieRequests).toHaveLength(0)
 
-    IntersectionObserverStub.intersectAll()
+    // Cards watch their place on screen once the page is interactive.
+    await waitFor(() => expect(IntersectionObserverStub.watches(screen.getByTestId('sticker-motion'))).toBe(true))
+    act(() => IntersectionObserverStub.intersectAll())
 
-    await waitFor(() => expect(players.at(-1)).toMatchObject({ label: 'Wumpus 1: Animation number 1', data: lottie, playing: true }))
+    await waitFor(() => expect(playedLotties.at(-1)).toMatchObject({ label: 'Wumpus 1: Animation number 1', data: lottie, playing: true }))
     expect(lottieRequests).toHaveLength(1)
-    const images = screen.getAllByRole('img', { name: 'Wumpus 1: Animation number 1' })
-    expect(images).toHaveLength(1)
-    expect(images[0]!.tagName).toBe('DIV')
-  })
-
-  it('does not autoplay for people who ask for reduced motion, and offers a Play button', async () => {
-    mockReducedMotion(true)
-    const wumpus = byAna(1)
-    server.use(http.get(wumpus.lottie, () => HttpResponse.json({ v: '5.7.0', layers: [] })))
-    const { user } = setup({ items: [wumpus] })
-    await screen.findByRole('list', { name: 'Animations by Ana Smith' })
-
-    IntersectionObserverStub.intersectAll()
-
-    const play = await screen.findByRole('button', { name: 'Play Wumpus 1' })
-    expect(players.at(-1)).toMatchObject({ playing: false })
-    expect(players.some((player) => player.playing)).toBe(false)
-    await user.click(play)
-    await waitFor(() => expect(players.at(-1)).toMatchObject({ playing: true }))
-    expect(screen.getByRole('button', { name: 'Pause Wumpus 1' })).toHaveAttribute('aria-pressed', 'true')
-  })
-
-  it('keeps the GIF when the Lottie JSON cannot be fetched', async () => {
-    const wumpus = byAna(1)
-    server.use(http.get(wumpus.lottie, () => HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'gone' } }, { status: 404 })))
-    setup({ items: [wumpus] })
-    await screen.findByRole('list', { name: 'Animations by Ana Smith' })
-
-    IntersectionObserverStub.intersectAll()
-
-    await waitFor(() => expect(screen.getByRole('img', { name: 'Wumpus 1: Animation number 1' }).tagName).toBe('IMG'))
-    expect(players).toHaveLength(0)
+    await waitFor(() => expect(screen.getByTestId('sticker-motion')).toHaveAttribute('data-motion', 'lottie'))
   })
 
   it('says so when the user has no animation', async () => {

@@ -1,9 +1,23 @@
-import { act, fireEvent, screen } from '@testing-library/react'
-import { describe, expect, it } from 'vitest'
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { describe, expect, it, vi } from 'vitest'
+import { pageRendered } from '../../../lib/after-interactive'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { makeWumpus, withPreview } from '../../../test/fixtures'
-import { renderWithRouter } from '../../../test/render-with-router'
+import { renderWithProviders } from '../../../test/render-with-providers'
 import { WumpusCard } from './wumpus-card'
+import { playedLotties } from '../../../test/lottie-player-fake'
+
+function mockReducedMotion() {
+  vi.spyOn(window, 'matchMedia').mockImplementation(
+    (query: string) =>
+      ({
+        matches: query.includes('prefers-reduced-motion: reduce'),
+        media: query,
+        addEventListener: () => {},
+        removeEventListener: () => {},
+      }) as unknown as MediaQueryList,
+  )
+}
 
 describe('WumpusCard', () => {
   const wumpus = makeWumpus(7, {
@@ -14,7 +28,7 @@ describe('WumpusCard', () => {
   })
 
   it('shows the GIF, name, description, author link and Download link', async () => {
-    renderWithRouter(<WumpusCard wumpus={wumpus} />)
+    renderWithProviders(<WumpusCard wumpus={wumpus} />)
 
     const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
     expect(image).toHaveAttribute('src', wumpus.gif)
@@ -30,59 +44,45 @@ describe('WumpusCard', () => {
   })
 
   it('loads the image at once when eager', async () => {
-    renderWithRouter(<WumpusCard wumpus={wumpus} eager />)
+    renderWithProviders(<WumpusCard wumpus={wumpus} eager />)
     expect(await screen.findByRole('img')).toHaveAttribute('loading', 'eager')
   })
 
-  it('offers the WebP previews first in a <picture>, the GIF as the sized fallback <img>', async () => {
+  it('shows the still first frame in a <picture>, the GIF as the sized fallback <img>', async () => {
     const previewed = withPreview(wumpus)
-    renderWithRouter(<WumpusCard wumpus={previewed} />)
+    renderWithProviders(<WumpusCard wumpus={previewed} />)
     const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
     const picture = image.parentElement!
     expect(picture.tagName).toBe('PICTURE')
-    const sources = [...picture.querySelectorAll('source')]
-    expect(sources.map((s) => [s.getAttribute('type'), s.getAttribute('media')])).toEqual([
-      ['image/webp', '(prefers-reduced-motion: reduce)'],
-      ['image/webp', null],
+    expect([...picture.querySelectorAll('source')].map((s) => [s.getAttribute('type'), s.getAttribute('srcset')])).toEqual([
+      ['image/webp', `${previewed.preview!.still} 2x`],
     ])
-    expect(sources[0]).toHaveAttribute('srcset', `${previewed.preview!.still} 2x`)
-    // The still until the card is half on screen, then the animation at 1x and 2x.
-    expect(sources[1]).toHaveAttribute('srcset', `${previewed.preview!.still} 2x`)
-    act(() => IntersectionObserverStub.intersectAll())
-    expect(sources[1]).toHaveAttribute('srcset', `${previewed.preview!.webp} 1x, ${previewed.preview!.webp2x} 2x`)
     expect(picture.lastElementChild).toBe(image)
     expect(image).toHaveAttribute('src', previewed.gif)
-    expect(image).toHaveAttribute('width', '300')
-    expect(image).toHaveAttribute('height', '300')
   })
 
-  it('shows the GIF alone until the server has made the previews', async () => {
-    renderWithRouter(<WumpusCard wumpus={wumpus} />)
-    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
-    expect(image.parentElement!.querySelectorAll('source')).toHaveLength(0)
-    expect(IntersectionObserverStub.instances.size).toBe(0)
-  })
-  it('animates for people who ask for reduced motion only while pointed at or focused', async () => {
-    const previewed = withPreview(wumpus)
-    renderWithRouter(<WumpusCard wumpus={previewed} />)
-    const image = await screen.findByRole('img', { name: 'Waving Wumpus: Says hello with both paws' })
-    const card = screen.getByRole('listitem', { name: 'Waving Wumpus' })
-    const reducedMotionSource = () => image.parentElement!.querySelector('source[media="(prefers-reduced-motion: reduce)"]')
-    const moving = `${previewed.preview!.webp} 1x, ${previewed.preview!.webp2x} 2x`
-    expect(reducedMotionSource()).toHaveAttribute('srcset', `${previewed.preview!.still} 2x`)
+  it('plays for people who ask for reduced motion only while pointed at or focused', async () => {
+    pageRendered()
+    mockReducedMotion()
+    renderWithProviders(<WumpusCard wumpus={withPreview(wumpus)} />)
+    const card = await screen.findByRole('listitem', { name: 'Waving Wumpus' })
+    const motion = () => screen.getByTestId('sticker-motion').getAttribute('data-motion')
+    await waitFor(() => expect(IntersectionObserverStub.watches(screen.getByTestId('sticker-motion'))).toBe(true))
+    act(() => IntersectionObserverStub.intersectAll())
+    expect(motion()).toBe('still')
 
     fireEvent.pointerEnter(card)
-    expect(reducedMotionSource()).toBeNull()
-    expect(image.parentElement!.querySelector('source')).toHaveAttribute('srcset', moving)
+    await waitFor(() => expect(playedLotties.at(-1)).toMatchObject({ playing: true }))
+    expect(motion()).toBe('lottie')
     fireEvent.pointerLeave(card)
-    expect(reducedMotionSource()).not.toBeNull()
+    await waitFor(() => expect(playedLotties.at(-1)).toMatchObject({ playing: false }))
 
     act(() => screen.getByRole('link', { name: 'Download Waving Wumpus' }).focus())
-    expect(reducedMotionSource()).toBeNull()
+    await waitFor(() => expect(playedLotties.at(-1)).toMatchObject({ playing: true }))
     // Focus moving within the card keeps it playing; leaving the card stops it.
     act(() => screen.getByRole('link', { name: 'by Ada' }).focus())
-    expect(reducedMotionSource()).toBeNull()
+    expect(playedLotties.at(-1)).toMatchObject({ playing: true })
     act(() => (document.activeElement as HTMLElement).blur())
-    expect(reducedMotionSource()).not.toBeNull()
+    await waitFor(() => expect(playedLotties.at(-1)).toMatchObject({ playing: false }))
   })
 })

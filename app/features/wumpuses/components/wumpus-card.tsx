@@ -1,11 +1,11 @@
 import { Link } from '@tanstack/react-router'
 import type { Wumpus } from '../../../../contract/wumpus'
 import buttonClasses from '../../../components/button.module.css'
+import { StickerPicture } from '../../../components/sticker-picture'
 import { SaveOfflineIconButton } from '../../offline/components/save-offline-icon-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
-import { StickerPicture } from './sticker-picture'
 import classes from './wumpus-card.module.css'
 
 interface WumpusCardProps {
@@ -21,7 +21,14 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   return (
     <li className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
       <div className={classes.media}>
-        <StickerPicture wumpus={wumpus} className={classes.image} eager={eager} animateInView active={pointedAt.active} />
+        <StickerPicture
+          wumpus={wumpus}
+          frameClassName={classes.mediaFrame}
+          className={classes.image}
+          eager={eager}
+          animateInView
+          active={pointedAt.active}
+        />
         {saved && <span className={classes.badge}>Saved for offline</span>}
       </div>
       <div className={classes.body}>

@@ -6,6 +6,7 @@ import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
+import { StickerPicture } from '../../../components/sticker-picture'
 import { CopyImageButton } from '../../../components/copy-image-button'
 import { ShareButton } from '../../../components/share-button'
 import { profilePath } from '../../../lib/paths'
@@ -13,7 +14,6 @@ import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
 import { TagChips } from './tag-chips'
-import { StickerPicture } from './sticker-picture'
 import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
 
@@ -34,7 +34,13 @@ export function WumpusDetail({ id }: { id: string }) {
       <Grid gap="xl" align="flex-start">
         <Grid.Col span={{ base: 12, sm: 'content' }}>
           <div className={classes.previewFrame} tabIndex={reducedMotion ? 0 : undefined} {...pointedAt.handlers}>
-            <StickerPicture wumpus={wumpus} className={classes.preview} eager active={pointedAt.active} />
+            <StickerPicture
+              wumpus={wumpus}
+              frameClassName={classes.previewPicture}
+              className={classes.preview}
+              eager
+              active={pointedAt.active}
+            />
           </div>
         </Grid.Col>
         <Grid.Col span={{ base: 12, sm: 'auto' }}>

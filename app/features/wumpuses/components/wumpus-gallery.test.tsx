@@ -55,9 +55,10 @@ describe('home gallery', () => {
     expect(requests).toHaveLength(2)
     expect(requests[1]!.searchParams.get('cursor')).toBe('24')
     expect(screen.getByRole('heading', { level: 1 })).toHaveTextContent('30 wumpus animation in 3 format')
-    // Last page: nothing left to load, nothing left to observe.
+    // Last page: nothing left to load, nothing left to observe but the stickers (they play while on screen).
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
-    expect(IntersectionObserverStub.instances.size).toBe(0)
+    const watched = [...IntersectionObserverStub.instances].flatMap((observer) => [...observer.elements])
+    expect(watched.every((element) => element.matches('[data-testid="sticker-motion"]'))).toBe(true)
   })
 
   it('offers a Load more button that fetches one page at a time', async () => {
