@@ -50,6 +50,8 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.test.ts'],
           globalSetup: ['e2e/support/global-setup.ts'],
+          // expect.poll gives up after one second by default: a busy 2-core machine can take longer.
+          expect: { poll: { timeout: 30_000 } },
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -75,12 +75,15 @@ describe('packs', () => {
       await page.reload()
       await page.getByRole('heading', { level: 1, name }).waitFor()
       expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
-      const images = page.getByRole('list', { name: `Stickers in ${name}` }).getByRole('img')
-      for (const image of await images.all()) {
-        await image.scrollIntoViewIfNeeded()
+      // Each sticker shows its still, then plays its saved Lottie, offline.
+      const frames = page.getByRole('list', { name: `Stickers in ${name}` }).getByTestId('sticker-motion')
+      for (const frame of await frames.all()) {
+        await frame.scrollIntoViewIfNeeded()
+        const still = frame.locator('picture img')
         await expect
-          .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 15_000 })
+          .poll(() => still.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { timeout: 60_000 })
           .toBe(true)
+        await expect.poll(() => frame.getAttribute('data-motion'), { timeout: 60_000 }).toBe('lottie')
       }
       await page.getByRole('button', { name: 'Remove from offline' }).waitFor()
       await page.getByText('You are offline: this needs the network').first().waitFor()

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
@@ -55,59 +55,67 @@ async function download(page: Page, name: RegExp): Promise<{ fileName: string; b
 }
 
 describe('gallery cards', () => {
-  it('show the WebP preview through <picture> on a phone, with the GIF only as the sized fallback', async () => {
+  /** The markup of the card's Lottie player: it changes from frame to frame while the sticker plays. */
+  const drawing = (card: Locator) =>
+    card
+      .getByTestId('sticker-motion')
+      .locator('svg')
+      .evaluate((svg) => svg.innerHTML)
+
+  it('play the Lottie over the still first frame on a phone, never loading the animated WebP or the GIF', async () => {
     const page = await (await context({ viewport: PHONE })).newPage()
     const requested: string[] = []
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    const lottieAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === new URL(waving.lottie, baseURL).pathname)
     await page.goto('/')
     const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
-    const image = card.getByRole('img', { name: `Waving Wumpus: ${waving.description}` })
-    await image.waitFor()
-    // Other tests may have published newer animations: bring the card on screen. There its animated
-    // 1x WebP is what Chromium shows (off screen it would be the still).
-    await card.scrollIntoViewIfNeeded()
+    const frame = card.getByTestId('sticker-motion')
+    const still = card.locator('picture img')
+    await still.waitFor()
+    // The server-rendered card shows the still: 600 px offered as 2x, so 300 density-corrected px.
     await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 15_000 })
-      .toBe(baseURL + waving.preview!.webp)
-    const picture = await image.evaluate((img: HTMLImageElement) => ({
-      parent: img.parentElement!.tagName,
-      sources: [...img.parentElement!.querySelectorAll('source')].map((s) => [s.type, s.media, s.srcset]),
-      width: img.getAttribute('width'),
-      height: img.getAttribute('height'),
-      src: img.getAttribute('src'),
-      natural: img.naturalWidth,
-    }))
-    expect(picture).toEqual({
-      parent: 'PICTURE',
-      sources: [
-        ['image/webp', '(prefers-reduced-motion: reduce)', `${waving.preview!.still} 2x`],
-        ['image/webp', '', `${waving.preview!.webp} 1x, ${waving.preview!.webp2x} 2x`],
-      ],
-      width: '300',
-      height: '300',
-      src: waving.gif,
-      natural: 300,
-    })
-    expect(requested).not.toContain(new URL(waving.gif, baseURL).pathname)
+      .poll(() => still.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 60_000 })
+      .toBe(baseURL + waving.preview!.still)
+    expect(
+      await still.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.getAttribute('width'), img.getAttribute('height')]),
+    ).toEqual([300, '300', '300'])
+    // Other tests may have published newer animations: bring the card on screen, where its Lottie plays.
+    await appRunning(page)
+    await card.scrollIntoViewIfNeeded()
+    await expect.poll(() => frame.getAttribute('data-motion'), { timeout: 60_000 }).toBe('lottie')
+    expect(await frame.getAttribute('data-playing')).toBe('true')
+    expect(await card.getByRole('img', { name: `Waving Wumpus: ${waving.description}` }).evaluate((el) => el.tagName)).toBe('DIV')
+    const first = await drawing(card)
+    await expect.poll(() => drawing(card), { timeout: 60_000 }).not.toBe(first)
+    // The Lottie comes compressed and cacheable like every file.
+    const headers = (await lottieAnswer).headers()
+    expect(headers['content-encoding']).toMatch(/^(gzip|br)$/)
+    expect(headers['cache-control']).toContain('immutable')
+    const loaded = requested.filter((path) => [waving.gif, waving.preview!.webp, waving.preview!.webp2x].includes(path))
+    expect(loaded).toEqual([])
   })
 
-  it('show the still first frame to people who ask for reduced motion', async () => {
+  it('show the still first frame to people who ask for reduced motion, and play while pointed at or focused', async () => {
     const page = await (await context({ viewport: PHONE, reducedMotion: 'reduce' })).newPage()
     await page.goto('/')
     await appRunning(page)
     const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
-    const image = card.getByRole('img')
-    await image.waitFor()
+    const frame = card.getByTestId('sticker-motion')
     await card.scrollIntoViewIfNeeded()
-    const shown = () => image.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc)
-    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.still)
-    // It moves while pointed at, and while the keyboard is on the card, then rests again.
-    await image.hover()
-    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.webp)
+    const still = card.locator('picture img')
+    await expect
+      .poll(() => still.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 60_000 })
+      .toBe(baseURL + waving.preview!.still)
+    expect(await frame.getAttribute('data-motion')).toBe('still')
+    // It moves while pointed at, and while the keyboard is on the card, and rests in between.
+    await still.hover()
+    await expect.poll(() => frame.getAttribute('data-playing'), { timeout: 60_000 }).toBe('true')
+    const first = await drawing(card)
+    await expect.poll(() => drawing(card), { timeout: 60_000 }).not.toBe(first)
     await page.mouse.move(0, 0)
-    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.still)
+    await expect.poll(() => frame.getAttribute('data-playing')).toBe('false')
     await card.getByRole('link', { name: 'Download Waving Wumpus' }).focus()
-    await expect.poll(shown, { timeout: 15_000 }).toBe(baseURL + waving.preview!.webp)
+    await expect.poll(() => frame.getAttribute('data-playing')).toBe('true')
   })
 })
 

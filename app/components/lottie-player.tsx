@@ -1,5 +1,5 @@
-import { LottieLight, type LottieHandle } from 'lottie-react'
-import { useEffect, useRef, useState } from 'react'
+import lottie, { type AnimationItem } from 'lottie-web/build/player/lottie_light'
+import { useEffect, useRef } from 'react'
 
 export interface LottiePlayerProps {
   /** The parsed Lottie JSON. */
@@ -14,31 +14,50 @@ export interface LottiePlayerProps {
 // Default export for React.lazy: lottie-web's light build (SVG only, no expression engine: 47 KB gzip, no
 // eval) is only fetched once a page plays a Lottie, after it is interactive.
 export default function LottiePlayer({ data, playing, label, onReady, onError }: LottiePlayerProps) {
-  const handle = useRef<LottieHandle>(null)
-  const [ready, setReady] = useState(false)
+  const container = useRef<HTMLDivElement>(null)
+  const animation = useRef<AnimationItem | null>(null)
+  const playingNow = useRef(playing)
+  playingNow.current = playing
+  const callbacks = useRef({ onReady, onError })
+  callbacks.current = { onReady, onError }
 
   useEffect(() => {
-    if (!ready) return
-    if (playing) handle.current?.play()
-    else handle.current?.pause()
-  }, [playing, ready])
+    const element = container.current
+    if (!element) return
+    let item: AnimationItem
+    try {
+      // lottie-web writes into the data it is given: a copy keeps the cached answer as the server sent it.
+      item = lottie.loadAnimation({
+        container: element,
+        renderer: 'svg',
+        loop: true,
+        autoplay: false,
+        animationData: structuredClone(data),
+      })
+    } catch {
+      callbacks.current.onError()
+      return
+    }
+    // Draws the animation's own frames only (30 a second for ours), not one per screen refresh between
+    // them: half the main-thread work at the same look (bench:players).
+    item.setSubframe(false)
+    item.addEventListener('DOMLoaded', () => {
+      animation.current = item
+      if (playingNow.current) item.play()
+      callbacks.current.onReady()
+    })
+    item.addEventListener('error', () => callbacks.current.onError())
+    item.addEventListener('data_failed', () => callbacks.current.onError())
+    return () => {
+      animation.current = null
+      item.destroy()
+    }
+  }, [data])
 
-  return (
-    <LottieLight
-      src={data}
-      autoplay={false}
-      loop
-      lottieRef={handle}
-      role="img"
-      aria-label={label}
-      style={{ width: '100%', height: '100%' }}
-      subscriptions={{
-        ready: () => {
-          setReady(true)
-          onReady()
-        },
-        error: onError,
-      }}
-    />
-  )
+  useEffect(() => {
+    if (playing) animation.current?.play()
+    else animation.current?.pause()
+  }, [playing])
+
+  return <div ref={container} role="img" aria-label={label} style={{ width: '100%', height: '100%' }} />
 }

@@ -1,21 +1,19 @@
 import { useReducedMotion } from '@mantine/hooks'
-import { useQuery } from '@tanstack/react-query'
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react'
 import { preload } from 'react-dom'
 import type { Wumpus } from '../../contract/wumpus'
 import { useAfterInteractive } from '../lib/after-interactive'
-import { lottieJsonQueryOptions, playsLight } from '../lib/lottie-json'
 import { stickerAlt } from '../lib/sticker-alt'
 import { useInView } from '../lib/use-in-view'
 import { usePageVisible } from '../lib/use-page-visible'
-import type { LottiePlayerProps } from './lottie-player'
+import type { StickerMotionProps } from './sticker-motion'
 import classes from './sticker-picture.module.css'
 
 // Without the player's chunk (offline before it was ever loaded) the sticker plays as its WebP.
-const LottiePlayer = lazy(() => import('./lottie-player').catch(() => ({ default: PlayerUnavailable })))
+const StickerMotion = lazy(() => import('./sticker-motion').catch(() => ({ default: PlayerUnavailable })))
 
-function PlayerUnavailable({ onError }: LottiePlayerProps) {
-  useEffect(onError, [onError])
+function PlayerUnavailable({ onFailed }: StickerMotionProps) {
+  useEffect(onFailed, [onFailed])
   return <></>
 }
 
@@ -68,16 +66,19 @@ export function StickerPicture({
   const [wanted, setWanted] = useState(false)
   if (moving && !wanted) setWanted(true)
   const [playerState, setPlayerState] = useState<'loading' | 'ready' | 'failed'>('loading')
-  const json = useQuery({ ...lottieJsonQueryOptions(wumpus.lottie), enabled: wanted })
-  const playable = json.data !== undefined && playsLight(json.data)
-  const lottieFailed = json.isError || (json.data !== undefined && !playable) || playerState === 'failed'
-  const motion: Motion = playerState === 'ready' && !lottieFailed ? 'lottie' : lottieFailed && moving ? 'webp' : 'still'
+  const motion: Motion = playerState === 'ready' ? 'lottie' : playerState === 'failed' && moving ? 'webp' : 'still'
 
   const alt = stickerAlt(wumpus)
   const onPlayerReady = useCallback(() => setPlayerState('ready'), [])
   const onPlayerError = useCallback(() => setPlayerState('failed'), [])
   return (
-    <div ref={ref} className={`${classes.frame} ${frameClassName ?? ''}`} data-motion={motion} data-testid="sticker-motion">
+    <div
+      ref={ref}
+      className={`${classes.frame} ${frameClassName ?? ''}`}
+      data-motion={motion}
+      data-playing={motion === 'lottie' && moving && pageVisible}
+      data-testid="sticker-motion"
+    >
       <picture className={motion === 'lottie' ? classes.hidden : undefined}>
         {preview && (
           <source type="image/webp" srcSet={motion === 'webp' ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />
@@ -93,10 +94,16 @@ export function StickerPicture({
           decoding="async"
         />
       </picture>
-      {playable && !lottieFailed && (
+      {wanted && playerState !== 'failed' && (
         <div className={`${classes.player} ${motion === 'lottie' ? '' : classes.hidden}`}>
           <Suspense fallback={null}>
-            <LottiePlayer data={json.data} playing={moving && pageVisible} label={alt} onReady={onPlayerReady} onError={onPlayerError} />
+            <StickerMotion
+              url={wumpus.lottie}
+              playing={moving && pageVisible}
+              label={alt}
+              onReady={onPlayerReady}
+              onFailed={onPlayerError}
+            />
           </Suspense>
         </div>
       )}
