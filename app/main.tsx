@@ -9,6 +9,7 @@ import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './features/offline/install-prompt'
 import { afterInteractive } from './lib/after-interactive'
+import { stopRecordingEarlyActions } from './lib/early-actions'
 import { primeApiAnswers } from './lib/api-client'
 import { createQueryClient } from './lib/query-client'
 import { createSessionStore } from './lib/session'
@@ -78,7 +79,12 @@ if (answers?.textContent) {
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
-  void Promise.all([router.load(), firstImagesPainted()]).then(() => startTransition(() => void hydrateRoot(root, app)))
+  void Promise.all([router.load(), firstImagesPainted()]).then(() => {
+    // A tap while React hydrates goes to React (it hydrates the tapped part first), so recording stops here.
+    stopRecordingEarlyActions()
+    startTransition(() => void hydrateRoot(root, app))
+  })
 } else {
+  stopRecordingEarlyActions()
   createRoot(root).render(app)
 }

@@ -2,7 +2,8 @@
 // the app, the service worker and the server alike. These are the few web-standard globals it uses, which
 // all three have; declared here with only the members contract code needs.
 declare class URLSearchParams {
-  constructor(init?: Record<string, string>)
+  constructor(init?: Record<string, string> | string)
   set(name: string, value: string): void
   toString(): string
+  [Symbol.iterator](): IterableIterator<[string, string]>
 }

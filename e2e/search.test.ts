@@ -62,7 +62,7 @@ describe('searching the gallery in a browser', () => {
     const page = await open('/?q=zebra')
     await page.getByRole('heading', { name: 'No animations match “zebra”' }).waitFor()
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('0 wumpus animation in 3 format')
-    await page.getByRole('button', { name: 'Clear search' }).click()
+    await page.getByRole('link', { name: 'Clear search' }).click()
     await cards(page).first().waitFor()
     expect(new URL(page.url()).search).toBe('')
   })

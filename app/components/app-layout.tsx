@@ -3,6 +3,7 @@ import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-ro
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
 import { OfflineIndicator } from '../features/offline/components/offline-indicator'
 import { useAfterInteractive } from '../lib/after-interactive'
+import { useEarlyAction } from '../lib/early-actions'
 import { APP_NAME } from '../lib/page-title'
 import { useSession, useSessionStore } from '../lib/session-provider'
 import classes from './app-layout.module.css'
@@ -32,6 +33,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
   useEffect(() => {
     closeMenu()
   }, [pathname, closeMenu])
+  useEarlyAction('menu', toggleMenu)
 
   return (
     <>
@@ -65,6 +67,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
               aria-label={menuOpened ? 'Close menu' : 'Open menu'}
               aria-expanded={menuOpened}
               aria-controls={MOBILE_MENU_ID}
+              data-early-action="menu"
+              // index.html's early tap script may have set aria-busy on the server-rendered button.
+              suppressHydrationWarning
             >
               <span className={classes.burgerLines} data-opened={menuOpened || undefined} />
             </button>

@@ -17,6 +17,8 @@ export function ThemeToggle() {
       aria-label={`Switch to ${next} theme`}
       title={`Switch to ${next} theme`}
       onClick={() => setColorScheme(next)}
+      // Before the app runs, index.html's script switches the theme on a tap.
+      data-early-action="theme"
     >
       {/* Mantine's global classes: the icons follow the theme by CSS, before React knows it. */}
       <span className="mantine-light-hidden" style={{ height: 20 }}>

@@ -13,7 +13,7 @@ const RENDERER = `
 export async function renderPage(request) {
   globalThis.ssrCalls.push(request)
   if (globalThis.ssrFails) throw new Error('the render broke')
-  const list = request.answers['/api/wumpuses?limit=24']
+  const list = Object.entries(request.answers).find(([path]) => path.startsWith('/api/wumpuses?'))?.[1]
   const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
   const head = request.url === '/' ? '<link rel="preload" href="/first.webp" as="image"/>' : ''
   return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', head, title: 'Title of ' + request.url }
@@ -107,6 +107,21 @@ describe('server-rendered public pages', () => {
     expect(JSON.parse(answersIn(html)['/api/wumpuses?limit=24']!.body)[0].name).toBe('Evil</script><script>alert(1)</script>')
   })
 
+  it('renders the home page for a search in its URL (what its form sends without JavaScript), once per search', async () => {
+    await addWumpus(server.store, { name: 'Searched Moon Wumpus' })
+    await addWumpus(server.store, { name: 'Other Wumpus' })
+    // As the browser sends it before the app runs: empty fields, and a value the app's router reads as a number.
+    const html = await (await page('/?q=moon&sort=&fits=')).text()
+    expect(html).toContain('<h1>Page /?q=moon&sort=&fits=</h1><ul><li class="card">Searched Moon Wumpus</li></ul>')
+    const answers = answersIn(html)
+    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24&q=moon', `/api/tags?limit=${HOME_TAG_CHIPS}`])
+    expect(answers['/api/wumpuses?limit=24&q=moon']!.body).toBe(await (await fetch(server.url + '/api/wumpuses?limit=24&q=moon')).text())
+    // The same search written otherwise is the same page.
+    await page('/?q=moon')
+    expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/?q=moon&sort=&fits='])
+    expect(Object.keys(answersIn(await (await page('/?q=42&tag=Night')).text()))[0]).toBe('/api/wumpuses?limit=24&q=42&tag=night')
+  })
+
   it('renders a page once until the gallery changes, and answers 304 to a matching ETag', async () => {
     await addWumpus(server.store, { name: 'Cached Wumpus' })
     const first = await page('/')
@@ -137,7 +152,7 @@ describe('server-rendered public pages', () => {
     expect(failed.status).toBe(200)
     expect(await failed.text()).toBe(TEMPLATE)
     globalThis.ssrFails = false
-    for (const p of ['/signIn', '/?utm_source=chat']) {
+    for (const p of ['/signIn', '/?utm_source=chat', '/?q=moon&utm_source=chat', '/about?q=moon']) {
       expect(await (await page(p)).text()).toBe(TEMPLATE)
     }
     expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/about'])

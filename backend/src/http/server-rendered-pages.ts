@@ -3,7 +3,8 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
 import type { Middleware } from 'koa'
-import { tagListPath, wumpusListPath } from '../../../contract/api-paths'
+import { tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
+import { GALLERY_SEARCH_KEYS, galleryFilterFrom, parseSearchLikeTheRouter } from '../../../contract/gallery-search'
 import { HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
@@ -24,9 +25,9 @@ export interface ServerRenderedPagesOptions {
 }
 
 /** The public pages rendered on the server, with the API reads each one makes while it loads. */
-const PAGES: Record<string, (store: Store) => Promise<ApiAnswers>> = {
-  '/': async (store) => {
-    const list = wumpusListPath()
+const PAGES: Record<string, (store: Store, search: GalleryListFilter) => Promise<ApiAnswers>> = {
+  '/': async (store, search) => {
+    const list = wumpusListPath(search)
     const [listPath, listQuery = ''] = list.split('?')
     const tags = tagListPath(HOME_TAG_CHIPS)
     const [listPage, tagPage] = await Promise.all([
@@ -36,6 +37,27 @@ const PAGES: Record<string, (store: Store) => Promise<ApiAnswers>> = {
     return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage) }
   },
   '/about': async () => ({}),
+}
+
+interface PageRequest {
+  /** The cache key: the page and what it searches. */
+  key: string
+  /** Path and query as the browser has them (the app's router reads them, on the server as in the browser). */
+  url: string
+  search: GalleryListFilter
+}
+
+/**
+ * The rendered page for a request, or undefined for the app shell. The home page is rendered for a gallery
+ * search in its URL too (/?q=moon: its search form sends that without JavaScript); other query strings get the shell.
+ */
+function pageRequest(pathname: string, querystring: string): PageRequest | undefined {
+  if (!PAGES[pathname]) return undefined
+  if (!querystring) return { key: pathname, url: pathname, search: {} }
+  if (pathname !== '/' || [...new URLSearchParams(querystring).keys()].some((key) => !GALLERY_SEARCH_KEYS.includes(key))) return undefined
+  const search = galleryFilterFrom(parseSearchLikeTheRouter(querystring))
+  const searched = Object.values(search).some((value) => value !== undefined)
+  return { key: searched ? `/?${wumpusListPath(search).split('?')[1]}` : '/', url: `/?${querystring}`, search }
 }
 
 const jsonAnswer = (page: CachedPage) => ({
@@ -53,7 +75,8 @@ const jsonAnswer = (page: CachedPage) => ({
 export function serverRenderedPages({ store, logger, staticDir, ssrDir }: ServerRenderedPagesOptions): Middleware {
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
-  const cache = new PageCache(store, { maxEntries: 10, sharedMaxAgeMs: 2000 })
+  // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
+  const cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000 })
   const beasties = new Beasties({
     path: staticDir,
     publicPath: '/',
@@ -88,20 +111,21 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
     })())
 
   /** Renders a page into the cache (null when there is no server build or rendering failed). */
-  async function render(pathname: string): Promise<CachedPage | null> {
+  async function render({ key, url, search }: PageRequest): Promise<CachedPage | null> {
     const app = await load()
     if (!app) return null
     const revision = store.wumpuses.revision()
+    const pathname = url.split('?')[0]!
     try {
-      const answers = await PAGES[pathname]!(store)
-      const { html, head, title } = await app.renderPage({ url: pathname, answers })
+      const answers = await PAGES[pathname]!(store, search)
+      const { html, head, title } = await app.renderPage({ url, answers })
       const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
-      const page = cache.set(pathname, revision, document, {})
+      const page = cache.set(key, revision, document, {})
       // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
       scriptHashesOf.set(page, scriptHashes(document))
       return page
     } catch (error) {
-      logger.error('server rendering failed: serving the app shell', { path: pathname, error: String(error) })
+      logger.error('server rendering failed: serving the app shell', { path: url, error: String(error) })
       return null
     }
   }
@@ -109,12 +133,13 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
 
   // The first visitor should not wait for the module to load and the pages to render.
   void (async () => {
-    for (const pathname of Object.keys(PAGES)) await render(pathname)
+    for (const pathname of Object.keys(PAGES)) await render(pageRequest(pathname, '')!)
   })()
 
   return async (ctx, next) => {
-    if (!PAGES[ctx.path] || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html') || ctx.querystring) return next()
-    const page = cache.get(ctx.path) ?? (await render(ctx.path))
+    const request = pageRequest(ctx.path, ctx.querystring)
+    if (!request || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html')) return next()
+    const page = cache.get(request.key) ?? (await render(request))
     if (!page) return next()
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')

@@ -1,13 +1,13 @@
 import { PLATFORM_LABELS } from '../../../../contract/platforms'
 import type { TagCount } from '../../../../contract/wumpus'
-import { PlainButton } from '../../../components/plain-button'
+import { Link } from '@tanstack/react-router'
+import buttonClasses from '../../../components/button.module.css'
 import type { GallerySearch } from '../gallery-search'
 import classes from './gallery-empty.module.css'
 import { TagChips } from './tag-chips'
 
 interface GalleryEmptyProps {
   search: GallerySearch
-  onChange: (next: GallerySearch) => void
   /** Popular tags to suggest. */
   tags: TagCount[]
   /** The answer came from what this device stored (offline). */
@@ -15,7 +15,7 @@ interface GalleryEmptyProps {
 }
 
 /** Nothing matched: say what was asked, offer to loosen it, and suggest tags that do have animations. */
-export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyProps) {
+export function GalleryEmpty({ search, tags, offline }: GalleryEmptyProps) {
   const filtered = Boolean(search.q || search.tag || search.fits)
   if (!filtered) return <p className={classes.text}>No animations yet. Come back soon!</p>
   const asked = [search.q && `“${search.q}”`, search.tag && `#${search.tag}`].filter(Boolean).join(' in ')
@@ -32,26 +32,15 @@ export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyPr
           ? 'You are offline, so only the animations stored on this device were searched. Try fewer words, or search again once you are back online.'
           : 'Check the spelling, try fewer or shorter words (the start of a word is enough), or browse a tag.'}
       </p>
+      {/* Links: they work before the app runs too. */}
       <div className={classes.actions}>
-        {search.q && (
-          <PlainButton variant="default" onClick={() => onChange({ ...search, q: undefined })}>
-            Clear search
-          </PlainButton>
-        )}
-        {search.tag && (
-          <PlainButton variant="default" onClick={() => onChange({ ...search, tag: undefined })}>
-            Clear tag
-          </PlainButton>
-        )}
-        {search.fits && (
-          <PlainButton variant="default" onClick={() => onChange({ ...search, fits: undefined })}>
-            Any platform
-          </PlainButton>
-        )}
+        {search.q && <LooserSearch search={{ ...search, q: undefined }}>Clear search</LooserSearch>}
+        {search.tag && <LooserSearch search={{ ...search, tag: undefined }}>Clear tag</LooserSearch>}
+        {search.fits && <LooserSearch search={{ ...search, fits: undefined }}>Any platform</LooserSearch>}
         {filters > 1 && (
-          <PlainButton variant="subtle" onClick={() => onChange({ sort: search.sort })}>
+          <LooserSearch search={{ sort: search.sort }} variant="subtle">
             Show everything
-          </PlainButton>
+          </LooserSearch>
         )}
       </div>
       {suggestions.length > 0 && (
@@ -61,5 +50,21 @@ export function GalleryEmpty({ search, onChange, tags, offline }: GalleryEmptyPr
         </div>
       )}
     </div>
+  )
+}
+
+function LooserSearch({
+  search,
+  variant = 'default',
+  children,
+}: {
+  search: GallerySearch
+  variant?: 'default' | 'subtle'
+  children: string
+}) {
+  return (
+    <Link to="/" search={search} resetScroll={false} className={buttonClasses.button} data-variant={variant}>
+      {children}
+    </Link>
   )
 }

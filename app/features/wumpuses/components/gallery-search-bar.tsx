@@ -1,14 +1,19 @@
 import { useDebouncedCallback } from '@mantine/hooks'
-import { useEffect, useRef, useState } from 'react'
+import { Link } from '@tanstack/react-router'
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react'
 import { SEARCH_MAX_LENGTH, queryWords, type ListSort } from '../../../../contract/search'
-import type { GallerySearch } from '../gallery-search'
+import { validateGallerySearch, type GallerySearch } from '../gallery-search'
+import { takeEarlyAction } from '../../../lib/early-actions'
 import classes from './gallery-search-bar.module.css'
-import { PlainButton } from '../../../components/plain-button'
+import buttonClasses from '../../../components/button.module.css'
 import { Spinner } from '../../../components/spinner'
 import { StrokeIcon } from '../../../components/stroke-icon'
 
 /** How long typing pauses before the search runs. */
 export const SEARCH_DEBOUNCE_MS = 300
+
+/** The search form's id: the fits select, in the row below, belongs to it too (its `form` attribute). */
+export const GALLERY_SEARCH_FORM_ID = 'gallery-search'
 
 interface GallerySearchBarProps {
   search: GallerySearch
@@ -18,17 +23,26 @@ interface GallerySearchBarProps {
   searching: boolean
 }
 
-type SortChoice = ListSort | 'relevance'
+/**
+ * The order select's values: '' is the default order (best match with words, else newest), so a form sent
+ * without the app leaves the order to the words, and the URL does not name it.
+ */
+type SortChoice = ListSort | ''
 
 /**
  * The search box (searches as you type, after a pause) and the order of the results. Plain input and
  * select styled like Mantine's: the home page's script budget has no room for its input components.
+ * A real GET form: without JavaScript (or before it runs) Enter loads /?q=… rendered by the server.
  */
 export function GallerySearchBar({ search, onChange, searching }: GallerySearchBarProps) {
   const [draft, setDraft] = useState(search.q ?? '')
   // What this box last asked for, so a change of the URL from elsewhere (back, a chip, Clear) shows here.
   const asked = useRef(search.q ?? '')
+  // Changes only: on mount, what was typed before the app ran may already be asked for (see below).
+  const seen = useRef(search.q)
   useEffect(() => {
+    if (search.q === seen.current) return
+    seen.current = search.q
     if ((search.q ?? '') !== asked.current) {
       asked.current = search.q ?? ''
       setDraft(search.q ?? '')
@@ -43,12 +57,32 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
   }
   const askLater = useDebouncedCallback(ask, SEARCH_DEBOUNCE_MS)
 
-  const hasWords = queryWords(draft).length > 0
-  const sort: SortChoice = search.sort ?? (queryWords(search.q).length > 0 ? 'relevance' : 'new')
+  const formRef = useRef<HTMLFormElement>(null)
+  // Typed or chosen in the server-rendered form before the app ran (index.html's script noticed): hydration
+  // leaves it in the DOM, but the next render would put the rendered values back. Read first, it is searched for.
+  const adoptWhatWasEntered = useEffectEvent(() => {
+    const fields = formRef.current?.elements as unknown as
+      (Record<'q' | 'sort', { value: string }> & { fits?: { value: string } }) | undefined
+    if (!fields || !takeEarlyAction('search')) return
+    const entered = validateGallerySearch({ q: fields.q.value, sort: fields.sort.value, fits: fields.fits?.value ?? search.fits })
+    setDraft(fields.q.value)
+    asked.current = entered.q ?? ''
+    onChange({ ...entered, tag: search.tag }, true)
+  })
+  useLayoutEffect(() => adoptWhatWasEntered(), [])
+
+  const ranked = queryWords(draft).length > 0 || queryWords(search.q).length > 0
+  // Newest is the default order without words.
+  const sortChoice: SortChoice = search.sort === 'new' && !ranked ? '' : (search.sort ?? '')
 
   return (
     <form
+      ref={formRef}
+      id={GALLERY_SEARCH_FORM_ID}
       role="search"
+      data-early-action="search"
+      method="get"
+      action="/"
       className={classes.bar}
       onSubmit={(event) => {
         event.preventDefault()
@@ -61,6 +95,7 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
         <input
           className={classes.control}
           type="search"
+          name="q"
           aria-label="Search animations"
           placeholder="Search: happy, dance…"
           value={draft}
@@ -77,36 +112,37 @@ export function GallerySearchBar({ search, onChange, searching }: GallerySearchB
             <Spinner size="xs" label="Searching" />
           ) : (
             draft && (
-              <PlainButton
-                shape="icon"
-                variant="subtle-gray"
+              // A link: it works before the app runs too.
+              <Link
+                to="/"
+                search={{ ...search, q: undefined }}
+                replace
+                resetScroll={false}
+                className={buttonClasses.icon}
+                data-variant="subtle-gray"
                 aria-label="Clear the search box"
                 onClick={() => {
                   askLater.cancel()
+                  asked.current = ''
                   setDraft('')
-                  ask('')
                 }}
               >
                 <ClearIcon />
-              </PlainButton>
+              </Link>
             )
           )}
         </span>
       </div>
       <select
         className={`${classes.control} ${classes.sort}`}
+        name="sort"
         aria-label="Order"
         title="Order: best match, newest first, or most downloaded first"
-        value={sort}
-        onChange={(event) => {
-          const chosen = event.currentTarget.value as SortChoice
-          // The default order of the list stays out of the URL.
-          const next = chosen === 'relevance' || (chosen === 'new' && queryWords(search.q).length === 0) ? undefined : chosen
-          onChange({ ...search, sort: next }, false)
-        }}
+        value={sortChoice}
+        onChange={(event) => onChange({ ...search, sort: (event.currentTarget.value as SortChoice) || undefined }, false)}
       >
-        {(hasWords || sort === 'relevance') && <option value="relevance">Best match</option>}
-        <option value="new">Newest</option>
+        <option value="">{ranked ? 'Best match' : 'Newest'}</option>
+        {ranked && <option value="new">Newest</option>}
         <option value="popular">Popular</option>
       </select>
     </form>

@@ -153,7 +153,7 @@ describe('searching the gallery', () => {
     expect(requests.map((url) => url.searchParams.get('q'))).toEqual([null, 'MOON'])
     expect(document.title).toBe('“MOON” · Wumpus Gallery')
 
-    await user.click(screen.getByRole('button', { name: 'Clear the search box' }))
+    await user.click(screen.getByRole('link', { name: 'Clear the search box' }))
     await waitFor(() => expect(router.state.location.search).toEqual({}))
     expect(await names()).toHaveLength(3)
     expect(searchBox()).toHaveValue('')
@@ -206,7 +206,7 @@ describe('searching the gallery', () => {
     const suggestions = await screen.findByRole('list', { name: 'Popular tags' })
     expect(within(suggestions).getByRole('link', { name: '#night 2 animations' })).toHaveAttribute('href', '/?tag=night')
 
-    await user.click(screen.getByRole('button', { name: 'Clear search' }))
+    await user.click(screen.getByRole('link', { name: 'Clear search' }))
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'food' }))
     expect(await names()).toEqual(['Café Wumpus'])
   })
@@ -232,7 +232,7 @@ describe('searching the gallery', () => {
 
     await user.selectOptions(fits, 'Fits: Telegram')
     expect(await screen.findByRole('heading', { name: 'No animations match #night with a Telegram file' })).toBeInTheDocument()
-    await user.click(screen.getByRole('button', { name: 'Any platform' }))
+    await user.click(screen.getByRole('link', { name: 'Any platform' }))
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night' }))
     expect(await names()).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
   })
@@ -253,7 +253,7 @@ describe('searching the gallery', () => {
     expect(await names()).toHaveLength(3)
     expect(Object.fromEntries(requests[0]!.searchParams)).toEqual({ limit: '24' })
     expect(searchBox()).toHaveValue('')
-    expect(screen.getByRole('combobox', { name: 'Order' })).toHaveValue('new')
+    expect(screen.getByRole('combobox', { name: 'Order' })).toHaveDisplayValue('Newest')
     expect(screen.getByRole('combobox', { name: 'Fits a platform' })).toHaveValue('')
   })
 })

@@ -8,7 +8,7 @@ import { usePagedList } from '../../../lib/use-paged-list'
 import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
 import { GalleryEmpty } from './gallery-empty'
-import { GallerySearchBar } from './gallery-search-bar'
+import { GALLERY_SEARCH_FORM_ID, GallerySearchBar } from './gallery-search-bar'
 import { FitsSelect } from './fits-select'
 import fitsClasses from './fits-select.module.css'
 import { TagChips } from './tag-chips'
@@ -59,7 +59,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
       <div className={classes.stack} data-gap="xs">
         <GallerySearchBar search={search} onChange={onSearchChange} searching={list.isPlaceholderData && list.isFetching} />
         <div className={fitsClasses.row}>
-          <FitsSelect search={search} onChange={(next) => onSearchChange(next, false)} />
+          <FitsSelect search={search} onChange={(next) => onSearchChange(next, false)} form={GALLERY_SEARCH_FORM_ID} />
           <TagChips tags={tags.data ?? []} search={search} label="Tags" />
         </div>
       </div>
@@ -80,7 +80,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
           </div>
         )
       ) : items.length === 0 ? (
-        <GalleryEmpty search={search} onChange={(next) => onSearchChange(next, false)} tags={tags.data ?? []} offline={offline} />
+        <GalleryEmpty search={search} tags={tags.data ?? []} offline={offline} />
       ) : (
         <ul
           className={classes.grid}
