@@ -9,6 +9,7 @@ import { useHoverOrFocus } from '../lib/use-hover-or-focus'
 import { renderWithProviders } from '../test/render-with-providers'
 import { StickerPicture } from './sticker-picture'
 import { playedLotties } from '../test/lottie-player-fake'
+import { mockReducedMotion } from '../test/reduced-motion'
 
 const preview = {
   webp: '/api/files/0000000000000000000000a1/p.webp',
@@ -40,18 +41,6 @@ function PointedCard() {
     <li {...pointedAt.handlers}>
       <StickerPicture wumpus={wumpus} animateInView active={pointedAt.active} />
     </li>
-  )
-}
-
-function reducedMotion() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('prefers-reduced-motion: reduce'),
-        media: query,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-      }) as unknown as MediaQueryList,
   )
 }
 
@@ -107,7 +96,7 @@ describe('StickerPicture', () => {
     })
 
     it('stays still for people who ask for reduced motion, and plays while pointed at or focused', async () => {
-      reducedMotion()
+      mockReducedMotion()
       const requests = serveLottie(LOTTIE)
       renderWithProviders(<PointedCard />)
       await waitFor(() => expect(IntersectionObserverStub.watches(frame())).toBe(true))

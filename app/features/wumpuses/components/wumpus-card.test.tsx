@@ -1,23 +1,12 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
-import { describe, expect, it, vi } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { pageRendered } from '../../../lib/after-interactive'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { makeWumpus, withPreview } from '../../../test/fixtures'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { WumpusCard } from './wumpus-card'
 import { playedLotties } from '../../../test/lottie-player-fake'
-
-function mockReducedMotion() {
-  vi.spyOn(window, 'matchMedia').mockImplementation(
-    (query: string) =>
-      ({
-        matches: query.includes('prefers-reduced-motion: reduce'),
-        media: query,
-        addEventListener: () => {},
-        removeEventListener: () => {},
-      }) as unknown as MediaQueryList,
-  )
-}
+import { mockReducedMotion } from '../../../test/reduced-motion'
 
 describe('WumpusCard', () => {
   const wumpus = makeWumpus(7, {
