@@ -39,9 +39,9 @@ type Motion = 'still' | 'lottie' | 'webp'
  * frame (nothing animated decodes before the page is interactive); then, while on screen, the sticker's
  * Lottie plays over it: 1-3 KB gzip where the animated WebP preview weighs 150-260 KB, and sharp at any
  * density. It pauses off screen and in background tabs; people who ask for reduced motion get the still
- * unless they point at or focus it. Where the Lottie cannot play (no JavaScript, an error, a Lottie the
- * light player cannot draw faithfully or cheaply), the animated WebP previews (1x, 2x) play as before;
- * without previews yet, the GIF.
+ * unless they point at or focus it. Where the Lottie cannot play (an error, a Lottie the light player
+ * cannot draw faithfully or cheaply), the animated WebP previews (1x, 2x) play as before; without previews
+ * yet, the GIF. Without JavaScript the still stays.
  */
 export function StickerPicture({
   wumpus,
