@@ -16,6 +16,7 @@
 import os from 'node:os'
 import type { Browser, CDPSession, Page } from 'playwright-core'
 import { launchBrowser, newContext, PHONE } from '../e2e/support/browser'
+import { chromiumCpuMs, cpuMsBetween, kb, median, pad, pageMetrics, sum } from './support/cdp-figures'
 import { RESOURCE_KINDS, watchNetwork, type LoggedResponse, type ResourceKind } from './support/network-log'
 import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
 
@@ -25,15 +26,6 @@ const WINDOW_MS = 10_000
 const ALL_ON_SCREEN = { width: 1280, height: 2400 }
 const CPU_SLOWDOWN = 4
 const INTERACTIVE_TIMEOUT_MS = 120_000
-
-const kb = (bytes: number) => (bytes / 1000).toFixed(1)
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
-const pad = (text: string | number, width: number) => String(text).padStart(width)
 
 const benchStarted = performance.now()
 const [load1, load5, load15] = os.loadavg().map((load) => load.toFixed(2))
@@ -108,23 +100,12 @@ interface CpuRun {
   chromium: number
 }
 
-/** CPU time (ms) each of Chromium's processes has used so far, by process id. */
-async function chromiumCpuMs(browserCdp: CDPSession): Promise<Map<number, number>> {
-  const { processInfo } = await browserCdp.send('SystemInfo.getProcessInfo')
-  return new Map(processInfo.map((info) => [info.id, info.cpuTime * 1000]))
-}
-
-async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics } = await cdp.send('Performance.getMetrics')
-  return Object.fromEntries(metrics.map((metric) => [metric.name, metric.value]))
-}
-
 /** The page's main thread over one window: ms a second busy in all, in script, layout and style. */
 async function mainThread(cdp: CDPSession) {
-  const before = await metrics(cdp)
+  const before = await pageMetrics(cdp)
   const started = performance.now()
   await new Promise((resolve) => setTimeout(resolve, WINDOW_MS))
-  const after = await metrics(cdp)
+  const after = await pageMetrics(cdp)
   const seconds = (performance.now() - started) / 1000
   // The protocol's durations are seconds.
   const perSecond = (name: string) => ((after[name]! - before[name]!) * 1000) / seconds
@@ -168,7 +149,7 @@ async function cpuRun(browser: Browser, browserCdp: CDPSession, reducedMotion: b
     const fullSpeed = await mainThread(cdp)
     const cpuAfter = await chromiumCpuMs(browserCdp)
     const seconds = (performance.now() - started) / 1000
-    const chromium = sum([...cpuAfter].map(([id, ms]) => ms - (cpuBefore.get(id) ?? 0))) / seconds
+    const chromium = cpuMsBetween(cpuBefore, cpuAfter) / seconds
     return { onScreen, ...throttled, busyFullSpeed: fullSpeed.busy, chromium }
   } finally {
     await context.close()

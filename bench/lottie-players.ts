@@ -34,6 +34,7 @@ import { demoMascots } from '../backend/src/media/demo-set'
 import { lottieBytes } from '../backend/src/media/lottie-json'
 import { renderLottie } from '../backend/src/media/render-lottie'
 import { launchBrowser, newContext } from '../e2e/support/browser'
+import { chromiumCpuMs, cpuMsBetween, kb, median, pad, pageMetrics, sum } from './support/cdp-figures'
 import type { PlayerName } from './support/lottie-players-page'
 
 const RUNS = Number(process.env.RUNS ?? 3)
@@ -76,14 +77,6 @@ const picked = process.env.PLAYERS?.split(',').map((key) => key.trim())
 const SETTINGS = picked ? ALL_SETTINGS.filter((setting) => picked.includes(setting.key)) : ALL_SETTINGS
 if (SETTINGS.length === 0) throw new Error(`PLAYERS matches none of ${ALL_SETTINGS.map((s) => s.key).join(', ')}`)
 
-const kb = (bytes: number) => (bytes / 1000).toFixed(1)
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(sorted.length / 2)
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
-}
-const sum = (values: number[]) => values.reduce((a, b) => a + b, 0)
-const pad = (text: string | number, width: number) => String(text).padStart(width)
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const gzipBytes = (bytes: Uint8Array) => gzipSync(bytes).length
 
@@ -196,16 +189,6 @@ interface Run {
   drawnFullSpeed: number
 }
 
-async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics } = await cdp.send('Performance.getMetrics')
-  return Object.fromEntries(metrics.map((metric) => [metric.name, metric.value]))
-}
-
-async function chromiumCpuMs(browserCdp: CDPSession): Promise<number> {
-  const { processInfo } = await browserCdp.send('SystemInfo.getProcessInfo')
-  return sum(processInfo.map((info) => info.cpuTime * 1000))
-}
-
 async function openPage(browser: Browser, deviceScaleFactor: number, query: string, slowdown: number) {
   const context = await newContext(browser, baseURL, { viewport: VIEWPORT, deviceScaleFactor, serviceWorkers: 'block' })
   const tab = await context.newPage()
@@ -229,11 +212,11 @@ async function measure(browser: Browser, browserCdp: CDPSession, setting: Settin
   try {
     await sleep(SETTLE_MS)
     const drawn = () => tab.evaluate(() => window.benchPage.drawn.reduce((a, b) => a + b, 0))
-    const before = await metrics(cdp)
+    const before = await pageMetrics(cdp)
     const drawnBefore = await drawn()
     const started = performance.now()
     await sleep(WINDOW_MS)
-    const after = await metrics(cdp)
+    const after = await pageMetrics(cdp)
     const drawnAfter = await drawn()
     const seconds = (performance.now() - started) / 1000
     // The protocol's durations are seconds.
@@ -246,12 +229,12 @@ async function measure(browser: Browser, browserCdp: CDPSession, setting: Settin
 
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 })
     await sleep(1000)
-    const fullBefore = await metrics(cdp)
+    const fullBefore = await pageMetrics(cdp)
     const cpuBefore = await chromiumCpuMs(browserCdp)
     const fullDrawnBefore = await drawn()
     const fullStarted = performance.now()
     await sleep(FULL_SPEED_WINDOW_MS)
-    const fullAfter = await metrics(cdp)
+    const fullAfter = await pageMetrics(cdp)
     const cpuAfter = await chromiumCpuMs(browserCdp)
     const fullDrawnAfter = await drawn()
     const fullSeconds = (performance.now() - fullStarted) / 1000
@@ -264,7 +247,7 @@ async function measure(browser: Browser, browserCdp: CDPSession, setting: Settin
       drawn: (drawnAfter - drawnBefore) / seconds / CARDS,
       raf,
       busyFullSpeed: ((fullAfter.TaskDuration! - fullBefore.TaskDuration!) * 1000) / fullSeconds,
-      chromium: (cpuAfter - cpuBefore) / fullSeconds,
+      chromium: cpuMsBetween(cpuBefore, cpuAfter) / fullSeconds,
       drawnFullSpeed: (fullDrawnAfter - fullDrawnBefore) / fullSeconds / CARDS,
     }
   } finally {
