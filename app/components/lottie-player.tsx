@@ -1,5 +1,6 @@
 import lottie, { type AnimationItem } from 'lottie-web/build/player/lottie_light'
-import { useEffect, useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
+import { motionClock } from '../lib/motion-clock'
 
 export interface LottiePlayerProps {
   /** The parsed Lottie JSON. */
@@ -15,9 +16,7 @@ export interface LottiePlayerProps {
 // eval) is only fetched once a page plays a Lottie, after it is interactive.
 export default function LottiePlayer({ data, playing, label, onReady, onError }: LottiePlayerProps) {
   const container = useRef<HTMLDivElement>(null)
-  const animation = useRef<AnimationItem | null>(null)
-  const playingNow = useRef(playing)
-  playingNow.current = playing
+  const [animation, setAnimation] = useState<AnimationItem | null>(null)
   const callbacks = useRef({ onReady, onError })
   callbacks.current = { onReady, onError }
 
@@ -38,26 +37,32 @@ export default function LottiePlayer({ data, playing, label, onReady, onError }:
       callbacks.current.onError()
       return
     }
-    // Draws the animation's own frames only (30 a second for ours), not one per screen refresh between
-    // them: half the main-thread work at the same look (bench:players).
-    item.setSubframe(false)
     item.addEventListener('DOMLoaded', () => {
-      animation.current = item
-      if (playingNow.current) item.play()
+      setAnimation(item)
       callbacks.current.onReady()
     })
     item.addEventListener('error', () => callbacks.current.onError())
     item.addEventListener('data_failed', () => callbacks.current.onError())
     return () => {
-      animation.current = null
+      setAnimation(null)
       item.destroy()
     }
   }, [data])
 
+  // The page's motion clock draws it (lottie-web's own loop would draw every sticker every frame, whatever
+  // the CPU), and only the animation's own frames (30 a second for ours), never one between them: half
+  // the main-thread work at the same look (bench:players). Paused, it keeps its frame and goes on from it.
   useEffect(() => {
-    if (playing) animation.current?.play()
-    else animation.current?.pause()
-  }, [playing])
+    if (!animation || !playing) return
+    const frames = animation.totalFrames
+    const first = animation.currentFrame
+    let startedAt: number | undefined
+    return motionClock.start((now) => {
+      startedAt ??= now
+      const frame = Math.floor(first + ((now - startedAt) * animation.frameRate) / 1000) % frames
+      if (frame !== animation.currentFrame) animation.goToAndStop(frame, true)
+    })
+  }, [animation, playing])
 
   return <div ref={container} role="img" aria-label={label} style={{ width: '100%', height: '100%' }} />
 }

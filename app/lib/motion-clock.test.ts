@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest'
+import { createMotionClock } from './motion-clock'
+
+/** A browser's frames by hand: the test says when a frame comes, what rendering it costs and when time passes. */
+function handClock() {
+  let time = 0
+  let frameWanted: ((now: number) => void) | undefined
+  let rendered: (() => void) | undefined
+  const waits: { at: number; callback: () => void }[] = []
+  const clock = createMotionClock({
+    now: () => time,
+    nextFrame: (callback) => (frameWanted = callback),
+    afterRender: (callback) => (rendered = callback),
+    wait: (ms, callback) => waits.push({ at: time + ms, callback }),
+  })
+  return {
+    clock,
+    /** Whether the clock has asked for a frame. */
+    get wantsFrame() {
+      return frameWanted !== undefined
+    },
+    /** A frame: the drawings run, then the browser renders for `renderMs`. */
+    frame(renderMs: number) {
+      const callback = frameWanted!
+      frameWanted = undefined
+      callback(time)
+      time += renderMs
+      rendered!()
+    },
+    advance(ms: number) {
+      time += ms
+      for (const wait of waits.filter((wait) => wait.at <= time)) {
+        waits.splice(waits.indexOf(wait), 1)
+        wait.callback()
+      }
+    },
+  }
+}
+
+describe('motion clock', () => {
+  it('draws every playing sticker in one frame, at that frame’s time', () => {
+    const browser = handClock()
+    const drawn: [string, number][] = []
+    browser.clock.start((now) => drawn.push(['wave', now]))
+    browser.clock.start((now) => drawn.push(['dance', now]))
+    browser.advance(100)
+    browser.frame(2)
+    expect(drawn).toEqual([
+      ['wave', 100],
+      ['dance', 100],
+    ])
+  })
+
+  it('rests after each frame as long as the frame cost, so stickers take at most half the main thread', () => {
+    const browser = handClock()
+    let frames = 0
+    browser.clock.start(() => frames++)
+    browser.frame(40)
+    expect(browser.wantsFrame).toBe(false)
+    browser.advance(39)
+    expect(browser.wantsFrame).toBe(false)
+    browser.advance(1)
+    expect(browser.wantsFrame).toBe(true)
+    // A cheap frame (a fast CPU) is followed by the next one at once.
+    browser.frame(0)
+    browser.advance(0)
+    expect(browser.wantsFrame).toBe(true)
+    expect(frames).toBe(2)
+  })
+
+  it('stops asking for frames when nothing plays, and starts again with the next sticker', () => {
+    const browser = handClock()
+    const stop = browser.clock.start(() => {})
+    browser.frame(1)
+    stop()
+    browser.advance(1)
+    expect(browser.wantsFrame).toBe(false)
+    let drawn = 0
+    browser.clock.start(() => drawn++)
+    expect(browser.wantsFrame).toBe(true)
+    browser.frame(1)
+    expect(drawn).toBe(1)
+  })
+})

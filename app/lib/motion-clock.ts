@@ -1,0 +1,69 @@
+/** Something the clock draws: a playing sticker. `now` is the frame's time (performance.now()'s clock). */
+export type Draw = (now: number) => void
+
+export interface MotionClockTimers {
+  now(): number
+  /** Calls back at the next frame, before the browser renders it. */
+  nextFrame(callback: (now: number) => void): void
+  /** Calls back once the frame being drawn has been rendered (style, layout, paint). */
+  afterRender(callback: () => void): void
+  wait(ms: number, callback: () => void): void
+}
+
+/** Stickers get at most this share of the main thread, whatever the CPU; the rest is left for the visitor. */
+export const MOTION_SHARE = 0.5
+
+/**
+ * One clock for every sticker playing on the page. Drawing a dozen Lottie stickers costs script, style,
+ * layout and paint each frame, and on a slow phone that is the whole main thread (bench:grid). The clock
+ * draws them all in one frame, measures what that frame cost up to the end of its rendering, and rests as
+ * long again before the next one: on a fast CPU the stickers play every frame of their own, on a slow one
+ * they skip frames (each sticker shows the frame its time is at, so it keeps its speed) and taps still
+ * find the main thread half free.
+ */
+export function createMotionClock(timers: MotionClockTimers, share = MOTION_SHARE) {
+  const drawings = new Set<Draw>()
+  let scheduled = false
+
+  function schedule() {
+    if (scheduled || drawings.size === 0) return
+    scheduled = true
+    timers.nextFrame(frame)
+  }
+
+  function frame(now: number) {
+    const started = timers.now()
+    for (const draw of drawings) draw(now)
+    timers.afterRender(() => {
+      const cost = timers.now() - started
+      timers.wait((cost * (1 - share)) / share, () => {
+        scheduled = false
+        schedule()
+      })
+    })
+  }
+
+  return {
+    /** Draws `draw` at every frame the clock gives until the returned function is called. */
+    start(draw: Draw): () => void {
+      drawings.add(draw)
+      schedule()
+      return () => drawings.delete(draw)
+    },
+  }
+}
+
+export const motionClock = createMotionClock({
+  now: () => performance.now(),
+  nextFrame: (callback) => requestAnimationFrame(callback),
+  // A message posted while a frame is drawn is delivered after the browser has rendered that frame.
+  afterRender: (callback) => {
+    const channel = new MessageChannel()
+    channel.port1.onmessage = () => {
+      channel.port1.close()
+      callback()
+    }
+    channel.port2.postMessage(null)
+  },
+  wait: (ms, callback) => setTimeout(callback, ms),
+})
