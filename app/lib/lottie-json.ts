@@ -28,6 +28,16 @@ export const lottieJsonQueryOptions = (url: string) =>
 /** More layers than this (precomps counted) and a small card would spend a phone's CPU on every frame. */
 export const MAX_PLAYED_LAYERS = 150
 
+/** Whether the bytes of a Lottie file are one the card player plays (false for anything else). */
+export async function playsLightFile(file: Blob): Promise<boolean> {
+  try {
+    const parsed = lottieJson.safeParse(JSON.parse(await file.text()))
+    return parsed.success && playsLight(parsed.data)
+  } catch {
+    return false
+  }
+}
+
 /**
  * Whether the light player draws this Lottie as the server renders it, at a cost a card can afford:
  * the light build has no expression engine (a property an expression drives would stand still), and

@@ -1,16 +1,15 @@
 // The page's side of offline data: stickers saved for offline (the animation's JSON, its three files,
-// its card previews, and its chat app files with their list), kept as Blobs that the service worker
+// its card's still (and animated previews where its Lottie cannot play), and its chat app files with their list), kept as Blobs that the service worker
 // serves when the network fails. Downloaded files are kept by kept-downloads.ts.
 import { del, delMany, entries, get, set } from 'idb-keyval'
 import { stickersPath, wumpusPath } from '../../../contract/api-paths'
 import type { StickerExport } from '../../../contract/stickers'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiGetBlob, trusted } from '../../lib/api-client'
+import { playsLightFile } from '../../lib/lottie-json'
 import { forgetFileUses, recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, hasIndexedDb, offlineStore, type SavedSticker, type StoredApiResponse } from './offline-db'
 import { keepAppForOffline } from './keep-app'
-
-const FORMATS = ['gif', 'apng', 'lottie'] as const
 
 // Saved stickers by id, read once from IndexedDB and kept in step by save and remove.
 let saved: ReadonlyMap<string, SavedSticker> | null = null
@@ -59,8 +58,9 @@ export const jsonAnswer = (value: unknown): StoredApiResponse => ({
 })
 
 /**
- * Stores the animation's JSON (as its detail page reads it), its three files, its card previews and
- * its chat app files with their list, then marks it saved. Without the list (a server hiccup) the
+ * Stores the animation's JSON (as its detail page reads it), its three files, its card's still and
+ * its chat app files with their list, then marks it saved. Cards play the Lottie over the still; the
+ * animated WebP previews (150-260 KB each) are kept only for a Lottie the card player cannot draw. Without the list (a server hiccup) the
  * sticker is saved without its chat app files.
  */
 export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
@@ -68,13 +68,20 @@ export async function saveForOffline(wumpus: Wumpus): Promise<SavedSticker> {
   await load()
   const firstSave = saved?.size === 0
   const detailUrl = wumpusPath(wumpus._id)
-  const stickers = await apiRequest(stickersPath(wumpus._id), trusted<StickerExport[]>()).catch(() => undefined)
-  const urls = [
-    ...FORMATS.map((format) => wumpus[format]),
-    ...(wumpus.preview ? [wumpus.preview.webp, wumpus.preview.webp2x, wumpus.preview.still] : []),
+  const [stickers, lottie] = await Promise.all([
+    apiRequest(stickersPath(wumpus._id), trusted<StickerExport[]>()).catch(() => undefined),
+    apiGetBlob(wumpus.lottie),
+  ])
+  const preview = wumpus.preview
+  const previews = !preview ? [] : (await playsLightFile(lottie)) ? [preview.still] : [preview.webp, preview.webp2x, preview.still]
+  const others = [
+    wumpus.gif,
+    wumpus.apng,
+    ...previews,
     ...(stickers ?? []).flatMap((sticker) => (sticker.status === 'ready' && sticker.url ? [sticker.url] : [])),
   ]
-  const blobs = await Promise.all(urls.map((url) => apiGetBlob(url)))
+  const urls = [wumpus.lottie, ...others]
+  const blobs = [lottie, ...(await Promise.all(others.map((url) => apiGetBlob(url))))]
   const files = urls.map((url) => fileKey(url))
   await Promise.all(files.map((key, i) => set(key, blobs[i], offlineStore('files'))))
   await set(apiKey(detailUrl), jsonAnswer(wumpus), offlineStore('wumpus-details'))
