@@ -1,4 +1,3 @@
-import { MantineProvider } from '@mantine/core'
 import type { QueryClient } from '@tanstack/react-query'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
@@ -7,7 +6,7 @@ import { AppNotifications } from './components/app-notifications'
 import { pageRendered } from './lib/after-interactive'
 import type { SessionStore } from './lib/session'
 import { SessionProvider } from './lib/session-provider'
-import { colorSchemeManager, cssVariablesResolver, theme } from './lib/theme'
+import { ThemeProvider } from './lib/theme-provider'
 import type { createAppRouter } from './router'
 
 interface AppProps {
@@ -32,19 +31,13 @@ export function App({ router, queryClient, session, env }: AppProps) {
   }, [router, session])
 
   return (
-    <MantineProvider
-      theme={theme}
-      colorSchemeManager={colorSchemeManager}
-      defaultColorScheme="auto"
-      cssVariablesResolver={cssVariablesResolver}
-      env={env}
-    >
+    <ThemeProvider env={env}>
       <AppNotifications />
       <QueryClientProvider client={queryClient}>
         <SessionProvider store={session}>
           <RouterProvider router={router} />
         </SessionProvider>
       </QueryClientProvider>
-    </MantineProvider>
+    </ThemeProvider>
   )
 }

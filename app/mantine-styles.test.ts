@@ -1,6 +1,11 @@
+import { MantineProvider, useMantineContext, useMantineTheme } from '@mantine/core'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
+import { createElement, type ReactNode } from 'react'
+import { renderToString } from 'react-dom/server'
 import { describe, expect, it } from 'vitest'
+import { colorSchemeManager, cssVariablesResolver, theme } from './lib/theme'
+import { ThemeProvider } from './lib/theme-provider'
 
 const APP = path.resolve(__dirname)
 const MANTINE_STYLES = path.resolve(APP, '../node_modules/@mantine/core/styles')
@@ -39,4 +44,43 @@ describe("Mantine's styles", () => {
     )
     expect(missing).toEqual([])
   })
+
+  it('index.html carries the CSS MantineProvider would write for the theme (ThemeProvider writes none)', () => {
+    const rendered = renderToString(createElement(MantineProvider, { theme, cssVariablesResolver }))
+    const mantine = [...rendered.matchAll(/<style[^>]*>([^<]*)<\/style>/g)].map((match) => match[1]).join('')
+    const html = readFileSync(path.join(APP, 'index.html'), 'utf8')
+    const carried = /<style data-mantine-theme>([^<]*)<\/style>/.exec(html)?.[1] ?? ''
+    // After a change of the theme or of Mantine, paste `mantine` into index.html's <style data-mantine-theme>.
+    expect(comparable(carried)).toBe(comparable(mantine))
+    expect(renderToString(createElement(ThemeProvider, { children: 'page' }))).toBe('page')
+  })
+
+  it("ThemeProvider gives Mantine's components what MantineProvider gives them", () => {
+    const seen: unknown[] = []
+    const Probe = () => {
+      const { colorScheme, getRootElement, ...context } = useMantineContext()
+      seen.push({ colorScheme, root: getRootElement(), context: withoutFunctions(context), theme: useMantineTheme() })
+      return null
+    }
+    const probe = (provider: (children: ReactNode) => ReactNode) => renderToString(provider(createElement(Probe)))
+    probe((children) => createElement(MantineProvider, { theme, colorSchemeManager, defaultColorScheme: 'auto', env: 'test', children }))
+    probe((children) => createElement(ThemeProvider, { env: 'test', children }))
+    expect(seen[1]).toEqual(seen[0])
+  })
 })
+
+/** CSS as text without what formatting changes: comments, white space, quotes, last semicolons. */
+function comparable(css: string): string {
+  return css
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/'/g, '"')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{}:;,])\s*/g, '$1')
+    .replace(/;}/g, '}')
+    .trim()
+}
+
+/** The context's values that are not functions, and the names of those that are. */
+function withoutFunctions(value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, typeof item === 'function' ? 'function' : item]))
+}

@@ -24,7 +24,8 @@ export const theme = createTheme({
   },
 })
 
-// Mantine's default "dimmed" grays are below 4.5:1 on both backgrounds; use darker/lighter ones.
+// Mantine's default "dimmed" grays are below 4.5:1 on both backgrounds; use darker/lighter ones. (Written into
+// index.html with the theme's other variables: see theme-provider.tsx.)
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: { '--mantine-color-dimmed': t.colors.gray[7] },

@@ -81,12 +81,13 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
     path: staticDir,
     publicPath: '/',
     // The full stylesheet stays in the head but as media="print" (not render-blocking) until a small inline
-    // script turns it on; a <noscript> link keeps it without JavaScript. It must stay before the React
-    // tree: Mantine's theme variables are a <style> element in the tree and must come after it to win.
+    // script turns it on; a <noscript> link keeps it without JavaScript. It must stay before the body:
+    // the theme's Mantine variables are a <style> element there (index.html) and must come after it to win.
     preload: 'media-script',
     inlineFonts: false,
     logLevel: 'silent',
-    // Leave React's own style elements (Mantine's variables) where they are, or hydration would not match.
+    // Leave inline style elements whole: the theme's variables for both color schemes (beasties would keep
+    // neither, as the server's markup has no scheme yet) and React's own (or hydration would not match).
     reduceInlineStyles: false,
     mergeStylesheets: false,
   })
