@@ -23,6 +23,14 @@ const FRAMEWORK_MODULES =
   /node_modules[\\/](react|react-dom|scheduler|use-sync-external-store|clsx|@tanstack[\\/][a-z-]+|@mantine[\\/]store|@mantine[\\/]core[\\/]esm[\\/]core[\\/]MantineProvider)[\\/]/
 
 /**
+ * React Query's hooks that only other pages use (mutations, suspense queries): the entry imports them
+ * through the package's index, but nothing on the home page runs them. One chunk of their own, for the
+ * pages that do.
+ */
+const LAZY_FRAMEWORK_MODULES =
+  /node_modules[\\/]@tanstack[\\/](react-query[\\/]build[\\/]modern[\\/](useMutation|useSuspenseQuery|useSuspenseInfiniteQuery)|query-core[\\/]build[\\/]modern[\\/]mutationObserver)\.js$/
+
+/**
  * The modules the entry imports statically (what every page runs), found once the module graph is built.
  * Our own ones stay in the entry chunk: Rolldown would cut those that lazy routes share too into a dozen
  * small chunks, each fetched and compressed on its own (1.5 KB gzip more for the home page).
@@ -128,7 +136,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: {
               groups: [
-                { name: 'framework', test: FRAMEWORK_MODULES },
+                { name: 'framework', test: (id: string) => FRAMEWORK_MODULES.test(id) && !LAZY_FRAMEWORK_MODULES.test(id) },
+                { name: 'query-hooks', test: LAZY_FRAMEWORK_MODULES },
                 { name: 'index', test: (id: string) => entryModules.has(id) && !id.includes('node_modules') },
               ],
             },
