@@ -97,7 +97,10 @@ async function send(path: string, { body, headers, onUploadProgress, ...init }: 
     const url = new URL(path, window.location.origin)
     const request = { ...init, headers: requestHeaders, body: requestBody }
     try {
-      return await (onUploadProgress ? sendWithProgress(url, request, onUploadProgress) : fetch(url, request))
+      if (!onUploadProgress) return await fetch(url, request)
+      // Only uploads (signed-in users) report progress: that code is not part of every page's first load.
+      const { sendWithProgress } = await import('./send-with-progress')
+      return await sendWithProgress(url, request, onUploadProgress)
     } catch (error) {
       if (init.signal?.aborted) throw error
       throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the server. Check your connection and try again.')
@@ -112,61 +115,6 @@ async function send(path: string, { body, headers, onUploadProgress, ...init }: 
   }
   if (!response.ok) throw await toApiError(response)
   return response
-}
-
-/** fetch's job done by XMLHttpRequest, which reports upload progress; answers a Response like fetch. */
-function sendWithProgress(
-  url: URL,
-  { method = 'GET', headers, body, signal }: RequestInit & { headers: Headers },
-  onProgress: (fraction: number) => void,
-): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason)
-      return
-    }
-    const xhr = new XMLHttpRequest()
-    xhr.open(method, url)
-    xhr.responseType = 'arraybuffer'
-    headers.forEach((value, name) => xhr.setRequestHeader(name, value))
-    const onAbort = () => xhr.abort()
-    signal?.addEventListener('abort', onAbort, { once: true })
-    const settle = () => signal?.removeEventListener('abort', onAbort)
-    xhr.upload.addEventListener('progress', (event) => {
-      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total)
-    })
-    xhr.addEventListener('load', () => {
-      settle()
-      if (xhr.status >= 200 && xhr.status < 300) onProgress(1)
-      resolve(
-        new Response(xhr.status === 204 ? null : new Uint8Array(xhr.response as ArrayBuffer), {
-          status: xhr.status,
-          headers: responseHeaders(xhr),
-        }),
-      )
-    })
-    xhr.addEventListener('error', () => {
-      settle()
-      reject(new TypeError('Network request failed'))
-    })
-    xhr.addEventListener('abort', () => {
-      settle()
-      reject(signal?.reason ?? new DOMException('The request was cancelled.', 'AbortError'))
-    })
-    xhr.send((body ?? null) as XMLHttpRequestBodyInit | null)
-  })
-}
-
-function responseHeaders(xhr: XMLHttpRequest): Headers {
-  const headers = new Headers()
-  for (const line of xhr
-    .getAllResponseHeaders()
-    .trim()
-    .split(/[\r\n]+/)) {
-    const colon = line.indexOf(':')
-    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim())
-  }
-  return headers
 }
 
 async function toApiError(response: Response): Promise<ApiError> {

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
-import { API_PATHS, userPath } from '../../contract/api-paths'
+import { API_PATHS } from '../../contract/api-paths'
 import type { SessionClaims, SessionResponse } from '../../contract/user'
-import { ACCESS_TOKEN_KEY, apiRequestWithHeaders, apiSend, getAccessToken, isApiError, setUnauthorizedHandler, trusted } from './api-client'
+import { ACCESS_TOKEN_KEY, apiSend, getAccessToken, isApiError, setUnauthorizedHandler } from './api-client'
 import type { FirebaseAccount } from './firebase'
 import { isKeptOnSignOut } from './query-client'
 
@@ -64,33 +64,6 @@ export function decodeSessionToken(token: string): SessionUser | null {
 
 export function isExpired(user: SessionUser, now = Date.now()): boolean {
   return user.expiresAt - EXPIRY_MARGIN_MS <= now
-}
-
-/** Our stored photo paths are relative; Firebase keeps absolute URLs. The server takes the relative form. */
-function toServerPhoto(photoURL: string | null): string {
-  if (!photoURL) return ''
-  const origin = `${window.location.origin}/`
-  return photoURL.startsWith(origin) ? photoURL.slice(origin.length - 1) : photoURL
-}
-
-/**
- * The sign-in exchange: the Firebase ID token for our session token. With `previous` (the session
- * token about to expire) the server renews that session rather than starting another.
- */
-export async function requestSessionToken(account: FirebaseAccount, forceRefresh = false, previous?: string): Promise<SessionResponse> {
-  if (!account.email) throw new Error('This account has no email address, so it cannot sign in here.')
-  const idToken = await account.getIdToken(forceRefresh)
-  const { data } = await apiRequestWithHeaders(userPath(account.email), trusted<SessionResponse>(), {
-    method: 'PUT',
-    headers: { Authorization: `Bearer ${idToken}` },
-    body: {
-      email: account.email,
-      user_name: account.displayName ?? '',
-      photo: toServerPhoto(account.photoURL),
-      ...(previous ? { session: previous } : {}),
-    },
-  })
-  return data
 }
 
 /** Failures that say nothing about the account: the session is kept (offline use). */
@@ -163,7 +136,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     renewal ??= (async () => {
       const startedAt = generation
       try {
-        const firebase = await import('./firebase')
+        const [firebase, { requestSessionToken }] = await Promise.all([import('./firebase'), import('./session-exchange')])
         const account = await firebase.currentAccount()
         if (generation !== startedAt) return null
         if (!account) {
@@ -211,6 +184,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
       })
     },
     async exchange(account) {
+      const { requestSessionToken } = await import('./session-exchange')
       const response = await requestSessionToken(account)
       setToken(response.token)
       return response
