@@ -11,6 +11,7 @@ import { captureInstallPrompt } from './features/offline/install-prompt'
 import { afterInteractive } from './lib/after-interactive'
 import { stopRecordingEarlyActions } from './lib/early-actions'
 import { primeApiAnswers } from './lib/api-client'
+import { lottieJsonKeys } from './lib/lottie-json'
 import { createQueryClient } from './lib/query-client'
 import { createSessionStore } from './lib/session'
 import { createAppRouter } from './router'
@@ -30,7 +31,14 @@ void afterInteractive().then(async () => {
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     // Once a first worker controls the page, what is on screen is read again through it, so it is kept
     // for offline use too.
-    const readAgain = () => void queryClient.refetchQueries({ type: 'active' })
+    // Lottie files played so far are only fetched again (the worker keeps them), not parsed and compared again.
+    const readAgain = () => {
+      const [lottieFiles] = lottieJsonKeys.all
+      void queryClient.refetchQueries({ type: 'active', predicate: (query) => query.queryKey[0] !== lottieFiles })
+      for (const { queryKey } of queryClient.getQueryCache().findAll({ queryKey: lottieJsonKeys.all })) {
+        void fetch(String(queryKey[1]), { headers: { Accept: 'application/json' } }).catch(() => {})
+      }
+    }
     // Fetched first, so the worker's first install keeps them with the rest of what this visit loaded.
     await loadShellPieces()
     const { registerServiceWorker } = await import('./features/offline/register-sw')
@@ -79,7 +87,9 @@ if (answers?.textContent) {
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
-  void Promise.all([router.load(), firstImagesPainted()]).then(() => {
+  // The entry's own evaluation and the route's load are two tasks, not one long one (a slow phone's taps wait for it).
+  const loaded = new Promise((resolve) => setTimeout(resolve, 0)).then(() => router.load())
+  void Promise.all([loaded, firstImagesPainted()]).then(() => {
     // A tap while React hydrates goes to React (it hydrates the tapped part first), so recording stops here.
     stopRecordingEarlyActions()
     startTransition(() => void hydrateRoot(root, app))

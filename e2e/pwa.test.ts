@@ -112,6 +112,8 @@ describe('offline', () => {
     await cards(page).first().waitFor()
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toMatch(/^\d+ wumpus animation in 3 format$/)
     await page.getByRole('status').filter({ hasText: 'Offline' }).first().waitFor()
+    // A card seen online (not saved) still plays its Lottie: the worker kept the file the page played.
+    await expect.poll(() => cards(page).nth(1).getByTestId('sticker-motion').getAttribute('data-motion')).toBe('lottie')
 
     await page.goto(`/wumpus/${first._id}`)
     await page.getByRole('heading', { level: 1, name: first.name }).waitFor()

@@ -1,7 +1,7 @@
 // Work the first paint and the first tap do not need (offline, install and update code) waits until the
 // page has rendered (hydrated), loaded and the browser is idle, so it never competes with hydration on a
 // slow phone. The moment is marked `app-interactive` in the performance timeline (bench:bundle reads it).
-import { useEffect, useState } from 'react'
+import { startTransition, useEffect, useState } from 'react'
 
 const IDLE_TIMEOUT_MS = 2000
 let rendered: () => void = () => {}
@@ -38,7 +38,8 @@ export function useAfterInteractive(): boolean {
   const [ready, setReady] = useState(false)
   useEffect(() => {
     let live = true
-    void afterInteractive().then(() => live && setReady(true))
+    // A transition: what turns on now (a dozen cards' players, lazy parts) renders in slices a tap can interrupt.
+    void afterInteractive().then(() => live && startTransition(() => setReady(true)))
     return () => {
       live = false
     }

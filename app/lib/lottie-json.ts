@@ -14,7 +14,8 @@ const lottieJson: ResponseParser<LottieJson> = {
 }
 
 export const lottieJsonKeys = {
-  file: (url: string) => ['lottie-json', url] as const,
+  all: ['lottie-json'] as const,
+  file: (url: string) => [...lottieJsonKeys.all, url] as const,
 }
 
 /** A Lottie file, parsed. Files never change under their URL (the service worker keeps the ones played). */
