@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createMotionClock } from './motion-clock'
 
 /** A browser's frames by hand: the test says when a frame comes, what rendering it costs and when time passes. */
@@ -80,5 +80,21 @@ describe('motion clock', () => {
     expect(browser.wantsFrame).toBe(true)
     browser.frame(1)
     expect(drawn).toBe(1)
+  })
+
+  it('goes on drawing the other stickers when one drawing throws', () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const browser = handClock()
+    let drawn = 0
+    browser.clock.start(() => {
+      throw new Error('broken sticker')
+    })
+    browser.clock.start(() => drawn++)
+    browser.frame(1)
+    browser.advance(1)
+    browser.frame(1)
+    expect(drawn).toBe(2)
+    expect(logged).toHaveBeenCalledWith(new Error('broken sticker'))
+    logged.mockRestore()
   })
 })

@@ -33,7 +33,14 @@ export function createMotionClock(timers: MotionClockTimers, share = MOTION_SHAR
 
   function frame(now: number) {
     const started = timers.now()
-    for (const draw of drawings) draw(now)
+    for (const draw of drawings) {
+      // One broken sticker must not stop the others (or the clock).
+      try {
+        draw(now)
+      } catch (error) {
+        console.error(error)
+      }
+    }
     timers.afterRender(() => {
       const cost = timers.now() - started
       timers.wait((cost * (1 - share)) / share, () => {
