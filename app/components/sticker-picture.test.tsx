@@ -128,6 +128,16 @@ describe('StickerPicture', () => {
       expect(playedLotties).toHaveLength(0)
     })
 
+    it('falls back to the still when the animated WebP cannot load either (offline, not kept)', async () => {
+      serveLottie({ error: { code: 'NOT_FOUND', message: 'gone' } }, 404)
+      renderWithProviders(<StickerPicture wumpus={wumpus} />)
+
+      await waitFor(() => expect(frame()).toHaveAttribute('data-motion', 'webp'))
+      fireEvent.error(screen.getByRole('img', { name: 'Wumpus 1: Animation number 1' }))
+      await waitFor(() => expect(frame()).toHaveAttribute('data-motion', 'still'))
+      expect(source()).toHaveAttribute('srcset', `${preview.still} 2x`)
+    })
+
     it('shows the GIF while the server has made no previews yet and the Lottie cannot play', async () => {
       serveLottie({ error: { code: 'NOT_FOUND', message: 'gone' } }, 404)
       renderWithProviders(<StickerPicture wumpus={{ ...wumpus, preview: undefined }} />)

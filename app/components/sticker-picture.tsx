@@ -66,7 +66,9 @@ export function StickerPicture({
   const [wanted, setWanted] = useState(false)
   if (moving && !wanted) setWanted(true)
   const [playerState, setPlayerState] = useState<'loading' | 'ready' | 'failed'>('loading')
-  const motion: Motion = playerState === 'ready' ? 'lottie' : playerState === 'failed' && moving ? 'webp' : 'still'
+  // The animated previews may be missing offline (a saved sticker keeps them only where its Lottie cannot play).
+  const [webpFailed, setWebpFailed] = useState(false)
+  const motion: Motion = playerState === 'ready' ? 'lottie' : playerState === 'failed' && moving && !webpFailed ? 'webp' : 'still'
 
   const alt = stickerAlt(wumpus)
   const onPlayerReady = useCallback(() => setPlayerState('ready'), [])
@@ -92,6 +94,7 @@ export function StickerPicture({
           loading={eager ? 'eager' : 'lazy'}
           fetchPriority={eager ? 'high' : undefined}
           decoding="async"
+          onError={motion === 'webp' ? () => setWebpFailed(true) : undefined}
         />
       </picture>
       {wanted && playerState !== 'failed' && (
