@@ -33,6 +33,8 @@ async function initialise() {
     import('firebase/app'),
     import('firebase/auth'),
     apiRequest(API_PATHS.config, clientConfigSchema),
+    // The session exchange comes with the SDK: an account just created must not wait for code that may not load.
+    import('./session-exchange'),
   ])
   const { authEmulatorUrl, ...options } = config.firebase
   const auth = sdk.initializeAuth(initializeApp(options), {
