@@ -66,12 +66,15 @@ describe('gallery cards', () => {
     const page = await (await context({ viewport: PHONE })).newPage()
     const requested: string[] = []
     page.on('request', (request) => requested.push(new URL(request.url()).pathname))
-    const lottieAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === new URL(waving.lottie, baseURL).pathname)
+    const lottieAnswer = page.waitForResponse((response) => new URL(response.url()).pathname === new URL(waving.lottie, baseURL).pathname, {
+      timeout: 120_000,
+    })
     await page.goto('/')
     const card = page.getByRole('listitem', { name: 'Waving Wumpus' })
     const frame = card.getByTestId('sticker-motion')
     const still = card.locator('picture img')
-    await still.waitFor()
+    // Other tests may have published newer animations: bring the card on screen (its still loads lazily).
+    await card.scrollIntoViewIfNeeded()
     // The server-rendered card shows the still: 600 px offered as 2x, so 300 density-corrected px.
     await expect
       .poll(() => still.evaluate((img: HTMLImageElement) => img.complete && img.currentSrc), { timeout: 60_000 })
@@ -79,7 +82,7 @@ describe('gallery cards', () => {
     expect(
       await still.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.getAttribute('width'), img.getAttribute('height')]),
     ).toEqual([300, '300', '300'])
-    // Other tests may have published newer animations: bring the card on screen, where its Lottie plays.
+    // On screen once the app runs, its Lottie plays.
     await appRunning(page)
     await card.scrollIntoViewIfNeeded()
     await expect.poll(() => frame.getAttribute('data-motion'), { timeout: 60_000 }).toBe('lottie')
@@ -114,6 +117,17 @@ describe('gallery cards', () => {
     await expect.poll(() => drawing(card), { timeout: 60_000 }).not.toBe(first)
     await page.mouse.move(0, 0)
     await expect.poll(() => frame.getAttribute('data-playing')).toBe('false')
+    // Paused, it rests on its frame: 30 screen refreshes later (15 of its own frames at 60 Hz) it has not moved.
+    const resting = await drawing(card)
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          let frames = 0
+          const next = () => (++frames === 30 ? resolve() : requestAnimationFrame(next))
+          requestAnimationFrame(next)
+        }),
+    )
+    expect(await drawing(card)).toBe(resting)
     await card.getByRole('link', { name: 'Download Waving Wumpus' }).focus()
     await expect.poll(() => frame.getAttribute('data-playing')).toBe('true')
   })
