@@ -35,6 +35,6 @@ describe('Install app button', () => {
     act(() => void window.dispatchEvent(installOffer('dismissed').event))
     expect(await screen.findByRole('button', { name: 'Install app' })).toBeInTheDocument()
     act(() => void window.dispatchEvent(new Event('appinstalled')))
-    expect(screen.queryByRole('button', { name: 'Install app' })).not.toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Install app' })).not.toBeInTheDocument())
   })
 })

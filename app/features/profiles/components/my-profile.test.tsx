@@ -200,7 +200,8 @@ describe('MyProfile', () => {
     // Uploading: progress shown, update disabled.
     expect(await screen.findByRole('progressbar', { name: 'Uploading photo' })).toBeInTheDocument()
     expect(updateButton).toBeDisabled()
-    expect(upload.requests()).toBe(1)
+    // Sent once the upload code (loaded on first use) is there.
+    await waitFor(() => expect(upload.requests()).toBe(1))
 
     upload.release()
     // Uploaded, preview still loading: still disabled.
