@@ -21,7 +21,7 @@ interface StickerPictureProps {
   wumpus: Wumpus
   /** CSS size of the square image (default 300, the card's). */
   size?: number
-  /** Classes of the frame (sizes it) and of the image inside. */
+  /** Classes of the frame (sizes it) and of the image inside; by default a card's (at most 300 px, square). */
   frameClassName?: string
   className?: string
   /** Load at once and with high priority (the first row of cards, the detail page). */
@@ -76,7 +76,7 @@ export function StickerPicture({
   return (
     <div
       ref={ref}
-      className={`${classes.frame} ${frameClassName ?? ''}`}
+      className={`${classes.frame} ${frameClassName ?? classes.cardFrame}`}
       data-motion={motion}
       data-playing={motion === 'lottie' && moving && pageVisible}
       data-testid="sticker-motion"
@@ -86,7 +86,7 @@ export function StickerPicture({
           <source type="image/webp" srcSet={motion === 'webp' ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />
         )}
         <img
-          className={className}
+          className={className ?? classes.cardImage}
           src={wumpus.gif}
           alt={alt}
           width={size}

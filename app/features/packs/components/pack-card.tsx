@@ -12,17 +12,7 @@ export function PackCard({ pack, eager = false }: { pack: Pack; eager?: boolean 
   return (
     <Card component="li" withBorder shadow="sm" padding="md" className={classes.packCard} aria-labelledby={headingId}>
       <Card.Section className={cardClasses.media}>
-        {pack.cover ? (
-          <StickerPicture
-            wumpus={pack.cover}
-            frameClassName={cardClasses.mediaFrame}
-            className={cardClasses.image}
-            eager={eager}
-            animateInView
-          />
-        ) : (
-          <Text c="dimmed">No stickers yet</Text>
-        )}
+        {pack.cover ? <StickerPicture wumpus={pack.cover} eager={eager} animateInView /> : <Text c="dimmed">No stickers yet</Text>}
       </Card.Section>
       <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
         <Title order={2} size="h4" lineClamp={1} id={headingId}>

@@ -12,13 +12,7 @@ export function ProfileAnimationCard({ wumpus }: { wumpus: Wumpus }) {
   return (
     <Card component="li" withBorder shadow="sm" padding="md" className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
       <Card.Section className={classes.media}>
-        <StickerPicture
-          wumpus={wumpus}
-          frameClassName={classes.mediaFrame}
-          className={classes.image}
-          animateInView
-          active={pointedAt.active}
-        />
+        <StickerPicture wumpus={wumpus} animateInView active={pointedAt.active} />
       </Card.Section>
       <Stack gap={6} mt="sm" style={{ flex: 1, minHeight: 0 }}>
         <Title order={3} size="h4" lineClamp={1} id={headingId}>

@@ -21,14 +21,7 @@ export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
   return (
     <li className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
       <div className={classes.media}>
-        <StickerPicture
-          wumpus={wumpus}
-          frameClassName={classes.mediaFrame}
-          className={classes.image}
-          eager={eager}
-          animateInView
-          active={pointedAt.active}
-        />
+        <StickerPicture wumpus={wumpus} eager={eager} animateInView active={pointedAt.active} />
         {saved && <span className={classes.badge}>Saved for offline</span>}
       </div>
       <div className={classes.body}>
