@@ -57,10 +57,14 @@ export default function LottiePlayer({ data, playing, label, onReady, onError }:
     const frames = animation.totalFrames
     const first = animation.currentFrame
     let startedAt: number | undefined
+    const frameMs = 1000 / animation.frameRate
     return motionClock.start((now) => {
       startedAt ??= now
-      const frame = Math.floor(first + ((now - startedAt) * animation.frameRate) / 1000) % frames
+      // A screen frame that lands a hair before a sticker's frame is due (timestamps in fractions of a ms) shows it.
+      const played = first + (now - startedAt + 1) / frameMs
+      const frame = Math.floor(played) % frames
       if (frame !== animation.currentFrame) animation.goToAndStop(frame, true)
+      return (Math.floor(played) + 1 - played) * frameMs
     })
   }, [animation, playing])
 

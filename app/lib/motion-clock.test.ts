@@ -41,8 +41,8 @@ describe('motion clock', () => {
   it('draws every playing sticker in one frame, at that frame’s time', () => {
     const browser = handClock()
     const drawn: [string, number][] = []
-    browser.clock.start((now) => drawn.push(['wave', now]))
-    browser.clock.start((now) => drawn.push(['dance', now]))
+    browser.clock.start((now) => (drawn.push(['wave', now]), 0))
+    browser.clock.start((now) => (drawn.push(['dance', now]), 0))
     browser.advance(100)
     browser.frame(2)
     expect(drawn).toEqual([
@@ -54,7 +54,7 @@ describe('motion clock', () => {
   it('rests after each frame as long as the frame cost, so stickers take at most half the main thread', () => {
     const browser = handClock()
     let frames = 0
-    browser.clock.start(() => frames++)
+    browser.clock.start(() => (frames++, 0))
     browser.frame(40)
     expect(browser.wantsFrame).toBe(false)
     browser.advance(39)
@@ -68,15 +68,32 @@ describe('motion clock', () => {
     expect(frames).toBe(2)
   })
 
+  it('asks for no screen frame before a sticker has a new frame to show', () => {
+    const browser = handClock()
+    const drawnAt: number[] = []
+    // A 30 fps sticker: its next frame is due 33 ms after this one.
+    browser.clock.start((now) => (drawnAt.push(now), 33))
+    browser.clock.start(() => 50)
+    browser.frame(2)
+    browser.advance(22)
+    expect(browser.wantsFrame).toBe(false)
+    // Asked for just ahead of time: the screen's next frame comes when the sticker's is due.
+    browser.advance(1)
+    expect(browser.wantsFrame).toBe(true)
+    browser.advance(10)
+    browser.frame(2)
+    expect(drawnAt).toEqual([0, 35])
+  })
+
   it('stops asking for frames when nothing plays, and starts again with the next sticker', () => {
     const browser = handClock()
-    const stop = browser.clock.start(() => {})
+    const stop = browser.clock.start(() => 0)
     browser.frame(1)
     stop()
     browser.advance(1)
     expect(browser.wantsFrame).toBe(false)
     let drawn = 0
-    browser.clock.start(() => drawn++)
+    browser.clock.start(() => (drawn++, 0))
     expect(browser.wantsFrame).toBe(true)
     browser.frame(1)
     expect(drawn).toBe(1)
@@ -89,7 +106,7 @@ describe('motion clock', () => {
     browser.clock.start(() => {
       throw new Error('broken sticker')
     })
-    browser.clock.start(() => drawn++)
+    browser.clock.start(() => (drawn++, 0))
     browser.frame(1)
     browser.advance(1)
     browser.frame(1)

@@ -1,5 +1,8 @@
-/** Something the clock draws: a playing sticker. `now` is the frame's time (performance.now()'s clock). */
-export type Draw = (now: number) => void
+/**
+ * Something the clock draws: a playing sticker. `now` is the frame's time (performance.now()'s clock); it
+ * answers in how many ms its next frame is due (a 30 fps sticker on a 60 Hz screen needs every other frame).
+ */
+export type Draw = (now: number) => number
 
 export interface MotionClockTimers {
   now(): number
@@ -12,6 +15,8 @@ export interface MotionClockTimers {
 
 /** Stickers get at most this share of the main thread, whatever the CPU; the rest is left for the visitor. */
 export const MOTION_SHARE = 0.5
+/** The clock asks for a screen frame this long before a sticker's next frame is due (half a 60 Hz frame). */
+const AHEAD_MS = 8
 
 /**
  * One clock for every sticker playing on the page. Drawing a dozen Lottie stickers costs script, style,
@@ -19,7 +24,8 @@ export const MOTION_SHARE = 0.5
  * draws them all in one frame, measures what that frame cost up to the end of its rendering, and rests as
  * long again before the next one: on a fast CPU the stickers play every frame of their own, on a slow one
  * they skip frames (each sticker shows the frame its time is at, so it keeps its speed) and taps still
- * find the main thread half free.
+ * find the main thread half free. Between a sticker's own frames it sleeps: no screen frame is asked for
+ * that would show nothing new.
  */
 export function createMotionClock(timers: MotionClockTimers, share = MOTION_SHARE) {
   const drawings = new Set<Draw>()
@@ -33,17 +39,21 @@ export function createMotionClock(timers: MotionClockTimers, share = MOTION_SHAR
 
   function frame(now: number) {
     const started = timers.now()
+    let nextDue = Infinity
     for (const draw of drawings) {
       // One broken sticker must not stop the others (or the clock).
       try {
-        draw(now)
+        nextDue = Math.min(nextDue, draw(now))
       } catch (error) {
+        nextDue = 0
         console.error(error)
       }
     }
     timers.afterRender(() => {
       const cost = timers.now() - started
-      timers.wait((cost * (1 - share)) / share, () => {
+      // The rest a frame's cost asks for, or longer if no sticker has a new frame to show before then.
+      const untilDue = Math.min(nextDue, 1000) - cost - AHEAD_MS
+      timers.wait(Math.max((cost * (1 - share)) / share, untilDue), () => {
         scheduled = false
         schedule()
       })
