@@ -10,6 +10,7 @@ import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './features/offline/install-prompt'
 import { afterInteractive } from './lib/after-interactive'
 import { stopRecordingEarlyActions } from './lib/early-actions'
+import { hydrateWhenSeen } from './lib/hydrate-when-seen'
 import { primeApiAnswers } from './lib/api-client'
 import { lottieJsonKeys } from './lib/lottie-json'
 import { createQueryClient } from './lib/query-client'
@@ -86,6 +87,8 @@ if (answers?.textContent) {
   primeApiAnswers(JSON.parse(answers.textContent))
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
+  // Cards far from the screen keep their server HTML until they come near it or someone reaches for them.
+  hydrateWhenSeen()
   // As a transition, hydration yields to the browser every few milliseconds instead of one long task.
   // The entry's own evaluation and the route's load are two tasks, not one long one (a slow phone's taps wait for it).
   const loaded = new Promise((resolve) => setTimeout(resolve, 0)).then(() => router.load())

@@ -1,9 +1,11 @@
 import { Link } from '@tanstack/react-router'
+import { memo } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import buttonClasses from '../../../components/button.module.css'
 import { StickerPicture } from '../../../components/sticker-picture'
 import { SaveOfflineIconButton } from '../../offline/components/save-offline-icon-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
+import { HydrateWhenSeen } from '../../../lib/hydrate-when-seen'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import classes from './wumpus-card.module.css'
@@ -14,12 +16,21 @@ interface WumpusCardProps {
   eager?: boolean
 }
 
-export function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
+/** Memoised: a list that renders again (a refetch, a new page) leaves its cards, hydrated or not, alone. */
+export const WumpusCard = memo(function WumpusCard({ wumpus, eager = false }: WumpusCardProps) {
+  return (
+    <HydrateWhenSeen id={wumpus._id}>
+      <Card wumpus={wumpus} eager={eager} />
+    </HydrateWhenSeen>
+  )
+})
+
+function Card({ wumpus, eager = false }: WumpusCardProps) {
   const headingId = `wumpus-${wumpus._id}-name`
   const saved = useSavedStickers()?.has(wumpus._id) ?? false
   const pointedAt = useHoverOrFocus()
   return (
-    <li className={classes.card} aria-labelledby={headingId} {...pointedAt.handlers}>
+    <li className={classes.card} aria-labelledby={headingId} data-hydrate-when-seen={wumpus._id} {...pointedAt.handlers}>
       <div className={classes.media}>
         <StickerPicture wumpus={wumpus} eager={eager} animateInView active={pointedAt.active} />
         {saved && <span className={classes.badge}>Saved for offline</span>}
