@@ -18,6 +18,8 @@ const METRICS = [
   ['CLS', 'cumulative-layout-shift', ''],
   ['SI', 'speed-index', 's'],
   ['weight', 'total-byte-weight', 'KB'],
+  ['main-thread work', 'mainthread-work-breakdown', 's'],
+  ['JS boot-up', 'bootup-time', 's'],
 ] as const
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
