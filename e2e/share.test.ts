@@ -65,7 +65,7 @@ describe('share and copy on the detail page', () => {
     const size = { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
     expect(size.width).toBeGreaterThan(0)
 
-    await page.getByRole('button', { name: 'Copy image: copy Waving Wumpus as a still PNG' }).click()
+    await page.getByRole('button', { name: 'Copy still: copy Waving Wumpus as a still PNG' }).click()
     await expectToast(page, 'Copied Waving Wumpus as a still PNG')
     const held = await page.evaluate(async () => {
       const [item] = await navigator.clipboard.read()
@@ -78,6 +78,89 @@ describe('share and copy on the detail page', () => {
     const gifCopy = await page.evaluate(() => typeof ClipboardItem.supports === 'function' && ClipboardItem.supports('image/gif'))
     expect(await page.getByRole('button', { name: /^Copy GIF/ }).count()).toBe(gifCopy ? 1 : 0)
     expect(problems).toEqual([])
+  })
+})
+
+/** Stands in for a phone's share sheet (Chromium on Linux has none): keeps what it was given, as a page sees it. */
+async function withShareSheet(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
+    const sent: { name: string; type: string; bytes: number[] }[] = []
+    Object.assign(window, { sentFiles: sent })
+    Object.defineProperty(navigator, 'canShare', { value: (data: ShareData) => Boolean(data.files?.length) })
+    Object.defineProperty(navigator, 'share', {
+      value: async (data: ShareData) => {
+        for (const file of data.files ?? [])
+          sent.push({ name: file.name, type: file.type, bytes: [...new Uint8Array(await file.arrayBuffer())] })
+      },
+    })
+  })
+}
+
+const sentFiles = (page: Page) =>
+  page.evaluate(() => (window as unknown as { sentFiles: { name: string; type: string; bytes: number[] }[] }).sentFiles)
+
+describe('send the sticker file to a chat app', () => {
+  it('hands the share sheet the GIF itself: its name, type and bytes', async () => {
+    const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
+    const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
+    contexts.push(context)
+    await withShareSheet(context)
+    await startSignedIn(context, token)
+    const page = await context.newPage()
+    await page.goto(`/wumpus/${waving._id}`)
+    await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
+    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
+    const [file] = await sentFiles(page)
+    expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
+    expect(new Uint8Array(file!.bytes)).toEqual(gif)
+  })
+
+  it('sends a saved sticker offline, from the copy kept on the device', async () => {
+    const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
+    contexts.push(context)
+    await withShareSheet(context)
+    await startSignedIn(context, token)
+    const page = await context.newPage()
+    await page.goto(`/wumpus/${waving._id}`)
+    await page.evaluate(() => navigator.serviceWorker.ready)
+    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await page.getByRole('button', { name: 'Save for offline' }).tap()
+    await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 30_000 })
+
+    await context.setOffline(true)
+    await page.reload()
+    await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
+    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
+    const [file] = await sentFiles(page)
+    const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
+    expect(file!.type).toBe('image/gif')
+    expect(new Uint8Array(file!.bytes)).toEqual(gif)
+  })
+
+  it('downloads the GIF where files cannot be shared, and says so', async () => {
+    const { page, problems } = await detailPage({ acceptDownloads: true })
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).click(),
+    ])
+    const name = waving.gif.split('/').pop()!
+    expect(download.suggestedFilename()).toBe(name)
+    await expectToast(page, `This browser cannot send files to other apps: ${name} was downloaded instead.`)
+    expect(problems).toEqual([])
+  })
+
+  it('drags out of the page as the GIF file', async () => {
+    const { page } = await detailPage()
+    const dragged = await page.evaluate(() => {
+      const data = new DataTransfer()
+      document.querySelector('[draggable="true"]')!.dispatchEvent(new DragEvent('dragstart', { dataTransfer: data, bubbles: true }))
+      return { file: data.getData('DownloadURL'), link: data.getData('text/uri-list') }
+    })
+    expect(dragged).toEqual({
+      file: `image/gif:${waving.gif.split('/').pop()}:${baseURL}${waving.gif}`,
+      link: `${baseURL}${waving.gif}`,
+    })
   })
 })
 

@@ -32,6 +32,12 @@ export async function shareOrCopyLink(data: ShareData): Promise<'shared' | 'canc
   return 'copied'
 }
 
+/** Whether the device's share sheet takes these files (Android Chrome, iOS Safari: a chat app gets the file itself). */
+export function canShareFiles(files: File[]): boolean {
+  if (typeof navigator === 'undefined' || typeof navigator.share !== 'function' || typeof navigator.canShare !== 'function') return false
+  return navigator.canShare({ files })
+}
+
 /** Image types the clipboard takes here: every browser with async clipboard images takes PNG; GIF only where it says so. */
 export function clipboardImageTypes(): Array<'image/png' | 'image/gif'> {
   if (typeof ClipboardItem === 'undefined' || typeof navigator === 'undefined' || typeof navigator.clipboard?.write !== 'function')

@@ -1,9 +1,11 @@
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
+import type { DragEvent } from 'react'
 import { wumpusStillPath } from '../../../../contract/api-paths'
 import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
+import { fileNameFromUrl } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { StickerPicture } from '../../../components/sticker-picture'
@@ -13,6 +15,7 @@ import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
+import { SendStickerButton } from './send-sticker-button'
 import { TagChips } from './tag-chips'
 import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
@@ -33,7 +36,13 @@ export function WumpusDetail({ id }: { id: string }) {
       </AnchorLink>
       <Grid gap="xl" align="flex-start">
         <Grid.Col span={{ base: 12, sm: 'content' }}>
-          <div className={classes.previewFrame} tabIndex={reducedMotion ? 0 : undefined} {...pointedAt.handlers}>
+          <div
+            className={classes.previewFrame}
+            tabIndex={reducedMotion ? 0 : undefined}
+            draggable
+            onDragStart={(event) => dragAsFile(event, wumpus.gif)}
+            {...pointedAt.handlers}
+          >
             <StickerPicture
               wumpus={wumpus}
               frameClassName={classes.previewPicture}
@@ -53,6 +62,7 @@ export function WumpusDetail({ id }: { id: string }) {
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
               <Group gap="sm" mt="xs">
+                <SendStickerButton url={wumpus.gif} name={wumpus.name} />
                 <ShareButton
                   title={wumpus.name}
                   text={wumpus.description}
@@ -61,7 +71,7 @@ export function WumpusDetail({ id }: { id: string }) {
                 <CopyImageButton
                   url={wumpusStillPath(wumpus._id)}
                   type="image/png"
-                  label="Copy image"
+                  label="Copy still"
                   description={`${wumpus.name} as a still PNG`}
                 />
                 <CopyImageButton url={wumpus.gif} type="image/gif" label="Copy GIF" description={`${wumpus.name} as a GIF`} />
@@ -112,6 +122,14 @@ export function WumpusDetail({ id }: { id: string }) {
       </Grid>
     </Stack>
   )
+}
+
+/** Dragged out of the page (to the desktop, a chat window), the sticker lands as its GIF file where the browser can. */
+function dragAsFile(event: DragEvent<HTMLElement>, gif: string): void {
+  const url = new URL(gif, window.location.origin).href
+  event.dataTransfer.setData('DownloadURL', `image/gif:${fileNameFromUrl(gif)}:${url}`)
+  event.dataTransfer.setData('text/uri-list', url)
+  event.dataTransfer.effectAllowed = 'copy'
 }
 
 /** "Downloaded 1,234 times", or an invitation when nobody has yet. */

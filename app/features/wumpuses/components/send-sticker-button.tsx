@@ -1,0 +1,71 @@
+import { Button, type ButtonProps } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useRef, useState } from 'react'
+import { apiGetBlob } from '../../../lib/api-client'
+import { downloadUrl, fileNameFromUrl, saveBlob } from '../../../lib/download'
+import { errorMessage } from '../../../lib/error-message'
+import { canShareFiles } from '../../../lib/share'
+import { keepDownload } from '../../offline/kept-downloads'
+
+interface SendStickerButtonProps extends Omit<ButtonProps, 'children'> {
+  /** Same-origin URL of the file sent (the GIF: every chat app takes it). */
+  url: string
+  /** The sticker's name, for the share sheet and screen readers. */
+  name: string
+}
+
+/**
+ * Send: the sticker file itself to the device's share sheet, so a chat app gets the animation, not a link.
+ * Where files cannot be shared (most desktops) the file is downloaded instead, and the toast says so. Offline
+ * it sends the copy kept on the device (saved or downloaded before). A browser opens the sheet only soon after
+ * a tap: if the file took too long, it is kept and the next tap sends it at once.
+ */
+export function SendStickerButton({ url, name, ...props }: SendStickerButtonProps) {
+  const [busy, setBusy] = useState(false)
+  const fetched = useRef<Promise<File> | null>(null)
+
+  function fetchFile(): Promise<File> {
+    if (!fetched.current) {
+      const loading = apiGetBlob(downloadUrl(url)).then((blob) => {
+        void keepDownload(url, blob)
+        return new File([blob], fileNameFromUrl(url), { type: blob.type || 'image/gif' })
+      })
+      // A failed fetch is tried again on the next tap.
+      loading.catch(() => fetched.current === loading && (fetched.current = null))
+      fetched.current = loading
+    }
+    return fetched.current
+  }
+
+  async function send() {
+    setBusy(true)
+    try {
+      const file = await fetchFile()
+      if (canShareFiles([file])) {
+        try {
+          await navigator.share({ files: [file], title: name })
+        } catch (error) {
+          if (error instanceof DOMException && error.name === 'AbortError') return
+          if (error instanceof DOMException && error.name === 'NotAllowedError') {
+            notifications.show({ message: 'The sticker is ready: tap Send again.' })
+            return
+          }
+          throw error
+        }
+      } else {
+        saveBlob(file, file.name)
+        notifications.show({ message: `This browser cannot send files to other apps: ${file.name} was downloaded instead.` })
+      }
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not send the sticker', message: errorMessage(error, 'Please try again.') })
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return (
+    <Button loading={busy} onClick={() => void send()} aria-label={`Send ${name} as a GIF`} {...props}>
+      Send
+    </Button>
+  )
+}
