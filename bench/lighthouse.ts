@@ -55,6 +55,8 @@ try {
           formFactor === 'desktop' ? desktopConfig : undefined,
         )
         const lhr = result!.lhr
+        if (lhr.runtimeError)
+          failing.set('runtime error', [...(failing.get('runtime error') ?? []), `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`])
         for (const id of CATEGORIES) {
           scores.get(id)!.push(Math.round((lhr.categories[id]?.score ?? 0) * 100))
           for (const ref of lhr.categories[id]!.auditRefs) {
