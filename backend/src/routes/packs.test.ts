@@ -278,6 +278,11 @@ describe('packs: one ZIP per platform', () => {
         expect(tray.bytes.length).toBeLessThanOrEqual(WHATSAPP_TRAY_MAX_BYTES)
         expect(new TextDecoder().decode(entries.find((entry) => entry.name === 'title.txt')!.bytes)).toBe('Zipped Wumpuses')
         expect(entries.map((entry) => entry.name).slice(12)).toEqual(['tray.png', 'title.txt', 'author.txt', 'README.txt'])
+      } else if (platform === 'line') {
+        expect(pngSize(entries.find((entry) => entry.name === 'main.png')!.bytes)).toEqual([240, 240])
+        expect(pngSize(entries.find((entry) => entry.name === 'tab.png')!.bytes)).toEqual([96, 74])
+        expect(readme).toContain('main.png as its main image and tab.png as its chat tab image')
+        expect(entries.map((entry) => entry.name).slice(count)).toEqual(['main.png', 'tab.png', 'README.txt'])
       } else {
         expect(entries.map((entry) => entry.name).slice(count)).toEqual(['README.txt'])
       }

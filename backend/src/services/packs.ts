@@ -11,7 +11,7 @@ import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../../../contract/stickers'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
-import { trayIcon } from '../media/tray-icon'
+import { lineSetImages, trayIcon } from '../media/pack-images'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { AuditChange, DerivedFile, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
@@ -233,8 +233,10 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
   const zip = new ZipFile()
   const mtime = pack.updatedAt
   const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, { mtime, compress: false })
-  // The tray icon is made before the first byte goes out, so a failure is still a clean error.
-  const tray = plan.platform === 'whatsapp' ? await trayFor(store, pack, plan.entries) : undefined
+  // The pack's images are made before the first byte goes out, so a failure is still a clean error.
+  const cover = plan.platform === 'whatsapp' || plan.platform === 'line' ? await coverStill(store, pack, plan.entries) : undefined
+  const tray = plan.platform === 'whatsapp' && cover ? await trayIcon(cover) : undefined
+  const lineImages = plan.platform === 'line' && cover ? await lineSetImages(cover) : undefined
   const names = entryNames(plan.entries)
   plan.entries.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
@@ -253,6 +255,10 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
     text('title.txt', pack.name)
     text('author.txt', 'Wumpus Gallery')
   }
+  if (lineImages) {
+    zip.addBuffer(Buffer.from(lineImages.main), 'main.png', { mtime, compress: false })
+    zip.addBuffer(Buffer.from(lineImages.tab), 'tab.png', { mtime, compress: false })
+  }
   text('README.txt', readme(pack, plan, names))
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
@@ -268,13 +274,13 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
   }
 }
 
-/** The cover's still (or its WhatsApp sticker's first frame) as WhatsApp's 96x96 tray icon. */
-async function trayFor(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
+/** The cover's still (or its sticker file, whose first frame serves), for the pack's own images. */
+async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
   const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
   const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
   const source = (still && (await store.files.read(still.id))) || (await store.files.read(cover.file.id))
   if (!source) throw new HttpError('NOT_FOUND', 'The cover’s image is missing; try again in a minute')
-  return trayIcon(source.bytes)
+  return source.bytes
 }
 
 const HOW_TO: Record<Platform, string> = {
@@ -282,7 +288,7 @@ const HOW_TO: Record<Platform, string> = {
   telegram: 'Telegram: send /newpack (animated) to @Stickers, then each .tgs file with an emoji.',
   whatsapp: 'WhatsApp: open the ZIP in a sticker app that imports packs (tray.png is the pack icon), or rename it to .wastickers.',
   signal: 'Signal Desktop: File > Create/upload sticker pack, then add the .png files.',
-  line: 'LINE: upload the .png files in LINE Creators Market as an animated sticker set.',
+  line: 'LINE: upload the .png files in LINE Creators Market as an animated sticker set, with main.png as its main image and tab.png as its chat tab image.',
   slack: 'Slack: Customize workspace > Emoji > Add Custom Emoji, one .gif at a time.',
 }
 
