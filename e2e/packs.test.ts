@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { packDetailSchema } from '../contract/pack'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { DEMO_ADMIN, expectToast, signInToken, startSignedIn } from './support/accounts'
-import { launchBrowser, newContext, PHONE } from './support/browser'
+import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
 import { readZip } from '../backend/test/support/read-zip'
 
 const baseURL = inject('baseURL')
@@ -65,9 +65,7 @@ describe('packs', () => {
     expect(entries.get('tray.png')!.length).toBeLessThanOrEqual(50_000)
 
     // Saved for offline, the pack opens without a network with its stickers.
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await controlledByServiceWorker(page)
     await page.getByRole('button', { name: 'Save for offline' }).click()
     await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 60_000 })
     await visitorContext.setOffline(true)

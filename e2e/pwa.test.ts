@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
 import { DEMO_ADMIN, sessionToken, signInToken, startSignedIn } from './support/accounts'
 import { publishAnimation } from './support/publish'
-import { launchBrowser, launchPersistentContext, newContext } from './support/browser'
+import { controlledByServiceWorker, launchBrowser, launchPersistentContext, newContext } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -34,13 +34,6 @@ function scriptsAndStylesOfPage(): string[] {
 }
 
 const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
-
-/** Waits until the service worker controls the page (the first visit installs it; a reload hands over). */
-async function controlledByServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(() => navigator.serviceWorker.ready)
-  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
-}
 
 describe('installable', () => {
   it('has no installability errors in Chromium', async () => {

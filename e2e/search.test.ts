@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { appRunning, launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -162,9 +162,7 @@ describe('searching offline', () => {
     const page = await context.newPage()
     await page.goto('/')
     await cards(page).first().waitFor()
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await controlledByServiceWorker(page)
     // The first page of the gallery is kept once the worker controls the page.
     await cards(page).first().waitFor()
 

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-c
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { expectToast, sessionToken, startSignedIn } from './support/accounts'
-import { launchBrowser, newContext, PHONE } from './support/browser'
+import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -96,18 +96,24 @@ async function withShareSheet(context: BrowserContext): Promise<void> {
   })
 }
 
+/** A signed-in phone with a share sheet, on the sticker's page. */
+async function phoneWithShareSheet(): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
+  contexts.push(context)
+  await withShareSheet(context)
+  await startSignedIn(context, token)
+  const page = await context.newPage()
+  await page.goto(`/wumpus/${waving._id}`)
+  return { context, page }
+}
+
 const sentFiles = (page: Page) =>
   page.evaluate(() => (window as unknown as { sentFiles: { name: string; type: string; bytes: number[] }[] }).sentFiles)
 
 describe('send the sticker file to a chat app', () => {
   it('hands the share sheet the GIF itself: its name, type and bytes', async () => {
     const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
-    const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
-    contexts.push(context)
-    await withShareSheet(context)
-    await startSignedIn(context, token)
-    const page = await context.newPage()
-    await page.goto(`/wumpus/${waving._id}`)
+    const { page } = await phoneWithShareSheet()
     await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
     await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
     const [file] = await sentFiles(page)
@@ -116,15 +122,8 @@ describe('send the sticker file to a chat app', () => {
   })
 
   it('sends a saved sticker offline, from the copy kept on the device', async () => {
-    const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
-    contexts.push(context)
-    await withShareSheet(context)
-    await startSignedIn(context, token)
-    const page = await context.newPage()
-    await page.goto(`/wumpus/${waving._id}`)
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    const { context, page } = await phoneWithShareSheet()
+    await controlledByServiceWorker(page)
     await page.getByRole('button', { name: 'Save for offline' }).tap()
     await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 30_000 })
 

@@ -5,7 +5,7 @@ import { stickerExportListSchema, type StickerExport } from '../contract/sticker
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { appRunning, launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -140,9 +140,7 @@ describe('Use it in', () => {
     const page = await ctx.newPage()
     await page.goto(`/wumpus/${waving._id}`)
     await page.getByRole('heading', { level: 1, name: 'Waving Wumpus' }).waitFor()
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
-    await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+    await controlledByServiceWorker(page)
 
     const stickers = await stickersOf(waving._id)
     const discord = stickers.find((s) => s.platform === 'discord')!

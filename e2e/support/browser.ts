@@ -47,3 +47,10 @@ export function launchPersistentContext(baseURL: string): Promise<BrowserContext
 export async function appRunning(page: Page): Promise<void> {
   await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
 }
+
+/** Waits until the service worker controls the page (the first visit installs it; a reload hands over). */
+export async function controlledByServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready)
+  if (!(await page.evaluate(() => navigator.serviceWorker.controller !== null))) await page.reload()
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null)
+}
