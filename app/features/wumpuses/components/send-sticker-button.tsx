@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications'
 import { useRef, useState } from 'react'
 import { apiGetBlob } from '../../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../../lib/download'
+import { StrokeIcon } from '../../../components/stroke-icon'
 import { errorMessage } from '../../../lib/error-message'
 import { canShareFiles } from '../../../lib/share'
 import { keepDownload } from '../../offline/kept-downloads'
@@ -64,8 +65,16 @@ export function SendStickerButton({ url, name, ...props }: SendStickerButtonProp
   }
 
   return (
-    <Button loading={busy} onClick={() => void send()} aria-label={`Send ${name} as a GIF`} {...props}>
+    <Button loading={busy} onClick={() => void send()} leftSection={<SendIcon />} aria-label={`Send ${name} as a GIF`} {...props}>
       Send
     </Button>
+  )
+}
+
+function SendIcon() {
+  return (
+    <StrokeIcon>
+      <path d="M21 3 10 14M21 3l-7 18-4-7-7-4 18-7z" />
+    </StrokeIcon>
   )
 }
