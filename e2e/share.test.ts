@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { expectToast, sessionToken, startSignedIn } from './support/accounts'
 import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
@@ -111,15 +112,32 @@ const sentFiles = (page: Page) =>
   page.evaluate(() => (window as unknown as { sentFiles: { name: string; type: string; bytes: number[] }[] }).sentFiles)
 
 describe('send the sticker file to a chat app', () => {
-  it('hands the share sheet the GIF itself: its name, type and bytes', async () => {
+  it('hands the share sheet the GIF itself, and each chat app’s own file: their names, types and bytes', async () => {
     const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
+    // Chat app files are made in the background after start: the page is opened once WhatsApp's is ready.
+    let whatsapp: StickerExport | undefined
+    await vi.waitFor(
+      async () => {
+        const stickers = stickerExportListSchema.parse(await (await fetch(`${baseURL}/api/wumpus/${waving._id}/stickers`)).json())
+        whatsapp = stickers.find((sticker) => sticker.platform === 'whatsapp' && sticker.status === 'ready')
+        expect(whatsapp).toBeDefined()
+      },
+      { timeout: 150_000, interval: 1000 },
+    )
     const { page } = await phoneWithShareSheet()
     await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
     await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
     const [file] = await sentFiles(page)
     expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
     expect(new Uint8Array(file!.bytes)).toEqual(gif)
-  })
+
+    // Under "Use it in", each chat app's own file goes to the sheet as well.
+    await page.getByRole('button', { name: /^Send Waving Wumpus as .* for WhatsApp$/ }).tap()
+    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(2)
+    const sent = (await sentFiles(page))[1]!
+    expect(sent).toMatchObject({ name: whatsapp!.fileName, type: 'image/webp' })
+    expect(new Uint8Array(sent.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + whatsapp!.url!)).arrayBuffer()))
+  }, 240_000)
 
   it('sends a saved sticker offline, from the copy kept on the device', async () => {
     const { context, page } = await phoneWithShareSheet()
@@ -146,6 +164,9 @@ describe('send the sticker file to a chat app', () => {
     const name = waving.gif.split('/').pop()!
     expect(download.suggestedFilename()).toBe(name)
     await expectToast(page, `This browser cannot send files to other apps: ${name} was downloaded instead.`)
+    // Each chat app's file keeps its Download button only: no Send that could not send.
+    await page.getByRole('button', { name: /^WhatsApp: download/ }).waitFor()
+    expect(await page.getByRole('button', { name: /^Send .* for / }).count()).toBe(0)
     expect(problems).toEqual([])
   })
 

@@ -9,10 +9,17 @@ import { canShareFiles } from '../../../lib/share'
 import { keepDownload } from '../../offline/kept-downloads'
 
 interface SendStickerButtonProps extends Omit<ButtonProps, 'children'> {
-  /** Same-origin URL of the file sent (the GIF: every chat app takes it). */
+  /** Same-origin URL of the file sent. */
   url: string
-  /** The sticker's name, for the share sheet and screen readers. */
-  name: string
+  /** Its name as sent; by default the URL's last segment. */
+  fileName?: string
+  /** What is sent, for the share sheet and screen readers ("Waving Wumpus as a GIF"). */
+  description: string
+  /**
+   * The file's type, when the button shows only where the device can share that type (a Download button
+   * beside it serves the others). Without it, the button always shows and downloads where it cannot send.
+   */
+  onlyIfShareable?: string
 }
 
 /**
@@ -21,15 +28,22 @@ interface SendStickerButtonProps extends Omit<ButtonProps, 'children'> {
  * it sends the copy kept on the device (saved or downloaded before). A browser opens the sheet only soon after
  * a tap: if the file took too long, it is kept and the next tap sends it at once.
  */
-export function SendStickerButton({ url, name, ...props }: SendStickerButtonProps) {
+export function SendStickerButton({
+  url,
+  fileName = fileNameFromUrl(url),
+  description,
+  onlyIfShareable,
+  ...props
+}: SendStickerButtonProps) {
   const [busy, setBusy] = useState(false)
   const fetched = useRef<Promise<File> | null>(null)
+  if (onlyIfShareable && !canShareFiles([new File([], fileName, { type: onlyIfShareable })])) return null
 
   function fetchFile(): Promise<File> {
     if (!fetched.current) {
       const loading = apiGetBlob(downloadUrl(url)).then((blob) => {
         void keepDownload(url, blob)
-        return new File([blob], fileNameFromUrl(url), { type: blob.type || 'image/gif' })
+        return new File([blob], fileName, { type: blob.type || onlyIfShareable || 'application/octet-stream' })
       })
       // A failed fetch is tried again on the next tap.
       loading.catch(() => fetched.current === loading && (fetched.current = null))
@@ -44,7 +58,7 @@ export function SendStickerButton({ url, name, ...props }: SendStickerButtonProp
       const file = await fetchFile()
       if (canShareFiles([file])) {
         try {
-          await navigator.share({ files: [file], title: name })
+          await navigator.share({ files: [file], title: description })
         } catch (error) {
           if (error instanceof DOMException && error.name === 'AbortError') return
           if (error instanceof DOMException && error.name === 'NotAllowedError') {
@@ -65,7 +79,7 @@ export function SendStickerButton({ url, name, ...props }: SendStickerButtonProp
   }
 
   return (
-    <Button loading={busy} onClick={() => void send()} leftSection={<SendIcon />} aria-label={`Send ${name} as a GIF`} {...props}>
+    <Button loading={busy} onClick={() => void send()} leftSection={<SendIcon />} aria-label={`Send ${description}`} {...props}>
       Send
     </Button>
   )

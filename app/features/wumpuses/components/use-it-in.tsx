@@ -6,6 +6,7 @@ import { stickersQueryOptions } from '../api'
 import { stickerSummary } from '../sticker-facts'
 import { useFileDownload } from '../use-file-download'
 import { StrokeIcon } from '../../../components/stroke-icon'
+import { SendStickerButton } from './send-sticker-button'
 
 /** Detail page: one download per chat platform, each file made to that platform's sticker rules. */
 export function UseItIn({ id, name }: { id: string; name: string }) {
@@ -65,6 +66,17 @@ function PlatformDownload({ sticker, name }: { sticker: StickerExport; name: str
           </Text>
         </Stack>
       </Button>
+      {ready && sticker.contentType && (
+        <SendStickerButton
+          url={sticker.url!}
+          fileName={sticker.fileName ?? undefined}
+          description={`${name} as ${summary} for ${sticker.label}`}
+          onlyIfShareable={sticker.contentType}
+          variant="default"
+          size="compact-sm"
+          fullWidth
+        />
+      )}
       {sticker.notes.length > 0 && (
         <Text size="xs" c="dimmed">
           {sticker.notes.join('. ')}

@@ -62,7 +62,7 @@ export function WumpusDetail({ id }: { id: string }) {
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
               <Group gap="sm" mt="xs">
-                <SendStickerButton url={wumpus.gif} name={wumpus.name} />
+                <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} />
                 <ShareButton
                   title={wumpus.name}
                   text={wumpus.description}
