@@ -6,6 +6,16 @@ import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
 import { keepDownload } from '../offline/kept-downloads'
 
 /**
+ * Fetches a file as a download (which the server counts). It is kept on this device while there is room, so
+ * the same file works offline (the service worker serves it).
+ */
+export async function fetchAsDownload(url: string): Promise<Blob> {
+  const blob = await apiGetBlob(downloadUrl(url))
+  void keepDownload(url, blob)
+  return blob
+}
+
+/**
  * Fetches a file as a download (which the server counts) and saves it under its name (by default the URL's
  * last segment), with a toast on failure.
  */
@@ -15,10 +25,7 @@ export function useFileDownload() {
   async function download(url: string, fileName = fileNameFromUrl(url)) {
     setBusy(true)
     try {
-      const blob = await apiGetBlob(downloadUrl(url))
-      saveBlob(blob, fileName)
-      // Kept on this device while there is room, so the same download works offline (the service worker serves it).
-      void keepDownload(url, blob)
+      saveBlob(await fetchAsDownload(url), fileName)
     } catch (error) {
       notifications.show({
         color: 'red',

@@ -1,12 +1,11 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useRef, useState } from 'react'
-import { apiGetBlob } from '../../../lib/api-client'
-import { downloadUrl, fileNameFromUrl, saveBlob } from '../../../lib/download'
+import { fileNameFromUrl, saveBlob } from '../../../lib/download'
 import { StrokeIcon } from '../../../components/stroke-icon'
 import { errorMessage } from '../../../lib/error-message'
 import { canShareFiles } from '../../../lib/share'
-import { keepDownload } from '../../offline/kept-downloads'
+import { fetchAsDownload } from '../use-file-download'
 
 interface SendStickerButtonProps extends Omit<ButtonProps, 'children'> {
   /** Same-origin URL of the file sent. */
@@ -41,10 +40,9 @@ export function SendStickerButton({
 
   function fetchFile(): Promise<File> {
     if (!fetched.current) {
-      const loading = apiGetBlob(downloadUrl(url)).then((blob) => {
-        void keepDownload(url, blob)
-        return new File([blob], fileName, { type: blob.type || onlyIfShareable || 'application/octet-stream' })
-      })
+      const loading = fetchAsDownload(url).then(
+        (blob) => new File([blob], fileName, { type: blob.type || onlyIfShareable || 'application/octet-stream' }),
+      )
       // A failed fetch is tried again on the next tap.
       loading.catch(() => fetched.current === loading && (fetched.current = null))
       fetched.current = loading
