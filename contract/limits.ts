@@ -47,6 +47,19 @@ export const ID_PATTERN = /^[0-9a-f]{24}$/
 export const TOTAL_COUNT_HEADER = 'X-Total-Count'
 export const LINK_HEADER = 'Link'
 
+/**
+ * Emoji on a sticker: chat apps read the first EMOJI_PRIMARY (WhatsApp takes 1 to 3; Signal and Discord
+ * the first), Telegram up to EMOJI_MAX. More than EMOJI_MAX may be sent when repeats are among them.
+ */
+export const EMOJI_PRIMARY = 3
+export const EMOJI_MAX = 20
+export const EMOJI_INPUT_MAX = 50
+/** Search keywords on a sticker, within Telegram's rule: at most 20, 64 characters in all. */
+export const KEYWORDS_MAX = 20
+export const KEYWORDS_TOTAL_MAX = 64
+/** The emoji a sticker without any gets in pack files (chat apps require one). */
+export const FALLBACK_EMOJI = '🙂'
+
 /** How many of the most used tags the home page offers as chips (GET /api/tags?limit=). */
 export const HOME_TAG_CHIPS = 12
 

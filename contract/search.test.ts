@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { matchScore, normalizeTag, normalizeText, queryWords, searchItems, tagProblem, wordsOf } from './search'
+import { emojiIn, matchScore, normalizeTag, normalizeText, queryWords, searchItems, tagProblem, wordsOf } from './search'
 
 describe('normalizing text', () => {
   it('ignores case and accents, composed or not', () => {
@@ -17,6 +17,13 @@ describe('normalizing text', () => {
     expect(queryWords(' !? ')).toEqual([])
     expect(queryWords(undefined)).toEqual([])
     expect(queryWords('a b c d e f g h i j')).toHaveLength(8)
+  })
+
+  it('takes emoji out of a query whole, without skin tones or variation selectors, beside the words', () => {
+    expect(queryWords('hi👋🏽 there')).toEqual(['👋', 'hi', 'there'])
+    expect(queryWords('❤️❤ 1️⃣ 🇫🇷')).toEqual(['❤', '1\u20E3', '🇫🇷'])
+    expect(queryWords('👩‍👩‍👧 family')).toEqual(['👩‍👩‍👧', 'family'])
+    expect(emojiIn('a😵‍💫b🏴󠁧󠁢󠁳󠁣󠁴󠁿c')).toEqual(['😵‍💫', '🏴󠁧󠁢󠁳󠁣󠁴󠁿'])
   })
 })
 
@@ -54,6 +61,14 @@ describe('matchScore', () => {
     expect(matchScore(['𝒽'], { name: '𝒽𝒾 Wumpus', description: '' })).toBe(0)
   })
 
+  it('counts keywords and emoji (each itself, its name and shortcode) like tags', () => {
+    const waving = { ...item, keywords: ['good night'], emoji: [{ char: '👋', name: 'waving hand', shortcode: 'wave' }] }
+    for (const word of ['👋', 'wave', 'waving', 'hand', 'good', 'night']) expect(matchScore([word], waving), word).toBe(2 * 2)
+    expect(matchScore(['wav'], waving)).toBe(2)
+    // An emoji is matched whole: no prefix of another.
+    expect(matchScore(['👩'], { name: 'Family', description: '', emoji: [{ char: '👩‍👩‍👧', name: 'family' }] })).toBe(0)
+  })
+
   it('reads items without tags', () => {
     expect(matchScore(['wumpus'], { name: 'Old Wumpus', description: 'From before tags' })).toBe(6)
   })
@@ -77,5 +92,12 @@ describe('searchItems', () => {
     expect(ids(searchItems(items, { tag: 'night', sort: 'popular' }))).toEqual(['c', 'a'])
     expect(ids(searchItems(items, { q: 'wumpus', tag: 'night' }))).toEqual(['c', 'a'])
     expect(searchItems(items, { q: 'zebra' })).toEqual([])
+  })
+
+  it('finds an emoji pasted with a skin tone, and by its name', () => {
+    const waving = { _id: 'w', name: 'Waving', description: 'Hello', emoji: [{ char: '👋', name: 'waving hand', shortcode: 'wave' }] }
+    expect(ids(searchItems([...items, waving], { q: '👋🏽' }))).toEqual(['w'])
+    expect(ids(searchItems([...items, waving], { q: 'wave' }))).toEqual(['w'])
+    expect(searchItems(items, { q: '👋' })).toEqual([])
   })
 })

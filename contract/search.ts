@@ -18,9 +18,34 @@ export const SEARCH_MAX_WORDS = 8
  */
 export const PREFIX_MIN_LENGTH = 2
 
-/** Whether a (normalized) query word also matches the words it starts: it has PREFIX_MIN_LENGTH characters or more. */
+/**
+ * Whether a (normalized) query word also matches the words it starts: it has PREFIX_MIN_LENGTH characters
+ * or more and is not an emoji (an emoji matches itself only).
+ */
 export function matchesAsPrefix(word: string): boolean {
-  return word.length >= PREFIX_MIN_LENGTH && [...word].length >= PREFIX_MIN_LENGTH
+  return word.length >= PREFIX_MIN_LENGTH && [...word].length >= PREFIX_MIN_LENGTH && !isEmojiWord(word)
+}
+
+/**
+ * An emoji in a text: a flag (two regional indicators), a keycap, or a pictograph with its variation
+ * selectors, skin tone, tag sequence and zero-width-joined parts.
+ */
+const EMOJI_PATTERN =
+  /\p{RI}\p{RI}|[#*0-9]\uFE0F?\u20E3|\p{Extended_Pictographic}(?:\uFE0F|\p{EMod}|[\u{E0020}-\u{E007F}])*(?:\u200D\p{Extended_Pictographic}(?:\uFE0F|\p{EMod})*)*/gu
+
+/** The emoji of a text, in order, as written. */
+export function emojiIn(text: string): string[] {
+  return Array.from(text.matchAll(EMOJI_PATTERN), ([match]) => match)
+}
+
+/** An emoji as a search word: without variation selectors and skin tones, so 👋🏽 finds 👋. */
+export function emojiKey(emoji: string): string {
+  return emoji.replace(/[\uFE0F\u{1F3FB}-\u{1F3FF}]/gu, '')
+}
+
+/** Whether a search word is an emoji (emojiKey) rather than letters and digits. */
+export function isEmojiWord(word: string): boolean {
+  return /\p{Extended_Pictographic}|\p{RI}|\u20E3/u.test(word)
 }
 
 /** Orders of a list: newest first, most downloaded first, or best match first (the default with a query). */
@@ -43,10 +68,12 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean)
 }
 
-/** The distinct words of a query, in order, at most SEARCH_MAX_WORDS of them. */
+/** The distinct words of a query, its emoji (emojiKey) first, at most SEARCH_MAX_WORDS of them. */
 export function queryWords(query: string | undefined): string[] {
   if (!query) return []
-  return [...new Set(wordsOf(query.slice(0, SEARCH_MAX_LENGTH)))].slice(0, SEARCH_MAX_WORDS)
+  const text = query.slice(0, SEARCH_MAX_LENGTH)
+  const emoji = emojiIn(text).map(emojiKey)
+  return [...new Set([...emoji, ...wordsOf(text.replace(EMOJI_PATTERN, ' '))])].slice(0, SEARCH_MAX_WORDS)
 }
 
 /** What a tag as typed becomes: trimmed, lower case, accents stripped, inner spaces as hyphens. */
@@ -62,11 +89,20 @@ export function tagProblem(tag: string): string | undefined {
   return undefined
 }
 
-/** The fields a search looks at. Records stored before tags existed have none. */
+/** An emoji as an animation carries it: the character and its CLDR name (and GitHub shortcode, "wave"). */
+export interface NamedEmoji {
+  char: string
+  name: string
+  shortcode?: string
+}
+
+/** The fields a search looks at. Records stored before tags, keywords or emoji existed have none. */
 export interface Searchable {
   name: string
   description: string
   tags?: readonly string[]
+  keywords?: readonly string[]
+  emoji?: readonly NamedEmoji[]
 }
 
 /** Search fields with their weights (a word in the name counts most) and the bit each has in a field mask. */
@@ -75,9 +111,14 @@ export type SearchField = (typeof SEARCH_FIELDS)[number]
 export const FIELD_WEIGHT: Record<SearchField, number> = { name: 3, tags: 2, description: 1 }
 export const FIELD_BIT: Record<SearchField, number> = { name: 1, tags: 2, description: 4 }
 
-/** The words of each search field of an item. */
+/** The words of each search field of an item. Keywords and emoji (each itself, its name and shortcode) count as tags. */
 export function fieldWords(item: Searchable): Record<SearchField, string[]> {
-  return { name: wordsOf(item.name), tags: (item.tags ?? []).flatMap(wordsOf), description: wordsOf(item.description) }
+  const emoji = (item.emoji ?? []).flatMap(({ char, name, shortcode }) => [emojiKey(char), ...wordsOf(`${name} ${shortcode ?? ''}`)])
+  return {
+    name: wordsOf(item.name),
+    tags: [...(item.tags ?? []).flatMap(wordsOf), ...(item.keywords ?? []).flatMap(wordsOf), ...emoji],
+    description: wordsOf(item.description),
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 import { z } from 'zod'
-import { MEDIA_FORMATS } from './limits'
+import { stickerEmojiListSchema } from './emoji'
+import { KEYWORDS_MAX, KEYWORDS_TOTAL_MAX, MEDIA_FORMATS } from './limits'
 import { mediaInfoSchema } from './media'
-import { TAGS_MAX } from './search'
+import { emojiIn, TAGS_MAX } from './search'
 import { NAME_PATTERN, userSchema } from './user'
 import { idSchema, tagSchema } from './wumpus'
 
@@ -34,6 +35,36 @@ export const tagsSchema = z
   .transform((tags) => [...new Set(tags)])
   .pipe(z.array(z.string()).max(TAGS_MAX, `At most ${TAGS_MAX} tags`))
 
+/** One keyword as typed: spaces trimmed and collapsed, lower case; words and spaces, hyphens and apostrophes between. */
+export const keywordSchema = z
+  .string()
+  .max(200)
+  .transform((keyword) => keyword.trim().replace(/\s+/g, ' ').toLowerCase())
+  .pipe(
+    z
+      .string()
+      .min(1, 'A keyword cannot be empty')
+      .regex(
+        /^[\p{L}\p{N}]+(?:[ '’-][\p{L}\p{N}]+)*$/u,
+        'Keywords are words: letters and digits, with spaces, hyphens or apostrophes between',
+      ),
+  )
+
+/** An animation's search keywords: repeats dropped, at most KEYWORDS_MAX and KEYWORDS_TOTAL_MAX characters in all (Telegram's rule). */
+export const keywordsSchema = z
+  .array(keywordSchema)
+  .max(50)
+  .transform((keywords) => [...new Set(keywords)])
+  .pipe(
+    z
+      .array(z.string())
+      .max(KEYWORDS_MAX, `At most ${KEYWORDS_MAX} keywords`)
+      .refine(
+        (keywords) => keywords.join('').length <= KEYWORDS_TOTAL_MAX,
+        `Keywords have at most ${KEYWORDS_TOTAL_MAX} characters in all`,
+      ),
+  )
+
 /** An http(s) link, or one of our own stored files. */
 export const LOTTIE_LINK_PATTERN = /^(https?:\/\/[^\s"'<>]+|\/api\/files\/[^\s"'<>]+)$/
 
@@ -51,6 +82,8 @@ export const addWumpusFormSchema = z
     apng: z.string(),
     gif: z.string(),
     tags: tagsSchema,
+    emoji: stickerEmojiListSchema.refine((emoji) => emoji.length > 0, 'Pick at least one emoji'),
+    keywords: keywordsSchema,
   })
   .superRefine((form, ctx) => {
     const link = form.lottieLink
@@ -86,7 +119,14 @@ const fileIdsSchema = z.object({ gif: idSchema, apng: idSchema, lottie: idSchema
 
 /** POST /api/wumpuses as JSON: file ids from earlier uploads. u_email and u_name come from the session. */
 export const createWumpusSchema = z
-  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema, tags: tagsSchema.optional() })
+  .object({
+    name: wumpusNameSchema,
+    description: wumpusDescriptionSchema,
+    files: fileIdsSchema,
+    tags: tagsSchema.optional(),
+    emoji: stickerEmojiListSchema.optional(),
+    keywords: keywordsSchema.optional(),
+  })
   .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
 
@@ -96,6 +136,15 @@ const tagFieldsSchema = z.preprocess(
   tagsSchema,
 )
 
+/** Keywords sent as form fields: one field per keyword, or one field of comma-separated keywords. */
+const keywordFieldsSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? value.split(',').filter((keyword) => keyword.trim() !== '') : value),
+  keywordsSchema,
+)
+
+/** Emoji sent as form fields: one field per emoji, or one field holding them all ("👋🎉"). */
+const emojiFieldsSchema = z.preprocess((value) => (typeof value === 'string' ? emojiIn(value) : value), stickerEmojiListSchema)
+
 /** POST /api/wumpuses as multipart: these text fields, and files `gif`, `apng`, `lottie`. */
 export const createWumpusFieldsSchema = z
   .object({
@@ -103,12 +152,21 @@ export const createWumpusFieldsSchema = z
     description: wumpusDescriptionSchema,
     lottieUrl: z.string().trim().max(2048).optional(),
     tags: tagFieldsSchema.optional(),
+    emoji: emojiFieldsSchema.optional(),
+    keywords: keywordFieldsSchema.optional(),
   })
   .strict()
 
-/** PUT /api/wumpuses/{id}: every field optional; `tags` replaces the animation's tags ([] removes them). */
+/** PUT /api/wumpuses/{id}: every field optional; `tags`, `emoji` and `keywords` replace the animation's ([] removes them). */
 export const updateWumpusSchema = z
-  .object({ name: wumpusNameSchema, description: wumpusDescriptionSchema, files: fileIdsSchema.partial(), tags: tagsSchema })
+  .object({
+    name: wumpusNameSchema,
+    description: wumpusDescriptionSchema,
+    files: fileIdsSchema.partial(),
+    tags: tagsSchema,
+    emoji: stickerEmojiListSchema,
+    keywords: keywordsSchema,
+  })
   .partial()
   .strict()
 export type UpdateWumpus = z.infer<typeof updateWumpusSchema>

@@ -14,6 +14,10 @@ export const wumpusPreviewSchema = z.object({
 })
 export type WumpusPreview = z.infer<typeof wumpusPreviewSchema>
 
+/** An emoji on an animation: the fully qualified character, its CLDR name and its GitHub shortcode ("wave") when it has one. */
+export const stickerEmojiSchema = z.object({ char: z.string(), name: z.string(), shortcode: z.string().optional() })
+export type StickerEmoji = z.infer<typeof stickerEmojiSchema>
+
 /**
  * An animation as the API returns it. gif, apng and lottie are URLs on our own server; `preview` is
  * there once the server has made the card previews (until then cards show the GIF).
@@ -30,6 +34,13 @@ export const wumpusSchema = z.object({
   u_name: z.string(),
   /** Lower-case words (see contract/search.ts); [] for animations that have none. */
   tags: z.array(z.string()),
+  /**
+   * Its emoji in order: the first EMOJI_PRIMARY are what WhatsApp, Signal and Discord get (contract/limits.ts).
+   * [] for animations that have none; absent in copies saved offline before emoji existed.
+   */
+  emoji: z.array(stickerEmojiSchema).default([]),
+  /** Search keywords (Telegram's too), lower case; [] when none. */
+  keywords: z.array(z.string()).default([]),
   /** How many times it was downloaded (counted once per visitor and animation a while, see the README). */
   downloads: z.number(),
   /**
@@ -79,6 +90,11 @@ export const wumpusListQuerySchema = z
   })
   .strict()
 export type WumpusListQuery = z.infer<typeof wumpusListQuerySchema>
+
+/** GET /emoji: the emoji in use with how many animations carry each, most used first. */
+export const emojiCountSchema = stickerEmojiSchema.extend({ count: z.number() })
+export type EmojiCount = z.infer<typeof emojiCountSchema>
+export const emojiListSchema = z.array(emojiCountSchema)
 
 /** GET /tags: the tags in use, most used first. */
 export const tagListQuerySchema = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(100) }).strict()

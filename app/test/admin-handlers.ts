@@ -107,6 +107,8 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
       u_email: email,
       u_name: 'Root',
       tags: body.tags ?? [],
+      emoji: [],
+      keywords: body.keywords ?? [],
       downloads: 0,
       createdAt: new Date().toISOString(),
     }

@@ -6,7 +6,7 @@ import { createApp } from './app'
 import { createStore } from './store/create-store'
 import { StoreUnavailableError } from './store/port'
 import { DataDirInUseError } from './store/sqlite/database'
-import { seedDemoGallery, seedDemoPacks, tagDemoGallery } from './seed'
+import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
@@ -41,7 +41,7 @@ async function main() {
   }
   if (config.seedDemo) {
     await seedDemoGallery(store, logger)
-    await tagDemoGallery(store, logger)
+    await completeDemoGallery(store, logger)
     await seedDemoPacks(store, logger)
   }
   // Uploads a previous run was receiving when it stopped.

@@ -4,7 +4,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from './logger'
 import { demoMascots } from './media/demo-set'
-import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, tagDemoGallery } from './seed'
+import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, completeDemoGallery } from './seed'
 import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 import type { Store } from './store/port'
 import { sampleWumpus } from './store/store-contract'
@@ -22,23 +22,35 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true })
 })
 
-describe('tagDemoGallery', () => {
-  it('gives demo mascots seeded before tags existed their tags, once', async () => {
+describe('completeDemoGallery', () => {
+  it('gives demo mascots seeded before tags and emoji existed their tags, emoji and keywords, once', async () => {
     const [waving, sleepy] = demoMascots()
     const demo = { u_email: DEMO_CONTRIBUTOR.email, u_name: DEMO_CONTRIBUTOR.user_name }
     const a = await store.wumpuses.insert(sampleWumpus({ ...demo, name: waving!.name }))
     const b = await store.wumpuses.insert(sampleWumpus({ ...demo, name: sleepy!.name }))
     const custom = await store.wumpuses.insert(sampleWumpus({ ...demo, name: 'Custom Wumpus' }))
     const someoneElses = await store.wumpuses.insert(sampleWumpus({ name: waving!.name }))
-    expect(await tagDemoGallery(store, logger)).toBe(2)
-    expect((await store.wumpuses.get(a._id))?.tags).toEqual(waving!.tags)
+    expect(await completeDemoGallery(store, logger)).toBe(2)
+    const completed = await store.wumpuses.get(a._id)
+    expect(completed?.tags).toEqual(waving!.tags)
+    expect(completed?.emoji.map((emoji) => emoji.char)).toEqual(['👋', '🙂', '😊'])
+    expect(completed?.emoji[0]).toEqual({ char: '👋', name: 'waving hand', shortcode: 'wave' })
+    expect(completed?.keywords).toEqual(waving!.keywords)
     expect((await store.wumpuses.get(b._id))?.tags).toEqual(sleepy!.tags)
-    expect((await store.wumpuses.get(custom._id))?.tags).toEqual([])
-    expect((await store.wumpuses.get(someoneElses._id))?.tags).toEqual([])
-    // Tags an admin removes later stay removed.
-    await store.wumpuses.update(a._id, { tags: [] })
-    expect(await tagDemoGallery(store, logger)).toBe(0)
-    expect((await store.wumpuses.get(a._id))?.tags).toEqual([])
+    for (const id of [custom._id, someoneElses._id])
+      expect(await store.wumpuses.get(id)).toMatchObject({ tags: [], emoji: [], keywords: [] })
+    // What an admin removes later stays removed.
+    await store.wumpuses.update(a._id, { tags: [], emoji: [], keywords: [] })
+    expect(await completeDemoGallery(store, logger)).toBe(0)
+    expect(await store.wumpuses.get(a._id)).toMatchObject({ tags: [], emoji: [], keywords: [] })
+  })
+
+  it('adds emoji to a gallery tagged before emoji existed, leaving its tags as they are', async () => {
+    const [waving] = demoMascots()
+    const demo = { u_email: DEMO_CONTRIBUTOR.email, u_name: DEMO_CONTRIBUTOR.user_name }
+    const a = await store.wumpuses.insert(sampleWumpus({ ...demo, name: waving!.name, tags: ['edited'] }))
+    expect(await completeDemoGallery(store, logger)).toBe(1)
+    expect(await store.wumpuses.get(a._id)).toMatchObject({ tags: ['edited'], keywords: waving!.keywords })
   })
 })
 

@@ -1,7 +1,9 @@
 import type { Logger } from './logger'
-import type { FileRef, Store } from './store/port'
+import type { FileRef, Store, WumpusRecord } from './store/port'
+import { stickerEmojiListSchema } from '../../contract/emoji'
+import { keywordsSchema } from '../../contract/wumpus-write'
 import { CONTENT_TYPE, MEDIA_FORMATS, PAGE_SIZE_MAX, type MediaFormat } from '../../contract/limits'
-import { demoMascots, renderDemoSet } from './media/demo-set'
+import { demoMascots, renderDemoSet, type DemoMascot } from './media/demo-set'
 
 /**
  * The demo content's owner. Its address is on a reserved top-level domain (.invalid, RFC 2606):
@@ -43,6 +45,7 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
       name: mascot.name,
       description: mascot.description,
       tags: mascot.tags,
+      ...chatFields(mascot),
       files: Object.fromEntries(stored) as Record<MediaFormat, FileRef>,
       u_email: DEMO_CONTRIBUTOR.email,
       u_name: DEMO_CONTRIBUTOR.user_name,
@@ -58,23 +61,30 @@ export async function seedDemoGallery(store: Store, logger: Logger): Promise<num
   return set.length
 }
 
+/** A demo mascot's emoji (with their names) and keywords, checked like an admin's. */
+function chatFields(mascot: Pick<DemoMascot, 'emoji' | 'keywords'>): Pick<WumpusRecord, 'emoji' | 'keywords'> {
+  return { emoji: stickerEmojiListSchema.parse(mascot.emoji), keywords: keywordsSchema.parse(mascot.keywords) }
+}
+
 /**
- * A gallery seeded before tags existed gets the demo mascots' tags, once: only while none of the demo
- * contributor's animations has a tag, so tags an admin removed later stay removed.
+ * A gallery seeded before tags, or emoji and keywords, existed gets the demo mascots' ones, once each:
+ * only while none of the demo contributor's animations has any, so what an admin removed later stays removed.
  */
-export async function tagDemoGallery(store: Store, logger: Logger): Promise<number> {
+export async function completeDemoGallery(store: Store, logger: Logger): Promise<number> {
   const { items } = await store.wumpuses.list({ u_email: DEMO_CONTRIBUTOR.email, limit: PAGE_SIZE_MAX })
-  if (items.some((item) => item.tags.length > 0)) return 0
-  const tagsByName = new Map(demoMascots().map((mascot) => [mascot.name, mascot.tags]))
-  let tagged = 0
+  const addTags = !items.some((item) => item.tags.length > 0)
+  const addEmoji = !items.some((item) => item.emoji.length > 0 || item.keywords.length > 0)
+  if (!addTags && !addEmoji) return 0
+  const mascots = new Map(demoMascots().map((mascot) => [mascot.name, mascot]))
+  let completed = 0
   for (const item of items) {
-    const tags = tagsByName.get(item.name)
-    if (!tags) continue
-    await store.wumpuses.update(item._id, { tags })
-    tagged++
+    const mascot = mascots.get(item.name)
+    if (!mascot) continue
+    await store.wumpuses.update(item._id, { ...(addTags ? { tags: mascot.tags } : {}), ...(addEmoji ? chatFields(mascot) : {}) })
+    completed++
   }
-  if (tagged > 0) logger.info('tagged the demo mascots', { animations: tagged })
-  return tagged
+  if (completed > 0) logger.info('completed the demo mascots', { animations: completed, tags: addTags, emoji: addEmoji })
+  return completed
 }
 
 /** The demo packs, by the demo mascots' names in pack order; the first is the cover. */

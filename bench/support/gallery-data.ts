@@ -1,6 +1,7 @@
 // A large made-up gallery for the benchmarks: names, descriptions and tags drawn from a vocabulary with
 // a skew (some words are much more common, as in real text), a few accented words, and download counts
 // where few animations get most downloads. Deterministic, so runs compare.
+import type { StickerEmoji } from '../../contract/wumpus'
 
 const COLORS = [
   'red',
@@ -184,10 +185,24 @@ function skewed<T>(random: () => number, items: readonly T[]): T {
 
 const title = (word: string) => word[0]!.toUpperCase() + word.slice(1)
 
+/** Emoji as the admin picker gives them, with their names (the common ones of stickers). */
+const EMOJI: StickerEmoji[] = [
+  { char: '😀', name: 'grinning face', shortcode: 'grinning' },
+  { char: '😂', name: 'face with tears of joy', shortcode: 'joy' },
+  { char: '❤️', name: 'red heart', shortcode: 'heart' },
+  { char: '👋', name: 'waving hand', shortcode: 'wave' },
+  { char: '🎉', name: 'party popper', shortcode: 'tada' },
+  { char: '😴', name: 'sleeping face', shortcode: 'sleeping' },
+  { char: '🔥', name: 'fire', shortcode: 'fire' },
+  { char: '👍', name: 'thumbs up', shortcode: '+1' },
+]
+
 export interface GalleryItem {
   name: string
   description: string
   tags: string[]
+  emoji: StickerEmoji[]
+  keywords: string[]
   downloads: number
 }
 
@@ -197,7 +212,9 @@ export function galleryItem(random: () => number, index: number): GalleryItem {
     random() < 0.3 ? skewed(random, FILLERS) : skewed(random, VOCABULARY),
   )
   const tags = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => skewed(random, TAGS)))]
-  return { name, description: `${title(words.join(' '))}.`, tags, downloads: Math.floor(1000 * random() ** 8) }
+  const downloads = Math.floor(1000 * random() ** 8)
+  const emoji = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => skewed(random, EMOJI)))]
+  return { name, description: `${title(words.join(' '))}.`, tags, emoji, keywords: [], downloads }
 }
 
 /**

@@ -10,7 +10,7 @@ import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage 
 import type { Logger } from '../logger'
 import { type CachedPage, PageCache } from './page-cache'
 import { galleryPages } from '../services/gallery-pages'
-import { tagLists } from '../services/tag-lists'
+import { tagLists } from '../services/counted-lists'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
 import { scriptHashes, withScriptHashes } from './static-app'

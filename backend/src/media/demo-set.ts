@@ -27,6 +27,8 @@ export interface RenderedDemo {
   name: string
   description: string
   tags: string[]
+  emoji: string[]
+  keywords: string[]
   files: { gif: DemoFile; apng: DemoFile; lottie: DemoFile }
 }
 
@@ -45,6 +47,8 @@ export async function renderDemoSet(): Promise<RenderedDemo[]> {
       name: m.name,
       description: m.description,
       tags: m.tags,
+      emoji: m.emoji,
+      keywords: m.keywords,
       files: {
         gif: { bytes: out.gif, filename: `${m.slug}.gif` },
         apng: { bytes: out.apng, filename: `${m.slug}.png` },

@@ -1,11 +1,13 @@
 import Router from '@koa/router'
-import { tagLists } from '../services/tag-lists'
+import { emojiLists, tagLists } from '../services/counted-lists'
 import type { RouteDeps } from '../app'
 
-/** GET /tags: the tags in use with how many animations carry each, most used first (anyone). */
+/** GET /tags and GET /emoji: the tags and emoji in use with how many animations carry each, most used first (anyone). */
 export function tagRoutes(deps: Pick<RouteDeps, 'store'>): Router {
-  const lists = tagLists(deps.store)
+  const tags = tagLists(deps.store)
+  const emoji = emojiLists(deps.store)
   const router = new Router()
-  router.get('/tags', (ctx) => lists.send(ctx))
+  router.get('/tags', (ctx) => tags.send(ctx))
+  router.get('/emoji', (ctx) => emoji.send(ctx))
   return router
 }

@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
-import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema } from '../../../contract/wumpus-write'
+import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
 import { badRequest, HttpError } from '../http/http-error'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import type { RouteDeps } from '../app'
@@ -60,7 +60,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
       await limits.ip(limit, ctx)
       await limits.account(limit, email)
     }
-    let fields: { name: string; description: string; tags?: string[] }
+    let fields: Omit<CreateWumpus, 'files'>
     let files: PublishedFiles
     if (ctx.is('multipart/form-data')) {
       ;({ fields, files } = await sentFiles(ctx))

@@ -41,7 +41,7 @@ export async function findWumpus(store: Store, id: string | undefined): Promise<
 export async function publishWumpus(
   deps: WumpusesDeps,
   publisher: { email: string; name: string },
-  fields: Pick<CreateWumpus, 'name' | 'description' | 'tags'>,
+  fields: Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>,
   files: PublishedFiles,
   spend: SpendLimit,
 ): Promise<WumpusRecord> {
@@ -59,6 +59,8 @@ export async function publishWumpus(
       name: fields.name,
       description: fields.description,
       tags: fields.tags,
+      emoji: fields.emoji,
+      keywords: fields.keywords,
       files: refs,
       u_email: me,
       u_name,
@@ -143,6 +145,8 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
     ...(patch.name === undefined ? {} : { name: patch.name }),
     ...(patch.description === undefined ? {} : { description: patch.description }),
     ...(patch.tags === undefined ? {} : { tags: patch.tags }),
+    ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
+    ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
     ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
   })
   if (!updated) throw notFound('No animation with this id')

@@ -6,8 +6,10 @@
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import type { DerivedMedia, WumpusFilters, WumpusRecord } from './port'
 
-const TAG_FACET = 't:'
+export const TAG_FACET = 't:'
 const FITS_FACET = 'p:'
+/** Not a filter: the emoji in use are counted from these (SQLite). */
+export const EMOJI_FACET = 'e:'
 
 /**
  * The platforms the record has a ready export for: made from its current Lottie (a replaced Lottie's
@@ -20,8 +22,13 @@ export function readyPlatforms(record: { files: { lottie: { id: string } }; deri
 }
 
 /** The facet keys a record belongs to. */
-export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'files' | 'derived'>): string[] {
-  return [`u:${record.u_email}`, ...record.tags.map((tag) => TAG_FACET + tag), ...readyPlatforms(record).map((p) => FITS_FACET + p)]
+export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'emoji' | 'files' | 'derived'>): string[] {
+  return [
+    `u:${record.u_email}`,
+    ...record.tags.map((tag) => TAG_FACET + tag),
+    ...readyPlatforms(record).map((p) => FITS_FACET + p),
+    ...new Set(record.emoji.map((emoji) => EMOJI_FACET + emoji.char)),
+  ]
 }
 
 /** The facet keys a list must belong to all of. */
@@ -31,11 +38,6 @@ export function filterFacets(filters: WumpusFilters): string[] {
   if (filters.tag !== undefined) keys.push(TAG_FACET + filters.tag)
   if (filters.fits !== undefined) keys.push(FITS_FACET + filters.fits)
   return keys
-}
-
-/** The tag of a tag facet key, or undefined for other facets. */
-export function tagOfFacet(key: string): string | undefined {
-  return key.startsWith(TAG_FACET) ? key.slice(TAG_FACET.length) : undefined
 }
 
 /** The MongoDB filter for the filters. */

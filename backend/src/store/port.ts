@@ -8,9 +8,15 @@ import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { ListSort } from '../../../contract/search'
 import type { Platform } from '../../../contract/stickers'
-import type { TagCount } from '../../../contract/wumpus'
+import type { StickerEmoji, TagCount } from '../../../contract/wumpus'
 
-export type { TagCount }
+export type { StickerEmoji, TagCount }
+
+/** An emoji in use (its fully qualified character) and how many animations carry it. */
+export interface EmojiUse {
+  char: string
+  count: number
+}
 
 /**
  * What a file is for: one format of an animation, a profile photo/cover, or a file the server made
@@ -88,6 +94,10 @@ export interface WumpusRecord {
   u_name: string
   /** Normalized tags (contract/search.ts); [] for records stored before tags existed. */
   tags: string[]
+  /** Emoji with their names, in order (contract/wumpus.ts); [] for records stored before emoji existed. */
+  emoji: StickerEmoji[]
+  /** Search keywords, lower case; [] for records stored before keywords existed. */
+  keywords: string[]
   /** Counted downloads; 0 for records stored before counting existed. */
   downloads: number
   /** Absent until the server has made them. */
@@ -96,14 +106,16 @@ export interface WumpusRecord {
   updatedAt: Date
 }
 
-export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'downloads' | 'derived'> & {
+export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived'> & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
-  /** Defaults to none. */
+  /** Each defaults to none. */
   tags?: string[]
+  emoji?: StickerEmoji[]
+  keywords?: string[]
 }
 
-export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags'>>
+export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords'>>
 
 /**
  * Filters that keep a known subset: each is one facet (indexed rows in SQLite) and one indexed field in
@@ -253,6 +265,8 @@ export interface WumpusRepository {
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
   /** The tags in use with how many animations carry each, most used first, then by tag. */
   listTags(): Promise<TagCount[]>
+  /** The emoji in use with how many animations carry each, most used first, then by character. */
+  listEmoji(): Promise<EmojiUse[]>
   /** The id of an animation that refers to this file (in any format, or among its derived files), or undefined. */
   findByFile(fileId: string): Promise<string | undefined>
   /** Whether any animation refers to this file (findByFile answers one). */

@@ -13,6 +13,7 @@ import type {
   PackPatch,
   PackRecord,
   SessionRecord,
+  StickerEmoji,
   StoredFile,
   UserPatch,
   UserRecord,
@@ -33,7 +34,7 @@ export const USER_DEFAULTS: UserDefaults = {
 }
 
 const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
-const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags']
+const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags', 'emoji', 'keywords']
 
 /** Only the known keys whose value is defined (a patch may come straight from parsed input). */
 function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
@@ -43,6 +44,10 @@ function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
     if (value !== undefined) result[key] = value
   }
   return result
+}
+
+function copyEmoji(emoji: readonly StickerEmoji[]): StickerEmoji[] {
+  return emoji.map(({ char, name, shortcode }) => ({ char, name, ...(shortcode === undefined ? {} : { shortcode }) }))
 }
 
 function copyRef(file: FileRef): FileRef {
@@ -62,6 +67,8 @@ export function wumpusPatchFields(patch: WumpusPatch): WumpusPatch {
   const fields = pick(patch, WUMPUS_PATCH_KEYS)
   if (fields.files) fields.files = copyFiles(fields.files)
   if (fields.tags) fields.tags = [...fields.tags]
+  if (fields.emoji) fields.emoji = copyEmoji(fields.emoji)
+  if (fields.keywords) fields.keywords = [...fields.keywords]
   return fields
 }
 
@@ -73,13 +80,16 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
     u_email: wumpus.u_email,
     u_name: wumpus.u_name,
     tags: [...(wumpus.tags ?? [])],
+    emoji: copyEmoji(wumpus.emoji ?? []),
+    keywords: [...(wumpus.keywords ?? [])],
     downloads: 0,
   }
 }
 
-/** A clean copy of a stored record; records from before tags and download counts get [] and 0. */
+/** A clean copy of a stored record; records from before tags, emoji, keywords and download counts get [] and 0. */
 export function toWumpusRecord(
-  doc: Omit<WumpusRecord, 'tags' | 'downloads'> & Partial<Pick<WumpusRecord, 'tags' | 'downloads'>>,
+  doc: Omit<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'> &
+    Partial<Pick<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'>>,
 ): WumpusRecord {
   return {
     _id: doc._id,
@@ -89,6 +99,8 @@ export function toWumpusRecord(
     u_email: doc.u_email,
     u_name: doc.u_name,
     tags: [...(doc.tags ?? [])],
+    emoji: copyEmoji(doc.emoji ?? []),
+    keywords: [...(doc.keywords ?? [])],
     downloads: doc.downloads ?? 0,
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
     createdAt: doc.createdAt,

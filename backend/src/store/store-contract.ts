@@ -289,14 +289,16 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           'createdAt',
           'description',
           'downloads',
+          'emoji',
           'files',
+          'keywords',
           'name',
           'tags',
           'u_email',
           'u_name',
           'updatedAt',
         ])
-        expect(read).toMatchObject({ tags: [], downloads: 0 })
+        expect(read).toMatchObject({ tags: [], emoji: [], keywords: [], downloads: 0 })
         expect(read?.files).toEqual(sample.files)
         await store.wumpuses.update(inserted._id, { u_email: 'thief@example.com' } as never)
         expect((await store.wumpuses.get(inserted._id))?.u_email).toBe(sample.u_email)
@@ -471,6 +473,40 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.wumpuses.delete(b._id)).toBe(1)
         await store.wumpuses.update(a._id, { tags: [] })
         expect(await store.wumpuses.listTags()).toEqual([])
+      })
+
+      it('keeps emoji and keywords, replaces them on update, finds animations by them, and lists emoji with counts', async () => {
+        const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+        const heart = { char: '❤️', name: 'red heart', shortcode: 'heart' }
+        const party = { char: '🎉', name: 'party popper', shortcode: 'tada' }
+        const a = await store.wumpuses.insert(sampleWumpus({ emoji: [wave, heart], keywords: ['good morning'] }))
+        const b = await store.wumpuses.insert(sampleWumpus({ emoji: [heart] }))
+        const plain = await store.wumpuses.insert(sampleWumpus())
+        expect(await store.wumpuses.get(a._id)).toMatchObject({ emoji: [wave, heart], keywords: ['good morning'] })
+        expect(await store.wumpuses.get(plain._id)).toMatchObject({ emoji: [], keywords: [] })
+        expect(await store.wumpuses.listEmoji()).toEqual([
+          { char: '❤️', count: 2 },
+          { char: '👋', count: 1 },
+        ])
+        for (const q of ['👋', '👋🏽', 'wave', 'waving hand', 'morning', 'goo'])
+          expect(ids(await store.wumpuses.list({ limit: 10, q })), q).toEqual([a._id])
+        expect(new Set(ids(await store.wumpuses.list({ limit: 10, q: '❤' })))).toEqual(new Set([a._id, b._id]))
+        expect(new Set(ids(await store.wumpuses.list({ limit: 10, q: 'heart' })))).toEqual(new Set([a._id, b._id]))
+        expect(await store.wumpuses.list({ limit: 10, q: '🎉' })).toEqual({ items: [], total: 0 })
+
+        const updated = await store.wumpuses.update(a._id, { emoji: [party], keywords: [] })
+        expect(updated).toMatchObject({ emoji: [party], keywords: [] })
+        expect(ids(await store.wumpuses.list({ limit: 10, q: '🎉' }))).toEqual([a._id])
+        expect(await store.wumpuses.list({ limit: 10, q: '👋' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.list({ limit: 10, q: 'morning' })).toEqual({ items: [], total: 0 })
+        expect(await store.wumpuses.listEmoji()).toEqual([
+          { char: '❤️', count: 1 },
+          { char: '🎉', count: 1 },
+        ])
+        await store.wumpuses.update(a._id, { name: 'Renamed Wumpus' })
+        expect((await store.wumpuses.get(a._id))?.emoji).toEqual([party])
+        expect(await store.wumpuses.delete(b._id)).toBe(1)
+        expect(await store.wumpuses.listEmoji()).toEqual([{ char: '🎉', count: 1 }])
       })
 
       it('filters by tag with its own total and paging, newest first, also with an uploader', async () => {
@@ -657,8 +693,11 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         await check()
       })
 
-      it('keeps tags, download counts and the search index across close and reopen', async () => {
-        const moon = await store.wumpuses.insert(sampleWumpus({ name: 'Moon Wumpus', tags: ['night'] }))
+      it('keeps tags, emoji, download counts and the search index across close and reopen', async () => {
+        const sleepy = { char: '😴', name: 'sleeping face', shortcode: 'sleeping' }
+        const moon = await store.wumpuses.insert(
+          sampleWumpus({ name: 'Moon Wumpus', tags: ['night'], emoji: [sleepy], keywords: ['bedtime'] }),
+        )
         await store.wumpuses.insert(sampleWumpus({ name: 'Sun Wumpus', tags: ['day', 'night'] }))
         await store.wumpuses.addDownloads(new Map([[moon._id, 4]]))
         const reopened = await subject.reopen()
@@ -669,6 +708,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           { tag: 'night', count: 2 },
           { tag: 'day', count: 1 },
         ])
+        expect(await reopened.wumpuses.get(moon._id)).toMatchObject({ emoji: [sleepy], keywords: ['bedtime'] })
+        expect(await reopened.wumpuses.listEmoji()).toEqual([{ char: '😴', count: 1 }])
+        for (const q of ['😴', 'bedtime', 'sleeping']) expect(ids(await reopened.wumpuses.list({ limit: 5, q })), q).toEqual([moon._id])
         await reopened.wumpuses.update(moon._id, { name: 'Star Wumpus' })
         expect(await reopened.wumpuses.list({ limit: 5, q: 'moon' })).toEqual({ items: [], total: 0 })
       })

@@ -7,6 +7,8 @@ const record = (i: number): WumpusRecord => ({
   ...sampleWumpus({ name: `Wumpus ${i}`, tags: ['happy'] }),
   _id: i.toString(16).padStart(24, '0'),
   tags: ['happy'],
+  emoji: [],
+  keywords: [],
   downloads: i,
   createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
   updatedAt: new Date(Date.UTC(2025, 0, 1, 0, i)),

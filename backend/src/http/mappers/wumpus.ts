@@ -18,6 +18,8 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     u_email: record.u_email,
     u_name: record.u_name,
     tags: record.tags,
+    emoji: record.emoji,
+    keywords: record.keywords,
     downloads: record.downloads,
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),

@@ -8,6 +8,8 @@ export const blinking: Mascot = {
   name: 'Blinky Wumpus',
   description: 'A peach wumpus looking around curiously and blinking its big round eyes.',
   tags: ['curious', 'eyes', 'cute'],
+  emoji: ['😉', '👀', '🤔'],
+  keywords: ['wink', 'curious'],
   lottie: wumpus({
     name: 'Blinky Wumpus',
     color: '#ffab7a',

@@ -44,6 +44,10 @@ export interface Mascot {
   description: string
   /** Lower-case words (contract/search.ts rules), for search and the gallery's tag chips. */
   tags: string[]
+  /** Emoji as typed (contract/emoji.ts), the first ones what chat apps show. */
+  emoji: string[]
+  /** Search keywords (Telegram's too). */
+  keywords: string[]
   lottie: object
 }
 

@@ -18,6 +18,8 @@ export const bouncing: Mascot = {
   name: 'Bouncy Wumpus',
   description: 'A mint green wumpus bouncing up and down like a happy ball.',
   tags: ['happy', 'bounce', 'excited'],
+  emoji: ['😄', '🤸', '✨'],
+  keywords: ['yay', 'boing'],
   lottie: wumpus({
     name: 'Bouncy Wumpus',
     color: '#5ed6a8',

@@ -9,6 +9,8 @@ export const cheering: Mascot = {
   name: 'Cheering Wumpus',
   description: 'An orange wumpus cheering with both arms up in a shower of sparkles.',
   tags: ['celebrate', 'party', 'hooray'],
+  emoji: ['🎉', '🥳', '🙌'],
+  keywords: ['congrats', 'hooray'],
   lottie: wumpus({
     name: 'Cheering Wumpus',
     color: '#ff9a3c',

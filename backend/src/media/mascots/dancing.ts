@@ -9,6 +9,8 @@ export const dancing: Mascot = {
   name: 'Dancing Wumpus',
   description: 'A violet wumpus grooving side to side to its own little tune.',
   tags: ['dance', 'music', 'party'],
+  emoji: ['💃', '🕺', '🎶'],
+  keywords: ['groove', 'dance party'],
   lottie: wumpus({
     name: 'Dancing Wumpus',
     color: '#b48cff',

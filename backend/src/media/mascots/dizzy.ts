@@ -9,6 +9,8 @@ export const dizzy: Mascot = {
   name: 'Dizzy Wumpus',
   description: 'A lime green wumpus wobbling about with spinning eyes and stars around its head.',
   tags: ['dizzy', 'confused', 'stars'],
+  emoji: ['😵‍💫', '💫', '🤪'],
+  keywords: ['dizzy', 'confused'],
   lottie: wumpus({
     name: 'Dizzy Wumpus',
     color: '#a3dc5a',

@@ -8,6 +8,8 @@ export const jumping: Mascot = {
   name: 'Jumping Wumpus',
   description: 'A coral wumpus crouching down and leaping for joy with both arms up.',
   tags: ['joy', 'excited', 'celebrate'],
+  emoji: ['🤩', '🙌', '🎉'],
+  keywords: ['yay', 'jump for joy'],
   lottie: wumpus({
     name: 'Jumping Wumpus',
     color: '#ff7a7a',

@@ -9,6 +9,8 @@ export const lovestruck: Mascot = {
   name: 'Lovestruck Wumpus',
   description: 'A pink wumpus with heart eyes swaying dreamily as hearts float up.',
   tags: ['love', 'hearts', 'cute'],
+  emoji: ['😍', '❤️', '🥰'],
+  keywords: ['love', 'crush'],
   lottie: wumpus({
     name: 'Lovestruck Wumpus',
     color: '#ff8cc6',

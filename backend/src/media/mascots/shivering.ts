@@ -9,6 +9,8 @@ export const shivering: Mascot = {
   name: 'Shivering Wumpus',
   description: 'An icy blue wumpus hugging itself and shivering as snowflakes drift down.',
   tags: ['cold', 'winter', 'snow'],
+  emoji: ['🥶', '❄️', '😬'],
+  keywords: ['cold', 'brr'],
   lottie: wumpus({
     name: 'Shivering Wumpus',
     color: '#86d3f0',

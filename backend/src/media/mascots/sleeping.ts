@@ -9,6 +9,8 @@ export const sleeping: Mascot = {
   name: 'Sleepy Wumpus',
   description: 'A dozy blue wumpus snoozing peacefully while little z’s float away.',
   tags: ['sleepy', 'night', 'tired'],
+  emoji: ['😴', '💤', '🌙'],
+  keywords: ['sleep', 'good night'],
   lottie: wumpus({
     name: 'Sleepy Wumpus',
     color: '#7d8fe0',

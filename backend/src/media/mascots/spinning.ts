@@ -8,6 +8,8 @@ export const spinning: Mascot = {
   name: 'Spinning Wumpus',
   description: 'A sunny yellow wumpus with little horns hopping into a full twirl.',
   tags: ['twirl', 'dance', 'happy'],
+  emoji: ['🌀', '💃', '😄'],
+  keywords: ['twirl', 'spin'],
   lottie: wumpus({
     name: 'Spinning Wumpus',
     color: '#ffcf4a',

@@ -8,6 +8,8 @@ export const waving: Mascot = {
   name: 'Waving Wumpus',
   description: 'A friendly lavender wumpus waving hello with a big smile.',
   tags: ['hello', 'wave', 'greeting', 'friendly'],
+  emoji: ['👋', '🙂', '😊'],
+  keywords: ['hi', 'hello', 'bye'],
   lottie: wumpus({
     name: 'Waving Wumpus',
     color: '#8c9eff',

@@ -8,6 +8,8 @@ export const yawning: Mascot = {
   name: 'Yawning Wumpus',
   description: 'A teal wumpus stretching its stubby arms up in a great big yawn.',
   tags: ['tired', 'sleepy', 'morning'],
+  emoji: ['🥱', '😪', '☕'],
+  keywords: ['tired', 'good morning'],
   lottie: wumpus({
     name: 'Yawning Wumpus',
     color: '#3fc4c9',

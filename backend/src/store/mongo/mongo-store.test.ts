@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
 import { toStoreError } from './errors'
 import { openMongoStore } from './open-mongo-store'
+import { SEARCH_VERSION } from './search'
 import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
 import { describeStoreContract, sampleWumpus } from '../store-contract'
 
@@ -147,7 +148,10 @@ describe('mongo store search fields', () => {
     const { store, dbName } = await openFresh()
     try {
       const db = admin.db(dbName)
-      const record = await store.wumpuses.insert(sampleWumpus({ name: 'Café Wumpus C', description: 'Naïve star', tags: ['night-sky'] }))
+      const family = { char: '👩‍👩‍👧', name: 'family' }
+      const record = await store.wumpuses.insert(
+        sampleWumpus({ name: 'Café Wumpus C', description: 'Naïve star', tags: ['night-sky'], emoji: [family] }),
+      )
       const raw = await db.collection('wumpuses').findOne({ _id: record._id as never })
       // No one-letter prefixes: a one-letter query word finds only itself, as a whole word ("c").
       expect([...(raw?.searchPrefixes as string[])].sort()).toEqual(
@@ -174,9 +178,16 @@ describe('mongo store search fields', () => {
           'night',
           'sk',
           'sky',
+          // An emoji is kept whole, and its name's words like any other.
+          '👩‍👩‍👧',
+          'fa',
+          'fam',
+          'fami',
+          'famil',
+          'family',
         ].sort(),
       )
-      expect(raw?.searchVersion).toBe(2)
+      expect(raw?.searchVersion).toBe(SEARCH_VERSION)
       await store.wumpuses.insert(sampleWumpus({ name: 'Supercalifragilisticexpialidocious Wumpus', tags: ['night-sky', 'long'] }))
       const long = await db.collection('wumpuses').findOne({ tags: 'long' })
       // Prefixes up to 20 characters, and the whole word.
@@ -253,7 +264,7 @@ describe('mongo store search fields', () => {
     const store = await openMongoStore({ uri, dbName })
     try {
       const reindexed = await db.collection('wumpuses').findOne({ _id: versionOne._id as never })
-      expect(reindexed?.searchVersion).toBe(2)
+      expect(reindexed?.searchVersion).toBe(SEARCH_VERSION)
       expect((reindexed?.searchPrefixes as string[]).filter((prefix) => prefix.length === 1)).toEqual([])
       expect(await store.wumpuses.list({ limit: 5, q: 'o' })).toEqual({ items: [], total: 0 })
       expect((await store.wumpuses.list({ limit: 5, q: 'rul' })).items.map((item) => item._id)).toEqual([versionOne._id])

@@ -69,7 +69,7 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     { key: { searchPrefixes: 1 } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
   ])
-  await db.collection('tags').createIndexes([{ key: { count: -1, _id: 1 } }])
+  for (const counts of ['tags', 'emoji']) await db.collection(counts).createIndexes([{ key: { count: -1, _id: 1 } }])
   // Records stored before fileIds existed get it, then one unique multikey index claims every file.
   for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
     await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
@@ -99,7 +99,12 @@ async function indexOlderWumpuses(db: Db): Promise<void> {
   for await (const doc of wumpuses.find({ fits: { $exists: false } }, { projection: { files: 1, derived: 1 } })) {
     await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc) } })
   }
-  const stale = wumpuses.find({ searchVersion: { $ne: SEARCH_VERSION } }, { projection: { name: 1, description: 1, tags: 1 } })
+  const stale = wumpuses.find(
+    { searchVersion: { $ne: SEARCH_VERSION } },
+    {
+      projection: { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1 },
+    },
+  )
   let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
   for await (const doc of stale) {
     batch.push({ updateOne: { filter: { _id: doc._id }, update: { $set: searchFields(doc) } } })

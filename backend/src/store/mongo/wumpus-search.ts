@@ -22,7 +22,7 @@ export interface Matches {
 }
 
 /** What ranking a match needs of its document. */
-const RANKING_FIELDS = { name: 1, description: 1, tags: 1, createdAt: 1 } as const
+const RANKING_FIELDS = { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1, createdAt: 1 } as const
 /** Bytes of the cache of searches (about 70 per match: its id string, score, time and newest position). */
 const CACHE_BYTES = 32 * 1024 * 1024
 const BYTES_PER_MATCH = 70

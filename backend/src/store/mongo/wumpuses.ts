@@ -1,4 +1,4 @@
-/** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags`. */
+/** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
 import type { Collection, Db, Filter } from 'mongodb'
 import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
 import type { Platform } from '../../../../contract/stickers'
@@ -9,6 +9,7 @@ import {
   DuplicateKeyError,
   FileInUseError,
   type DerivedMedia,
+  type EmojiUse,
   type ListWumpusesOptions,
   type NewWumpus,
   type TagCount,
@@ -40,8 +41,8 @@ import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Match
 export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
   Partial<SearchFields> & { derived?: DerivedMedia & { fileIds?: string[] }; fileIds?: string[]; fits?: Platform[] }
 
-/** How many animations carry a tag, kept up to date with every write (the tags list needs no scan). */
-interface TagCountDocument {
+/** How many animations carry a tag or emoji, kept up to date with every write (the lists need no scan). */
+interface CountDocument {
   _id: string
   count: number
 }
@@ -50,7 +51,7 @@ export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
 export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
 /** Records as the port answers them: the search prefixes stay in the database. */
 const RECORD_PROJECTION = { searchPrefixes: 0 } as const
-const TEXT_FIELDS = ['name', 'description', 'tags'] as const
+const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
 /** How long a kept search may miss other instances' writes (as the HTTP layer's page caches). */
 export const SEARCH_MAX_AGE_MS = 2000
 
@@ -84,7 +85,8 @@ async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promi
 export class MongoWumpuses implements WumpusRepository {
   private revisionNumber = 0
   private readonly wumpuses: Collection<WumpusDocument>
-  private readonly tagCounts: Collection<TagCountDocument>
+  private readonly tagCounts: Collection<CountDocument>
+  private readonly emojiCounts: Collection<CountDocument>
   private readonly search: WumpusSearch
 
   constructor(
@@ -93,7 +95,8 @@ export class MongoWumpuses implements WumpusRepository {
     options: { searchMaxAgeMs?: number } = {},
   ) {
     this.wumpuses = db.collection<WumpusDocument>('wumpuses')
-    this.tagCounts = db.collection<TagCountDocument>('tags')
+    this.tagCounts = db.collection<CountDocument>('tags')
+    this.emojiCounts = db.collection<CountDocument>('emoji')
     this.search = new WumpusSearch(this.wumpuses, options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
   }
 
@@ -211,7 +214,7 @@ export class MongoWumpuses implements WumpusRepository {
     }
     await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record))))
     this.changed()
-    await this.countTags(record.tags, 1)
+    await this.moveCounts(record, 1)
     return record
   }
 
@@ -223,15 +226,8 @@ export class MongoWumpuses implements WumpusRepository {
     if (records.length === 0) return
     await guard(() => this.wumpuses.insertMany(records.map(toWumpusDocument)))
     this.changed()
-    const counts = new Map<string, number>()
-    for (const record of records) for (const tag of record.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1)
-    if (counts.size === 0) return
-    await guard(() =>
-      this.tagCounts.bulkWrite(
-        [...counts].map(([tag, count]) => ({ updateOne: { filter: { _id: tag }, update: { $inc: { count } }, upsert: true } })),
-        { ordered: false },
-      ),
-    )
+    await addCounts(this.tagCounts, tally(records.map((record) => record.tags)))
+    await addCounts(this.emojiCounts, tally(records.map(emojiChars)))
   }
 
   async update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
@@ -258,6 +254,8 @@ export class MongoWumpuses implements WumpusRepository {
         name: before.name,
         description: before.description,
         tags: current.tags ?? { $exists: false },
+        emoji: current.emoji ?? { $exists: false },
+        keywords: current.keywords ?? { $exists: false },
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
       const doc = await claiming(() =>
@@ -266,14 +264,8 @@ export class MongoWumpuses implements WumpusRepository {
       if (!doc) continue
       this.changed()
       const updated = toWumpusRecord(doc)
-      await this.countTags(
-        before.tags.filter((tag) => !updated.tags.includes(tag)),
-        -1,
-      )
-      await this.countTags(
-        updated.tags.filter((tag) => !before.tags.includes(tag)),
-        1,
-      )
+      await this.moveCounts(before, -1, updated)
+      await this.moveCounts(updated, 1, before)
       return updated
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
@@ -302,10 +294,10 @@ export class MongoWumpuses implements WumpusRepository {
 
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1 } }))
+    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1 } }))
     if (!doc) return 0
     this.changed()
-    await this.countTags(doc.tags ?? [], -1)
+    await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
     await this.packs.removeWumpus(id)
     return 1
   }
@@ -328,13 +320,11 @@ export class MongoWumpuses implements WumpusRepository {
   }
 
   async listTags(): Promise<TagCount[]> {
-    const docs = await guard(() =>
-      this.tagCounts
-        .find({ count: { $gt: 0 } })
-        .sort({ count: -1, _id: 1 })
-        .toArray(),
-    )
-    return docs.map((doc) => ({ tag: doc._id, count: doc.count }))
+    return (await listCounts(this.tagCounts)).map((doc) => ({ tag: doc._id, count: doc.count }))
+  }
+
+  async listEmoji(): Promise<EmojiUse[]> {
+    return (await listCounts(this.emojiCounts)).map((doc) => ({ char: doc._id, count: doc.count }))
   }
 
   async findByFile(fileId: string): Promise<string | undefined> {
@@ -348,16 +338,16 @@ export class MongoWumpuses implements WumpusRepository {
     return (await this.findByFile(fileId)) !== undefined
   }
 
-  /** Moves the counts of these tags; counts that reach 0 are removed. */
-  private async countTags(tags: readonly string[], delta: 1 | -1): Promise<void> {
-    if (tags.length === 0) return
-    await guard(async () => {
-      await this.tagCounts.bulkWrite(
-        tags.map((tag) => ({ updateOne: { filter: { _id: tag }, update: { $inc: { count: delta } }, upsert: true } })),
-        { ordered: false },
-      )
-      if (delta < 0) await this.tagCounts.deleteMany({ _id: { $in: [...tags] }, count: { $lte: 0 } })
-    })
+  /**
+   * Moves the counts of a record's tags and emoji by delta: all of them, or only those the other version
+   * of the record lacks. Counts that reach 0 are removed.
+   */
+  private async moveCounts(record: Pick<WumpusRecord, 'tags' | 'emoji'>, delta: 1 | -1, other?: Pick<WumpusRecord, 'tags' | 'emoji'>) {
+    const only = (values: string[], others: string[] | undefined) => values.filter((value) => !others?.includes(value))
+    const tags = only(record.tags, other?.tags)
+    const emoji = only(emojiChars(record), other && emojiChars(other))
+    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])))
+    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])))
   }
 
   /** What lists and searches see has changed. */
@@ -365,6 +355,40 @@ export class MongoWumpuses implements WumpusRepository {
     this.revisionNumber++
     this.search.changed()
   }
+}
+
+function emojiChars(record: Pick<WumpusRecord, 'emoji'>): string[] {
+  return [...new Set(record.emoji.map((emoji) => emoji.char))]
+}
+
+/** How many of the lists hold each value. */
+function tally(lists: readonly string[][]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const list of lists) for (const value of list) counts.set(value, (counts.get(value) ?? 0) + 1)
+  return counts
+}
+
+/** Adds to the counts (upserting new values); counts that reach 0 are removed. */
+async function addCounts(collection: Collection<CountDocument>, deltas: ReadonlyMap<string, number>): Promise<void> {
+  if (deltas.size === 0) return
+  await guard(async () => {
+    await collection.bulkWrite(
+      [...deltas].map(([value, count]) => ({ updateOne: { filter: { _id: value }, update: { $inc: { count } }, upsert: true } })),
+      { ordered: false },
+    )
+    if ([...deltas.values()].some((count) => count < 0))
+      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } })
+  })
+}
+
+/** The values with a count, most first, then by value. */
+function listCounts(collection: Collection<CountDocument>): Promise<CountDocument[]> {
+  return guard(() =>
+    collection
+      .find({ count: { $gt: 0 } })
+      .sort({ count: -1, _id: 1 })
+      .toArray(),
+  )
 }
 
 /** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */

@@ -58,7 +58,7 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC);
   CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC);
 
-  -- What a list can be filtered by (store/facets.ts: uploader, tag, platform), with the newest-first
+  -- What a list can be filtered or counted by (store/facets.ts: uploader, tag, platform, emoji), with the newest-first
   -- keys copied, so that a filtered page newest first is one index range too. (Download counts change
   -- all the time: they stay in wumpuses alone.)
   CREATE TABLE wumpus_facets (
@@ -161,6 +161,11 @@ const MIGRATIONS: readonly string[] = [
     window_end INTEGER NOT NULL,
     points INTEGER NOT NULL
   ) WITHOUT ROWID;
+  `,
+  // Emoji (with their names) and keywords: JSON arrays, [] for the animations stored before.
+  `
+  ALTER TABLE wumpuses ADD COLUMN emoji TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE wumpuses ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';
   `,
 ]
 

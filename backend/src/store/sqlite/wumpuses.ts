@@ -1,11 +1,12 @@
 /** Animations in SQLite: records, their list orders and filters, their words, and the files they claim. */
 import { fieldWords, FIELD_BIT, listOrder, queryWords, SEARCH_FIELDS, type ListKey, type ListOrder } from '../../../../contract/search'
-import { filterFacets, recordFacets, tagOfFacet } from '../facets'
+import { EMOJI_FACET, filterFacets, recordFacets, TAG_FACET } from '../facets'
 import { isId, newId } from '../ids'
 import { decodeCursor, encodeCursor, PageSelector } from '../list-order'
 import {
   FileInUseError,
   type DerivedMedia,
+  type EmojiUse,
   type ListWumpusesOptions,
   type NewWumpus,
   type TagCount,
@@ -28,6 +29,8 @@ interface WumpusRow {
   u_email: string
   u_name: string
   tags: string
+  emoji: string
+  keywords: string
   files: string
   derived: string | null
   downloads: number
@@ -46,6 +49,8 @@ export function toRow(record: WumpusRecord): Omit<WumpusRow, 'seq'> {
     u_email: record.u_email,
     u_name: record.u_name,
     tags: json.write(record.tags),
+    emoji: json.write(record.emoji),
+    keywords: json.write(record.keywords),
     files: json.write(record.files),
     derived: record.derived ? json.write({ ...copyDerived(record.derived), madeAt: record.derived.madeAt.getTime() }) : null,
     downloads: record.downloads,
@@ -63,6 +68,8 @@ function fromRow(row: WumpusRow): WumpusRecord {
     u_email: row.u_email,
     u_name: row.u_name,
     tags: json.read<string[]>(row.tags),
+    emoji: json.read<WumpusRecord['emoji']>(row.emoji),
+    keywords: json.read<string[]>(row.keywords),
     files: json.read<WumpusRecord['files']>(row.files),
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
     downloads: row.downloads,
@@ -76,8 +83,9 @@ export class SqliteWumpuses implements WumpusRepository {
   private readonly search: WumpusSearch
   /** List totals by filter, until animations come, go or change what they are filtered by. */
   private readonly totals = new Map<string, number>()
-  /** The tags in use with their counts, until animations come, go or change their tags. */
+  /** The tags and emoji in use with their counts, until animations come, go or change them. */
   private tagCounts: TagCount[] | undefined
+  private emojiCounts: EmojiUse[] | undefined
   /** Download counts above 0 by seq, for ordering search matches by popularity; loaded when first needed. */
   private downloads: Map<number, number> | undefined
   private readonly statements = new Map<string, Statement<unknown[], unknown>>()
@@ -91,11 +99,12 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql = {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, files, derived, downloads, created_at, updated_at)
-         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @files, @derived, @downloads, @created_at, @updated_at)`,
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at)
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at)`,
       ),
       update: db.prepare(
-        `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, files = @files,
+        `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
+         keywords = @keywords, files = @files,
          derived = @derived, updated_at = @updated_at WHERE seq = @seq`,
       ),
       delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
@@ -117,8 +126,8 @@ export class SqliteWumpuses implements WumpusRepository {
       releaseClaims: db.prepare<[number]>('DELETE FROM wumpus_files WHERE seq = ?'),
       idOf: db.prepare<[number], string>('SELECT id FROM wumpuses WHERE seq = ?').pluck(),
       byFile: db.prepare<[string], { id: string }>('SELECT w.id FROM wumpus_files c JOIN wumpuses w ON w.seq = c.seq WHERE c.file_id = ?'),
-      tags: db.prepare<[], { facet: string; count: number }>(
-        "SELECT facet, count(*) AS count FROM wumpus_facets WHERE facet >= 't:' AND facet < 't;' GROUP BY facet",
+      facetCounts: db.prepare<[string, string], { facet: string; count: number }>(
+        'SELECT facet, count(*) AS count FROM wumpus_facets WHERE facet >= ? AND facet < ? GROUP BY facet',
       ),
     }
   }
@@ -213,12 +222,25 @@ export class SqliteWumpuses implements WumpusRepository {
 
   listTags(): Promise<TagCount[]> {
     return guarded(() => {
-      this.tagCounts ??= this.sql.tags
-        .all()
-        .map(({ facet, count }) => ({ tag: tagOfFacet(facet)!, count }))
-        .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
+      this.tagCounts ??= this.facetCounts(TAG_FACET).map(({ value, count }) => ({ tag: value, count }))
       return this.tagCounts.map((entry) => ({ ...entry }))
     })
+  }
+
+  listEmoji(): Promise<EmojiUse[]> {
+    return guarded(() => {
+      this.emojiCounts ??= this.facetCounts(EMOJI_FACET).map(({ value, count }) => ({ char: value, count }))
+      return this.emojiCounts.map((entry) => ({ ...entry }))
+    })
+  }
+
+  /** The values of one kind of facet with how many animations have each, most first, then by value. */
+  private facetCounts(prefix: string): Array<{ value: string; count: number }> {
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)
+    return this.sql.facetCounts
+      .all(prefix, end)
+      .map(({ facet, count }) => ({ value: facet.slice(prefix.length), count }))
+      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
   }
 
   findByFile(fileId: string): Promise<string | undefined> {
@@ -392,6 +414,7 @@ export class SqliteWumpuses implements WumpusRepository {
     this.revisionNumber++
     this.totals.clear()
     this.tagCounts = undefined
+    this.emojiCounts = undefined
     this.search.changed()
   }
 
