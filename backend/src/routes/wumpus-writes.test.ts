@@ -221,6 +221,55 @@ describe('POST /api/wumpuses', () => {
     }
   })
 
+  it('keeps emoji with their names in order and keywords in lower case, and refuses what is not an emoji or breaks the limits', async () => {
+    const res = await call('POST', '/api/wumpuses', admin, {
+      name: 'Emoji Wumpus',
+      description: 'Carries emoji and keywords',
+      files: await threeUploads(),
+      // Without its variation selector, and a repeat with a skin tone: one heart, one wave.
+      emoji: ['❤', '👋', '👋🏽', '✨'],
+      keywords: [' Good  Morning ', 'good morning', 'hi'],
+    })
+    expect(res.status, await res.clone().text()).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    expect(created.emoji).toEqual([
+      { char: '❤️', name: 'red heart', shortcode: 'heart' },
+      { char: '👋', name: 'waving hand', shortcode: 'wave' },
+      { char: '✨', name: 'sparkles', shortcode: 'sparkles' },
+    ])
+    expect(created.keywords).toEqual(['good morning', 'hi'])
+    expect(await (await call('GET', '/api/emoji?limit=100')).json()).toEqual(
+      expect.arrayContaining([{ char: '👋', name: 'waving hand', shortcode: 'wave', count: 1 }]),
+    )
+    for (const q of ['👋🏻', 'wave', 'sparkles', 'good morning']) {
+      const found = wumpusListSchema.parse(await (await call('GET', `/api/wumpuses?q=${encodeURIComponent(q)}`)).json())
+      expect(
+        found.map((item) => item._id),
+        q,
+      ).toContain(created._id)
+    }
+
+    const letters = 'abcdefghijklmnopqrstu'
+    for (const [fields, path, message] of [
+      [{ emoji: ['A'] }, 'emoji.0', 'Not an emoji: A'],
+      [{ emoji: ['🏻'] }, 'emoji.0', 'Not an emoji: 🏻'],
+      [{ emoji: ['👋👋'] }, 'emoji.0', 'Not an emoji: 👋👋'],
+      [{ emoji: [...'😀😁😂🤣😃😄😅😆😉😊😋😎😍😘🥰😗😙🥲😚🙂🤗'] }, 'emoji', 'At most 20 emoji'],
+      [{ keywords: ['hi!'] }, 'keywords.0', 'Keywords are words: letters and digits, with spaces, hyphens or apostrophes between'],
+      [{ keywords: [...letters] }, 'keywords', 'At most 20 keywords'],
+      [{ keywords: ['a'.repeat(40), 'b'.repeat(30)] }, 'keywords', 'Keywords have at most 64 characters in all'],
+    ] as const) {
+      const refused = await call('POST', '/api/wumpuses', admin, {
+        name: 'Bad Emoji Wumpus',
+        description: 'Carries a bad emoji or keyword',
+        files: await threeUploads(),
+        ...fields,
+      })
+      expect(refused.status).toBe(400)
+      expect(errorBody(await refused.json()).error.details).toEqual([expect.objectContaining({ path, message })])
+    }
+  })
+
   it("refuses file ids that are unknown, of the wrong kind, not the sender's, or already used", async () => {
     const files = await threeUploads()
     const body = (override: object) => ({ name: 'Checked Wumpus', description: 'Checking every file id', files: { ...files, ...override } })
@@ -313,6 +362,32 @@ describe('POST /api/wumpuses', () => {
     expect(wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, repeated)).json()).tags).toEqual(['one', 'two'])
   })
 
+  it('takes emoji as multipart fields, all in one or one per field, and keywords like tags', async () => {
+    const files = {
+      lottie: { bytes: lottieBytes(), name: 'emoji.json' },
+      gif: { bytes: buildGif(), name: 'emoji.gif' },
+      apng: { bytes: buildApng(), name: 'emoji.png' },
+    }
+    const together = form(files, {
+      name: 'Form Emoji',
+      description: 'Emoji sent as form fields',
+      emoji: '👋 🎉',
+      keywords: 'hi, party time',
+    })
+    const res = await call('POST', '/api/wumpuses', admin, together)
+    expect(res.status, await res.clone().text()).toBe(201)
+    const created = wumpusSchema.parse(await res.json())
+    expect(created.emoji.map((emoji) => emoji.char)).toEqual(['👋', '🎉'])
+    expect(created.keywords).toEqual(['hi', 'party time'])
+    const apart = form(files, { name: 'Form Emoji Two', description: 'Emoji sent as form fields' })
+    apart.append('emoji', '😴')
+    apart.append('emoji', '🌙')
+    expect(wumpusSchema.parse(await (await call('POST', '/api/wumpuses', admin, apart)).json()).emoji.map((emoji) => emoji.char)).toEqual([
+      '😴',
+      '🌙',
+    ])
+  })
+
   it('renders GIF and APNG when only a Lottie is sent', async () => {
     const res = await call(
       'POST',
@@ -392,6 +467,29 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
     const untagged = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: [] })).json())
     expect(untagged.tags).toEqual([])
     await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { tags: 'sleepy' }), 400, 'BAD_REQUEST')
+  })
+
+  it('replaces the emoji and keywords, or removes them, leaving the rest alone', async () => {
+    const wumpus = await makersWumpus()
+    expect(wumpus).toMatchObject({ emoji: [], keywords: [] })
+    const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { emoji: ['😴', '🌙'], keywords: ['Bedtime'] })
+    expect(res.status, await res.clone().text()).toBe(200)
+    const edited = wumpusSchema.parse(await res.json())
+    expect(edited).toEqual({
+      ...wumpus,
+      emoji: [
+        { char: '😴', name: 'sleeping face', shortcode: 'sleeping' },
+        { char: '🌙', name: 'crescent moon', shortcode: 'crescent_moon' },
+      ],
+      keywords: ['bedtime'],
+    })
+    expect(
+      wumpusListSchema.parse(await (await call('GET', `/api/wumpuses?q=${encodeURIComponent('🌙 bedtime')}`)).json()).map((w) => w._id),
+    ).toEqual([wumpus._id])
+    const cleared = wumpusSchema.parse(await (await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { emoji: [], keywords: [] })).json())
+    expect(cleared).toEqual(wumpus)
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { emoji: '😴' }), 400, 'BAD_REQUEST')
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, stranger, { emoji: ['😴'] }), 403, 'FORBIDDEN')
   })
 
   it('lets an admin edit, and refuses everyone else', async () => {
