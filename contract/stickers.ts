@@ -8,7 +8,7 @@ export interface PlatformRules {
   /** The file kind, as people call it. */
   kind: 'APNG' | 'GIF' | 'animated WebP' | 'TGS'
   contentType: string
-  /** Added to the animation's name: `waving-wumpus.discord.png`. */
+  /** Added to the animation's name: `waving-wumpus.discord.png`, `waving-wumpus.discord-emoji.gif`. */
   extension: string
   maxBytes: number
   /** The cap as the platform states it. */
@@ -26,7 +26,7 @@ export interface PlatformRules {
 }
 
 /**
- * The platforms' published rules for animated stickers (as of 2026). Sizes in decimal bytes where a
+ * The platforms' published rules for animated stickers and custom emoji (as of 2026). Sizes in decimal bytes where a
  * platform says KB, binary where it says KiB, so every file is within the stricter reading.
  */
 export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
@@ -40,6 +40,17 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     maxDurationMs: 5000,
     canvas: { exact: 320 },
   },
+  // Custom emoji: Discord also takes WebP and PNG; a GIF plays everywhere Discord runs.
+  'discord-emoji': {
+    label: PLATFORM_LABELS['discord-emoji'],
+    kind: 'GIF',
+    contentType: 'image/gif',
+    extension: 'discord-emoji.gif',
+    maxBytes: 256 * 1024,
+    maxBytesLabel: '256 KiB',
+    maxDurationMs: Infinity,
+    canvas: { exact: 128 },
+  },
   telegram: {
     label: PLATFORM_LABELS.telegram,
     kind: 'TGS',
@@ -49,6 +60,18 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     maxBytesLabel: '64 KB',
     maxDurationMs: 3000,
     canvas: { exact: 512 },
+    fps: 60,
+  },
+  // Custom emoji: the sticker's rules (and feature limits) on a 100x100 canvas.
+  'telegram-emoji': {
+    label: PLATFORM_LABELS['telegram-emoji'],
+    kind: 'TGS',
+    contentType: 'application/x-tgsticker',
+    extension: 'telegram-emoji.tgs',
+    maxBytes: 64_000,
+    maxBytesLabel: '64 KB',
+    maxDurationMs: 3000,
+    canvas: { exact: 100 },
     fps: 60,
   },
   whatsapp: {

@@ -17,6 +17,8 @@ export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
     u_email: `artist${n}@example.com`,
     u_name: `Artist ${n}`,
     tags: [],
+    emoji: [],
+    keywords: [],
     downloads: 0,
     // Higher numbers are newer, like the gallery's newest-first order.
     createdAt: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),
@@ -30,7 +32,9 @@ export function makeWumpuses(from: number, count: number): Wumpus[] {
 
 const STICKER_FACTS: Record<Platform, Pick<StickerExport, 'contentType' | 'width' | 'height' | 'frames' | 'durationMs'>> = {
   discord: { contentType: 'image/apng', width: 320, height: 320, frames: 60, durationMs: 2000 },
+  'discord-emoji': { contentType: 'image/gif', width: 128, height: 128, frames: 60, durationMs: 2000 },
   telegram: { contentType: 'application/x-tgsticker', width: 512, height: 512, frames: 120, durationMs: 2000 },
+  'telegram-emoji': { contentType: 'application/x-tgsticker', width: 100, height: 100, frames: 120, durationMs: 2000 },
   whatsapp: { contentType: 'image/webp', width: 512, height: 512, frames: 60, durationMs: 2000 },
   signal: { contentType: 'image/apng', width: 384, height: 384, frames: 60, durationMs: 2000 },
   line: { contentType: 'image/apng', width: 270, height: 270, frames: 20, durationMs: 2000 },

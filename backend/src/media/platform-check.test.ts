@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { checkStickerFile } from './platform-check'
@@ -16,6 +17,10 @@ const apng = (size: number, frames: number, options: { plays?: number; delayNum?
   })
 const tgs = (overrides: Record<string, unknown>) =>
   new Uint8Array(gzipSync(JSON.stringify(lottie({ fr: 60, ip: 0, op: 120, w: 512, h: 512, ...overrides }))))
+const emojiTgs = (overrides: Record<string, unknown>) => tgs({ w: 100, h: 100, ...overrides })
+/** A 128x128 GIF of full frames that do not compress (about 9.3 KB each). */
+const fullFrames = (count: number) =>
+  buildGif({ width: 128, height: 128, loop: 0, frames: Array.from({ length: count }, () => ({ delayCs: 4 })) })
 const layer = (extra: Record<string, unknown>) => ({ ...(lottie().layers as object[])[0], ...extra })
 const shapes = (...list: object[]) => ({ layers: [layer({ shapes: list })] })
 
@@ -48,8 +53,56 @@ describe('checkStickerFile', () => {
     })
   })
 
+  it('checks Discord emoji: a 128x128 GIF of at most 256 KiB, read in binary kilobytes, of any length', () => {
+    // 300 frames of 4 cs: 12 s, which emoji may run.
+    const long = buildGif({
+      width: 128,
+      height: 128,
+      loop: 0,
+      frames: Array.from({ length: 300 }, () => ({ delayCs: 4, width: 8, height: 8 })),
+    })
+    expect(checkStickerFile('discord-emoji', long)).toMatchObject({
+      problems: [],
+      facts: { contentType: 'image/gif', width: 128, height: 128, frames: 300, durationMs: 12_000, plays: 0 },
+    })
+    // Over 256,000 bytes but within 262,144 (256 KiB): fits.
+    const within = fullFrames(28)
+    expect(within.length).toBeGreaterThan(256_000)
+    expect(within.length).toBeLessThanOrEqual(262_144)
+    expect(checkStickerFile('discord-emoji', within).problems).toEqual([])
+    const over = fullFrames(29)
+    expect(over.length).toBeGreaterThan(262_144)
+    expect(checkStickerFile('discord-emoji', over)).toMatchObject({
+      overCap: true,
+      problems: [`${Math.round(over.length / 1000)} KB is over Discord emoji's limit of 256 KiB`],
+    })
+    expect(
+      checkStickerFile('discord-emoji', buildGif({ width: 320, height: 320, loop: 0, frames: [{ width: 8, height: 8 }] })).problems,
+    ).toEqual(['320x320 is not the 128x128 Discord emoji asks for'])
+    expect(checkStickerFile('discord-emoji', apng(128, 2)).problems[0]).toMatch(/cannot be read as GIF/)
+  })
+
+  it('checks Telegram emoji: a .tgs on a 100x100 canvas at 60 fps, at most 3 s and 64 KB', () => {
+    expect(checkStickerFile('telegram-emoji', emojiTgs({ op: 180 }))).toMatchObject({
+      problems: [],
+      facts: { contentType: 'application/x-tgsticker', width: 100, height: 100, frames: 180, durationMs: 3000, fps: 60 },
+    })
+    // A sticker's canvas is not an emoji's, nor the other way round.
+    expect(checkStickerFile('telegram-emoji', tgs({})).problems).toEqual(['512x512 is not the 100x100 Telegram emoji asks for'])
+    expect(checkStickerFile('telegram', emojiTgs({})).problems).toEqual(['100x100 is not the 512x512 Telegram asks for'])
+    expect(checkStickerFile('telegram-emoji', emojiTgs({ op: 181 })).problems).toEqual(['It runs 3.02 s; Telegram emoji allows 3 s'])
+    expect(checkStickerFile('telegram-emoji', emojiTgs({ fr: 30, op: 60 })).problems).toEqual(['It runs at 30 fps, not 60'])
+    // Random text in the name does not compress: a .tgs over 64,000 bytes.
+    const heavy = emojiTgs({ nm: randomBytes(80_000).toString('base64') })
+    expect(heavy.length).toBeGreaterThan(64_000)
+    expect(checkStickerFile('telegram-emoji', heavy)).toMatchObject({
+      overCap: true,
+      problems: [`${Math.round(heavy.length / 1000)} KB is over Telegram emoji's limit of 64 KB`],
+    })
+  })
+
   it('finds size, canvas, duration, frame and play problems', () => {
-    const heavy = buildGif({ width: 128, height: 128, loop: 0, frames: Array.from({ length: 16 }, () => ({ delayCs: 4 })) })
+    const heavy = fullFrames(16)
     expect(heavy.length).toBeGreaterThan(128_000)
     expect(checkStickerFile('slack', heavy)).toMatchObject({
       overCap: true,
@@ -114,6 +167,9 @@ describe('checkStickerFile', () => {
     ]
     for (const [feature, overrides] of refused) {
       expect(checkStickerFile('telegram', tgs(overrides)).problems, feature).toEqual([`Telegram does not allow ${feature}`])
+      expect(checkStickerFile('telegram-emoji', emojiTgs(overrides)).problems, `emoji: ${feature}`).toEqual([
+        `Telegram does not allow ${feature}`,
+      ])
     }
     expect(checkStickerFile('telegram', tgs({ fr: 30, op: 60 })).problems).toEqual(['It runs at 30 fps, not 60'])
     expect(checkStickerFile('telegram', tgs({ w: 320, h: 320 })).problems).toEqual(['320x320 is not the 512x512 Telegram asks for'])

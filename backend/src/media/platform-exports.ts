@@ -82,7 +82,7 @@ export async function exportForPlatform(
   const sourceFps = Math.min(header.fr, DEFAULT_MAX_FPS)
   const square = header.w === header.h ? [] : ['Centred on a square canvas']
 
-  if (platform === 'telegram') return telegramExport(lottie)
+  if (platform === 'telegram' || platform === 'telegram-emoji') return telegramExport(platform, lottie)
   if (platform !== 'line' && durationMs > rules.maxDurationMs) {
     return absent(platform, [`The animation runs ${seconds(durationMs)}; ${rules.label} allows ${seconds(rules.maxDurationMs)}`])
   }
@@ -142,12 +142,16 @@ export async function exportForPlatform(
       const fps = Math.min(sourceFps, Math.floor((50 * 1000) / durationMs))
       if (fps < 1) return absent(platform, [`The animation runs ${seconds(durationMs)}: 50 frames cannot show it`])
       const notes = fps < sourceFps ? [`${fpsText(fps)} so it fits in 50 frames`, ...square] : square
-      return ladder(platform, colourLadder(128, fps, [1, 0.5]), renders.square, (seq, a) => encodeGif(seq, { quality: a.quality }), notes)
+      return ladder(platform, colourLadder(128, fps, [1, 0.5]), renders.square, gif, notes)
     }
+    case 'discord-emoji':
+      return ladder(platform, colourLadder(128, sourceFps, [1, 0.5]), renders.square, gif, square)
     case 'line':
       return lineExport(lottie, header, durationMs, renders)
   }
 }
+
+const gif = (seq: FrameSequence, a: Attempt) => encodeGif(seq, { quality: a.quality })
 
 /** Palette qualities 80 to 20 at each share of the frame rate; colours go first, frames after. */
 function colourLadder(size: number, fps: number, shares: number[]): Attempt[] {
@@ -267,14 +271,17 @@ async function lineExport(
   return result
 }
 
-/** Telegram: the Lottie itself, rewritten for Telegram's rules and gzipped; names dropped if it is too big. */
-function telegramExport(lottie: unknown): PlatformExport {
-  const rules = PLATFORM_RULES.telegram
+/**
+ * Telegram stickers and custom emoji: the Lottie itself, rewritten for Telegram's rules on the
+ * platform's canvas and gzipped; names dropped if it is too big.
+ */
+function telegramExport(platform: 'telegram' | 'telegram-emoji', lottie: unknown): PlatformExport {
+  const rules = PLATFORM_RULES[platform]
   let converted
   try {
-    converted = toTelegramLottie(lottie)
+    converted = toTelegramLottie(lottie, rules.canvas.exact)
   } catch (error) {
-    return absent('telegram', [(error as Error).message])
+    return absent(platform, [(error as Error).message])
   }
   let bytes = tgsBytes(converted.lottie)
   const notes = [...converted.notes]
@@ -282,9 +289,9 @@ function telegramExport(lottie: unknown): PlatformExport {
     bytes = tgsBytes(withoutNames(converted.lottie))
     notes.push(`Layer and shape names were left out to fit ${rules.maxBytesLabel}`)
   }
-  const check = checkStickerFile('telegram', bytes)
-  if (check.problems.length > 0 || !check.facts) return absent('telegram', check.problems)
-  return { platform: 'telegram', file: { bytes, facts: check.facts }, notes }
+  const check = checkStickerFile(platform, bytes)
+  if (check.problems.length > 0 || !check.facts) return absent(platform, check.problems)
+  return { platform, file: { bytes, facts: check.facts }, notes }
 }
 
 function withoutNames(lottie: object): object {

@@ -62,13 +62,25 @@ describe('renderAnimation (shared worker)', () => {
     expect(ascii(out.previews.small.bytes.subarray(8), 4)).toBe('WEBP')
     expect(out.exports.map((e) => [e.platform, e.file !== undefined])).toEqual([
       ['discord', true],
+      ['discord-emoji', true],
       ['telegram', true],
+      ['telegram-emoji', true],
       ['whatsapp', true],
       ['signal', true],
       ['line', true],
       ['slack', true],
     ])
-    expect(Object.keys(out.timings)).toEqual(['previews', 'discord', 'telegram', 'whatsapp', 'signal', 'line', 'slack'])
+    expect(Object.keys(out.timings)).toEqual([
+      'previews',
+      'discord',
+      'discord-emoji',
+      'telegram',
+      'telegram-emoji',
+      'whatsapp',
+      'signal',
+      'line',
+      'slack',
+    ])
   })
 
   it('rejects a failing job and keeps serving', async () => {

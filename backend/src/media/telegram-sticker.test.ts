@@ -71,6 +71,15 @@ describe('toTelegramLottie', () => {
     expect(frames.frames.every((f) => f.subarray(0, 512 * 4 * 120).every((v) => v === 0))).toBe(true)
   })
 
+  it('fits the scene on the 100x100 canvas of a custom emoji, drawn as the source is', async () => {
+    const source = demoMascots().find((m) => m.slug === 'dizzy-wumpus')!.lottie
+    const { lottie: converted, notes } = toTelegramLottie(source, 100)
+    expect(converted).toMatchObject({ fr: 60, w: 100, h: 100, tgs: 1 })
+    expect(notes).toContain('Scaled from 320x320 to a 100x100 canvas')
+    // Rendered at 100 px, the source (scaled by the renderer) and the emoji (scaled by its canvas layer) match.
+    expect((await worstError(source, converted, 100)).rms).toBeLessThan(0.5)
+  })
+
   it('gzips the JSON into a .tgs', () => {
     const bytes = tgsBytes(toTelegramLottie(lottie()).lottie)
     expect([bytes[0], bytes[1]]).toEqual([0x1f, 0x8b])

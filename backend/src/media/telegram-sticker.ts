@@ -1,12 +1,13 @@
 // Telegram's animated stickers are gzipped Lottie (.tgs) on a 512x512 canvas at exactly 60 fps, with
-// a reduced feature set. This rewrites a Lottie towards those rules: the whole scene is scaled onto a
-// 512 canvas by a null parent layer, every time value is retimed to 60 fps (keyframes move; no time
+// a reduced feature set; its custom emoji are the same on a 100x100 canvas. This rewrites a Lottie
+// towards those rules: the whole scene is scaled onto the canvas by a null parent layer, every time value is retimed to 60 fps (keyframes move; no time
 // remapping), idle time stretches are removed, and star and polygon shapes become bezier paths.
 // What cannot be converted is left as it is, for the platform check to refuse with its reason.
 import { gzipSync } from 'node:zlib'
 import { lottieBytes } from './lottie-json'
 import { lottieHeader } from './render-lottie'
 
+/** The canvas of a sticker; custom emoji have 100 (contract/stickers.ts). */
 export const TELEGRAM_SIZE = 512
 export const TELEGRAM_FPS = 60
 
@@ -20,8 +21,8 @@ export interface TelegramConversion {
   notes: string[]
 }
 
-/** A copy of the Lottie rewritten for Telegram (see the file comment). Throws on a broken Lottie. */
-export function toTelegramLottie(source: unknown): TelegramConversion {
+/** A copy of the Lottie rewritten for Telegram on a `size` canvas (see the file comment). Throws on a broken Lottie. */
+export function toTelegramLottie(source: unknown, size = TELEGRAM_SIZE): TelegramConversion {
   const header = lottieHeader(source)
   const lottie = structuredClone(source) as Json
   const notes: string[] = []
@@ -34,9 +35,9 @@ export function toTelegramLottie(source: unknown): TelegramConversion {
     retime(lottie, TELEGRAM_FPS / header.fr)
     notes.push(`Retimed from ${round(header.fr)} to ${TELEGRAM_FPS} fps`)
   }
-  if (header.w !== TELEGRAM_SIZE || header.h !== TELEGRAM_SIZE) {
-    fitCanvas(lottie, header.w, header.h)
-    notes.push(`Scaled from ${header.w}x${header.h} to a ${TELEGRAM_SIZE}x${TELEGRAM_SIZE} canvas`)
+  if (header.w !== size || header.h !== size) {
+    fitCanvas(lottie, header.w, header.h, size)
+    notes.push(`Scaled from ${header.w}x${header.h} to a ${size}x${size} canvas`)
   }
   lottie.fr = TELEGRAM_FPS
   // Telegram's own exporter marks its files so.
@@ -118,9 +119,9 @@ function resetIdleTimeStretch(lottie: Json): boolean {
   return reset
 }
 
-/** Scales and centres the scene on the 512 canvas through a null layer that parents every root layer. */
-function fitCanvas(lottie: Json, width: number, height: number): void {
-  const scale = TELEGRAM_SIZE / Math.max(width, height)
+/** Scales and centres the scene on the `size` canvas through a null layer that parents every root layer. */
+function fitCanvas(lottie: Json, width: number, height: number, size: number): void {
+  const scale = size / Math.max(width, height)
   const layers = lottie.layers as Json[]
   const index = Math.max(0, ...layers.map((layer) => (typeof layer.ind === 'number' ? layer.ind : 0))) + 1
   for (const layer of layers) if (isObject(layer) && layer.parent === undefined) layer.parent = index
@@ -136,7 +137,7 @@ function fitCanvas(lottie: Json, width: number, height: number): void {
       o: still(100),
       r: still(0),
       a: still([0, 0, 0]),
-      p: still([(TELEGRAM_SIZE - width * scale) / 2, (TELEGRAM_SIZE - height * scale) / 2, 0]),
+      p: still([(size - width * scale) / 2, (size - height * scale) / 2, 0]),
       s: still([scale * 100, scale * 100, 100]),
     },
     ip: lottie.ip,
@@ -144,8 +145,8 @@ function fitCanvas(lottie: Json, width: number, height: number): void {
     st: 0,
     bm: 0,
   })
-  lottie.w = TELEGRAM_SIZE
-  lottie.h = TELEGRAM_SIZE
+  lottie.w = size
+  lottie.h = size
 }
 
 /** Replaces every star or polygon whose outline does not animate; answers how many. */

@@ -16,8 +16,11 @@ import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, Store, WumpusRecord } from '../store/port'
 
-/** Bump when the previews or exports change, so existing animations get new ones at the next start. */
-export const DERIVED_MEDIA_VERSION = 1
+/**
+ * Bump when the previews or exports change, so existing animations get new ones at the next start.
+ * 2: Discord and Telegram custom emoji.
+ */
+export const DERIVED_MEDIA_VERSION = 2
 
 export interface DerivedMediaService {
   /** Makes this animation's derived files if they are missing or stale (queued; resolves when done, never rejects). */

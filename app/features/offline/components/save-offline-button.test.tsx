@@ -67,7 +67,7 @@ describe('Save for offline on gallery cards', () => {
     }
     expect(await storedBytes(first.preview!.webp)).toBeUndefined()
     expect(await storedBytes(first.preview!.webp2x)).toBeUndefined()
-    expect(await storedKeys('files')).toHaveLength(3 + 1 + 5)
+    expect(await storedKeys('files')).toHaveLength(3 + 1 + 7)
     expect(await storedKeys('saved')).toEqual([first._id])
     // The other card is untouched.
     expect(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' })).toBeInTheDocument()
@@ -87,8 +87,8 @@ describe('Save for offline on gallery cards', () => {
     await user.click(screen.getByRole('button', { name: 'Save Wumpus 2 for offline' }))
     await screen.findByRole('button', { name: 'Remove Wumpus 2 from offline' })
     expect(storage.persist).toHaveBeenCalledTimes(1)
-    // Wumpus 1: three files, three previews, five chat app files; Wumpus 2: its files and previews (chat app files still being made).
-    expect((await storedKeys('files')).length).toBe(17)
+    // Wumpus 1: three files, three previews, seven chat app files (Telegram's is absent); Wumpus 2: its files and previews (chat app files still being made).
+    expect((await storedKeys('files')).length).toBe(19)
   })
 
   it('keeps the animated previews of a sticker whose Lottie the cards cannot play', async () => {
