@@ -64,12 +64,12 @@ const ms = (value: number) => `${value.toFixed(1)} ms`.padStart(10)
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`.padStart(11)
 
 async function report(pack: string, platforms: readonly Platform[], runs: number) {
-  console.log(`${'platform'.padEnd(10)}${'ZIP'.padStart(11)}${'first byte'.padStart(12)}${'total'.padStart(10)}   (median of ${runs})`)
+  console.log(`${'platform'.padEnd(16)}${'ZIP'.padStart(11)}${'first byte'.padStart(12)}${'total'.padStart(10)}   (median of ${runs})`)
   for (const platform of platforms) {
     const results = []
     for (let i = 0; i < runs; i++) results.push(await fetchZip(pack, platform))
     console.log(
-      `${platform.padEnd(10)}${kb(results[0]!.bytes)}  ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`,
+      `${platform.padEnd(16)}${kb(results[0]!.bytes)}  ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`,
     )
   }
 }

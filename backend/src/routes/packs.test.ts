@@ -271,6 +271,8 @@ describe('packs: one ZIP per platform', () => {
       if (platform === 'telegram') expect(readme).toMatch(/Left out \(no Telegram file\):\r\n {2}Zipped Long: Too long for this platform/)
       else expect(readme).not.toContain('Left out')
       if (platform === 'line') expect(readme).toContain('LINE sets have 8, 16 or 24 stickers; this pack has 12.')
+      if (platform === 'discord-emoji') expect(readme).toContain('Server Settings > Emoji > Upload Emoji')
+      if (platform === 'telegram-emoji') expect(readme).toContain('send /newemojipack (animated) to @Stickers')
 
       if (platform === 'whatsapp') {
         const tray = entries.find((entry) => entry.name === 'tray.png')!
@@ -297,7 +299,7 @@ describe('packs: one ZIP per platform', () => {
     const file = rendered.derived!.exports.find((e) => e.platform === 'whatsapp')!.file!
     expect(whatsapp.bytes).toBe(12 * file.bytes)
 
-    // The six ZIPs above came from one visitor: each of their stickers counted once.
+    // The ZIPs above came from one visitor: each of their stickers counted once.
     await server.downloads.flush()
     expect((await server.store.wumpuses.get(ids[0]!))!.downloads).toBe(1)
     expect((await server.store.wumpuses.get(ids[11]!))!.downloads).toBe(1)
@@ -338,7 +340,13 @@ describe('packs: one ZIP per platform', () => {
     const res = await fetch(`${server.url}/api/packs/${id}/download/telegram`)
     expect(res.status).toBe(422)
     expect(errorBody(await res.json()).error.message).toBe('None of this pack’s stickers has a Telegram file yet.')
-    expect((await fetch(`${server.url}/api/packs/${id}/download/myspace`)).status).toBe(404)
+    for (const unknown of ['myspace', 'discord-', 'Discord-Emoji']) {
+      const refused = await fetch(`${server.url}/api/packs/${id}/download/${unknown}`)
+      expect(refused.status).toBe(404)
+      expect(errorBody(await refused.json()).error.message).toBe(
+        'No such platform: use discord, discord-emoji, telegram, telegram-emoji, whatsapp, signal, line, slack',
+      )
+    }
     expect((await fetch(`${server.url}/api/packs/abcdefabcdefabcdefabcdef/download/slack`)).status).toBe(404)
     expect((await fetch(`${server.url}/api/packs/nope/download/slack`)).status).toBe(404)
   })

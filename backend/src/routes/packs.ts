@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import { packListPath } from '../../../contract/api-paths'
 import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { createPackSchema, packListQuerySchema, updatePackSchema } from '../../../contract/pack'
-import { platformSchema } from '../../../contract/stickers'
+import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { notFound } from '../http/http-error'
@@ -35,7 +35,7 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
 
   router.get('/packs/:id/download/:platform', async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
-    if (!platform.success) throw notFound('No such platform: use discord, telegram, whatsapp, signal, line or slack')
+    if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
     const zip = await packs.zip(ctx.params.id!, platform.data)
     for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))

@@ -36,8 +36,8 @@ export interface PackZip {
 type NewPackInput = Omit<NewPack, 'createdBy'>
 type Entry = { record: WumpusRecord; file: DerivedFile }
 
-/** Telegram sets hold at most this many animated stickers. */
-const TELEGRAM_SET_MAX = 120
+/** Telegram sets hold at most this many animated stickers, or custom emoji. */
+const TELEGRAM_SET_MAX: Partial<Record<Platform, number>> = { telegram: 120, 'telegram-emoji': 200 }
 const AUDIT_TEXT_MAX = 500
 
 export interface PackService {
@@ -199,8 +199,9 @@ function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platform): Z
   if (platform === 'line' && count > 0 && !(LINE_SET_SIZES as readonly number[]).includes(count)) {
     notes.push(`LINE sets have ${LINE_SET_SIZES.join(', ').replace(/, (?=\d+$)/, ' or ')} stickers; ${has}.`)
   }
-  if (platform === 'telegram' && count > TELEGRAM_SET_MAX)
-    notes.push(`Telegram sets hold up to ${TELEGRAM_SET_MAX} animated stickers: make two sets.`)
+  const setMax = TELEGRAM_SET_MAX[platform]
+  if (setMax !== undefined && count > setMax)
+    notes.push(`Telegram sets hold up to ${setMax} ${platform === 'telegram' ? 'animated stickers' : 'custom emoji'}: make two sets.`)
   return { platform, entries, left, fits: message === null, message, notes }
 }
 
@@ -285,7 +286,11 @@ async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Pro
 
 const HOW_TO: Record<Platform, string> = {
   discord: 'Discord: Server Settings > Stickers > Upload Sticker, one file at a time (a server has 5 to 60 sticker slots by boost level).',
+  'discord-emoji':
+    'Discord: Server Settings > Emoji > Upload Emoji, several .gif files at once; name each with letters, digits and underscores (a server has 50 to 250 animated emoji slots by boost level).',
   telegram: 'Telegram: send /newpack (animated) to @Stickers, then each .tgs file with an emoji.',
+  'telegram-emoji':
+    'Telegram: send /newemojipack (animated) to @Stickers, then each .tgs file with an emoji (custom emoji need Telegram Premium to send).',
   whatsapp: 'WhatsApp: open the ZIP in a sticker app that imports packs (tray.png is the pack icon), or rename it to .wastickers.',
   signal: 'Signal Desktop: File > Create/upload sticker pack, then add the .png files.',
   line: 'LINE: upload the .png files in LINE Creators Market as an animated sticker set, with main.png as its main image and tab.png as its chat tab image.',
