@@ -336,7 +336,9 @@ function fillPath(template: string, random: ReturnType<typeof prng>, destructive
         !destructiveAdmin && random.next() < 0.3 ? random.pick([...galleryIds, ...packIds]) : random.pick(HOSTILE_IDS),
       )
       .replace(':name', () => random.pick(['a.gif', '..', '%2e%2e%2fsecret', 'x'.repeat(400)]))
-      .replace(':platform', () => random.pick(['whatsapp', 'line', 'telegram', 'WhatsApp', '..', '%00', 'x'.repeat(300)]))
+      .replace(':platform', () =>
+        random.pick(['whatsapp', 'line', 'telegram', 'telegram-emoji', 'discord-emoji', 'WhatsApp', '..', '%00', 'x'.repeat(300)]),
+      )
   )
 }
 

@@ -96,6 +96,7 @@ describe('GET /api/wumpuses with q, tag and sort', () => {
     ['two searches', '/api/wumpuses?q=a&q=b'],
     ['an unknown platform', '/api/wumpuses?fits=myspace'],
     ['a platform in capitals', '/api/wumpuses?fits=Discord'],
+    ['half a platform id', '/api/wumpuses?fits=discord-'],
   ])('refuses %s with 400', async (_, path) => {
     await expectError(await get(path), 400, 'BAD_REQUEST')
   })
@@ -105,13 +106,16 @@ describe('GET /api/wumpuses with q, tag and sort', () => {
     expect(await fitsDiscord.json()).toEqual([])
     expect(fitsDiscord.headers.get('x-total-count')).toBe('0')
     // Exports made in the background move the store's revision, so the cached page above is not answered again.
-    await makeExports(moon, ['discord', 'slack'])
+    await makeExports(moon, ['discord', 'discord-emoji', 'slack'])
     await makeExports(moonlight, ['discord'])
-    await makeExports(cafe, ['telegram'])
+    await makeExports(cafe, ['telegram', 'telegram-emoji'])
     expect(await names(await get('/api/wumpuses?fits=discord'))).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
     expect(await names(await get('/api/wumpuses?fits=slack&tag=night'))).toEqual(['Moon Wumpus'])
     expect(await names(await get('/api/wumpuses?fits=telegram&q=latte'))).toEqual(['Café Wumpus'])
     expect(await names(await get('/api/wumpuses?fits=telegram&q=moon'))).toEqual([])
+    // A platform id with a hyphen is its own: Discord emoji are not Discord stickers.
+    expect(await names(await get('/api/wumpuses?fits=discord-emoji'))).toEqual(['Moon Wumpus'])
+    expect(await names(await get('/api/wumpuses?fits=telegram-emoji&q=latte'))).toEqual(['Café Wumpus'])
     const first = await get('/api/wumpuses?fits=discord&sort=new&limit=1')
     expect(first.headers.get('x-total-count')).toBe('2')
     const link = first.headers.get('link')!
@@ -119,7 +123,7 @@ describe('GET /api/wumpuses with q, tag and sort', () => {
     expect(await names(await get(/<([^>]+)>/.exec(link)![1]!))).toEqual(['Moon Wumpus'])
     // The list items say what they fit (the offline copy filters on it).
     const [item] = wumpusListSchema.parse(await (await get('/api/wumpuses?fits=slack')).json())
-    expect(item!.fits).toEqual(['discord', 'slack'])
+    expect(item!.fits).toEqual(['discord', 'discord-emoji', 'slack'])
   })
 
   it('refuses a cursor of another order with 400', async () => {

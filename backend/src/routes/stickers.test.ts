@@ -70,7 +70,16 @@ describe('GET /api/wumpus/{id}/stickers', () => {
     await server.derivedMedia.idle()
     const list = await stickers(id)
     expect(list.map((s) => [s.platform, s.status])).toEqual(PLATFORMS.map((p) => [p, 'ready']))
-    expect(list.map((s) => s.label)).toEqual(['Discord', 'Telegram', 'WhatsApp', 'Signal', 'LINE', 'Slack'])
+    expect(list.map((s) => s.label)).toEqual([
+      'Discord',
+      'Discord emoji',
+      'Telegram',
+      'Telegram emoji',
+      'WhatsApp',
+      'Signal',
+      'LINE',
+      'Slack',
+    ])
     for (const sticker of list) {
       const res = await fetch(server.url + sticker.url)
       expect(res.status).toBe(200)
@@ -87,13 +96,20 @@ describe('GET /api/wumpus/{id}/stickers', () => {
     }
     expect(list.map((s) => s.fileName)).toEqual([
       'party-wumpus.discord.png',
+      'party-wumpus.discord-emoji.gif',
       'party-wumpus.telegram.tgs',
+      'party-wumpus.telegram-emoji.tgs',
       'party-wumpus.whatsapp.webp',
       'party-wumpus.signal.png',
       'party-wumpus.line.png',
       'party-wumpus.slack.gif',
     ])
     expect(list.find((s) => s.platform === 'line')!.notes.join(' ')).toMatch(/Plays 2 times/)
+    // The emoji are emoji-sized.
+    expect(list.filter((s) => s.platform.endsWith('-emoji')).map((s) => [s.platform, s.contentType, s.width, s.height])).toEqual([
+      ['discord-emoji', 'image/gif', 128, 128],
+      ['telegram-emoji', 'application/x-tgsticker', 100, 100],
+    ])
   })
 
   it('gives cards their WebP previews in the list and the detail once made', async () => {
@@ -142,12 +158,20 @@ describe('GET /api/wumpus/{id}/stickers', () => {
     for (const url of urls) expect((await fetch(server.url + url)).status).toBe(404)
   })
 
-  it('says why a platform is missing: Telegram allows 3 s', async () => {
+  it('says why a platform is missing: Telegram allows 3 s, for stickers and emoji', async () => {
     const id = await publish('Long Wumpus', lottieBytes({ op: 120 }))
     await server.derivedMedia.idle()
-    const telegram = (await stickers(id)).find((s) => s.platform === 'telegram')!
+    const list = await stickers(id)
+    const telegram = list.find((s) => s.platform === 'telegram')!
     expect(telegram).toMatchObject({ status: 'absent', url: null, bytes: null })
     expect(telegram.notes.join(' ')).toMatch(/runs 4 s; Telegram allows 3 s/)
+    expect(list.find((s) => s.platform === 'telegram-emoji')).toMatchObject({
+      status: 'absent',
+      url: null,
+      notes: ['It runs 4 s; Telegram emoji allows 3 s'],
+    })
+    // Discord emoji have no length limit.
+    expect(list.find((s) => s.platform === 'discord-emoji')!.status).toBe('ready')
   })
 
   it('answers 404 in the error shape for unknown and malformed ids', async () => {
