@@ -156,6 +156,8 @@ describe('wumpus detail page', () => {
         'Signal: download',
         'LINE: download',
         'Slack: download Spinning Wumpus as 128x128 GIF',
+        'Discord emoji: download Spinning Wumpus as 128x128 GIF',
+        'Telegram emoji: download Spinning Wumpus as 100x100 TGS',
       ]
       for (const name of names) {
         expect(within(section).getByRole('button', { name: new RegExp(`^${name}`) })).toBeEnabled()

@@ -122,7 +122,7 @@ describe('home gallery', () => {
 describe('searching the gallery', () => {
   const gallery = [
     makeWumpus(1, { name: 'Moon Wumpus', description: 'Glows all night', tags: ['night'], downloads: 3, fits: ['discord', 'slack'] }),
-    makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9, fits: ['telegram'] }),
+    makeWumpus(2, { name: 'Café Wumpus', description: 'Sips a latte', tags: ['food'], downloads: 9, fits: ['telegram', 'telegram-emoji'] }),
     makeWumpus(3, {
       name: 'Moonlight Wumpus',
       description: 'Dances under the moon',
@@ -222,7 +222,17 @@ describe('searching the gallery', () => {
       within(fits)
         .getAllByRole('option')
         .map((option) => option.textContent),
-    ).toEqual(['Fits: Any', 'Fits: Discord', 'Fits: Telegram', 'Fits: WhatsApp', 'Fits: Signal', 'Fits: LINE', 'Fits: Slack'])
+    ).toEqual([
+      'Fits: Any',
+      'Fits: Discord',
+      'Fits: Discord emoji',
+      'Fits: Telegram',
+      'Fits: Telegram emoji',
+      'Fits: WhatsApp',
+      'Fits: Signal',
+      'Fits: LINE',
+      'Fits: Slack',
+    ])
 
     await user.selectOptions(fits, 'Fits: Slack')
     await waitFor(() => expect(router.state.location.search).toEqual({ tag: 'night', fits: 'slack' }))
@@ -244,6 +254,20 @@ describe('searching the gallery', () => {
     expect(await names()).toEqual(['Café Wumpus'])
     expect(screen.getByRole('combobox', { name: 'Fits a platform' })).toHaveValue('telegram')
     expect(document.title).toBe('Fits Telegram · Wumpus Gallery')
+  })
+
+  it('filters by an emoji platform, whose id has a hyphen, from the select and from a link', async () => {
+    const { handler, requests } = wumpusListHandler(gallery)
+    server.use(handler, tagListHandler(tags).handler)
+    const { user, router } = renderApp('/?fits=telegram-emoji')
+    expect(await names()).toEqual(['Café Wumpus'])
+    const fits = screen.getByRole('combobox', { name: 'Fits a platform' })
+    expect(fits).toHaveValue('telegram-emoji')
+    expect(document.title).toBe('Fits Telegram emoji · Wumpus Gallery')
+    await user.selectOptions(fits, 'Fits: Discord emoji')
+    await waitFor(() => expect(router.state.location.search).toEqual({ fits: 'discord-emoji' }))
+    expect(await screen.findByRole('heading', { name: 'No animations have a Discord emoji file yet' })).toBeInTheDocument()
+    expect(Object.fromEntries(requests.at(-1)!.searchParams)).toEqual({ limit: '24', fits: 'discord-emoji' })
   })
 
   it('drops what is not valid in a link instead of failing', async () => {
