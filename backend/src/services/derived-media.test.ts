@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { closeRenderPool } from '../media/render-pool'
@@ -71,7 +72,7 @@ describe('derived media service', () => {
     for (const record of [a, b]) {
       const derived = (await store.wumpuses.get(record._id))!.derived!
       expect(derived).toMatchObject({ source: record.files.lottie.id, version: DERIVED_MEDIA_VERSION })
-      expect(derived.exports.map((e) => e.file !== undefined)).toEqual([true, true, true, true, true, true])
+      expect(derived.exports.map((e) => [e.platform, e.file !== undefined])).toEqual(PLATFORMS.map((platform) => [platform, true]))
       // Stored through the store as derived files of the uploader, every one in use.
       for (const id of derivedFileIds(derived)) {
         expect(await store.files.info(id)).toMatchObject({ purpose: 'derived', owner: 'maker@example.com' })
