@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
+import { gunzipSync } from 'node:zlib'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { checkStickerFile } from '../backend/src/media/platform-check'
+import { decodeGif } from '../backend/src/media/test-fixtures/decode-gif'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
 
@@ -149,6 +151,24 @@ describe('Use it in', () => {
     expect(online.bytes.length).toBe(discord.bytes)
     expect(checkStickerFile('discord', online.bytes).problems).toEqual([])
 
+    // The emoji, read by the test GIF decoder and by gunzip: emoji-sized and within their caps.
+    const discordEmoji = await download(page, /^Discord emoji: download Waving Wumpus as 128x128 GIF/)
+    expect(discordEmoji.fileName).toBe('waving-wumpus.discord-emoji.gif')
+    const gif = decodeGif(discordEmoji.bytes)
+    expect([gif.width, gif.height, gif.loop, gif.frames.length]).toEqual([
+      128,
+      128,
+      0,
+      stickers.find((s) => s.platform === 'discord-emoji')!.frames,
+    ])
+    expect(discordEmoji.bytes.length).toBeLessThanOrEqual(256 * 1024)
+    const telegramEmoji = await download(page, /^Telegram emoji: download Waving Wumpus as 100x100 TGS/)
+    expect(telegramEmoji.fileName).toBe('waving-wumpus.telegram-emoji.tgs')
+    const emojiLottie = JSON.parse(gunzipSync(telegramEmoji.bytes).toString('utf8')) as Record<string, number>
+    expect([emojiLottie.w, emojiLottie.h, emojiLottie.fr]).toEqual([100, 100, 60])
+    expect((emojiLottie.op! - emojiLottie.ip!) / emojiLottie.fr!).toBeLessThanOrEqual(3)
+    expect(telegramEmoji.bytes.length).toBeLessThanOrEqual(64_000)
+
     // Saved for offline, the platform files come along.
     await page.getByRole('button', { name: 'Save for offline' }).click()
     await page.getByRole('button', { name: 'Remove from offline' }).waitFor({ timeout: 30_000 })
@@ -162,6 +182,7 @@ describe('Use it in', () => {
       await page.getByRole('heading', { level: 1, name: 'Waving Wumpus' }).waitFor()
       for (const [platform, label] of [
         ['telegram', 'Telegram'],
+        ['telegram-emoji', 'Telegram emoji'],
         ['whatsapp', 'WhatsApp'],
         ['slack', 'Slack'],
       ] as const) {
