@@ -1,6 +1,6 @@
 // npm run bench:media — the demo set as the server makes it: bytes of the original GIF and APNG,
 // of the card previews and of each platform export (median and max), render plus encode time per
-// sticker, the first start (ready, then every preview and export made), and a phone's first visit
+// sticker (in all, and for each platform), the first start (ready, then every preview and export made), and a phone's first visit
 // to the home page (375x812, empty cache, until the network is quiet), counted on the wire.
 import { PLATFORM_RULES, PLATFORMS } from '../contract/stickers'
 import { demoMascots } from '../backend/src/media/demo-set'
@@ -27,6 +27,7 @@ const gif: number[] = []
 const apng: number[] = []
 const previews = { small: [] as number[], large: [] as number[], still: [] as number[] }
 const platforms = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
+const platformMs = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
 console.log('Demo set, one sticker at a time (times in ms):')
 console.log(
   `${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`,
@@ -42,6 +43,7 @@ for (const mascot of demoMascots()) {
   previews.large.push(derived.previews.large.bytes.length)
   previews.still.push(derived.previews.still.bytes.length)
   for (const e of derived.exports) if (e.file) platforms[e.platform]!.push(e.file.bytes.length)
+  for (const p of PLATFORMS) platformMs[p]!.push(derived.timings[p])
   const exportsMs = PLATFORMS.reduce((sum, p) => sum + derived.timings[p], 0)
   const made = derived.exports.filter((e) => e.file).map((e) => e.platform)
   console.log(
@@ -55,11 +57,13 @@ console.log(`  GIF + APNG     total ${kb([...gif, ...apng].reduce((a, b) => a + 
 console.log(`  preview 1x     ${stats(previews.small)}`)
 console.log(`  preview 2x     ${stats(previews.large)}`)
 console.log(`  still          ${stats(previews.still)}`)
-console.log('Bytes per platform export (cap in brackets):')
-for (const p of PLATFORMS)
+console.log('Bytes per platform export (cap in brackets), and its render plus encode time per sticker:')
+for (const p of PLATFORMS) {
+  const ms = platformMs[p]!
   console.log(
-    `  ${PLATFORM_RULES[p].label.padEnd(9)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}`,
+    `  ${PLATFORM_RULES[p].label.padEnd(14)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}; time median ${Math.round(median(ms))} ms, max ${Math.round(Math.max(...ms))} ms`,
   )
+}
 
 // 2. The product as `npm start` runs it on a fresh data folder.
 const server = await buildAndServe()
