@@ -38,6 +38,11 @@ export function tagListPath(limit: number): string {
   return `/api/tags?limit=${limit}`
 }
 
+/** The most used emoji with their names and counts: `GET /api/emoji`. */
+export function emojiListPath(limit: number): string {
+  return `/api/emoji?limit=${limit}`
+}
+
 /** The first frame of an animation as a PNG: `GET /api/wumpus/{id}/still.png` (link previews, Copy image). */
 export function wumpusStillPath(id: string): string {
   return `/api/wumpus/${encodeURIComponent(id)}/still.png`
@@ -67,6 +72,7 @@ export const API_PATHS = {
   wumpusList: '/api/wumpuses',
   userAnimations: '/api/wumpus',
   tags: '/api/tags',
+  emoji: '/api/emoji',
   filesPrefix: '/api/files/',
   config: '/api/config',
   session: '/api/session',

@@ -62,6 +62,8 @@ export const FALLBACK_EMOJI = '🙂'
 
 /** How many of the most used tags the home page offers as chips (GET /api/tags?limit=). */
 export const HOME_TAG_CHIPS = 12
+/** How many of the most used emoji the home page offers as chips (GET /api/emoji?limit=). */
+export const HOME_EMOJI_CHIPS = 8
 
 /** Sticker packs: how many stickers one holds, and its texts. */
 export const PACK_ITEMS_MIN = 1

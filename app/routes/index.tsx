@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { HOME_TAG_CHIPS } from '../../contract/limits'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../contract/limits'
 import { PLATFORM_LABELS } from '../../contract/platforms'
-import { tagsQueryOptions, wumpusListQueryOptions } from '../features/wumpuses/api'
+import { emojiQueryOptions, tagsQueryOptions, wumpusListQueryOptions } from '../features/wumpuses/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
 import { validateGallerySearch, type GallerySearch } from '../features/wumpuses/gallery-search'
 import { usePageTitle } from '../lib/page-title'
@@ -13,8 +13,10 @@ export const Route = createFileRoute('/')({
   loader: async ({ context, deps, cause }) => {
     const loading = Promise.all([
       context.queryClient.ensureInfiniteQueryData(wumpusListQueryOptions(deps)),
-      // The tag chips come with the first paint (server-rendered), not a moment later pushing the cards down.
+      // The tag and emoji chips come with the first paint (server-rendered), not a moment later pushing the cards down.
       context.queryClient.ensureQueryData(tagsQueryOptions(HOME_TAG_CHIPS)),
+      // The emoji row is an extra: the page shows without it when its list cannot be read.
+      context.queryClient.ensureQueryData(emojiQueryOptions(HOME_EMOJI_CHIPS)).catch(() => undefined),
     ])
     // Coming to the page waits for the results; a new search on the page does not (the last results stay
     // shown, and the gallery shows a failure itself).

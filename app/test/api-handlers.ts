@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw'
 import { searchItems, type ListSort } from '../../contract/search'
-import type { TagCount, Wumpus } from '../../contract/wumpus'
+import type { EmojiCount, TagCount, Wumpus } from '../../contract/wumpus'
 import type { StickerExport } from '../../contract/stickers'
 
 /**
@@ -41,6 +41,18 @@ export function tagListHandler(tags: TagCount[]) {
     requests.push(url)
     const limit = Number(url.searchParams.get('limit') ?? 100)
     return HttpResponse.json(tags.slice(0, limit), { headers: { 'X-Total-Count': String(tags.length) } })
+  })
+  return { handler, requests }
+}
+
+/** GET /api/emoji over the given emoji (most used first), honouring limit. */
+export function emojiListHandler(emoji: EmojiCount[]) {
+  const requests: URL[] = []
+  const handler = http.get('/api/emoji', ({ request }) => {
+    const url = new URL(request.url)
+    requests.push(url)
+    const limit = Number(url.searchParams.get('limit') ?? 100)
+    return HttpResponse.json(emoji.slice(0, limit), { headers: { 'X-Total-Count': String(emoji.length) } })
   })
   return { handler, requests }
 }

@@ -1,16 +1,17 @@
 import { http, HttpResponse } from 'msw'
 import { setupServer } from 'msw/node'
-import { tagListHandler } from './api-handlers'
+import { emojiListHandler, tagListHandler } from './api-handlers'
 import { makeStickers, makeWumpus, TINY_LOTTIE } from './fixtures'
 
 /**
- * One msw server for all app tests; each test adds its handlers with server.use(...). Three reads are
- * there from the start: the tags list (empty), which the home page and the animation forms ask for on the
- * side, the detail page's chat app files, which unless a test says otherwise are being made, and the
+ * One msw server for all app tests; each test adds its handlers with server.use(...). These reads are
+ * there from the start: the tags and emoji lists (empty), which the home page and the animation forms ask for
+ * on the side, the detail page's chat app files, which unless a test says otherwise are being made, and the
  * Lottie files that stickers on screen play (a one-layer animation).
  */
 export const server = setupServer(
   tagListHandler([]).handler,
+  emojiListHandler([]).handler,
   http.get('/api/wumpus/:id/stickers', () => HttpResponse.json(makeStickers(makeWumpus(0), { pending: true }))),
   http.get('/api/files/:id/:name.json', () => HttpResponse.json(TINY_LOTTIE)),
 )

@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
+import { emojiListPath, stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { StickerExport } from '../../../contract/stickers'
-import type { TagCount, Wumpus } from '../../../contract/wumpus'
+import type { EmojiCount, TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
 import { keepOnSignOut } from '../../lib/query-client'
@@ -68,9 +68,11 @@ export const wumpusKeys = {
   stickers: (id: string) => [...wumpusKeys.all, 'stickers', id] as const,
 }
 
+/** The counted lists (tags and emoji in use): invalidating `all` after a write refreshes both. */
 export const tagKeys = {
   all: ['tags'] as const,
   top: (limit: number) => [...tagKeys.all, limit] as const,
+  emoji: (limit: number) => [...tagKeys.all, 'emoji', limit] as const,
 }
 
 // The gallery and animation details are public: they stay cached across a sign-out.
@@ -97,6 +99,13 @@ export const tagsQueryOptions = (limit: number) =>
   queryOptions({
     queryKey: tagKeys.top(limit),
     queryFn: ({ signal }) => apiRequest(tagListPath(limit), trusted<TagCount[]>(), { signal }),
+  })
+
+/** The most used emoji with their names and counts. */
+export const emojiQueryOptions = (limit: number) =>
+  queryOptions({
+    queryKey: tagKeys.emoji(limit),
+    queryFn: ({ signal }) => apiRequest(emojiListPath(limit), trusted<EmojiCount[]>(), { signal }),
   })
 
 /** While any platform file is still being made, its list is asked for again this often. */

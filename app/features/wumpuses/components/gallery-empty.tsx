@@ -1,27 +1,31 @@
 import { PLATFORM_LABELS } from '../../../../contract/platforms'
-import type { TagCount } from '../../../../contract/wumpus'
+import { emojiKey } from '../../../../contract/search'
+import type { EmojiCount, TagCount } from '../../../../contract/wumpus'
 import { Link } from '@tanstack/react-router'
 import buttonClasses from '../../../components/button.module.css'
 import type { GallerySearch } from '../gallery-search'
 import classes from './gallery-empty.module.css'
-import { TagChips } from './tag-chips'
+import { EmojiChips, TagChips } from './tag-chips'
 
 interface GalleryEmptyProps {
   search: GallerySearch
   /** Popular tags to suggest. */
   tags: TagCount[]
+  /** Popular emoji to suggest. */
+  emoji: EmojiCount[]
   /** The answer came from what this device stored (offline). */
   offline: boolean
 }
 
-/** Nothing matched: say what was asked, offer to loosen it, and suggest tags that do have animations. */
-export function GalleryEmpty({ search, tags, offline }: GalleryEmptyProps) {
+/** Nothing matched: say what was asked, offer to loosen it, and suggest tags and emoji that do have animations. */
+export function GalleryEmpty({ search, tags, emoji, offline }: GalleryEmptyProps) {
   const filtered = Boolean(search.q || search.tag || search.fits)
   if (!filtered) return <p className={classes.text}>No animations yet. Come back soon!</p>
   const asked = [search.q && `“${search.q}”`, search.tag && `#${search.tag}`].filter(Boolean).join(' in ')
   const fits = search.fits && PLATFORM_LABELS[search.fits]
   const filters = [search.q, search.tag, search.fits].filter(Boolean).length
   const suggestions = tags.filter((entry) => entry.tag !== search.tag).slice(0, 8)
+  const emojiSuggestions = emoji.filter((entry) => emojiKey(entry.char) !== emojiKey(search.q ?? '')).slice(0, 8)
   return (
     <div className={classes.empty} role="status">
       <h2 className="title-h3">
@@ -47,6 +51,12 @@ export function GalleryEmpty({ search, tags, offline }: GalleryEmptyProps) {
         <div className={classes.suggestions}>
           <p className={classes.suggestionsTitle}>Popular tags</p>
           <TagChips tags={suggestions} search={{ sort: search.sort }} label="Popular tags" />
+        </div>
+      )}
+      {emojiSuggestions.length > 0 && (
+        <div className={classes.suggestions}>
+          <p className={classes.suggestionsTitle}>Popular emoji</p>
+          <EmojiChips emoji={emojiSuggestions} search={{ sort: search.sort }} label="Popular emoji" />
         </div>
       )}
     </div>

@@ -1,17 +1,17 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { lazy, Suspense } from 'react'
-import { HOME_TAG_CHIPS } from '../../../../contract/limits'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../../contract/limits'
 import { MorePages } from '../../../components/more-pages'
 import { Spinner } from '../../../components/spinner'
 import { usePagedList } from '../../../lib/use-paged-list'
-import { tagsQueryOptions, wumpusListQueryOptions } from '../api'
+import { emojiQueryOptions, tagsQueryOptions, wumpusListQueryOptions } from '../api'
 import type { GallerySearch } from '../gallery-search'
 import { GalleryEmpty } from './gallery-empty'
 import { GALLERY_SEARCH_FORM_ID, GallerySearchBar } from './gallery-search-bar'
 import { FitsSelect } from './fits-select'
 import fitsClasses from './fits-select.module.css'
-import { TagChips } from './tag-chips'
+import { EmojiChips, TagChips } from './tag-chips'
 import { WumpusCard } from './wumpus-card'
 import classes from './wumpus-gallery.module.css'
 import { shellPieces } from '../../../components/shell-pieces'
@@ -37,6 +37,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
   // (the route loads them in the background).
   const list = useInfiniteQuery({ ...wumpusListQueryOptions(search), placeholderData: keepPreviousData })
   const tags = useQuery(tagsQueryOptions(HOME_TAG_CHIPS))
+  const emoji = useQuery(emojiQueryOptions(HOME_EMOJI_CHIPS))
   const { data } = list
   // While a new search loads, the old results stay on screen but do not page on.
   const { items, total, morePages } = usePagedList(list, { paused: list.isPlaceholderData })
@@ -62,6 +63,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
           <FitsSelect search={search} onChange={(next) => onSearchChange(next, false)} form={GALLERY_SEARCH_FORM_ID} />
           <TagChips tags={tags.data ?? []} search={search} label="Tags" />
         </div>
+        <EmojiChips emoji={emoji.data ?? []} search={search} label="Emoji" />
       </div>
 
       {!data ? (
@@ -80,7 +82,7 @@ export function WumpusGallery({ search, onSearchChange, showAboutHint }: WumpusG
           </div>
         )
       ) : items.length === 0 ? (
-        <GalleryEmpty search={search} tags={tags.data ?? []} offline={offline} />
+        <GalleryEmpty search={search} tags={tags.data ?? []} emoji={emoji.data ?? []} offline={offline} />
       ) : (
         <ul
           className={classes.grid}
