@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HOME_TAG_CHIPS } from '../../../contract/limits'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
@@ -58,8 +58,12 @@ function answersIn(html: string): ApiAnswers {
 }
 
 describe('server-rendered public pages', () => {
-  it('renders the home page with the first gallery page and the tag chips, exactly as the API answers them, and carries those answers', async () => {
-    await addWumpus(server.store, { name: 'Rendered Wumpus' })
+  it('renders the home page with the first gallery page and the tag and emoji chips, exactly as the API answers them, and carries those answers', async () => {
+    await addWumpus(server.store, {
+      name: 'Rendered Wumpus',
+      tags: ['hello'],
+      emoji: [{ char: '👋', name: 'waving hand', shortcode: 'wave' }],
+    })
     const res = await page('/')
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
@@ -74,7 +78,17 @@ describe('server-rendered public pages', () => {
     expect(html).toContain('<head><meta charset="UTF-8"><link rel="preload" href="/first.webp" as="image"><title>')
 
     const answers = answersIn(html)
-    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24', `/api/tags?limit=${HOME_TAG_CHIPS}`])
+    expect(Object.keys(answers)).toEqual([
+      '/api/wumpuses?limit=24',
+      `/api/tags?limit=${HOME_TAG_CHIPS}`,
+      `/api/emoji?limit=${HOME_EMOJI_CHIPS}`,
+    ])
+    expect(JSON.parse(answers[`/api/emoji?limit=${HOME_EMOJI_CHIPS}`]!.body)).toContainEqual({
+      char: '👋',
+      name: 'waving hand',
+      shortcode: 'wave',
+      count: 1,
+    })
     for (const [apiPath, answer] of Object.entries(answers)) {
       const api = await fetch(server.url + apiPath)
       expect(answer.body).toBe(await api.text())
@@ -114,7 +128,11 @@ describe('server-rendered public pages', () => {
     const html = await (await page('/?q=moon&sort=&fits=')).text()
     expect(html).toContain('<h1>Page /?q=moon&sort=&fits=</h1><ul><li class="card">Searched Moon Wumpus</li></ul>')
     const answers = answersIn(html)
-    expect(Object.keys(answers)).toEqual(['/api/wumpuses?limit=24&q=moon', `/api/tags?limit=${HOME_TAG_CHIPS}`])
+    expect(Object.keys(answers)).toEqual([
+      '/api/wumpuses?limit=24&q=moon',
+      `/api/tags?limit=${HOME_TAG_CHIPS}`,
+      `/api/emoji?limit=${HOME_EMOJI_CHIPS}`,
+    ])
     expect(answers['/api/wumpuses?limit=24&q=moon']!.body).toBe(await (await fetch(server.url + '/api/wumpuses?limit=24&q=moon')).text())
     // The same search written otherwise is the same page.
     await page('/?q=moon')

@@ -3,14 +3,14 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
 import type { Middleware } from 'koa'
-import { tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
+import { emojiListPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
 import { GALLERY_SEARCH_KEYS, galleryFilterFrom, parseSearchLikeTheRouter } from '../../../contract/gallery-search'
-import { HOME_TAG_CHIPS } from '../../../contract/limits'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { type CachedPage, PageCache } from './page-cache'
 import { galleryPages } from '../services/gallery-pages'
-import { tagLists } from '../services/counted-lists'
+import { emojiLists, tagLists } from '../services/counted-lists'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
 import { scriptHashes, withScriptHashes } from './static-app'
@@ -30,11 +30,13 @@ const PAGES: Record<string, (store: Store, search: GalleryListFilter) => Promise
     const list = wumpusListPath(search)
     const [listPath, listQuery = ''] = list.split('?')
     const tags = tagListPath(HOME_TAG_CHIPS)
-    const [listPage, tagPage] = await Promise.all([
+    const emoji = emojiListPath(HOME_EMOJI_CHIPS)
+    const [listPage, tagPage, emojiPage] = await Promise.all([
       galleryPages(store).page(listPath!, listQuery),
       tagLists(store).page(tags.split('?')[1]!),
+      emojiLists(store).page(emoji.split('?')[1]!),
     ])
-    return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage) }
+    return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage), [emoji]: jsonAnswer(emojiPage) }
   },
   '/about': async () => ({}),
 }
