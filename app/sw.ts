@@ -6,7 +6,7 @@
 //     for offline, installing the app: see features/offline/keep-app.ts) and as pages load it.
 //  2. Page navigations: the kept index.html (every route renders offline; /api/ is never a page).
 //  3. API reads: network first, kept in IndexedDB, answered from there when the network fails (gallery
-//     searches and tags never asked for online are answered from the kept animations).
+//     searches, tags and emoji never asked for online are answered from the kept animations).
 //  4. Animation files: previews (the still and WebP images, and the Lottie JSON the cards play) cached
 //     (cache first), downloads from the network; either falls back to the files the user downloaded or
 //     saved (IndexedDB) when the network fails.
@@ -19,8 +19,8 @@
 // offers 'Reload', which posts SKIP_WAITING, and reloads once the new worker controls it, so page,
 // scripts and worker always come from the same build (other open tabs keep their prompt, whose Reload
 // then just reloads). On activation the caches of older builds are dropped.
-import { API_PATHS, tagListPath, wumpusListPath } from '../contract/api-paths'
-import { HOME_TAG_CHIPS } from '../contract/limits'
+import { API_PATHS, emojiListPath, tagListPath, wumpusListPath } from '../contract/api-paths'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../contract/limits'
 import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './features/offline/api-fallback'
 import { KEEP_APP_MESSAGE } from './features/offline/keep-app'
 import { clientsClaim } from 'workbox-core'
@@ -141,9 +141,15 @@ self.addEventListener('message', (event) => {
 clientsClaim()
 
 // The page that installed the worker fetched the gallery before the worker ran: keep its first page and
-// the tag chips now.
+// the tag and emoji chips now.
 self.addEventListener('activate', (event) => {
-  const keep = (path: string, storeName: 'wumpus-pages' | 'tag-lists') =>
+  const keep = (path: string, storeName: 'wumpus-pages' | 'tag-lists' | 'emoji-lists') =>
     networkFirstWithStore(new Request(new URL(path, self.location.origin)), storeName).catch(() => undefined)
-  event.waitUntil(Promise.all([keep(wumpusListPath(), 'wumpus-pages'), keep(tagListPath(HOME_TAG_CHIPS), 'tag-lists')]))
+  event.waitUntil(
+    Promise.all([
+      keep(wumpusListPath(), 'wumpus-pages'),
+      keep(tagListPath(HOME_TAG_CHIPS), 'tag-lists'),
+      keep(emojiListPath(HOME_EMOJI_CHIPS), 'emoji-lists'),
+    ]),
+  )
 })

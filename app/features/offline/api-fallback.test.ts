@@ -24,6 +24,7 @@ describe('apiStoreFor', () => {
     expect(store('/api/wumpus?u_email=ada%40example.com&limit=24')).toBe('user-lists')
     expect(store('/api/profile/ada@example.com')).toBe('profiles')
     expect(store('/api/tags?limit=12')).toBe('tag-lists')
+    expect(store('/api/emoji?limit=8')).toBe('emoji-lists')
     expect(store('/api/wumpus')).toBeNull()
     expect(store('/api/config')).toBeNull()
     expect(store('/api/admin/ada@example.com')).toBeNull()
@@ -142,10 +143,56 @@ describe('searching offline', () => {
     expect(response.headers.get('X-Total-Count')).toBe('3')
   })
 
+  it('counts the emoji of the kept animations, with their names, when the emoji list was never kept', async () => {
+    const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+    const waveToned = { char: '👋🏽', name: 'waving hand: medium skin tone', shortcode: 'wave' }
+    const moonFace = { char: '🌝', name: 'full moon face' }
+    const heart = { char: '❤️', name: 'red heart', shortcode: 'heart' }
+    await keep('/api/wumpuses?limit=24', [
+      { ...starry, emoji: [moonFace, wave] },
+      { ...moon, emoji: [moonFace, heart] },
+    ])
+    await keep(`/api/wumpus/${cafe._id}`, { ...cafe, emoji: [heart, waveToned] })
+    const { response, body } = await ask('/api/emoji?limit=3')
+    expect(response.status).toBe(200)
+    // Most used first, then by character as the server orders them; a skin tone is its own emoji.
+    expect(body).toEqual([
+      { ...heart, count: 2 },
+      { ...moonFace, count: 2 },
+      { ...wave, count: 1 },
+    ])
+    expect(response.headers.get('X-Total-Count')).toBe('4')
+    expect(response.headers.get(OFFLINE_HEADER)).toBe('1')
+  })
+
+  it('answers an empty emoji list when the kept animations have none (copies kept before emoji existed)', async () => {
+    const { emoji: _, ...old } = moon
+    await keep('/api/wumpuses?limit=24', [old])
+    const { response, body } = await ask('/api/emoji?limit=8')
+    expect(response.status).toBe(200)
+    expect(body).toEqual([])
+    expect(response.headers.get('X-Total-Count')).toBe('0')
+  })
+
+  it('prefers the emoji list kept online to one counted on the device', async () => {
+    const online = [{ char: '👋', name: 'waving hand', shortcode: 'wave', count: 7 }]
+    await networkFirstWithStore(request('/api/emoji?limit=8'), 'emoji-lists', async () =>
+      Response.json(online, { headers: { 'X-Total-Count': '12' } }),
+    )
+    const { response, body } = await ask('/api/emoji?limit=8')
+    expect(body).toEqual(online)
+    expect(response.headers.get('X-Total-Count')).toBe('12')
+  })
+
   it('still says a search is not available offline when nothing was kept', async () => {
     await Promise.all(STORE_NAMES.map((name) => clear(offlineStore(name))))
     expect((await ask('/api/wumpuses?limit=24&q=moon')).response.status).toBe(503)
     expect((await ask('/api/tags?limit=12')).response.status).toBe(503)
+    const emoji = await ask('/api/emoji?limit=8')
+    expect(emoji.response.status).toBe(503)
+    expect(emoji.body).toMatchObject({
+      error: { message: 'The emoji are not available offline yet. Connect to the internet to load them.' },
+    })
   })
 })
 

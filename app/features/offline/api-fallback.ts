@@ -1,13 +1,13 @@
 // The service worker's side of offline data: API reads go to the network first and are kept in
-// IndexedDB; when the network fails they are answered from there. A gallery search or tag list that was
-// never asked for online is answered from the animations kept on the device, with the server's rules
-// (contract/search.ts). Kept free of workbox so it can be tested on its own.
+// IndexedDB; when the network fails they are answered from there. A gallery search, tag list or emoji list
+// that was never asked for online is answered from the animations kept on the device, with the server's
+// rules (contract/search.ts). Kept free of workbox so it can be tested on its own.
 import { entries, get, set } from 'idb-keyval'
 import { API_PATHS, PACK_PATTERN, PROFILE_PATTERN, WUMPUS_DETAIL_PATTERN } from '../../../contract/api-paths'
 import type { ErrorBody } from '../../../contract/errors'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../../contract/search'
-import type { TagCount, Wumpus } from '../../../contract/wumpus'
+import type { EmojiCount, TagCount, Wumpus } from '../../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../../lib/offline-copy'
 import { recordFileUse } from './kept-downloads'
 import { apiKey, fileKey, KEPT_HEADERS, offlineStore, type SavedSticker, type StoreName, type StoredApiResponse } from './offline-db'
@@ -19,6 +19,7 @@ const NOT_OFFLINE: Partial<Record<StoreName, string>> = {
   profiles: 'This profile is not available offline. Connect to the internet to load it.',
   'user-lists': 'These animations are not available offline. Connect to the internet to load them.',
   'tag-lists': 'The tags are not available offline yet. Connect to the internet to load them.',
+  'emoji-lists': 'The emoji are not available offline yet. Connect to the internet to load them.',
   packs: 'This pack is not available offline. Open it or save it for offline while you are online to see it here without a connection.',
   files: 'This file is not available offline. Download it or save the animation for offline while you are online.',
 }
@@ -28,6 +29,7 @@ export function apiStoreFor(url: URL): StoreName | null {
   const path = url.pathname
   if (path === API_PATHS.wumpusList) return 'wumpus-pages'
   if (path === API_PATHS.tags) return 'tag-lists'
+  if (path === API_PATHS.emoji) return 'emoji-lists'
   if (path === API_PATHS.userAnimations) return url.searchParams.has('u_email') ? 'user-lists' : null
   if (WUMPUS_DETAIL_PATTERN.test(path)) return 'wumpus-details'
   if (PROFILE_PATTERN.test(path)) return 'profiles'
@@ -71,7 +73,7 @@ export async function storedApiResponse(storeName: StoreName, url: string): Prom
 /**
  * Network first: a 200 answer is kept and returned as it came; any HTTP answer (even an error) is the
  * server's word and passes through. Only when the network fails does IndexedDB answer: the answer kept
- * for that URL, else one made from the kept animations (gallery lists and tags), else a 503 saying it is
+ * for that URL, else one made from the kept animations (gallery lists, tags and emoji), else a 503 saying it is
  * not available offline.
  */
 export async function networkFirstWithStore(
@@ -119,7 +121,7 @@ function worthKeeping(url: URL): boolean {
   return !(url.pathname === API_PATHS.wumpusList && url.searchParams.get('q'))
 }
 
-/** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags. */
+/** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags, the emoji. */
 async function localAnswer(storeName: StoreName, url: URL): Promise<Response | undefined> {
   if (storeName === 'wumpus-pages' && !url.searchParams.has('cursor')) {
     const items = await keptWumpuses()
@@ -143,6 +145,25 @@ async function localAnswer(storeName: StoreName, url: URL): Promise<Response | u
       .map(([tag, count]) => ({ tag, count }))
       .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0))
     return localJson(tags.slice(0, Number(url.searchParams.get('limit')) || undefined), tags.length)
+  }
+  if (storeName === 'emoji-lists') {
+    const kept = await keptWumpuses()
+    if (kept.length === 0) return undefined
+    // Counted by character as stored (fully qualified; a skin tone is its own emoji), as the server counts
+    // them. Copies kept before emoji existed have none: an empty list then, not a failure.
+    const counts = new Map<string, EmojiCount>()
+    for (const wumpus of kept) {
+      const once = new Set<string>()
+      for (const { char, name, shortcode } of wumpus.emoji ?? []) {
+        if (once.has(char)) continue
+        once.add(char)
+        const entry = counts.get(char) ?? { char, name, ...(shortcode ? { shortcode } : {}), count: 0 }
+        entry.count += 1
+        counts.set(char, entry)
+      }
+    }
+    const emoji = [...counts.values()].sort((a, b) => b.count - a.count || (a.char < b.char ? -1 : a.char > b.char ? 1 : 0))
+    return localJson(emoji.slice(0, Number(url.searchParams.get('limit')) || undefined), emoji.length)
   }
   return undefined
 }

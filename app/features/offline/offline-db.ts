@@ -14,6 +14,8 @@ export const STORE_NAMES = [
   'user-lists',
   /** Tags with their counts, keyed by URL (`/api/tags?limit=12`). */
   'tag-lists',
+  /** Emoji with their names and counts, keyed by URL (`/api/emoji?limit=8`). */
+  'emoji-lists',
   /** Animation files as Blobs, keyed by URL path (`/api/files/{id}/{name}`). */
   'files',
   /** Stickers saved for offline, keyed by animation id. */
