@@ -129,6 +129,8 @@ export const createWumpusSchema = z
   })
   .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
+/** The body as a client sends it (emoji as characters). */
+export type CreateWumpusBody = z.input<typeof createWumpusSchema>
 
 /** Tags sent as form fields: one field per tag, or one field of comma-separated tags. */
 const tagFieldsSchema = z.preprocess(
@@ -170,6 +172,8 @@ export const updateWumpusSchema = z
   .partial()
   .strict()
 export type UpdateWumpus = z.infer<typeof updateWumpusSchema>
+/** The body as a client sends it (emoji as characters). */
+export type UpdateWumpusBody = z.input<typeof updateWumpusSchema>
 
 export const deletedCountSchema = z.object({ deletedCount: z.number() })
 export const modifiedCountSchema = z.object({ modifiedCount: z.number() })

@@ -2,7 +2,8 @@ import { http, HttpResponse } from 'msw'
 import type { MediaFormat } from '../../contract/limits'
 import type { User } from '../../contract/user'
 import type { Wumpus } from '../../contract/wumpus'
-import type { CreateWumpus, UpdateWumpus, UploadedAnimationFile } from '../../contract/wumpus-write'
+import { stickerEmojiListSchema } from '../../contract/emoji'
+import type { CreateWumpusBody, UpdateWumpusBody, UploadedAnimationFile } from '../../contract/wumpus-write'
 
 const EXTENSION: Record<MediaFormat, string> = { gif: 'gif', apng: 'png', lottie: 'json' }
 const CONTENT_TYPE: Record<MediaFormat, string> = { gif: 'image/gif', apng: 'image/apng', lottie: 'application/json' }
@@ -93,9 +94,9 @@ export const lottieJsonHandler = http.get('/api/files/:id/:name', () =>
 
 /** POST /api/wumpuses: records the bodies and answers the new animation. */
 export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example.com' } = {}) {
-  const bodies: CreateWumpus[] = []
+  const bodies: CreateWumpusBody[] = []
   const handler = http.post('/api/wumpuses', async ({ request }) => {
-    const body = (await request.json()) as CreateWumpus
+    const body = (await request.json()) as CreateWumpusBody
     bodies.push(body)
     const wumpus: Wumpus = {
       _id: id,
@@ -107,7 +108,7 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
       u_email: email,
       u_name: 'Root',
       tags: body.tags ?? [],
-      emoji: [],
+      emoji: stickerEmojiListSchema.parse(body.emoji ?? []),
       keywords: body.keywords ?? [],
       downloads: 0,
       createdAt: new Date().toISOString(),
@@ -119,12 +120,13 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
 
 /** PUT /api/wumpuses/:id applied to `wumpus` (or `answer`, e.g. a 403). */
 export function updateWumpusHandler(wumpus: Wumpus, { answer }: { answer?: Response } = {}) {
-  const bodies: UpdateWumpus[] = []
+  const bodies: UpdateWumpusBody[] = []
   const handler = http.put('/api/wumpuses/:id', async ({ request }) => {
-    const body = (await request.json()) as UpdateWumpus
+    const body = (await request.json()) as UpdateWumpusBody
     bodies.push(body)
     if (answer) return answer
-    const { files, ...text } = body
+    // The answer carries the emoji with their names, as the server's.
+    const { files, ...text } = { ...body, ...(body.emoji ? { emoji: stickerEmojiListSchema.parse(body.emoji) } : {}) }
     return HttpResponse.json({ ...wumpus, ...text, ...(files?.gif ? { gif: `/api/files/${files.gif}/a.gif` } : {}) })
   })
   return { handler, bodies }

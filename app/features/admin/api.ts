@@ -11,8 +11,8 @@ import {
   renderResponseSchema,
   uploadedAnimationFileSchema,
   userListSchema,
-  type CreateWumpus,
-  type UpdateWumpus,
+  type CreateWumpusBody,
+  type UpdateWumpusBody,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
 import { apiRequest, apiRequestWithHeaders } from '../../lib/api-client'
@@ -61,7 +61,7 @@ function refreshAnimations(queryClient: ReturnType<typeof useQueryClient>) {
 export function useCreateWumpus() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (payload: CreateWumpus): Promise<Wumpus> =>
+    mutationFn: (payload: CreateWumpusBody): Promise<Wumpus> =>
       apiRequest(API_PATHS.wumpusList, wumpusSchema, { method: 'POST', body: payload }),
     onSuccess: (created) => {
       queryClient.setQueryData(wumpusKeys.detail(created._id), created)
@@ -73,7 +73,8 @@ export function useCreateWumpus() {
 export function useUpdateWumpus(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (changes: UpdateWumpus): Promise<Wumpus> => apiRequest(wumpusEditPath(id), wumpusSchema, { method: 'PUT', body: changes }),
+    mutationFn: (changes: UpdateWumpusBody): Promise<Wumpus> =>
+      apiRequest(wumpusEditPath(id), wumpusSchema, { method: 'PUT', body: changes }),
     onSuccess: (updated) => {
       queryClient.setQueryData(wumpusKeys.detail(id), updated)
       return refreshAnimations(queryClient)

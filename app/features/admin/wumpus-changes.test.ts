@@ -7,7 +7,7 @@ const wumpus = makeWumpus(1, { name: 'Old name', description: 'An old descriptio
 describe('wumpusChanges', () => {
   it('is empty when nothing changed, or a field was emptied (it falls back)', () => {
     expect(wumpusChanges(wumpus, editWumpusValues(wumpus))).toEqual({})
-    expect(wumpusChanges(wumpus, { name: '  ', description: '', lottieLink: '', tags: [] })).toEqual({})
+    expect(wumpusChanges(wumpus, { name: '  ', description: '', lottieLink: '', tags: [], emoji: [], keywords: [] })).toEqual({})
   })
 
   it('keeps only changed text and newly uploaded files', () => {
@@ -38,14 +38,38 @@ describe('tags', () => {
   })
 })
 
+describe('emoji and keywords', () => {
+  const waving = makeWumpus(4, { emoji: [{ char: '👋', name: 'waving hand', shortcode: 'wave' }], keywords: ['hi'] })
+
+  it("start as the animation's own and are sent whole when they changed", () => {
+    expect(editWumpusValues(waving)).toMatchObject({ emoji: ['👋'], keywords: ['hi'] })
+    expect(wumpusChanges(waving, editWumpusValues(waving))).toEqual({})
+    expect(wumpusChanges(waving, { ...editWumpusValues(waving), emoji: ['🎉', '👋'], keywords: [] })).toEqual({
+      emoji: ['🎉', '👋'],
+      keywords: [],
+    })
+  })
+
+  it('are checked with the contract rules', () => {
+    expect(validateEdit(waving, { ...editWumpusValues(waving), emoji: ['👋', 'x'] })).toEqual({ 'emoji.1': 'Not an emoji: x' })
+    expect(validateEdit(waving, { ...editWumpusValues(waving), keywords: ['a'.repeat(65)] })).toEqual({
+      keywords: 'Keywords have at most 64 characters in all',
+    })
+  })
+})
+
 describe('validateEdit', () => {
   it('checks changed fields with the add form rules and a new link as a URL', () => {
-    expect(validateEdit(wumpus, { name: 'ab', description: 'short', lottieLink: 'not a link', tags: [] })).toEqual({
-      name: 'Name should be at least 3 characters',
-      description: 'Description should be at least 10 characters',
-      lottieLink: 'Enter a valid URL',
-    })
-    expect(validateEdit(wumpus, { name: '', description: '', lottieLink: 'https://example.com/a.json', tags: [] })).toEqual({})
+    expect(validateEdit(wumpus, { name: 'ab', description: 'short', lottieLink: 'not a link', tags: [], emoji: [], keywords: [] })).toEqual(
+      {
+        name: 'Name should be at least 3 characters',
+        description: 'Description should be at least 10 characters',
+        lottieLink: 'Enter a valid URL',
+      },
+    )
+    expect(
+      validateEdit(wumpus, { name: '', description: '', lottieLink: 'https://example.com/a.json', tags: [], emoji: [], keywords: [] }),
+    ).toEqual({})
   })
 
   it('does not block on an unchanged old value the rules would refuse', () => {

@@ -26,6 +26,21 @@ const field = (label: string) => screen.getByLabelText(label)
 const publish = () => screen.getByRole('button', { name: 'Publish' })
 const tagsInput = () => screen.getByRole('combobox', { name: 'Tags' })
 
+/** Opens the emoji picker and picks the first emoji found by a name, or pastes emoji and presses Enter. */
+async function pickEmoji(user: ReturnType<typeof renderWithProviders>['user'], search: string, pick?: string) {
+  if (!screen.queryByRole('textbox', { name: 'Search emoji' })) await user.click(screen.getByRole('button', { name: /^Add (emoji|more)$/ }))
+  const input = await screen.findByRole('textbox', { name: 'Search emoji' })
+  await user.clear(input)
+  if (pick) {
+    await user.type(input, search)
+    await user.click(within(screen.getByRole('group', { name: 'Matching emoji' })).getByRole('button', { name: pick }))
+  } else {
+    await user.click(input)
+    await user.paste(search)
+    await user.keyboard('{Enter}')
+  }
+}
+
 /** The error text Mantine links to an input. */
 function errorOf(input: HTMLElement): string | null {
   const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean)
@@ -69,6 +84,13 @@ describe('AddWumpusPage', () => {
     expect(errorOf(field('Lottie link*'))).toBe('Enter lottie json link')
     expect(errorOf(fileButton('Upload .png file*'))).toBe('.png file is required')
     expect(errorOf(fileButton('Upload .gif file*'))).toBe('.gif file is required')
+    expect(screen.getByText('Pick at least one emoji')).toBeInTheDocument()
+
+    await pickEmoji(user, 'party', 'party popper')
+    expect(screen.queryByText('Pick at least one emoji')).not.toBeInTheDocument()
+    await user.keyboard('{Escape}')
+    await user.click(screen.getByRole('button', { name: 'Remove party popper' }))
+    expect(screen.getByText('Pick at least one emoji')).toBeInTheDocument()
 
     await user.type(field('Animation name*'), 'ab')
     expect(errorOf(field('Animation name*'))).toBe('Name should be at least 3 characters')
@@ -103,6 +125,17 @@ describe('AddWumpusPage', () => {
     await user.type(field('Animation name*'), 'Happy Wumpus')
     await user.type(field('Animation description*'), 'Waves at everyone who comes by')
     await user.type(tagsInput(), 'Happy,Thumbs Up{Enter}happy,')
+    await pickEmoji(user, 'wave', 'waving hand')
+    // Pasted, with a skin tone and a repeat: the heart is added once, as its fully qualified character.
+    await pickEmoji(user, '❤👋🏽')
+    await user.keyboard('{Escape}')
+    const chosen = screen.getByRole('group', { name: 'Emoji*' })
+    expect(
+      within(chosen)
+        .getAllByRole('img')
+        .map((emoji) => emoji.getAttribute('aria-label')),
+    ).toEqual(['waving hand', 'red heart'])
+    await user.type(screen.getByRole('combobox', { name: 'Keywords' }), 'Hi, Good  Morning,')
     await user.upload(screen.getByTestId('lottie-file'), lottieFile())
     await user.upload(screen.getByTestId('apng-file'), pngFile())
     await user.upload(screen.getByTestId('gif-file'), gifFile())
@@ -130,6 +163,8 @@ describe('AddWumpusPage', () => {
         name: 'Happy Wumpus',
         description: 'Waves at everyone who comes by',
         tags: ['happy', 'thumbs-up'],
+        emoji: ['👋', '❤️'],
+        keywords: ['hi', 'good morning'],
         files: { gif: expect.any(String), apng: expect.any(String), lottie: expect.any(String) },
       },
     ])
@@ -206,6 +241,8 @@ describe('AddWumpusPage', () => {
 
     await user.type(field('Animation name*'), 'Spinner')
     await user.type(field('Animation description*'), 'Spins around and around')
+    await pickEmoji(user, 'cyclone', 'cyclone')
+    await user.keyboard('{Escape}')
     await user.upload(screen.getByTestId('lottie-file'), lottieFile())
     expect(await screen.findByRole('group', { name: 'Lottie preview' })).toBeInTheDocument()
 
@@ -229,6 +266,8 @@ describe('AddWumpusPage', () => {
           name: 'Spinner',
           description: 'Spins around and around',
           tags: [],
+          emoji: ['🌀'],
+          keywords: [],
           files: { gif: render.result.gif.id, apng: render.result.apng.id, lottie: lottie.id },
         },
       ]),

@@ -14,9 +14,22 @@ import { useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
+import { EmojiField } from './emoji-field'
+import { KeywordsField } from './keywords-field'
+import { showListProblems } from '../wumpus-changes'
 import { TagsField } from './tags-field'
 
-const EMPTY: AddWumpusForm = { name: '', description: '', lottieLink: '', lottieFile: '', apng: '', gif: '', tags: [] }
+const EMPTY: AddWumpusForm = {
+  name: '',
+  description: '',
+  lottieLink: '',
+  lottieFile: '',
+  apng: '',
+  gif: '',
+  tags: [],
+  emoji: [],
+  keywords: [],
+}
 
 /**
  * Dashboard → Add animation (admins). Files upload as soon as they are chosen; Publish creates the
@@ -80,6 +93,8 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
         name: valid.name.trim(),
         description: valid.description.trim(),
         tags: valid.tags,
+        emoji: valid.emoji,
+        keywords: valid.keywords,
         files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
       })
       notifications.show({ color: 'green', message: 'Animation added' })
@@ -88,8 +103,7 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)
       if (problems.description) form.setFieldError('description', problems.description)
-      const tagProblem = Object.entries(problems).find(([path]) => path.startsWith('tags'))
-      if (tagProblem) form.setFieldError('tags', tagProblem[1])
+      showListProblems(problems, form.setFieldError)
       notifications.show({ color: 'red', title: 'Could not add the animation', message: errorMessage(error) })
     }
   })
@@ -108,6 +122,8 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
               errors={form.errors}
               description={`Words people would search for, at most ${TAGS_MAX}: lower case, 2 to ${TAG_MAX_LENGTH} characters`}
             />
+            <EmojiField value={values.emoji} onChange={(emoji) => form.setFieldValue('emoji', emoji)} errors={form.errors} required />
+            <KeywordsField value={values.keywords} onChange={(keywords) => form.setFieldValue('keywords', keywords)} errors={form.errors} />
             <AnimationFilesFields
               files={files}
               required

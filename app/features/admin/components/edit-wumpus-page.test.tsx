@@ -74,6 +74,23 @@ describe('EditWumpusPage', () => {
     expect(bodies).toEqual([{ tags: ['sleepy', 'tired-out'] }])
   })
 
+  it('says when the animation has no emoji, and sends the emoji and keywords picked', async () => {
+    const { user, bodies } = await setup()
+    expect(screen.getByText('No emoji yet')).toBeInTheDocument()
+
+    await user.click(screen.getByRole('button', { name: 'Add emoji' }))
+    await user.type(await screen.findByRole('textbox', { name: 'Search emoji' }), 'sleeping')
+    await user.click(within(screen.getByRole('group', { name: 'Matching emoji' })).getByRole('button', { name: 'sleeping face' }))
+    // One already chosen cannot be picked twice.
+    expect(within(screen.getByRole('group', { name: 'Matching emoji' })).getByRole('button', { name: 'sleeping face' })).toBeDisabled()
+    await user.keyboard('{Escape}')
+    await user.type(screen.getByRole('combobox', { name: 'Keywords' }), 'Bedtime{Enter}')
+    await user.click(save())
+
+    expect(await screen.findByText('Animation updated')).toBeInTheDocument()
+    expect(bodies).toEqual([{ emoji: ['😴'], keywords: ['bedtime'] }])
+  })
+
   it('sends a newly uploaded file by its id, and an emptied field falls back to the current value', async () => {
     const gif = makeUploadedFile('gif')
     server.use(animationUploadHandler({ gif }).handler)

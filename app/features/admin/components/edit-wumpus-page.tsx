@@ -13,7 +13,9 @@ import { wumpusQueryOptions } from '../../wumpuses/api'
 import { useUpdateWumpus } from '../api'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { useAnimationFiles } from '../use-animation-files'
-import { editWumpusValues, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
+import { editWumpusValues, showListProblems, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
+import { EmojiField } from './emoji-field'
+import { KeywordsField } from './keywords-field'
 import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
 import { TagsField } from './tags-field'
@@ -109,8 +111,7 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)
       if (problems.description) form.setFieldError('description', problems.description)
-      const tagProblem = Object.entries(problems).find(([path]) => path.startsWith('tags'))
-      if (tagProblem) form.setFieldError('tags', tagProblem[1])
+      showListProblems(problems, form.setFieldError)
       const message = isApiError(error, 403) ? EDIT_REFUSAL : errorMessage(error)
       notifications.show({ color: 'red', title: 'Could not update the animation', message })
     }
@@ -158,6 +159,17 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
             onChange={(tags) => form.setFieldValue('tags', tags)}
             errors={form.errors}
             description={`At most ${TAGS_MAX}, lower case; removing them all leaves the animation without tags`}
+          />
+          {wumpus.emoji.length === 0 && (
+            <Alert color="yellow" variant="light" title="No emoji yet">
+              <Text size="sm">Chat apps want at least one emoji per sticker: pick the ones people would send it for.</Text>
+            </Alert>
+          )}
+          <EmojiField value={form.values.emoji} onChange={(emoji) => form.setFieldValue('emoji', emoji)} errors={form.errors} />
+          <KeywordsField
+            value={form.values.keywords}
+            onChange={(keywords) => form.setFieldValue('keywords', keywords)}
+            errors={form.errors}
           />
           <AnimationFilesFields
             files={files}

@@ -39,6 +39,13 @@ describe('ManageWumpuses', () => {
     expect(within(cells[4]!).getByRole('button', { name: 'Delete Waving Wumpus' })).toBeInTheDocument()
   })
 
+  it('tells which animations have no emoji yet', async () => {
+    const waving = makeWumpus(1, { name: 'Waving Wumpus', emoji: [{ char: '👋', name: 'waving hand' }] })
+    const { table } = await setup([waving, makeWumpus(2, { name: 'Plain Wumpus' })])
+    expect(screen.getByText('Some animations have no emoji')).toBeInTheDocument()
+    expect(rows(table).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['Waving Wumpus', 'Plain WumpusNo emoji'])
+  })
+
   it('loads a page at a time', async () => {
     const { table, user, listRequests } = await setup(makeWumpuses(1, 30), { pageSize: 24 })
 
@@ -64,7 +71,7 @@ describe('ManageWumpuses', () => {
     expect(deleted).toEqual([makeWumpus(2)._id])
     await waitFor(() => expect(within(table).queryByText('Wumpus 2')).not.toBeInTheDocument())
     expect(listRequests.length).toBeGreaterThan(before)
-    expect(rows(table).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['Wumpus 1', 'Wumpus 3'])
+    expect(rows(table).map((row) => within(row).getAllByRole('cell')[1]!.textContent)).toEqual(['Wumpus 1No emoji', 'Wumpus 3No emoji'])
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
   })
 

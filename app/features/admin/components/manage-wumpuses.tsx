@@ -1,4 +1,5 @@
-import { Anchor, Group, Stack, Table, Text, Title } from '@mantine/core'
+import { Alert, Anchor, Badge, Group, Stack, Table, Text, Title } from '@mantine/core'
+import { FALLBACK_EMOJI } from '../../../../contract/limits'
 import { errorMessage } from '../../../lib/error-message'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
@@ -44,6 +45,14 @@ export function ManageWumpuses() {
     <Stack gap="lg">
       <Title order={1}>Manage animation</Title>
       {network.note}
+      {items.some((wumpus) => wumpus.emoji.length === 0) && (
+        <Alert color="yellow" variant="light" title="Some animations have no emoji">
+          <Text size="sm">
+            Chat apps want at least one emoji per sticker, and packs fall back to {FALLBACK_EMOJI} without one. Those marked “No emoji”
+            below need theirs: edit them to pick some.
+          </Text>
+        </Alert>
+      )}
       {items.length === 0 ? (
         <Text>No animations yet.</Text>
       ) : (
@@ -62,7 +71,14 @@ export function ManageWumpuses() {
               {items.map((wumpus, index) => (
                 <Table.Tr key={wumpus._id}>
                   <Table.Td className={classes.number}>{index + 1}</Table.Td>
-                  <Table.Td className={classes.name}>{wumpus.name}</Table.Td>
+                  <Table.Td className={classes.name}>
+                    {wumpus.name}
+                    {wumpus.emoji.length === 0 && (
+                      <Badge color="yellow" variant="light" size="sm" ml={6}>
+                        No emoji
+                      </Badge>
+                    )}
+                  </Table.Td>
                   <Table.Td className={classes.name}>
                     <Anchor href={profilePath(wumpus.u_email)} size="sm">
                       {wumpus.u_name || wumpus.u_email}
