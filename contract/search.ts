@@ -40,7 +40,7 @@ export function emojiIn(text: string): string[] {
 
 /** An emoji as a search word: without variation selectors and skin tones, so 👋🏽 finds 👋. */
 export function emojiKey(emoji: string): string {
-  return emoji.replace(/[\uFE0F\u{1F3FB}-\u{1F3FF}]/gu, '')
+  return emoji.replace(/\uFE0F|\p{EMod}/gu, '')
 }
 
 /** Whether a search word is an emoji (emojiKey) rather than letters and digits. */
