@@ -57,9 +57,19 @@ describe('emoji chips', () => {
     expect(await screen.findByRole('link', { name: '👋 waving hand, 2 animations' })).not.toHaveAttribute('data-chosen')
   })
 
+  it('show a searched emoji that is not among the most used first, chosen', async () => {
+    renderWithRouter(<EmojiChips emoji={emoji} search={{ q: '🥳', fits: 'slack' }} label="Emoji" />)
+    const row = await screen.findByRole('list', { name: 'Emoji' })
+    const links = within(row).getAllByRole('link')
+    expect(links).toHaveLength(4)
+    expect(links[0]).toHaveAccessibleName('🥳, chosen: clear the search')
+    expect(hrefOf(links[0]!)).toBe('/?fits=slack')
+    expect(links[0]).toHaveAttribute('data-chosen', 'true')
+  })
+
   it('say the emoji alone when its name is unknown, and show no row without emoji', async () => {
     const { unmount } = renderWithRouter(<EmojiChips emoji={[{ char: '🫨', name: '', count: 3 }]} search={{}} label="Emoji" />)
-    expect(await screen.findByRole('link', { name: '🫨, 3 animations' })).toBeInTheDocument()
+    expect(await screen.findByRole('link', { name: '🫨 3 animations' })).toBeInTheDocument()
     unmount()
     renderWithRouter(
       <>

@@ -1,6 +1,6 @@
 import { Link } from '@tanstack/react-router'
 import type { ReactNode } from 'react'
-import { emojiKey } from '../../../../contract/search'
+import { emojiIn, emojiKey } from '../../../../contract/search'
 import type { EmojiCount, TagCount } from '../../../../contract/wumpus'
 import buttonClasses from '../../../components/button.module.css'
 import type { GallerySearch } from '../gallery-search'
@@ -48,14 +48,18 @@ interface EmojiChipsProps {
 
 /**
  * Emoji as links that search the gallery for that emoji (the chosen one again clears the search), keeping the
- * rest of it. The search is chosen when it is that emoji alone, in any skin tone.
+ * rest of it. A search for one emoji alone, in any skin tone, is its chip chosen (shown first when it is not
+ * among these, like a chosen tag).
  */
 export function EmojiChips({ emoji, search, label }: EmojiChipsProps) {
-  if (emoji.length === 0) return null
-  const chosen = search.q ? emojiKey(search.q) : undefined
+  const searched = search.q && emojiIn(search.q).join('') === search.q && emojiIn(search.q).length === 1 ? search.q : undefined
+  const chosen = searched && emojiKey(searched)
+  const shown =
+    searched && !emoji.some((entry) => emojiKey(entry.char) === chosen) ? [{ char: searched, name: '', count: 0 }, ...emoji] : emoji
+  if (shown.length === 0) return null
   return (
     <ChipRow label={label}>
-      {emoji.map(({ char, name, count }) => {
+      {shown.map(({ char, name, count }) => {
         const active = emojiKey(char) === chosen
         // Its name is spoken (and can be said to voice control) but not shown: the emoji is.
         const named = name ? `${char} ${name}` : char
@@ -66,13 +70,13 @@ export function EmojiChips({ emoji, search, label }: EmojiChipsProps) {
             active={active}
             chosenLabel={`${named}, chosen: clear the search`}
             count={count}
-            countSeparator=","
           >
             <span className={classes.emoji}>{char}</span>
             {name && (
               <>
                 {' '}
-                <span className="visually-hidden">{name}</span>
+                {/* The comma inside it: browsers put a space between a hidden element and what follows. */}
+                <span className="visually-hidden">{name},</span>
               </>
             )}
           </Chip>
@@ -99,13 +103,11 @@ interface ChipProps {
   chosenLabel: string
   /** How many animations it finds; 0 shows none. */
   count: number
-  /** Spoken between the chip's words and its count ('👋 waving hand, 3 animations'). */
-  countSeparator?: string
   children: ReactNode
 }
 
 /** One chip: a compact light button, filled when chosen. */
-function Chip({ search, active, chosenLabel, count, countSeparator = '', children }: ChipProps) {
+function Chip({ search, active, chosenLabel, count, children }: ChipProps) {
   return (
     <li className={classes.item}>
       <Link
@@ -122,7 +124,8 @@ function Chip({ search, active, chosenLabel, count, countSeparator = '', childre
         {children}
         {count > 0 && !active && (
           <>
-            {countSeparator && <span className="visually-hidden">{countSeparator}</span>} <span className={classes.count}>{count}</span>{' '}
+            {' '}
+            <span className={classes.count}>{count}</span>{' '}
             <span className="visually-hidden">{count === 1 ? 'animation' : 'animations'}</span>
           </>
         )}
