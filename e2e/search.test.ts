@@ -1,7 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
-import { sessionToken, startSignedIn } from './support/accounts'
+import { HOME_EMOJI_CHIPS } from '../contract/limits'
+import { DEMO_ADMIN, sessionToken, signInToken, startSignedIn } from './support/accounts'
 import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { publishAnimation } from './support/publish'
 
 const baseURL = inject('baseURL')
 let browser: Browser
@@ -56,6 +58,47 @@ describe('searching the gallery in a browser', () => {
     await cards(shared).first().waitFor()
     expect(await cardNames(shared)).toEqual(await cardNames(page))
     expect(await shared.getByRole('searchbox', { name: 'Search animations' }).inputValue()).toBe('SLÉE')
+  })
+
+  it('finds animations by an emoji, from its chip (in the first paint) and typed or pasted in the search box', async () => {
+    // The demo gallery has 👋 once, and the chips (most used first, then by character) leave it out: one more
+    // animation with it brings it in. It is deleted at the end.
+    const adminToken = await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password)
+    const hello = await publishAnimation(adminToken, 'Hello Again Wumpus', { emoji: ['👋'] })
+    try {
+      const chips = async () => (await (await fetch(`${baseURL}/api/emoji?limit=${HOME_EMOJI_CHIPS}`)).json()) as Array<{ char: string }>
+      await expect.poll(async () => (await chips()).map((entry) => entry.char)).toContain('👋')
+      // The chip is in the server-rendered page, with the emoji's name for screen readers.
+      const html = await (await fetch(baseURL + '/', { headers: { accept: 'text/html' } })).text()
+      expect(html.replace(/<!-- -->/g, '')).toMatch(
+        /<ul[^>]*aria-label="Emoji"[^>]*>.*<a[^>]*href="\/\?q=%F0%9F%91%8B"[^>]*>.*?waving hand/s,
+      )
+
+      const expected = (await api('/api/wumpuses?q=%F0%9F%91%8B')).items.map((item) => item.name)
+      expect(expected).toEqual(expect.arrayContaining(['Waving Wumpus', 'Hello Again Wumpus']))
+      const page = await open('/', { viewport: PHONE })
+      const emojiRow = page.getByRole('list', { name: 'Emoji' })
+      await emojiRow.getByRole('link', { name: /^👋 waving hand, \d+ animations$/ }).click()
+      await page.waitForURL(/\?q=%F0%9F%91%8B$/)
+      await expect.poll(() => cardNames(page)).toEqual(expected)
+      expect(await page.getByRole('searchbox', { name: 'Search animations' }).inputValue()).toBe('👋')
+      // Chosen, the chip clears the search.
+      await emojiRow.getByRole('link', { name: '👋 waving hand, chosen: clear the search' }).click()
+      await page.waitForURL((url) => url.search === '')
+      await expect.poll(async () => (await cardNames(page)).length).toBeGreaterThan(expected.length)
+
+      // Typed in the search box, and pasted with a skin tone (as a phone's keyboard may give it).
+      const box = page.getByRole('searchbox', { name: 'Search animations' })
+      await box.pressSequentially('👋')
+      await page.waitForURL(/\?q=%F0%9F%91%8B$/)
+      await expect.poll(() => cardNames(page)).toEqual(expected)
+      await box.fill('👋🏽')
+      await page.waitForURL(/\?q=%F0%9F%91%8B%F0%9F%8F%BD$/)
+      await expect.poll(() => cardNames(page)).toEqual(expected)
+      await emojiRow.getByRole('link', { name: '👋 waving hand, chosen: clear the search' }).waitFor()
+    } finally {
+      await fetch(`${baseURL}/api/wumpus/${hello._id}`, { method: 'DELETE', headers: { authorization: `Bearer ${adminToken}` } })
+    }
   })
 
   it('helps when nothing matches', async () => {

@@ -21,8 +21,15 @@ export const FIXTURE_FILES = {
   lottie: fixture('party.json', lottieBytes()),
 }
 
+/** Optional fields of a publish, as a client sends them (emoji as characters). */
+export interface PublishExtras {
+  tags?: string[]
+  emoji?: string[]
+  keywords?: string[]
+}
+
 /** Publishes an animation through the API as an admin (upload each file, then publish the ids). */
-export async function publishAnimation(adminToken: string, name: string): Promise<Wumpus> {
+export async function publishAnimation(adminToken: string, name: string, extras: PublishExtras = {}): Promise<Wumpus> {
   const baseURL = inject('baseURL')
   const auth = { authorization: `Bearer ${adminToken}` }
   const upload = async (format: keyof typeof FIXTURE_FILES) => {
@@ -35,7 +42,7 @@ export async function publishAnimation(adminToken: string, name: string): Promis
   const res = await fetch(`${baseURL}/api/wumpuses`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ name, description: 'Published for a browser test', files }),
+    body: JSON.stringify({ name, description: 'Published for a browser test', files, ...extras }),
   })
   return wumpusSchema.parse(await res.json())
 }
