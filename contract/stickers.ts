@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EMOJI_MAX, EMOJI_PRIMARY, FALLBACK_EMOJI } from './limits'
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from './platforms'
 
 export { PLATFORMS, type Platform }
@@ -23,6 +24,11 @@ export interface PlatformRules {
   /** Frames shorter than this are refused. */
   minFrameMs?: number
   fps?: number
+  /**
+   * How many of a sticker's emoji the app takes with it (its first ones): 0 for none. Telegram suggests a
+   * sticker for each; WhatsApp searches by them; Signal and Discord stickers have one.
+   */
+  emoji: number
 }
 
 /**
@@ -32,6 +38,7 @@ export interface PlatformRules {
 export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   discord: {
     label: PLATFORM_LABELS.discord,
+    emoji: 1,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'discord.png',
@@ -43,6 +50,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   // Custom emoji: Discord also takes WebP and PNG; a GIF plays everywhere Discord runs.
   'discord-emoji': {
     label: PLATFORM_LABELS['discord-emoji'],
+    emoji: 0,
     kind: 'GIF',
     contentType: 'image/gif',
     extension: 'discord-emoji.gif',
@@ -53,6 +61,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   },
   telegram: {
     label: PLATFORM_LABELS.telegram,
+    emoji: EMOJI_MAX,
     kind: 'TGS',
     contentType: 'application/x-tgsticker',
     extension: 'telegram.tgs',
@@ -65,6 +74,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   // Custom emoji: the sticker's rules (and feature limits) on a 100x100 canvas.
   'telegram-emoji': {
     label: PLATFORM_LABELS['telegram-emoji'],
+    emoji: EMOJI_MAX,
     kind: 'TGS',
     contentType: 'application/x-tgsticker',
     extension: 'telegram-emoji.tgs',
@@ -76,6 +86,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   },
   whatsapp: {
     label: PLATFORM_LABELS.whatsapp,
+    emoji: EMOJI_PRIMARY,
     kind: 'animated WebP',
     contentType: 'image/webp',
     extension: 'whatsapp.webp',
@@ -87,6 +98,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   },
   signal: {
     label: PLATFORM_LABELS.signal,
+    emoji: 1,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'signal.png',
@@ -98,6 +110,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   },
   line: {
     label: PLATFORM_LABELS.line,
+    emoji: 0,
     kind: 'APNG',
     contentType: 'image/apng',
     extension: 'line.png',
@@ -111,6 +124,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
   },
   slack: {
     label: PLATFORM_LABELS.slack,
+    emoji: 0,
     kind: 'GIF',
     contentType: 'image/gif',
     extension: 'slack.gif',
@@ -123,6 +137,16 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
 }
 
 export const platformSchema = z.enum(PLATFORMS)
+
+/**
+ * The emoji a platform's file goes with: the sticker's first ones, as many as the platform takes, or
+ * FALLBACK_EMOJI for a sticker without any (the apps require one); none where the platform takes none.
+ */
+export function platformEmoji(platform: Platform, emoji: readonly string[]): string[] {
+  const count = PLATFORM_RULES[platform].emoji
+  if (count === 0) return []
+  return emoji.length > 0 ? emoji.slice(0, count) : [FALLBACK_EMOJI]
+}
 
 /**
  * One platform's file for an animation, as GET /api/wumpus/{id}/stickers lists it. `status` is
@@ -141,6 +165,8 @@ export const stickerExportSchema = z.object({
   height: z.number().int().positive().nullable(),
   frames: z.number().int().positive().nullable(),
   durationMs: z.number().int().nonnegative().nullable(),
+  /** The emoji the file goes with in this app (platformEmoji); [] where the app takes none. */
+  emoji: z.array(z.string()),
   notes: z.array(z.string()),
 })
 export type StickerExport = z.infer<typeof stickerExportSchema>

@@ -1,4 +1,4 @@
-import { PLATFORM_RULES, PLATFORMS, type Platform, type StickerExport } from '../../contract/stickers'
+import { platformEmoji, PLATFORM_RULES, PLATFORMS, type Platform, type StickerExport } from '../../contract/stickers'
 import type { Wumpus } from '../../contract/wumpus'
 
 /** A Lottie of one empty shape layer: what stickers play unless a test serves another. */
@@ -52,7 +52,21 @@ export function makeStickers(
   const stem = wumpus.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
   return PLATFORMS.map((platform, i) => {
     const label = PLATFORM_RULES[platform].label
-    const empty = { url: null, fileName: null, contentType: null, bytes: null, width: null, height: null, frames: null, durationMs: null }
+    const emoji = platformEmoji(
+      platform,
+      wumpus.emoji.map((entry) => entry.char),
+    )
+    const empty = {
+      url: null,
+      fileName: null,
+      contentType: null,
+      bytes: null,
+      width: null,
+      height: null,
+      frames: null,
+      durationMs: null,
+      emoji,
+    }
     if (options.pending)
       return {
         platform,
@@ -72,6 +86,7 @@ export function makeStickers(
       fileName,
       bytes: 50_000 + i * 10_000,
       ...STICKER_FACTS[platform],
+      emoji,
       notes: platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : [],
     }
   })

@@ -120,6 +120,7 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'GET /api/config': { request: async () => ({ method: 'GET', path: '/api/config' }), expected: everyone(200) },
   'GET /api/wumpuses': { request: async () => ({ method: 'GET', path: '/api/wumpuses' }), expected: everyone(200) },
   'GET /api/tags': { request: async () => ({ method: 'GET', path: '/api/tags' }), expected: everyone(200) },
+  'GET /api/emoji': { request: async () => ({ method: 'GET', path: '/api/emoji' }), expected: everyone(200) },
   'GET /api/wumpus': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${USER}` }), expected: signedIn(200) },
   'GET /api/wumpus/:id': { request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}` }), expected: everyone(200) },
   'GET /api/wumpus/:id/stickers': {

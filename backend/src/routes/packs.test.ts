@@ -6,7 +6,7 @@ import { PLATFORMS, PLATFORM_RULES, type Platform } from '../../../contract/stic
 import { checkStickerFile } from '../media/platform-check'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { fileStem } from '../services/derived-media'
-import type { DerivedFile, DerivedMedia, WumpusRecord } from '../store/port'
+import type { DerivedFile, DerivedMedia, NewWumpus, WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { readZip } from '../../test/support/read-zip'
@@ -33,8 +33,11 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 /** An animation whose previews and exports are copies of the rendered one's (real files, fast); `without` platforms get none. */
-async function stickerWumpus(name: string, options: { without?: Platform[]; still?: boolean } = {}): Promise<WumpusRecord> {
-  const record = await addWumpus(server.store, { name })
+async function stickerWumpus(
+  name: string,
+  options: { without?: Platform[]; still?: boolean } & Pick<NewWumpus, 'emoji' | 'keywords'> = {},
+): Promise<WumpusRecord> {
+  const record = await addWumpus(server.store, { name, emoji: options.emoji, keywords: options.keywords })
   const source = rendered.derived!
   const copy = async (file: DerivedFile): Promise<DerivedFile> => {
     const { bytes } = (await server.store.files.read(file.id))!
@@ -239,8 +242,19 @@ describe('packs: one ZIP per platform', () => {
   let pack: string
   let ids: string[]
 
+  // Four emoji and a keyword on each but the last, which has none of its own.
+  const emoji = [
+    { char: '👋', name: 'waving hand', shortcode: 'wave' },
+    { char: '❤️', name: 'red heart', shortcode: 'heart' },
+    { char: '🎉', name: 'party popper', shortcode: 'tada' },
+    { char: '✨', name: 'sparkles', shortcode: 'sparkles' },
+  ]
+  const text = (entries: Awaited<ReturnType<typeof readZip>>, name: string) =>
+    new TextDecoder().decode(entries.find((entry) => entry.name === name)!.bytes)
+
   beforeAll(async () => {
-    ids = await stickerWumpuses(11, 'Zipped')
+    ids = []
+    for (let i = 0; i < 11; i++) ids.push((await stickerWumpus(`Zipped ${i + 1}`, { emoji, keywords: ['hi there'] }))._id)
     ids.push((await stickerWumpus('Zipped Long', { without: ['telegram'] }))._id)
     pack = await createPack({ name: 'Zipped Wumpuses', description: 'Twelve of them', wumpusIds: ids, coverWumpusId: ids[4] })
   })
@@ -274,12 +288,66 @@ describe('packs: one ZIP per platform', () => {
       if (platform === 'discord-emoji') expect(readme).toContain('Server Settings > Emoji > Upload Emoji')
       if (platform === 'telegram-emoji') expect(readme).toContain('send /newemojipack (animated) to @Stickers')
 
+      const stickerNames = stickers.map((entry) => entry.name)
+      // Each sticker's emoji as the app takes them: the first ones, or 🙂 for a sticker without any.
+      const taken = PLATFORM_RULES[platform].emoji
+      const own = emoji.map((e) => e.char).slice(0, taken)
+      const emojiOf = (i: number) => (taken === 0 ? [] : names[i] === 'Zipped Long' ? ['🙂'] : own)
+      if (taken > 0) expect(readme).toContain(`  ${stickerNames[0]}  ${own.join(' ')}\r\n`)
+
       if (platform === 'whatsapp') {
         const tray = entries.find((entry) => entry.name === 'tray.png')!
         expect(pngSize(tray.bytes)).toEqual([96, 96])
         expect(tray.bytes.length).toBeLessThanOrEqual(WHATSAPP_TRAY_MAX_BYTES)
-        expect(new TextDecoder().decode(entries.find((entry) => entry.name === 'title.txt')!.bytes)).toBe('Zipped Wumpuses')
-        expect(entries.map((entry) => entry.name).slice(12)).toEqual(['tray.png', 'title.txt', 'author.txt', 'README.txt'])
+        expect(text(entries, 'title.txt')).toBe('Zipped Wumpuses')
+        expect(entries.map((entry) => entry.name).slice(12)).toEqual(['tray.png', 'title.txt', 'author.txt', 'contents.json', 'README.txt'])
+        // WhatsApp's own sample layout: the pack, its tray image in the ZIP, each sticker with 1 to 3 emoji and its text alternative.
+        const contents = JSON.parse(text(entries, 'contents.json')) as {
+          sticker_packs: Array<{
+            identifier: string
+            name: string
+            publisher: string
+            tray_image_file: string
+            image_data_version: string
+            animated_sticker_pack: boolean
+            stickers: Array<{ image_file: string; emojis: string[]; accessibility_text: string }>
+          }>
+        }
+        expect(contents.sticker_packs).toHaveLength(1)
+        const [listed] = contents.sticker_packs
+        expect(listed).toMatchObject({
+          identifier: pack,
+          name: 'Zipped Wumpuses',
+          publisher: 'Wumpus Gallery',
+          animated_sticker_pack: true,
+        })
+        expect(entries.some((entry) => entry.name === listed!.tray_image_file)).toBe(true)
+        expect(listed!.image_data_version).toMatch(/^\d+$/)
+        expect(listed!.stickers.map((sticker) => sticker.image_file)).toEqual(stickerNames)
+        for (const sticker of listed!.stickers) expect(sticker.emojis.length).toBeGreaterThanOrEqual(1)
+        expect(listed!.stickers.map((sticker) => sticker.emojis)).toEqual(names.map((_, i) => emojiOf(i)))
+        expect(listed!.stickers[0]!.accessibility_text).toBe('Zipped 1: A test animation for the gallery')
+      } else if (platform === 'telegram' || platform === 'telegram-emoji') {
+        // Every .tgs of the ZIP, in sending order, with its emoji and keywords (the Bot API's InputSticker fields).
+        const list = JSON.parse(text(entries, 'stickers.json')) as {
+          title: string
+          sticker_type: string
+          stickers: Array<{ sticker: string; format: string; emoji_list: string[]; keywords: string[] }>
+        }
+        expect(list.title).toBe('Zipped Wumpuses')
+        expect(list.sticker_type).toBe(platform === 'telegram' ? 'regular' : 'custom_emoji')
+        expect(list.stickers.map((sticker) => sticker.sticker)).toEqual(stickerNames)
+        expect(list.stickers.map((sticker) => sticker.emoji_list)).toEqual(names.map((_, i) => emojiOf(i)))
+        expect(list.stickers[0]).toMatchObject({ format: 'animated', keywords: ['hi there'] })
+        expect(entries.map((entry) => entry.name).slice(count)).toEqual(['stickers.json', 'README.txt'])
+      } else if (platform === 'signal' || platform === 'discord' || platform === 'discord-emoji') {
+        const rows = text(entries, 'emoji.txt').trimEnd().split('\r\n')
+        const tags =
+          platform === 'discord-emoji'
+            ? names.map((name) => `:${name.toLowerCase().replace(' ', '_')}:`)
+            : names.map((_, i) => emojiOf(i).join(''))
+        expect(rows).toEqual(stickerNames.map((name, i) => `${name}\t${tags[i]}`))
+        expect(entries.map((entry) => entry.name).slice(count)).toEqual(['emoji.txt', 'README.txt'])
       } else if (platform === 'line') {
         expect(pngSize(entries.find((entry) => entry.name === 'main.png')!.bytes)).toEqual([240, 240])
         expect(pngSize(entries.find((entry) => entry.name === 'tab.png')!.bytes)).toEqual([96, 74])

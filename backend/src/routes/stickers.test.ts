@@ -65,6 +65,25 @@ describe('GET /api/wumpus/{id}/stickers', () => {
     expect(list[0]!.notes[0]).toMatch(/Being made/)
   })
 
+  it("lists each file's emoji as its app takes them: WhatsApp the first 3, Telegram all, Signal and Discord the first, the rest none", async () => {
+    const emoji = [...'👋🎉😴🌙'].map((char) => ({ char, name: char }))
+    const withEmoji = await stickers((await addWumpus(server.store, { name: 'Emoji Wumpus', emoji }))._id)
+    const byPlatform = Object.fromEntries(withEmoji.map((entry) => [entry.platform, entry.emoji.join('')]))
+    expect(byPlatform).toEqual({
+      discord: '👋',
+      'discord-emoji': '',
+      telegram: '👋🎉😴🌙',
+      'telegram-emoji': '👋🎉😴🌙',
+      whatsapp: '👋🎉😴',
+      signal: '👋',
+      line: '',
+      slack: '',
+    })
+    // Without emoji of its own, a sticker still goes with one where the app requires it.
+    const bare = await stickers((await addWumpus(server.store, { name: 'Bare Wumpus' }))._id)
+    expect(bare.find((entry) => entry.platform === 'whatsapp')!.emoji).toEqual(['🙂'])
+  })
+
   it('lists one ready file per platform after publishing, each fit for its platform and served under a clear name', async () => {
     const id = await publish('Party Wumpus')
     await server.derivedMedia.idle()

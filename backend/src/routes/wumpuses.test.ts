@@ -43,7 +43,8 @@ describe('GET /api/wumpuses', () => {
   })
 
   it('carries every field of an item, with file URLs that end in the original names', async () => {
-    const [first] = wumpusListSchema.parse(await (await get('/api/wumpuses?limit=1')).json())
+    // As sent, not parsed: the schema's defaults would hide a missing field.
+    const [first] = (await (await get('/api/wumpuses?limit=1')).json()) as unknown[]
     const record = records.at(-1)!
     expect(first).toEqual({
       _id: record._id,
@@ -55,6 +56,8 @@ describe('GET /api/wumpuses', () => {
       u_email: record.u_email,
       u_name: record.u_name,
       tags: [],
+      emoji: [],
+      keywords: [],
       downloads: 0,
       // No exports made yet: it fits no platform.
       fits: [],

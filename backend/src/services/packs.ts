@@ -5,7 +5,7 @@
 // by entry: one sticker file in memory at a time.
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
-import { LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
+import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
 import type { Pack, PackDetail, PackDownload } from '../../../contract/pack'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../../../contract/stickers'
@@ -16,6 +16,7 @@ import { toApiWumpus } from '../http/mappers/wumpus'
 import type { AuditChange, DerivedFile, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { derivedIsCurrent, fileStem } from './derived-media'
+import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, type PackEntry } from './pack-manifests'
 
 export interface PackServiceDeps {
   store: Store
@@ -254,13 +255,15 @@ async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: Zi
     zip.addBuffer(Buffer.from(tray), 'tray.png', { mtime, compress: false })
     // Sticker apps that import .wastickers archives read the title and author from these.
     text('title.txt', pack.name)
-    text('author.txt', 'Wumpus Gallery')
+    text('author.txt', PACK_PUBLISHER)
   }
   if (lineImages) {
     zip.addBuffer(Buffer.from(lineImages.main), 'main.png', { mtime, compress: false })
     zip.addBuffer(Buffer.from(lineImages.tab), 'tab.png', { mtime, compress: false })
   }
-  text('README.txt', readme(pack, plan, names))
+  const entries = plan.entries.map((entry, i) => ({ name: names[i]!, record: entry.record }))
+  for (const manifest of packManifests(pack, plan.platform, entries)) text(manifest.name, manifest.text)
+  text('README.txt', readme(pack, plan, entries))
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
   const bytes = await new Promise<number>((resolve) => end(undefined, resolve))
@@ -285,29 +288,45 @@ async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Pro
 }
 
 const HOW_TO: Record<Platform, string> = {
-  discord: 'Discord: Server Settings > Stickers > Upload Sticker, one file at a time (a server has 5 to 60 sticker slots by boost level).',
+  discord:
+    'Discord: Server Settings > Stickers > Upload Sticker, one file at a time, with the emoji listed above (and in emoji.txt) as its related emoji (a server has 5 to 60 sticker slots by boost level).',
   'discord-emoji':
-    'Discord: Server Settings > Emoji > Upload Emoji, several .gif files at once; name each with letters, digits and underscores (a server has 50 to 250 animated emoji slots by boost level).',
-  telegram: 'Telegram: send /newpack (animated) to @Stickers, then each .tgs file with an emoji.',
+    'Discord: Server Settings > Emoji > Upload Emoji, several .gif files at once, named as listed above (and in emoji.txt) (a server has 50 to 250 animated emoji slots by boost level).',
+  telegram:
+    'Telegram: send /newpack (animated) to @Stickers, then each .tgs file in this order with the emoji listed above; stickers.json lists the same (emoji_list, keywords) for a bot calling createNewStickerSet.',
   'telegram-emoji':
-    'Telegram: send /newemojipack (animated) to @Stickers, then each .tgs file with an emoji (custom emoji need Telegram Premium to send).',
-  whatsapp: 'WhatsApp: open the ZIP in a sticker app that imports packs (tray.png is the pack icon), or rename it to .wastickers.',
-  signal: 'Signal Desktop: File > Create/upload sticker pack, then add the .png files.',
+    'Telegram: send /newemojipack (animated) to @Stickers, then each .tgs file in this order with the emoji listed above (custom emoji need Telegram Premium to send); stickers.json lists the same for a bot calling createNewStickerSet.',
+  whatsapp:
+    'WhatsApp: open the ZIP in a sticker app that imports packs, or rename it to .wastickers; contents.json gives each sticker its emoji and accessibility text, and tray.png is the pack icon.',
+  signal: 'Signal Desktop: File > Create/upload sticker pack, add the .png files, and give each the emoji listed above (and in emoji.txt).',
   line: 'LINE: upload the .png files in LINE Creators Market as an animated sticker set, with main.png as its main image and tab.png as its chat tab image.',
   slack: 'Slack: Customize workspace > Emoji > Add Custom Emoji, one .gif at a time.',
 }
 
-function readme(pack: PackRecord, plan: ZipPlan, names: string[]): string {
+/** How a sticker is listed in README.txt: its file and, where the app takes them, its emoji or emoji name. */
+function readmeLine(platform: Platform, entry: PackEntry): string {
+  const tag = platform === 'discord-emoji' ? `:${discordEmojiName(entry.record)}:` : entryEmoji(platform, entry.record).join(' ')
+  return tag ? `  ${entry.name}  ${tag}` : `  ${entry.name}`
+}
+
+function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[]): string {
   const label = PLATFORM_RULES[plan.platform].label
   const lines = [`${pack.name}: ${label} stickers from Wumpus Gallery`, '']
   if (pack.description) lines.push(pack.description, '')
   lines.push(
-    `${plan.entries.length} sticker${plan.entries.length === 1 ? '' : 's'}, in pack order:`,
-    ...names.map((name) => `  ${name}`),
+    `${entries.length} sticker${entries.length === 1 ? '' : 's'}, in pack order:`,
+    ...entries.map((entry) => readmeLine(plan.platform, entry)),
     '',
   )
   if (plan.left.length > 0) {
     lines.push(`Left out (no ${label} file):`, ...plan.left.map(({ record, reason }) => `  ${record.name}: ${reason}`), '')
+  }
+  const bare = entries.filter((entry) => entry.record.emoji.length === 0)
+  if (bare.length > 0 && PLATFORM_RULES[plan.platform].emoji > 0) {
+    lines.push(
+      `${bare.length === 1 ? 'One sticker has' : `${bare.length} stickers have`} no emoji of its own yet and go${bare.length === 1 ? 'es' : ''} with ${FALLBACK_EMOJI}.`,
+      '',
+    )
   }
   if (plan.notes.length > 0) lines.push(...plan.notes, '')
   lines.push(HOW_TO[plan.platform], '')

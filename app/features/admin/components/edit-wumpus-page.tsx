@@ -20,7 +20,7 @@ import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
 import { TagsField } from './tags-field'
 import classes from './animation-preview.module.css'
-import { stickerAlt } from '../../../lib/sticker-alt'
+import { stickerAlt } from '../../../../contract/sticker-alt'
 
 export const EDIT_REFUSAL = 'Only admins and the uploader can edit this animation'
 

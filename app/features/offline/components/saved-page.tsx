@@ -13,7 +13,7 @@ import type { SavedSticker } from '../offline-db'
 import { readKeptFile, removeFromOffline } from '../saved-stickers'
 import { useSavedStickers } from '../use-saved-stickers'
 import classes from './saved-page.module.css'
-import { stickerAlt } from '../../../lib/sticker-alt'
+import { stickerAlt } from '../../../../contract/sticker-alt'
 
 const FORMATS = FORMAT_LABELS
 

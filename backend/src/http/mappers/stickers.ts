@@ -1,4 +1,4 @@
-import { PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../../contract/stickers'
+import { platformEmoji, PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../../contract/stickers'
 import { derivedIsCurrent } from '../../services/derived-media'
 import type { WumpusRecord } from '../../store/port'
 import { fileUrl } from './file'
@@ -20,6 +20,10 @@ export function toApiStickers(record: WumpusRecord): StickerExport[] {
       height: null,
       frames: null,
       durationMs: null,
+      emoji: platformEmoji(
+        platform,
+        record.emoji.map((emoji) => emoji.char),
+      ),
     }
     const made = current?.exports.find((e) => e.platform === platform)
     if (!current || !made) return { ...base, status: 'pending' as const, notes: [NOT_YET] }
