@@ -43,6 +43,12 @@ async function chooseFile(page: Page, button: string, file: string) {
 async function fillNameAndDescription(page: Page, name: string) {
   await page.getByLabel('Animation name*').fill(name)
   await page.getByLabel('Animation description*').fill('Made in a browser test, with care.')
+  // The emoji picker: found by name, picked, closed.
+  await page.getByRole('button', { name: 'Add emoji' }).click()
+  await page.getByRole('textbox', { name: 'Search emoji' }).fill('wave')
+  await page.getByRole('group', { name: 'Matching emoji' }).getByRole('button', { name: 'waving hand', exact: true }).click()
+  await page.keyboard.press('Escape')
+  await page.getByRole('group', { name: 'Emoji*' }).getByRole('img', { name: 'waving hand' }).waitFor()
 }
 
 describe('adding animations as the demo admin', () => {
@@ -68,7 +74,7 @@ describe('adding animations as the demo admin', () => {
       .getByRole('listitem', { name: /^Discord: / })
       .waitFor()
     const [newest] = await (await api('/api/wumpuses?limit=1')).json()
-    expect(newest).toMatchObject({ name: 'Three File Wumpus', u_email: DEMO_ADMIN.email })
+    expect(newest).toMatchObject({ name: 'Three File Wumpus', u_email: DEMO_ADMIN.email, emoji: [{ char: '👋', name: 'waving hand' }] })
   })
 
   it('publishes from a Lottie alone: the server renders GIF and APNG, which download as valid files', async () => {
@@ -106,6 +112,7 @@ describe('adding animations as the demo admin', () => {
       'Enter lottie json link',
       '.png file is required',
       '.gif file is required',
+      'Pick at least one emoji',
     ]) {
       await page.getByText(message, { exact: true }).first().waitFor()
     }

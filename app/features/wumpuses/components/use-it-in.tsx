@@ -77,6 +77,11 @@ function PlatformDownload({ sticker, name }: { sticker: StickerExport; name: str
           fullWidth
         />
       )}
+      {ready && sticker.emoji.length > 0 && (
+        <Text size="xs" c="dimmed">
+          Goes with <span className="emoji-text">{sticker.emoji.join(' ')}</span>
+        </Text>
+      )}
       {sticker.notes.length > 0 && (
         <Text size="xs" c="dimmed">
           {sticker.notes.join('. ')}

@@ -16,6 +16,11 @@ const wumpus = makeWumpus(5, {
   u_name: 'Grace',
   u_email: 'grace@example.com',
   tags: ['spin', 'happy'],
+  emoji: [
+    { char: '🌀', name: 'cyclone', shortcode: 'cyclone' },
+    { char: '😄', name: 'grinning face with smiling eyes', shortcode: 'smile' },
+  ],
+  keywords: ['twirl', 'round and round'],
   downloads: 1234,
 })
 
@@ -44,6 +49,18 @@ describe('wumpus detail page', () => {
     const tags = screen.getByRole('list', { name: 'Tags' })
     expect(within(tags).getByRole('link', { name: '#spin' })).toHaveAttribute('href', '/?tag=spin')
     expect(within(tags).getByRole('link', { name: '#happy' })).toHaveAttribute('href', '/?tag=happy')
+  })
+
+  it('shows its emoji as searches of the gallery, and its keywords', async () => {
+    renderApp(`/wumpus/${wumpus._id}`)
+    const emoji = await screen.findByRole('list', { name: 'Emoji' })
+    expect(within(emoji).getByRole('link', { name: /^🌀 cyclone/ })).toHaveAttribute('href', `/?q=${encodeURIComponent('🌀')}`)
+    expect(within(emoji).getAllByRole('link')).toHaveLength(2)
+    expect(screen.getByText('Keywords: twirl, round and round')).toBeInTheDocument()
+    // Each chat app's file says which emoji it goes with there.
+    const useItIn = await screen.findByRole('region', { name: 'Use it in' })
+    const whatsapp = await within(useItIn).findByRole('button', { name: /^WhatsApp: download/ })
+    expect(whatsapp.parentElement).toHaveTextContent('Goes with 🌀 😄')
   })
 
   it('invites the first download, and shows no tags when there are none', async () => {

@@ -16,7 +16,7 @@ import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import { wumpusQueryOptions } from '../api'
 import { DownloadButton } from './download-button'
 import { SendStickerButton } from './send-sticker-button'
-import { TagChips } from './tag-chips'
+import { EmojiChips, TagChips } from './tag-chips'
 import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
 
@@ -58,6 +58,12 @@ export function WumpusDetail({ id }: { id: string }) {
               <Title order={1}>{wumpus.name}</Title>
               <Text>{wumpus.description}</Text>
               <TagChips tags={(wumpus.tags ?? []).map((tag) => ({ tag, count: 0 }))} search={{}} label="Tags" counts={false} />
+              <EmojiChips emoji={(wumpus.emoji ?? []).map((emoji) => ({ ...emoji, count: 0 }))} search={{}} label="Emoji" />
+              {(wumpus.keywords ?? []).length > 0 && (
+                <Text size="sm" c="dimmed">
+                  Keywords: {wumpus.keywords.join(', ')}
+                </Text>
+              )}
               <Text size="sm" c="dimmed">
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
