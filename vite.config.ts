@@ -13,6 +13,9 @@ const apiProxy = {
   '/api': { target: `http://localhost:${process.env.API_PORT ?? 3000}` },
 }
 
+/** The chunk of the emoji data (contract/emoji.ts) the admin forms need. */
+export const EMOJI_DATA_CHUNK = 'emoji-data'
+
 /**
  * What every page runs (React, the router, React Query, Mantine's provider) goes in one chunk. Left to
  * itself Rolldown cuts the modules the entry shares with lazy routes into dozens of small chunks, which
@@ -98,6 +101,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         includeManifestIcons: false,
         injectManifest: {
           globPatterns: ['**/*.{js,css,html,svg}'],
+          // Only admins load it: the worker keeps it once loaded (app/sw.ts), not for everyone who keeps the app.
+          globIgnores: [`**/${EMOJI_DATA_CHUNK}-*.js`],
         },
         manifest: {
           id: '/',
@@ -136,6 +141,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: {
               groups: [
+                // The admin forms' emoji data (about 100 KB gzip): a chunk of its own, left out of the app kept offline.
+                { name: EMOJI_DATA_CHUNK, test: /[\\/]node_modules[\\/]emojibase-data[\\/]/ },
                 { name: 'framework', test: (id: string) => FRAMEWORK_MODULES.test(id) && !LAZY_FRAMEWORK_MODULES.test(id) },
                 { name: 'query-hooks', test: LAZY_FRAMEWORK_MODULES },
                 { name: 'index', test: (id: string) => entryModules.has(id) && !id.includes('node_modules') },

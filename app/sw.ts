@@ -100,6 +100,11 @@ registerRoute(
   ({ request }) => appFile(request),
 )
 registerRoute(new NavigationRoute(() => appFile(INDEX_HTML), { denylist: [/^\/api\//] }))
+// The admin forms' emoji data is not among the app files everyone keeps (vite.config.ts): kept once loaded.
+registerRoute(
+  ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && /^\/assets\/emoji-data-[\w-]+\.js$/.test(url.pathname),
+  ({ request }) => appFile(request),
+)
 
 registerRoute(
   ({ url, request, sameOrigin }) => sameOrigin && request.method === 'GET' && apiStoreFor(url) !== null,

@@ -175,6 +175,5 @@ export type UpdateWumpus = z.infer<typeof updateWumpusSchema>
 /** The body as a client sends it (emoji as characters). */
 export type UpdateWumpusBody = z.input<typeof updateWumpusSchema>
 
-export const deletedCountSchema = z.object({ deletedCount: z.number() })
 export const modifiedCountSchema = z.object({ modifiedCount: z.number() })
 export const userListSchema = z.array(userSchema)

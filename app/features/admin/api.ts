@@ -4,9 +4,8 @@ import { FORMAT_LABEL } from '../../../contract/format-labels'
 import { activityListSchema, type ActivityEntry } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { User } from '../../../contract/user'
-import { wumpusSchema, type Wumpus } from '../../../contract/wumpus'
+import { deletedCountSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
 import {
-  deletedCountSchema,
   modifiedCountSchema,
   renderResponseSchema,
   uploadedAnimationFileSchema,
@@ -17,6 +16,7 @@ import {
 } from '../../../contract/wumpus-write'
 import { apiRequest, apiRequestWithHeaders } from '../../lib/api-client'
 import { authKeys } from '../auth/api'
+import { activityKeys } from './activity-keys'
 import { profileKeys } from '../profiles/api'
 import { nextCursorFromLink, tagKeys, wumpusKeys } from '../wumpuses/api'
 import { uploadFile } from '../../lib/upload'
@@ -125,10 +125,6 @@ export interface ActivityPage {
 }
 
 export const ACTIVITY_PAGE_SIZE = 50
-
-export const activityKeys = {
-  all: ['activity'] as const,
-}
 
 /** GET /api/activity: admin actions, newest first, a page at a time. */
 export const activityQueryOptions = () =>

@@ -2,9 +2,9 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { API_PATHS, packListPath, packPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { CreatePack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
-import { deletedCountSchema } from '../../../contract/wumpus-write'
+import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
-import { activityKeys } from '../admin/api'
+import { activityKeys } from '../admin/activity-keys'
 import { nextCursorFromLink } from '../wumpuses/api'
 
 /** The query keys of packs: every pack query's key starts with `packKeys.all`. */
