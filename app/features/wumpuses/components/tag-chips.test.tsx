@@ -67,6 +67,11 @@ describe('emoji chips', () => {
     expect(links[0]).toHaveAttribute('data-chosen', 'true')
   })
 
+  it('say just the emoji and its name without counts, as on an animation page', async () => {
+    renderWithRouter(<EmojiChips emoji={[{ ...wave, count: 0 }]} search={{}} label="Emoji" />)
+    expect(await screen.findByRole('link', { name: '👋 waving hand' })).toHaveAttribute('href', '/?q=%F0%9F%91%8B')
+  })
+
   it('say the emoji alone when its name is unknown, and show no row without emoji', async () => {
     const { unmount } = renderWithRouter(<EmojiChips emoji={[{ char: '🫨', name: '', count: 3 }]} search={{}} label="Emoji" />)
     expect(await screen.findByRole('link', { name: '🫨 3 animations' })).toBeInTheDocument()

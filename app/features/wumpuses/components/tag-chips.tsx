@@ -76,7 +76,10 @@ export function EmojiChips({ emoji, search, label }: EmojiChipsProps) {
               <>
                 {' '}
                 {/* The comma inside it: browsers put a space between a hidden element and what follows. */}
-                <span className="visually-hidden">{name},</span>
+                <span className="visually-hidden">
+                  {name}
+                  {count > 0 && ','}
+                </span>
               </>
             )}
           </Chip>
