@@ -281,7 +281,8 @@ describe('packs: one ZIP per platform', () => {
         expect(checkStickerFile(platform, entry.bytes).problems, entry.name).toEqual([])
       }
       const readme = new TextDecoder().decode(entries.find((entry) => entry.name === 'README.txt')!.bytes)
-      expect(readme).toContain(`Zipped Wumpuses: ${PLATFORM_RULES[platform].label} stickers`)
+      const what = platform.endsWith('-emoji') ? PLATFORM_RULES[platform].label : `${PLATFORM_RULES[platform].label} stickers`
+      expect(readme).toContain(`Zipped Wumpuses: ${what} from Wumpus Gallery`)
       if (platform === 'telegram') expect(readme).toMatch(/Left out \(no Telegram file\):\r\n {2}Zipped Long: Too long for this platform/)
       else expect(readme).not.toContain('Left out')
       if (platform === 'line') expect(readme).toContain('LINE sets have 8, 16 or 24 stickers; this pack has 12.')

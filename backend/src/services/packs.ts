@@ -311,7 +311,9 @@ function readmeLine(platform: Platform, entry: PackEntry): string {
 
 function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[]): string {
   const label = PLATFORM_RULES[plan.platform].label
-  const lines = [`${pack.name}: ${label} stickers from Wumpus Gallery`, '']
+  // "Discord emoji", "Telegram stickers".
+  const what = plan.platform.endsWith('-emoji') ? label : `${label} stickers`
+  const lines = [`${pack.name}: ${what} from Wumpus Gallery`, '']
   if (pack.description) lines.push(pack.description, '')
   lines.push(
     `${entries.length} sticker${entries.length === 1 ? '' : 's'}, in pack order:`,
