@@ -24,6 +24,8 @@ const FEATURE_EXCEPTIONS = [
   { from: 'wumpuses', to: 'offline/components/save-offline-icon-button.tsx' },
   { from: 'wumpuses', to: 'offline/saved-stickers.ts' },
   { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
+  // A saved sticker is sent from the Saved page as from its own page.
+  { from: 'offline', to: 'wumpuses/components/send-sticker-button.tsx' },
   // A download is kept for offline use, and its last use recorded for pruning.
   { from: 'wumpuses', to: 'offline/kept-downloads.ts' },
   // Admin screens edit animations: they read and invalidate the animation queries and show the same export facts.

@@ -153,6 +153,26 @@ describe('send the sticker file to a chat app', () => {
     const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
     expect(file!.type).toBe('image/gif')
     expect(new Uint8Array(file!.bytes)).toEqual(gif)
+
+    // The Saved page sends it too, still offline.
+    await page.goto('/saved')
+    await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
+    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(2)
+    const fromSaved = (await sentFiles(page))[1]!
+    expect(fromSaved).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
+    expect(new Uint8Array(fromSaved.bytes)).toEqual(gif)
+  })
+
+  it('sends from a gallery card on a phone, once the card has hydrated', async () => {
+    const { page } = await phoneWithShareSheet()
+    await page.goto('/')
+    const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Waving Wumpus', exact: true }) })
+    await card.scrollIntoViewIfNeeded()
+    await card.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
+    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
+    const [file] = await sentFiles(page)
+    expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
+    expect(new Uint8Array(file!.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer()))
   })
 
   it('downloads the GIF where files cannot be shared, and says so', async () => {

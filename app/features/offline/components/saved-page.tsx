@@ -1,4 +1,5 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { SendStickerButton } from '../../wumpuses/components/send-sticker-button'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
@@ -150,6 +151,7 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
             <AnchorLink to="/wumpus/$id" params={{ id: wumpus._id }} size="sm" aria-label={`Open ${wumpus.name}`}>
               Open
             </AnchorLink>
+            <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} variant="default" size="xs" />
             <Button
               variant="default"
               size="xs"

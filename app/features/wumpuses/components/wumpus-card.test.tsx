@@ -1,9 +1,11 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
 import { pageRendered } from '../../../lib/after-interactive'
 import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
 import { makeWumpus, withPreview } from '../../../test/fixtures'
 import { renderWithProviders } from '../../../test/render-with-providers'
+import { server } from '../../../test/msw-server'
 import { WumpusCard } from './wumpus-card'
 import { playedLotties } from '../../../test/lottie-player-fake'
 import { mockReducedMotion } from '../../../test/reduced-motion'
@@ -30,6 +32,31 @@ describe('WumpusCard', () => {
     const download = screen.getByRole('link', { name: 'Download Waving Wumpus' })
     expect(download).toHaveAttribute('href', `/wumpus/${wumpus._id}`)
     expect(download).toHaveTextContent('Download')
+  })
+
+  it('offers Send on devices whose share sheet takes files, and hands it the GIF itself', async () => {
+    const shared: File[] = []
+    Object.assign(navigator, {
+      canShare: (data: ShareData) => Boolean(data.files?.length),
+      share: async (data: ShareData) => void shared.push(...(data.files ?? [])),
+    })
+    server.use(http.get(wumpus.gif, () => new HttpResponse(new Uint8Array([71, 73, 70]), { headers: { 'Content-Type': 'image/gif' } })))
+    try {
+      renderWithProviders(<WumpusCard wumpus={wumpus} />)
+      fireEvent.click(await screen.findByRole('button', { name: 'Send Waving Wumpus as a GIF' }))
+      await waitFor(() => expect(shared).toHaveLength(1))
+      expect(shared[0]!.name).toBe(wumpus.gif.split('/').pop())
+      expect(shared[0]!.type).toBe('image/gif')
+      expect(new Uint8Array(await shared[0]!.arrayBuffer())).toEqual(new Uint8Array([71, 73, 70]))
+    } finally {
+      Object.assign(navigator, { canShare: undefined, share: undefined })
+    }
+  })
+
+  it("offers no Send where files cannot be shared (the card's Download serves)", async () => {
+    renderWithProviders(<WumpusCard wumpus={wumpus} />)
+    expect(await screen.findByRole('link', { name: 'Download Waving Wumpus' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /^Send/ })).not.toBeInTheDocument()
   })
 
   it('loads the image at once when eager', async () => {

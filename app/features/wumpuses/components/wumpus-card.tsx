@@ -8,6 +8,7 @@ import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { HydrateWhenSeen } from '../../../lib/hydrate-when-seen'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
+import { SendIconButton } from './send-icon-button'
 import classes from './wumpus-card.module.css'
 
 interface WumpusCardProps {
@@ -54,6 +55,7 @@ function Card({ wumpus, eager = false }: WumpusCardProps) {
         >
           Download
         </Link>
+        <SendIconButton wumpus={wumpus} />
         <SaveOfflineIconButton wumpus={wumpus} />
       </div>
     </li>
