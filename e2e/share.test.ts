@@ -111,9 +111,19 @@ async function phoneWithShareSheet(): Promise<{ context: BrowserContext; page: P
 const sentFiles = (page: Page) =>
   page.evaluate(() => (window as unknown as { sentFiles: { name: string; type: string; bytes: number[] }[] }).sentFiles)
 
+/** The stand-in sheet got `count` files, the last one a file at `url`: its name, type and bytes. */
+async function expectSent(page: Page, count: number, url: string, name: string, type: string): Promise<void> {
+  await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(count)
+  const file = (await sentFiles(page))[count - 1]!
+  expect(file).toMatchObject({ name, type })
+  expect(new Uint8Array(file.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + url)).arrayBuffer()))
+}
+
+/** The last of `count` files sent is the sticker's GIF. */
+const expectSentGif = (page: Page, count = 1) => expectSent(page, count, waving.gif, waving.gif.split('/').pop()!, 'image/gif')
+
 describe('send the sticker file to a chat app', () => {
   it('hands the share sheet the GIF itself, and each chat app’s own file: their names, types and bytes', async () => {
-    const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
     // Chat app files are made in the background after start: the page is opened once WhatsApp's is ready.
     let whatsapp: StickerExport | undefined
     await vi.waitFor(
@@ -126,17 +136,11 @@ describe('send the sticker file to a chat app', () => {
     )
     const { page } = await phoneWithShareSheet()
     await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
-    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
-    const [file] = await sentFiles(page)
-    expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
-    expect(new Uint8Array(file!.bytes)).toEqual(gif)
+    await expectSentGif(page)
 
     // Under "Use it in", each chat app's own file goes to the sheet as well.
     await page.getByRole('button', { name: /^Send Waving Wumpus as .* for WhatsApp$/ }).tap()
-    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(2)
-    const sent = (await sentFiles(page))[1]!
-    expect(sent).toMatchObject({ name: whatsapp!.fileName, type: 'image/webp' })
-    expect(new Uint8Array(sent.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + whatsapp!.url!)).arrayBuffer()))
+    await expectSent(page, 2, whatsapp!.url!, whatsapp!.fileName!, 'image/webp')
   }, 240_000)
 
   it('sends a saved sticker offline, from the copy kept on the device', async () => {
@@ -148,11 +152,7 @@ describe('send the sticker file to a chat app', () => {
     await context.setOffline(true)
     await page.reload()
     await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
-    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
-    const [file] = await sentFiles(page)
-    const gif = new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer())
-    expect(file!.type).toBe('image/gif')
-    expect(new Uint8Array(file!.bytes)).toEqual(gif)
+    await expectSentGif(page)
   })
 
   it('sends a saved sticker from the Saved page', async () => {
@@ -163,10 +163,7 @@ describe('send the sticker file to a chat app', () => {
     await page.getByRole('button', { name: 'Open menu' }).tap()
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Saved' }).tap()
     await page.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
-    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
-    const [file] = await sentFiles(page)
-    expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
-    expect(new Uint8Array(file!.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer()))
+    await expectSentGif(page)
   })
 
   it('sends from a gallery card on a phone, once the card has hydrated', async () => {
@@ -175,10 +172,7 @@ describe('send the sticker file to a chat app', () => {
     const card = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'Waving Wumpus', exact: true }) })
     await card.scrollIntoViewIfNeeded()
     await card.getByRole('button', { name: 'Send Waving Wumpus as a GIF' }).tap()
-    await expect.poll(() => sentFiles(page).then((files) => files.length)).toBe(1)
-    const [file] = await sentFiles(page)
-    expect(file).toMatchObject({ name: waving.gif.split('/').pop(), type: 'image/gif' })
-    expect(new Uint8Array(file!.bytes)).toEqual(new Uint8Array(await (await fetch(baseURL + waving.gif)).arrayBuffer()))
+    await expectSentGif(page)
   })
 
   it('downloads the GIF where files cannot be shared, and says so', async () => {
