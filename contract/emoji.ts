@@ -1,7 +1,7 @@
 /**
  * The emoji a sticker may carry, from emojibase's Unicode data (CLDR names, GitHub shortcodes): the
- * write schemas and the picker use it. It is large (99 KB gzip, a chunk of its own): the gallery, the home page and the
- * service worker never import this file; they read the names stored with each animation.
+ * write schemas and the picker use it. It is large (99 KB gzip, a chunk of its own): the gallery, the
+ * home page and the service worker never import this file; they read the names stored with each animation.
  */
 import emojiData from 'emojibase-data/en/compact.json'
 import githubShortcodes from 'emojibase-data/en/shortcodes/github.json'
