@@ -121,6 +121,15 @@ describe('server-rendered public pages', () => {
     expect(JSON.parse(answersIn(html)['/api/wumpuses?limit=24']!.body)[0].name).toBe('Evil</script><script>alert(1)</script>')
   })
 
+  it("keeps text with a replacement pattern ($', $`, $&) as it is, and the page whole", async () => {
+    const description = "Costs $' or $` or $& or $$, as typed"
+    await addWumpus(server.store, { name: 'Dollar Wumpus', description })
+    const html = await (await page('/')).text()
+    expect(JSON.parse(answersIn(html)['/api/wumpuses?limit=24']!.body)[0].description).toBe(description)
+    expect(html.match(/<div id="root">/g)).toHaveLength(1)
+    expect(html.match(/<\/html>/g)).toHaveLength(1)
+  })
+
   it('renders the home page for a search in its URL (what its form sends without JavaScript), once per search', async () => {
     await addWumpus(server.store, { name: 'Searched Moon Wumpus' })
     await addWumpus(server.store, { name: 'Other Wumpus' })

@@ -164,10 +164,11 @@ function fillTemplate(template: string, { html, head, title, answers }: SsrPage 
   const json = JSON.stringify(answers).replace(/</g, '\\u003c')
   const filled = template
     .replace(/<meta charset="[^"]*" ?\/?>/i, (charset) => charset + head)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(title)}</title>`)
+    // Replacer functions: in a replacement string, `$'`, `` $` `` and `$&` in an animation's text would be patterns.
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     .replace(
       '<div id="root"></div>',
-      `<div id="root">${html}</div><script type="application/json" id="${SSR_ANSWERS_ELEMENT_ID}">${json}</script>`,
+      () => `<div id="root">${html}</div><script type="application/json" id="${SSR_ANSWERS_ELEMENT_ID}">${json}</script>`,
     )
   if (!filled.includes(SSR_ANSWERS_ELEMENT_ID)) throw new Error('index.html has no empty <div id="root"></div>')
   return filled
