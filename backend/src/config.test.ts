@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -27,6 +27,16 @@ describe('loadConfig', () => {
     // The local signing secret is kept so sessions survive a restart.
     expect(config.jwtSecret).toBe(readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8'))
     expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(config.jwtSecret)
+  })
+
+  it('replaces a kept signing secret that is empty or too short', () => {
+    for (const weak of ['', '   \n', 'short']) {
+      const dataDir = tempDir()
+      writeFileSync(path.join(dataDir, 'jwt-secret'), weak)
+      const { jwtSecret } = loadConfig({ DATA_DIR: dataDir })
+      expect(jwtSecret.length).toBeGreaterThanOrEqual(32)
+      expect(readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8')).toBe(jwtSecret)
+    }
   })
 
   it('reads every setting', () => {

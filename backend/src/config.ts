@@ -48,6 +48,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** Session signing secrets are at least this long. */
+const JWT_SECRET_MIN = 32
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
@@ -77,7 +80,7 @@ const envSchema = z.object({
       .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
       .optional(),
   ),
-  JWT_SECRET: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  JWT_SECRET: optionalText.pipe(z.string().min(JWT_SECRET_MIN, `must be at least ${JWT_SECRET_MIN} characters`).optional()),
   JWT_TTL_SECONDS: z.coerce
     .number()
     .int()
@@ -187,10 +190,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
-/** Zero-config runs keep a random signing secret under DATA_DIR so sessions survive restarts. */
+/**
+ * Zero-config runs keep a random signing secret under DATA_DIR so sessions survive restarts. A kept one
+ * shorter than JWT_SECRET's minimum (emptied, or written by hand) is replaced: sessions it signed end.
+ */
 function localJwtSecret(dataDir: string): string {
   const file = path.join(dataDir, 'jwt-secret')
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim()
+  const kept = existsSync(file) ? readFileSync(file, 'utf8').trim() : ''
+  if (kept.length >= JWT_SECRET_MIN) return kept
   mkdirSync(dataDir, { recursive: true, mode: 0o700 })
   const secret = randomBytes(48).toString('base64url')
   writeFileSync(file, secret, { mode: 0o600 })
