@@ -360,6 +360,7 @@ describe('GET /api/profile/{email}', () => {
     const reader = await server.sessionToken(uniqueEmail('reader'))
     const res = await get(`/api/profile/${account.email}`, reader)
     expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('no-store')
     expect(userSchema.parse(await res.json())).toMatchObject({ email: account.email, user_name: 'Profile Owner' })
     await expectError(await get(`/api/profile/${account.email}`), 401, 'UNAUTHENTICATED')
     await expectError(await get(`/api/profile/${uniqueEmail('ghost')}`, token), 404, 'NOT_FOUND')

@@ -57,7 +57,8 @@ export function userRoutes(deps: RouteDeps): Router {
 
   router.get('/profile/:email', session, async (ctx) => {
     const user = await profileOf(store, pathEmail(ctx))
-    ctx.set('Cache-Control', 'no-cache')
+    // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
+    ctx.set('Cache-Control', 'no-store')
     ctx.body = toApiUser(user)
   })
 
