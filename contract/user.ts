@@ -10,6 +10,22 @@ export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*
 /** Letters, digits, dot, underscore and space (docs/product-rules.md#validation-messages). */
 export const NAME_PATTERN = /^[A-Za-z0-9._ ]+$/
 
+/**
+ * A name from a sign-in (a Google account's, a sign-up form's) within the name rules: accents dropped
+ * ("José" becomes "Jose"), other characters outside NAME_PATTERN removed, spaces collapsed, at most
+ * USER_NAME_MAX characters; '' when nothing is left.
+ */
+export function nameWithinRules(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .replace(/[^A-Za-z0-9._ ]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, USER_NAME_MAX)
+    .trim()
+}
+
 export const PASSWORD_MIN = 6
 export const SIGN_UP_NAME_MIN = 5
 export const USER_NAME_MAX = 60

@@ -71,6 +71,11 @@ async function verifiedUser(email = uniqueEmail(), user_name = 'Test User', phot
 }
 
 describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', () => {
+  it('keeps a name the sign-in brings within the name rules', async () => {
+    const { user } = await verifiedUser(uniqueEmail('jose'), 'José <b>Bold</b>')
+    expect(user.user_name).toBe('Jose b Bold b')
+  })
+
   it('registers an unverified sign-in as a bare record and answers an HS256 session token of about an hour', async () => {
     const email = uniqueEmail('ana')
     const { token, user } = await register(email, 'Ana Lovelace')

@@ -1,5 +1,5 @@
 import { CONFIG_ACTOR } from '../../../contract/audit'
-import { isReservedEmail, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
+import { isReservedEmail, nameWithinRules, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
 import { isAdmin, isVerifiedAdmin } from '../auth/require-session'
 import { HttpError, notFound } from '../http/http-error'
@@ -61,12 +61,17 @@ export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, pay
     }
   }
 
-  const name = user.user_name || payload.user_name || identity.name || email.split('@')[0]!
+  const name = user.user_name || signInName(email, payload, identity)
   const token = await deps.sessions.signIn(
     { email, uid: identity.uid, name, emailVerified: identity.emailVerified, authTime: identity.authTime },
     payload.session,
   )
   return { token, user }
+}
+
+/** The name a sign-in brings (the form's, the account's, the email's), within the profile form's rules. */
+function signInName(email: string, payload: SignInPayload, identity: FirebaseIdentity): string {
+  return [payload.user_name, identity.name, email.split('@')[0]].map((name) => nameWithinRules(name ?? '')).find(Boolean) ?? 'Wumpus fan'
 }
 
 /** A returning user keeps the name and photo they chose here; only blanks are filled in from the sign-in. */
@@ -78,7 +83,7 @@ async function blanksFilled(
   identity: FirebaseIdentity,
 ): Promise<UserPatch> {
   const patch: UserPatch = {}
-  if (!user.user_name) patch.user_name = payload.user_name || identity.name || email.split('@')[0]!
+  if (!user.user_name) patch.user_name = signInName(email, payload, identity)
   const photo = payload.photo ?? ''
   if (!user.photo && photo && (await imageProblem(store, email, photo)) === undefined) patch.photo = photo
   return patch
