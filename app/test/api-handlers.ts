@@ -33,29 +33,23 @@ export function wumpusDetailHandler(items: Wumpus[]) {
   })
 }
 
-/** GET /api/tags over the given tags (most used first), honouring limit. */
-export function tagListHandler(tags: TagCount[]) {
+/** A counted list (most used first) at `path`, honouring limit, with the requests it got. */
+function countedListHandler(path: string, entries: unknown[]) {
   const requests: URL[] = []
-  const handler = http.get('/api/tags', ({ request }) => {
+  const handler = http.get(path, ({ request }) => {
     const url = new URL(request.url)
     requests.push(url)
     const limit = Number(url.searchParams.get('limit') ?? 100)
-    return HttpResponse.json(tags.slice(0, limit), { headers: { 'X-Total-Count': String(tags.length) } })
+    return HttpResponse.json(entries.slice(0, limit), { headers: { 'X-Total-Count': String(entries.length) } })
   })
   return { handler, requests }
 }
 
+/** GET /api/tags over the given tags (most used first), honouring limit. */
+export const tagListHandler = (tags: TagCount[]) => countedListHandler('/api/tags', tags)
+
 /** GET /api/emoji over the given emoji (most used first), honouring limit. */
-export function emojiListHandler(emoji: EmojiCount[]) {
-  const requests: URL[] = []
-  const handler = http.get('/api/emoji', ({ request }) => {
-    const url = new URL(request.url)
-    requests.push(url)
-    const limit = Number(url.searchParams.get('limit') ?? 100)
-    return HttpResponse.json(emoji.slice(0, limit), { headers: { 'X-Total-Count': String(emoji.length) } })
-  })
-  return { handler, requests }
-}
+export const emojiListHandler = (emoji: EmojiCount[]) => countedListHandler('/api/emoji', emoji)
 
 /**
  * GET /api/wumpus/{id}/stickers from lists by animation id; a list of lists answers them in turn
