@@ -6,7 +6,7 @@ import { createLogger } from '../logger'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
-import { DownloadCounter, visitorOf } from './download-counts'
+import { DownloadCounter } from './download-counts'
 
 const logger = createLogger('silent')
 let dataDir: string
@@ -29,19 +29,6 @@ afterEach(async () => {
 })
 
 const downloadsOf = async (id = record._id) => (await store.wumpuses.get(id))!.downloads
-
-describe('visitorOf', () => {
-  it.each([
-    ['203.0.113.9', '203.0.113.9'],
-    ['::ffff:203.0.113.9', '203.0.113.9'],
-    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2'],
-    ['2001:0db8:0001:0002::ffff', '2001:db8:1:2'],
-    ['2001:db8::1', '2001:db8:0:0'],
-    ['::1', '0:0:0:0'],
-  ])('%s counts as %s', (address, visitor) => {
-    expect(visitorOf(address)).toBe(visitor)
-  })
-})
 
 describe('DownloadCounter', () => {
   it('counts once per visitor and animation, and stores the counts when flushed', async () => {

@@ -9,6 +9,7 @@
  * earlier marks cannot be tied to anyone. Counts are added to the store in batches, off the request path.
  */
 import { createHmac, randomBytes } from 'node:crypto'
+import { addressKey } from '../http/client-address'
 import type { Logger } from '../logger'
 import type { Store } from '../store/port'
 
@@ -64,7 +65,7 @@ export class DownloadCounter {
   /** Counts one download of an animation by a visitor's address; answers whether it counted. */
   count(wumpusId: string, address: string): boolean {
     if (Date.now() - this.windowStart >= this.windowMs || this.marks.size >= this.maxMarks) this.startWindow()
-    const mark = createHmac('sha256', this.key).update(visitorOf(address)).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
+    const mark = createHmac('sha256', this.key).update(addressKey(address)).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
     if (this.marks.has(mark)) return false
     this.marks.add(mark)
     this.pending.set(wumpusId, (this.pending.get(wumpusId) ?? 0) + 1)
@@ -100,21 +101,4 @@ export class DownloadCounter {
     this.key = randomBytes(32)
     this.windowStart = Date.now()
   }
-}
-
-/** Who a download comes from, as far as counting goes: an IPv4 address, or the /64 of an IPv6 one. */
-export function visitorOf(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-  if (mapped) return mapped[1]!
-  if (!address.includes(':')) return address
-  const [head = '', tail = ''] = address.toLowerCase().split('::')
-  const left = head ? head.split(':') : []
-  const right = tail ? tail.split(':') : []
-  const groups = address.includes('::')
-    ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-    : left
-  return groups
-    .slice(0, 4)
-    .map((group) => group.replace(/^0+(?=.)/, ''))
-    .join(':')
 }
