@@ -85,7 +85,9 @@ export function createRouteDeps({
 export function createApp(input: AppDeps): Koa {
   const deps = createRouteDeps(input)
   const { config, logger } = deps
-  const app = new Koa({ proxy: config.trustProxy })
+  // Behind proxies, ctx.ip is the entry trustProxyHops from the right of X-Forwarded-For (what the outermost
+  // proxy saw), never one the client wrote; without them, the socket's address.
+  const app = new Koa({ proxy: config.trustProxy, maxIpsCount: config.trustProxyHops })
   app.silent = true
   const emulator = config.firebase.authEmulatorHost
 

@@ -80,9 +80,29 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://stickers.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/gallery' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/?a=1' }],
+    ['TRUST_PROXY_HOPS', { TRUST_PROXY_HOPS: '-1' }],
+    ['TRUST_PROXY_HOPS', { TRUST_PROXY_HOPS: 'one' }],
+    ['TRUST_PROXY_HOPS', { TRUST_PROXY_HOPS: '1.5' }],
+    ['TRUST_PROXY_HOPS', { TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '0' }],
+    ['TRUST_PROXY_HOPS', { TRUST_PROXY: 'false', TRUST_PROXY_HOPS: '2' }],
   ])('stops with a message naming %s', (variable, env) => {
     const problems = problemsOf(env)
     expect(problems.some((p) => p.startsWith(`${variable}:`))).toBe(true)
+  })
+
+  it('trusts no proxy by default, one balancer with TRUST_PROXY=true, and as many as TRUST_PROXY_HOPS says', () => {
+    const proxy = (env: Record<string, string>) => {
+      const { trustProxy, trustProxyHops } = loadConfig({ DATA_DIR: tempDir(), ...env })
+      return { trustProxy, trustProxyHops }
+    }
+    expect(proxy({})).toEqual({ trustProxy: false, trustProxyHops: 0 })
+    expect(proxy({ TRUST_PROXY: 'false' })).toEqual({ trustProxy: false, trustProxyHops: 0 })
+    expect(proxy({ TRUST_PROXY: 'false', TRUST_PROXY_HOPS: '0' })).toEqual({ trustProxy: false, trustProxyHops: 0 })
+    expect(proxy({ TRUST_PROXY: 'true' })).toEqual({ trustProxy: true, trustProxyHops: 1 })
+    expect(proxy({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '2' })).toEqual({ trustProxy: true, trustProxyHops: 2 })
+    expect(proxy({ TRUST_PROXY_HOPS: '2' })).toEqual({ trustProxy: true, trustProxyHops: 2 })
+    expect(proxy({ TRUST_PROXY_HOPS: '0' })).toEqual({ trustProxy: false, trustProxyHops: 0 })
+    expect(proxy({ TRUST_PROXY: 'true', TRUST_PROXY_HOPS: '' })).toEqual({ trustProxy: true, trustProxyHops: 1 })
   })
 
   describe('production refuses to run on emulator trust', () => {

@@ -32,7 +32,13 @@ export interface Config {
   limits: { gif: number; apng: number; lottie: number; image: number }
   seedDemo: boolean
   logLevel: 'silent' | 'error' | 'info' | 'debug'
+  /** Read the X-Forwarded-* headers of proxies in front (true exactly when trustProxyHops > 0). */
   trustProxy: boolean
+  /**
+   * How many proxies in front append to X-Forwarded-For: the client's address is that many entries from
+   * its right end (Koa's maxIpsCount), so entries a client writes itself change nothing. 0: no proxy.
+   */
+  trustProxyHops: number
   /**
    * The site's public origin (`https://stickers.example.com`), for absolute URLs in link previews. Unset:
    * each request's own origin (behind a proxy, with TRUST_PROXY, the forwarded one).
@@ -120,7 +126,10 @@ const envSchema = z.object({
   MAX_IMAGE_BYTES: bytes(MAX_IMAGE_BYTES),
   SEED_DEMO: bool.default(true),
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: bool.optional(),
+  TRUST_PROXY_HOPS: optionalText.pipe(
+    z.coerce.number({ message: 'must be a whole number of proxies' }).int('must be a whole number of proxies').min(0).max(20).optional(),
+  ),
   PUBLIC_URL: optionalText.pipe(
     z
       .string()
@@ -159,6 +168,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems.push('FIREBASE_AUTH_EMULATOR_HOST: must not be set when NODE_ENV=production (it trusts unsigned sign-in tokens); remove it')
   }
   if (!demoProject && !e.FIREBASE_API_KEY) problems.push('FIREBASE_API_KEY: required with a real Firebase project')
+  // TRUST_PROXY=true alone means one balancer; TRUST_PROXY_HOPS alone says how many (0: none).
+  const trustProxyHops = e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0)
+  if (e.TRUST_PROXY === true && trustProxyHops === 0) {
+    problems.push('TRUST_PROXY_HOPS: must be at least 1 with TRUST_PROXY=true (with no proxy in front, set TRUST_PROXY=false)')
+  }
+  if (e.TRUST_PROXY === false && trustProxyHops > 0) {
+    problems.push('TRUST_PROXY_HOPS: proxies in front need TRUST_PROXY=true (or leave TRUST_PROXY unset)')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -184,7 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: { gif: e.MAX_GIF_BYTES, apng: e.MAX_APNG_BYTES, lottie: e.MAX_LOTTIE_BYTES, image: e.MAX_IMAGE_BYTES },
     seedDemo: e.SEED_DEMO,
     logLevel: e.LOG_LEVEL,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: trustProxyHops > 0,
+    trustProxyHops,
     publicUrl: e.PUBLIC_URL,
     production,
   }

@@ -216,4 +216,9 @@ describe('download counts', () => {
     ])
     expect(await names(await get('/api/wumpuses?q=moon&sort=popular'))).toEqual(['Moonlight Wumpus', 'Moon Wumpus'])
   })
+  it('counts a download once, whatever the visitor writes before the address the balancer saw', async () => {
+    const forged = ['6.6.6.6', '6.6.6.7', '2001:db8::66', 'anything']
+    for (const entry of forged) await download(plain, 'gif', `${entry}, 203.0.113.70`)
+    expect(await downloadsOf(plain)).toBe(1)
+  })
 })
