@@ -74,7 +74,7 @@ export function createRouteDeps({
       ttlSeconds: config.jwtTtlSeconds,
       maxAgeSeconds: config.sessionMaxAgeSeconds,
     }),
-    limits: createRateLimits(store, config.rateLimitFactor),
+    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger }),
     audit: createAuditLog(store, logger),
     downloads,
     derivedMedia,

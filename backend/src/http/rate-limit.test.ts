@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from '../../test/support/test-server
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildGif } from '../media/test-fixtures/gif'
 import { stillPng } from '../media/test-fixtures/png'
+import type { Logger } from '../logger'
 import { RATE_LIMITS } from './rate-limit'
 
 // A tenth of every limit, so that tests reach them quickly.
@@ -12,15 +13,27 @@ const FACTOR = 0.1
 const limit = (name: keyof typeof RATE_LIMITS, of: 'perIp' | 'perAccount') => Math.max(1, Math.round(RATE_LIMITS[name][of] * FACTOR))
 
 let server: TestServer
+/** What the server logged, line by line. */
+let logged: Array<{ level: string; message: string } & Record<string, unknown>>
+const logger: Logger = {
+  error: (message, fields) => logged.push({ level: 'error', message, ...fields }),
+  info: (message, fields) => logged.push({ level: 'info', message, ...fields }),
+  debug: (message, fields) => logged.push({ level: 'debug', message, ...fields }),
+}
+// Behind one trusted balancer (a request without X-Forwarded-For is known by its socket address).
+const start = (env: Record<string, string> = {}) =>
+  startTestServer({ RATE_LIMIT_FACTOR: String(FACTOR), TRUST_PROXY: 'true', ...env }, { logger })
 beforeEach(async () => {
-  server = await startTestServer({ RATE_LIMIT_FACTOR: String(FACTOR) })
+  logged = []
+  server = await start()
 })
 afterEach(() => server.close())
 
-const call = (method: string, path: string, token: string | undefined, body?: unknown) =>
+const call = (method: string, path: string, token: string | undefined, body?: unknown, headers: Record<string, string> = {}) =>
   fetch(server.url + path, {
     method,
     headers: {
+      ...headers,
       ...(token ? { authorization: `Bearer ${token}` } : {}),
       ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
     },
@@ -147,5 +160,82 @@ describe('rate limits', () => {
     const allowed = limit('profile', 'perAccount')
     const answers = await statuses(allowed + 1, (i) => call('PUT', `/api/user/${account.email}`, sessions[i % 2], { job: `Job ${i}` }))
     expect(answers).toEqual([...Array(allowed).fill(200), 429])
+  })
+})
+
+describe('client addresses behind proxies', () => {
+  // A sign-in with a token that is not one: the address is counted before the token is checked (401).
+  const signInFrom = (forwardedFor: string) =>
+    call('PUT', '/api/user/someone@example.com', 'not-a-token', { email: 'someone@example.com' }, { 'x-forwarded-for': forwardedFor })
+
+  it('knows a client behind one balancer by the address the balancer saw, whatever the client wrote before it', async () => {
+    const allowed = limit('signIn', 'perIp')
+    expect(await statuses(allowed, (i) => signInFrom(`6.6.6.${i}, 203.0.113.7`))).toEqual(Array(allowed).fill(401))
+    await expectLimited(await signInFrom('9.9.9.9, 8.8.8.8, 203.0.113.7'), 'signIn')
+    await expectLimited(await signInFrom('203.0.113.7'), 'signIn')
+    expect((await signInFrom('203.0.113.7, 203.0.113.8')).status).toBe(401)
+  })
+
+  it('with TRUST_PROXY_HOPS=2 (a CDN before the balancer), by the address the CDN saw', async () => {
+    await server.close()
+    server = await start({ TRUST_PROXY_HOPS: '2' })
+    const allowed = limit('signIn', 'perIp')
+    // The CDN's own address, added by the balancer, varies from one edge to the next.
+    expect(await statuses(allowed, (i) => signInFrom(`6.6.6.${i}, 203.0.113.7, 198.51.100.${i}`))).toEqual(Array(allowed).fill(401))
+    await expectLimited(await signInFrom('203.0.113.7, 198.51.100.99'), 'signIn')
+    expect((await signInFrom('203.0.113.7, 203.0.113.8, 198.51.100.1')).status).toBe(401)
+  })
+
+  it('counts IPv6 clients by their /64: addresses in one /64 share a limit, other /64s have their own', async () => {
+    const allowed = limit('signIn', 'perIp')
+    expect(await statuses(allowed, (i) => signInFrom(`2001:db8:1:2::${i + 1}`))).toEqual(Array(allowed).fill(401))
+    await expectLimited(await signInFrom('2001:db8:1:2:ffff:ffff:ffff:9'), 'signIn')
+    expect((await signInFrom('2001:db8:1:3::1')).status).toBe(401)
+    expect((await signInFrom('2001:db8:2:2::1')).status).toBe(401)
+  })
+
+  it('counts an IPv4-mapped IPv6 address as the IPv4 address', async () => {
+    const allowed = limit('signIn', 'perIp')
+    expect(await statuses(allowed, () => signInFrom('::ffff:203.0.113.9'))).toEqual(Array(allowed).fill(401))
+    await expectLimited(await signInFrom('203.0.113.9'), 'signIn')
+  })
+})
+
+describe('security events', () => {
+  const securityEvents = () => logged.filter((line) => line.message === 'security event')
+
+  it('logs a refused hit as one info line naming the limit, the address key and the route', async () => {
+    const allowed = limit('signIn', 'perIp')
+    const signIn = () =>
+      call('PUT', '/api/user/victim@example.com', 'not-a-token', { email: 'victim@example.com' }, { 'x-forwarded-for': '2001:db8:1:2::7' })
+    await statuses(allowed, signIn)
+    expect(securityEvents()).toEqual([])
+    expect((await signIn()).status).toBe(429)
+    expect(securityEvents()).toEqual([
+      {
+        level: 'info',
+        message: 'security event',
+        event: 'rate-limited',
+        limit: 'signIn',
+        by: 'address',
+        key: '2001:db8:1:2',
+        route: 'PUT /api/user/:email',
+      },
+    ])
+    expect(JSON.stringify(securityEvents())).not.toContain('victim')
+  })
+
+  it('names an account by a hash, never by its email', async () => {
+    await server.store.users.upsert('busy@example.com', { user_name: 'Busy' })
+    const busy = await server.sessionToken('busy@example.com')
+    const allowed = limit('profile', 'perAccount')
+    await statuses(allowed, (i) => call('PUT', '/api/user/busy@example.com', busy, { job: `Job ${i}` }))
+    expect((await call('PUT', '/api/user/busy@example.com', busy, { job: 'One more' })).status).toBe(429)
+    const events = securityEvents()
+    expect(events).toEqual([
+      expect.objectContaining({ level: 'info', event: 'rate-limited', limit: 'profile', by: 'account', route: 'PUT /api/user/:email' }),
+    ])
+    expect(events[0]!.key).toMatch(/^[0-9a-f]{16}$/)
+    expect(JSON.stringify(events)).not.toContain('busy')
   })
 })

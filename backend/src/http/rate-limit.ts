@@ -1,8 +1,11 @@
+import { createHash } from 'node:crypto'
 import type { Context, Middleware } from 'koa'
+import type { Logger } from '../logger'
 import type { RateCounter, Store } from '../store/port'
+import { addressKey } from './client-address'
 import { HttpError } from './http-error'
 
-/** Hits allowed per window, for each caller's IP address and for each account. */
+/** Hits allowed per window, for each caller's address (an IPv6 one by its /64) and for each account. */
 interface Limit {
   perIp: number
   perAccount: number
@@ -27,16 +30,26 @@ export const RATE_LIMITS = {
 export type LimitName = keyof typeof RATE_LIMITS
 
 export interface RateLimits {
-  /** Counts one hit for the caller's IP address; throws 429 (with Retry-After) when over the limit. */
+  /** Counts one hit for the caller's address; throws 429 (with Retry-After) when over the limit. */
   ip(name: LimitName, ctx: Context): Promise<void>
   /** Counts one hit for an account (an email or a Firebase uid); throws 429 when over. */
-  account(name: LimitName, account: string): Promise<void>
-  /** Both, as middleware after requireSession: the account is the signed-in email. */
+  account(name: LimitName, ctx: Context, account: string): Promise<void>
+  /** Both, as middleware after requireSession (or optionalSession): the account is the signed-in email. */
   guard(name: LimitName): Middleware
 }
 
-/** One set of counters for the whole app, kept by the store (memory, or MongoDB for every instance). */
-export function createRateLimits(store: Store, factor = 1): RateLimits {
+export interface RateLimitOptions {
+  /** Multiplies every limit (RATE_LIMIT_FACTOR). */
+  factor?: number
+  /** Refused hits are logged to it as security events. */
+  logger: Logger
+}
+
+/**
+ * One set of counters for the whole app, kept by the store (memory, or MongoDB for every instance). The
+ * caller's address is Koa's `ctx.ip`: behind TRUST_PROXY_HOPS proxies, the one the outermost of them saw.
+ */
+export function createRateLimits(store: Store, { factor = 1, logger }: RateLimitOptions): RateLimits {
   const counters = new Map<LimitName, { ip: RateCounter; account: RateCounter }>()
   for (const [name, limit] of Object.entries(RATE_LIMITS) as [LimitName, Limit][]) {
     const points = (n: number) => Math.max(1, Math.round(n * factor))
@@ -56,17 +69,32 @@ export function createRateLimits(store: Store, factor = 1): RateLimits {
       retryAfterSeconds,
     )
   }
-  const hitIp = (name: LimitName, ctx: Context) => counters.get(name)!.ip.hit(ctx.ip || 'unknown')
-  const hitAccount = (name: LimitName, account: string) => counters.get(name)!.account.hit(account.toLowerCase())
+  const hit = async (name: LimitName, ctx: Context, by: 'address' | 'account', key: string) => {
+    const waitMs = await counters.get(name)![by === 'address' ? 'ip' : 'account'].hit(key)
+    if (waitMs > 0) {
+      // Accounts are emails (other people's, on a sign-in) or uids: logged as a hash that still groups hits.
+      const logged = by === 'address' ? key : createHash('sha256').update(key).digest('hex').slice(0, 16)
+      logger.info('security event', { event: 'rate-limited', limit: name, by, key: logged, route: routeOf(ctx) })
+    }
+    return waitMs
+  }
+  const hitIp = (name: LimitName, ctx: Context) => hit(name, ctx, 'address', addressKey(ctx.ip || 'unknown'))
+  const hitAccount = (name: LimitName, ctx: Context, account: string) => hit(name, ctx, 'account', account.toLowerCase())
 
   return {
     ip: async (name, ctx) => refuse(name, await hitIp(name, ctx)),
-    account: async (name, account) => refuse(name, await hitAccount(name, account)),
+    account: async (name, ctx, account) => refuse(name, await hitAccount(name, ctx, account)),
     guard: (name) => async (ctx, next) => {
       const email = (ctx.state.session as { email?: string } | undefined)?.email
-      const waits = await Promise.all([hitIp(name, ctx), email === undefined ? 0 : hitAccount(name, email)])
+      const waits = await Promise.all([hitIp(name, ctx), email === undefined ? 0 : hitAccount(name, ctx, email)])
       refuse(name, Math.max(...waits))
       await next()
     },
   }
+}
+
+/** The route as the router declares it (`PUT /api/user/:email`): paths can hold other people's emails. */
+function routeOf(ctx: Context): string {
+  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
+  return `${ctx.method} ${typeof route === 'string' ? route : ctx.path}`
 }

@@ -36,7 +36,7 @@ export function userRoutes(deps: RouteDeps): Router {
       const claims = await sessions.check(token)
       ctx.state.session = claims
       await limits.ip('profile', ctx)
-      await limits.account('profile', claims.email)
+      await limits.account('profile', ctx, claims.email)
       const patch = profileUpdateSchema.parse(ctx.request.body ?? {})
       const { modifiedCount, user, token: renamed } = await updateProfile(accounts, claims, email, patch)
       ctx.body = { modifiedCount, user: toApiUser(user), token: renamed }
@@ -46,7 +46,7 @@ export function userRoutes(deps: RouteDeps): Router {
     // The IP is counted before the (remote) token check, the Firebase account after it.
     await limits.ip('signIn', ctx)
     const identity = await verifyIdToken(token)
-    await limits.account('signIn', identity.uid)
+    await limits.account('signIn', ctx, identity.uid)
     if (identity.email !== email) throw new HttpError('FORBIDDEN', 'This sign-in belongs to another email address')
     const payload = signInPayloadSchema.parse(ctx.request.body ?? {})
     if (payload.email.toLowerCase() !== email) throw new HttpError('BAD_REQUEST', 'The email in the body must match the path')

@@ -58,7 +58,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     const { email, name } = sessionOf(ctx)
     const spend: SpendLimit = async (limit) => {
       await limits.ip(limit, ctx)
-      await limits.account(limit, email)
+      await limits.account(limit, ctx, email)
     }
     let fields: Omit<CreateWumpus, 'files'>
     let files: PublishedFiles

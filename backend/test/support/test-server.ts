@@ -7,7 +7,7 @@ import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
-import { createLogger } from '../../src/logger'
+import { createLogger, type Logger } from '../../src/logger'
 import { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
@@ -35,6 +35,8 @@ export interface TestServerOptions {
   deriveMedia?: boolean
   /** A data folder to use (it is emptied when the server closes); default: a new temp folder. */
   dataDir?: string
+  /** Where the server logs (tests that read its log lines); default: LOG_LEVEL's (silent) on stdout. */
+  logger?: Logger
 }
 
 /**
@@ -54,7 +56,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...env,
   })
   const store = await openSqliteStore({ dataDir })
-  const logger = createLogger(config.logLevel)
+  const logger = options.logger ?? createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
   const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1'))
