@@ -109,7 +109,7 @@ export function createApp(input: AppDeps): Koa {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
-  app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir }))
+  app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir, limits: deps.limits }))
   app.use(linkPreviewPages({ store: deps.store, staticDir: config.staticDir, publicUrl: config.publicUrl }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app

@@ -201,6 +201,24 @@ describe('client addresses behind proxies', () => {
   })
 })
 
+describe('search limit', () => {
+  const get = (path: string, from: string, token?: string) => call('GET', path, token, undefined, { 'x-forwarded-for': from })
+
+  it('limits searches per address, never the paging of the gallery', async () => {
+    const allowed = limit('search', 'perIp')
+    expect(await statuses(allowed, (i) => get(`/api/wumpuses?q=moon${i}`, '203.0.113.7'))).toEqual(Array(allowed).fill(200))
+    await expectLimited(await get('/api/wumpuses?q=moon', '203.0.113.7'), 'search')
+    // One uploader's list searched by a signed-in caller is a search too.
+    const token = await server.sessionToken('reader@example.com')
+    await expectLimited(await get('/api/wumpus?u_email=maker@example.com&q=moon', '203.0.113.7', token), 'search')
+    // Paging, filters without a query and an empty query are not searches.
+    const pages = ['/api/wumpuses', '/api/wumpuses?limit=5', '/api/wumpuses?q=', '/api/wumpuses?q=%20%20', '/api/wumpuses?sort=popular']
+    expect(new Set(await statuses(allowed * 2, (i) => get(pages[i % pages.length]!, '203.0.113.7')))).toEqual(new Set([200]))
+    // Another address searches on.
+    expect((await get('/api/wumpuses?q=moon', '203.0.113.8')).status).toBe(200)
+  })
+})
+
 describe('security events', () => {
   const securityEvents = () => logged.filter((line) => line.message === 'security event')
 

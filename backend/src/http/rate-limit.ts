@@ -25,6 +25,8 @@ export const RATE_LIMITS = {
   upload: { perIp: 300, perAccount: 150, windowSeconds: 600, what: 'animation uploads' },
   render: { perIp: 40, perAccount: 20, windowSeconds: 600, what: 'renders' },
   lottieLink: { perIp: 60, perAccount: 30, windowSeconds: 600, what: 'Lottie links' },
+  // Gallery requests with a search query `q` (the API's and the server-rendered home's), not plain paging.
+  search: { perIp: 120, perAccount: 120, windowSeconds: 60, what: 'searches' },
 } satisfies Record<string, Limit>
 
 export type LimitName = keyof typeof RATE_LIMITS

@@ -5,6 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
+import { RATE_LIMITS } from './rate-limit'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 // The middleware is tested with a stand-in for the built app's renderer (e2e/server-rendering.test.ts
@@ -147,6 +148,26 @@ describe('server-rendered public pages', () => {
     await page('/?q=moon')
     expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/?q=moon&sort=&fits='])
     expect(Object.keys(answersIn(await (await page('/?q=42&tag=Night')).text()))[0]).toBe('/api/wumpuses?limit=24&q=42&tag=night')
+  })
+
+  it('counts a search in the URL against the search limit, and past it serves the app shell (whose own search hears 429)', async () => {
+    const factor = 0.05
+    const limited = await startTestServer({
+      STATIC_DIR: server.config.staticDir,
+      SSR_DIR: server.config.ssrDir,
+      RATE_LIMIT_FACTOR: String(factor),
+    })
+    const home = (p: string) => fetch(limited.url + p, { headers: { accept: 'text/html' } })
+    try {
+      const allowed = Math.round(RATE_LIMITS.search.perIp * factor)
+      for (let i = 0; i < allowed; i++) expect(await (await home(`/?q=moon${i}`)).text()).toContain(`<h1>Page /?q=moon${i}</h1>`)
+      expect(await (await home('/?q=moon')).text()).toBe(TEMPLATE)
+      // The home page without a search is not a search.
+      expect(await (await home('/?sort=popular')).text()).toContain('<h1>Page /?sort=popular</h1>')
+      expect((await fetch(limited.url + '/api/wumpuses?q=moon')).status).toBe(429)
+    } finally {
+      await limited.close()
+    }
   })
 
   it('renders a page once until the gallery changes, and answers 304 to a matching ETag', async () => {

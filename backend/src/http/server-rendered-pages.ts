@@ -2,17 +2,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { emojiListPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
 import { GALLERY_SEARCH_KEYS, galleryFilterFrom, parseSearchLikeTheRouter } from '../../../contract/gallery-search'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
+import { HttpError } from './http-error'
 import { type CachedPage, PageCache } from './page-cache'
 import { galleryPages } from '../services/gallery-pages'
 import { emojiLists, tagLists } from '../services/counted-lists'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
+import type { RateLimits } from './rate-limit'
 import { scriptHashes, withScriptHashes } from './static-app'
 
 export interface ServerRenderedPagesOptions {
@@ -22,6 +24,8 @@ export interface ServerRenderedPagesOptions {
   staticDir: string
   /** Where `vite build --ssr` put entry-server.js. */
   ssrDir: string
+  /** A search in the page URL counts against the API's search limit. */
+  limits: RateLimits
 }
 
 /** The public pages rendered on the server, with the API reads each one makes while it loads. */
@@ -74,7 +78,7 @@ const jsonAnswer = (page: CachedPage) => ({
  * (the full stylesheet loads without blocking). Pages are cached until the gallery changes, with ETags.
  * Without a server build (or if rendering fails) the static app shell is served as before.
  */
-export function serverRenderedPages({ store, logger, staticDir, ssrDir }: ServerRenderedPagesOptions): Middleware {
+export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits }: ServerRenderedPagesOptions): Middleware {
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
   // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
@@ -134,6 +138,17 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
   }
   const scriptHashesOf = new WeakMap<CachedPage, string[]>()
 
+  /** Past the limit the page is the app shell, not an error: the app's own search then hears the 429. */
+  async function withinSearchLimit(ctx: Context): Promise<boolean> {
+    try {
+      await limits.ip('search', ctx)
+      return true
+    } catch (error) {
+      if (error instanceof HttpError && error.code === 'RATE_LIMITED') return false
+      throw error
+    }
+  }
+
   // The first visitor should not wait for the module to load and the pages to render.
   void (async () => {
     for (const pathname of Object.keys(PAGES)) await render(pageRequest(pathname, '')!)
@@ -142,6 +157,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir }: Server
   return async (ctx, next) => {
     const request = pageRequest(ctx.path, ctx.querystring)
     if (!request || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html')) return next()
+    if (request.search.q !== undefined && !(await withinSearchLimit(ctx))) return next()
     const page = cache.get(request.key) ?? (await render(request))
     if (!page) return next()
     ctx.type = 'text/html; charset=utf-8'

@@ -36,14 +36,17 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = galleryPages(store)
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
+  // A search reads far more than a page of the gallery: searches are limited, paging is not.
+  const searchGuard = limits.guard('search')
+  const searchLimit: Middleware = (ctx, next) => (isSearch(ctx.query.q) ? searchGuard(ctx, next) : next())
 
   // One uploader's list needs a signed-in caller, on this path as on /api/wumpus?u_email= (docs/product-rules.md#rest-api).
-  router.get('/wumpuses', optionalSession(deps.sessions), async (ctx) => {
+  router.get('/wumpuses', optionalSession(deps.sessions), searchLimit, async (ctx) => {
     if (ctx.query.u_email !== undefined) sessionOf(ctx)
     await sendPage(ctx, '/api/wumpuses')
   })
 
-  router.get('/wumpus', session, async (ctx) => {
+  router.get('/wumpus', session, searchLimit, async (ctx) => {
     if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
     await sendPage(ctx, '/api/wumpus')
   })
@@ -87,6 +90,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   return router
+}
+
+/** A list request with a query to search for (a blank one lists the gallery; a repeated one is refused after). */
+function isSearch(q: string | string[] | undefined): boolean {
+  return Array.isArray(q) || (q !== undefined && q.trim() !== '')
 }
 
 /** A multipart publish: the text fields and the sent files, read (at most one in each of gif, apng and lottie). */
