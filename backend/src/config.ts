@@ -128,7 +128,12 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['silent', 'error', 'info', 'debug']).default('info'),
   TRUST_PROXY: bool.optional(),
   TRUST_PROXY_HOPS: optionalText.pipe(
-    z.coerce.number({ message: 'must be a whole number of proxies' }).int('must be a whole number of proxies').min(0).max(20).optional(),
+    z.coerce
+      .number<string | undefined>({ message: 'must be a whole number of proxies' })
+      .int('must be a whole number of proxies')
+      .min(0)
+      .max(20)
+      .optional(),
   ),
   PUBLIC_URL: optionalText.pipe(
     z
