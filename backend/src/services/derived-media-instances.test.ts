@@ -162,4 +162,33 @@ describe.each(setups)('derived media shared by two instances on one %s store', (
     expect((await storeA.wumpuses.get(record._id))!.derived).toEqual(madeByB)
     expect((await derivedFiles(storeA)).map((f) => f.id).sort()).toEqual(derivedFileIds(madeByB).sort())
   })
+
+  it('finds work published on another instance by polling the store', async () => {
+    shared = await setup()
+    const [storeA, storeB] = shared.stores
+    const calls: string[] = []
+    service(storeB, { derive: countingDerive(calls), pollMs: 10 })
+    // Published through A, which stopped before rendering it.
+    const record = await animation(storeA, 'Published Elsewhere')
+    await vi.waitFor(async () => expect((await storeB.wumpuses.get(record._id))!.derived?.version).toBe(DERIVED_MEDIA_VERSION))
+    expect(calls).toEqual(['Published Elsewhere'])
+  })
+
+  it('on close, waits for the render in hand and gives its job back at once when it was cut short', async () => {
+    shared = await setup()
+    const [storeA, storeB] = shared.stores
+    const record = await animation(storeA, 'Interrupted Wumpus')
+    let cutShort: ((error: Error) => void) | undefined
+    const a = service(storeA, { derive: () => new Promise((_, reject) => (cutShort = reject)) })
+    void a.refresh(record._id)
+    await vi.waitFor(() => expect(cutShort).toBeDefined())
+    const closing = a.close()
+    // The render worker stopping with the server.
+    cutShort!(new Error('The render worker stopped'))
+    await closing
+    expect((await storeA.wumpuses.get(record._id))!.derived).toBeUndefined()
+    const calls: string[] = []
+    expect((await service(storeB, { derive: countingDerive(calls) }).backfill()).animations).toBe(1)
+    expect(calls).toEqual(['Interrupted Wumpus'])
+  })
 })
