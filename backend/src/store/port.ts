@@ -317,7 +317,8 @@ export interface RenderJobRepository {
   renew(job: RenderJob, until: Date): Promise<boolean>
   /**
    * Ends the lease, when the job's owner still holds it (answers whether it did). With `retryAt` the
-   * attempt failed: one more failure is counted and the job is not due again before then.
+   * attempt failed: one more failure is counted and the job is not due again before then (unless the
+   * animation's Lottie changed meanwhile: that is new work).
    */
   release(job: RenderJob, failure?: { retryAt: Date }): Promise<boolean>
 }

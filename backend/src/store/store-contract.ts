@@ -1448,7 +1448,13 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         await store.renderJobs.release(third, { retryAt: at(3_600_000) })
         const { lottie: next } = sampleFiles()
         await store.wumpuses.update(record._id, { files: { ...record.files, lottie: next } })
-        expect((await claim('d', at(600_001)))?.failures).toBe(0)
+        const fourth = (await claim('d', at(600_001)))!
+        expect(fourth.failures).toBe(0)
+        // A failure of a Lottie replaced meanwhile does not hold back the new one.
+        const { lottie: newest } = sampleFiles()
+        await store.wumpuses.update(record._id, { files: { ...record.files, lottie: newest } })
+        expect(await store.renderJobs.release(fourth, { retryAt: at(3_600_000) })).toBe(true)
+        expect((await claim('e', at(600_002)))?.failures).toBe(0)
       })
     })
 

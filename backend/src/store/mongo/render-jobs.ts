@@ -50,15 +50,15 @@ export class MongoRenderJobs implements RenderJobRepository {
   }
 
   async release(job: RenderJob, failure?: { retryAt: Date }): Promise<boolean> {
-    const failed = failure
-      ? { $set: { 'render.failures': job.failures + 1, 'render.failedVersion': job.version, 'render.retryAt': failure.retryAt } }
-      : {}
-    const { matchedCount } = await guard(() =>
-      this.wumpuses.updateOne(
-        { _id: job.record._id, 'render.owner': job.owner },
-        { $unset: { 'render.owner': '', 'render.until': '' }, ...failed },
-      ),
-    )
+    const held = { _id: job.record._id, 'render.owner': job.owner }
+    const end = { $unset: { 'render.owner': '', 'render.until': '' } } as const
+    if (failure) {
+      const failed = { 'render.failures': job.failures + 1, 'render.failedVersion': job.version, 'render.retryAt': failure.retryAt }
+      const sameLottie = { ...held, 'files.lottie.id': job.record.files.lottie.id }
+      const { matchedCount } = await guard(() => this.wumpuses.updateOne(sameLottie, { ...end, $set: failed }))
+      if (matchedCount > 0) return true
+    }
+    const { matchedCount } = await guard(() => this.wumpuses.updateOne(held, end))
     return matchedCount > 0
   }
 }

@@ -38,10 +38,10 @@ export class SqliteRenderJobs implements RenderJobRepository {
       release: db.prepare<{ id: string; owner: string }>(
         'UPDATE wumpuses SET render_owner = NULL, render_until = NULL WHERE id = @id AND render_owner = @owner',
       ),
-      fail: db.prepare<{ id: string; owner: string; failures: number; version: number; retryAt: number }>(
+      fail: db.prepare<{ id: string; owner: string; lottie: string; failures: number; version: number; retryAt: number }>(
         `UPDATE wumpuses SET render_owner = NULL, render_until = NULL,
          render_failures = @failures, render_failed_version = @version, render_retry_at = @retryAt
-         WHERE id = @id AND render_owner = @owner`,
+         WHERE id = @id AND render_owner = @owner AND json_extract(files, '$.lottie.id') = @lottie`,
       ),
     }
   }
@@ -70,10 +70,16 @@ export class SqliteRenderJobs implements RenderJobRepository {
   release(job: RenderJob, failure?: { retryAt: Date }): Promise<boolean> {
     return guarded(() => {
       const held = { id: job.record._id, owner: job.owner }
-      const { changes } = failure
-        ? this.sql.fail.run({ ...held, failures: job.failures + 1, version: job.version, retryAt: failure.retryAt.getTime() })
-        : this.sql.release.run(held)
-      return changes > 0
+      const failed =
+        failure &&
+        this.sql.fail.run({
+          ...held,
+          lottie: job.record.files.lottie.id,
+          failures: job.failures + 1,
+          version: job.version,
+          retryAt: failure.retryAt.getTime(),
+        }).changes > 0
+      return failed || this.sql.release.run(held).changes > 0
     })
   }
 }
