@@ -76,6 +76,8 @@ describe('loadConfig', () => {
     ['FIREBASE_API_KEY', { FIREBASE_PROJECT_ID: 'wumpus-prod' }],
     ['SESSION_MAX_AGE_SECONDS', { SESSION_MAX_AGE_SECONDS: '10' }],
     ['RATE_LIMIT_FACTOR', { RATE_LIMIT_FACTOR: '0' }],
+    ['RENDER_POLL_SECONDS', { RENDER_POLL_SECONDS: '-1' }],
+    ['RENDER_POLL_SECONDS', { RENDER_POLL_SECONDS: 'often' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'stickers.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'ftp://stickers.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'https://example.com/gallery' }],

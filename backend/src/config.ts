@@ -20,6 +20,8 @@ export interface Config {
   sessionMaxAgeSeconds: number
   /** Multiplies every rate limit (2 doubles them); for load tests and trusted networks. */
   rateLimitFactor: number
+  /** How often to look in the store for derived media left to make (another instance's publish or job); 0: only at start and after edits. */
+  renderPollSeconds: number
   adminEmails: string[]
   firebase: {
     projectId: string
@@ -100,6 +102,12 @@ const envSchema = z.object({
     .max(365 * 24 * 3600)
     .default(14 * 24 * 3600),
   RATE_LIMIT_FACTOR: z.coerce.number({ message: 'must be a number' }).positive().max(100_000).default(1),
+  RENDER_POLL_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(0)
+    .max(24 * 3600)
+    .default(30),
   ADMIN_EMAILS: z
     .string()
     .default('')
@@ -195,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtTtlSeconds: e.JWT_TTL_SECONDS,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
+    renderPollSeconds: e.RENDER_POLL_SECONDS,
     adminEmails: e.ADMIN_EMAILS,
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,

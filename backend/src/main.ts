@@ -48,7 +48,8 @@ async function main() {
   await rm(uploadTempDir(config), { recursive: true, force: true })
 
   const downloads = new DownloadCounter(store, { logger })
-  const derivedMedia = createDerivedMediaService({ store, logger })
+  // Other instances on the same MongoDB share the work: each looks for jobs published or left elsewhere.
+  const derivedMedia = createDerivedMediaService({ store, logger, pollMs: config.renderPollSeconds * 1000 })
   const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()

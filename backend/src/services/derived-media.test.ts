@@ -80,7 +80,6 @@ describe('derived media service', () => {
       }
     }
     expect(logged.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
-      'making previews and platform exports',
       'made previews and platform exports',
       'made previews and platform exports',
       'previews and platform exports are ready',
@@ -124,7 +123,10 @@ describe('derived media service', () => {
     expect((await store.wumpuses.get(record._id))!.derived?.source).toBe(other.id)
   })
 
-  it('records why nothing could be made, offers no files, and tries again at the next start', async () => {
+  it('records why nothing could be made, offers no files, and tries again after 1 min, 10 min, 1 h, then every day', async () => {
+    let clock = Date.now()
+    await service.close()
+    service = createDerivedMediaService({ store, logger, now: () => new Date(clock) })
     // 1999 frames at 30 fps: the inspector takes it, but a 20 fps preview would need 1333 frames, over the renderer's limit.
     const record = await animation('Endless Wumpus', lottieBytes({ op: 1999 }))
     await service.refresh(record._id)
@@ -133,7 +135,17 @@ describe('derived media service', () => {
     expect(derived.previews).toBeUndefined()
     expect(derived.exports.every((e) => !e.file && /Could not be made/.test(e.notes[0]!))).toBe(true)
     expect(logged.some((l) => l.level === 'error' && /could not be rendered/.test(l.message))).toBe(true)
-    expect((await service.backfill()).animations).toBe(1)
+    // Not at the next start, nor when asked again, before its time.
+    expect((await service.backfill()).animations).toBe(0)
+    await service.refresh(record._id)
+    expect((await store.wumpuses.get(record._id))!.derived!.madeAt).toEqual(derived.madeAt)
+    for (const delay of [60_000, 600_000, 3600_000, 86_400_000, 86_400_000]) {
+      clock += delay - 1
+      expect((await service.backfill()).animations).toBe(0)
+      clock += 1
+      expect((await service.backfill()).animations).toBe(1)
+    }
+    expect((await store.wumpuses.get(record._id))!.derived!.error).toMatch(/too long/)
   })
 
   it('removes every derived file of a deleted animation', async () => {

@@ -1,39 +1,50 @@
 // The rules for the files the server makes from an animation's Lottie (card previews and platform
 // exports): when they are made, where they are stored, when they are replaced and removed.
-//  - They are made when an animation is published, again when its Lottie changes, and at start for
-//    every animation that has none, stale ones (another Lottie) or ones made by older rules.
-//  - One animation at a time, in the background: requests never wait for them; cards show the GIF
-//    until the previews exist.
+//  - They are made when an animation is published, again when its Lottie changes, and for every
+//    animation that has none, stale ones (another Lottie), failed ones or ones made by older rules.
+//  - The work is claimed through the store (store.renderJobs) with a lease, renewed while the render
+//    runs: with several instances on one store each animation is rendered by one of them, and a job
+//    whose instance died is taken over once its lease ends. Instances find work at start (backfill),
+//    after a publish or edit (refresh) and, with pollMs, every so often (work left by others).
+//  - A failed render is tried again after 1 min, 10 min, 1 h, then every day (failures counted in the
+//    store), not at every start; a new Lottie or newer rules start again.
+//  - One animation at a time per instance, in the background: requests never wait for them; cards
+//    show the GIF until the previews exist.
 //  - They are stored through the store port like every file (purpose 'derived', owned by the
 //    uploader) and listed on the record with the facts the platform check read from them; a record
-//    only takes them while its Lottie is still the one they were made from.
+//    only takes them while its Lottie is still the one they were made from and the job still this
+//    instance's.
 //  - Files a record no longer lists are removed: the previous set when a new one lands, every one
-//    when the animation is deleted.
-import { setImmediate as yieldToEvents } from 'node:timers/promises'
+//    when the animation is deleted, the new one when the record refused it.
+import { randomBytes } from 'node:crypto'
+import { hostname } from 'node:os'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
 import { derivedFileIds } from '../store/records'
-import type { DerivedFile, DerivedMedia, Store, WumpusRecord } from '../store/port'
+import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
 
 /**
- * Bump when the previews or exports change, so existing animations get new ones at the next start.
+ * Bump when the previews or exports change, so existing animations get new ones (once across the fleet).
  * 2: Discord and Telegram custom emoji.
  */
 export const DERIVED_MEDIA_VERSION = 2
 
+/** Between a failed render and the next attempt: after the first failure, the second, the third, then always. */
+export const RETRY_DELAYS_MS = [60_000, 10 * 60_000, 3600_000, 24 * 3600_000] as const
+
 export interface DerivedMediaService {
-  /** Makes this animation's derived files if they are missing or stale (queued; resolves when done, never rejects). */
+  /** Makes this animation's derived files if they are missing or stale and no other instance is (queued; resolves when done, never rejects). */
   refresh(id: string): Promise<void>
   /** After an edit: when the Lottie changed, the old derived files go and new ones are made. */
   filesChanged(before: WumpusRecord, after: WumpusRecord): Promise<void>
   /** After a delete: removes the animation's derived files. */
   removed(record: WumpusRecord): Promise<void>
-  /** Queues every animation whose derived files are missing, stale or made by older rules; resolves when all are done. */
+  /** Works through every animation that needs derived media and is due, until none is left to claim; resolves with how many this instance took. */
   backfill(): Promise<{ animations: number; ms: number }>
   /** Resolves once nothing is queued or running. */
   idle(): Promise<void>
-  /** Takes no new work and waits for the animation in hand. */
+  /** Stops polling, takes no new work and waits for the animation in hand (its job is released). */
   close(): Promise<void>
 }
 
@@ -44,15 +55,19 @@ export interface DerivedMediaDeps {
   derive?: (lottie: object) => Promise<MadeMedia>
   /** false: nothing is ever made (tests that do not look at derived files). */
   enabled?: boolean
+  /** How often to look in the store for work another instance published or left (default: never). */
+  pollMs?: number
+  /** How long a claimed job is this instance's without renewal (default 60 s). */
+  leaseMs?: number
+  /** How often the lease is renewed while rendering (default 20 s). */
+  renewMs?: number
+  /** The clock leases and retry times are read on (tests move it). */
+  now?: () => Date
 }
 
 /** Whether the record's derived media were made from its current Lottie (by any version of the rules). */
 export function derivedIsCurrent(record: WumpusRecord): record is WumpusRecord & { derived: DerivedMedia } {
   return record.derived !== undefined && record.derived.source === record.files.lottie.id
-}
-
-function needsWork(record: WumpusRecord): boolean {
-  return !derivedIsCurrent(record) || record.derived.version < DERIVED_MEDIA_VERSION || record.derived.error !== undefined
 }
 
 /** The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`. */
@@ -73,40 +88,115 @@ export function createDerivedMediaService({
   logger,
   derive = deriveAnimation,
   enabled = true,
+  pollMs,
+  leaseMs = 60_000,
+  renewMs = 20_000,
+  now = () => new Date(),
 }: DerivedMediaDeps): DerivedMediaService {
-  let chain: Promise<void> = Promise.resolve()
-  const queued = new Map<string, Promise<void>>()
+  /** This instance's name on the jobs it holds. */
+  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`
+  /** Animations refresh() asked for, with the callers waiting on each. */
+  const asked = new Map<string, Array<() => void>>()
+  /** Callers waiting for a sweep: claiming any due job until none is left. */
+  let sweepers: Array<() => void> = []
+  let working: Promise<void> | undefined
   let closed = false
+  /** Jobs this instance has taken (made or failed), for backfill's report. */
+  let taken = 0
+  const polling = enabled && pollMs ? setInterval(() => void sweep(), pollMs) : undefined
+  polling?.unref()
+
+  function wake(): void {
+    if (working || closed) return
+    working = work().finally(() => {
+      working = undefined
+      if (asked.size > 0 || sweepers.length > 0) wake()
+    })
+  }
+
+  /** One job at a time: the animations asked for first, then sweeps. */
+  async function work(): Promise<void> {
+    while (!closed) {
+      const [id, waiting] = asked.entries().next().value ?? []
+      if (id !== undefined) {
+        asked.delete(id)
+        await attempt(id)
+        for (const done of waiting!) done()
+      } else if (sweepers.length > 0) {
+        if (await attempt()) continue
+        const done = sweepers
+        sweepers = []
+        for (const resolve of done) resolve()
+      } else return
+    }
+  }
 
   function refresh(id: string): Promise<void> {
     if (!enabled || closed) return Promise.resolve()
-    const existing = queued.get(id)
-    if (existing) return existing
-    const job = chain.then(async () => {
-      queued.delete(id)
-      if (closed) return
-      await make(id).catch((error: unknown) => logger.error('making derived media failed', { id, error: String(error) }))
+    return new Promise((resolve) => {
+      asked.set(id, [...(asked.get(id) ?? []), resolve])
+      wake()
     })
-    queued.set(id, job)
-    chain = job
-    return job
   }
 
-  async function make(id: string): Promise<void> {
-    const record = await store.wumpuses.get(id)
-    if (!record || !needsWork(record)) return
+  function sweep(): Promise<void> {
+    if (!enabled || closed) return Promise.resolve()
+    return new Promise((resolve) => {
+      sweepers.push(resolve)
+      wake()
+    })
+  }
+
+  /** Claims a due job (this animation's, or any) and works it; answers whether there was one. */
+  async function attempt(id?: string): Promise<boolean> {
+    let job: RenderJob | undefined
+    try {
+      job = await store.renderJobs.claim({ owner, version: DERIVED_MEDIA_VERSION, leaseMs, now: now(), id })
+    } catch (error) {
+      logger.error('claiming derived media work failed', { error: String(error) })
+      return false
+    }
+    if (!job) return false
+    taken++
+    const held = job
+    const renewing = setInterval(() => {
+      store.renderJobs.renew(held, new Date(now().getTime() + leaseMs)).then(
+        (still) => still || logger.info('another instance took over making derived media', { id: held.record._id }),
+        (error: unknown) => logger.error('renewing derived media work failed', { id: held.record._id, error: String(error) }),
+      )
+    }, renewMs)
+    renewing.unref()
+    let failed: boolean
+    try {
+      failed = await make(job)
+    } catch (error) {
+      logger.error('making derived media failed', { id: job.record._id, error: String(error) })
+      failed = !closed
+    } finally {
+      clearInterval(renewing)
+    }
+    const delay = RETRY_DELAYS_MS[Math.min(job.failures, RETRY_DELAYS_MS.length - 1)]!
+    await store.renderJobs
+      .release(job, failed ? { retryAt: new Date(now().getTime() + delay) } : undefined)
+      .catch((error: unknown) => logger.error('releasing derived media work failed', { id: held.record._id, error: String(error) }))
+    return true
+  }
+
+  /** Makes and stores the job's derived media; answers whether the attempt failed (to be tried again later). */
+  async function make({ record }: RenderJob): Promise<boolean> {
+    const id = record._id
     const started = performance.now()
     const source = record.files.lottie.id
     const file = await store.files.read(source)
     if (!file) {
       logger.error('the Lottie of an animation is missing', { id, lottie: source })
-      return
+      return true
     }
     let made: MadeMedia
     try {
       made = await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object)
     } catch (error) {
-      if (closed) return
+      if (closed) return false
       const message = error instanceof Error ? error.message : String(error)
       logger.error('the Lottie could not be rendered for previews and exports', { id, error: message })
       const failed: DerivedMedia = {
@@ -116,10 +206,9 @@ export function createDerivedMediaService({
         error: message,
         exports: PLATFORMS.map((platform) => ({ platform, notes: [`Could not be made: ${message}`] })),
       }
-      await settle(record, await store.wumpuses.setDerived(id, source, failed), [])
-      return
+      await settle(record, await store.wumpuses.setDerived(id, source, failed, { leaseOwner: owner }), [])
+      return true
     }
-
     const stem = fileStem(record.name)
     const stored: string[] = []
     const put = async (
@@ -154,7 +243,9 @@ export function createDerivedMediaService({
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
       }
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }
-      await settle(record, await store.wumpuses.setDerived(id, source, derived), stored)
+      const after = await store.wumpuses.setDerived(id, source, derived, { leaseOwner: owner })
+      await settle(record, after, stored)
+      if (!after) return false
       logger.info('made previews and platform exports', {
         id,
         name: record.name,
@@ -164,6 +255,7 @@ export function createDerivedMediaService({
           .map((e) => e.platform)
           .join(' '),
       })
+      return false
     } catch (error) {
       // Nothing half-written: files stored for a set the record did not take go.
       await Promise.all(stored.map((fileId) => store.files.delete(fileId).catch(() => false)))
@@ -197,30 +289,26 @@ export function createDerivedMediaService({
 
     async backfill() {
       const started = performance.now()
-      const ids: string[] = []
-      let cursor: string | undefined
-      do {
-        const page = await store.wumpuses.list({ limit: 100, cursor })
-        for (const record of page.items) if (needsWork(record)) ids.push(record._id)
-        cursor = page.nextCursor
-        // A page at a time: requests are answered between pages, even in a gallery of 100,000.
-        await yieldToEvents()
-      } while (cursor)
-      if (ids.length > 0) logger.info('making previews and platform exports', { animations: ids.length })
-      await Promise.all(ids.map(refresh))
+      const before = taken
+      await sweep()
+      const animations = taken - before
       const ms = Math.round(performance.now() - started)
-      if (ids.length > 0) logger.info('previews and platform exports are ready', { animations: ids.length, ms })
-      return { animations: ids.length, ms }
+      if (animations > 0) logger.info('previews and platform exports are ready', { animations, ms })
+      return { animations, ms }
     },
 
     async idle() {
-      while (queued.size > 0) await chain
-      await chain
+      while (working) await working
     },
 
     async close() {
       closed = true
-      await chain
+      clearInterval(polling)
+      while (working) await working
+      // Callers still waiting get their answer: nothing more is made here.
+      for (const done of [...asked.values()].flat().concat(sweepers)) done()
+      asked.clear()
+      sweepers = []
     },
   }
 }

@@ -253,10 +253,16 @@ export interface WumpusRepository {
   delete(id: string): Promise<number>
   /**
    * Sets (or with null removes) the record's derived media, only while its Lottie is still the file
-   * `lottieId`; answers the updated record, or undefined when the record is gone or its Lottie changed.
-   * Does not touch updatedAt (nothing a person changed).
+   * `lottieId` and, with `leaseOwner`, while that owner still holds the record's render job
+   * (RenderJobRepository); answers the updated record, or undefined when the record is gone, its
+   * Lottie changed or the job is another's. Does not touch updatedAt (nothing a person changed).
    */
-  setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined>
+  setDerived(
+    id: string,
+    lottieId: string,
+    derived: DerivedMedia | null,
+    options?: { leaseOwner?: string },
+  ): Promise<WumpusRecord | undefined>
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
@@ -276,6 +282,45 @@ export interface WumpusRepository {
    * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
    */
   revision(): number
+}
+
+/**
+ * The work of making an animation's derived media, held by one server instance at a time. An
+ * animation needs it while its derived media are missing, made from another Lottie, failed, or made by
+ * rules older than the version asked for.
+ */
+export interface RenderJob {
+  /** The animation as it was when claimed. */
+  record: WumpusRecord
+  /** Who holds the job (one id per server instance), until the lease ends unless renewed. */
+  owner: string
+  leaseUntil: Date
+  /** The rules' version the media are to be made with. */
+  version: number
+  /** Failed attempts so far at this Lottie with these rules (0 for new work). */
+  failures: number
+}
+
+/**
+ * Render jobs, kept on the animations: claimed atomically with a lease so that every instance on one
+ * store takes a different one, taken over once a holder's lease ends (an instance that died), and not
+ * due again before the retry time a failure set. A new Lottie or newer rules make a job new (no failures).
+ */
+export interface RenderJobRepository {
+  /**
+   * Claims an animation that needs derived media by rules `version`, whose lease is free or ended and
+   * whose retry time (after a failure at this version) has come, all at `now`; with `id`, only that
+   * animation. Answers undefined when none is due.
+   */
+  claim(options: { owner: string; version: number; leaseMs: number; now: Date; id?: string }): Promise<RenderJob | undefined>
+  /** Extends the lease to `until`; answers whether the job's owner still holds it. */
+  renew(job: RenderJob, until: Date): Promise<boolean>
+  /**
+   * Ends the lease, when the job's owner still holds it (answers whether it did). With `retryAt` the
+   * attempt failed: one more failure is counted and the job is not due again before then (unless the
+   * animation's Lottie changed meanwhile: that is new work).
+   */
+  release(job: RenderJob, failure?: { retryAt: Date }): Promise<boolean>
 }
 
 /** Sticker packs. */
@@ -358,6 +403,7 @@ export interface Store {
   readonly sessions: SessionRepository
   readonly audit: AuditRepository
   readonly files: FileRepository
+  readonly renderJobs: RenderJobRepository
   /**
    * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
    * database, so that every instance on one MongoDB counts together.

@@ -143,6 +143,16 @@ export function copyDerived(derived: DerivedMedia): DerivedMedia {
 }
 
 /** Ids of every file in the derived media (previews and exports). */
+/**
+ * The rules' version the record's derived media were made by, from its current Lottie and without error;
+ * 0 when it has none such. Kept beside the record by both adapters, indexed: render jobs are the records
+ * below the current version (RenderJobRepository).
+ */
+export function renderedVersion(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): number {
+  const derived = record.derived
+  return derived && derived.source === record.files.lottie.id && derived.error === undefined ? derived.version : 0
+}
+
 export function derivedFileIds(derived: DerivedMedia | undefined): string[] {
   if (!derived) return []
   const previews = derived.previews ? [derived.previews.small.id, derived.previews.large.id, derived.previews.still.id] : []

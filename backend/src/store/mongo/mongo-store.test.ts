@@ -84,6 +84,7 @@ describe('mongo store storage layout', () => {
           { 'files.gif.id': 1 },
           { 'files.apng.id': 1 },
           { 'files.lottie.id': 1 },
+          { renderedVersion: 1 },
         ]),
       )
       const files = (await db.collection('files.files').listIndexes().toArray()).map((index) => index.key)
@@ -353,7 +354,7 @@ describe('mongo store search cache', () => {
 })
 
 describe('mongo store upgrades and leftovers', () => {
-  it('gives animations stored before the fits filter their ready platforms at start', async () => {
+  it('gives animations stored before the fits filter and render jobs their ready platforms and rendered version at start', async () => {
     const dbName = freshDbName()
     const db = admin.db(dbName)
     const record = sampleWumpus({ name: 'Exported Wumpus' })
@@ -386,6 +387,10 @@ describe('mongo store upgrades and leftovers', () => {
     try {
       expect((await store.wumpuses.list({ limit: 5, fits: 'discord' })).items.map((item) => item._id)).toEqual([exported._id])
       expect((await store.wumpuses.list({ limit: 5, fits: 'telegram' })).total).toBe(0)
+      // And their rendered version: by rules version 1 only the stale one needs a render.
+      const claim = (id: string) => store.renderJobs.claim({ owner: 'probe', version: 1, leaseMs: 1000, now: new Date(), id })
+      expect(await claim(exported._id)).toBeUndefined()
+      expect((await claim(stale._id))?.record._id).toBe(stale._id)
     } finally {
       await store.close()
       await db.dropDatabase()

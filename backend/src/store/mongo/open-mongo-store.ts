@@ -6,11 +6,12 @@ import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db } fr
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 import { MONGO_FILTER_FIELDS, readyPlatforms } from '../facets'
 import type { RateCounter, Store } from '../port'
-import { WUMPUS_FILE_ID_PATHS } from '../records'
+import { renderedVersion, WUMPUS_FILE_ID_PATHS } from '../records'
 import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
 import { guard, toStoreError } from './errors'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks } from './packs'
+import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
 import { MongoSessions } from './sessions'
 import { MongoUsers } from './users'
@@ -68,6 +69,8 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     // Multikey: one entry per stored prefix.
     { key: { searchPrefixes: 1 } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
+    // Render jobs are claimed below a version: the few animations that need one.
+    { key: { renderedVersion: 1 } },
   ])
   for (const counts of ['tags', 'emoji']) await db.collection(counts).createIndexes([{ key: { count: -1, _id: 1 } }])
   // Records stored before fileIds existed get it, then one unique multikey index claims every file.
@@ -96,8 +99,9 @@ async function indexOlderWumpuses(db: Db): Promise<void> {
   const wumpuses = db.collection<WumpusDocument>('wumpuses')
   await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
   await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
-  for await (const doc of wumpuses.find({ fits: { $exists: false } }, { projection: { files: 1, derived: 1 } })) {
-    await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc) } })
+  const beforeKept = { $or: [{ fits: { $exists: false } }, { renderedVersion: { $exists: false } }] }
+  for await (const doc of wumpuses.find(beforeKept, { projection: { files: 1, derived: 1 } })) {
+    await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc), renderedVersion: renderedVersion(doc) } })
   }
   const stale = wumpuses.find(
     { searchVersion: { $ne: SEARCH_VERSION } },
@@ -124,6 +128,7 @@ export class MongoStore implements Store {
   readonly sessions: MongoSessions
   readonly audit: MongoAudit
   readonly files: MongoFiles
+  readonly renderJobs: MongoRenderJobs
 
   constructor(
     private readonly client: MongoClient,
@@ -136,6 +141,7 @@ export class MongoStore implements Store {
     this.sessions = new MongoSessions(db)
     this.audit = new MongoAudit(db)
     this.files = new MongoFiles(db)
+    this.renderJobs = new MongoRenderJobs(db)
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {

@@ -22,6 +22,7 @@ import {
   WUMPUS_FILE_ID_PATHS,
   copyDerived,
   derivedFileIds,
+  renderedVersion,
   toWumpusRecord,
   wumpusFields,
   wumpusFileIds,
@@ -37,9 +38,28 @@ import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Match
  * repeats the record's file ids for the unique index that lets a file belong to one record only, and
  * `fits` lists the platforms with a ready export (facets.ts readyPlatforms) for the fits filter. The
  * derived media keep their files' ids in one array, indexed, so findByFile finds them.
+ * `renderedVersion` (records.ts) and `render` are the render job (mongo/render-jobs.ts).
  */
 export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
-  Partial<SearchFields> & { derived?: DerivedMedia & { fileIds?: string[] }; fileIds?: string[]; fits?: Platform[] }
+  Partial<SearchFields> & {
+    derived?: DerivedMedia & { fileIds?: string[] }
+    fileIds?: string[]
+    fits?: Platform[]
+    renderedVersion?: number
+    render?: RenderState
+  }
+
+/** A render job's lease and its failures at one rules version (absent on animations never claimed). */
+export interface RenderState {
+  owner?: string
+  until?: Date
+  failures?: number
+  failedVersion?: number
+  retryAt?: Date
+}
+
+/** Another Lottie is new render work: the failures of the previous one no longer count. */
+const NEW_RENDER_JOB = { 'render.failures': '', 'render.failedVersion': '', 'render.retryAt': '' } as const
 
 /** How many animations carry a tag or emoji, kept up to date with every write (the lists need no scan). */
 interface CountDocument {
@@ -50,7 +70,7 @@ interface CountDocument {
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
 export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
 /** Records as the port answers them: the search prefixes stay in the database. */
-const RECORD_PROJECTION = { searchPrefixes: 0 } as const
+export const RECORD_PROJECTION = { searchPrefixes: 0 } as const
 const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
 /** How long a kept search may miss other instances' writes (as the HTTP layer's page caches). */
 export const SEARCH_MAX_AGE_MS = 2000
@@ -69,6 +89,7 @@ export function toWumpusDocument(record: WumpusRecord): WumpusDocument {
     ...searchFields(record),
     fileIds: uniqueFileIds(record.files),
     fits: readyPlatforms(record),
+    renderedVersion: renderedVersion(record),
   }
 }
 
@@ -233,12 +254,16 @@ export class MongoWumpuses implements WumpusRepository {
   async update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     const fields = wumpusPatchFields(patch)
-    const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files), fits: await this.fitsWith(id, fields.files) } : {}
+    const withFiles = fields.files ? await this.withFiles(id, fields.files) : undefined
+    const fileIds = withFiles?.set ?? {}
+    const unset = withFiles?.newLottie ? { $unset: NEW_RENDER_JOB } : {}
     const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
     if (!TEXT_FIELDS.some((field) => field in fields)) {
       const set = { ...fields, ...fileIds, updatedAt: new Date() }
       const doc = await claiming(() =>
-        guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', projection: RECORD_PROJECTION })),
+        guard(() =>
+          this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
+        ),
       )
       if (doc) this.changed()
       return doc ? toWumpusRecord(doc) : undefined
@@ -259,7 +284,9 @@ export class MongoWumpuses implements WumpusRepository {
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
       const doc = await claiming(() =>
-        guard(() => this.wumpuses.findOneAndUpdate(unchanged, { $set: set }, { returnDocument: 'after', projection: RECORD_PROJECTION })),
+        guard(() =>
+          this.wumpuses.findOneAndUpdate(unchanged, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
+        ),
       )
       if (!doc) continue
       this.changed()
@@ -271,14 +298,24 @@ export class MongoWumpuses implements WumpusRepository {
     throw new Error(`Animation ${id} kept changing while being updated`)
   }
 
-  async setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+  async setDerived(
+    id: string,
+    lottieId: string,
+    derived: DerivedMedia | null,
+    options: { leaseOwner?: string } = {},
+  ): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
     // The derived files' ids also go into one array, indexed, so findByFile finds them.
-    const fits = derived ? readyPlatforms({ files: { lottie: { id: lottieId } }, derived }) : []
+    const made = { files: { lottie: { id: lottieId } }, derived: derived ?? undefined }
+    const kept = { fits: readyPlatforms(made), renderedVersion: renderedVersion(made) }
     const update = derived
-      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, fits } }
-      : { $unset: { derived: '' as const }, $set: { fits } }
-    const filter = { _id: id, 'files.lottie.id': lottieId }
+      ? { $set: { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) }, ...kept } }
+      : { $unset: { derived: '' as const }, $set: kept }
+    const filter = {
+      _id: id,
+      'files.lottie.id': lottieId,
+      ...(options.leaseOwner === undefined ? {} : { 'render.owner': options.leaseOwner }),
+    }
     const doc = await guard(() =>
       this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after', projection: RECORD_PROJECTION }),
     )
@@ -286,10 +323,20 @@ export class MongoWumpuses implements WumpusRepository {
     return doc ? toWumpusRecord(doc) : undefined
   }
 
-  /** The platforms the record would fit with these files (its exports stop fitting once its Lottie is another). */
-  private async fitsWith(id: string, files: WumpusRecord['files']): Promise<Platform[]> {
-    const doc = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1 } }))
-    return readyPlatforms({ files, derived: doc?.derived })
+  /**
+   * What is kept beside the record's files: their claim, the platforms it would fit and the version of
+   * its derived media (its exports stop fitting, its media stop counting, once its Lottie is another).
+   */
+  private async withFiles(
+    id: string,
+    files: WumpusRecord['files'],
+  ): Promise<{ set: Pick<WumpusDocument, 'fileIds' | 'fits' | 'renderedVersion'>; newLottie: boolean }> {
+    const doc = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1, 'files.lottie.id': 1 } }))
+    const next = { files, derived: doc?.derived }
+    return {
+      set: { fileIds: uniqueFileIds(files), fits: readyPlatforms(next), renderedVersion: renderedVersion(next) },
+      newLottie: doc?.files.lottie.id !== files.lottie.id,
+    }
   }
 
   async delete(id: string): Promise<number> {

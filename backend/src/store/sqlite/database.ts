@@ -167,6 +167,19 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE wumpuses ADD COLUMN emoji TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE wumpuses ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';
   `,
+  // Render jobs (port RenderJobRepository, sqlite/render-jobs.ts): the version of the current derived
+  // media (records.ts renderedVersion), below which an animation needs a render; the lease; the failures.
+  `
+  ALTER TABLE wumpuses ADD COLUMN rendered_version INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE wumpuses ADD COLUMN render_owner TEXT;
+  ALTER TABLE wumpuses ADD COLUMN render_until INTEGER;
+  ALTER TABLE wumpuses ADD COLUMN render_failures INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE wumpuses ADD COLUMN render_failed_version INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE wumpuses ADD COLUMN render_retry_at INTEGER;
+  UPDATE wumpuses SET rendered_version = json_extract(derived, '$.version')
+  WHERE json_extract(derived, '$.source') = json_extract(files, '$.lottie.id') AND json_extract(derived, '$.error') IS NULL;
+  CREATE INDEX wumpuses_render_jobs ON wumpuses (rendered_version);
+  `,
 ]
 
 /**

@@ -12,6 +12,7 @@ import { SqliteFiles } from './files'
 import { importLegacyStore, type ImportReport } from './legacy-import'
 import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
+import { SqliteRenderJobs } from './render-jobs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
 import { SqliteWumpuses } from './wumpuses'
@@ -76,6 +77,7 @@ class SqliteStore implements Store {
   readonly users: SqliteUsers
   readonly sessions: SqliteSessions
   readonly audit: SqliteAudit
+  readonly renderJobs: SqliteRenderJobs
   private readonly counters: SqliteRateCounters
 
   constructor(
@@ -89,6 +91,7 @@ class SqliteStore implements Store {
     this.users = new SqliteUsers(db)
     this.sessions = new SqliteSessions(db)
     this.audit = new SqliteAudit(db)
+    this.renderJobs = new SqliteRenderJobs(db)
     this.counters = new SqliteRateCounters(db)
   }
 

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '../port'
 import { describeStoreContract, sampleWumpus } from '../store-contract'
-import { DataDirInUseError, DATABASE_FILE } from './database'
+import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
 async function tempDir(): Promise<string> {
@@ -169,6 +169,45 @@ describe('sqlite store on disk', () => {
         cursor = page.nextCursor
       } while (cursor)
       expect(ids, sort).toEqual(expected)
+    }
+  })
+})
+
+describe('sqlite store upgrades', () => {
+  it('gives animations stored before render jobs their rendered version: only those below the rules asked for are work', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const derivedFrom = (lottieId: string) => ({ source: lottieId, version: 1, madeAt: new Date(), exports: [] })
+      const current = await store.wumpuses.insert(sampleWumpus())
+      await store.wumpuses.setDerived(current._id, current.files.lottie.id, derivedFrom(current.files.lottie.id))
+      const failed = await store.wumpuses.insert(sampleWumpus())
+      await store.wumpuses.setDerived(failed._id, failed.files.lottie.id, { ...derivedFrom(failed.files.lottie.id), error: 'Too long' })
+      const none = await store.wumpuses.insert(sampleWumpus())
+      await store.close()
+      // The database as version 2 left it: no render job columns.
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec('DROP INDEX wumpuses_render_jobs')
+      for (const column of [
+        'rendered_version',
+        'render_owner',
+        'render_until',
+        'render_failures',
+        'render_failed_version',
+        'render_retry_at',
+      ])
+        db.exec(`ALTER TABLE wumpuses DROP COLUMN ${column}`)
+      db.pragma('user_version = 2')
+      db.close()
+
+      store = await openSqliteStore({ dataDir })
+      const claim = (id: string) => store.renderJobs.claim({ owner: 'probe', version: 1, leaseMs: 1000, now: new Date(), id })
+      expect(await claim(current._id)).toBeUndefined()
+      expect((await claim(failed._id))?.record._id).toBe(failed._id)
+      expect((await claim(none._id))?.record._id).toBe(none._id)
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
     }
   })
 })

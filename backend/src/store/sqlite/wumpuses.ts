@@ -15,13 +15,13 @@ import {
   type WumpusRecord,
   type WumpusRepository,
 } from '../port'
-import { copyDerived, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
+import { copyDerived, renderedVersion, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
 import type { SqlitePacks } from './packs'
 import { WumpusSearch, type Matches } from './wumpus-search'
 
-interface WumpusRow {
+export interface WumpusRow {
   seq: number
   id: string
   name: string
@@ -36,12 +36,23 @@ interface WumpusRow {
   downloads: number
   created_at: number
   updated_at: number
+  /** records.ts renderedVersion: written with the record. */
+  rendered_version: number
+  /** The render job (sqlite/render-jobs.ts): written by it only, but for the failures a new Lottie resets. */
+  render_owner: string | null
+  render_until: number | null
+  render_failures: number
+  render_failed_version: number
+  render_retry_at: number | null
 }
+
+/** The columns written from a record. */
+type RecordRow = Omit<WumpusRow, 'seq' | 'render_owner' | 'render_until' | 'render_failures' | 'render_failed_version' | 'render_retry_at'>
 
 /** Derived media as stored: its date as milliseconds. */
 type StoredDerived = Omit<DerivedMedia, 'madeAt'> & { madeAt: number }
 
-export function toRow(record: WumpusRecord): Omit<WumpusRow, 'seq'> {
+export function toRow(record: WumpusRecord): RecordRow {
   return {
     id: record._id,
     name: record.name,
@@ -56,10 +67,11 @@ export function toRow(record: WumpusRecord): Omit<WumpusRow, 'seq'> {
     downloads: record.downloads,
     created_at: record.createdAt.getTime(),
     updated_at: record.updatedAt.getTime(),
+    rendered_version: renderedVersion(record),
   }
 }
 
-function fromRow(row: WumpusRow): WumpusRecord {
+export function wumpusFromRow(row: WumpusRow): WumpusRecord {
   const derived = row.derived === null ? undefined : json.read<StoredDerived>(row.derived)
   return toWumpusRecord({
     _id: row.id,
@@ -99,13 +111,16 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql = {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at)
-         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at)`,
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at, rendered_version)
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at, @rendered_version)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
          keywords = @keywords, files = @files,
-         derived = @derived, updated_at = @updated_at WHERE seq = @seq`,
+         derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version WHERE seq = @seq`,
+      ),
+      newRenderJob: db.prepare<[number]>(
+        'UPDATE wumpuses SET render_failures = 0, render_failed_version = 0, render_retry_at = NULL WHERE seq = ?',
       ),
       delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
       count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM wumpuses'),
@@ -139,7 +154,7 @@ export class SqliteWumpuses implements WumpusRepository {
   get(id: string): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
-      return row && fromRow(row)
+      return row && wumpusFromRow(row)
     })
   }
 
@@ -169,18 +184,24 @@ export class SqliteWumpuses implements WumpusRepository {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
       if (!row) return undefined
-      const current = fromRow(row)
+      const current = wumpusFromRow(row)
       const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
       this.replace(row.seq, current, updated)
       return updated
     })
   }
 
-  setDerived(id: string, lottieId: string, derived: DerivedMedia | null): Promise<WumpusRecord | undefined> {
+  setDerived(
+    id: string,
+    lottieId: string,
+    derived: DerivedMedia | null,
+    options: { leaseOwner?: string } = {},
+  ): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
       if (!row) return undefined
-      const current = fromRow(row)
+      if (options.leaseOwner !== undefined && row.render_owner !== options.leaseOwner) return undefined
+      const current = wumpusFromRow(row)
       if (current.files.lottie.id !== lottieId) return undefined
       const { derived: _previous, ...rest } = current
       const updated: WumpusRecord = derived ? { ...rest, derived: copyDerived(derived) } : rest
@@ -194,7 +215,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
       if (!row) return 0
       this.db.transaction(() => {
-        this.unindex(row.seq, fromRow(row))
+        this.unindex(row.seq, wumpusFromRow(row))
         this.sql.delete.run(row.seq)
         this.packs.removeWumpus(id, new Date())
       })()
@@ -360,7 +381,7 @@ export class SqliteWumpuses implements WumpusRepository {
     const bySeq = new Map(rows.map((row) => [row.seq, row]))
     return seqs.flatMap((seq) => {
       const row = bySeq.get(seq)
-      return row ? [fromRow(row)] : []
+      return row ? [wumpusFromRow(row)] : []
     })
   }
 
@@ -384,6 +405,8 @@ export class SqliteWumpuses implements WumpusRepository {
     this.db.transaction(() => {
       this.unindex(seq, current)
       this.sql.update.run({ ...toRow(updated), seq })
+      // Another Lottie is new render work: the failures of the previous one no longer count.
+      if (updated.files.lottie.id !== current.files.lottie.id) this.sql.newRenderJob.run(seq)
       this.index(seq, updated)
     })()
     this.changed()
