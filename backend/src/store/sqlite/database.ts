@@ -167,6 +167,13 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE wumpuses ADD COLUMN emoji TEXT NOT NULL DEFAULT '[]';
   ALTER TABLE wumpuses ADD COLUMN keywords TEXT NOT NULL DEFAULT '[]';
   `,
+  // When each session was last used (the idle timeout). Not known for open sessions: they get a full
+  // idle period from the upgrade rather than being ended by it.
+  `
+  ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+  UPDATE sessions SET last_used_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+  CREATE INDEX sessions_by_last_use ON sessions (last_used_at);
+  `,
 ]
 
 /**
