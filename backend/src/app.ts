@@ -40,6 +40,8 @@ export interface AppDeps {
   downloads?: DownloadCounter
   /** Card previews and platform exports; by default made in the shared render worker. */
   derivedMedia?: DerivedMediaService
+  /** The sessions' clock, in ms since the epoch (tests move it). */
+  now?: () => number
 }
 
 /** What every router gets: the settings, the store and the services built once per app. */
@@ -62,6 +64,7 @@ export function createRouteDeps({
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = new DownloadCounter(store, { logger }),
   derivedMedia = createDerivedMediaService({ store, logger }),
+  now,
 }: AppDeps): RouteDeps {
   return {
     config,
@@ -73,6 +76,8 @@ export function createRouteDeps({
       secret: config.jwtSecret,
       ttlSeconds: config.jwtTtlSeconds,
       maxAgeSeconds: config.sessionMaxAgeSeconds,
+      idleSeconds: config.sessionIdleSeconds,
+      now,
     }),
     limits: createRateLimits(store, config.rateLimitFactor),
     audit: createAuditLog(store, logger),

@@ -7,7 +7,7 @@ import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
 import { loadConfig, type Config } from '../../src/config'
-import { createLogger } from '../../src/logger'
+import { createLogger, type Logger } from '../../src/logger'
 import { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
@@ -35,6 +35,10 @@ export interface TestServerOptions {
   deriveMedia?: boolean
   /** A data folder to use (it is emptied when the server closes); default: a new temp folder. */
   dataDir?: string
+  /** The sessions' clock (ms since the epoch), for tests that let time pass; default Date.now. */
+  now?: () => number
+  /** Where the server logs; default: a logger at the config's LOG_LEVEL (silent unless given). */
+  logger?: Logger
 }
 
 /**
@@ -54,10 +58,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...env,
   })
   const store = await openSqliteStore({ dataDir })
-  const logger = createLogger(config.logLevel)
+  const logger = options.logger ?? createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
-  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1'))
+  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia, now: options.now }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)
