@@ -148,6 +148,27 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
   return modified
 }
 
+/**
+ * An admin (checked by the route) signs a user out everywhere: every session of theirs ends (the
+ * admin's own too, when it is them). Recorded in the audit log; answers how many sessions ended.
+ */
+export async function endSessionsOf(
+  deps: Pick<AccountsDeps, 'store' | 'sessions' | 'audit'>,
+  actor: string,
+  email: string,
+): Promise<number> {
+  const user = await deps.store.users.get(email)
+  if (!user) throw notFound('No such user')
+  const ended = await deps.sessions.endAll(email)
+  await deps.audit.record({
+    actor,
+    action: 'user.end-sessions',
+    target: { type: 'user', id: email, name: user.user_name },
+    changes: [{ field: 'sessions', from: String(ended), to: '0' }],
+  })
+  return ended
+}
+
 /** A user's profile (any signed-in caller may read it), or 404. */
 export async function profileOf(store: Store, email: string): Promise<UserRecord> {
   const user = await store.users.get(email)
