@@ -16,3 +16,12 @@ export function PencilIcon() {
     </StrokeIcon>
   )
 }
+
+/** A door with an arrow leaving it: signing out. */
+export function SignOutIcon() {
+  return (
+    <StrokeIcon size={18}>
+      <path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M9 16l-4-4 4-4M5 12h10" />
+    </StrokeIcon>
+  )
+}
