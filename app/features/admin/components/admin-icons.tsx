@@ -17,11 +17,11 @@ export function PencilIcon() {
   )
 }
 
-/** A door with an arrow leaving it: signing out. */
+/** A door with an arrow going out of it: signing out. */
 export function SignOutIcon() {
   return (
     <StrokeIcon size={18}>
-      <path d="M14 4h4a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-4M9 16l-4-4 4-4M5 12h10" />
+      <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 8l4 4-4 4M19 12H9" />
     </StrokeIcon>
   )
 }
