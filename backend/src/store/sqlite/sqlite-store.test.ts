@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '../port'
 import { describeStoreContract, sampleWumpus } from '../store-contract'
-import { DataDirInUseError, DATABASE_FILE } from './database'
+import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
 async function tempDir(): Promise<string> {
@@ -90,6 +90,22 @@ describe('sqlite store on disk', () => {
     // Closed: the folder is free again.
     store = await openSqliteStore({ dataDir })
     expect(await store.wumpuses.count()).toBe(2)
+  })
+
+  it('gives sessions open before the idle timeout a full idle period from the upgrade', async () => {
+    const session = await store.sessions.create({ email: 'old@example.com', uid: 'u', expiresAt: new Date(Date.now() + 3_600_000) })
+    await store.close()
+    // The database as the version before last_used_at left it.
+    const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec('DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 2')
+    db.close()
+    const upgradedAt = Date.now()
+    store = await openSqliteStore({ dataDir })
+    const upgraded = await store.sessions.get(session.id)
+    expect(upgraded).toMatchObject({ id: session.id, email: 'old@example.com', expiresAt: session.expiresAt })
+    // Whole seconds (SQLite's clock): within a second of the upgrade.
+    expect(upgraded!.lastUsedAt.getTime()).toBeGreaterThanOrEqual(upgradedAt - 1000)
+    expect(upgraded!.lastUsedAt.getTime()).toBeLessThanOrEqual(Date.now())
   })
 
   it('removes stored bytes that never got their file record (a crash in between), only when old enough', async () => {
