@@ -42,6 +42,8 @@ export interface AppDeps {
   derivedMedia?: DerivedMediaService
   /** The sessions' clock, in ms since the epoch (tests move it). */
   now?: () => number
+  /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
+  revokeSignIns?: (uid: string) => Promise<void>
 }
 
 /** What every router gets: the settings, the store and the services built once per app. */
@@ -55,6 +57,7 @@ export interface RouteDeps {
   audit: AuditLog
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
+  revokeSignIns: (uid: string) => Promise<void>
 }
 
 export function createRouteDeps({
@@ -65,6 +68,7 @@ export function createRouteDeps({
   downloads = new DownloadCounter(store, { logger }),
   derivedMedia = createDerivedMediaService({ store, logger }),
   now,
+  revokeSignIns = defaultSignInRevoker(config),
 }: AppDeps): RouteDeps {
   return {
     config,
@@ -83,6 +87,7 @@ export function createRouteDeps({
     audit: createAuditLog(store, logger),
     downloads,
     derivedMedia,
+    revokeSignIns,
   }
 }
 
@@ -135,6 +140,18 @@ export function appRouters(deps: RouteDeps): Router[] {
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]
+}
+
+/** Firebase refuses the account's refresh tokens from now on, and our sign-in exchange its older ID tokens ('revoked'). */
+function defaultSignInRevoker(config: Config): (uid: string) => Promise<void> {
+  return async (uid) => {
+    try {
+      await firebaseAdminAuth(config).revokeRefreshTokens(uid)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'auth/user-not-found') return
+      throw new HttpError('STORE_UNAVAILABLE', 'Sign-ins cannot be revoked right now, try again shortly')
+    }
+  }
 }
 
 function defaultIdTokenVerifier(config: Config): VerifyIdToken {

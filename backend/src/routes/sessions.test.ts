@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import jwt from 'jsonwebtoken'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
 import { endedSessionsSchema, sessionResponseSchema } from '../../../contract/user'
 import { errorBody } from '../../test/support/error-body'
@@ -75,6 +76,23 @@ describe('DELETE /api/sessions (sign out everywhere)', () => {
     expect((await profile(someoneElse.account.email, someoneElse.laptop)).status).toBe(200)
   })
 
+  it("also revokes the account's Firebase sign-ins: a device's Firebase token cannot start a new session", async () => {
+    const { account, phone } = await onTwoDevices()
+    const kept = await signIn(account.email)
+    const signedInAt = (jwt.decode(kept) as { auth_time: number }).auth_time
+    // Revocation times have one-second resolution: let the clock pass the sign-in second first.
+    await vi.waitFor(() => expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(signedInAt), { timeout: 3000, interval: 50 })
+    expect((await call('DELETE', '/api/sessions', phone)).status).toBe(204)
+    const again = await fetch(`${server.url}/api/user/${account.email}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${kept}` },
+      body: JSON.stringify({ email: account.email }),
+    })
+    await expectError(again, 401, 'UNAUTHENTICATED', 'revoked')
+    // Signing in again with the password works.
+    await exchange(account.email, await signIn(account.email))
+  })
+
   it('needs a verified email, and a session', async () => {
     const email = uniqueEmail('unverified')
     const account = await createAccount({ email })
@@ -94,12 +112,24 @@ describe('DELETE /api/admin/{email}/sessions', () => {
 
   it("ends every session of that user, answers how many, and is in the Activity log with the user's name", async () => {
     const { account, phone, laptop } = await onTwoDevices(uniqueEmail('kicked'))
+    const signedUpAt = (jwt.decode(account.idToken) as { auth_time: number }).auth_time
+    await vi.waitFor(() => expect(Math.floor(Date.now() / 1000)).toBeGreaterThan(signedUpAt), { timeout: 3000, interval: 50 })
     const res = await call('DELETE', `/api/admin/${account.email}/sessions`, adminToken)
     expect(res.status).toBe(200)
     expect(endedSessionsSchema.parse(await res.json())).toEqual({ endedCount: 2 })
     await expectError(await profile(account.email, phone), 401, 'UNAUTHENTICATED', 'session-ended')
     await expectError(await profile(account.email, laptop), 401, 'UNAUTHENTICATED', 'session-ended')
     expect((await profile(ADMIN, adminToken)).status).toBe(200)
+    await expectError(
+      await fetch(`${server.url}/api/user/${account.email}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${account.idToken}` },
+        body: JSON.stringify({ email: account.email }),
+      }),
+      401,
+      'UNAUTHENTICATED',
+      'revoked',
+    )
     const [latest] = activityListSchema.parse(await (await call('GET', '/api/activity', adminToken)).json())
     expect(latest).toMatchObject({
       actor: ADMIN,

@@ -3,14 +3,15 @@ import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { emailParam } from '../http/params'
 import { logSecurityEvent } from '../security-log'
-import { endSessionsOf } from '../services/accounts'
+import { endSessionsOf, signOutEverywhere } from '../services/accounts'
 
 /**
  * Signing out on the server: the session ends, so its token and every renewal of it are refused from
- * now on. `/sessions` ends every session of one's account ("sign out everywhere", this one included);
- * admins end someone else's through `/admin/{email}/sessions` (recorded in the audit log).
+ * now on. `/sessions` ends every session of one's account ("sign out everywhere", this one included)
+ * and revokes its Firebase sign-ins; admins do the same to someone through `/admin/{email}/sessions`
+ * (recorded in the audit log).
  */
-export function sessionRoutes(deps: Pick<RouteDeps, 'sessions' | 'store' | 'audit' | 'logger'>): Router {
+export function sessionRoutes(deps: Pick<RouteDeps, 'sessions' | 'store' | 'audit' | 'logger' | 'revokeSignIns'>): Router {
   const { sessions, store, logger } = deps
   const router = new Router()
   const session = requireSession(sessions)
@@ -26,7 +27,7 @@ export function sessionRoutes(deps: Pick<RouteDeps, 'sessions' | 'store' | 'audi
   // Ending other sessions reaches beyond this device: power follows proof, as for profile changes.
   router.delete('/sessions', session, requireVerifiedEmail, async (ctx) => {
     const { email } = sessionOf(ctx)
-    const count = await sessions.endAll(email)
+    const count = await signOutEverywhere(deps, email)
     logSecurityEvent(logger, { event: 'sessions-ended', endedBy: 'self', count, email, ip: ctx.ip })
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
