@@ -76,6 +76,8 @@ export const API_PATHS = {
   filesPrefix: '/api/files/',
   config: '/api/config',
   session: '/api/session',
+  /** DELETE: every session of one's account ends ("sign out everywhere"). */
+  sessions: '/api/sessions',
   users: '/api/users',
   renders: '/api/renders',
   uploadImage: '/api/uploads/image',
@@ -112,6 +114,8 @@ export const PROFILE_PATTERN = /^\/api\/profile\/[^/]+$/
 export const userPath = (email: string) => `/api/user/${segment(email.trim())}`
 export const isAdminPath = (email: string) => `/api/admin/${segment(email)}`
 export const makeAdminPath = (email: string) => `/api/user/admin/${segment(email)}`
+/** `DELETE` (admins): every session of this user ends. */
+export const userSessionsPath = (email: string) => `/api/admin/${segment(email)}/sessions`
 export const uploadAnimationPath = (format: string) => `/api/uploads/animation?format=${format}`
 
 /** The admin audit log, a page at a time. */

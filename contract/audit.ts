@@ -7,6 +7,7 @@ export const auditActions = [
   'wumpus.edit',
   'wumpus.delete',
   'user.make-admin',
+  'user.end-sessions',
   'pack.create',
   'pack.edit',
   'pack.delete',

@@ -122,6 +122,9 @@ export const profileUpdateSchema = z
   .strict()
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>
 
+/** DELETE /api/admin/{email}/sessions: how many sessions of that user ended. */
+export const endedSessionsSchema = z.object({ endedCount: z.number() })
+
 /** Answer of the sign-in exchange: our session token and the stored user. */
 export const sessionResponseSchema = z.object({ token: z.string(), user: userSchema })
 export type SessionResponse = z.infer<typeof sessionResponseSchema>

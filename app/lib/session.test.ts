@@ -264,6 +264,18 @@ describe('session store', () => {
     expect(requests[0]!.url.pathname).toBe('/api/session')
   })
 
+  it('signOut({ endedOnServer }) signs out here without asking the server again', async () => {
+    signInForTest()
+    const { handlers, requests } = accountHandlers()
+    server.use(...handlers)
+    const { store } = await load()
+    await store.signOut({ endedOnServer: true })
+    expect(store.getSnapshot()).toEqual({ status: 'signed-out' })
+    expect(window.localStorage.getItem('accessToken')).toBeNull()
+    expect(fake.signOuts).toBe(1)
+    expect(requests).toEqual([])
+  })
+
   it('signOut() signs out here even when the server cannot be reached (offline)', async () => {
     signInForTest()
     server.use(http.delete('/api/session', () => HttpResponse.error()))

@@ -32,8 +32,11 @@ export interface SessionStore {
    * only the network failed).
    */
   renew(): Promise<string | null>
-  /** Signs out here at once, and ends the session on the server too when it can be reached. */
-  signOut(): Promise<void>
+  /**
+   * Signs out here at once, and ends the session on the server too when it can be reached (unless
+   * `endedOnServer`: it already ended there, e.g. by signing out everywhere).
+   */
+  signOut(options?: { endedOnServer?: boolean }): Promise<void>
   /**
    * Runs after every sign-out, whatever ended the session (the user, a failed renewal, another tab):
    * the one place that forgets personal data. Answers the function that stops listening.
@@ -191,8 +194,8 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     },
     setToken,
     renew,
-    async signOut() {
-      const token = readToken()
+    async signOut({ endedOnServer = false } = {}) {
+      const token = endedOnServer ? null : readToken()
       endSession()
       // Best effort: offline, the token is gone from here and the session ends at its expiry.
       if (token) void apiSend(API_PATHS.session, { method: 'DELETE', headers: { Authorization: `Bearer ${token}` } }).catch(() => {})

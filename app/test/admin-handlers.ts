@@ -155,6 +155,16 @@ export function usersHandler(users: User[]) {
 }
 
 /** PUT /api/user/admin/:email promoting in `users`, or answering `answer` (e.g. a 403). */
+/** DELETE /api/admin/{email}/sessions: `endedCount` sessions ended (or `answer`); records the emails. */
+export function endSessionsHandler({ endedCount = 2, answer }: { endedCount?: number; answer?: Response } = {}) {
+  const emails: string[] = []
+  const handler = http.delete('/api/admin/:email/sessions', ({ params }) => {
+    emails.push(decodeURIComponent(String(params.email)))
+    return answer ?? HttpResponse.json({ endedCount })
+  })
+  return { handler, emails }
+}
+
 export function makeAdminHandler(users: User[], { answer }: { answer?: Response } = {}) {
   const emails: string[] = []
   const handler = http.put('/api/user/admin/:email', ({ params }) => {

@@ -40,6 +40,10 @@ export interface AppDeps {
   downloads?: DownloadCounter
   /** Card previews and platform exports; by default made in the shared render worker. */
   derivedMedia?: DerivedMediaService
+  /** The sessions' clock, in ms since the epoch (tests move it). */
+  now?: () => number
+  /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
+  revokeSignIns?: (uid: string) => Promise<void>
 }
 
 /** What every router gets: the settings, the store and the services built once per app. */
@@ -53,6 +57,7 @@ export interface RouteDeps {
   audit: AuditLog
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
+  revokeSignIns: (uid: string) => Promise<void>
 }
 
 export function createRouteDeps({
@@ -62,6 +67,8 @@ export function createRouteDeps({
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = new DownloadCounter(store, { logger }),
   derivedMedia = createDerivedMediaService({ store, logger }),
+  now,
+  revokeSignIns = defaultSignInRevoker(config),
 }: AppDeps): RouteDeps {
   return {
     config,
@@ -73,11 +80,14 @@ export function createRouteDeps({
       secret: config.jwtSecret,
       ttlSeconds: config.jwtTtlSeconds,
       maxAgeSeconds: config.sessionMaxAgeSeconds,
+      idleSeconds: config.sessionIdleSeconds,
+      now,
     }),
     limits: createRateLimits(store, { factor: config.rateLimitFactor, logger }),
     audit: createAuditLog(store, logger),
     downloads,
     derivedMedia,
+    revokeSignIns,
   }
 }
 
@@ -132,6 +142,18 @@ export function appRouters(deps: RouteDeps): Router[] {
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]
+}
+
+/** Firebase refuses the account's refresh tokens from now on, and our sign-in exchange its older ID tokens ('revoked'). */
+function defaultSignInRevoker(config: Config): (uid: string) => Promise<void> {
+  return async (uid) => {
+    try {
+      await firebaseAdminAuth(config).revokeRefreshTokens(uid)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'auth/user-not-found') return
+      throw new HttpError('STORE_UNAVAILABLE', 'Sign-ins cannot be revoked right now, try again shortly')
+    }
+  }
 }
 
 function defaultIdTokenVerifier(config: Config): VerifyIdToken {

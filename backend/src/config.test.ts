@@ -24,6 +24,7 @@ describe('loadConfig', () => {
     expect(config.mongodbUri).toBeUndefined()
     expect(config.firebase).toMatchObject({ projectId: 'demo-wumpus', authEmulatorHost: '127.0.0.1:9099' })
     expect(config.seedDemo).toBe(true)
+    expect(config.sessionIdleSeconds).toBe(3 * 24 * 3600)
     // The local signing secret is kept so sessions survive a restart.
     expect(config.jwtSecret).toBe(readFileSync(path.join(dataDir, 'jwt-secret'), 'utf8'))
     expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(config.jwtSecret)
@@ -75,6 +76,8 @@ describe('loadConfig', () => {
     ['JWT_SECRET', { NODE_ENV: 'production' }],
     ['FIREBASE_API_KEY', { FIREBASE_PROJECT_ID: 'wumpus-prod' }],
     ['SESSION_MAX_AGE_SECONDS', { SESSION_MAX_AGE_SECONDS: '10' }],
+    ['SESSION_IDLE_SECONDS', { SESSION_IDLE_SECONDS: '10' }],
+    ['SESSION_IDLE_SECONDS', { SESSION_IDLE_SECONDS: 'a day' }],
     ['RATE_LIMIT_FACTOR', { RATE_LIMIT_FACTOR: '0' }],
     ['RENDER_POLL_SECONDS', { RENDER_POLL_SECONDS: '-1' }],
     ['RENDER_POLL_SECONDS', { RENDER_POLL_SECONDS: 'often' }],

@@ -18,6 +18,8 @@ export interface Config {
   jwtTtlSeconds: number
   /** Absolute lifetime of a session, counted from the Firebase sign-in: after it, sign in again. */
   sessionMaxAgeSeconds: number
+  /** A session not used for this long ends (ASVS idle timeout). */
+  sessionIdleSeconds: number
   /** Multiplies every rate limit (2 doubles them); for load tests and trusted networks. */
   rateLimitFactor: number
   /** How often to look in the store for derived media left to make (another instance's publish or job); 0: only at start and after edits. */
@@ -101,6 +103,12 @@ const envSchema = z.object({
     .min(300)
     .max(365 * 24 * 3600)
     .default(14 * 24 * 3600),
+  SESSION_IDLE_SECONDS: z.coerce
+    .number({ message: 'must be a number of seconds' })
+    .int()
+    .min(300)
+    .max(365 * 24 * 3600)
+    .default(3 * 24 * 3600),
   RATE_LIMIT_FACTOR: z.coerce.number({ message: 'must be a number' }).positive().max(100_000).default(1),
   RENDER_POLL_SECONDS: z.coerce
     .number({ message: 'must be a number of seconds' })
@@ -202,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret: e.JWT_SECRET ?? localJwtSecret(dataDir),
     jwtTtlSeconds: e.JWT_TTL_SECONDS,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
+    sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     renderPollSeconds: e.RENDER_POLL_SECONDS,
     adminEmails: e.ADMIN_EMAILS,

@@ -58,7 +58,7 @@ async function main() {
   logger.info('listening', { url, store: store.kind })
   console.log(`\nWumpus Gallery is running at ${url}\n`)
 
-  const stopSweeper = startOrphanSweeper(store, logger)
+  const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
 

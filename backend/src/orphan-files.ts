@@ -42,14 +42,20 @@ const STRAY_BLOB_AGE_MS = 60 * 60 * 1000
 
 /**
  * Sweeps at start and then every `intervalMs`: unused uploads, stored bytes that never got a file
- * record, and sessions past their end. Answers a function that stops it.
+ * record, and sessions past their end or idle for `sessionIdleSeconds`. Answers a function that stops it.
  */
-export function startOrphanSweeper(store: Store, logger: Logger, intervalMs = 60 * 60 * 1000): () => void {
+export function startOrphanSweeper(
+  store: Store,
+  logger: Logger,
+  { sessionIdleSeconds, intervalMs = 60 * 60 * 1000 }: { sessionIdleSeconds: number; intervalMs?: number },
+): () => void {
   const sweep = async () => {
     try {
       const files = await sweepOrphanFiles(store)
       const blobs = await store.files.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))
-      const sessions = await store.sessions.deleteExpired(new Date())
+      const sessions = await store.sessions.deleteExpired(new Date(), {
+        lastUsedBefore: new Date(Date.now() - sessionIdleSeconds * 1000),
+      })
       if (files + blobs + sessions > 0) logger.info('swept', { unusedUploads: files, strayBlobs: blobs, endedSessions: sessions })
     } catch (error) {
       logger.error('sweeping failed', { error: String(error) })

@@ -1,9 +1,17 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { activityPath, API_PATHS, makeAdminPath, uploadAnimationPath, wumpusEditPath, wumpusPath } from '../../../contract/api-paths'
+import {
+  activityPath,
+  API_PATHS,
+  makeAdminPath,
+  uploadAnimationPath,
+  userSessionsPath,
+  wumpusEditPath,
+  wumpusPath,
+} from '../../../contract/api-paths'
 import { FORMAT_LABEL } from '../../../contract/format-labels'
 import { activityListSchema, type ActivityEntry } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
-import type { User } from '../../../contract/user'
+import { endedSessionsSchema, type User } from '../../../contract/user'
 import { deletedCountSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
 import {
   modifiedCountSchema,
@@ -114,6 +122,15 @@ export function useMakeAdmin() {
         queryClient.invalidateQueries({ queryKey: authKeys.admin(email) }),
         queryClient.invalidateQueries({ queryKey: activityKeys.all }),
       ]),
+  })
+}
+
+/** DELETE /api/admin/{email}/sessions: every session of that user ends; answers how many did. */
+export function useEndSessions() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (email: string) => apiRequest(userSessionsPath(email), endedSessionsSchema, { method: 'DELETE' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: activityKeys.all }),
   })
 }
 

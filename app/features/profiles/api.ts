@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
+import { API_PATHS, profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
+import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
@@ -59,4 +59,9 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
       await queryClient.invalidateQueries({ queryKey: profileKeys.all(email) })
     },
   })
+}
+
+/** DELETE /api/sessions: every session of the signed-in account ends, this one included (the caller then signs out here). */
+export function useSignOutEverywhere() {
+  return useMutation({ mutationFn: () => apiSend(API_PATHS.sessions, { method: 'DELETE' }) })
 }

@@ -12,5 +12,9 @@ export const Route = createFileRoute('/_authenticated/dashboard/users')({
   pendingComponent: PageLoader,
   pendingMs: 100,
   errorComponent: RouteError,
-  component: AllUsers,
+  component: AllUsersRoute,
 })
+
+function AllUsersRoute() {
+  return <AllUsers me={Route.useRouteContext().user.email} />
+}

@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http'
 import { randomUUID } from 'node:crypto'
-import type { Middleware } from 'koa'
+import type { Context, Middleware } from 'koa'
 import { ZodError } from 'zod'
 import { FileInUseError, InvalidCursorError, StoreUnavailableError } from '../store/port'
 import type { Logger } from '../logger'
-import { HttpError, isDiskFault, storeUnavailable } from './http-error'
+import { logSecurityEvent } from '../security-log'
+import { HttpError, isDiskFault, reasonOf, storeUnavailable } from './http-error'
 
 const REQUEST_ID = /^[\w.-]{1,64}$/
 
@@ -30,7 +31,19 @@ export function requestLog(logger: Logger): Middleware {
   }
 }
 
-/** Turns every thrown error into the one error shape; unexpected ones are logged and answered as 500. */
+/**
+ * The account a request acted for, as far as it was proven: its session, or the Firebase account of a
+ * sign-in exchange (ctx.state.account). For the security log.
+ */
+function provenAccount(ctx: Context): string | undefined {
+  const state = ctx.state as { session?: { email: string }; account?: string }
+  return state.session?.email ?? state.account
+}
+
+/**
+ * Turns every thrown error into the one error shape; unexpected ones are logged and answered as 500.
+ * Every 401 and 403 is logged as a security event, with the route's pattern (not the path and its emails).
+ */
 export function errorShape(logger: Logger): Middleware {
   return async (ctx, next) => {
     try {
@@ -46,6 +59,18 @@ export function errorShape(logger: Logger): Middleware {
           path: ctx.path,
           error: String(caught),
           stack: (caught as Error)?.stack,
+        })
+      }
+      if (error.status === 401 || error.status === 403) {
+        // @koa/router's pattern of the route that answered (a string for every route of ours).
+        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
+        logSecurityEvent(logger, {
+          event: 'refused',
+          status: error.status,
+          route: `${ctx.method} ${typeof route === 'string' ? route : '(no route)'}`,
+          reason: reasonOf(error),
+          email: provenAccount(ctx),
+          ip: ctx.ip,
         })
       }
       ctx.status = error.status

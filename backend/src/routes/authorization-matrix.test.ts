@@ -206,6 +206,24 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   },
   // Signing out ends the caller's own session (each persona signs in again afterwards).
   'DELETE /api/session': { request: async () => ({ method: 'DELETE', path: '/api/session' }), expected: signedIn(204) },
+  // Signing out everywhere (verified emails only) ends the sessions of the persona's email, which
+  // 'unverified' and 'user' share: every persona signs in again before its turn.
+  'DELETE /api/sessions': {
+    request: async () => {
+      await signInPersonas()
+      return { method: 'DELETE', path: '/api/sessions' }
+    },
+    expected: { anonymous: 401, unverified: 403, user: 204, otherUser: 204, unverifiedAdmin: 403, admin: 204 },
+  },
+  'DELETE /api/admin/:email/sessions': {
+    request: async () => {
+      const email = `signed-out-${Math.random().toString(36).slice(2)}@example.com`
+      await server.store.users.upsert(email, { user_name: 'Signed Out' })
+      await server.sessionToken(email)
+      return { method: 'DELETE', path: `/api/admin/${email}/sessions` }
+    },
+    expected: adminOnly(200),
+  },
   'GET /api/activity': { request: async () => ({ method: 'GET', path: '/api/activity' }), expected: adminOnly(200) },
   'GET /api/packs': { request: async () => ({ method: 'GET', path: '/api/packs' }), expected: everyone(200) },
   'GET /api/packs/:id': { request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}` }), expected: everyone(200) },
@@ -300,7 +318,7 @@ describe('authorization matrix', () => {
       for (const persona of PERSONAS) actual[persona] = (await send(await request(), persona)).status
       expect(actual).toEqual(expected)
       // Signing out ended each persona's session; the next rows need them signed in again.
-      if (endpoint === 'DELETE /api/session') await signInPersonas()
+      if (endpoint === 'DELETE /api/session' || endpoint === 'DELETE /api/sessions') await signInPersonas()
     })
   }
 })

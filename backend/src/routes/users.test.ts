@@ -257,6 +257,35 @@ describe('sessions', () => {
     expect((await get(`/api/profile/${account.email}`, renewed.token)).status).toBe(200)
   })
 
+  it('ends a session left unused for SESSION_IDLE_SECONDS; one in use goes on', async () => {
+    let clock = Date.now()
+    // Tokens live a day here, so only idleness can refuse them.
+    const idle = await startTestServer({ SESSION_IDLE_SECONDS: '3600', JWT_TTL_SECONDS: '86400' }, { now: () => clock })
+    try {
+      const account = await createAccount()
+      const idToken = await verifyEmail(account)
+      const signInThere = async (token = idToken, session?: string) =>
+        fetch(`${idle.url}/api/user/${account.email}`, {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ email: account.email, ...(session ? { session } : {}) }),
+        })
+      const inUse = sessionResponseSchema.parse(await (await signInThere()).json()).token
+      const leftAlone = sessionResponseSchema.parse(await (await signInThere()).json()).token
+      const profile = (token: string) =>
+        fetch(`${idle.url}/api/profile/${account.email}`, { headers: { authorization: `Bearer ${token}` } })
+      clock += 50 * 60_000
+      expect((await profile(inUse)).status).toBe(200)
+      clock += 20 * 60_000
+      expect((await profile(inUse)).status).toBe(200)
+      await expectError(await profile(leftAlone), 401, 'UNAUTHENTICATED', 'session-idle')
+      // A fresh Firebase token cannot renew it either: the user signs in again.
+      await expectError(await signInThere(await signIn(account.email), leftAlone), 401, 'UNAUTHENTICATED', 'session-idle')
+    } finally {
+      await idle.close()
+    }
+  })
+
   it('never outlives its absolute end, counted from the Firebase sign-in', async () => {
     const short = await startTestServer({ SESSION_MAX_AGE_SECONDS: '300' })
     try {

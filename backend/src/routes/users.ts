@@ -1,21 +1,15 @@
 import Router from '@koa/router'
 import type { Context } from 'koa'
+import { ZodError } from 'zod'
 import { profileUpdateSchema, signInPayloadSchema } from '../../../contract/user'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
-import { HttpError, notFound } from '../http/http-error'
+import { HttpError, reasonOf } from '../http/http-error'
+import { emailParam } from '../http/params'
 import { toApiUser } from '../http/mappers/user'
 import { adminStatus, listUsers, makeAdmin, profileOf, signIn, updateProfile } from '../services/accounts'
-
-/** Emails in paths are compared and stored in lower case, as Firebase does. */
-function pathEmail(ctx: Context): string {
-  const email = String(ctx.params.email ?? '')
-    .trim()
-    .toLowerCase()
-  if (!email.includes('@') || email.length > 254) throw notFound('No such user')
-  return email
-}
+import { logSecurityEvent } from '../security-log'
 
 export function userRoutes(deps: RouteDeps): Router {
   const { store, sessions, limits, verifyIdToken, config } = deps
@@ -30,7 +24,7 @@ export function userRoutes(deps: RouteDeps): Router {
   router.put('/user/:email', async (ctx) => {
     const token = bearerToken(ctx.get('Authorization'))
     if (!token) throw new HttpError('UNAUTHENTICATED', 'Sign in first', { reason: 'missing' })
-    const email = pathEmail(ctx)
+    const email = emailParam(ctx)
 
     if (isSessionToken(token)) {
       const claims = await sessions.check(token)
@@ -43,27 +37,49 @@ export function userRoutes(deps: RouteDeps): Router {
       return
     }
 
+    // Every exchange, sign-in or renewal, is logged with its outcome (never the tokens).
+    const renewal = typeof (ctx.request.body as { session?: unknown } | undefined)?.session === 'string'
+    try {
+      await exchange(ctx, token, email)
+      logSecurityEvent(deps.logger, { event: 'sign-in', outcome: 'success', renewal, email, ip: ctx.ip })
+    } catch (error) {
+      const refused = error instanceof HttpError ? error.status < 500 : error instanceof ZodError
+      if (refused) {
+        const reason = error instanceof HttpError ? (reasonOf(error) ?? error.code) : 'BAD_REQUEST'
+        const refusal = { event: 'sign-in', outcome: 'refused', renewal, reason } as const
+        logSecurityEvent(deps.logger, { ...refusal, email: (ctx.state as { account?: string }).account, ip: ctx.ip })
+      }
+      throw error
+    }
+  })
+
+  /** The sign-in exchange proper: a Firebase ID token for our session token. */
+  async function exchange(ctx: Context, token: string, email: string) {
     // The IP is counted before the (remote) token check, the Firebase account after it.
     await limits.ip('signIn', ctx)
     const identity = await verifyIdToken(token)
+    // Proven by Firebase: the security log may name it (masked) from here on.
+    ctx.state.account = identity.email
     await limits.account('signIn', ctx, identity.uid)
-    if (identity.email !== email) throw new HttpError('FORBIDDEN', 'This sign-in belongs to another email address')
+    if (identity.email !== email) {
+      throw new HttpError('FORBIDDEN', 'This sign-in belongs to another email address', { reason: 'email-mismatch' })
+    }
     const payload = signInPayloadSchema.parse(ctx.request.body ?? {})
     if (payload.email.toLowerCase() !== email) throw new HttpError('BAD_REQUEST', 'The email in the body must match the path')
     const { token: sessionToken, user } = await signIn(accounts, identity, payload)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { token: sessionToken, user: toApiUser(user) }
-  })
+  }
 
   router.get('/profile/:email', session, async (ctx) => {
-    const user = await profileOf(store, pathEmail(ctx))
+    const user = await profileOf(store, emailParam(ctx))
     // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
     ctx.set('Cache-Control', 'no-store')
     ctx.body = toApiUser(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {
-    const admin = await adminStatus(store, sessionOf(ctx), pathEmail(ctx))
+    const admin = await adminStatus(store, sessionOf(ctx), emailParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { admin }
   })
@@ -74,7 +90,7 @@ export function userRoutes(deps: RouteDeps): Router {
   })
 
   router.put('/user/admin/:email', session, requireAdmin(store, 'You are not authorized to make this user an admin'), async (ctx) => {
-    ctx.body = { modifiedCount: await makeAdmin(accounts, sessionOf(ctx).email, pathEmail(ctx)) }
+    ctx.body = { modifiedCount: await makeAdmin(accounts, sessionOf(ctx).email, emailParam(ctx)) }
   })
 
   return router

@@ -148,6 +148,38 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
   return modified
 }
 
+type SignOutDeps = Pick<AccountsDeps, 'store' | 'sessions'> & {
+  /** Revokes a Firebase account's sign-ins, so a device's Firebase login cannot start a new session. */
+  revokeSignIns: (uid: string) => Promise<void>
+}
+
+/**
+ * Signs an account out everywhere: its Firebase sign-ins are revoked first (a failure changes
+ * nothing), then every session of it ends. Answers how many sessions ended.
+ */
+export async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<number> {
+  const uid = (await deps.store.users.get(email))?.firebaseUid
+  if (uid !== undefined) await deps.revokeSignIns(uid)
+  return deps.sessions.endAll(email)
+}
+
+/**
+ * An admin (checked by the route) signs a user out everywhere (the admin's own sessions too, when it
+ * is them). Recorded in the audit log; answers how many sessions ended.
+ */
+export async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
+  const user = await deps.store.users.get(email)
+  if (!user) throw notFound('No such user')
+  const ended = await signOutEverywhere(deps, email)
+  await deps.audit.record({
+    actor,
+    action: 'user.end-sessions',
+    target: { type: 'user', id: email, name: user.user_name },
+    changes: [{ field: 'sessions', from: String(ended), to: '0' }],
+  })
+  return ended
+}
+
 /** A user's profile (any signed-in caller may read it), or 404. */
 export async function profileOf(store: Store, email: string): Promise<UserRecord> {
   const user = await store.users.get(email)

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import jwt from 'jsonwebtoken'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { HttpError } from '../http/http-error'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
@@ -10,10 +10,19 @@ import { createSessionService, type SessionIdentity } from './sessions'
 
 const HOUR = 3600
 const MAX_AGE = 24 * HOUR
+const IDLE = 100 * 60
 let dir: string
 let store: Store
 let clock: number
-const service = () => createSessionService({ store, secret: 's'.repeat(40), ttlSeconds: HOUR, maxAgeSeconds: MAX_AGE, now: () => clock })
+const service = (options: { ttlSeconds?: number; idleSeconds?: number } = {}) =>
+  createSessionService({
+    store,
+    secret: 's'.repeat(40),
+    ttlSeconds: options.ttlSeconds ?? HOUR,
+    maxAgeSeconds: MAX_AGE,
+    idleSeconds: options.idleSeconds ?? IDLE,
+    now: () => clock,
+  })
 const identity = (overrides: Partial<SessionIdentity> = {}): SessionIdentity => ({
   email: 'ana@example.com',
   uid: 'uid-ana',
@@ -95,5 +104,52 @@ describe('sessions', () => {
     clock += 30 * 60 * 1000
     const renamed = sessions.reissue(claims, 'Ana Lovelace')
     expect(await sessions.check(renamed)).toMatchObject({ sid: claims.sid, exp: claims.exp, name: 'Ana Lovelace' })
+  })
+
+  it('ends a session left unused for the idle time, while a used one goes on', async () => {
+    // Tokens outlive the idle time here, so only the session's idleness can refuse them.
+    const sessions = service({ ttlSeconds: 4 * HOUR })
+    const used = await sessions.signIn(identity())
+    const unused = await sessions.signIn(identity())
+    for (let minute = 10; minute <= 3 * 60; minute += 10) {
+      clock += 10 * 60 * 1000
+      await expect(sessions.check(used)).resolves.toMatchObject({ email: 'ana@example.com' })
+    }
+    expect(await reason(sessions.check(unused))).toBe('session-idle')
+    // Nor can it be renewed with a fresh Firebase token: sign in again.
+    expect(await reason(sessions.signIn(identity(), unused))).toBe('session-idle')
+    // A renewal is a use too.
+    let renewed = used
+    for (let hour = 0; hour < 3; hour++) {
+      clock += HOUR * 1000
+      renewed = await sessions.signIn(identity({ authTime: Math.floor(clock / 1000) - 60 }), renewed)
+    }
+    await expect(sessions.check(renewed)).resolves.toMatchObject({ email: 'ana@example.com' })
+  })
+
+  it('writes the last use to the store only once it is 1/100 of the idle time old', async () => {
+    const sessions = service()
+    const token = await sessions.signIn(identity())
+    const start = clock
+    const touch = vi.spyOn(store.sessions, 'touch')
+    // A check every 10 s for 10 minutes: 60 checks; the idle time is 100 minutes, so a write a minute.
+    for (let second = 10; second <= 600; second += 10) {
+      clock += 10_000
+      await sessions.check(token)
+    }
+    expect(touch).toHaveBeenCalledTimes(10)
+    const { sid } = await sessions.check(token)
+    expect((await store.sessions.get(sid))?.lastUsedAt).toEqual(new Date(start + 600_000))
+  })
+
+  it('ends every session of an account at once', async () => {
+    const sessions = service()
+    const first = await sessions.signIn(identity())
+    const second = await sessions.signIn(identity())
+    const someoneElse = await sessions.signIn(identity({ email: 'bo@example.com', uid: 'uid-bo' }))
+    expect(await sessions.endAll('ana@example.com')).toBe(2)
+    expect(await reason(sessions.check(first))).toBe('session-ended')
+    expect(await reason(sessions.check(second))).toBe('session-ended')
+    await expect(sessions.check(someoneElse)).resolves.toMatchObject({ email: 'bo@example.com' })
   })
 })

@@ -28,6 +28,8 @@ export interface SessionService {
    * renewed) names: when an account is first bound, sessions that unverified sign-ins got for its email end.
    */
   endOthers(email: string, uid: string, current?: string): Promise<void>
+  /** Ends every session of this email ("sign out everywhere", or an admin's doing); answers how many. */
+  endAll(email: string): Promise<number>
 }
 
 export interface SessionServiceOptions {
@@ -37,20 +39,28 @@ export interface SessionServiceOptions {
   ttlSeconds: number
   /** Absolute lifetime of a session, from the Firebase sign-in. */
   maxAgeSeconds: number
+  /** A session not used (checked or renewed) for this long ends. */
+  idleSeconds: number
   now?: () => number
 }
 
-const ended = () => new HttpError('UNAUTHENTICATED', 'Your session has ended, sign in again', { reason: 'session-ended' })
+const ended = (reason = 'session-ended') => new HttpError('UNAUTHENTICATED', 'Your session has ended, sign in again', { reason })
 
 /**
  * Sessions live on the server (store.sessions) and the token only names one, so a session can end
- * before its token expires: on sign-out, when the account is bound to another Firebase account, and
- * at its absolute end, counted from the Firebase sign-in so that renewing cannot stretch it.
+ * before its token expires: on sign-out (here or everywhere), when the account is bound to another
+ * Firebase account, after `idleSeconds` unused, and at its absolute end, counted from the Firebase
+ * sign-in so that renewing cannot stretch it.
  */
 export function createSessionService(options: SessionServiceOptions): SessionService {
   const { store, ttlSeconds, maxAgeSeconds } = options
   const key: KeyObject = sessionKey(options.secret)
-  const nowSeconds = () => Math.floor((options.now ?? Date.now)() / 1000)
+  const nowMs = () => (options.now ?? Date.now)()
+  const nowSeconds = () => Math.floor(nowMs() / 1000)
+  const idleMs = options.idleSeconds * 1000
+  // lastUsedAt is written only once it is this stale, not on every request (one store write per
+  // session every 1/100 of the idle time): a session may so end up to 1% before its full idle time.
+  const touchAfterMs = idleMs / 100
 
   const issue = (session: SessionRecord, identity: Pick<SessionIdentity, 'email' | 'name' | 'emailVerified'>) =>
     signSessionToken(
@@ -65,9 +75,14 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       nowSeconds(),
     )
 
+  /** The open session (checked or renewed now, which counts as a use), or the "session ended" error. */
   async function liveSession(sid: string, email: string): Promise<SessionRecord> {
     const session = await store.sessions.get(sid)
-    if (!session || session.email !== email || session.expiresAt.getTime() <= nowSeconds() * 1000) throw ended()
+    const now = nowMs()
+    if (!session || session.email !== email || session.expiresAt.getTime() <= now) throw ended()
+    const unused = now - session.lastUsedAt.getTime()
+    if (unused >= idleMs) throw ended('session-idle')
+    if (unused >= touchAfterMs) await store.sessions.touch(sid, new Date(now))
     return session
   }
 
@@ -83,7 +98,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       if (end <= nowSeconds() * 1000) {
         throw new HttpError('UNAUTHENTICATED', 'You signed in too long ago; sign in again', { reason: 'sign-in-too-old' })
       }
-      const session = await store.sessions.create({ email: identity.email, uid: identity.uid, expiresAt: new Date(end) })
+      const session = await store.sessions.create({
+        email: identity.email,
+        uid: identity.uid,
+        expiresAt: new Date(end),
+        lastUsedAt: new Date(nowMs()),
+      })
       return issue(session, identity)
     },
 
@@ -109,6 +129,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       const currentId = current === undefined ? undefined : sessionIdToRenew(current, key)
       const kept = currentId === undefined ? undefined : await store.sessions.get(currentId)
       await store.sessions.deleteForUser(email, { exceptId: kept?.uid === uid ? kept.id : undefined })
+    },
+
+    endAll(email) {
+      return store.sessions.deleteForUser(email)
     },
   }
 }

@@ -201,9 +201,12 @@ export interface SessionRecord {
   createdAt: Date
   /** The absolute end, whatever renewals happen. */
   expiresAt: Date
+  /** When the session was last used, give or take the service's throttle: it ends after a while idle. */
+  lastUsedAt: Date
 }
 
-export type NewSession = Omit<SessionRecord, 'id' | 'createdAt'>
+/** A new session; lastUsedAt defaults to its creation time. */
+export type NewSession = Omit<SessionRecord, 'id' | 'createdAt' | 'lastUsedAt'> & { lastUsedAt?: Date }
 
 /** What an admin (or the ADMIN_EMAILS setting) did, kept for the Activity page. */
 export interface AuditRecord {
@@ -362,8 +365,10 @@ export interface SessionRepository {
   delete(id: string): Promise<boolean>
   /** Ends every session of this email, except the one given; answers how many. */
   deleteForUser(email: string, options?: { exceptId?: string }): Promise<number>
-  /** Forgets sessions whose absolute end is past; answers how many. */
-  deleteExpired(now: Date): Promise<number>
+  /** Moves the session's lastUsedAt to `at`, never back; answers whether the session exists. */
+  touch(id: string, at: Date): Promise<boolean>
+  /** Forgets sessions whose absolute end is past, and those last used before `lastUsedBefore`; answers how many. */
+  deleteExpired(now: Date, options?: { lastUsedBefore?: Date }): Promise<number>
 }
 
 /** The audit log. */

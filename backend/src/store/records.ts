@@ -177,17 +177,19 @@ export function toUserRecord(doc: UserRecord): UserRecord {
 
 /** A new session with a random id, starting now. */
 export function newSessionRecord(session: NewSession): SessionRecord {
+  const createdAt = new Date()
   return {
     id: randomBytes(16).toString('hex'),
     email: session.email,
     uid: session.uid,
-    createdAt: new Date(),
+    createdAt,
     expiresAt: session.expiresAt,
+    lastUsedAt: session.lastUsedAt ?? createdAt,
   }
 }
 
 export function toSessionRecord(doc: SessionRecord): SessionRecord {
-  return { id: doc.id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt }
+  return { id: doc.id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt, lastUsedAt: doc.lastUsedAt }
 }
 
 export function toAuditRecord(doc: AuditRecord): AuditRecord {

@@ -848,6 +848,35 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.sessions.get(old.id)).toBeUndefined()
         expect(await store.sessions.get(live.id)).toEqual(live)
       })
+
+      it('keeps when a session was last used, moving it forward only', async () => {
+        const start = new Date(Date.UTC(2026, 0, 1))
+        const session = await store.sessions.create({ email: 'mo@example.com', uid: 'u', expiresAt: inAnHour(), lastUsedAt: start })
+        expect(session.lastUsedAt).toEqual(start)
+        const later = new Date(start.getTime() + 60_000)
+        expect(await store.sessions.touch(session.id, later)).toBe(true)
+        expect(await store.sessions.touch(session.id, start)).toBe(true)
+        expect(await store.sessions.get(session.id)).toEqual({ ...session, lastUsedAt: later })
+        expect(await store.sessions.touch('nope', later)).toBe(false)
+        // Without a time given, a session is last used when it is created.
+        const fresh = await store.sessions.create({ email: 'mo@example.com', uid: 'u', expiresAt: inAnHour() })
+        expect(fresh.lastUsedAt).toEqual(fresh.createdAt)
+      })
+
+      it('forgets sessions idle since before the given time', async () => {
+        const now = new Date()
+        const idle = await store.sessions.create({
+          email: 'nia@example.com',
+          uid: 'u',
+          expiresAt: inAnHour(),
+          lastUsedAt: new Date(now.getTime() - 3_600_000),
+        })
+        const used = await store.sessions.create({ email: 'nia@example.com', uid: 'u', expiresAt: inAnHour(), lastUsedAt: now })
+        expect(await store.sessions.deleteExpired(now)).toBe(0)
+        expect(await store.sessions.deleteExpired(now, { lastUsedBefore: new Date(now.getTime() - 60_000) })).toBe(1)
+        expect(await store.sessions.get(idle.id)).toBeUndefined()
+        expect(await store.sessions.get(used.id)).toEqual(used)
+      })
     })
 
     describe('packs', () => {

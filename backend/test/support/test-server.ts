@@ -35,7 +35,9 @@ export interface TestServerOptions {
   deriveMedia?: boolean
   /** A data folder to use (it is emptied when the server closes); default: a new temp folder. */
   dataDir?: string
-  /** Where the server logs (tests that read its log lines); default: LOG_LEVEL's (silent) on stdout. */
+  /** The sessions' clock (ms since the epoch), for tests that let time pass; default Date.now. */
+  now?: () => number
+  /** Where the server logs; default: a logger at the config's LOG_LEVEL (silent unless given). */
   logger?: Logger
 }
 
@@ -59,7 +61,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const logger = options.logger ?? createLogger(config.logLevel)
   const downloads = new DownloadCounter(store, { logger })
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
-  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1'))
+  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia, now: options.now }).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)

@@ -79,6 +79,26 @@ describe('ActivityLog', () => {
       expect(time).toHaveAttribute('dateTime', '2026-11-22T10:30:00.000Z')
   })
 
+  it('names an admin signing a user out everywhere, with how many sessions ended', async () => {
+    server.use(
+      activityHandler([
+        entry({
+          action: 'user.end-sessions',
+          target: { type: 'user', id: 'ana@example.com', name: 'Ana' },
+          changes: [{ field: 'sessions', from: '2', to: '0' }],
+        }),
+      ]).handler,
+    )
+    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    const table = await screen.findByRole('table', { name: 'Admin activity' })
+    const row = within(within(table).getAllByRole('row')[1]!)
+    expect(row.getByText('Signed out everywhere')).toBeInTheDocument()
+    expect(row.getByRole('link', { name: 'Ana' })).toHaveAttribute('href', '/profile/ana@example.com')
+    expect(row.getAllByText('Open sessions')[0]).toBeInTheDocument()
+    expect(row.getAllByText('2')[0]!.tagName).toBe('DEL')
+    expect(row.getAllByText('0')[0]!.tagName).toBe('INS')
+  })
+
   it('loads older actions with Load more', async () => {
     const entries = Array.from({ length: 3 }, (_, i) =>
       entry({ target: { type: 'wumpus', id: `0123456789abcdef0123456${i}`, name: `Wumpus ${i}` } }),

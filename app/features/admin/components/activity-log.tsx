@@ -17,6 +17,7 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'wumpus.edit': { label: 'Edited', color: 'blue' },
   'wumpus.delete': { label: 'Deleted', color: 'red' },
   'user.make-admin': { label: 'Made admin', color: 'grape' },
+  'user.end-sessions': { label: 'Signed out everywhere', color: 'orange' },
   'pack.create': { label: 'Made pack', color: 'green' },
   'pack.edit': { label: 'Edited pack', color: 'blue' },
   'pack.delete': { label: 'Deleted pack', color: 'red' },
@@ -27,6 +28,7 @@ const FIELD: Record<string, string> = {
   description: 'Description',
   ...FORMAT_LABEL,
   role: 'Role',
+  sessions: 'Open sessions',
   stickers: 'Stickers',
   cover: 'Cover',
 }
@@ -42,7 +44,7 @@ export function ActivityLog() {
     <Stack gap="lg">
       <Title order={1}>Activity</Title>
       <Text c="dimmed" size="sm">
-        Every admin action, newest first: animations published, edited and deleted, and users made admins.
+        Every admin action, newest first: animations published, edited and deleted, users made admins and users signed out everywhere.
       </Text>
       {entries.length === 0 ? (
         <Text>No admin actions yet.</Text>
@@ -138,7 +140,7 @@ function Changes({ entry }: { entry: ActivityEntry }) {
   // A publish or a delete lists every field; the name is already in the row.
   const changes = entry.changes.filter(
     (change) =>
-      entry.action === 'wumpus.edit' || entry.action === 'pack.edit' || entry.action === 'user.make-admin' || change.field !== 'name',
+      entry.action === 'wumpus.edit' || entry.action === 'pack.edit' || entry.action.startsWith('user.') || change.field !== 'name',
   )
   if (changes.length === 0) return null
   return (

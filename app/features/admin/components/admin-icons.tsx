@@ -16,3 +16,12 @@ export function PencilIcon() {
     </StrokeIcon>
   )
 }
+
+/** A door with an arrow going out of it: signing out. */
+export function SignOutIcon() {
+  return (
+    <StrokeIcon size={18}>
+      <path d="M10 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h4M15 8l4 4-4 4M19 12H9" />
+    </StrokeIcon>
+  )
+}

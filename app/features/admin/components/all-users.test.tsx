@@ -1,11 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import { describe, expect, it } from 'vitest'
 import type { User } from '../../../../contract/user'
-import { apiError, makeAdminHandler, usersHandler } from '../../../test/admin-handlers'
+import { apiError, endSessionsHandler, makeAdminHandler, usersHandler } from '../../../test/admin-handlers'
 import { server } from '../../../test/msw-server'
 import { makeUser } from '../../../test/profile-fixtures'
 import { renderWithProviders } from '../../../test/render-with-providers'
-import { AllUsers, USERS_STEP } from './all-users'
+import { AllUsers, NOT_AUTHORIZED_SIGN_OUT, USERS_STEP } from './all-users'
 
 function someUsers(): User[] {
   return [
@@ -19,7 +19,8 @@ async function setup(users = someUsers(), { answer }: { answer?: Response } = {}
   const list = usersHandler(users)
   const promote = makeAdminHandler(users, { answer })
   server.use(list.handler, promote.handler)
-  const view = renderWithProviders(<AllUsers />, { path: '/dashboard/users' })
+  // Root is the signed-in admin.
+  const view = renderWithProviders(<AllUsers me="root@example.com" />, { path: '/dashboard/users' })
   const table = await screen.findByRole('table', { name: 'Users' })
   return { ...view, table, users, listRequests: list.requests, promoted: promote.emails }
 }
@@ -64,7 +65,7 @@ describe('AllUsers', () => {
     expect(await screen.findByText('Made admin successfully')).toBeInTheDocument()
     expect(promoted).toEqual(['ana@example.com'])
     await waitFor(() => expect(listRequests()).toBe(2))
-    await waitFor(() => expect(within(rows(table)[1]!).queryByRole('button')).not.toBeInTheDocument())
+    await waitFor(() => expect(within(rows(table)[1]!).queryByRole('button', { name: /an admin$/ })).not.toBeInTheDocument())
     expect(within(rows(table)[1]!).getByText('Admin')).toBeInTheDocument()
   })
 
@@ -78,6 +79,38 @@ describe('AllUsers', () => {
     expect(await screen.findByText('You are not authorized to make this user an admin')).toBeInTheDocument()
     expect(screen.queryByText('Made admin successfully')).not.toBeInTheDocument()
     await waitFor(() => expect(listRequests()).toBe(2))
+  })
+
+  it('signs a user out everywhere after confirmation and says so; not offered for oneself', async () => {
+    const endAll = endSessionsHandler({ endedCount: 2 })
+    server.use(endAll.handler)
+    const { table, user } = await setup()
+    const [root, ana, bo] = rows(table).map((row) => within(row))
+    expect(root!.queryByRole('button', { name: /out everywhere/ })).not.toBeInTheDocument()
+    expect(bo!.getByRole('button', { name: 'Sign bo@example.com out everywhere' })).toBeInTheDocument()
+    await user.click(ana!.getByRole('button', { name: 'Sign Ana Smith out everywhere' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Sign Ana Smith out everywhere?' })
+    expect(dialog).toHaveTextContent('they must sign in again on each device')
+    await user.click(within(dialog).getByRole('button', { name: 'Sign out everywhere' }))
+    expect(await screen.findByText('Signed Ana Smith out everywhere')).toBeInTheDocument()
+    expect(endAll.emails).toEqual(['ana@example.com'])
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+  })
+
+  it('says when the user was signed in nowhere, and shows the not-authorized toast on 403', async () => {
+    server.use(endSessionsHandler({ endedCount: 0 }).handler)
+    const { table, user } = await setup()
+    const ana = within(rows(table)[1]!)
+    const signOutAna = async () => {
+      await user.click(ana.getByRole('button', { name: 'Sign Ana Smith out everywhere' }))
+      await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }))
+    }
+    await signOutAna()
+    expect(await screen.findByText('Ana Smith was not signed in anywhere')).toBeInTheDocument()
+    server.use(endSessionsHandler({ answer: apiError(403, 'FORBIDDEN', 'Only admins can do this') }).handler)
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    await signOutAna()
+    expect(await screen.findByText(NOT_AUTHORIZED_SIGN_OUT)).toBeInTheDocument()
   })
 
   it('shows many users a step at a time, and finds them by name or email', async () => {

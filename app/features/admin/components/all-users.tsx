@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { ActionIcon, Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -8,7 +8,8 @@ import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { useMakeAdmin, usersQueryOptions } from '../api'
+import { useEndSessions, useMakeAdmin, usersQueryOptions } from '../api'
+import { SignOutIcon } from './admin-icons'
 import classes from './admin-table.module.css'
 import { EmailText } from './email-text'
 
@@ -16,14 +17,20 @@ import { EmailText } from './email-text'
 export const USERS_STEP = 50
 
 export const NOT_AUTHORIZED = 'You are not authorized to make this user an admin'
+export const NOT_AUTHORIZED_SIGN_OUT = 'You are not authorized to sign this user out'
 
 const displayName = (user: User) => user.user_name || user.email
 
-/** Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet. */
-export function AllUsers() {
+/**
+ * Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet, and
+ * "Sign out everywhere" for everyone but `me` (the signed-in admin, who has it on My profile).
+ */
+export function AllUsers({ me }: { me?: string }) {
   usePageTitle('All users')
   const users = useSuspenseQuery(usersQueryOptions())
   const makeAdmin = useMakeAdmin()
+  const endSessions = useEndSessions()
+  const [toSignOut, setToSignOut] = useState<User | null>(null)
   const network = useNeedsNetwork()
   const [search, setSearch] = useState('')
   const [shown, setShown] = useState(USERS_STEP)
@@ -51,6 +58,21 @@ export function AllUsers() {
       })
     }
     setToPromote(null)
+  }
+
+  async function confirmSignOut() {
+    if (!toSignOut) return
+    try {
+      const { endedCount } = await endSessions.mutateAsync(toSignOut.email)
+      notifications.show(
+        endedCount > 0
+          ? { color: 'green', message: `Signed ${displayName(toSignOut)} out everywhere` }
+          : { color: 'yellow', message: `${displayName(toSignOut)} was not signed in anywhere` },
+      )
+    } catch (error) {
+      notifications.show({ color: 'red', message: isApiError(error, 403) ? NOT_AUTHORIZED_SIGN_OUT : errorMessage(error) })
+    }
+    setToSignOut(null)
   }
 
   return (
@@ -105,19 +127,35 @@ export function AllUsers() {
                     </Anchor>
                   </Table.Td>
                   <Table.Td>
-                    {user.role === 'admin' ? (
-                      <Badge variant="light">Admin</Badge>
-                    ) : (
-                      <Button
-                        size="compact-sm"
-                        variant="light"
-                        disabled={!network.online}
-                        onClick={() => setToPromote(user)}
-                        aria-label={`Make ${displayName(user)} an admin`}
-                      >
-                        Make admin
-                      </Button>
-                    )}
+                    <Group gap={6} wrap="nowrap">
+                      {user.role === 'admin' ? (
+                        <Badge variant="light">Admin</Badge>
+                      ) : (
+                        <Button
+                          size="compact-sm"
+                          variant="light"
+                          disabled={!network.online}
+                          onClick={() => setToPromote(user)}
+                          aria-label={`Make ${displayName(user)} an admin`}
+                        >
+                          Make admin
+                        </Button>
+                      )}
+                      {user.email !== me && (
+                        <ActionIcon
+                          variant="light"
+                          color="red"
+                          size="lg"
+                          className={classes.icon}
+                          aria-label={`Sign ${displayName(user)} out everywhere`}
+                          title="Sign out everywhere"
+                          disabled={!network.online}
+                          onClick={() => setToSignOut(user)}
+                        >
+                          <SignOutIcon />
+                        </ActionIcon>
+                      )}
+                    </Group>
                   </Table.Td>
                 </Table.Tr>
               ))}
@@ -153,6 +191,29 @@ export function AllUsers() {
             </Button>
             <Button onClick={() => void confirmPromotion()} loading={makeAdmin.isPending} disabled={!network.online}>
               Make admin
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+
+      <Modal
+        opened={toSignOut !== null}
+        onClose={() => !endSessions.isPending && setToSignOut(null)}
+        title={toSignOut ? `Sign ${displayName(toSignOut)} out everywhere?` : undefined}
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            Every session of theirs ends at once: they must sign in again on each device. Their account and animations stay as they are. The
+            Activity log keeps who did it.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setToSignOut(null)} disabled={endSessions.isPending}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirmSignOut()} loading={endSessions.isPending} disabled={!network.online}>
+              Sign out everywhere
             </Button>
           </Group>
         </Stack>

@@ -4,6 +4,7 @@ import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
 import { profileUpdateSchema, type User } from '../../../../contract/user'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
@@ -20,10 +21,12 @@ interface MyProfileProps {
   emailVerified?: boolean
   /** Receives the renewed session token after an update (its claims carry the new name): the session's setToken. */
   onTokenRenewed: (token: string) => void
+  /** Shown under the profile's summary (the route puts "Sign out everywhere" there). */
+  aside?: ReactNode
 }
 
 /** Dashboard → My profile: what others see of you, and the form to change it. */
-export function MyProfile({ email, emailVerified = true, onTokenRenewed }: MyProfileProps) {
+export function MyProfile({ email, emailVerified = true, onTokenRenewed, aside }: MyProfileProps) {
   usePageTitle('My profile')
   const { data: user } = useSuspenseQuery(profileQueryOptions(email))
 
@@ -32,7 +35,10 @@ export function MyProfile({ email, emailVerified = true, onTokenRenewed }: MyPro
       <Title order={1}>My profile</Title>
       <Grid gap="lg" align="flex-start">
         <Grid.Col span={{ base: 12, md: 5, lg: 4 }}>
-          <ProfileSummary user={user} />
+          <Stack gap="lg">
+            <ProfileSummary user={user} />
+            {aside}
+          </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
           <ProfileForm email={email} user={user} emailVerified={emailVerified} onTokenRenewed={onTokenRenewed} />

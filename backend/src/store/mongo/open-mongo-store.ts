@@ -86,7 +86,10 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
   await db
     .collection(`${BUCKET}.files`)
     .createIndexes([{ key: OLDEST_UPLOAD_FIRST }, { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } }])
-  await db.collection('sessions').createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }])
+  const sessions = db.collection('sessions')
+  await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
+  // Sessions from before the idle timeout: a full idle period from the upgrade, as on SQLite.
+  await sessions.updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
   await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
 }

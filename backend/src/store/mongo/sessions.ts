@@ -1,4 +1,7 @@
-/** Signed-in sessions in MongoDB: the `sessions` collection, which a TTL index empties of expired ones. */
+/**
+ * Signed-in sessions in MongoDB: the `sessions` collection, which a TTL index empties of expired ones
+ * (idle ones are swept by deleteExpired, the idle time being a setting).
+ */
 import type { Collection, Db, Filter } from 'mongodb'
 import type { NewSession, SessionRecord, SessionRepository } from '../port'
 import { newSessionRecord, toSessionRecord } from '../records'
@@ -36,8 +39,15 @@ export class MongoSessions implements SessionRepository {
     return deletedCount
   }
 
-  async deleteExpired(now: Date): Promise<number> {
-    const { deletedCount } = await guard(() => this.sessions.deleteMany({ expiresAt: { $lte: now } }))
+  async touch(id: string, at: Date): Promise<boolean> {
+    const { matchedCount } = await guard(() => this.sessions.updateOne({ _id: id }, { $max: { lastUsedAt: at } }))
+    return matchedCount > 0
+  }
+
+  async deleteExpired(now: Date, options: { lastUsedBefore?: Date } = {}): Promise<number> {
+    const ended: Filter<SessionDocument>[] = [{ expiresAt: { $lte: now } }]
+    if (options.lastUsedBefore) ended.push({ lastUsedAt: { $lt: options.lastUsedBefore } })
+    const { deletedCount } = await guard(() => this.sessions.deleteMany({ $or: ended }))
     return deletedCount
   }
 }

@@ -180,6 +180,13 @@ const MIGRATIONS: readonly string[] = [
   WHERE json_extract(derived, '$.source') = json_extract(files, '$.lottie.id') AND json_extract(derived, '$.error') IS NULL;
   CREATE INDEX wumpuses_render_jobs ON wumpuses (rendered_version);
   `,
+  // When each session was last used (the idle timeout). Not known for open sessions: they get a full
+  // idle period from the upgrade rather than being ended by it.
+  `
+  ALTER TABLE sessions ADD COLUMN last_used_at INTEGER NOT NULL DEFAULT 0;
+  UPDATE sessions SET last_used_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+  CREATE INDEX sessions_by_last_use ON sessions (last_used_at);
+  `,
 ]
 
 /**

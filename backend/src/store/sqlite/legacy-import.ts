@@ -334,7 +334,9 @@ function asUser(doc: Doc): UserRecord | undefined {
 
 function asSession(doc: Doc): SessionRecord | undefined {
   if (!isString(doc.email) || !isString(doc.uid) || !isDate(doc.createdAt) || !isDate(doc.expiresAt)) return undefined
-  return toSessionRecord({ id: doc._id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt })
+  // Not known then: a full idle period from the import, as the SQLite migration gives.
+  const lastUsedAt = new Date()
+  return toSessionRecord({ id: doc._id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt, lastUsedAt })
 }
 
 function asPack(doc: Doc): PackRecord | undefined {

@@ -9,6 +9,7 @@ interface SessionRow {
   uid: string
   created_at: number
   expires_at: number
+  last_used_at: number
 }
 
 function fromRow(row: SessionRow): SessionRecord {
@@ -18,6 +19,7 @@ function fromRow(row: SessionRow): SessionRecord {
     uid: row.uid,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
+    lastUsedAt: new Date(row.last_used_at),
   })
 }
 
@@ -28,6 +30,7 @@ function toSessionRow(session: SessionRecord): SessionRow {
     uid: session.uid,
     created_at: session.createdAt.getTime(),
     expires_at: session.expiresAt.getTime(),
+    last_used_at: session.lastUsedAt.getTime(),
   }
 }
 
@@ -37,12 +40,13 @@ export class SqliteSessions implements SessionRepository {
   constructor(db: Db) {
     this.sql = {
       insert: db.prepare(
-        'INSERT INTO sessions (id, email, uid, created_at, expires_at) VALUES (@id, @email, @uid, @created_at, @expires_at)',
+        'INSERT INTO sessions (id, email, uid, created_at, expires_at, last_used_at) VALUES (@id, @email, @uid, @created_at, @expires_at, @last_used_at)',
       ),
       get: db.prepare<[string], SessionRow>('SELECT * FROM sessions WHERE id = ?'),
       delete: db.prepare<[string]>('DELETE FROM sessions WHERE id = ?'),
       deleteForUser: db.prepare<[string, string]>('DELETE FROM sessions WHERE email = ? AND id != ?'),
-      deleteExpired: db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?'),
+      touch: db.prepare<[number, string]>('UPDATE sessions SET last_used_at = MAX(last_used_at, ?) WHERE id = ?'),
+      deleteExpired: db.prepare<[number, number]>('DELETE FROM sessions WHERE expires_at <= ? OR last_used_at < ?'),
     }
   }
 
@@ -75,7 +79,11 @@ export class SqliteSessions implements SessionRepository {
     return guarded(() => this.sql.deleteForUser.run(email, options.exceptId ?? '').changes)
   }
 
-  deleteExpired(now: Date): Promise<number> {
-    return guarded(() => this.sql.deleteExpired.run(now.getTime()).changes)
+  touch(id: string, at: Date): Promise<boolean> {
+    return guarded(() => this.sql.touch.run(at.getTime(), id).changes > 0)
+  }
+
+  deleteExpired(now: Date, options: { lastUsedBefore?: Date } = {}): Promise<number> {
+    return guarded(() => this.sql.deleteExpired.run(now.getTime(), options.lastUsedBefore?.getTime() ?? 0).changes)
   }
 }

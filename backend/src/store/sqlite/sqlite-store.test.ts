@@ -92,6 +92,22 @@ describe('sqlite store on disk', () => {
     expect(await store.wumpuses.count()).toBe(2)
   })
 
+  it('gives sessions open before the idle timeout a full idle period from the upgrade', async () => {
+    const session = await store.sessions.create({ email: 'old@example.com', uid: 'u', expiresAt: new Date(Date.now() + 3_600_000) })
+    await store.close()
+    // The database as the version before last_used_at left it.
+    const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec('DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 3')
+    db.close()
+    const upgradedAt = Date.now()
+    store = await openSqliteStore({ dataDir })
+    const upgraded = await store.sessions.get(session.id)
+    expect(upgraded).toMatchObject({ id: session.id, email: 'old@example.com', expiresAt: session.expiresAt })
+    // Whole seconds (SQLite's clock): within a second of the upgrade.
+    expect(upgraded!.lastUsedAt.getTime()).toBeGreaterThanOrEqual(upgradedAt - 1000)
+    expect(upgraded!.lastUsedAt.getTime()).toBeLessThanOrEqual(Date.now())
+  })
+
   it('removes stored bytes that never got their file record (a crash in between), only when old enough', async () => {
     const kept = await store.files.put({ bytes: new Uint8Array([1]), contentType: 'image/gif', filename: 'kept.gif' })
     const stray = 'abcdefabcdefabcdefabcdef'
@@ -185,9 +201,9 @@ describe('sqlite store upgrades', () => {
       await store.wumpuses.setDerived(failed._id, failed.files.lottie.id, { ...derivedFrom(failed.files.lottie.id), error: 'Too long' })
       const none = await store.wumpuses.insert(sampleWumpus())
       await store.close()
-      // The database as version 2 left it: no render job columns.
+      // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec('DROP INDEX wumpuses_render_jobs')
+      db.exec('DROP INDEX wumpuses_render_jobs; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at')
       for (const column of [
         'rendered_version',
         'render_owner',

@@ -1,0 +1,87 @@
+import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useState } from 'react'
+import { errorMessage } from '../../../lib/error-message'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useSignOutEverywhere } from '../api'
+
+interface SignOutEverywhereProps {
+  /** The server takes this from verified emails only. */
+  emailVerified: boolean
+  /** Signs out here once every session ended on the server (the route: leave the page, then the session's signOut). */
+  onSignedOut: () => Promise<void>
+}
+
+/**
+ * My profile → "Sign out everywhere": after a confirmation every session of the account ends, on the
+ * server (other devices must sign in again) and here (with the usual sign-out: personal data forgotten).
+ */
+export function SignOutEverywhere({ emailVerified, onSignedOut }: SignOutEverywhereProps) {
+  const [confirming, setConfirming] = useState(false)
+  const signOutEverywhere = useSignOutEverywhere()
+  const network = useNeedsNetwork()
+
+  async function confirm() {
+    try {
+      await signOutEverywhere.mutateAsync()
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not sign out everywhere', message: errorMessage(error, 'Please try again.') })
+      setConfirming(false)
+      return
+    }
+    setConfirming(false)
+    await onSignedOut()
+    notifications.show({ color: 'green', message: 'Signed out everywhere' })
+  }
+
+  return (
+    <Card withBorder shadow="sm" padding="lg" component="section" aria-labelledby="sign-out-everywhere-heading">
+      <Title order={2} size="h4" id="sign-out-everywhere-heading" mb="xs">
+        Signed-in devices
+      </Title>
+      <Text size="sm" mb="md">
+        Lost a phone, or signed in on a shared computer? End your session on every device at once, this one included.
+      </Text>
+      <Group>
+        <Button
+          variant="outline"
+          color="red"
+          onClick={() => setConfirming(true)}
+          disabled={!network.online || !emailVerified}
+          w={{ base: '100%', xs: 'auto' }}
+        >
+          Sign out everywhere
+        </Button>
+        {emailVerified ? (
+          network.note
+        ) : (
+          <Text size="sm" c="dimmed">
+            Verify your email address first.
+          </Text>
+        )}
+      </Group>
+
+      <Modal
+        opened={confirming}
+        onClose={() => !signOutEverywhere.isPending && setConfirming(false)}
+        title="Sign out everywhere?"
+        centered
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        <Stack gap="md">
+          <Text size="sm">
+            You will be signed out on every device, this one included, and need to sign in again on each. Your saved stickers stay.
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirming(false)} disabled={signOutEverywhere.isPending}>
+              Cancel
+            </Button>
+            <Button color="red" onClick={() => void confirm()} loading={signOutEverywhere.isPending} disabled={!network.online}>
+              Sign out everywhere
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Card>
+  )
+}

@@ -1,0 +1,32 @@
+import type { Logger } from './logger'
+
+/**
+ * How a log line names an account: the first character of the address and its domain,
+ * `j***@example.com`. Logs never hold a full address (nor tokens or passwords).
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  return at < 0 ? '***' : `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`
+}
+
+/** What happened: sign-ins and their refusals, refused requests, sessions ended (rate-limit hits are logged beside it). */
+export type SecurityEvent =
+  | { event: 'sign-in'; outcome: 'success' | 'refused'; renewal: boolean; reason?: string }
+  | { event: 'refused'; status: number; route: string; reason?: string }
+  | { event: 'sign-out' }
+  | { event: 'sessions-ended'; endedBy: 'self' | 'admin'; count: number }
+
+/**
+ * Logs a security event as one JSON line at info: `{ message: 'security event', event, … }`. Emails are
+ * given raw here (`email`: whose account, `actor`: who acted on it) and masked, so no caller can forget to.
+ */
+export function logSecurityEvent(
+  logger: Logger,
+  { email, actor, ...fields }: SecurityEvent & { email?: string; actor?: string; ip?: string },
+): void {
+  logger.info('security event', {
+    ...fields,
+    ...(email === undefined ? {} : { account: maskEmail(email) }),
+    ...(actor === undefined ? {} : { actor: maskEmail(actor) }),
+  })
+}
