@@ -1,3 +1,4 @@
+import type { Context } from 'koa'
 import type { Logger } from './logger'
 
 /**
@@ -9,10 +10,12 @@ export function maskEmail(email: string): string {
   return at < 0 ? '***' : `${email.slice(0, Math.min(1, at))}***${email.slice(at)}`
 }
 
-/** What happened: sign-ins and their refusals, refused requests, sessions ended (rate-limit hits are logged beside it). */
+/** What happened: sign-ins and their refusals, refused requests, rate-limit hits, sessions ended. */
 export type SecurityEvent =
   | { event: 'sign-in'; outcome: 'success' | 'refused'; renewal: boolean; reason?: string }
   | { event: 'refused'; status: number; route: string; reason?: string }
+  /** `key`: the address key, or for an account a hash that groups its hits without naming it. */
+  | { event: 'rate-limited'; limit: string; by: 'address' | 'account'; key: string; route: string }
   | { event: 'sign-out' }
   | { event: 'sessions-ended'; endedBy: 'self' | 'admin'; count: number }
 
@@ -29,4 +32,11 @@ export function logSecurityEvent(
     ...(email === undefined ? {} : { account: maskEmail(email) }),
     ...(actor === undefined ? {} : { actor: maskEmail(actor) }),
   })
+}
+
+/** The route as the router declares it (`PUT /api/user/:email`), never the path: paths can hold other people's emails. */
+export function routePattern(ctx: Context): string {
+  // @koa/router's pattern of the route that answered (a string for every route of ours).
+  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
+  return `${ctx.method} ${typeof route === 'string' ? route : ctx.path === '/' ? '/' : '(no route)'}`
 }

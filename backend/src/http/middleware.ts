@@ -4,7 +4,7 @@ import type { Context, Middleware } from 'koa'
 import { ZodError } from 'zod'
 import { FileInUseError, InvalidCursorError, StoreUnavailableError } from '../store/port'
 import type { Logger } from '../logger'
-import { logSecurityEvent } from '../security-log'
+import { logSecurityEvent, routePattern } from '../security-log'
 import { HttpError, isDiskFault, reasonOf, storeUnavailable } from './http-error'
 
 const REQUEST_ID = /^[\w.-]{1,64}$/
@@ -62,12 +62,10 @@ export function errorShape(logger: Logger): Middleware {
         })
       }
       if (error.status === 401 || error.status === 403) {
-        // @koa/router's pattern of the route that answered (a string for every route of ours).
-        const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
         logSecurityEvent(logger, {
           event: 'refused',
           status: error.status,
-          route: `${ctx.method} ${typeof route === 'string' ? route : '(no route)'}`,
+          route: routePattern(ctx),
           reason: reasonOf(error),
           email: provenAccount(ctx),
           ip: ctx.ip,

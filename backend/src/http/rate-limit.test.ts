@@ -220,7 +220,8 @@ describe('search limit', () => {
 })
 
 describe('security events', () => {
-  const securityEvents = () => logged.filter((line) => line.message === 'security event')
+  // Sign-in refusals and 401s are security events too (security-log.ts); these tests read the rate-limit ones.
+  const securityEvents = () => logged.filter((line) => line.message === 'security event' && line.event === 'rate-limited')
 
   it('logs a refused hit as one info line naming the limit, the address key and the route', async () => {
     const allowed = limit('signIn', 'perIp')
@@ -238,6 +239,7 @@ describe('security events', () => {
         by: 'address',
         key: '2001:db8:1:2',
         route: 'PUT /api/user/:email',
+        ip: '2001:db8:1:2::7',
       },
     ])
     expect(JSON.stringify(securityEvents())).not.toContain('victim')

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from '../logger'
+import { logSecurityEvent, routePattern } from '../security-log'
 import type { RateCounter, Store } from '../store/port'
 import { addressKey } from './client-address'
 import { HttpError } from './http-error'
@@ -76,7 +77,7 @@ export function createRateLimits(store: Store, { factor = 1, logger }: RateLimit
     if (waitMs > 0) {
       // Accounts are emails (other people's, on a sign-in) or uids: logged as a hash that still groups hits.
       const logged = by === 'address' ? key : createHash('sha256').update(key).digest('hex').slice(0, 16)
-      logger.info('security event', { event: 'rate-limited', limit: name, by, key: logged, route: routeOf(ctx) })
+      logSecurityEvent(logger, { event: 'rate-limited', limit: name, by, key: logged, route: routePattern(ctx), ip: ctx.ip })
     }
     return waitMs
   }
@@ -93,10 +94,4 @@ export function createRateLimits(store: Store, { factor = 1, logger }: RateLimit
       await next()
     },
   }
-}
-
-/** The route as the router declares it (`PUT /api/user/:email`): paths can hold other people's emails. */
-function routeOf(ctx: Context): string {
-  const route = (ctx as { _matchedRoute?: unknown })._matchedRoute
-  return `${ctx.method} ${typeof route === 'string' ? route : ctx.path}`
 }
