@@ -163,6 +163,44 @@ describe.each(setups)('derived media shared by two instances on one %s store', (
     expect((await derivedFiles(storeA)).map((f) => f.id).sort()).toEqual(derivedFileIds(madeByB).sort())
   })
 
+  it('renders a Lottie replaced while another instance rendered the old one, without polling', async () => {
+    shared = await setup()
+    const [storeA, storeB] = shared.stores
+    const record = await animation(storeA, 'Old Lottie')
+    let finishOld: (() => void) | undefined
+    const calls: string[] = []
+    const derive = countingDerive(calls)
+    let first = true
+    const a = service(storeA, {
+      derive: (lottie) => {
+        if (!first) return derive(lottie)
+        first = false
+        return new Promise((resolve) => (finishOld = () => resolve(derive(lottie))))
+      },
+    })
+    const publishedOnA = a.refresh(record._id)
+    await vi.waitFor(() => expect(finishOld).toBeDefined())
+    // An admin replaces the Lottie through B, whose refresh finds the job held by A.
+    const lottie = await storeB.files.put({
+      bytes: lottieBytes({ nm: 'New Lottie' }),
+      filename: 'b.json',
+      contentType: 'application/json',
+      owner: 'maker@example.com',
+      purpose: 'animation',
+    })
+    const edited = (await storeB.wumpuses.update(record._id, {
+      files: { ...record.files, lottie: { id: lottie.id, filename: lottie.filename } },
+    }))!
+    const b = service(storeB, { derive: countingDerive([]) })
+    await b.filesChanged(record, edited)
+    await b.idle()
+    finishOld!()
+    await publishedOnA
+    await a.idle()
+    expect(calls).toEqual(['Old Lottie', 'New Lottie'])
+    expect((await storeA.wumpuses.get(record._id))!.derived).toMatchObject({ source: lottie.id, version: DERIVED_MEDIA_VERSION })
+  })
+
   it('finds work published on another instance by polling the store', async () => {
     shared = await setup()
     const [storeA, storeB] = shared.stores

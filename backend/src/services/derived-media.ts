@@ -83,6 +83,8 @@ export function fileStem(name: string): string {
   return stem || 'wumpus'
 }
 
+type Outcome = 'made' | 'failed' | 'stale'
+
 export function createDerivedMediaService({
   store,
   logger,
@@ -166,37 +168,43 @@ export function createDerivedMediaService({
       )
     }, renewMs)
     renewing.unref()
-    let failed: boolean
+    let outcome: Outcome
     try {
-      failed = await make(job)
+      outcome = await make(job)
     } catch (error) {
       logger.error('making derived media failed', { id: job.record._id, error: String(error) })
-      failed = !closed
+      outcome = closed ? 'stale' : 'failed'
     } finally {
       clearInterval(renewing)
     }
     const delay = RETRY_DELAYS_MS[Math.min(job.failures, RETRY_DELAYS_MS.length - 1)]!
     await store.renderJobs
-      .release(job, failed ? { retryAt: new Date(now().getTime() + delay) } : undefined)
+      .release(job, outcome === 'failed' ? { retryAt: new Date(now().getTime() + delay) } : undefined)
       .catch((error: unknown) => logger.error('releasing derived media work failed', { id: held.record._id, error: String(error) }))
+    // The record did not take the media: its Lottie changed while this instance held the job, so an edit's
+    // refresh (here or on another instance) found the job taken. Ask again now that it is free.
+    if (outcome === 'stale' && !closed && !asked.has(held.record._id)) asked.set(held.record._id, [])
     return true
   }
 
-  /** Makes and stores the job's derived media; answers whether the attempt failed (to be tried again later). */
-  async function make({ record }: RenderJob): Promise<boolean> {
+  /**
+   * Makes and stores the job's derived media. 'failed': to be tried again later; 'stale': the record did
+   * not take them (its Lottie changed, or another instance took the job over).
+   */
+  async function make({ record }: RenderJob): Promise<Outcome> {
     const id = record._id
     const started = performance.now()
     const source = record.files.lottie.id
     const file = await store.files.read(source)
     if (!file) {
       logger.error('the Lottie of an animation is missing', { id, lottie: source })
-      return true
+      return 'failed'
     }
     let made: MadeMedia
     try {
       made = await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object)
     } catch (error) {
-      if (closed) return false
+      if (closed) return 'stale'
       const message = error instanceof Error ? error.message : String(error)
       logger.error('the Lottie could not be rendered for previews and exports', { id, error: message })
       const failed: DerivedMedia = {
@@ -206,11 +214,13 @@ export function createDerivedMediaService({
         error: message,
         exports: PLATFORMS.map((platform) => ({ platform, notes: [`Could not be made: ${message}`] })),
       }
-      await settle(record, await store.wumpuses.setDerived(id, source, failed, { leaseOwner: owner }), [])
-      return true
+      const after = await store.wumpuses.setDerived(id, source, failed, { leaseOwner: owner })
+      await settle(record, after, [])
+      return after ? 'failed' : 'stale'
     }
     const stem = fileStem(record.name)
     const stored: string[] = []
+    let after: WumpusRecord | undefined
     const put = async (
       bytes: Uint8Array,
       filename: string,
@@ -243,24 +253,27 @@ export function createDerivedMediaService({
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
       }
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }
-      const after = await store.wumpuses.setDerived(id, source, derived, { leaseOwner: owner })
-      await settle(record, after, stored)
-      if (!after) return false
-      logger.info('made previews and platform exports', {
-        id,
-        name: record.name,
-        ms: Math.round(performance.now() - started),
-        exports: exports
-          .filter((e) => e.file)
-          .map((e) => e.platform)
-          .join(' '),
-      })
-      return false
+      after = await store.wumpuses.setDerived(id, source, derived, { leaseOwner: owner })
     } catch (error) {
       // Nothing half-written: files stored for a set the record did not take go.
       await Promise.all(stored.map((fileId) => store.files.delete(fileId).catch(() => false)))
       throw error
     }
+    // Outside the try: once the record lists the new files, a failure to remove the old ones must not remove them.
+    await settle(record, after, stored).catch((error: unknown) =>
+      logger.error('removing replaced derived files failed', { id, error: String(error) }),
+    )
+    if (!after) return 'stale'
+    logger.info('made previews and platform exports', {
+      id,
+      name: record.name,
+      ms: Math.round(performance.now() - started),
+      exports: after.derived?.exports
+        .filter((e) => e.file)
+        .map((e) => e.platform)
+        .join(' '),
+    })
+    return 'made'
   }
 
   /** After setDerivedMedia: the files of the set the record let go (or of the new set, if it took none) are removed. */
