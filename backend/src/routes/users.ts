@@ -5,8 +5,8 @@ import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
 import { HttpError, notFound } from '../http/http-error'
-import { toApiUser } from '../http/mappers/user'
-import { adminStatus, listUsers, makeAdmin, profileOf, signIn, updateProfile } from '../services/accounts'
+import { toApiUser, toPublicProfile } from '../http/mappers/user'
+import { adminStatus, listUsers, makeAdmin, profileFor, signIn, updateProfile } from '../services/accounts'
 
 /** Emails in paths are compared and stored in lower case, as Firebase does. */
 function pathEmail(ctx: Context): string {
@@ -56,10 +56,10 @@ export function userRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/profile/:email', session, async (ctx) => {
-    const user = await profileOf(store, pathEmail(ctx))
+    const { user, whole } = await profileFor(store, sessionOf(ctx), pathEmail(ctx))
     // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiUser(user)
+    ctx.body = whole ? toApiUser(user) : toPublicProfile(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {

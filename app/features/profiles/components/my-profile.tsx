@@ -4,7 +4,7 @@ import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { profileUpdateSchema, type User } from '../../../../contract/user'
+import { profileUpdateSchema, type PublicProfile } from '../../../../contract/user'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -42,7 +42,7 @@ export function MyProfile({ email, emailVerified = true, onTokenRenewed }: MyPro
   )
 }
 
-function ProfileSummary({ user }: { user: User }) {
+function ProfileSummary({ user }: { user: PublicProfile }) {
   return (
     <Card withBorder shadow="sm" padding="lg" component="section" aria-label="Your profile">
       <Stack align="center" gap="xs" ta="center">
@@ -84,7 +84,7 @@ function ProfileForm({
   onTokenRenewed,
 }: {
   email: string
-  user: User
+  user: PublicProfile
   emailVerified: boolean
   onTokenRenewed: (token: string) => void
 }) {
