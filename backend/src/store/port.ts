@@ -244,8 +244,12 @@ export interface WumpusRepository {
   get(id: string): Promise<WumpusRecord | undefined>
   /** A record whose files another record already has throws FileInUseError: a file belongs to one animation only. */
   insert(wumpus: NewWumpus): Promise<WumpusRecord>
-  /** Undefined when there is no such record. Files another record has throw FileInUseError, as on insert. */
-  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
+  /**
+   * Undefined when there is no such record, or (with `whileFiles`) when its files are no longer those
+   * (compared by id): an edit made from an older read then changes nothing. Files another record has
+   * throw FileInUseError, as on insert.
+   */
+  update(id: string, patch: WumpusPatch, options?: { whileFiles?: WumpusRecord['files'] }): Promise<WumpusRecord | undefined>
   /**
    * Removes the record (files are the caller's to remove) and takes it out of every pack (a pack whose
    * cover it was gets its first animation as cover); answers how many were removed (0 or 1).

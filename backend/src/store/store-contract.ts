@@ -332,6 +332,25 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.wumpuses.get(inserted._id)).toEqual(updated)
       })
 
+      it('updates while the files are still the ones given, else changes nothing and answers undefined', async () => {
+        const inserted = await store.wumpuses.insert(sampleWumpus())
+        const gif = { id: 'f00000000000000000000011', filename: 'first.gif' }
+        const files = { ...inserted.files, gif }
+        const updated = await store.wumpuses.update(inserted._id, { files }, { whileFiles: inserted.files })
+        expect(updated?.files).toEqual(files)
+        // An edit made from the first read: the files changed since, so neither text nor files are written.
+        for (const patch of [
+          { files: { ...inserted.files, apng: { id: 'f00000000000000000000012', filename: 'late.png' } } },
+          { name: 'Late' },
+        ]) {
+          expect(await store.wumpuses.update(inserted._id, patch, { whileFiles: inserted.files })).toBeUndefined()
+        }
+        expect(await store.wumpuses.get(inserted._id)).toEqual(updated)
+        expect(await store.wumpuses.findByFile('f00000000000000000000012')).toBeUndefined()
+        expect(await store.wumpuses.update(inserted._id, { name: 'Named' }, { whileFiles: files })).toMatchObject({ name: 'Named', files })
+        expect(await store.wumpuses.update(UNKNOWN_ID, { name: 'x' }, { whileFiles: files })).toBeUndefined()
+      })
+
       it('deletes once and counts what is left', async () => {
         const a = await store.wumpuses.insert(sampleWumpus())
         const b = await store.wumpuses.insert(sampleWumpus())

@@ -1,6 +1,7 @@
 /** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
 import type { Collection, Db, Filter } from 'mongodb'
 import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
+import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
 import { mongoFilter, readyPlatforms } from '../facets'
 import { isId, newId } from '../ids'
@@ -22,6 +23,7 @@ import {
   WUMPUS_FILE_ID_PATHS,
   copyDerived,
   derivedFileIds,
+  sameFiles,
   toWumpusRecord,
   wumpusFields,
   wumpusFileIds,
@@ -230,15 +232,25 @@ export class MongoWumpuses implements WumpusRepository {
     await addCounts(this.emojiCounts, tally(records.map(emojiChars)))
   }
 
-  async update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+  async update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
+    const { whileFiles } = options
+    const sameFilesFilter = whileFiles
+      ? Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id]))
+      : {}
     const fields = wumpusPatchFields(patch)
     const fileIds = fields.files ? { fileIds: uniqueFileIds(fields.files), fits: await this.fitsWith(id, fields.files) } : {}
     const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
     if (!TEXT_FIELDS.some((field) => field in fields)) {
       const set = { ...fields, ...fileIds, updatedAt: new Date() }
       const doc = await claiming(() =>
-        guard(() => this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set }, { returnDocument: 'after', projection: RECORD_PROJECTION })),
+        guard(() =>
+          this.wumpuses.findOneAndUpdate(
+            { _id: id, ...sameFilesFilter },
+            { $set: set },
+            { returnDocument: 'after', projection: RECORD_PROJECTION },
+          ),
+        ),
       )
       if (doc) this.changed()
       return doc ? toWumpusRecord(doc) : undefined
@@ -248,6 +260,7 @@ export class MongoWumpuses implements WumpusRepository {
       const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
       if (!current) return undefined
       const before = toWumpusRecord(current)
+      if (whileFiles && !sameFiles(before.files, whileFiles)) return undefined
       const next = { ...before, ...fields, updatedAt: new Date() }
       const unchanged: Filter<WumpusDocument> = {
         _id: id,
@@ -256,6 +269,7 @@ export class MongoWumpuses implements WumpusRepository {
         tags: current.tags ?? { $exists: false },
         emoji: current.emoji ?? { $exists: false },
         keywords: current.keywords ?? { $exists: false },
+        ...sameFilesFilter,
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
       const doc = await claiming(() =>

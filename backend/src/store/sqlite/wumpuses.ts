@@ -15,7 +15,7 @@ import {
   type WumpusRecord,
   type WumpusRepository,
 } from '../port'
-import { copyDerived, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
+import { copyDerived, sameFiles, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
 import type { SqlitePacks } from './packs'
@@ -165,11 +165,12 @@ export class SqliteWumpuses implements WumpusRepository {
     })
   }
 
-  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+  update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
       if (!row) return undefined
       const current = fromRow(row)
+      if (options.whileFiles && !sameFiles(current.files, options.whileFiles)) return undefined
       const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
       this.replace(row.seq, current, updated)
       return updated
