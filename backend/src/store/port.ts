@@ -264,7 +264,7 @@ export interface WumpusRepository {
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
-   * updatedAt; moves the revision when some record changed.
+   * updatedAt nor the revision; moves downloadsRevision when some record changed.
    */
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
   /** The tags in use with how many animations carry each, most used first, then by tag. */
@@ -277,9 +277,12 @@ export interface WumpusRepository {
   usesFile(fileId: string): Promise<boolean>
   /**
    * Grows with every animation write made through this store object, so the HTTP layer can cache
-   * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
+   * list pages. Writes by other processes (several instances on one MongoDB) do not move it. Download
+   * counts do not either (downloadsRevision does).
    */
   revision(): number
+  /** Grows with every addDownloads that changed a record, for pages in an order by downloads. */
+  downloadsRevision(): number
 }
 
 /** Sticker packs. */

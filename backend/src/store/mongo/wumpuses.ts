@@ -86,6 +86,7 @@ async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promi
 
 export class MongoWumpuses implements WumpusRepository {
   private revisionNumber = 0
+  private downloadsRevisionNumber = 0
   private readonly wumpuses: Collection<WumpusDocument>
   private readonly tagCounts: Collection<CountDocument>
   private readonly emojiCounts: Collection<CountDocument>
@@ -104,6 +105,10 @@ export class MongoWumpuses implements WumpusRepository {
 
   revision(): number {
     return this.revisionNumber
+  }
+
+  downloadsRevision(): number {
+    return this.downloadsRevisionNumber
   }
 
   async list(options: ListWumpusesOptions): Promise<WumpusPage> {
@@ -320,7 +325,7 @@ export class MongoWumpuses implements WumpusRepository {
     return guard(() => this.wumpuses.countDocuments({}))
   }
 
-  /** Moves the revision only: kept searches hold no download counts (the popular order reads them). */
+  /** Moves the downloads revision only: kept searches hold no download counts (the popular order reads them). */
   async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
     const updates = [...counts].filter(([id, count]) => isId(id) && count > 0)
     if (updates.length === 0) return
@@ -330,7 +335,7 @@ export class MongoWumpuses implements WumpusRepository {
         { ordered: false },
       ),
     )
-    if (modifiedCount > 0) this.revisionNumber++
+    if (modifiedCount > 0) this.downloadsRevisionNumber++
   }
 
   async listTags(): Promise<TagCount[]> {

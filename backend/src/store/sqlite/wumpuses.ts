@@ -80,6 +80,7 @@ function fromRow(row: WumpusRow): WumpusRecord {
 
 export class SqliteWumpuses implements WumpusRepository {
   private revisionNumber = 0
+  private downloadsRevisionNumber = 0
   private readonly search: WumpusSearch
   /** List totals by filter, until animations come, go or change what they are filtered by. */
   private readonly totals = new Map<string, number>()
@@ -134,6 +135,10 @@ export class SqliteWumpuses implements WumpusRepository {
 
   revision(): number {
     return this.revisionNumber
+  }
+
+  downloadsRevision(): number {
+    return this.downloadsRevisionNumber
   }
 
   get(id: string): Promise<WumpusRecord | undefined> {
@@ -217,7 +222,7 @@ export class SqliteWumpuses implements WumpusRepository {
           changed = true
         }
       })()
-      if (changed) this.revisionNumber++
+      if (changed) this.downloadsRevisionNumber++
     })
   }
 
