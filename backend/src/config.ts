@@ -20,6 +20,8 @@ export interface Config {
   sessionMaxAgeSeconds: number
   /** Multiplies every rate limit (2 doubles them); for load tests and trusted networks. */
   rateLimitFactor: number
+  /** A costly public answer (still picture, pack, pack ZIP) whose client takes none of it for this long is cut off. */
+  sendTimeoutSeconds: number
   adminEmails: string[]
   firebase: {
     projectId: string
@@ -94,6 +96,7 @@ const envSchema = z.object({
     .max(365 * 24 * 3600)
     .default(14 * 24 * 3600),
   RATE_LIMIT_FACTOR: z.coerce.number({ message: 'must be a number' }).positive().max(100_000).default(1),
+  SEND_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(3600).default(30),
   ADMIN_EMAILS: z
     .string()
     .default('')
@@ -173,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtTtlSeconds: e.JWT_TTL_SECONDS,
     sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
+    sendTimeoutSeconds: e.SEND_TIMEOUT_SECONDS,
     adminEmails: e.ADMIN_EMAILS,
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,
