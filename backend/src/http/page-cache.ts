@@ -87,13 +87,14 @@ export class PageCache {
 
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */
   set(key: string, revision: PageRevision, body: string, headers: Record<string, string>): CachedPage {
-    const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now() }
+    const downloads = this.dependsOnDownloads(key) ? revision.downloads : undefined
+    // The same object is kept and answered: callers key what they know of a page by it (script hashes).
+    const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now(), downloads }
     this.dropIfStale()
     if (revision.records !== this.records) return page
-    const downloads = this.dependsOnDownloads(key) ? revision.downloads : undefined
     if (downloads !== undefined && downloads !== this.store.wumpuses.downloadsRevision()) return page
     if (this.pages.size >= this.options.maxEntries) this.pages.delete(this.pages.keys().next().value!)
-    this.pages.set(key, { ...page, downloads })
+    this.pages.set(key, page)
     return page
   }
 
