@@ -19,6 +19,10 @@ import { createAppRouter } from './router'
 
 const queryClient = createQueryClient()
 const session = createSessionStore({ queryClient })
+// Before anything can sign out (a renewal that fails, another tab): the code that forgets loads when needed.
+session.onSignOut(
+  () => void import('./features/offline/personal-data').then(({ forgetPersonalOfflineData }) => forgetPersonalOfflineData()),
+)
 const router = createAppRouter(queryClient, session)
 
 // React Query assumes online until an event says otherwise: a page opened offline must start offline,
@@ -27,8 +31,6 @@ onlineManager.setOnline(navigator.onLine)
 // The browser may offer installation before React renders: listen at once (a few lines).
 captureInstallPrompt()
 void afterInteractive().then(async () => {
-  const { forgetPersonalOfflineData } = await import('./features/offline/personal-data')
-  forgetPersonalOfflineData(session)
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     // Once a first worker controls the page, what is on screen is read again through it, so it is kept
     // for offline use too.

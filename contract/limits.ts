@@ -25,7 +25,10 @@ export const MAX_MULTIPART_FIELDS_BYTES = 8 * 1024
 
 /** How complex a Lottie may be: the renderer's work grows with each of these. */
 export const MAX_LOTTIE_LAYERS = 1000
+/** Shape items, each counted once per copy its repeaters make (nested repeaters multiply). */
 export const MAX_LOTTIE_SHAPES = 20_000
+/** Layer effects (blurs, shadows...), counted in precompositions each time they are used. */
+export const MAX_LOTTIE_EFFECTS = 100
 /** Precomposition layers inside precompositions, this deep at most (and never in a cycle). */
 export const MAX_LOTTIE_PRECOMP_DEPTH = 10
 export const MAX_LOTTIE_IMAGES = 20

@@ -87,6 +87,13 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>
 
 /**
+ * GET /api/profile/{email} about someone else: a contributor's public profile, without the role (their
+ * own profile and verified admins get the whole User).
+ */
+export const publicProfileSchema = userSchema.omit({ role: true })
+export type PublicProfile = z.infer<typeof publicProfileSchema>
+
+/**
  * PUT /api/user/{email} with a Firebase ID token as bearer: register or sign in. With `session` (the
  * session token about to expire) it renews that session instead of starting another, so ending the
  * session on the server ends its renewals too.

@@ -35,6 +35,29 @@ function scriptsAndStylesOfPage(): string[] {
 
 const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
 
+/**
+ * The keys of the offline profiles store (an idb-keyval store: one database and object store named alike),
+ * after keeping a profile answer under `keep` when given, as the service worker does. Runs in the page.
+ */
+async function offlineProfiles(keep?: string): Promise<IDBValidKey[]> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const request = indexedDB.open('profiles')
+    request.onupgradeneeded = () => request.result.createObjectStore('profiles')
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => reject(new Error(String(request.error)))
+  })
+  const keys = await new Promise<IDBValidKey[]>((resolve, reject) => {
+    const tx = db.transaction('profiles', 'readwrite')
+    const store = tx.objectStore('profiles')
+    if (keep) store.put({ status: 200, body: '{}', headers: {}, storedAt: Date.now() }, keep)
+    const request = store.getAllKeys()
+    tx.oncomplete = () => resolve(request.result)
+    tx.onerror = () => reject(new Error(String(tx.error)))
+  })
+  db.close()
+  return keys
+}
+
 describe('installable', () => {
   it('has no installability errors in Chromium', async () => {
     const context = await launchPersistentContext(baseURL)
@@ -138,6 +161,33 @@ describe('offline', () => {
       .poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 15_000 })
       .toBe(`${shownOffline + 1} wumpus animation in 3 format`)
     await cards(page).filter({ hasText: added.name }).first().waitFor()
+  })
+
+  it('forgets the personal offline copies on a sign-out that comes before any offline code has loaded', async () => {
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block' })
+    contexts.push(context)
+    await startSignedIn(context, token)
+    const page = await context.newPage()
+    // The code that forgets personal offline data (a lazy chunk) is held back until the sign-out has happened.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let asked = false
+    await page.route(/\/assets\/personal-data-[^/]*\.js$/, async (route) => {
+      asked = true
+      await released
+      await route.continue()
+    })
+    await page.goto('/dashboard')
+    await page.getByRole('banner').getByRole('button', { name: 'SignOut' }).waitFor()
+    expect(await page.evaluate(offlineProfiles, '/api/profile/someone@example.com')).toHaveLength(1)
+    // Another tab signs out meanwhile.
+    const other = await context.newPage()
+    await other.goto('/about', { waitUntil: 'domcontentloaded' })
+    await other.evaluate(() => localStorage.removeItem('accessToken'))
+    await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).waitFor()
+    await expect.poll(() => asked).toBe(true)
+    release()
+    await expect.poll(() => page.evaluate(offlineProfiles, undefined)).toEqual([])
   })
 
   it('keeps a signed-in user signed in offline across reloads', async () => {

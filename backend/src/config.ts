@@ -24,6 +24,8 @@ export interface Config {
   rateLimitFactor: number
   /** How often to look in the store for derived media left to make (another instance's publish or job); 0: only at start and after edits. */
   renderPollSeconds: number
+  /** A costly public answer (still picture, pack, pack ZIP) whose client takes none of it for this long is cut off. */
+  sendTimeoutSeconds: number
   adminEmails: string[]
   firebase: {
     projectId: string
@@ -116,6 +118,7 @@ const envSchema = z.object({
     .min(0)
     .max(24 * 3600)
     .default(30),
+  SEND_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(3600).default(30),
   ADMIN_EMAILS: z
     .string()
     .default('')
@@ -213,6 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     renderPollSeconds: e.RENDER_POLL_SECONDS,
+    sendTimeoutSeconds: e.SEND_TIMEOUT_SECONDS,
     adminEmails: e.ADMIN_EMAILS,
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { API_PATHS, profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
-import type { ProfileUpdate, ProfileUpdateResponse, User } from '../../../contract/user'
+import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
 import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
@@ -17,10 +17,11 @@ export const profileKeys = {
   animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
 }
 
+/** Someone else's profile comes without the role (only one's own, or to verified admins, has it). */
 export const profileQueryOptions = (email: string) =>
   queryOptions({
     queryKey: profileKeys.detail(email),
-    queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<User>(), { signal }),
+    queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<PublicProfile>(), { signal }),
   })
 
 export async function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {

@@ -1,9 +1,9 @@
-import type { ProfileUpdate, User } from '../../../contract/user'
+import type { ProfileUpdate, PublicProfile } from '../../../contract/user'
 
-export type ProfileFormValues = Pick<User, 'user_name' | 'url' | 'description' | 'job'>
+export type ProfileFormValues = Pick<PublicProfile, 'user_name' | 'url' | 'description' | 'job'>
 const TEXT_FIELDS = ['user_name', 'url', 'description', 'job'] as const
 
-export const profileFormValues = (user: User): ProfileFormValues => ({
+export const profileFormValues = (user: PublicProfile): ProfileFormValues => ({
   user_name: user.user_name,
   url: user.url,
   description: user.description,
@@ -14,7 +14,11 @@ export const profileFormValues = (user: User): ProfileFormValues => ({
  * The fields that differ from the stored profile, for PUT /api/user/{email}. An emptied field falls
  * back to the existing value (it is not sent), as the edit forms do (docs/product-rules.md#edit-animation).
  */
-export function profileChanges(user: User, values: ProfileFormValues, images: { photo?: string; cover?: string } = {}): ProfileUpdate {
+export function profileChanges(
+  user: PublicProfile,
+  values: ProfileFormValues,
+  images: { photo?: string; cover?: string } = {},
+): ProfileUpdate {
   const changes: ProfileUpdate = {}
   for (const key of TEXT_FIELDS) {
     const value = values[key].trim()

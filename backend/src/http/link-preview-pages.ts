@@ -95,7 +95,7 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     const key = `${shell.mtimeMs} ${origin}${ctx.path} ${version}`
     const cached = cache.get(key)
     if (cached) return cached
-    const revision = store.wumpuses.revision()
+    const revision = cache.revision()
     const preview = (await page.preview(store, params, origin)) ?? sitePreview(shell.html, origin, ctx.path)
     const html = withLinkPreview(shell.html, preview)
     return html === undefined ? undefined : cache.set(key, revision, html, {})

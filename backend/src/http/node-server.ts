@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import type { Middleware } from 'koa'
 import type { Duplex } from 'node:stream'
 import type { ErrorBody, ErrorCode } from '../../../contract/errors'
 import { statusOf } from '../../../contract/errors'
@@ -45,4 +46,17 @@ function answer(socket: Duplex, code: ErrorCode, message: string, status = statu
       'Connection: close\r\n\r\n' +
       body,
   )
+}
+
+/**
+ * For answers that cost work (a converted picture, a pack, a ZIP stream): once the handler is done, a
+ * client that takes nothing of the answer for `seconds` is cut off, and the body (a stream and what it
+ * holds) goes with its socket. Node sets no such limit: requestTimeout ends once the request is read.
+ * A finished answer hands its kept-alive socket back to the server's own idle timeout.
+ */
+export function sendTimeout(seconds: number): Middleware {
+  return async (ctx, next) => {
+    await next()
+    ctx.res.setTimeout(seconds * 1000, () => ctx.res.destroy())
+  }
 }

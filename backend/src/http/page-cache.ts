@@ -13,28 +13,46 @@ export interface CachedPage {
   headers: Record<string, string>
 }
 
+/** What a page was made from: the animations as written, and the download counts. */
+export interface PageRevision {
+  records: number
+  downloads: number
+}
+
+/** Whether a cached page (by its key: a path and query) lists in an order by download counts. */
+export const sortsByDownloads = (key: string) => new URLSearchParams(key.split('?')[1] ?? '').get('sort') === 'popular'
+
 /**
- * Serialized list pages, keyed by query string, dropped whenever the store's revision moves.
+ * Serialized list pages, keyed by query string, dropped whenever the store's revision moves; pages the
+ * `dependsOnDownloads` option names (an order by download counts) also when counts were added.
  * The SQLite store sees every write (one server per data folder), so its pages stay valid until one
  * happens; with MongoDB other instances may write too, so pages there also expire after `sharedMaxAgeMs`.
  */
 export class PageCache {
-  private readonly pages = new Map<string, CachedPage & { storedAt: number }>()
-  private revision: number
+  private readonly pages = new Map<string, CachedPage & { storedAt: number; downloads?: number }>()
+  private records: number
   private readonly maxAgeMs: number
+  private readonly dependsOnDownloads: (key: string) => boolean
 
   constructor(
     private readonly store: Store,
-    private readonly options: { maxEntries: number; sharedMaxAgeMs: number },
+    private readonly options: { maxEntries: number; sharedMaxAgeMs: number; dependsOnDownloads?: (key: string) => boolean },
   ) {
-    this.revision = store.wumpuses.revision()
+    this.records = store.wumpuses.revision()
     this.maxAgeMs = store.kind === 'sqlite' ? Infinity : options.sharedMaxAgeMs
+    this.dependsOnDownloads = options.dependsOnDownloads ?? (() => false)
+  }
+
+  /** The store's revision now: take it before computing a page to `set`. */
+  revision(): PageRevision {
+    return { records: this.store.wumpuses.revision(), downloads: this.store.wumpuses.downloadsRevision() }
   }
 
   get(key: string): CachedPage | undefined {
     this.dropIfStale()
     const page = this.pages.get(key)
-    if (page && Date.now() - page.storedAt > this.maxAgeMs) {
+    const countsMoved = page?.downloads !== undefined && page.downloads !== this.store.wumpuses.downloadsRevision()
+    if (page && (countsMoved || Date.now() - page.storedAt > this.maxAgeMs)) {
       this.pages.delete(key)
       return undefined
     }
@@ -45,7 +63,7 @@ export class PageCache {
   async getOrCompute(key: string, compute: () => Promise<{ json: string; headers: Record<string, string> }>): Promise<CachedPage> {
     const cached = this.get(key)
     if (cached) return cached
-    const revision = this.store.wumpuses.revision()
+    const revision = this.revision()
     const { json, headers } = await compute()
     return this.set(key, revision, json, headers)
   }
@@ -68,10 +86,13 @@ export class PageCache {
   }
 
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */
-  set(key: string, revision: number, body: string, headers: Record<string, string>): CachedPage {
-    const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now() }
+  set(key: string, revision: PageRevision, body: string, headers: Record<string, string>): CachedPage {
+    const downloads = this.dependsOnDownloads(key) ? revision.downloads : undefined
+    // The same object is kept and answered: callers key what they know of a page by it (script hashes).
+    const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now(), downloads }
     this.dropIfStale()
-    if (revision !== this.revision) return page
+    if (revision.records !== this.records) return page
+    if (downloads !== undefined && downloads !== this.store.wumpuses.downloadsRevision()) return page
     if (this.pages.size >= this.options.maxEntries) this.pages.delete(this.pages.keys().next().value!)
     this.pages.set(key, page)
     return page
@@ -79,9 +100,9 @@ export class PageCache {
 
   private dropIfStale() {
     const current = this.store.wumpuses.revision()
-    if (current !== this.revision) {
+    if (current !== this.records) {
       this.pages.clear()
-      this.revision = current
+      this.records = current
     }
   }
 }

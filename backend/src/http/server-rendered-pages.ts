@@ -9,7 +9,7 @@ import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { HttpError } from './http-error'
-import { type CachedPage, PageCache } from './page-cache'
+import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
 import { galleryPages } from '../services/gallery-pages'
 import { emojiLists, tagLists } from '../services/counted-lists'
 import type { Store } from '../store/port'
@@ -82,7 +82,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits }
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
   // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
-  const cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000 })
+  const cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000, dependsOnDownloads: sortsByDownloads })
   const beasties = new Beasties({
     path: staticDir,
     publicPath: '/',
@@ -121,7 +121,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits }
   async function render({ key, url, search }: PageRequest): Promise<CachedPage | null> {
     const app = await load()
     if (!app) return null
-    const revision = store.wumpuses.revision()
+    const revision = cache.revision()
     const pathname = url.split('?')[0]!
     try {
       const answers = await PAGES[pathname]!(store, search)

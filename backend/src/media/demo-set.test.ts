@@ -1,6 +1,8 @@
 import { describe, expect, it, vi } from 'vitest'
 import { tagsSchema } from '../../../contract/wumpus-write'
 import { demoMascots, renderDemoSet } from './demo-set'
+import { inspectLottie } from './inspect-lottie'
+import { lottieBytes } from './lottie-json'
 
 import { renderLottie } from './render-lottie'
 
@@ -29,6 +31,10 @@ describe('demoMascots', () => {
       expect(m.name).toMatch(/ Wumpus$/)
       expect(m.description.length).toBeGreaterThanOrEqual(10)
     }
+  })
+
+  it("keeps every mascot within the Lottie inspector's limits (complexity caps included)", () => {
+    for (const m of mascots) expect(inspectLottie(lottieBytes(m.lottie)).format).toBe('lottie')
   })
 
   it('tags every mascot with a few valid tags, several of them shared, as chips to browse by', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  MAX_LOTTIE_EFFECTS,
   MAX_LOTTIE_IMAGES,
   MAX_LOTTIE_LAYERS,
   MAX_LOTTIE_PRECOMP_DEPTH,
@@ -140,6 +141,48 @@ describe('inspectLottie', () => {
         p: 'data:image/png;base64,AA==',
       }))
       expect(detailsOf(lottieBytes({ assets: images }))).toMatchObject({ what: 'images', count: MAX_LOTTIE_IMAGES + 1 })
+    })
+  })
+
+  describe('repeaters and effects (TOO_COMPLEX)', () => {
+    const layer = (extra: Record<string, unknown> = {}) => ({ ...(lottie().layers as object[])[0], ...extra })
+    const detailsOf = (file: Uint8Array) => mediaErrorOf(() => inspectLottie(file)).details
+    const ellipse = { ty: 'el', p: { a: 0, k: [0, 0] }, s: { a: 0, k: [1, 1] } }
+    const repeater = (copies: unknown) => ({ ty: 'rp', c: copies, o: { a: 0, k: 0 } })
+
+    it('counts the shapes a repeater repeats once per copy, animated copies at their most', () => {
+      expect(detailsOf(lottieBytes({ layers: [layer({ shapes: [ellipse, repeater({ a: 0, k: 30_000 })] })] }))).toMatchObject({
+        what: 'shapes',
+        max: MAX_LOTTIE_SHAPES,
+      })
+      const animated = repeater({
+        a: 1,
+        k: [
+          { t: 0, s: [1] },
+          { t: 30, s: [40_000] },
+        ],
+      })
+      expect(detailsOf(lottieBytes({ layers: [layer({ shapes: [ellipse, animated] })] }))).toMatchObject({ what: 'shapes' })
+      // Shapes after a repeater are not repeated by it.
+      expect(inspectLottie(lottieBytes({ layers: [layer({ shapes: [repeater({ a: 0, k: 30_000 }), ellipse] })] })).format).toBe('lottie')
+    })
+
+    it('multiplies nested repeaters', () => {
+      // 200 copies of a group holding 200 copies of an ellipse: 40,000 ellipses from a few hundred bytes.
+      const inner = { ty: 'gr', it: [ellipse, repeater({ a: 0, k: 200 })] }
+      expect(detailsOf(lottieBytes({ layers: [layer({ shapes: [inner, repeater({ a: 0, k: 200 })] })] }))).toMatchObject({ what: 'shapes' })
+      const small = { ty: 'gr', it: [ellipse, repeater({ a: 0, k: 50 })] }
+      expect(inspectLottie(lottieBytes({ layers: [layer({ shapes: [small, repeater({ a: 0, k: 50 })] })] })).format).toBe('lottie')
+    })
+
+    it("refuses too many effects, counting a precomposition's each time it is used", () => {
+      const blur = { ty: 29, nm: 'Gaussian Blur', ef: [{ ty: 0, v: { a: 0, k: 50 } }] }
+      const many = Array.from({ length: MAX_LOTTIE_EFFECTS + 1 }, () => blur)
+      expect(detailsOf(lottieBytes({ layers: [layer({ ef: many })] }))).toMatchObject({ what: 'effects', max: MAX_LOTTIE_EFFECTS })
+      const inner = { id: 'blurred', layers: [layer({ ef: Array.from({ length: 10 }, () => blur) })] }
+      const uses = Array.from({ length: MAX_LOTTIE_EFFECTS / 10 + 1 }, () => layer({ ty: 0, refId: 'blurred' }))
+      expect(detailsOf(lottieBytes({ layers: uses, assets: [inner] }))).toMatchObject({ what: 'effects' })
+      expect(inspectLottie(lottieBytes({ layers: [layer({ ef: many.slice(1) })] })).format).toBe('lottie')
     })
   })
 

@@ -1,4 +1,5 @@
 import {
+  MAX_LOTTIE_EFFECTS,
   MAX_LOTTIE_IMAGES,
   MAX_LOTTIE_LAYERS,
   MAX_LOTTIE_PRECOMP_DEPTH,
@@ -72,9 +73,10 @@ export function inspectLottie(bytes: Uint8Array): MediaInfo {
 
 /**
  * Counts what makes an animation expensive to render and refuses it as TOO_COMPLEX beyond the limits:
- * layers (in precompositions too), shape items, image assets, and how deep precompositions nest
- * (a precomposition that contains itself, directly or not, would nest for ever). Iterative walks,
- * so deep nesting cannot overflow the stack.
+ * layers and their effects (in precompositions too, each time they are used), shape items (each copy a
+ * repeater makes of the items above it counts, and nested repeaters multiply), image assets, and how deep
+ * precompositions nest (a precomposition that contains itself, directly or not, would nest for ever).
+ * Iterative walks, so deep nesting cannot overflow the stack.
  */
 function assertComplexityWithinLimits(lottie: Record<string, unknown>): void {
   const tooComplex = (what: string, count: number, max: number): never => {
@@ -87,6 +89,7 @@ function assertComplexityWithinLimits(lottie: Record<string, unknown>): void {
   const precomps = new Map<string, unknown[]>()
   for (const asset of assets) if (typeof asset.id === 'string' && Array.isArray(asset.layers)) precomps.set(asset.id, asset.layers)
   let layerCount = 0
+  let effectCount = 0
   // Each layer list is walked once per way of reaching it, up to the depth limit; a cycle reaches it for ever.
   const lists: { layers: unknown[]; depth: number }[] = [{ layers: lottie.layers as unknown[], depth: 0 }]
   for (let list = lists.pop(); list; list = lists.pop()) {
@@ -94,25 +97,40 @@ function assertComplexityWithinLimits(lottie: Record<string, unknown>): void {
     layerCount += list.layers.length
     if (layerCount > MAX_LOTTIE_LAYERS) tooComplex('layers', layerCount, MAX_LOTTIE_LAYERS)
     for (const layer of list.layers) {
-      const nested = isObject(layer) && typeof layer.refId === 'string' ? precomps.get(layer.refId) : undefined
+      if (!isObject(layer)) continue
+      if (Array.isArray(layer.ef)) effectCount += layer.ef.length
+      if (effectCount > MAX_LOTTIE_EFFECTS) tooComplex('effects', effectCount, MAX_LOTTIE_EFFECTS)
+      const nested = typeof layer.refId === 'string' ? precomps.get(layer.refId) : undefined
       if (nested) lists.push({ layers: nested, depth: list.depth + 1 })
     }
   }
 
+  // Each shape list with how many times it is drawn: a repeater draws the items above it in its list
+  // once per copy, their own lists included.
   let shapeCount = 0
-  const stack: unknown[] = [lottie.layers, ...precomps.values()]
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) {
-      for (const item of node) if (typeof item === 'object' && item !== null) stack.push(item)
-      continue
-    }
-    if (!isObject(node)) continue
-    if (typeof node.ty === 'string') {
-      shapeCount++
-      if (shapeCount > MAX_LOTTIE_SHAPES) tooComplex('shapes', shapeCount, MAX_LOTTIE_SHAPES)
-    }
-    for (const key of ['shapes', 'it']) if (Array.isArray(node[key])) stack.push(node[key])
+  const shapeLists: { items: unknown[]; times: number }[] = []
+  for (const layers of [lottie.layers as unknown[], ...precomps.values()]) {
+    for (const layer of layers) if (isObject(layer) && Array.isArray(layer.shapes)) shapeLists.push({ items: layer.shapes, times: 1 })
   }
+  for (let list = shapeLists.pop(); list; list = shapeLists.pop()) {
+    let times = list.times
+    for (let i = list.items.length - 1; i >= 0; i--) {
+      const item = list.items[i]
+      if (!isObject(item) || typeof item.ty !== 'string') continue
+      shapeCount += times
+      if (shapeCount > MAX_LOTTIE_SHAPES) tooComplex('shapes', shapeCount, MAX_LOTTIE_SHAPES)
+      if (item.ty === 'rp') times *= repeaterCopies(item.c)
+      for (const key of ['shapes', 'it']) if (Array.isArray(item[key])) shapeLists.push({ items: item[key], times })
+    }
+  }
+}
+
+/** The most copies a repeater makes over the animation (its `c` property, fixed or keyframed), at least 1. */
+function repeaterCopies(copies: unknown): number {
+  if (!isObject(copies)) return 1
+  const values = Array.isArray(copies.k) ? copies.k.map((key) => (isObject(key) ? key.s : key)) : [copies.k]
+  const numbers = values.flatMap((value) => (Array.isArray(value) ? value : [value])).filter(isFiniteNumber)
+  return Math.max(1, Math.ceil(Math.max(...numbers, 1)))
 }
 
 /** A BOM before JSON is only an encoding slip; a BOM before anything else is a disguised file. */

@@ -19,6 +19,9 @@ const OTHER = 'other@example.com'
 const ADMIN = 'admin@example.com'
 /** An admin whose session has no verified email: admin in the store, without admin power. */
 const UNVERIFIED_ADMIN = 'unproven-admin@example.com'
+/** A user with a published animation, and one without. */
+const CONTRIBUTOR = 'contributor@example.com'
+const QUIET = 'quiet@example.com'
 
 let server: TestServer
 const tokens: Partial<Record<Persona, string>> = {}
@@ -139,7 +142,8 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}/f.gif` }),
     expected: everyone(200),
   },
-  'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${USER}` }), expected: signedIn(200) },
+  // A contributor's public profile; everyone else's profile: see RULES.
+  'GET /api/profile/:email': { request: async () => ({ method: 'GET', path: `/api/profile/${CONTRIBUTOR}` }), expected: signedIn(200) },
   // With our session token it is a profile update: one's own only, with the email verified (the
   // unverified persona is the user, unverified). The sign-in exchange has its own table below.
   'PUT /api/user/:email': {
@@ -252,6 +256,15 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
     request: async () => ({ method: 'GET', path: `/api/wumpuses?u_email=${USER}` }),
     expected: signedIn(200),
   },
+  // Like an unknown email (404) to all but its owner and verified admins, so it does not tell who is registered.
+  'GET /api/profile/:email of a user with no animation': {
+    request: async () => ({ method: 'GET', path: `/api/profile/${QUIET}` }),
+    expected: { anonymous: 401, unverified: 404, user: 404, otherUser: 404, unverifiedAdmin: 404, admin: 200 },
+  },
+  'GET /api/profile/:email about oneself': {
+    request: async () => ({ method: 'GET', path: '/api/profile/{self}' }),
+    expected: signedIn(200),
+  },
   'GET /api/admin/:email about oneself': { request: async () => ({ method: 'GET', path: `/api/admin/{self}` }), expected: signedIn(200) },
   'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
 }
@@ -289,6 +302,9 @@ beforeAll(async () => {
   await server.store.users.upsert(OTHER, { user_name: 'Other' })
   await server.store.users.upsert(ADMIN, { user_name: 'Admin', role: 'admin' })
   await server.store.users.upsert(UNVERIFIED_ADMIN, { user_name: 'Unproven Admin', role: 'admin' })
+  await server.store.users.upsert(CONTRIBUTOR, { user_name: 'Contributor' })
+  await addWumpus(server.store, { u_email: CONTRIBUTOR, u_name: 'Contributor' })
+  await server.store.users.upsert(QUIET, { user_name: 'Quiet' })
   await signInPersonas()
 })
 afterAll(() => server.close())

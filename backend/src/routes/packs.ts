@@ -6,6 +6,7 @@ import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { notFound } from '../http/http-error'
+import { sendTimeout } from '../http/node-server'
 import { createPackService } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
 
@@ -13,11 +14,12 @@ import { contentDisposition } from '../http/content-disposition'
  * Sticker packs: anyone lists and opens them and downloads a platform's ZIP; verified admins make,
  * edit and delete them (services/packs.ts has the rules).
  */
-export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads'>): Router {
-  const { store, downloads } = deps
+export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config'>): Router {
+  const { store, downloads, config } = deps
   const packs = createPackService(deps)
   const router = new Router()
   const admin = [requireSession(deps.sessions), requireAdmin(store)]
+  const costly = sendTimeout(config.sendTimeoutSeconds)
 
   router.get('/packs', async (ctx) => {
     const query = packListQuerySchema.parse(ctx.query)
@@ -28,12 +30,12 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
     ctx.body = page.items
   })
 
-  router.get('/packs/:id', async (ctx) => {
+  router.get('/packs/:id', costly, async (ctx) => {
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = await packs.detail(ctx.params.id!)
   })
 
-  router.get('/packs/:id/download/:platform', async (ctx) => {
+  router.get('/packs/:id/download/:platform', costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
     const zip = await packs.zip(ctx.params.id!, platform.data)

@@ -3,6 +3,7 @@ import type { RouteDeps } from '../app'
 import { contentDisposition } from '../http/content-disposition'
 import { matchesEtag } from '../http/etag'
 import { toApiStickers } from '../http/mappers/stickers'
+import { sendTimeout } from '../http/node-server'
 import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
 import { createStillPictures } from '../services/still-pictures'
@@ -12,8 +13,8 @@ import { findWumpus } from '../services/wumpuses'
  * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.
  * GET /wumpus/{id}/still.png: its first frame as a PNG (link previews, Copy image).
  */
-export function stickerRoutes(deps: Pick<RouteDeps, 'store'>): Router {
-  const { store } = deps
+export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router {
+  const { store, config } = deps
   const router = new Router()
   const stillOf = createStillPictures(store)
 
@@ -23,7 +24,7 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store'>): Router {
     ctx.body = toApiStickers(record)
   })
 
-  router.get('/wumpus/:id/still.png', async (ctx) => {
+  router.get('/wumpus/:id/still.png', sendTimeout(config.sendTimeoutSeconds), async (ctx) => {
     const record = await findWumpus(store, idParam(ctx))
     const still = await stillOf(record)
     // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.

@@ -1,7 +1,13 @@
 import jwt from 'jsonwebtoken'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
-import { profileUpdateResponseSchema, sessionClaimsSchema, sessionResponseSchema, userSchema } from '../../../contract/user'
+import {
+  profileUpdateResponseSchema,
+  publicProfileSchema,
+  sessionClaimsSchema,
+  sessionResponseSchema,
+  userSchema,
+} from '../../../contract/user'
 import {
   createAccount,
   deleteAccount,
@@ -13,7 +19,7 @@ import {
   type EmulatorAccount,
 } from '../../test/support/firebase-emulator'
 import { errorBody } from '../../test/support/error-body'
-import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { firebaseAdminAuth } from '../auth/firebase-admin'
 import { stillPng } from '../media/test-fixtures/png'
 
@@ -391,13 +397,41 @@ describe('PUT /api/user/{email} with our session token (profile update)', () => 
 describe('GET /api/profile/{email}', () => {
   it('answers the profile to a signed-in user, 401 to anyone else, 404 for nobody', async () => {
     const { account, token } = await verifiedUser(uniqueEmail(), 'Profile Owner')
+    await addWumpus(server.store, { u_email: account.email, u_name: 'Profile Owner' })
     const reader = await server.sessionToken(uniqueEmail('reader'))
     const res = await get(`/api/profile/${account.email}`, reader)
     expect(res.status).toBe(200)
     expect(res.headers.get('cache-control')).toBe('no-store')
-    expect(userSchema.parse(await res.json())).toMatchObject({ email: account.email, user_name: 'Profile Owner' })
+    expect(publicProfileSchema.parse(await res.json())).toMatchObject({ email: account.email, user_name: 'Profile Owner' })
     await expectError(await get(`/api/profile/${account.email}`), 401, 'UNAUTHENTICATED')
     await expectError(await get(`/api/profile/${uniqueEmail('ghost')}`, token), 404, 'NOT_FOUND')
+  })
+
+  it("shows a contributor's public profile without the role, and hides whether anyone else is registered", async () => {
+    const contributor = await verifiedUser(uniqueEmail('maker'), 'Public Maker')
+    await server.store.users.setRole(contributor.account.email, 'admin')
+    await addWumpus(server.store, { u_email: contributor.account.email, u_name: 'Public Maker' })
+    const quiet = await verifiedUser(uniqueEmail('quiet'), 'Quiet One')
+    const stranger = await server.sessionToken(uniqueEmail('stranger'), { emailVerified: false })
+
+    const shown = (await (await get(`/api/profile/${contributor.account.email}`, stranger)).json()) as Record<string, unknown>
+    expect(shown).toMatchObject({ email: contributor.account.email, user_name: 'Public Maker' })
+    expect(shown).not.toHaveProperty('role')
+
+    // A registered user with no animation is answered exactly like an unknown email.
+    const unknown = await get(`/api/profile/${uniqueEmail('ghost')}`, stranger)
+    const registered = await get(`/api/profile/${quiet.account.email}`, stranger)
+    expect([registered.status, await registered.json()]).toEqual([unknown.status, await unknown.json()])
+    expect(registered.status).toBe(404)
+
+    // Oneself, and verified admins (as for GET /api/admin/{email}), see the whole profile with the role.
+    expect(userSchema.parse(await (await get(`/api/profile/${quiet.account.email}`, quiet.token)).json()).role).toBe('user')
+    const admin = await verifiedUser(uniqueEmail('admin'), 'An Admin')
+    await server.store.users.setRole(admin.account.email, 'admin')
+    expect(userSchema.parse(await (await get(`/api/profile/${quiet.account.email}`, admin.token)).json()).role).toBe('user')
+    expect(userSchema.parse(await (await get(`/api/profile/${contributor.account.email}`, admin.token)).json()).role).toBe('admin')
+    const unverifiedAdmin = await server.sessionToken(admin.account.email, { emailVerified: false })
+    await expectError(await get(`/api/profile/${quiet.account.email}`, unverifiedAdmin), 404, 'NOT_FOUND')
   })
 })
 

@@ -7,8 +7,8 @@ import { requireAdmin, requireSession, sessionOf } from '../auth/require-session
 import { bearerToken, isSessionToken } from '../auth/session-token'
 import { HttpError, reasonOf } from '../http/http-error'
 import { emailParam } from '../http/params'
-import { toApiUser } from '../http/mappers/user'
-import { adminStatus, listUsers, makeAdmin, profileOf, signIn, updateProfile } from '../services/accounts'
+import { toApiUser, toPublicProfile } from '../http/mappers/user'
+import { adminStatus, listUsers, makeAdmin, profileFor, signIn, updateProfile } from '../services/accounts'
 import { logSecurityEvent } from '../security-log'
 
 export function userRoutes(deps: RouteDeps): Router {
@@ -72,10 +72,10 @@ export function userRoutes(deps: RouteDeps): Router {
   }
 
   router.get('/profile/:email', session, async (ctx) => {
-    const user = await profileOf(store, emailParam(ctx))
+    const { user, whole } = await profileFor(store, sessionOf(ctx), emailParam(ctx))
     // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiUser(user)
+    ctx.body = whole ? toApiUser(user) : toPublicProfile(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {

@@ -6,7 +6,8 @@ import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
-import { adminStatus, profileOf } from './accounts'
+import { addWumpus } from '../../test/support/test-server'
+import { adminStatus, profileFor } from './accounts'
 
 const ADMIN = 'admin@example.com'
 const USER = 'user@example.com'
@@ -44,8 +45,17 @@ async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
 
 describe('profiles', () => {
   it('reads a stored profile, and answers 404 for an email nobody signed in with', async () => {
-    expect(await profileOf(store, USER)).toMatchObject({ email: USER, user_name: 'User Person' })
-    expect(await codeOf(profileOf(store, 'nobody@example.com'))).toBe('NOT_FOUND')
+    expect(await profileFor(store, session(USER), USER)).toMatchObject({ user: { email: USER, user_name: 'User Person' }, whole: true })
+    expect(await codeOf(profileFor(store, session(ADMIN), 'nobody@example.com'))).toBe('NOT_FOUND')
+  })
+
+  it("shows others only a contributor's public profile, and hides whether anyone else is registered", async () => {
+    const other = session('other@example.com')
+    expect(await codeOf(profileFor(store, other, USER))).toBe('NOT_FOUND')
+    expect(await profileFor(store, session(ADMIN), USER)).toMatchObject({ whole: true })
+    expect(await codeOf(profileFor(store, session(ADMIN, false), USER))).toBe('NOT_FOUND')
+    await addWumpus(store, { u_email: USER })
+    expect(await profileFor(store, other, USER)).toMatchObject({ user: { email: USER }, whole: false })
   })
 })
 

@@ -180,11 +180,22 @@ export async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audi
   return ended
 }
 
-/** A user's profile (any signed-in caller may read it), or 404. */
-export async function profileOf(store: Store, email: string): Promise<UserRecord> {
+export interface ProfileView {
+  user: UserRecord
+  /** Whether the caller sees the whole record (role included) or only the public profile. */
+  whole: boolean
+}
+
+/**
+ * A profile as the caller may see it: one's own, and anyone's for verified admins (the rule of
+ * adminStatus), whole; a contributor's (someone with a published animation) public profile, without
+ * the role; anyone else's is the same 404 as an unknown email, so it does not tell who is registered.
+ */
+export async function profileFor(store: Store, session: SessionClaims, email: string): Promise<ProfileView> {
   const user = await store.users.get(email)
-  if (!user) throw notFound('No such user')
-  return user
+  const whole = email === session.email || (await isVerifiedAdmin(store, session))
+  if (user && (whole || (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0)) return { user, whole }
+  throw notFound('No such user')
 }
 
 /** Whether `email` is an admin: anyone may ask about themselves, only verified admins about someone else. */

@@ -1,7 +1,7 @@
 import type { Context } from 'koa'
 import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus'
-import { type CachedPage, PageCache } from '../http/page-cache'
+import { type CachedPage, PageCache, sortsByDownloads } from '../http/page-cache'
 import { ApiWumpusJson } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'
 
@@ -10,14 +10,15 @@ const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'fits', 'sort'] as const satisf
 
 /**
  * The gallery's list pages as the API sends them (JSON text, X-Total-Count, Link), made once and cached
- * until the store changes. One per store, shared by the list routes and server rendering.
+ * until the store changes (the most downloaded first order also when counts are added). One per store,
+ * shared by the list routes and server rendering.
  */
 export class GalleryPages {
   private readonly cache: PageCache
   private readonly itemsJson = new ApiWumpusJson()
 
   constructor(private readonly store: Store) {
-    this.cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000 })
+    this.cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000, dependsOnDownloads: sortsByDownloads })
   }
 
   /** Answers a list request; `basePath` is what the next-page link points at. */

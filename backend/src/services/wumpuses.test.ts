@@ -175,6 +175,31 @@ describe('editing', () => {
     expect(await auditActions()).toEqual([`wumpus.edit by ${MAKER}`, `wumpus.publish by ${MAKER}`])
   })
 
+  it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {
+    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const upload = async (format: 0 | 1) => (await uploadAnimationFile(deps, ADMIN, sent()[format]!)).file.id
+    // Both admins opened the animation before either saved: each edit starts from the same record.
+    const [gif, apng, gif2, gif3] = [await upload(0), await upload(1), await upload(0), await upload(0)]
+    await editWumpus(deps, ADMIN, record, { files: { gif } })
+    await editWumpus(deps, ADMIN, record, { files: { apng } })
+    let stored = await findWumpus(store, record._id)
+    expect(stored.files).toMatchObject({ gif: { id: gif }, apng: { id: apng }, lottie: record.files.lottie })
+    expect(await storedFiles()).toEqual([gif, apng, gif2, gif3, record.files.lottie.id].sort())
+
+    // Two replacements of the same file at once: the last one stays, the other is removed with the old one.
+    await Promise.all([
+      editWumpus(deps, ADMIN, stored, { files: { gif: gif2 } }),
+      editWumpus(deps, ADMIN, stored, { files: { gif: gif3 } }),
+    ])
+    stored = await findWumpus(store, record._id)
+    expect([gif2, gif3]).toContain(stored.files.gif.id)
+    expect(await storedFiles()).toEqual(
+      Object.values(stored.files)
+        .map((ref) => ref.id)
+        .sort(),
+    )
+  })
+
   it('refuses a replacement file the editor did not upload, changing nothing', async () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
     const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id

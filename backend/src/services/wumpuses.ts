@@ -137,20 +137,41 @@ export async function editableWumpus(store: Store, editor: string, id: string | 
   return record
 }
 
-/** Applies an edit to an animation `editableWumpus` gave; the files it replaced are removed. */
+/** How often an edit is made again on a fresh read when another edit changed the files meanwhile. */
+const EDIT_ATTEMPTS = 5
+
+/**
+ * Applies an edit to an animation `editableWumpus` gave; the files it replaced are removed. The record
+ * is written only while its files are still the ones the edit started from: when another edit changed
+ * them meanwhile, this one is made again on a fresh read, so it neither writes back a file the other
+ * removed nor removes one the other put in.
+ */
 export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
-  const updated = await store.wumpuses.update(record._id, {
-    ...(patch.name === undefined ? {} : { name: patch.name }),
-    ...(patch.description === undefined ? {} : { description: patch.description }),
-    ...(patch.tags === undefined ? {} : { tags: patch.tags }),
-    ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
-    ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
-    ...(patch.files ? { files: { ...record.files, ...replaced } } : {}),
-  })
-  if (!updated) throw notFound('No animation with this id')
-  const changes = wumpusChanges(record, updated)
+  let before = record
+  for (let attempt = 1; ; attempt++) {
+    const updated = await store.wumpuses.update(
+      before._id,
+      {
+        ...(patch.name === undefined ? {} : { name: patch.name }),
+        ...(patch.description === undefined ? {} : { description: patch.description }),
+        ...(patch.tags === undefined ? {} : { tags: patch.tags }),
+        ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
+        ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
+        ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
+      },
+      { whileFiles: before.files },
+    )
+    if (updated) return edited(deps, editor, before, updated)
+    before = await findWumpus(store, before._id)
+    if (attempt === EDIT_ATTEMPTS) throw new HttpError('CONFLICT', 'This animation is being changed by someone else; try again')
+  }
+}
+
+/** After an edit was written: the audit entry, the files it replaced removed, the derived media followed. */
+async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, updated: WumpusRecord): Promise<WumpusRecord> {
+  const changes = wumpusChanges(before, updated)
   if (changes.length > 0) {
     await deps.audit.record({
       actor: editor,
@@ -159,11 +180,11 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
       changes,
     })
   }
-  // The files this edit replaced belong to nothing any more.
-  for (const format of Object.keys(replaced) as MediaFormat[]) {
-    if (record.files[format].id !== updated.files[format].id) await store.files.delete(record.files[format].id)
+  // The files this edit replaced belong to nothing any more (the write was made from `before`'s files).
+  for (const format of MEDIA_FORMATS) {
+    if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
-  await deps.derivedMedia.filesChanged(record, updated)
+  await deps.derivedMedia.filesChanged(before, updated)
   return updated
 }
 

@@ -247,8 +247,12 @@ export interface WumpusRepository {
   get(id: string): Promise<WumpusRecord | undefined>
   /** A record whose files another record already has throws FileInUseError: a file belongs to one animation only. */
   insert(wumpus: NewWumpus): Promise<WumpusRecord>
-  /** Undefined when there is no such record. Files another record has throw FileInUseError, as on insert. */
-  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined>
+  /**
+   * Undefined when there is no such record, or (with `whileFiles`) when its files are no longer those
+   * (compared by id): an edit made from an older read then changes nothing. Files another record has
+   * throw FileInUseError, as on insert.
+   */
+  update(id: string, patch: WumpusPatch, options?: { whileFiles?: WumpusRecord['files'] }): Promise<WumpusRecord | undefined>
   /**
    * Removes the record (files are the caller's to remove) and takes it out of every pack (a pack whose
    * cover it was gets its first animation as cover); answers how many were removed (0 or 1).
@@ -269,7 +273,7 @@ export interface WumpusRepository {
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
-   * updatedAt; moves the revision when some record changed.
+   * updatedAt nor the revision; moves downloadsRevision when some record changed.
    */
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
   /** The tags in use with how many animations carry each, most used first, then by tag. */
@@ -282,9 +286,12 @@ export interface WumpusRepository {
   usesFile(fileId: string): Promise<boolean>
   /**
    * Grows with every animation write made through this store object, so the HTTP layer can cache
-   * list pages. Writes by other processes (several instances on one MongoDB) do not move it.
+   * list pages. Writes by other processes (several instances on one MongoDB) do not move it. Download
+   * counts do not either (downloadsRevision does).
    */
   revision(): number
+  /** Grows with every addDownloads that changed a record, for pages in an order by downloads. */
+  downloadsRevision(): number
 }
 
 /**

@@ -212,6 +212,11 @@ export function wumpusFileIds(record: Pick<WumpusRecord, 'files' | 'derived'>): 
   return [...MEDIA_FORMATS.map((format) => record.files[format].id), ...derivedFileIds(record.derived)]
 }
 
+/** Whether two records' files are the same, format by format (by id). */
+export function sameFiles(a: WumpusRecord['files'], b: WumpusRecord['files']): boolean {
+  return MEDIA_FORMATS.every((format) => a[format].id === b[format].id)
+}
+
 /**
  * The record paths that hold file ids, for querying by file. The mongo adapter keeps the derived
  * files' ids in one array beside the derived media, so one index finds them.

@@ -332,6 +332,25 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         expect(await store.wumpuses.get(inserted._id)).toEqual(updated)
       })
 
+      it('updates while the files are still the ones given, else changes nothing and answers undefined', async () => {
+        const inserted = await store.wumpuses.insert(sampleWumpus())
+        const gif = { id: 'f00000000000000000000011', filename: 'first.gif' }
+        const files = { ...inserted.files, gif }
+        const updated = await store.wumpuses.update(inserted._id, { files }, { whileFiles: inserted.files })
+        expect(updated?.files).toEqual(files)
+        // An edit made from the first read: the files changed since, so neither text nor files are written.
+        for (const patch of [
+          { files: { ...inserted.files, apng: { id: 'f00000000000000000000012', filename: 'late.png' } } },
+          { name: 'Late' },
+        ]) {
+          expect(await store.wumpuses.update(inserted._id, patch, { whileFiles: inserted.files })).toBeUndefined()
+        }
+        expect(await store.wumpuses.get(inserted._id)).toEqual(updated)
+        expect(await store.wumpuses.findByFile('f00000000000000000000012')).toBeUndefined()
+        expect(await store.wumpuses.update(inserted._id, { name: 'Named' }, { whileFiles: files })).toMatchObject({ name: 'Named', files })
+        expect(await store.wumpuses.update(UNKNOWN_ID, { name: 'x' }, { whileFiles: files })).toBeUndefined()
+      })
+
       it('deletes once and counts what is left', async () => {
         const a = await store.wumpuses.insert(sampleWumpus())
         const b = await store.wumpuses.insert(sampleWumpus())
@@ -605,6 +624,7 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const b = await store.wumpuses.insert(sampleWumpus({ name: 'Beta Wumpus', createdAt: at(2) }))
         const c = await store.wumpuses.insert(sampleWumpus({ name: 'Gamma Wumpus', createdAt: at(3) }))
         const revision = store.wumpuses.revision()
+        const downloads = store.wumpuses.downloadsRevision()
         await store.wumpuses.addDownloads(
           new Map([
             [a._id, 3],
@@ -613,7 +633,9 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
             ['nope', 1],
           ]),
         )
-        expect(store.wumpuses.revision()).not.toBe(revision)
+        // Counts move their own revision: pages in other orders stay cached.
+        expect(store.wumpuses.downloadsRevision()).not.toBe(downloads)
+        expect(store.wumpuses.revision()).toBe(revision)
         await store.wumpuses.addDownloads(new Map([[b._id, 2]]))
         expect(await store.wumpuses.get(a._id)).toEqual({ ...a, downloads: 3 })
         expect((await store.wumpuses.get(b._id))?.downloads).toBe(3)
@@ -622,10 +644,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         const { ids: paged } = await collectPages(store, 1, { sort: 'popular' })
         expect(paged).toEqual([b._id, a._id, c._id])
         expect(ids(await store.wumpuses.list({ limit: 10, q: 'wumpus', sort: 'popular' }))).toEqual([b._id, a._id, c._id])
-        const unchanged = store.wumpuses.revision()
+        const unchanged = store.wumpuses.downloadsRevision()
         await store.wumpuses.addDownloads(new Map([[UNKNOWN_ID, 1]]))
         await store.wumpuses.addDownloads(new Map())
-        expect(store.wumpuses.revision()).toBe(unchanged)
+        expect(store.wumpuses.downloadsRevision()).toBe(unchanged)
       })
 
       it('refuses a cursor made for another order', async () => {

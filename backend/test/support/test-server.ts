@@ -22,6 +22,8 @@ export interface TestServer {
   /** The app's download counter: flush() stores what it counted so far. */
   downloads: DownloadCounter
   dataDir: string
+  /** How many connections the server holds open now. */
+  connections(): Promise<number>
   /** Makes previews and exports only when the server was started with `deriveMedia: true`. */
   derivedMedia: DerivedMediaService
   close(): Promise<void>
@@ -80,6 +82,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     downloads,
     dataDir,
     derivedMedia,
+    connections: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))

@@ -5,7 +5,7 @@ import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import { profileUpdateSchema, type User } from '../../../../contract/user'
+import { profileUpdateSchema, type PublicProfile } from '../../../../contract/user'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
@@ -48,7 +48,7 @@ export function MyProfile({ email, emailVerified = true, onTokenRenewed, aside }
   )
 }
 
-function ProfileSummary({ user }: { user: User }) {
+function ProfileSummary({ user }: { user: PublicProfile }) {
   return (
     <Card withBorder shadow="sm" padding="lg" component="section" aria-label="Your profile">
       <Stack align="center" gap="xs" ta="center">
@@ -90,7 +90,7 @@ function ProfileForm({
   onTokenRenewed,
 }: {
   email: string
-  user: User
+  user: PublicProfile
   emailVerified: boolean
   onTokenRenewed: (token: string) => void
 }) {

@@ -1,6 +1,7 @@
 /** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
 import type { Collection, Db, Filter } from 'mongodb'
 import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
+import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
 import { mongoFilter, readyPlatforms } from '../facets'
 import { isId, newId } from '../ids'
@@ -23,6 +24,7 @@ import {
   copyDerived,
   derivedFileIds,
   renderedVersion,
+  sameFiles,
   toWumpusRecord,
   wumpusFields,
   wumpusFileIds,
@@ -105,6 +107,7 @@ async function claimingFiles<T>(files: WumpusRecord['files'], write: () => Promi
 
 export class MongoWumpuses implements WumpusRepository {
   private revisionNumber = 0
+  private downloadsRevisionNumber = 0
   private readonly wumpuses: Collection<WumpusDocument>
   private readonly tagCounts: Collection<CountDocument>
   private readonly emojiCounts: Collection<CountDocument>
@@ -123,6 +126,10 @@ export class MongoWumpuses implements WumpusRepository {
 
   revision(): number {
     return this.revisionNumber
+  }
+
+  downloadsRevision(): number {
+    return this.downloadsRevisionNumber
   }
 
   async list(options: ListWumpusesOptions): Promise<WumpusPage> {
@@ -251,8 +258,12 @@ export class MongoWumpuses implements WumpusRepository {
     await addCounts(this.emojiCounts, tally(records.map(emojiChars)))
   }
 
-  async update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+  async update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
+    const { whileFiles } = options
+    const sameFilesFilter = whileFiles
+      ? Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id]))
+      : {}
     const fields = wumpusPatchFields(patch)
     const withFiles = fields.files ? await this.withFiles(id, fields.files) : undefined
     const fileIds = withFiles?.set ?? {}
@@ -262,7 +273,11 @@ export class MongoWumpuses implements WumpusRepository {
       const set = { ...fields, ...fileIds, updatedAt: new Date() }
       const doc = await claiming(() =>
         guard(() =>
-          this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
+          this.wumpuses.findOneAndUpdate(
+            { _id: id, ...sameFilesFilter },
+            { $set: set, ...unset },
+            { returnDocument: 'after', projection: RECORD_PROJECTION },
+          ),
         ),
       )
       if (doc) this.changed()
@@ -273,6 +288,7 @@ export class MongoWumpuses implements WumpusRepository {
       const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
       if (!current) return undefined
       const before = toWumpusRecord(current)
+      if (whileFiles && !sameFiles(before.files, whileFiles)) return undefined
       const next = { ...before, ...fields, updatedAt: new Date() }
       const unchanged: Filter<WumpusDocument> = {
         _id: id,
@@ -281,6 +297,7 @@ export class MongoWumpuses implements WumpusRepository {
         tags: current.tags ?? { $exists: false },
         emoji: current.emoji ?? { $exists: false },
         keywords: current.keywords ?? { $exists: false },
+        ...sameFilesFilter,
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
       const doc = await claiming(() =>
@@ -353,7 +370,7 @@ export class MongoWumpuses implements WumpusRepository {
     return guard(() => this.wumpuses.countDocuments({}))
   }
 
-  /** Moves the revision only: kept searches hold no download counts (the popular order reads them). */
+  /** Moves the downloads revision only: kept searches hold no download counts (the popular order reads them). */
   async addDownloads(counts: ReadonlyMap<string, number>): Promise<void> {
     const updates = [...counts].filter(([id, count]) => isId(id) && count > 0)
     if (updates.length === 0) return
@@ -363,7 +380,7 @@ export class MongoWumpuses implements WumpusRepository {
         { ordered: false },
       ),
     )
-    if (modifiedCount > 0) this.revisionNumber++
+    if (modifiedCount > 0) this.downloadsRevisionNumber++
   }
 
   async listTags(): Promise<TagCount[]> {

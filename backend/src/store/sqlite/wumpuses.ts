@@ -15,7 +15,7 @@ import {
   type WumpusRecord,
   type WumpusRepository,
 } from '../port'
-import { copyDerived, renderedVersion, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
+import { copyDerived, renderedVersion, sameFiles, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
 import type { SqlitePacks } from './packs'
@@ -92,6 +92,7 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
 
 export class SqliteWumpuses implements WumpusRepository {
   private revisionNumber = 0
+  private downloadsRevisionNumber = 0
   private readonly search: WumpusSearch
   /** List totals by filter, until animations come, go or change what they are filtered by. */
   private readonly totals = new Map<string, number>()
@@ -151,6 +152,10 @@ export class SqliteWumpuses implements WumpusRepository {
     return this.revisionNumber
   }
 
+  downloadsRevision(): number {
+    return this.downloadsRevisionNumber
+  }
+
   get(id: string): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
@@ -180,11 +185,12 @@ export class SqliteWumpuses implements WumpusRepository {
     })
   }
 
-  update(id: string, patch: WumpusPatch): Promise<WumpusRecord | undefined> {
+  update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
       if (!row) return undefined
       const current = wumpusFromRow(row)
+      if (options.whileFiles && !sameFiles(current.files, options.whileFiles)) return undefined
       const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
       this.replace(row.seq, current, updated)
       return updated
@@ -237,7 +243,7 @@ export class SqliteWumpuses implements WumpusRepository {
           changed = true
         }
       })()
-      if (changed) this.revisionNumber++
+      if (changed) this.downloadsRevisionNumber++
     })
   }
 

@@ -1,0 +1,58 @@
+import net from 'node:net'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+
+let server: TestServer
+beforeAll(async () => {
+  server = await startTestServer({ SEND_TIMEOUT_SECONDS: '1' })
+})
+afterAll(() => server.close())
+
+/** A pack of one animation whose Signal file is far larger than what the sockets' buffers hold (placeholder bytes). */
+async function packWithBigSticker(): Promise<string> {
+  const record = await addWumpus(server.store, { name: 'Big Wumpus' })
+  const size = 48 * 1024 * 1024
+  const file = await server.store.files.put({
+    bytes: new Uint8Array(size),
+    contentType: 'image/apng',
+    filename: 'big-wumpus.signal.png',
+    purpose: 'derived',
+  })
+  const signal = {
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: size,
+    width: 512,
+    height: 512,
+    frames: 30,
+    durationMs: 1000,
+  }
+  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+    source: record.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    exports: [{ platform: 'signal', file: signal, notes: [] }],
+  })
+  return (await server.store.packs.insert({ name: 'Big Pack', description: '', wumpusIds: [record._id], createdBy: 'admin@example.com' }))
+    .id
+}
+
+describe('answers to clients that stop reading', () => {
+  it('cuts off a pack ZIP whose client takes nothing more, freeing its connection', async () => {
+    const id = await packWithBigSticker()
+    const socket = net.connect(Number(new URL(server.url).port), '127.0.0.1')
+    socket.on('error', () => {})
+    let received = 0
+    // The client reads the start of the answer, then nothing more.
+    socket.once('data', (chunk: Buffer) => {
+      received += chunk.length
+      socket.pause()
+    })
+    socket.write(`GET /api/packs/${id}/download/signal HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+    await vi.waitFor(() => expect(received).toBeGreaterThan(0))
+    expect(await server.connections()).toBe(1)
+    await vi.waitFor(async () => expect(await server.connections()).toBe(0), { timeout: 15_000, interval: 100 })
+    socket.destroy()
+  })
+})
