@@ -188,8 +188,10 @@ export function newSessionRecord(session: NewSession): SessionRecord {
   }
 }
 
-export function toSessionRecord(doc: SessionRecord): SessionRecord {
-  return { id: doc.id, email: doc.email, uid: doc.uid, createdAt: doc.createdAt, expiresAt: doc.expiresAt, lastUsedAt: doc.lastUsedAt }
+/** A stored session; one an older instance wrote without a last use (a rolling deploy) counts as used at its start. */
+export function toSessionRecord(doc: Omit<SessionRecord, 'lastUsedAt'> & { lastUsedAt?: Date }): SessionRecord {
+  const { id, email, uid, createdAt, expiresAt } = doc
+  return { id, email, uid, createdAt, expiresAt, lastUsedAt: doc.lastUsedAt ?? createdAt }
 }
 
 export function toAuditRecord(doc: AuditRecord): AuditRecord {

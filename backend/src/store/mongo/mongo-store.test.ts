@@ -397,6 +397,32 @@ describe('mongo store upgrades and leftovers', () => {
     }
   })
 
+  it('reads and sweeps sessions an older instance created without a last use, as used at their start', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const day = 86_400_000
+      const session = (id: string, ageMs: number) => ({
+        _id: id,
+        email: 'old@example.com',
+        uid: 'u',
+        createdAt: new Date(Date.now() - ageMs),
+        expiresAt: new Date(Date.now() + day),
+      })
+      // Written by an instance of the version before the idle timeout, during a rolling deploy.
+      await admin
+        .db(dbName)
+        .collection('sessions')
+        .insertMany([session('recent', 1000), session('idle', 5 * day)] as never[])
+      expect((await store.sessions.get('recent'))!.lastUsedAt.getTime()).toBeGreaterThan(Date.now() - day)
+      expect(await store.sessions.deleteExpired(new Date(), { lastUsedBefore: new Date(Date.now() - 3 * day) })).toBe(1)
+      expect(await store.sessions.get('idle')).toBeUndefined()
+      expect(await store.sessions.get('recent')).toBeDefined()
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
   it('gives records stored before file claims their fileIds, and then refuses a shared file', async () => {
     const dbName = freshDbName()
     const db = admin.db(dbName)

@@ -46,7 +46,10 @@ export class MongoSessions implements SessionRepository {
 
   async deleteExpired(now: Date, options: { lastUsedBefore?: Date } = {}): Promise<number> {
     const ended: Filter<SessionDocument>[] = [{ expiresAt: { $lte: now } }]
-    if (options.lastUsedBefore) ended.push({ lastUsedAt: { $lt: options.lastUsedBefore } })
+    if (options.lastUsedBefore) {
+      ended.push({ lastUsedAt: { $lt: options.lastUsedBefore } })
+      ended.push({ lastUsedAt: { $exists: false }, createdAt: { $lt: options.lastUsedBefore } })
+    }
     const { deletedCount } = await guard(() => this.sessions.deleteMany({ $or: ended }))
     return deletedCount
   }
