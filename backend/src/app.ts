@@ -83,7 +83,7 @@ export function createRouteDeps({
       idleSeconds: config.sessionIdleSeconds,
       now,
     }),
-    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger }),
+    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
     audit: createAuditLog(store, logger),
     downloads,
     derivedMedia,

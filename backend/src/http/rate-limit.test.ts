@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBody } from '../../test/support/error-body'
 import { createAccount, verifyEmail } from '../../test/support/firebase-emulator'
@@ -256,6 +257,8 @@ describe('security events', () => {
       expect.objectContaining({ level: 'info', event: 'rate-limited', limit: 'profile', by: 'account', route: 'PUT /api/user/:email' }),
     ])
     expect(events[0]!.key).toMatch(/^[0-9a-f]{16}$/)
+    // Keyed: hashing a guessed email does not find it.
+    expect(events[0]!.key).not.toBe(createHash('sha256').update('busy@example.com').digest('hex').slice(0, 16))
     expect(JSON.stringify(events)).not.toContain('busy')
   })
 })

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { createHmac } from 'node:crypto'
 import type { Context, Middleware } from 'koa'
 import type { Logger } from '../logger'
 import { logSecurityEvent, routePattern } from '../security-log'
@@ -46,13 +46,15 @@ export interface RateLimitOptions {
   factor?: number
   /** Refused hits are logged to it as security events. */
   logger: Logger
+  /** Keys the hash that names an account in those logs (the session secret: the same on every instance). */
+  secret: string
 }
 
 /**
  * One set of counters for the whole app, kept by the store (memory, or MongoDB for every instance). The
  * caller's address is Koa's `ctx.ip`: behind TRUST_PROXY_HOPS proxies, the one the outermost of them saw.
  */
-export function createRateLimits(store: Store, { factor = 1, logger }: RateLimitOptions): RateLimits {
+export function createRateLimits(store: Store, { factor = 1, logger, secret }: RateLimitOptions): RateLimits {
   const counters = new Map<LimitName, { ip: RateCounter; account: RateCounter }>()
   for (const [name, limit] of Object.entries(RATE_LIMITS) as [LimitName, Limit][]) {
     const points = (n: number) => Math.max(1, Math.round(n * factor))
@@ -75,8 +77,9 @@ export function createRateLimits(store: Store, { factor = 1, logger }: RateLimit
   const hit = async (name: LimitName, ctx: Context, by: 'address' | 'account', key: string) => {
     const waitMs = await counters.get(name)![by === 'address' ? 'ip' : 'account'].hit(key)
     if (waitMs > 0) {
-      // Accounts are emails (other people's, on a sign-in) or uids: logged as a hash that still groups hits.
-      const logged = by === 'address' ? key : createHash('sha256').update(key).digest('hex').slice(0, 16)
+      // Accounts are emails (other people's, on a sign-in) or uids: logged as a keyed hash that still groups
+      // hits, and that a list of candidate emails cannot be matched against without the secret.
+      const logged = by === 'address' ? key : createHmac('sha256', secret).update(key).digest('hex').slice(0, 16)
       logSecurityEvent(logger, { event: 'rate-limited', limit: name, by, key: logged, route: routePattern(ctx), ip: ctx.ip })
     }
     return waitMs
