@@ -4,6 +4,7 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
+import type { DerivedMedia as MadeMedia } from '../media/derive-media'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { closeRenderPool } from '../media/render-pool'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
@@ -155,5 +156,36 @@ describe('derived media service', () => {
     await store.wumpuses.delete(record._id)
     await service.removed(derived)
     expect((await exists(derivedFileIds(derived.derived))).some(Boolean)).toBe(false)
+  })
+
+  it('keeps the new set when removing the replaced files fails', async () => {
+    const record = await animation('Rerendered Wumpus')
+    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const derive = async (): Promise<MadeMedia> => ({
+      previews: { small: tiny, large: tiny, still: tiny },
+      exports: [],
+      timings: {} as MadeMedia['timings'],
+    })
+    const first = createDerivedMediaService({ store, logger, derive })
+    await first.refresh(record._id)
+    await first.close()
+    // Made by older rules: the next start makes them again.
+    const old = (await store.wumpuses.get(record._id))!.derived!
+    await store.wumpuses.setDerived(record._id, record.files.lottie.id, { ...old, version: DERIVED_MEDIA_VERSION - 1 })
+    // The disk refuses to remove files (EIO) while the new set is settled.
+    const files = new Proxy(store.files, {
+      get: (target, key) =>
+        key === 'delete'
+          ? () => Promise.reject(new Error('EIO: i/o error, unlink'))
+          : (Reflect.get(target, key) as (...args: unknown[]) => unknown).bind(target),
+    })
+    const failing = new Proxy(store, { get: (target, key) => (key === 'files' ? files : Reflect.get(target, key)) })
+    const second = createDerivedMediaService({ store: failing, logger, derive })
+    await second.refresh(record._id)
+    await second.close()
+    const now = (await store.wumpuses.get(record._id))!.derived!
+    expect(now.version).toBe(DERIVED_MEDIA_VERSION)
+    expect(await exists(derivedFileIds(now))).toEqual(derivedFileIds(now).map(() => true))
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'error', message: 'removing replaced derived files failed' }))
   })
 })
