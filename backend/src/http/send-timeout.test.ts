@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addPackWithSignalFile, startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
 beforeAll(async () => {
@@ -8,35 +8,8 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-/** A pack of one animation whose Signal file is far larger than what the sockets' buffers hold (placeholder bytes). */
-async function packWithBigSticker(): Promise<string> {
-  const record = await addWumpus(server.store, { name: 'Big Wumpus' })
-  const size = 48 * 1024 * 1024
-  const file = await server.store.files.put({
-    bytes: new Uint8Array(size),
-    contentType: 'image/apng',
-    filename: 'big-wumpus.signal.png',
-    purpose: 'derived',
-  })
-  const signal = {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: size,
-    width: 512,
-    height: 512,
-    frames: 30,
-    durationMs: 1000,
-  }
-  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
-    source: record.files.lottie.id,
-    version: 1,
-    madeAt: new Date(),
-    exports: [{ platform: 'signal', file: signal, notes: [] }],
-  })
-  return (await server.store.packs.insert({ name: 'Big Pack', description: '', wumpusIds: [record._id], createdBy: 'admin@example.com' }))
-    .id
-}
+/** A pack of one animation whose Signal file is far larger than what the sockets' buffers hold. */
+const packWithBigSticker = () => addPackWithSignalFile(server.store, 'Big', new Uint8Array(48 * 1024 * 1024))
 
 describe('answers to clients that stop reading', () => {
   it('cuts off a pack ZIP whose client takes nothing more, freeing its connection', async () => {

@@ -5,7 +5,7 @@ import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildApng, stillPng } from '../media/test-fixtures/png'
 import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addPackWithSignalFile, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
  * Every endpoint of the app against every kind of caller. A new endpoint without a row here fails the
@@ -89,33 +89,7 @@ async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', byt
   return ((await res.json()) as { id: string }).id
 }
 
-/** A pack of one animation whose Signal file exists (placeholder bytes: the ZIP itself is tested in packs.test.ts). */
-async function aPack(): Promise<string> {
-  const record = await addWumpus(server.store, { name: 'Packed Wumpus' })
-  const file = await server.store.files.put({
-    bytes: new Uint8Array([1, 2, 3]),
-    contentType: 'image/apng',
-    filename: 'packed-wumpus.signal.png',
-    purpose: 'derived',
-  })
-  const signal = {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: 3,
-    width: 512,
-    height: 512,
-    frames: 30,
-    durationMs: 1000,
-  }
-  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
-    source: record.files.lottie.id,
-    version: 1,
-    madeAt: new Date(),
-    exports: [{ platform: 'signal', file: signal, notes: [] }],
-  })
-  return (await server.store.packs.insert({ name: 'Matrix Pack', description: '', wumpusIds: [record._id], createdBy: ADMIN })).id
-}
+const aPack = () => addPackWithSignalFile(server.store, 'Matrix', new Uint8Array([1, 2, 3]))
 
 const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
   'GET /health': { request: async () => ({ method: 'GET', path: '/health' }), expected: everyone(200) },

@@ -114,3 +114,26 @@ export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): 
     ...fields,
   })
 }
+
+/** A pack of one animation with a Signal export of `signalBytes` (placeholder bytes: the ZIPs are tested in packs.test.ts). */
+export async function addPackWithSignalFile(store: Store, name: string, signalBytes: Uint8Array): Promise<string> {
+  const record = await addWumpus(store, { name: `${name} Wumpus` })
+  const file = await store.files.put({ bytes: signalBytes, contentType: 'image/apng', filename: 'wumpus.signal.png', purpose: 'derived' })
+  const signal = {
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: signalBytes.length,
+    width: 512,
+    height: 512,
+    frames: 30,
+    durationMs: 1000,
+  }
+  await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+    source: record.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    exports: [{ platform: 'signal', file: signal, notes: [] }],
+  })
+  return (await store.packs.insert({ name: `${name} Pack`, description: '', wumpusIds: [record._id], createdBy: 'admin@example.com' })).id
+}
