@@ -244,6 +244,10 @@ describe('security events', () => {
       },
     ])
     expect(JSON.stringify(securityEvents())).not.toContain('victim')
+    // More refusals in the same window add no line: a flood is one line per caller and window.
+    expect((await signIn()).status).toBe(429)
+    expect((await signIn()).status).toBe(429)
+    expect(securityEvents()).toHaveLength(1)
   })
 
   it('names an account by a hash, never by its email', async () => {

@@ -32,6 +32,9 @@ export const RATE_LIMITS = {
 
 export type LimitName = keyof typeof RATE_LIMITS
 
+/** How many callers' refusals are remembered so as to be logged once per window. */
+const MAX_LOGGED_CALLERS = 10_000
+
 export interface RateLimits {
   /** Counts one hit for the caller's address; throws 429 (with Retry-After) when over the limit. */
   ip(name: LimitName, ctx: Context): Promise<void>
@@ -74,9 +77,21 @@ export function createRateLimits(store: Store, { factor = 1, logger, secret }: R
       retryAfterSeconds,
     )
   }
+  // A flood of refused requests is one log line per caller and window (per instance), not one per request.
+  const loggedUntil = new Map<string, number>()
+  const firstRefusal = (id: string, waitMs: number): boolean => {
+    const now = Date.now()
+    if ((loggedUntil.get(id) ?? 0) > now) return false
+    if (loggedUntil.size >= MAX_LOGGED_CALLERS) {
+      for (const [other, until] of loggedUntil) if (until <= now) loggedUntil.delete(other)
+      if (loggedUntil.size >= MAX_LOGGED_CALLERS) loggedUntil.clear()
+    }
+    loggedUntil.set(id, now + waitMs)
+    return true
+  }
   const hit = async (name: LimitName, ctx: Context, by: 'address' | 'account', key: string) => {
     const waitMs = await counters.get(name)![by === 'address' ? 'ip' : 'account'].hit(key)
-    if (waitMs > 0) {
+    if (waitMs > 0 && firstRefusal(`${name}\0${by}\0${key}`, waitMs)) {
       // Accounts are emails (other people's, on a sign-in) or uids: logged as a keyed hash that still groups
       // hits, and that a list of candidate emails cannot be matched against without the secret.
       const logged = by === 'address' ? key : createHmac('sha256', secret).update(key).digest('hex').slice(0, 16)
