@@ -23,13 +23,20 @@ export interface PageRevision {
 export const sortsByDownloads = (key: string) => new URLSearchParams(key.split('?')[1] ?? '').get('sort') === 'popular'
 
 /**
+ * How long a page may go on showing download counts older than the store's: counts reach the store every
+ * few seconds, and dropping every page at each batch would leave the cache nearly useless under load.
+ */
+export const COUNTS_MAX_AGE_MS = 30_000
+
+/**
  * Serialized list pages, keyed by query string, dropped whenever the store's revision moves; pages the
- * `dependsOnDownloads` option names (an order by download counts) also when counts were added.
+ * `dependsOnDownloads` option names (an order by download counts) also as soon as counts were added,
+ * other pages once they are COUNTS_MAX_AGE_MS old and counts were added since.
  * The SQLite store sees every write (one server per data folder), so its pages stay valid until one
  * happens; with MongoDB other instances may write too, so pages there also expire after `sharedMaxAgeMs`.
  */
 export class PageCache {
-  private readonly pages = new Map<string, CachedPage & { storedAt: number; downloads?: number }>()
+  private readonly pages = new Map<string, CachedPage & { storedAt: number; downloads: number; exactCounts: boolean }>()
   private records: number
   private readonly maxAgeMs: number
   private readonly dependsOnDownloads: (key: string) => boolean
@@ -51,8 +58,9 @@ export class PageCache {
   get(key: string): CachedPage | undefined {
     this.dropIfStale()
     const page = this.pages.get(key)
-    const countsMoved = page?.downloads !== undefined && page.downloads !== this.store.wumpuses.downloadsRevision()
-    if (page && (countsMoved || Date.now() - page.storedAt > this.maxAgeMs)) {
+    const age = page ? Date.now() - page.storedAt : 0
+    const countsMoved = page !== undefined && page.downloads !== this.store.wumpuses.downloadsRevision()
+    if (page && (age > this.maxAgeMs || (countsMoved && (page.exactCounts || age > COUNTS_MAX_AGE_MS)))) {
       this.pages.delete(key)
       return undefined
     }
@@ -87,12 +95,13 @@ export class PageCache {
 
   /** Stores a page computed at `revision`; a write that happened meanwhile makes it worthless. */
   set(key: string, revision: PageRevision, body: string, headers: Record<string, string>): CachedPage {
-    const downloads = this.dependsOnDownloads(key) ? revision.downloads : undefined
+    const exactCounts = this.dependsOnDownloads(key)
+    const etag = `"${createHash('sha1').update(body).digest('base64url')}"`
     // The same object is kept and answered: callers key what they know of a page by it (script hashes).
-    const page = { body, headers, etag: `"${createHash('sha1').update(body).digest('base64url')}"`, storedAt: Date.now(), downloads }
+    const page = { body, headers, etag, storedAt: Date.now(), downloads: revision.downloads, exactCounts }
     this.dropIfStale()
     if (revision.records !== this.records) return page
-    if (downloads !== undefined && downloads !== this.store.wumpuses.downloadsRevision()) return page
+    if (exactCounts && revision.downloads !== this.store.wumpuses.downloadsRevision()) return page
     if (this.pages.size >= this.options.maxEntries) this.pages.delete(this.pages.keys().next().value!)
     this.pages.set(key, page)
     return page

@@ -7,6 +7,7 @@ import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
 import { DownloadCounter } from './download-counts'
+import { COUNTS_MAX_AGE_MS } from '../http/page-cache'
 import { GalleryPages } from './gallery-pages'
 
 const logger = createLogger('silent')
@@ -121,9 +122,20 @@ describe('download counts and the cached list pages', () => {
     expect(reads).toHaveBeenCalledTimes(2)
     expect(await order('limit=10&sort=popular')).toEqual([record._id, newer._id])
     expect(reads).toHaveBeenCalledTimes(3)
+    // The newest-first page shows the old counts for COUNTS_MAX_AGE_MS at most.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(Date.now() + COUNTS_MAX_AGE_MS + 1)
+      await order('limit=10')
+      expect(reads).toHaveBeenCalledTimes(4)
+      await order('limit=10')
+      expect(reads).toHaveBeenCalledTimes(4)
+    } finally {
+      vi.useRealTimers()
+    }
     // A write to an animation still drops every page.
     await store.wumpuses.update(newer._id, { name: 'Renamed Wumpus' })
     await order('limit=10')
-    expect(reads).toHaveBeenCalledTimes(4)
+    expect(reads).toHaveBeenCalledTimes(5)
   })
 })
