@@ -162,7 +162,11 @@ for (const email of userEmails) userTokens.push(await signedInSession(email))
 const adminTokens: string[] = []
 for (const email of adminEmails) adminTokens.push(await signedInSession(email))
 
-const gallery = JSON.parse((await request('GET', '/api/wumpuses?limit=100')).body.toString()) as { _id: string; gif: string }[]
+const gallery = JSON.parse((await request('GET', '/api/wumpuses?limit=100')).body.toString()) as {
+  _id: string
+  gif: string
+  u_email: string
+}[]
 if (gallery.length === 0) throw new Error('the seeded gallery is empty')
 
 const latencies = new Map<Kind, number[]>(MIX.map(([kind]) => [kind, []]))
@@ -196,7 +200,8 @@ async function connection(index: number) {
       if (kind === 'list') answer = await request('GET', Math.random() < 0.5 ? '/api/wumpuses' : '/api/wumpuses?limit=12')
       else if (kind === 'detail') answer = await request('GET', `/api/wumpus/${wumpus._id}`)
       else if (kind === 'file') answer = await request('GET', wumpus.gif)
-      else if (kind === 'profile') answer = await request('GET', `/api/profile/${userEmails[(index + 1) % CONNECTIONS]}`, auth)
+      // A contributor's public profile, as its page reads it (others' profiles are not shown to other users).
+      else if (kind === 'profile') answer = await request('GET', `/api/profile/${wumpus.u_email}`, auth)
       else if (kind === 'update') {
         job = `job ${index}-${++sequence}`
         answer = await request(
