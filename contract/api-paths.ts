@@ -48,11 +48,16 @@ export function wumpusStillPath(id: string): string {
   return `/api/wumpus/${encodeURIComponent(id)}/still.png`
 }
 
-/** One page of packs, newest first: `GET /api/packs`. */
-export function packListPath({ limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null } = {}): string {
+/** A page of a list paged by cursor only: `{path}?limit=&cursor=`. */
+function pagedPath(path: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null }): string {
   const query = new URLSearchParams({ limit: String(limit) })
   if (cursor) query.set('cursor', cursor)
-  return `/api/packs?${query}`
+  return `${path}?${query}`
+}
+
+/** One page of packs, newest first: `GET /api/packs`. */
+export function packListPath(page: { limit?: number; cursor?: string | null } = {}): string {
+  return pagedPath('/api/packs', page)
 }
 
 /** One pack with its stickers and downloads: `GET /api/packs/{id}`. */
@@ -83,6 +88,10 @@ export const API_PATHS = {
   uploadImage: '/api/uploads/image',
   uploadLottieLink: '/api/uploads/lottie-link',
   packs: '/api/packs',
+  /** GET: one's favourites, newest favourited first, paged. */
+  favourites: '/api/me/favourites',
+  /** GET: the ids of all one's favourites (for the hearts on cards). */
+  favouriteIds: '/api/me/favourite-ids',
 } as const
 
 /** One animation: `GET` reads it, `DELETE` removes it. */
@@ -117,6 +126,14 @@ export const makeAdminPath = (email: string) => `/api/user/admin/${segment(email
 /** `DELETE` (admins): every session of this user ends. */
 export const userSessionsPath = (email: string) => `/api/admin/${segment(email)}/sessions`
 export const uploadAnimationPath = (format: string) => `/api/uploads/animation?format=${format}`
+
+/** `PUT` favourites one animation, `DELETE` unfavourites it (both idempotent). */
+export const favouritePath = (id: string) => `${API_PATHS.favourites}/${segment(id)}`
+
+/** One's favourites, newest favourited first, a page at a time. */
+export function favouriteListPath(page: { limit?: number; cursor?: string | null } = {}): string {
+  return pagedPath(API_PATHS.favourites, page)
+}
 
 /** The admin audit log, a page at a time. */
 export function activityPath({ limit, cursor }: { limit: number; cursor?: string | null }): string {

@@ -75,6 +75,9 @@ export const PACK_NAME_MIN = 3
 export const PACK_NAME_MAX = 60
 export const PACK_DESCRIPTION_MAX = 500
 
+/** Favourites one account keeps at most. */
+export const FAVOURITES_MAX = 2000
+
 /** WhatsApp takes packs of 3 to 30 stickers, all animated or all still, with a 96x96 PNG tray icon of at most 50 KB. */
 export const WHATSAPP_PACK_MIN = 3
 export const WHATSAPP_PACK_MAX = 30

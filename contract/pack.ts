@@ -1,13 +1,6 @@
 import { z } from 'zod'
-import {
-  PACK_DESCRIPTION_MAX,
-  PACK_ITEMS_MAX,
-  PACK_ITEMS_MIN,
-  PACK_NAME_MAX,
-  PACK_NAME_MIN,
-  PAGE_SIZE_DEFAULT,
-  PAGE_SIZE_MAX,
-} from './limits'
+import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX, PACK_ITEMS_MIN, PACK_NAME_MAX, PACK_NAME_MIN } from './limits'
+import { pageQuerySchema } from './paging'
 import { platformSchema } from './stickers'
 import { idSchema, wumpusSchema } from './wumpus'
 
@@ -110,13 +103,4 @@ export const packDetailSchema = packSchema.extend({
 export type PackDetail = z.infer<typeof packDetailSchema>
 
 /** GET /api/packs: newest first, paged like the gallery. */
-export const packListQuerySchema = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
-      .optional(),
-  })
-  .strict()
+export const packListQuerySchema = pageQuerySchema

@@ -22,6 +22,7 @@ import { uploadRoutes } from './routes/uploads'
 import { animationFileRoutes } from './routes/animation-files'
 import { stickerRoutes } from './routes/stickers'
 import { packRoutes } from './routes/packs'
+import { favouriteRoutes } from './routes/favourites'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
@@ -139,6 +140,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     animationFileRoutes(deps),
     activityRoutes(deps),
     packRoutes(deps),
+    favouriteRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]

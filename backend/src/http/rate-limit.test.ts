@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBody } from '../../test/support/error-body'
 import { createAccount, verifyEmail } from '../../test/support/firebase-emulator'
-import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { lottieBytes } from '../media/test-fixtures/lottie'
 import { buildGif } from '../media/test-fixtures/gif'
 import { stillPng } from '../media/test-fixtures/png'
@@ -80,6 +80,17 @@ describe('rate limits', () => {
     )
   })
 
+  it('limits favourite changes per account, adds and removes together', async () => {
+    const record = await addWumpus(server.store)
+    const fan = await server.sessionToken('fan@example.com')
+    const allowed = limit('favourite', 'perAccount')
+    expect(await statuses(allowed, (i) => call(i % 2 === 0 ? 'PUT' : 'DELETE', `/api/me/favourites/${record._id}`, fan))).toEqual(
+      Array(allowed).fill(204),
+    )
+    await expectLimited(await call('PUT', `/api/me/favourites/${record._id}`, fan), 'favourite')
+    // Reading them is not limited.
+    expect((await call('GET', '/api/me/favourite-ids', fan)).status).toBe(200)
+  })
   it('limits sign-in exchanges per Firebase account and per IP address', async () => {
     const account = await createAccount()
     const body = { email: account.email, user_name: 'Often', photo: '' }

@@ -28,6 +28,8 @@ export const RATE_LIMITS = {
   lottieLink: { perIp: 60, perAccount: 30, windowSeconds: 600, what: 'Lottie links' },
   // Gallery requests with a search query `q` (the API's and the server-rendered home's), not plain paging.
   search: { perIp: 120, perAccount: 120, windowSeconds: 60, what: 'searches' },
+  // Adding and removing favourites: a person taps hearts, a device replays the changes it queued offline.
+  favourite: { perIp: 600, perAccount: 300, windowSeconds: 600, what: 'favourite changes' },
 } satisfies Record<string, Limit>
 
 export type LimitName = keyof typeof RATE_LIMITS

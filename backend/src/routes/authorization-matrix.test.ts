@@ -222,6 +222,17 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     expected: adminOnly(200),
   },
   'DELETE /api/packs/:id': { request: async () => ({ method: 'DELETE', path: `/api/packs/${await aPack()}` }), expected: adminOnly(200) },
+  // One's own favourites: any signed-in user, verified or not (each sees only their own: favourites.test.ts).
+  'GET /api/me/favourites': { request: async () => ({ method: 'GET', path: '/api/me/favourites' }), expected: signedIn(200) },
+  'GET /api/me/favourite-ids': { request: async () => ({ method: 'GET', path: '/api/me/favourite-ids' }), expected: signedIn(200) },
+  'PUT /api/me/favourites/:id': {
+    request: async () => ({ method: 'PUT', path: `/api/me/favourites/${(await addWumpus(server.store))._id}` }),
+    expected: signedIn(204),
+  },
+  'DELETE /api/me/favourites/:id': {
+    request: async () => ({ method: 'DELETE', path: `/api/me/favourites/${(await addWumpus(server.store))._id}` }),
+    expected: signedIn(204),
+  },
 }
 
 /** Rules that are not one endpoint each, over the same personas. */

@@ -254,8 +254,8 @@ export interface WumpusRepository {
    */
   update(id: string, patch: WumpusPatch, options?: { whileFiles?: WumpusRecord['files'] }): Promise<WumpusRecord | undefined>
   /**
-   * Removes the record (files are the caller's to remove) and takes it out of every pack (a pack whose
-   * cover it was gets its first animation as cover); answers how many were removed (0 or 1).
+   * Removes the record (files are the caller's to remove), takes it out of every pack (a pack whose
+   * cover it was gets its first animation as cover) and out of everyone's favourites; answers how many were removed (0 or 1).
    */
   delete(id: string): Promise<number>
   /**
@@ -347,6 +347,36 @@ export interface PackRepository {
   delete(id: string): Promise<number>
 }
 
+/** An animation a user keeps among their favourites, and when they favourited it. */
+export interface FavouriteRecord {
+  wumpusId: string
+  favouritedAt: Date
+}
+
+/** What adding a favourite did: added it, found it already there (its time kept), or found the user at the cap. */
+export type FavouriteAdded = 'added' | 'kept' | 'full'
+
+/** Each user's favourites, keyed by (email, animation id). Deleting an animation removes its favourites. */
+export interface FavouriteRepository {
+  /**
+   * Favourites the animation (the caller checked it exists) at `at` (default now), unless the user has it
+   * already or has `max` favourites.
+   */
+  add(email: string, wumpusId: string, options: { max: number; at?: Date }): Promise<FavouriteAdded>
+  /** Answers whether one was removed. */
+  remove(email: string, wumpusId: string): Promise<boolean>
+  /**
+   * Newest favourited first (favouritedAt desc, then wumpusId desc), paged with newest-first cursors; a
+   * bad cursor throws InvalidCursorError. `total` counts all of the user's favourites.
+   */
+  list(
+    email: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: FavouriteRecord[]; total: number; nextCursor?: string }>
+  /** The ids of every animation the user favourited, newest favourited first. */
+  ids(email: string): Promise<string[]>
+}
+
 /** Accounts, keyed by email. */
 export interface UserRepository {
   get(email: string): Promise<UserRecord | undefined>
@@ -411,6 +441,7 @@ export interface Store {
   readonly kind: 'sqlite' | 'mongo'
   readonly wumpuses: WumpusRepository
   readonly packs: PackRepository
+  readonly favourites: FavouriteRepository
   readonly users: UserRepository
   readonly sessions: SessionRepository
   readonly audit: AuditRepository

@@ -9,6 +9,7 @@ import type { RateCounter, Store } from '../port'
 import { renderedVersion, WUMPUS_FILE_ID_PATHS } from '../records'
 import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
 import { guard, toStoreError } from './errors'
+import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks } from './packs'
 import { MongoRenderJobs } from './render-jobs'
@@ -92,6 +93,9 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
   await sessions.updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
   await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
+  await db
+    .collection(FAVOURITES_COLLECTION)
+    .createIndexes([{ key: { email: 1, wumpusId: 1 }, unique: true }, { key: FAVOURITES_NEWEST_FIRST }, { key: { wumpusId: 1 } }])
 }
 
 /**
@@ -126,6 +130,7 @@ async function indexOlderWumpuses(db: Db): Promise<void> {
 export class MongoStore implements Store {
   readonly kind = 'mongo' as const
   readonly packs: MongoPacks
+  readonly favourites: MongoFavourites
   readonly wumpuses: MongoWumpuses
   readonly users: MongoUsers
   readonly sessions: MongoSessions
@@ -139,7 +144,8 @@ export class MongoStore implements Store {
     options: Pick<MongoStoreOptions, 'searchMaxAgeMs'> = {},
   ) {
     this.packs = new MongoPacks(db)
-    this.wumpuses = new MongoWumpuses(db, this.packs, options)
+    this.favourites = new MongoFavourites(db)
+    this.wumpuses = new MongoWumpuses(db, this.packs, this.favourites, options)
     this.users = new MongoUsers(db)
     this.sessions = new MongoSessions(db)
     this.audit = new MongoAudit(db)

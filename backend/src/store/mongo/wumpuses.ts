@@ -31,6 +31,7 @@ import {
   wumpusPatchFields,
 } from '../records'
 import { guard } from './errors'
+import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
 import { prefixFilter, searchFields, type SearchFields } from './search'
 import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Matches } from './wumpus-search'
@@ -116,6 +117,7 @@ export class MongoWumpuses implements WumpusRepository {
   constructor(
     db: Db,
     private readonly packs: MongoPacks,
+    private readonly favourites: MongoFavourites,
     options: { searchMaxAgeMs?: number } = {},
   ) {
     this.wumpuses = db.collection<WumpusDocument>('wumpuses')
@@ -363,6 +365,7 @@ export class MongoWumpuses implements WumpusRepository {
     this.changed()
     await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
     await this.packs.removeWumpus(id)
+    await this.favourites.removeWumpus(id)
     return 1
   }
 

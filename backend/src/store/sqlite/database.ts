@@ -187,6 +187,17 @@ const MIGRATIONS: readonly string[] = [
   UPDATE sessions SET last_used_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
   CREATE INDEX sessions_by_last_use ON sessions (last_used_at);
   `,
+  // Favourites (sqlite/favourites.ts): one row per user and animation, paged newest favourited first.
+  `
+  CREATE TABLE favourites (
+    email TEXT NOT NULL,
+    wumpus_id TEXT NOT NULL,
+    favourited_at INTEGER NOT NULL,
+    PRIMARY KEY (email, wumpus_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX favourites_newest ON favourites (email, favourited_at DESC, wumpus_id DESC);
+  CREATE INDEX favourites_of_wumpus ON favourites (wumpus_id);
+  `,
 ]
 
 /**

@@ -18,6 +18,7 @@ import { toAuditRecord, toPackRecord, toSessionRecord, toStoredFile, toUserRecor
 import { SqliteAudit } from './audit'
 import { json, type Db } from './database'
 import { SqliteFiles } from './files'
+import { SqliteFavourites } from './favourites'
 import { SqlitePacks } from './packs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
@@ -75,7 +76,7 @@ export async function importLegacyStore(db: Db, dataDir: string): Promise<Import
   try {
     const packs = new SqlitePacks(db)
     const repos: Repositories = {
-      wumpuses: new SqliteWumpuses(db, packs),
+      wumpuses: new SqliteWumpuses(db, packs, new SqliteFavourites(db)),
       packs,
       files: new SqliteFiles(db, path.join(dataDir, 'files')),
       users: new SqliteUsers(db),

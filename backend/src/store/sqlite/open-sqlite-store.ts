@@ -10,6 +10,7 @@ import { SqliteAudit } from './audit'
 import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
 import { SqliteFiles } from './files'
 import { importLegacyStore, type ImportReport } from './legacy-import'
+import { SqliteFavourites } from './favourites'
 import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
 import { SqliteRenderJobs } from './render-jobs'
@@ -74,6 +75,7 @@ class SqliteStore implements Store {
   readonly kind = 'sqlite' as const
   readonly wumpuses: SqliteWumpuses
   readonly packs: SqlitePacks
+  readonly favourites: SqliteFavourites
   readonly users: SqliteUsers
   readonly sessions: SqliteSessions
   readonly audit: SqliteAudit
@@ -87,7 +89,8 @@ class SqliteStore implements Store {
     readonly files: SqliteFiles,
   ) {
     this.packs = new SqlitePacks(db)
-    this.wumpuses = new SqliteWumpuses(db, this.packs)
+    this.favourites = new SqliteFavourites(db)
+    this.wumpuses = new SqliteWumpuses(db, this.packs, this.favourites)
     this.users = new SqliteUsers(db)
     this.sessions = new SqliteSessions(db)
     this.audit = new SqliteAudit(db)

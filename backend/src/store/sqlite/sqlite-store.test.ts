@@ -95,9 +95,11 @@ describe('sqlite store on disk', () => {
   it('gives sessions open before the idle timeout a full idle period from the upgrade', async () => {
     const session = await store.sessions.create({ email: 'old@example.com', uid: 'u', expiresAt: new Date(Date.now() + 3_600_000) })
     await store.close()
-    // The database as the version before last_used_at left it.
+    // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
-    db.exec('DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 3')
+    db.exec(
+      'DROP TABLE favourites; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 3',
+    )
     db.close()
     const upgradedAt = Date.now()
     store = await openSqliteStore({ dataDir })
@@ -203,7 +205,9 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec('DROP INDEX wumpuses_render_jobs; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at')
+      db.exec(
+        'DROP TABLE favourites; DROP INDEX wumpuses_render_jobs; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at',
+      )
       for (const column of [
         'rendered_version',
         'render_owner',

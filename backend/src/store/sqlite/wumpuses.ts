@@ -18,6 +18,7 @@ import {
 import { copyDerived, renderedVersion, sameFiles, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
+import type { SqliteFavourites } from './favourites'
 import type { SqlitePacks } from './packs'
 import { WumpusSearch, type Matches } from './wumpus-search'
 
@@ -107,6 +108,7 @@ export class SqliteWumpuses implements WumpusRepository {
   constructor(
     private readonly db: Db,
     private readonly packs: SqlitePacks,
+    private readonly favourites: SqliteFavourites,
   ) {
     this.search = new WumpusSearch(db)
     this.sql = {
@@ -224,6 +226,7 @@ export class SqliteWumpuses implements WumpusRepository {
         this.unindex(row.seq, wumpusFromRow(row))
         this.sql.delete.run(row.seq)
         this.packs.removeWumpus(id, new Date())
+        this.favourites.removeWumpus(id)
       })()
       this.downloads?.delete(row.seq)
       this.changed()

@@ -1,0 +1,47 @@
+import Router from '@koa/router'
+import { favouriteListPath } from '../../../contract/api-paths'
+import { favouriteListQuerySchema } from '../../../contract/favourites'
+import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { RouteDeps } from '../app'
+import { requireSession, sessionOf } from '../auth/require-session'
+import { idParam } from '../http/params'
+import { createFavouriteService } from '../services/favourites'
+
+/**
+ * One's own favourites (services/favourites.ts has the rules): any signed-in user, with a verified email
+ * or not. Private to the account: never kept by caches.
+ */
+export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits'>): Router {
+  const favourites = createFavouriteService(deps.store)
+  const router = new Router()
+  const session = requireSession(deps.sessions)
+  const write = deps.limits.guard('favourite')
+
+  router.get('/me/favourites', session, async (ctx) => {
+    const query = favouriteListQuerySchema.parse(ctx.query)
+    const page = await favourites.list(sessionOf(ctx).email, query)
+    ctx.set(TOTAL_COUNT_HEADER, String(page.total))
+    if (page.nextCursor) ctx.set(LINK_HEADER, `<${favouriteListPath({ limit: query.limit, cursor: page.nextCursor })}>; rel="next"`)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = page.items
+  })
+
+  router.get('/me/favourite-ids', session, async (ctx) => {
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = await favourites.ids(sessionOf(ctx).email)
+  })
+
+  router.put('/me/favourites/:id', session, write, async (ctx) => {
+    await favourites.add(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.status = 204
+  })
+
+  router.delete('/me/favourites/:id', session, write, async (ctx) => {
+    await favourites.remove(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.status = 204
+  })
+
+  return router
+}

@@ -1,0 +1,93 @@
+/** Favourites in MongoDB: the `favourites` collection, one document per (email, animation id), unique. */
+import type { Collection, Db, Filter } from 'mongodb'
+import { decodeCursor, encodeCursor } from '../list-order'
+import { DuplicateKeyError, type FavouriteAdded, type FavouriteRecord, type FavouriteRepository } from '../port'
+import { guard } from './errors'
+
+interface FavouriteDocument {
+  email: string
+  wumpusId: string
+  favouritedAt: Date
+}
+
+export const FAVOURITES_COLLECTION = 'favourites'
+/** Each user's favourites, newest favourited first (the list's order and its index). */
+export const FAVOURITES_NEWEST_FIRST = { email: 1, favouritedAt: -1, wumpusId: -1 } as const
+
+const fromDocument = (doc: FavouriteDocument): FavouriteRecord => ({ wumpusId: doc.wumpusId, favouritedAt: doc.favouritedAt })
+
+export class MongoFavourites implements FavouriteRepository {
+  private readonly favourites: Collection<FavouriteDocument>
+
+  constructor(db: Db) {
+    this.favourites = db.collection<FavouriteDocument>(FAVOURITES_COLLECTION)
+  }
+
+  async add(email: string, wumpusId: string, options: { max: number; at?: Date }): Promise<FavouriteAdded> {
+    if (await guard(() => this.favourites.findOne({ email, wumpusId }, { projection: { _id: 1 } }))) return 'kept'
+    // Counted before the write: adds racing at the cap may pass it by a few (no transaction on a single server).
+    if ((await guard(() => this.favourites.countDocuments({ email }))) >= options.max) return 'full'
+    try {
+      const { upsertedCount } = await guard(() =>
+        this.favourites.updateOne(
+          { email, wumpusId },
+          { $setOnInsert: { email, wumpusId, favouritedAt: options.at ?? new Date() } },
+          { upsert: true },
+        ),
+      )
+      return upsertedCount > 0 ? 'added' : 'kept'
+    } catch (error) {
+      // The same favourite added at the same moment elsewhere: the unique index kept one.
+      if (error instanceof DuplicateKeyError) return 'kept'
+      throw error
+    }
+  }
+
+  async remove(email: string, wumpusId: string): Promise<boolean> {
+    const { deletedCount } = await guard(() => this.favourites.deleteOne({ email, wumpusId }))
+    return deletedCount > 0
+  }
+
+  async list(
+    email: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: FavouriteRecord[]; total: number; nextCursor?: string }> {
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+    const filter: Filter<FavouriteDocument> = after
+      ? {
+          email,
+          $or: [{ favouritedAt: { $lt: new Date(after.time) } }, { favouritedAt: new Date(after.time), wumpusId: { $lt: after.id } }],
+        }
+      : { email }
+    const [docs, total] = await guard(() =>
+      Promise.all([
+        this.favourites
+          .find(filter)
+          .sort(FAVOURITES_NEWEST_FIRST)
+          .limit(options.limit + 1)
+          .toArray(),
+        this.favourites.countDocuments({ email }),
+      ]),
+    )
+    const items = docs.slice(0, options.limit).map(fromDocument)
+    const last = items.at(-1)
+    return docs.length > options.limit && last
+      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.favouritedAt.getTime(), id: last.wumpusId }, 'new') }
+      : { items, total }
+  }
+
+  async ids(email: string): Promise<string[]> {
+    const docs = await guard(() =>
+      this.favourites
+        .find({ email }, { projection: { _id: 0, wumpusId: 1 } })
+        .sort(FAVOURITES_NEWEST_FIRST)
+        .toArray(),
+    )
+    return docs.map((doc) => doc.wumpusId)
+  }
+
+  /** Forgets a deleted animation in everyone's favourites (found by index). */
+  async removeWumpus(wumpusId: string): Promise<void> {
+    await guard(() => this.favourites.deleteMany({ wumpusId }))
+  }
+}
