@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import { activityQuerySchema } from '../../../contract/audit'
-import { LINK_HEADER } from '../../../contract/limits'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession } from '../auth/require-session'
 import { toActivityEntry } from '../http/mappers/activity'
+import { setPageHeaders } from '../http/page-headers'
 
 /** The admin audit log for the dashboard's Activity page, newest first and paged. */
 export function activityRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit'>): Router {
@@ -11,8 +11,7 @@ export function activityRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'aud
   router.get('/activity', requireSession(deps.sessions), requireAdmin(deps.store), async (ctx) => {
     const query = activityQuerySchema.parse(ctx.query)
     const page = await deps.audit.list(query)
-    if (page.nextCursor)
-      ctx.set(LINK_HEADER, `</api/activity?${new URLSearchParams({ limit: String(query.limit), cursor: page.nextCursor })}>; rel="next"`)
+    setPageHeaders(ctx, page, (cursor) => `/api/activity?${new URLSearchParams({ limit: String(query.limit), cursor })}`)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items.map(toActivityEntry)
   })

@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import { favouriteListPath } from '../../../contract/api-paths'
 import { favouriteListQuerySchema } from '../../../contract/favourites'
-import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { RouteDeps } from '../app'
 import { requireSession, sessionOf } from '../auth/require-session'
+import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
 import { createFavouriteService } from '../services/favourites'
 
@@ -20,8 +20,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
   router.get('/me/favourites', session, async (ctx) => {
     const query = favouriteListQuerySchema.parse(ctx.query)
     const page = await favourites.list(sessionOf(ctx).email, query)
-    ctx.set(TOTAL_COUNT_HEADER, String(page.total))
-    if (page.nextCursor) ctx.set(LINK_HEADER, `<${favouriteListPath({ limit: query.limit, cursor: page.nextCursor })}>; rel="next"`)
+    setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items
   })

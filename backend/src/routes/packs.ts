@@ -1,11 +1,11 @@
 import Router from '@koa/router'
 import { packListPath } from '../../../contract/api-paths'
-import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { createPackSchema, packListQuerySchema, updatePackSchema } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { notFound } from '../http/http-error'
+import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
 import { createPackService } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
@@ -24,8 +24,7 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
   router.get('/packs', async (ctx) => {
     const query = packListQuerySchema.parse(ctx.query)
     const page = await packs.list(query)
-    ctx.set(TOTAL_COUNT_HEADER, String(page.total))
-    if (page.nextCursor) ctx.set(LINK_HEADER, `<${packListPath({ limit: query.limit, cursor: page.nextCursor })}>; rel="next"`)
+    setPageHeaders(ctx, page, (cursor) => packListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-cache')
     ctx.body = page.items
   })
