@@ -65,9 +65,17 @@ export function packPath(id: string): string {
   return `/api/packs/${encodeURIComponent(id)}`
 }
 
-/** One platform's ZIP of a pack: `GET /api/packs/{id}/download/{platform}`. */
-export function packDownloadPath(id: string, platform: string): string {
-  return `${packPath(id)}/download/${platform}`
+/**
+ * One platform's ZIP of a pack: `GET /api/packs/{id}/download/{platform}`; a pack the platform takes only
+ * in parts has one ZIP per part, `?part=1` to `?part=N`.
+ */
+export function packDownloadPath(id: string, platform: string, part?: number): string {
+  return `${packPath(id)}/download/${platform}${part === undefined ? '' : `?part=${part}`}`
+}
+
+/** One's personal packs, most recently edited first, a page at a time: `GET /api/me/packs`. */
+export function myPackListPath(page: { limit?: number; cursor?: string | null } = {}): string {
+  return pagedPath('/api/me/packs', page)
 }
 
 const segment = (value: string) => encodeURIComponent(value)
@@ -88,6 +96,8 @@ export const API_PATHS = {
   uploadImage: '/api/uploads/image',
   uploadLottieLink: '/api/uploads/lottie-link',
   packs: '/api/packs',
+  /** GET: one's personal packs, most recently edited first, paged; POST: a new personal pack. */
+  myPacks: '/api/me/packs',
   /** GET: one's favourites, newest favourited first, paged. */
   favourites: '/api/me/favourites',
   /** GET: the ids of all one's favourites (for the hearts on cards). */

@@ -77,6 +77,8 @@ export const PACK_DESCRIPTION_MAX = 500
 
 /** Favourites one account keeps at most. */
 export const FAVOURITES_MAX = 2000
+/** Personal packs one account keeps at most. */
+export const PERSONAL_PACKS_MAX = 100
 
 /** WhatsApp takes packs of 3 to 30 stickers, all animated or all still, with a 96x96 PNG tray icon of at most 50 KB. */
 export const WHATSAPP_PACK_MIN = 3
@@ -88,3 +90,7 @@ export const LINE_SET_SIZES = [8, 16, 24] as const
 export const LINE_MAIN_SIZE = { width: 240, height: 240 }
 export const LINE_TAB_SIZE = { width: 96, height: 74 }
 export const PACK_IMAGE_MAX_BYTES = 1_000_000
+/** Telegram sets hold at most this many animated stickers, or custom emoji; Signal packs at most 200 stickers. */
+export const TELEGRAM_SET_MAX = 120
+export const TELEGRAM_EMOJI_SET_MAX = 200
+export const SIGNAL_PACK_MAX = 200

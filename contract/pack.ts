@@ -4,7 +4,10 @@ import { pageQuerySchema } from './paging'
 import { platformSchema } from './stickers'
 import { idSchema, wumpusSchema } from './wumpus'
 
-/** Sticker packs: an admin's ordered selection of animations, downloadable as one ZIP per chat platform. */
+/**
+ * Sticker packs: an ordered selection of animations, downloadable as ZIPs per chat platform. Admins make
+ * the curated, public ones; any verified user makes personal ones.
+ */
 
 export const packNameSchema = z
   .string()
@@ -31,25 +34,52 @@ const coverInItems = (pack: { wumpusIds?: string[]; coverWumpusId?: string }) =>
   pack.coverWumpusId === undefined || pack.wumpusIds === undefined || pack.wumpusIds.includes(pack.coverWumpusId)
 const COVER_MESSAGE = { message: 'The cover must be one of the pack’s stickers', path: ['coverWumpusId'] }
 
-/** POST /api/packs. The cover defaults to the first sticker. */
-export const createPackSchema = z
-  .object({
-    name: packNameSchema,
-    description: packDescriptionSchema.default(''),
-    wumpusIds: packItemsSchema,
-    coverWumpusId: idSchema.optional(),
-  })
-  .strict()
-  .refine(coverInItems, COVER_MESSAGE)
+/**
+ * Who opens a pack: `public` packs are the curated ones admins make, listed at /packs; personal packs
+ * (any verified user's own, listed in their dashboard) are `private` (their owner and admins only) or
+ * `link` (anyone with the pack's link, which is unguessable).
+ */
+export const PACK_VISIBILITIES = ['public', 'link', 'private'] as const
+export const packVisibilitySchema = z.enum(PACK_VISIBILITIES)
+export type PackVisibility = z.infer<typeof packVisibilitySchema>
+export const personalVisibilitySchema = z.enum(['private', 'link'])
+
+const packFields = {
+  name: packNameSchema,
+  description: packDescriptionSchema.default(''),
+  wumpusIds: packItemsSchema,
+  coverWumpusId: idSchema.optional(),
+}
+
+/** POST /api/packs (admins): a curated, public pack. The cover defaults to the first sticker. */
+export const createPackSchema = z.object(packFields).strict().refine(coverInItems, COVER_MESSAGE)
 export type CreatePack = z.input<typeof createPackSchema>
 
-/** PUT /api/packs/{id}: the fields given replace the stored ones (add, reorder and remove are a new `wumpusIds`). */
+/** POST /api/me/packs (verified users): a personal pack, private unless `visibility` says `link`. */
+export const createPersonalPackSchema = z
+  .object({ ...packFields, visibility: personalVisibilitySchema.default('private') })
+  .strict()
+  .refine(coverInItems, COVER_MESSAGE)
+export type CreatePersonalPack = z.input<typeof createPersonalPackSchema>
+
+/** The fields of a pack an edit sets; each keeps the time of its latest edit. */
+export const PACK_EDIT_FIELDS = ['name', 'description', 'wumpusIds', 'coverWumpusId', 'visibility'] as const
+export type PackEditField = (typeof PACK_EDIT_FIELDS)[number]
+
+/**
+ * PUT /api/packs/{id}: the fields given replace the stored ones (add, reorder and remove are a new
+ * `wumpusIds`). `visibility` is for personal packs only. `editedAt` is when the edit was made (an edit
+ * queued offline sends its own time; default now, and never later than now): a field edited later
+ * elsewhere (another device) keeps that later value, and the answer's `superseded` names it.
+ */
 export const updatePackSchema = z
   .object({
     name: packNameSchema.optional(),
     description: packDescriptionSchema.optional(),
     wumpusIds: packItemsSchema.optional(),
     coverWumpusId: idSchema.optional(),
+    visibility: personalVisibilitySchema.optional(),
+    editedAt: z.string().datetime({ offset: true }).optional(),
   })
   .strict()
   .refine(coverInItems, COVER_MESSAGE)
@@ -67,18 +97,43 @@ export const packSchema = z.object({
   coverWumpusId: z.string().nullable(),
   wumpusIds: z.array(z.string()),
   cover: wumpusSchema.nullable(),
-  /** Email of the admin who made it. */
-  createdBy: z.string(),
+  visibility: packVisibilitySchema,
+  /**
+   * Email of who made it (its owner, for a personal pack). Null for a personal pack opened by anyone
+   * but its owner and admins: a shared link does not reveal its owner's email.
+   */
+  createdBy: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
 export type Pack = z.infer<typeof packSchema>
+
+/** The answer to PUT /api/packs/{id}: the pack, and the fields of this edit that a later edit elsewhere kept. */
+export const updatedPackSchema = packSchema.extend({ superseded: z.array(z.enum(PACK_EDIT_FIELDS)) })
+export type UpdatedPack = z.infer<typeof updatedPackSchema>
 export const packListSchema = z.array(packSchema)
+
+/**
+ * One ZIP of a pack that a platform takes only in parts (WhatsApp 3 to 30 stickers, never still and
+ * animated together; Telegram 120; Signal 200; LINE sets of 8, 16 or 24): `…part-1-of-3…`.
+ */
+export const packPartSchema = z.object({
+  part: z.number().int().positive(),
+  url: z.string(),
+  fileName: z.string(),
+  stickers: z.number().int().nonnegative(),
+  bytes: z.number().int().nonnegative(),
+  /** Still stickers (WhatsApp keeps still and animated stickers in separate packs). */
+  still: z.boolean(),
+})
+export type PackPart = z.infer<typeof packPartSchema>
 
 /**
  * One platform's ZIP of a pack, as the pack page offers it: `fits` false means the server refuses it
  * (`message` says why); `missing` stickers have no file for that platform yet and are left out (listed in
- * the ZIP's README.txt); `notes` are advice that does not stop the download (LINE set sizes).
+ * the ZIP's README.txt); `notes` are advice that does not stop the download (LINE set sizes). A pack larger
+ * than the platform allows comes in `parts` (empty when it fits in one ZIP: then `url` is the download),
+ * and `notes` say how it is split and which stickers no part holds.
  */
 export const packDownloadSchema = z.object({
   platform: platformSchema,
@@ -92,6 +147,7 @@ export const packDownloadSchema = z.object({
   /** Sum of the sticker files' sizes (the ZIP adds a few hundred bytes per file). */
   bytes: z.number().int().nonnegative(),
   notes: z.array(z.string()),
+  parts: z.array(packPartSchema),
 })
 export type PackDownload = z.infer<typeof packDownloadSchema>
 
@@ -102,5 +158,8 @@ export const packDetailSchema = packSchema.extend({
 })
 export type PackDetail = z.infer<typeof packDetailSchema>
 
-/** GET /api/packs: newest first, paged like the gallery. */
+/** GET /api/packs (the public ones) and GET /api/me/packs (one's own): paged like the gallery. */
 export const packListQuerySchema = pageQuerySchema
+
+/** GET /api/packs/{id}/download/{platform}?part=N, for a platform that takes the pack in parts. */
+export const packDownloadQuerySchema = z.object({ part: z.coerce.number().int().min(1).max(PACK_ITEMS_MAX).optional() }).strict()

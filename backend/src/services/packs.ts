@@ -93,6 +93,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       coverWumpusId: pack.coverWumpusId,
       wumpusIds: pack.wumpusIds,
       cover: cover ? toApiWumpus(cover) : null,
+      visibility: 'public',
       createdBy: pack.createdBy,
       createdAt: pack.createdAt.toISOString(),
       updatedAt: pack.updatedAt.toISOString(),
@@ -222,6 +223,7 @@ function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
     missing: plan.left.length,
     bytes: plan.entries.reduce((sum, entry) => sum + entry.file.bytes, 0),
     notes: plan.notes,
+    parts: [],
   }
 }
 

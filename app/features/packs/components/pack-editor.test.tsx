@@ -128,6 +128,7 @@ describe('PackEditor', () => {
       name: 'Old Name',
       description: 'Kept',
       coverWumpusId: items[1]!._id,
+      visibility: 'public',
       wumpusIds: items.map((w) => w._id),
       cover: items[1]!,
       createdBy: 'boss@example.com',

@@ -8,6 +8,7 @@ import { renderApp } from '../../../test/render-app'
 const makePack = (n: number): Pack => ({
   id: String(n).padStart(24, '0'),
   name: `Pack ${n}`,
+  visibility: 'public',
   description: `The ${n}th pack`,
   coverWumpusId: null,
   wumpusIds: [],
