@@ -7,3 +7,4 @@ declare class URLSearchParams {
   toString(): string
   [Symbol.iterator](): IterableIterator<[string, string]>
 }
+declare function structuredClone<T>(value: T): T

@@ -4,16 +4,13 @@
 // remapping), idle time stretches are removed, and star and polygon shapes become bezier paths.
 // What cannot be converted is left as it is, for the platform check to refuse with its reason.
 import { gzipSync } from 'node:zlib'
+import { addSceneParent, isObject, layerLists, retime, type Json } from '../../../contract/remix/lottie-walk'
 import { lottieBytes } from './lottie-json'
 import { lottieHeader } from './render-lottie'
 
 /** The canvas of a sticker; custom emoji have 100 (contract/stickers.ts). */
 export const TELEGRAM_SIZE = 512
 export const TELEGRAM_FPS = 60
-
-type Json = Record<string, unknown>
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 export interface TelegramConversion {
   lottie: Json
@@ -52,56 +49,6 @@ export function tgsBytes(lottie: object): Uint8Array {
 
 const round = (n: number) => Math.round(n * 100) / 100
 
-/** Every composition: the main one and the precomposition assets. */
-function compositions(lottie: Json): Json[][] {
-  const comps = [lottie.layers as Json[]]
-  for (const asset of Array.isArray(lottie.assets) ? lottie.assets : []) {
-    if (isObject(asset) && Array.isArray(asset.layers)) comps.push(asset.layers as Json[])
-  }
-  return comps
-}
-
-/** Multiplies every time value by `factor`: in and out points, start times, keyframes, markers. */
-function retime(lottie: Json, factor: number): void {
-  for (const key of ['ip', 'op'] as const) if (typeof lottie[key] === 'number') lottie[key] = lottie[key] * factor
-  for (const marker of Array.isArray(lottie.markers) ? lottie.markers : []) {
-    if (!isObject(marker)) continue
-    if (typeof marker.tm === 'number') marker.tm *= factor
-    if (typeof marker.dr === 'number') marker.dr *= factor
-  }
-  const seen = new Set<object>()
-  for (const layers of compositions(lottie)) {
-    for (const layer of layers) {
-      if (!isObject(layer) || seen.has(layer)) continue
-      for (const key of ['ip', 'op', 'st'] as const) if (typeof layer[key] === 'number') layer[key] = layer[key] * factor
-      scaleKeyframeTimes(layer, factor, seen)
-    }
-  }
-}
-
-/**
- * Scales `t` of every keyframe under `node` (animated properties are `{ a: 1, k: [{ t, s, ... }] }`;
- * paths and gradients nest deeper, so the whole subtree is walked). A JSON file never shares
- * objects, but a Lottie built in code may: each object is scaled once.
- */
-function scaleKeyframeTimes(node: unknown, factor: number, seen = new Set<object>()): void {
-  const stack: unknown[] = [node]
-  while (stack.length > 0) {
-    const item = stack.pop()
-    if (typeof item !== 'object' || item === null || seen.has(item)) continue
-    seen.add(item)
-    if (Array.isArray(item)) {
-      for (const child of item) if (typeof child === 'object' && child !== null) stack.push(child)
-      continue
-    }
-    if (!isObject(item)) continue
-    if (Array.isArray(item.k) && item.k.some((k) => isObject(k) && typeof k.t === 'number')) {
-      for (const keyframe of item.k) if (isObject(keyframe) && typeof keyframe.t === 'number') keyframe.t *= factor
-    }
-    for (const value of Object.values(item)) if (typeof value === 'object' && value !== null) stack.push(value)
-  }
-}
-
 /**
  * A time stretch (sr) only plays a precomposition's content slower or faster: players (lottie-web,
  * ThorVG, rlottie) ignore it on other layers, so there it is reset to 1 and nothing on screen changes.
@@ -109,7 +56,7 @@ function scaleKeyframeTimes(node: unknown, factor: number, seen = new Set<object
  */
 function resetIdleTimeStretch(lottie: Json): boolean {
   let reset = false
-  for (const layers of compositions(lottie)) {
+  for (const layers of layerLists(lottie)) {
     for (const layer of layers) {
       if (!isObject(layer) || typeof layer.sr !== 'number' || layer.sr === 1 || layer.ty === 0) continue
       layer.sr = 1
@@ -122,28 +69,9 @@ function resetIdleTimeStretch(lottie: Json): boolean {
 /** Scales and centres the scene on the `size` canvas through a null layer that parents every root layer. */
 function fitCanvas(lottie: Json, width: number, height: number, size: number): void {
   const scale = size / Math.max(width, height)
-  const layers = lottie.layers as Json[]
-  const index = Math.max(0, ...layers.map((layer) => (typeof layer.ind === 'number' ? layer.ind : 0))) + 1
-  for (const layer of layers) if (isObject(layer) && layer.parent === undefined) layer.parent = index
-  const still = (k: unknown) => ({ a: 0, k })
-  layers.push({
-    ddd: 0,
-    ind: index,
-    ty: 3,
-    nm: 'telegram canvas',
-    sr: 1,
-    ao: 0,
-    ks: {
-      o: still(100),
-      r: still(0),
-      a: still([0, 0, 0]),
-      p: still([(size - width * scale) / 2, (size - height * scale) / 2, 0]),
-      s: still([scale * 100, scale * 100, 100]),
-    },
-    ip: lottie.ip,
-    op: lottie.op,
-    st: 0,
-    bm: 0,
+  addSceneParent(lottie, 'telegram canvas', {
+    p: [(size - width * scale) / 2, (size - height * scale) / 2, 0],
+    s: [scale * 100, scale * 100, 100],
   })
   lottie.w = size
   lottie.h = size
@@ -166,7 +94,7 @@ function convertStars(lottie: Json): number {
       }
     })
   }
-  for (const layers of compositions(lottie)) for (const layer of layers) if (isObject(layer)) visit(layer.shapes)
+  for (const layers of layerLists(lottie)) for (const layer of layers) if (isObject(layer)) visit(layer.shapes)
   return converted
 }
 
