@@ -122,19 +122,6 @@ function shadeGap(x: Lab, y: Lab): number {
   return dh <= SAME_HUE_DEGREES + HUE_DRIFT_PER_LIGHTNESS * dL ? dh / 60 + dL : Infinity
 }
 
-/** Every member of one a shade of every member of the other (so a shadow never links two colours). */
-function clusterGap(x: Cluster, y: Cluster): number {
-  let sum = 0
-  for (const a of x.members) {
-    for (const b of y.members) {
-      const gap = shadeGap(a.lab, b.lab)
-      if (gap === Infinity) return Infinity
-      sum += gap
-    }
-  }
-  return sum / (x.members.length * y.members.length)
-}
-
 function centre(cluster: Cluster): Lab {
   const mean = (key: keyof Lab) => cluster.members.reduce((sum, m) => sum + m.lab[key] * m.weight, 0) / cluster.weight
   return { L: mean('L'), a: mean('a'), b: mean('b') }
@@ -142,33 +129,47 @@ function centre(cluster: Cluster): Lab {
 
 const labDistance = (x: Lab, y: Lab) => Math.hypot(x.L - y.L, x.a - y.a, x.b - y.b)
 
-/** Merges the closest pair by `gap`; false when no pair has a finite gap. */
-function mergeClosest(clusters: Cluster[], gap: (x: Cluster, y: Cluster) => number): boolean {
+/** Merges the closest pair by `gap`. */
+function mergeClosest(clusters: Cluster[], gap: (x: Cluster, y: Cluster) => number): void {
   let best: [number, number, number] | undefined
   for (let i = 0; i < clusters.length; i++) {
     for (let j = i + 1; j < clusters.length; j++) {
       const d = gap(clusters[i]!, clusters[j]!)
-      if (d !== Infinity && (!best || d < best[2])) best = [i, j, d]
+      if (!best || d < best[2]) best = [i, j, d]
     }
   }
-  if (!best) return false
+  if (!best) return
   const [i, j] = best
   const x = clusters[i]!
   const y = clusters[j]!
   clusters.splice(j, 1)
   clusters.splice(i, 1, { members: [...x.members, ...y.members], weight: x.weight + y.weight })
-  return true
 }
 
 /** The animation's colour slots, most covering first: at most 8, shades of one colour together. */
 export function colourSlots(lottie: Lottie): ColourSlot[] {
   const byHex = new Map<string, number>()
   for (const use of colourUses(lottie)) byHex.set(use.hex, (byHex.get(use.hex) ?? 0) + use.weight)
-  // Sorted first, so the same drawing always gives the same slots.
-  const clusters: Cluster[] = [...byHex]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([hex, weight]) => ({ members: [{ hex, weight, lab: rgbToLab(hexToRgb(hex)) }], weight }))
-  while (mergeClosest(clusters, clusterGap));
+  // The most covering colours come first and anchor the slots; each next colour joins the slot it is a
+  // shade of (of every member, so a shadow never links two colours), the closest one, or starts its own.
+  const colours: Colour[] = [...byHex]
+    .map(([hex, weight]) => ({ hex, weight, lab: rgbToLab(hexToRgb(hex)) }))
+    .sort((x, y) => y.weight - x.weight || (x.hex < y.hex ? -1 : 1))
+  const clusters: Cluster[] = []
+  for (const colour of colours) {
+    let best: { cluster: Cluster; gap: number } | undefined
+    for (const cluster of clusters) {
+      const gaps = cluster.members.map((member) => shadeGap(member.lab, colour.lab))
+      const gap = Math.max(...gaps)
+      if (gap !== Infinity && (!best || gap < best.gap)) best = { cluster, gap }
+    }
+    if (best) {
+      best.cluster.members.push(colour)
+      best.cluster.weight += colour.weight
+    } else {
+      clusters.push({ members: [colour], weight: colour.weight })
+    }
+  }
   while (clusters.length > COLOUR_SLOTS_MAX) mergeClosest(clusters, (x, y) => labDistance(centre(x), centre(y)))
   const total = clusters.reduce((sum, cluster) => sum + cluster.weight, 0) || 1
   return clusters

@@ -5,6 +5,8 @@ import { chroma, hexToRgb, rgbToLab } from '../../../contract/remix/colour-space
 import { colourPresets, colourSlots, COLOUR_SLOTS_MAX, recolour } from '../../../contract/remix/colours'
 import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { mirrored, withSpeed } from '../../../contract/remix/motion'
+import { CAPTION_MAX, withCaption } from '../../../contract/remix/caption'
+import { captionFont } from './caption-font'
 
 const mascots = demoMascots()
 const waving = mascots.find((mascot) => mascot.slug === 'waving-wumpus')!.lottie as Lottie
@@ -157,5 +159,59 @@ describe('mirror', () => {
 
   it('twice is the original', () => {
     expect(mirrored(mirrored(waving))).toEqual(waving)
+  })
+})
+
+describe('caption', () => {
+  const font = captionFont()
+  /** How many pixels of a band of rows are opaque white-ish (the caption's fill). */
+  const whiteIn = (rgba: Uint8Array, rows: [number, number]) => {
+    let count = 0
+    for (let y = rows[0]; y < rows[1]; y++) {
+      for (let x = 0; x < SIZE; x++) {
+        const at = (y * SIZE + x) * 4
+        if (rgba[at + 3]! > 200 && rgba[at]! > 230 && rgba[at + 1]! > 230 && rgba[at + 2]! > 230) count++
+      }
+    }
+    return count
+  }
+
+  it('sets the text as vector paths, not a text layer, on top from the first frame to the last', () => {
+    const edited = withCaption(waving, { text: 'gm friends', position: 'top' }, font)
+    const caption = edited.layers[0]!
+    expect(edited.layers.some((layer) => layer.ty === 5)).toBe(false)
+    expect(caption).toMatchObject({ ty: 4, nm: 'caption', ip: waving.ip, op: waving.op })
+    const json = JSON.stringify(caption)
+    expect(json.match(/"ty":"sh"/g)!.length).toBeGreaterThan(8)
+    expect(edited.layers.slice(1)).toEqual(waving.layers)
+  })
+
+  it('draws it where asked, readable in the first frame', async () => {
+    const [plain, top, bottom] = await Promise.all([
+      frame(waving, 0),
+      frame(withCaption(waving, { text: 'Hello!', position: 'top' }, font), 0),
+      frame(withCaption(waving, { text: 'Hello!', position: 'bottom' }, font), 0),
+    ])
+    const topBand: [number, number] = [0, SIZE / 4]
+    const bottomBand: [number, number] = [(SIZE * 3) / 4, SIZE]
+    expect(whiteIn(top, topBand)).toBeGreaterThan(whiteIn(plain, topBand) + 20)
+    expect(whiteIn(bottom, bottomBand)).toBeGreaterThan(whiteIn(plain, bottomBand) + 20)
+    expect(whiteIn(top, bottomBand)).toBe(whiteIn(plain, bottomBand))
+  })
+
+  it('fits the longest caption within the canvas, on two lines', () => {
+    const text = 'the quick brown fox jumps over the lazy d'.slice(0, CAPTION_MAX)
+    const caption = withCaption(waving, { text, position: 'bottom' }, font).layers[0]!
+    const xs = [...JSON.stringify(caption).matchAll(/"v":(\[\[.*?\]\])/g)].flatMap((m) =>
+      (JSON.parse(m[1]!) as number[][]).map((v) => v[0]!),
+    )
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(0)
+    expect(Math.max(...xs)).toBeLessThanOrEqual(waving.w)
+    expect((caption.shapes as unknown[]).length).toBe(2)
+  })
+
+  it('knows which characters its font cannot draw', () => {
+    expect(font.missing('Café déjà vu')).toEqual([])
+    expect(font.missing('hi 字🙂')).toEqual(['字', '🙂'])
   })
 })
