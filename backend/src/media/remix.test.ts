@@ -7,6 +7,10 @@ import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { mirrored, withSpeed } from '../../../contract/remix/motion'
 import { CAPTION_MAX, withCaption } from '../../../contract/remix/caption'
 import { captionFont } from './caption-font'
+import { withOutline } from '../../../contract/remix/outline'
+import { applyRecipe, outlineFor, recipeFromSearch, recipeSchema, recipeToSearch, type Recipe } from '../../../contract/remix/recipe'
+import { checkStickerFile } from './platform-check'
+import { exportForPlatform } from './platform-exports'
 
 const mascots = demoMascots()
 const waving = mascots.find((mascot) => mascot.slug === 'waving-wumpus')!.lottie as Lottie
@@ -213,5 +217,69 @@ describe('caption', () => {
   it('knows which characters its font cannot draw', () => {
     expect(font.missing('Café déjà vu')).toEqual([])
     expect(font.missing('hi 字🙂')).toEqual(['字', '🙂'])
+  })
+})
+
+describe('outline', () => {
+  it('draws a white rim around the silhouette, under the drawing', async () => {
+    const outlined = withOutline(waving)
+    expect(outlined.layers.slice(0, -1)).toEqual(waving.layers)
+    const [plain, rimmed] = await Promise.all([frame(waving, 0), frame(outlined, 0)])
+    let rim = 0
+    for (let at = 0; at < plain.length; at += 4) {
+      const wasEmpty = plain[at + 3]! < 10
+      const isWhite = rimmed[at + 3]! > 200 && rimmed[at]! > 230 && rimmed[at + 1]! > 230 && rimmed[at + 2]! > 230
+      if (wasEmpty && isWhite) rim++
+    }
+    // A ring of new white pixels around the body (a 64 px frame: a 2 px ring around the body is over a hundred pixels).
+    expect(rim).toBeGreaterThan(60)
+  })
+})
+
+describe('a recipe', () => {
+  const font = captionFont()
+  const [body] = colourSlots(waving)
+  const recipe: Recipe = recipeSchema.parse({
+    colours: { [body!.id]: '#E0457B' },
+    caption: { text: ' gm friends ', position: 'top' },
+    speed: 1.5,
+    mirror: true,
+  })
+
+  it('is checked by its schema', () => {
+    expect(recipe.colours).toEqual({ [body!.id]: '#e0457b' })
+    expect(recipe.caption).toEqual({ text: 'gm friends', position: 'top' })
+    for (const bad of [
+      { speed: 3 },
+      { colours: { [body!.id]: 'red' } },
+      { caption: { text: 'x'.repeat(41), position: 'top' } },
+      { caption: { text: 'two\nlines', position: 'top' } },
+      { tilt: 5 },
+    ]) {
+      expect(recipeSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false)
+    }
+  })
+
+  it('travels in a page address and comes back the same', () => {
+    const withOutlineOff = { ...recipe, outline: false }
+    expect(recipeFromSearch(recipeToSearch(withOutlineOff))).toEqual(withOutlineOff)
+    expect(recipeFromSearch({ s: '9', c: 'zz-123', m: '1' })).toEqual({ mirror: true })
+  })
+
+  it('outlines the files of apps that recommend it, unless it says', () => {
+    expect(outlineFor({}, 'whatsapp')).toBe(true)
+    expect(outlineFor({}, 'telegram')).toBe(true)
+    expect(outlineFor({}, 'discord')).toBe(false)
+    expect(outlineFor({ outline: false }, 'telegram')).toBe(false)
+    expect(outlineFor({ outline: true }, 'slack')).toBe(true)
+  })
+
+  it('makes a Telegram sticker that still passes Telegram’s rules', async () => {
+    for (const mascot of mascots) {
+      const edited = applyRecipe(mascot.lottie as Lottie, recipe, { font, outline: outlineFor(recipe, 'telegram') })
+      const telegram = await exportForPlatform('telegram', edited)
+      expect(telegram.file, `${mascot.slug}: ${telegram.notes.join('; ')}`).toBeDefined()
+      expect(checkStickerFile('telegram', telegram.file!.bytes).problems, mascot.slug).toEqual([])
+    }
   })
 })
