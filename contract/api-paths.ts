@@ -48,6 +48,11 @@ export function wumpusStillPath(id: string): string {
   return `/api/wumpus/${encodeURIComponent(id)}/still.png`
 }
 
+/** The colour slots a remix recipe can change, and presets: `GET /api/wumpus/{id}/colours`. */
+export function wumpusColoursPath(id: string): string {
+  return `/api/wumpus/${encodeURIComponent(id)}/colours`
+}
+
 /** A page of a list paged by cursor only: `{path}?limit=&cursor=`. */
 function pagedPath(path: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null }): string {
   const query = new URLSearchParams({ limit: String(limit) })

@@ -45,6 +45,13 @@ export const recipeSchema = z
   .strict()
 export type Recipe = z.output<typeof recipeSchema>
 
+/** GET /api/wumpus/{id}/colours: the colour slots a recipe can change, most covering first, and presets. */
+export const colourChoicesSchema = z.object({
+  slots: z.array(z.object({ id: z.string(), colour: z.string(), share: z.number().min(0).max(1) })),
+  presets: z.array(z.object({ id: z.string(), name: z.string(), colours: z.record(z.string(), z.string()) })),
+})
+export type ColourChoices = z.infer<typeof colourChoicesSchema>
+
 /** The chat apps whose sticker guidelines ask for a white outline. */
 const OUTLINE_RECOMMENDED: readonly Platform[] = ['whatsapp', 'telegram']
 

@@ -108,6 +108,10 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/still.png` }),
     expected: everyone(200),
   },
+  'GET /api/wumpus/:id/colours': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${await usersWumpus()}/colours` }),
+    expected: everyone(200),
+  },
   'GET /api/files/:id': {
     request: async () => ({ method: 'GET', path: `/api/files/${await adminUpload('gif', buildGif())}` }),
     expected: everyone(200),

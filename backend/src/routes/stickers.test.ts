@@ -1,5 +1,7 @@
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { wumpusColoursPath } from '../../../contract/api-paths'
+import { colourChoicesSchema } from '../../../contract/remix/recipe'
 import { PLATFORMS, stickerExportListSchema, type StickerExport } from '../../../contract/stickers'
 import { wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
 import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
@@ -199,5 +201,28 @@ describe('GET /api/wumpus/{id}/stickers', () => {
       expect(res.status).toBe(404)
       expect(errorBody(await res.json()).error.code).toBe('NOT_FOUND')
     }
+  })
+})
+
+describe('GET /api/wumpus/{id}/colours', () => {
+  it('lists the colour slots a remix can change, with presets, revalidated by the Lottie', async () => {
+    const id = await publish('Colourful Wumpus', lottieBytes())
+    const res = await fetch(`${server.url}${wumpusColoursPath(id)}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('no-cache')
+    const choices = colourChoicesSchema.parse(await res.json())
+    // The fixture is one ball filled with rgb(0.35, 0.4, 0.95).
+    expect(choices.slots).toEqual([{ id: '5966f2', colour: '#5966f2', share: 1 }])
+    expect(choices.presets.map((preset) => preset.id)).toEqual(['night', 'pastel', 'mono'])
+    for (const preset of choices.presets) expect(Object.keys(preset.colours)).toEqual(['5966f2'])
+
+    const again = await fetch(`${server.url}${wumpusColoursPath(id)}`, { headers: { 'If-None-Match': res.headers.get('etag')! } })
+    expect(again.status).toBe(304)
+  })
+
+  it('is NOT_FOUND for an unknown animation', async () => {
+    const res = await fetch(`${server.url}${wumpusColoursPath('0123456789abcdef01234567')}`)
+    expect(res.status).toBe(404)
+    expect(errorBody(await res.json()).error.code).toBe('NOT_FOUND')
   })
 })

@@ -6,17 +6,20 @@ import { toApiStickers } from '../http/mappers/stickers'
 import { sendTimeout } from '../http/node-server'
 import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
+import { createColourChoices } from '../services/remixes'
 import { createStillPictures } from '../services/still-pictures'
 import { findWumpus } from '../services/wumpuses'
 
 /**
  * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.
  * GET /wumpus/{id}/still.png: its first frame as a PNG (link previews, Copy image).
+ * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets.
  */
 export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router {
   const { store, config } = deps
   const router = new Router()
   const stillOf = createStillPictures(store)
+  const coloursOf = createColourChoices(store)
 
   router.get('/wumpus/:id/stickers', async (ctx) => {
     const record = await findWumpus(store, idParam(ctx))
@@ -37,6 +40,19 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router
     }
     ctx.type = 'image/png'
     ctx.body = Buffer.from(still.png.buffer, still.png.byteOffset, still.png.byteLength)
+  })
+
+  router.get('/wumpus/:id/colours', async (ctx) => {
+    const record = await findWumpus(store, idParam(ctx))
+    // The slots follow the Lottie file: a new Lottie is a new ETag.
+    const etag = `"colours-${record.files.lottie.id}"`
+    ctx.set('Cache-Control', 'no-cache')
+    ctx.etag = etag
+    if (matchesEtag(ctx.get('If-None-Match'), etag)) {
+      ctx.status = 304
+      return
+    }
+    ctx.body = await coloursOf(record)
   })
 
   return router
