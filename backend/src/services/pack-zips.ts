@@ -1,18 +1,20 @@
-// A pack's ZIP for one chat platform: which stickers go in it (planZip, checked against the platform's pack
-// rules before a byte is sent), what the pack page says of it (toDownload), and the archive itself (writeZip),
-// streamed entry by entry: one sticker file in memory at a time.
+// A pack's ZIPs for one chat platform: which stickers go in them (planZip, checked against the platform's
+// pack rules before a byte is sent, and split into parts where the app takes smaller packs: pack-parts.ts),
+// what the pack page says of them (toDownload), and each archive itself (writeZip), streamed entry by entry:
+// one sticker file in memory at a time.
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
 import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
-import type { PackDownload } from '../../../contract/pack'
+import type { PackDownload, PackPart } from '../../../contract/pack'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
-import { HttpError } from '../http/http-error'
+import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import { lineSetImages, trayIcon } from '../media/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
 import { derivedIsCurrent, fileStem } from './derived-media'
-import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, type PackEntry } from './pack-manifests'
+import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
+import { listInWords, partNoun, partsInWords, splitNotes, splitPack, type SplitPart } from './pack-parts'
 
 /** A pack's ZIP for one platform, ready to stream. */
 export interface PackZip {
@@ -26,12 +28,14 @@ export interface PackZip {
 
 type Entry = { record: WumpusRecord; file: DerivedFile }
 
-/** Telegram sets hold at most this many animated stickers, or custom emoji. */
-const TELEGRAM_SET_MAX: Partial<Record<Platform, number>> = { telegram: 120, 'telegram-emoji': 200 }
-
 export interface ZipPlan {
   platform: Platform
+  /** Every sticker with this platform's file, in pack order. */
   entries: Entry[]
+  /** The ZIPs: one for a pack the app takes whole, several when it takes it only in parts, none when it does not fit. */
+  parts: SplitPart<Entry>[]
+  /** Stickers with a file that no part holds (too few for a WhatsApp pack of their kind, past LINE's last set). */
+  outside: Entry[]
   /** Animations without this platform's file, and why. */
   left: { record: WumpusRecord; reason: string }[]
   fits: boolean
@@ -51,30 +55,55 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
   }
   const count = entries.length
   const has = left.length === 0 ? `this pack has ${count}` : `${count} of this pack’s ${items.length} have a ${rules.label} file`
+  const split = splitPack(platform, entries, (entry) => entry.file.frames < 2)
   let message: string | null = null
   if (items.length === 0) message = 'This pack has no stickers.'
   else if (count === 0) message = `None of this pack’s stickers has a ${rules.label} file yet.`
-  else if (platform === 'whatsapp') {
-    const still = entries.find((e) => e.file.frames < 2)
-    if (count < WHATSAPP_PACK_MIN || count > WHATSAPP_PACK_MAX)
-      message = `WhatsApp packs need ${WHATSAPP_PACK_MIN} to ${WHATSAPP_PACK_MAX} stickers; ${has}.`
-    else if (still) message = `WhatsApp packs are all animated; “${still.record.name}” is a still.`
+  else if (split.parts.length === 0 && platform === 'line')
+    message = `LINE sets have ${listInWords(LINE_SET_SIZES, 'or')} stickers; ${has}.`
+  else if (split.parts.length === 0 && platform === 'whatsapp') {
+    const stills = entries.filter((entry) => entry.file.frames < 2).length
+    const kinds = `${count - stills} animated and ${stills} still`
+    message =
+      stills === 0 || stills === count
+        ? `WhatsApp packs need ${WHATSAPP_PACK_MIN} to ${WHATSAPP_PACK_MAX} stickers; ${has}.`
+        : `WhatsApp packs need at least ${WHATSAPP_PACK_MIN} stickers, never still and animated together; ${left.length === 0 ? `this pack has ${kinds}` : `of this pack’s ${items.length}, ${kinds} have a WhatsApp file`}.`
   }
-  const notes: string[] = []
-  if (platform === 'line' && count > 0 && !(LINE_SET_SIZES as readonly number[]).includes(count)) {
-    notes.push(`LINE sets have ${LINE_SET_SIZES.join(', ').replace(/, (?=\d+$)/, ' or ')} stickers; ${has}.`)
+  const fits = message === null
+  return {
+    platform,
+    entries,
+    parts: fits ? split.parts : [],
+    outside: fits ? split.leftOut : [],
+    left,
+    fits,
+    message,
+    notes: fits ? splitNotes(platform, split, (entry) => entry.record.name, rules.label) : [],
   }
-  const setMax = TELEGRAM_SET_MAX[platform]
-  if (setMax !== undefined && count > setMax)
-    notes.push(`Telegram sets hold up to ${setMax} ${platform === 'telegram' ? 'animated stickers' : 'custom emoji'}: make two sets.`)
-  return { platform, entries, left, fits: message === null, message, notes }
 }
 
-function zipName(pack: PackRecord, platform: Platform): string {
-  return `${fileStem(pack.name)}.${platform}.zip`
+/** `kind-wumpuses.whatsapp.zip`, or `kind-wumpuses.whatsapp.part-1-of-3.zip` for a part of a split pack. */
+function zipName(pack: PackRecord, platform: Platform, part?: ZipPart): string {
+  return `${fileStem(pack.name)}.${platform}${part && part.of > 1 ? `.part-${part.number}-of-${part.of}` : ''}.zip`
+}
+
+const bytesOf = (entries: Entry[]) => entries.reduce((sum, entry) => sum + entry.file.bytes, 0)
+
+/** The parts of a plan as the API lists them (each with its own URL and file name). */
+function apiParts(pack: PackRecord, plan: ZipPlan): PackPart[] {
+  return plan.parts.map((part, i) => ({
+    part: i + 1,
+    url: packDownloadPath(pack.id, plan.platform, i + 1),
+    fileName: zipName(pack, plan.platform, { number: i + 1, of: plan.parts.length, still: part.still }),
+    stickers: part.items.length,
+    bytes: bytesOf(part.items),
+    still: part.still,
+  }))
 }
 
 export function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
+  // What the download holds: the stickers of its parts (all with a file, when it does not fit: what there is).
+  const held = plan.fits ? plan.parts.flatMap((part) => part.items) : plan.entries
   return {
     platform: plan.platform,
     label: PLATFORM_RULES[plan.platform].label,
@@ -82,12 +111,31 @@ export function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
     fileName: zipName(pack, plan.platform),
     fits: plan.fits,
     message: plan.message,
-    stickers: plan.entries.length,
+    stickers: held.length,
     missing: plan.left.length,
-    bytes: plan.entries.reduce((sum, entry) => sum + entry.file.bytes, 0),
+    bytes: bytesOf(held),
     notes: plan.notes,
-    parts: [],
+    parts: plan.parts.length > 1 ? apiParts(pack, plan) : [],
   }
+}
+
+/**
+ * Which part a download asks for (`part` counts from 1): a pack in one ZIP needs none (part 1 is that ZIP);
+ * a split pack is refused without one, naming its parts, and 404 past its last.
+ */
+function partToWrite(pack: PackRecord, plan: ZipPlan, part: number | undefined): ZipPart {
+  const of = plan.parts.length
+  const label = PLATFORM_RULES[plan.platform].label
+  const comesAs = `This pack comes as ${partsInWords(plan.platform, of, label)}`
+  if (part === undefined && of > 1) {
+    const files = apiParts(pack, plan)
+    throw badRequest(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
+      parts: files.map(({ part, url, fileName }) => ({ part, url, fileName })),
+    })
+  }
+  const number = part ?? 1
+  if (number > of) throw notFound(`${comesAs}: there is no part ${number}.`)
+  return { number, of, still: plan.parts[number - 1]!.still }
 }
 
 /** Entry names keep the pack's order: `01-waving-wumpus.whatsapp.webp`. */
@@ -96,16 +144,19 @@ function entryNames(entries: Entry[]): string[] {
   return entries.map((entry, i) => `${String(i + 1).padStart(width, '0')}-${entry.file.filename}`)
 }
 
-export async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: ZipPlan): Promise<PackZip> {
+/** One ZIP of a plan that fits: the pack's only one, or the part `part` asks for (checked before anything is made). */
+export async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: ZipPlan, part?: number): Promise<PackZip> {
+  const which = partToWrite(pack, plan, part)
+  const stickers = plan.parts[which.number - 1]!.items
   const zip = new ZipFile()
   const mtime = pack.updatedAt
   const text = (name: string, content: string) => zip.addBuffer(Buffer.from(content, 'utf8'), name, { mtime, compress: false })
   // The pack's images are made before the first byte goes out, so a failure is still a clean error.
-  const cover = plan.platform === 'whatsapp' || plan.platform === 'line' ? await coverStill(store, pack, plan.entries) : undefined
+  const cover = plan.platform === 'whatsapp' || plan.platform === 'line' ? await coverStill(store, pack, stickers) : undefined
   const tray = plan.platform === 'whatsapp' && cover ? await trayIcon(cover) : undefined
   const lineImages = plan.platform === 'line' && cover ? await lineSetImages(cover) : undefined
-  const names = entryNames(plan.entries)
-  plan.entries.forEach((entry, i) => {
+  const names = entryNames(stickers)
+  stickers.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
       store.files.read(entry.file.id).then(
         (file) =>
@@ -119,16 +170,16 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
   if (tray) {
     zip.addBuffer(Buffer.from(tray), 'tray.png', { mtime, compress: false })
     // Sticker apps that import .wastickers archives read the title and author from these.
-    text('title.txt', pack.name)
+    text('title.txt', partTitle(pack, which))
     text('author.txt', PACK_PUBLISHER)
   }
   if (lineImages) {
     zip.addBuffer(Buffer.from(lineImages.main), 'main.png', { mtime, compress: false })
     zip.addBuffer(Buffer.from(lineImages.tab), 'tab.png', { mtime, compress: false })
   }
-  const entries = plan.entries.map((entry, i) => ({ name: names[i]!, record: entry.record }))
-  for (const manifest of packManifests(pack, plan.platform, entries)) text(manifest.name, manifest.text)
-  text('README.txt', readme(pack, plan, entries))
+  const entries = stickers.map((entry, i) => ({ name: names[i]!, record: entry.record }))
+  for (const manifest of packManifests(pack, plan.platform, entries, which)) text(manifest.name, manifest.text)
+  text('README.txt', readme(pack, plan, entries, which))
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
   const bytes = await new Promise<number>((resolve) => end(undefined, resolve))
@@ -136,10 +187,10 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
     logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }),
   )
   return {
-    fileName: zipName(pack, plan.platform),
+    fileName: zipName(pack, plan.platform, which),
     bytes,
     stream: zip.outputStream as Readable,
-    wumpusIds: plan.entries.map((entry) => entry.record._id),
+    wumpusIds: stickers.map((entry) => entry.record._id),
   }
 }
 
@@ -174,19 +225,37 @@ function readmeLine(platform: Platform, entry: PackEntry): string {
   return tag ? `  ${entry.name}  ${tag}` : `  ${entry.name}`
 }
 
-function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[]): string {
+function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[], part: ZipPart): string {
   const label = PLATFORM_RULES[plan.platform].label
   // "Discord emoji", "Telegram stickers".
   const what = plan.platform.endsWith('-emoji') ? label : `${label} stickers`
   const lines = [`${pack.name}: ${what} from Wumpus Gallery`, '']
+  if (part.of > 1) lines.push(`Part ${part.number} of ${part.of}`, '')
   if (pack.description) lines.push(pack.description, '')
   lines.push(
     `${entries.length} sticker${entries.length === 1 ? '' : 's'}, in pack order:`,
     ...entries.map((entry) => readmeLine(plan.platform, entry)),
     '',
   )
+  if (part.of > 1) {
+    lines.push('The other parts of this pack:')
+    plan.parts.forEach((other, i) => {
+      if (i + 1 === part.number) return
+      const fileName = zipName(pack, plan.platform, { number: i + 1, of: part.of, still: other.still })
+      const count = `${other.items.length}${other.still ? ' still' : ''} sticker${other.items.length === 1 ? '' : 's'}`
+      lines.push(`  Part ${i + 1} of ${part.of} (${fileName}), ${count}: ${other.items.map((entry) => entry.record.name).join(', ')}`)
+    })
+    lines.push('')
+  }
   if (plan.left.length > 0) {
     lines.push(`Left out (no ${label} file):`, ...plan.left.map(({ record, reason }) => `  ${record.name}: ${reason}`), '')
+  }
+  if (plan.outside.length > 0) {
+    lines.push(
+      `Left out (no ${label} ${partNoun(plan.platform)} holds them):`,
+      ...plan.outside.map((entry) => `  ${entry.record.name}`),
+      '',
+    )
   }
   const bare = entries.filter((entry) => entry.record.emoji.length === 0)
   if (bare.length > 0 && PLATFORM_RULES[plan.platform].emoji > 0) {

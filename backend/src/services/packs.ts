@@ -28,8 +28,11 @@ export interface PackService {
   /** Throws NOT_FOUND for an unknown pack. */
   update(actor: string, id: string, patch: PackPatch): Promise<Pack>
   remove(actor: string, id: string): Promise<number>
-  /** Throws NOT_FOUND, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's rules. */
-  zip(id: string, platform: Platform): Promise<PackZip>
+  /**
+   * Throws NOT_FOUND, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's rules. `part`
+   * (from 1) picks one ZIP of a pack the platform takes in parts (BAD_REQUEST without it, NOT_FOUND past the last).
+   */
+  zip(id: string, platform: Platform, part?: number): Promise<PackZip>
 }
 
 export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
@@ -135,12 +138,12 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       return deleted
     },
 
-    async zip(id, platform) {
+    async zip(id, platform, part) {
       const pack = await getPack(id)
       const plan = planZip(pack, await itemsOf(pack), platform)
       if (!plan.fits)
         throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
-      return writeZip(store, logger, pack, plan)
+      return writeZip(store, logger, pack, plan, part)
     },
   }
 }
