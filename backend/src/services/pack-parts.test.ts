@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
-import { balanced, listInWords, splitNotes, splitPack, type PackSplit } from './pack-parts'
+import { listInWords, partsInWords } from '../../../contract/pack-parts'
+import { balanced, splitNotes, splitPack, type PackSplit } from './pack-parts'
 
 /** Stickers named by position ("s1"...), stills named "still1"...: their kind is in their name. */
 type Sticker = string
@@ -191,5 +192,14 @@ describe('listInWords', () => {
     expect(listInWords([30, 25])).toBe('30 and 25')
     expect(listInWords([30, 30, 25])).toBe('30, 30 and 25')
     expect(listInWords([8, 16, 24], 'or')).toBe('8, 16 or 24')
+  })
+})
+
+describe('partsInWords', () => {
+  it('names the parts as each app calls its packs', () => {
+    expect(partsInWords('whatsapp', 3)).toBe('3 WhatsApp packs')
+    expect(partsInWords('line', 1)).toBe('one LINE set')
+    expect(partsInWords('telegram-emoji', 2)).toBe('2 Telegram emoji sets')
+    expect(partsInWords('slack', 1)).toBe('one ZIP')
   })
 })

@@ -10,6 +10,7 @@ import {
   WHATSAPP_PACK_MAX,
   WHATSAPP_PACK_MIN,
 } from '../../../contract/limits'
+import { listInWords, PACK_NOUN } from '../../../contract/pack-parts'
 import type { Platform } from '../../../contract/stickers'
 
 /** One part: stickers in pack order; `still` when they are all stills (WhatsApp's still packs). */
@@ -24,12 +25,12 @@ export interface PackSplit<T> {
   leftOut: T[]
 }
 
-/** The platforms that take packs only up to a size, and what they call one. */
-const PACK_MAX: Partial<Record<Platform, { max: number; noun: 'pack' | 'set'; what: string }>> = {
-  whatsapp: { max: WHATSAPP_PACK_MAX, noun: 'pack', what: 'stickers' },
-  telegram: { max: TELEGRAM_SET_MAX, noun: 'set', what: 'animated stickers' },
-  'telegram-emoji': { max: TELEGRAM_EMOJI_SET_MAX, noun: 'set', what: 'custom emoji' },
-  signal: { max: SIGNAL_PACK_MAX, noun: 'pack', what: 'stickers' },
+/** The platforms that take packs only up to a size, and of what. */
+const PACK_MAX: Partial<Record<Platform, { max: number; what: string }>> = {
+  whatsapp: { max: WHATSAPP_PACK_MAX, what: 'stickers' },
+  telegram: { max: TELEGRAM_SET_MAX, what: 'animated stickers' },
+  'telegram-emoji': { max: TELEGRAM_EMOJI_SET_MAX, what: 'custom emoji' },
+  signal: { max: SIGNAL_PACK_MAX, what: 'stickers' },
 }
 
 /** LINE's set sizes are 1, 2 and 3 times the smallest: sets are counted in units of it. */
@@ -75,12 +76,6 @@ export function splitPack<T>(platform: Platform, items: readonly T[], isStill: (
   return { parts: parts.map((part) => ({ ...part, still: stillOnly(part.items) })), leftOut: [] }
 }
 
-/** "30", "30 and 25", "30, 30 and 25" (or "8, 16 or 24"). */
-export function listInWords(values: readonly (string | number)[], last: 'and' | 'or' = 'and'): string {
-  const words = values.map(String)
-  return words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${last} ${words[words.length - 1]}`
-}
-
 const quoted = (names: string[]) => listInWords(names.map((name) => `“${name}”`))
 
 /** What a pack page and each README say of a split: how the parts are cut, and what none holds (named). */
@@ -120,21 +115,11 @@ export function splitNotes<T>(platform: Platform, split: PackSplit<T>, nameOf: (
     return notes
   }
   const rule = PACK_MAX[platform]
+  const noun = PACK_NOUN[platform]
   if (rule && parts.length > 1) {
     notes.push(
-      `${label} ${rule.noun}s hold at most ${rule.max} ${rule.what}: this pack comes as ${parts.length} ${rule.noun}s of ${listInWords(sizes)}.`,
+      `${label} ${noun}s hold at most ${rule.max} ${rule.what}: this pack comes as ${parts.length} ${noun}s of ${listInWords(sizes)}.`,
     )
   }
   return notes
-}
-
-/** What the app calls one part: a WhatsApp "pack", a LINE "set"; apps without packs get a "ZIP". */
-export function partNoun(platform: Platform): 'pack' | 'set' | 'ZIP' {
-  return platform === 'line' ? 'set' : (PACK_MAX[platform]?.noun ?? 'ZIP')
-}
-
-/** "3 WhatsApp packs", "one LINE set", "one ZIP". */
-export function partsInWords(platform: Platform, count: number, label: string): string {
-  const noun = partNoun(platform)
-  return `${count === 1 ? 'one' : count} ${noun === 'ZIP' ? '' : `${label} `}${noun}${count === 1 ? '' : 's'}`
 }

@@ -6,6 +6,7 @@ import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
 import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
 import type { PackDownload, PackPart } from '../../../contract/pack'
+import { listInWords, PACK_NOUN, partsInWords } from '../../../contract/pack-parts'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import { badRequest, HttpError, notFound } from '../http/http-error'
@@ -14,7 +15,7 @@ import { lineSetImages, trayIcon } from '../media/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
 import { derivedIsCurrent, fileStem } from './derived-media'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
-import { listInWords, partNoun, partsInWords, splitNotes, splitPack, type SplitPart } from './pack-parts'
+import { splitNotes, splitPack, type SplitPart } from './pack-parts'
 
 /** A pack's ZIP for one platform, ready to stream. */
 export interface PackZip {
@@ -125,8 +126,7 @@ export function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
  */
 function partToWrite(pack: PackRecord, plan: ZipPlan, part: number | undefined): ZipPart {
   const of = plan.parts.length
-  const label = PLATFORM_RULES[plan.platform].label
-  const comesAs = `This pack comes as ${partsInWords(plan.platform, of, label)}`
+  const comesAs = `This pack comes as ${partsInWords(plan.platform, of)}`
   if (part === undefined && of > 1) {
     const files = apiParts(pack, plan)
     throw badRequest(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
@@ -252,7 +252,7 @@ function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[], part: Zip
   }
   if (plan.outside.length > 0) {
     lines.push(
-      `Left out (no ${label} ${partNoun(plan.platform)} holds them):`,
+      `Left out (no ${label} ${PACK_NOUN[plan.platform] ?? 'ZIP'} holds them):`,
       ...plan.outside.map((entry) => `  ${entry.record.name}`),
       '',
     )
