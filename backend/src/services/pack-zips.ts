@@ -84,7 +84,7 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
 }
 
 /** `kind-wumpuses.whatsapp.zip`, or `kind-wumpuses.whatsapp.part-1-of-3.zip` for a part of a split pack. */
-function zipName(pack: PackRecord, platform: Platform, part?: ZipPart): string {
+function zipName(pack: PackRecord, platform: Platform, part?: Pick<ZipPart, 'number' | 'of'>): string {
   return `${fileStem(pack.name)}.${platform}${part && part.of > 1 ? `.part-${part.number}-of-${part.of}` : ''}.zip`
 }
 
@@ -95,7 +95,7 @@ function apiParts(pack: PackRecord, plan: ZipPlan): PackPart[] {
   return plan.parts.map((part, i) => ({
     part: i + 1,
     url: packDownloadPath(pack.id, plan.platform, i + 1),
-    fileName: zipName(pack, plan.platform, { number: i + 1, of: plan.parts.length, still: part.still }),
+    fileName: zipName(pack, plan.platform, { number: i + 1, of: plan.parts.length }),
     stickers: part.items.length,
     bytes: bytesOf(part.items),
     still: part.still,
@@ -239,12 +239,12 @@ function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[], part: Zip
   )
   if (part.of > 1) {
     lines.push('The other parts of this pack:')
-    plan.parts.forEach((other, i) => {
-      if (i + 1 === part.number) return
-      const fileName = zipName(pack, plan.platform, { number: i + 1, of: part.of, still: other.still })
-      const count = `${other.items.length}${other.still ? ' still' : ''} sticker${other.items.length === 1 ? '' : 's'}`
-      lines.push(`  Part ${i + 1} of ${part.of} (${fileName}), ${count}: ${other.items.map((entry) => entry.record.name).join(', ')}`)
-    })
+    for (const other of apiParts(pack, plan)) {
+      if (other.part === part.number) continue
+      const names = plan.parts[other.part - 1]!.items.map((entry) => entry.record.name)
+      const count = `${other.stickers}${other.still ? ' still' : ''} sticker${other.stickers === 1 ? '' : 's'}`
+      lines.push(`  Part ${other.part} of ${part.of} (${other.fileName}), ${count}: ${names.join(', ')}`)
+    }
     lines.push('')
   }
   if (plan.left.length > 0) {
