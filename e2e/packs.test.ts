@@ -90,6 +90,10 @@ describe('packs', () => {
     }
 
     const detail = packDetailSchema.parse(await (await fetch(`${baseURL}/api/packs/${id}`)).json())
-    expect(detail.downloads.find((d) => d.platform === 'line')!.notes).toEqual(['LINE sets have 8, 16 or 24 stickers; this pack has 3.'])
+    expect(detail.downloads.find((d) => d.platform === 'line')).toMatchObject({
+      fits: false,
+      message: 'LINE sets have 8, 16 or 24 stickers; this pack has 3.',
+    })
+    await page.getByText('LINE sets have 8, 16 or 24 stickers; this pack has 3.').waitFor()
   }, 240_000)
 })

@@ -127,12 +127,17 @@ describe('packs: making, editing and deleting (admins), audited', () => {
 
     const opened = await detail(pack.id)
     expect(opened.items.map((item) => item.name)).toEqual(['Ordered 3', 'Ordered 1', 'Ordered 2'])
-    expect(opened.downloads.map((d) => [d.platform, d.fits, d.stickers, d.missing])).toEqual(PLATFORMS.map((p) => [p, true, 3, 0]))
+    expect(opened.downloads.map((d) => [d.platform, d.fits, d.stickers, d.missing])).toEqual(PLATFORMS.map((p) => [p, p !== 'line', 3, 0]))
     expect(opened.downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({
       url: `/api/packs/${pack.id}/download/whatsapp`,
       fileName: 'cheerful-wumpuses.whatsapp.zip',
+      parts: [],
     })
-    expect(opened.downloads.find((d) => d.platform === 'line')!.notes).toEqual(['LINE sets have 8, 16 or 24 stickers; this pack has 3.'])
+    expect(opened.downloads.find((d) => d.platform === 'line')).toMatchObject({
+      fits: false,
+      message: 'LINE sets have 8, 16 or 24 stickers; this pack has 3.',
+      notes: [],
+    })
 
     const [entry] = await activity()
     expect(entry).toMatchObject({ actor: ADMIN, action: 'pack.create', target: { type: 'pack', id: pack.id, name: 'Cheerful Wumpuses' } })
@@ -269,12 +274,15 @@ describe('packs: one ZIP per platform', () => {
       expect(bytes.length).toBe(Number(res.headers.get('content-length')))
       const entries = await readZip(bytes)
       const stickers = entries.filter((entry) => entry.name.endsWith(PLATFORM_RULES[platform].extension))
-      const count = platform === 'telegram' ? 11 : 12
+      // Telegram has no file for the last; LINE takes a set of 8 and lists the other 4.
+      const count = platform === 'telegram' ? 11 : platform === 'line' ? 8 : 12
       const names = Array.from({ length: 12 }, (_, i) => `Zipped ${i + 1}`)
         .with(11, 'Zipped Long')
         .slice(0, count)
       expect(stickers.map((entry) => entry.name)).toEqual(
-        names.map((name, i) => `${String(i + 1).padStart(2, '0')}-${fileStem(name)}.${PLATFORM_RULES[platform].extension}`),
+        names.map(
+          (name, i) => `${String(i + 1).padStart(String(count).length, '0')}-${fileStem(name)}.${PLATFORM_RULES[platform].extension}`,
+        ),
       )
       for (const entry of stickers) {
         expect(entry.method).toBe(0)
@@ -284,8 +292,12 @@ describe('packs: one ZIP per platform', () => {
       const what = platform.endsWith('-emoji') ? PLATFORM_RULES[platform].label : `${PLATFORM_RULES[platform].label} stickers`
       expect(readme).toContain(`Zipped Wumpuses: ${what} from Wumpus Gallery`)
       if (platform === 'telegram') expect(readme).toMatch(/Left out \(no Telegram file\):\r\n {2}Zipped Long: Too long for this platform/)
-      else expect(readme).not.toContain('Left out')
-      if (platform === 'line') expect(readme).toContain('LINE sets have 8, 16 or 24 stickers; this pack has 12.')
+      else if (platform !== 'line') expect(readme).not.toContain('Left out')
+      if (platform === 'line') {
+        expect(readme).toContain('LINE sets have 8, 16 or 24 stickers: this ZIP is a set of 8.')
+        expect(readme).toContain('Left out (no LINE set holds them):\r\n  Zipped 9\r\n  Zipped 10\r\n  Zipped 11\r\n  Zipped Long\r\n')
+      } else expect(readme).not.toContain('holds them')
+      expect(readme).not.toContain('Part 1')
       if (platform === 'discord-emoji') expect(readme).toContain('Server Settings > Emoji > Upload Emoji')
       if (platform === 'telegram-emoji') expect(readme).toContain('send /newemojipack (animated) to @Stickers')
 
@@ -374,26 +386,23 @@ describe('packs: one ZIP per platform', () => {
     expect((await server.store.wumpuses.get(ids[11]!))!.downloads).toBe(1)
   })
 
-  it('refuses WhatsApp packs outside 3 to 30 stickers or with a still, with the reason, before streaming', async () => {
+  it('refuses WhatsApp packs of fewer than 3 animated or 3 still stickers, with the reason, before streaming', async () => {
     const notFit = async (id: string, message: string) => {
       const res = await fetch(`${server.url}/api/packs/${id}/download/whatsapp`)
       expect(res.status).toBe(422)
       expect(res.headers.get('content-disposition')).toBeNull()
       expect(errorBody(await res.json()).error).toMatchObject({ code: 'PACK_NOT_FIT', message })
-      expect((await detail(id)).downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({ fits: false, message })
+      expect((await detail(id)).downloads.find((d) => d.platform === 'whatsapp')).toMatchObject({ fits: false, message, parts: [] })
     }
     const two = await createPack({ name: 'Two Pack', wumpusIds: ids.slice(0, 2) })
     await notFit(two, 'WhatsApp packs need 3 to 30 stickers; this pack has 2.')
     // Other platforms take it.
     expect((await fetch(`${server.url}/api/packs/${two}/download/signal`)).status).toBe(200)
 
-    const many = [...ids, ...(await stickerWumpuses(19, 'Many'))]
-    await notFit(await createPack({ name: 'Big Pack', wumpusIds: many }), 'WhatsApp packs need 3 to 30 stickers; this pack has 31.')
-
-    const still = await stickerWumpus('Still Wumpus', { still: true })
+    const stills = [(await stickerWumpus('Still One', { still: true }))._id, (await stickerWumpus('Still Two', { still: true }))._id]
     await notFit(
-      await createPack({ name: 'Still Pack', wumpusIds: [...ids.slice(0, 3), still._id] }),
-      'WhatsApp packs are all animated; “Still Wumpus” is a still.',
+      await createPack({ name: 'Mixed Pair Pack', wumpusIds: [...ids.slice(0, 2), ...stills] }),
+      'WhatsApp packs need at least 3 stickers, never still and animated together; this pack has 2 animated and 2 still.',
     )
 
     const missing = await stickerWumpus('No WhatsApp', { without: ['whatsapp'] })
@@ -401,6 +410,26 @@ describe('packs: one ZIP per platform', () => {
       await createPack({ name: 'Gap Pack', wumpusIds: [...ids.slice(0, 2), missing._id] }),
       'WhatsApp packs need 3 to 30 stickers; 2 of this pack’s 3 have a WhatsApp file.',
     )
+  })
+
+  it('leaves a still out of an animated WhatsApp pack (one ZIP, the still named), where it used to refuse the pack', async () => {
+    const still = await stickerWumpus('Still Wumpus', { still: true })
+    const id = await createPack({ name: 'Still Pack', wumpusIds: [...ids.slice(0, 3), still._id] })
+    const whatsapp = (await detail(id)).downloads.find((d) => d.platform === 'whatsapp')!
+    const note = '1 still sticker is left out, as WhatsApp packs need at least 3 and never mix still and animated: “Still Wumpus”.'
+    expect(whatsapp).toMatchObject({ fits: true, message: null, stickers: 3, parts: [], notes: [note] })
+    const res = await fetch(server.url + whatsapp.url)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain('filename="still-pack.whatsapp.zip"')
+    const entries = await readZip(new Uint8Array(await res.arrayBuffer()))
+    expect(entries.filter((entry) => entry.name.endsWith('.webp')).map((entry) => entry.name)).toEqual([
+      '1-zipped-1.whatsapp.webp',
+      '2-zipped-2.whatsapp.webp',
+      '3-zipped-3.whatsapp.webp',
+    ])
+    const readme = text(entries, 'README.txt')
+    expect(readme).toContain('Left out (no WhatsApp pack holds them):\r\n  Still Wumpus\r\n')
+    expect(readme).toContain(note)
   })
 
   it('refuses a ZIP none of whose stickers has the platform file, unknown platforms and unknown packs', async () => {
@@ -418,5 +447,184 @@ describe('packs: one ZIP per platform', () => {
     }
     expect((await fetch(`${server.url}/api/packs/abcdefabcdefabcdefabcdef/download/slack`)).status).toBe(404)
     expect((await fetch(`${server.url}/api/packs/nope/download/slack`)).status).toBe(404)
+  })
+})
+
+describe('packs: split within each app’s rules', () => {
+  let animated: string[]
+  let stills: string[]
+  const read = (entries: Awaited<ReturnType<typeof readZip>>, name: string) =>
+    new TextDecoder().decode(entries.find((entry) => entry.name === name)!.bytes)
+  const fileBytes = (platform: Platform) => rendered.derived!.exports.find((e) => e.platform === platform)!.file!.bytes
+
+  async function zipOf(url: string, fileName: string) {
+    const res = await fetch(server.url + url)
+    expect(res.status, url).toBe(200)
+    expect(res.headers.get('content-disposition')).toContain(`attachment; filename="${fileName}"`)
+    return readZip(new Uint8Array(await res.arrayBuffer()))
+  }
+
+  async function refused(path: string, status: number, message: RegExp) {
+    const res = await fetch(server.url + path)
+    expect(res.status, path).toBe(status)
+    expect(res.headers.get('content-disposition')).toBeNull()
+    expect(errorBody(await res.json()).error.message).toMatch(message)
+  }
+
+  beforeAll(async () => {
+    animated = await stickerWumpuses(40, 'Split')
+    stills = []
+    for (let i = 0; i < 4; i++) stills.push((await stickerWumpus(`Split Still ${i + 1}`, { still: true }))._id)
+  }, 120_000)
+
+  it('WhatsApp: 31 animated and 4 still stickers come as 3 packs (16 and 15 animated, 4 still), one ZIP each with ?part=N', async () => {
+    const id = await createPack({
+      name: 'Split Wumpuses',
+      wumpusIds: [...stills.slice(0, 2), ...animated.slice(0, 31), ...stills.slice(2)],
+    })
+    const whatsapp = (await detail(id)).downloads.find((d) => d.platform === 'whatsapp')!
+    expect(whatsapp).toMatchObject({
+      fits: true,
+      message: null,
+      stickers: 35,
+      bytes: 35 * fileBytes('whatsapp'),
+      url: `/api/packs/${id}/download/whatsapp`,
+      fileName: 'split-wumpuses.whatsapp.zip',
+      notes: [
+        'WhatsApp keeps still and animated stickers in separate packs of at most 30: this pack comes as 3 packs of 16 animated, 15 animated and 4 still stickers.',
+      ],
+    })
+    expect(whatsapp.parts).toEqual(
+      [16, 15, 4].map((stickers, i) => ({
+        part: i + 1,
+        url: `/api/packs/${id}/download/whatsapp?part=${i + 1}`,
+        fileName: `split-wumpuses.whatsapp.part-${i + 1}-of-3.zip`,
+        stickers,
+        bytes: stickers * fileBytes('whatsapp'),
+        still: i === 2,
+      })),
+    )
+
+    // A part counts as a download of its own stickers only.
+    const first = await zipOf(whatsapp.parts[0]!.url, whatsapp.parts[0]!.fileName)
+    await server.downloads.flush()
+    const downloads = async (wumpus: string) => (await server.store.wumpuses.get(wumpus))!.downloads
+    expect([
+      await downloads(animated[0]!),
+      await downloads(animated[15]!),
+      await downloads(animated[16]!),
+      await downloads(stills[0]!),
+    ]).toEqual([1, 1, 0, 0])
+    const third = await zipOf(whatsapp.parts[2]!.url, whatsapp.parts[2]!.fileName)
+    await server.downloads.flush()
+    expect(await downloads(stills[0]!)).toBe(1)
+
+    type Contents = {
+      sticker_packs: { identifier: string; name: string; animated_sticker_pack: boolean; stickers: { image_file: string }[] }[]
+    }
+    const contents = (entries: typeof first) => (JSON.parse(read(entries, 'contents.json')) as Contents).sticker_packs
+    expect(contents(first)).toMatchObject([{ identifier: `${id}-1`, name: 'Split Wumpuses (1/3)', animated_sticker_pack: true }])
+    expect(contents(first)[0]!.stickers.map((sticker) => sticker.image_file)).toEqual(
+      Array.from({ length: 16 }, (_, i) => `${String(i + 1).padStart(2, '0')}-split-${i + 1}.whatsapp.webp`),
+    )
+    expect(contents(third)).toMatchObject([{ identifier: `${id}-3`, name: 'Split Wumpuses (3/3)', animated_sticker_pack: false }])
+    expect(third.map((entry) => entry.name)).toEqual([
+      ...[1, 2, 3, 4].map((n) => `${n}-split-still-${n}.whatsapp.webp`),
+      'tray.png',
+      'title.txt',
+      'author.txt',
+      'contents.json',
+      'README.txt',
+    ])
+    expect(read(third, 'title.txt')).toBe('Split Wumpuses (3/3)')
+
+    const readme = read(first, 'README.txt')
+    expect(readme).toContain('Split Wumpuses: WhatsApp stickers from Wumpus Gallery\r\n\r\nPart 1 of 3\r\n')
+    expect(readme).toContain('16 stickers, in pack order:\r\n  01-split-1.whatsapp.webp')
+    const names = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `Split ${from + i}`).join(', ')
+    expect(readme).toContain(
+      [
+        'The other parts of this pack:',
+        `  Part 2 of 3 (split-wumpuses.whatsapp.part-2-of-3.zip), 15 stickers: ${names(17, 31)}`,
+        '  Part 3 of 3 (split-wumpuses.whatsapp.part-3-of-3.zip), 4 still stickers: Split Still 1, Split Still 2, Split Still 3, Split Still 4',
+      ].join('\r\n'),
+    )
+    expect(readme).toContain(whatsapp.notes[0])
+    expect(read(third, 'README.txt')).toContain(`  Part 1 of 3 (split-wumpuses.whatsapp.part-1-of-3.zip), 16 stickers: ${names(1, 16)}`)
+
+    // Without ?part the split pack is refused, naming its parts; past the last part: 404.
+    await refused(
+      whatsapp.url,
+      400,
+      /^This pack comes as 3 WhatsApp packs: download each with \?part=1 to \?part=3 \(split-wumpuses\.whatsapp\.part-1-of-3\.zip, .+ and split-wumpuses\.whatsapp\.part-3-of-3\.zip\)\.$/,
+    )
+    await refused(`${whatsapp.url}?part=4`, 404, /^This pack comes as 3 WhatsApp packs: there is no part 4\.$/)
+  })
+
+  it('LINE: 40 stickers come as sets of 24 and 16; 30 as one set of 24 with 6 listed', async () => {
+    const id = await createPack({ name: 'Line Split', wumpusIds: animated })
+    const line = (await detail(id)).downloads.find((d) => d.platform === 'line')!
+    expect(line).toMatchObject({
+      fits: true,
+      stickers: 40,
+      notes: ['LINE sets have 8, 16 or 24 stickers: this pack comes as 2 sets of 24 and 16.'],
+    })
+    expect(line.parts.map((part) => [part.part, part.stickers, part.fileName, part.still])).toEqual([
+      [1, 24, 'line-split.line.part-1-of-2.zip', false],
+      [2, 16, 'line-split.line.part-2-of-2.zip', false],
+    ])
+    const second = await zipOf(line.parts[1]!.url, line.parts[1]!.fileName)
+    expect(second.map((entry) => entry.name)).toEqual([
+      ...Array.from({ length: 16 }, (_, i) => `${String(i + 1).padStart(2, '0')}-split-${25 + i}.line.png`),
+      'main.png',
+      'tab.png',
+      'README.txt',
+    ])
+    for (const entry of second.filter((e) => e.name.endsWith('.line.png')))
+      expect(checkStickerFile('line', entry.bytes).problems).toEqual([])
+    const readme = read(second, 'README.txt')
+    expect(readme).toContain('\r\nPart 2 of 2\r\n')
+    expect(readme).toContain(`  Part 1 of 2 (line-split.line.part-1-of-2.zip), 24 stickers: Split 1, Split 2,`)
+    expect(readme).toContain('LINE sets have 8, 16 or 24 stickers: this pack comes as 2 sets of 24 and 16.')
+
+    const thirty = await createPack({ name: 'Line Thirty', wumpusIds: animated.slice(0, 30) })
+    const one = (await detail(thirty)).downloads.find((d) => d.platform === 'line')!
+    expect(one).toMatchObject({
+      fits: true,
+      stickers: 24,
+      bytes: 24 * fileBytes('line'),
+      parts: [],
+      notes: [
+        'LINE sets have 8, 16 or 24 stickers: this ZIP is a set of 24.',
+        '6 stickers are left out, past the last set: “Split 25”, “Split 26”, “Split 27”, “Split 28”, “Split 29” and “Split 30”.',
+      ],
+    })
+    const entries = await zipOf(one.url, 'line-thirty.line.zip')
+    expect(entries.filter((entry) => entry.name.endsWith('.line.png'))).toHaveLength(24)
+    expect(read(entries, 'README.txt')).toContain('Left out (no LINE set holds them):\r\n  Split 25\r\n')
+    // A pack in one ZIP: ?part=1 is that ZIP; there is no part 2.
+    expect((await zipOf(`${one.url}?part=1`, 'line-thirty.line.zip')).length).toBe(entries.length)
+    await refused(`${one.url}?part=2`, 404, /^This pack comes as one LINE set: there is no part 2\.$/)
+  })
+
+  it('refuses a part that is not a number from 1 to 200 and any other query, in the error shape', async () => {
+    const id = await createPack({ name: 'Query Pack', wumpusIds: animated.slice(0, 3) })
+    const url = `/api/packs/${id}/download/signal`
+    for (const query of [
+      '?part=0',
+      '?part=-1',
+      '?part=1.5',
+      '?part=x',
+      '?part=201',
+      '?part=',
+      '?part=1&part=2',
+      '?page=1',
+      '?part=1&x=1',
+    ]) {
+      const res = await fetch(server.url + url + query)
+      expect(res.status, query).toBe(400)
+      expect(errorBody(await res.json()).error.code).toBe('BAD_REQUEST')
+    }
+    expect((await fetch(`${server.url}${url}?part=1`)).status).toBe(200)
   })
 })

@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import { packListPath } from '../../../contract/api-paths'
-import { createPackSchema, packListQuerySchema, updatePackSchema } from '../../../contract/pack'
+import { createPackSchema, packDownloadQuerySchema, packListQuerySchema, updatePackSchema } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
@@ -37,7 +37,8 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
   router.get('/packs/:id/download/:platform', costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
-    const zip = await packs.zip(ctx.params.id!, platform.data)
+    const { part } = packDownloadQuerySchema.parse(ctx.query)
+    const zip = await packs.zip(ctx.params.id!, platform.data, part)
     for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
     ctx.set('Cache-Control', 'no-store')

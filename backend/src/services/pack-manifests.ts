@@ -11,6 +11,13 @@ export interface PackEntry {
   record: WumpusRecord
 }
 
+/** Which ZIP of a pack this is: part `number` of `of` (1 of 1 for a pack in one ZIP); `still` when its stickers are all stills. */
+export interface ZipPart {
+  number: number
+  of: number
+  still: boolean
+}
+
 /** A text file of the ZIP. */
 export interface ManifestFile {
   name: string
@@ -21,6 +28,15 @@ export interface ManifestFile {
 export const PACK_PUBLISHER = 'Wumpus Gallery'
 /** WhatsApp reads at most this many characters of an animated sticker's accessibility text. */
 const WHATSAPP_ACCESSIBILITY_MAX = 255
+/** Telegram set titles have at most this many characters. */
+const TELEGRAM_TITLE_MAX = 64
+
+/** The pack's title in an app: its name, or "Name (1/3)" for a part, the name cut so it stays within `max`. */
+export function partTitle(pack: PackRecord, part: ZipPart, max = Infinity): string {
+  if (part.of === 1) return pack.name.slice(0, max)
+  const suffix = ` (${part.number}/${part.of})`
+  return `${pack.name.slice(0, max - suffix.length).trimEnd()}${suffix}`
+}
 
 /** The emoji one sticker goes with in the platform's app (every sticker gets at least one where the app takes them). */
 export function entryEmoji(platform: Platform, record: WumpusRecord): string[] {
@@ -43,13 +59,13 @@ export function discordEmojiName(record: WumpusRecord): string {
 }
 
 /** The importer files of a platform's ZIP (none for LINE and Slack, whose uploads take no emoji). */
-export function packManifests(pack: PackRecord, platform: Platform, entries: readonly PackEntry[]): ManifestFile[] {
+export function packManifests(pack: PackRecord, platform: Platform, entries: readonly PackEntry[], part: ZipPart): ManifestFile[] {
   switch (platform) {
     case 'telegram':
     case 'telegram-emoji':
-      return [{ name: 'stickers.json', text: json(telegramList(pack, platform, entries)) }]
+      return [{ name: 'stickers.json', text: json(telegramList(pack, platform, entries, part)) }]
     case 'whatsapp':
-      return [{ name: 'contents.json', text: json(whatsappContents(pack, entries)) }]
+      return [{ name: 'contents.json', text: json(whatsappContents(pack, entries, part)) }]
     case 'signal':
     case 'discord':
       return [{ name: 'emoji.txt', text: lines(entries.map((entry) => `${entry.name}\t${entryEmoji(platform, entry.record).join('')}`)) }]
@@ -65,9 +81,9 @@ export function packManifests(pack: PackRecord, platform: Platform, entries: rea
  * Telegram: the set as a bot creates it with createNewStickerSet, each sticker in sending order with its
  * InputSticker fields (`sticker` names the file in this ZIP).
  */
-function telegramList(pack: PackRecord, platform: Platform, entries: readonly PackEntry[]) {
+function telegramList(pack: PackRecord, platform: Platform, entries: readonly PackEntry[], part: ZipPart) {
   return {
-    title: pack.name,
+    title: partTitle(pack, part, TELEGRAM_TITLE_MAX),
     sticker_type: platform === 'telegram-emoji' ? 'custom_emoji' : 'regular',
     stickers: entries.map((entry) => ({
       sticker: entry.name,
@@ -78,15 +94,18 @@ function telegramList(pack: PackRecord, platform: Platform, entries: readonly Pa
   }
 }
 
-/** WhatsApp: the layout of contents.json in WhatsApp's own sticker-pack sample, with one pack. */
-function whatsappContents(pack: PackRecord, entries: readonly PackEntry[]) {
+/**
+ * WhatsApp: the layout of contents.json in WhatsApp's own sticker-pack sample, with one pack (each part of a
+ * split pack is a pack of its own: its own identifier and name; still parts are not animated packs).
+ */
+function whatsappContents(pack: PackRecord, entries: readonly PackEntry[], part: ZipPart) {
   return {
     android_play_store_link: '',
     ios_app_store_link: '',
     sticker_packs: [
       {
-        identifier: pack.id,
-        name: pack.name,
+        identifier: part.of === 1 ? pack.id : `${pack.id}-${part.number}`,
+        name: partTitle(pack, part),
         publisher: PACK_PUBLISHER,
         tray_image_file: 'tray.png',
         // Apps update an installed pack when this changes.
@@ -96,7 +115,7 @@ function whatsappContents(pack: PackRecord, entries: readonly PackEntry[]) {
         publisher_website: '',
         privacy_policy_website: '',
         license_agreement_website: '',
-        animated_sticker_pack: true,
+        animated_sticker_pack: !part.still,
         stickers: entries.map((entry) => ({
           image_file: entry.name,
           emojis: entryEmoji('whatsapp', entry.record),

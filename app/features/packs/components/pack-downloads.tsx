@@ -1,13 +1,15 @@
 import { Button, Stack, Text } from '@mantine/core'
 import type { PackDownload } from '../../../../contract/pack'
+import { listInWords, partsInWords } from '../../../../contract/pack-parts'
 import { formatBytes } from '../../../lib/format-bytes'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { stickerCount } from '../pack-text'
 import classes from './packs.module.css'
 
 /**
- * One ZIP per chat app. A pack the app does not take shows why instead of a button (the server refuses
- * it the same way); the browser streams a ZIP straight to disk through a plain download link.
+ * One ZIP per chat app, or one per part where the app takes the pack only in smaller packs (said before
+ * any download). A pack the app does not take shows why instead of a button (the server refuses it the
+ * same way); the browser streams a ZIP straight to disk through a plain download link.
  */
 export function PackDownloads({ packName, downloads }: { packName: string; downloads: PackDownload[] }) {
   const network = useNeedsNetwork()
@@ -25,6 +27,12 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
               <Text size="sm" c="dimmed">
                 {download.fits ? `${stickerCount(download.stickers)} · about ${formatBytes(download.bytes)}` : download.message}
               </Text>
+              {download.fits && download.parts.length > 1 && (
+                <Text size="sm">
+                  Comes as {partsInWords(download.platform, download.parts.length)}:{' '}
+                  {listInWords(download.parts.map((part) => part.stickers))} stickers
+                </Text>
+              )}
               {download.fits && download.missing > 0 && (
                 <Text size="sm" c="dimmed">
                   {download.missing === 1 ? '1 sticker has' : `${download.missing} stickers have`} no {download.label} file yet and
@@ -37,7 +45,30 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                 </Text>
               ))}
             </Stack>
-            {download.fits && (
+            {download.fits && download.parts.length > 1 && (
+              <ul className={classes.parts}>
+                {download.parts.map((part) => (
+                  <li key={part.part}>
+                    <Button
+                      component="a"
+                      href={part.url}
+                      download={part.fileName}
+                      variant="light"
+                      disabled={!network.online}
+                      rightSection={
+                        <Text span size="xs">
+                          {formatBytes(part.bytes)}
+                        </Text>
+                      }
+                      aria-label={`Download ${packName} for ${download.label}, part ${part.part} of ${download.parts.length}: ${part.stickers}${part.still ? ' still' : ''} ${part.stickers === 1 ? 'sticker' : 'stickers'} (ZIP)`}
+                    >
+                      Part {part.part} of {download.parts.length}
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {download.fits && download.parts.length <= 1 && (
               <Button
                 component="a"
                 href={download.url}
