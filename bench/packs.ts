@@ -1,12 +1,13 @@
 // npm run bench:packs — a pack's ZIP per platform as a visitor gets it from the real server: bytes, time to
 // the first byte and to the last, for a 12-sticker pack of the demo mascots (their real platform files),
-// and for a 200-sticker pack every platform's parts (WhatsApp packs of at most 30, Telegram sets of 120,
+// and for a personal 200-sticker pack (shared by link) every platform's parts (WhatsApp packs of at most 30, Telegram sets of 120,
 // LINE sets of 8 to 24) with the server process's peak memory while each platform's ZIPs stream, to show
 // the archives are streamed rather than built in memory.
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { PERSONAL_PACKS_MAX } from '../contract/limits'
 import { packDetailSchema } from '../contract/pack'
 import { packDownloadPath, packPath } from '../contract/api-paths'
 import { PLATFORMS, type Platform } from '../contract/stickers'
@@ -41,8 +42,14 @@ const mascots = (await store.wumpuses.list({ limit: 100 })).items
  * The one place bench packs are made: an admin's pack, stored directly. Switch it to a personal pack
  * (POST /api/me/packs with a verified user's session) once that API is in.
  */
+/** A person's own pack, shared by link (so the bench downloads it without signing in). */
 async function makePack(name: string, wumpusIds: string[]): Promise<string> {
-  return (await store.packs.insert({ name, description: '', wumpusIds, createdBy: 'bench@example.com' })).id
+  const pack = await store.packs.insertPersonal(
+    { name, description: '', wumpusIds, createdBy: 'bench@example.com', visibility: 'link' },
+    { max: PERSONAL_PACKS_MAX },
+  )
+  if (pack === 'full') throw new Error('the bench account has too many packs')
+  return pack.id
 }
 
 const twelve = await makePack(
