@@ -20,7 +20,7 @@ export const STORE_NAMES = [
   'files',
   /** Stickers saved for offline, keyed by animation id. */
   'saved',
-  /** Pack lists and packs, keyed by URL (`/api/packs?limit=24`, `/api/packs/{id}`). */
+  /** Pack lists and packs, keyed by URL (`/api/packs?limit=24`, `/api/me/packs?limit=24`, `/api/packs/{id}`). */
   'packs',
   /** Packs saved for offline, keyed by pack id. */
   'saved-packs',
