@@ -56,6 +56,8 @@ const FEATURE_EXCEPTIONS = [
   { from: 'packs', to: 'admin/components/admin-table.module.css' },
   // A pack is saved for offline like its stickers are.
   { from: 'packs', to: 'offline/components/save-pack-offline-button.tsx' },
+  // Edits of personal packs wait in the outbox, which sends them when the server can be reached.
+  { from: 'packs', to: 'sync/outbox.ts' },
 ]
 
 const featureZones = FEATURES.map((feature) => ({
