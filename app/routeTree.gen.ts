@@ -30,6 +30,9 @@ import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authe
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
 import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
+import { Route as AuthenticatedDashboardMyPacksIndexRouteImport } from './routes/_authenticated/dashboard.my-packs.index'
+import { Route as AuthenticatedDashboardMyPacksIdRouteImport } from './routes/_authenticated/dashboard.my-packs.$id'
+import { Route as AuthenticatedDashboardMyPacksNewRouteImport } from './routes/_authenticated/dashboard.my-packs.new'
 import { Route as AuthenticatedDashboardPacksIndexRouteImport } from './routes/_authenticated/dashboard.packs.index'
 import { Route as AuthenticatedDashboardPacksIdRouteImport } from './routes/_authenticated/dashboard.packs.$id'
 import { Route as AuthenticatedDashboardPacksNewRouteImport } from './routes/_authenticated/dashboard.packs.new'
@@ -147,6 +150,24 @@ const AuthenticatedWumpusIdRoute = AuthenticatedWumpusIdRouteImport.update({
   path: '/wumpus/$id',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedDashboardMyPacksIndexRoute =
+  AuthenticatedDashboardMyPacksIndexRouteImport.update({
+    id: '/my-packs/',
+    path: '/my-packs/',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardMyPacksIdRoute =
+  AuthenticatedDashboardMyPacksIdRouteImport.update({
+    id: '/my-packs/$id',
+    path: '/my-packs/$id',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardMyPacksNewRoute =
+  AuthenticatedDashboardMyPacksNewRouteImport.update({
+    id: '/my-packs/new',
+    path: '/my-packs/new',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardPacksIndexRoute =
   AuthenticatedDashboardPacksIndexRouteImport.update({
     id: '/packs/',
@@ -187,8 +208,11 @@ export interface FileRoutesByFullPath {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesByTo {
@@ -211,8 +235,11 @@ export interface FileRoutesByTo {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/my-packs': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesById {
@@ -238,8 +265,11 @@ export interface FileRoutesById {
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/_authenticated/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/_authenticated/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/_authenticated/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/_authenticated/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/_authenticated/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/_authenticated/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRouteTypes {
@@ -265,8 +295,11 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard/'
+    | '/dashboard/my-packs/$id'
+    | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/my-packs/'
     | '/dashboard/packs/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -289,8 +322,11 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard'
+    | '/dashboard/my-packs/$id'
+    | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/my-packs'
     | '/dashboard/packs'
   id:
     | '__root__'
@@ -315,8 +351,11 @@ export interface FileRouteTypes {
     | '/_authenticated/profile/$email'
     | '/_authenticated/wumpus/$id'
     | '/_authenticated/dashboard/'
+    | '/_authenticated/dashboard/my-packs/$id'
+    | '/_authenticated/dashboard/my-packs/new'
     | '/_authenticated/dashboard/packs/$id'
     | '/_authenticated/dashboard/packs/new'
+    | '/_authenticated/dashboard/my-packs/'
     | '/_authenticated/dashboard/packs/'
   fileRoutesById: FileRoutesById
 }
@@ -482,6 +521,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedWumpusIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/my-packs/': {
+      id: '/_authenticated/dashboard/my-packs/'
+      path: '/my-packs'
+      fullPath: '/dashboard/my-packs/'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksIndexRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/my-packs/$id': {
+      id: '/_authenticated/dashboard/my-packs/$id'
+      path: '/my-packs/$id'
+      fullPath: '/dashboard/my-packs/$id'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksIdRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/my-packs/new': {
+      id: '/_authenticated/dashboard/my-packs/new'
+      path: '/my-packs/new'
+      fullPath: '/dashboard/my-packs/new'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksNewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/packs/': {
       id: '/_authenticated/dashboard/packs/'
       path: '/packs'
@@ -514,8 +574,11 @@ interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
   AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+  AuthenticatedDashboardMyPacksIdRoute: typeof AuthenticatedDashboardMyPacksIdRoute
+  AuthenticatedDashboardMyPacksNewRoute: typeof AuthenticatedDashboardMyPacksNewRoute
   AuthenticatedDashboardPacksIdRoute: typeof AuthenticatedDashboardPacksIdRoute
   AuthenticatedDashboardPacksNewRoute: typeof AuthenticatedDashboardPacksNewRoute
+  AuthenticatedDashboardMyPacksIndexRoute: typeof AuthenticatedDashboardMyPacksIndexRoute
   AuthenticatedDashboardPacksIndexRoute: typeof AuthenticatedDashboardPacksIndexRoute
 }
 
@@ -528,8 +591,13 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
     AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+    AuthenticatedDashboardMyPacksIdRoute: AuthenticatedDashboardMyPacksIdRoute,
+    AuthenticatedDashboardMyPacksNewRoute:
+      AuthenticatedDashboardMyPacksNewRoute,
     AuthenticatedDashboardPacksIdRoute: AuthenticatedDashboardPacksIdRoute,
     AuthenticatedDashboardPacksNewRoute: AuthenticatedDashboardPacksNewRoute,
+    AuthenticatedDashboardMyPacksIndexRoute:
+      AuthenticatedDashboardMyPacksIndexRoute,
     AuthenticatedDashboardPacksIndexRoute:
       AuthenticatedDashboardPacksIndexRoute,
   }

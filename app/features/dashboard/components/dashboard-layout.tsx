@@ -7,6 +7,7 @@ interface DashboardLink {
     | '/dashboard'
     | '/dashboard/profile'
     | '/dashboard/own'
+    | '/dashboard/my-packs'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/packs'
@@ -19,6 +20,7 @@ const EVERYONE: DashboardLink[] = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/dashboard/profile', label: 'My profile' },
   { to: '/dashboard/own', label: 'My animation' },
+  { to: '/dashboard/my-packs', label: 'My packs' },
 ]
 
 const ADMINS: DashboardLink[] = [
