@@ -1,18 +1,15 @@
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '../../components/not-found'
-import { PageLoader } from '../../components/page-loader'
-import { RouteError } from '../../components/route-error'
 import { packQueryOptions } from '../../features/packs/api'
 import { PackEditor } from '../../features/packs/components/pack-editor'
 import { loadById } from '../../lib/load-by-id'
 
 const notYours = () => <NotFound title="Pack not found" message="You have no pack with this id. It may have been deleted." />
 
+// Loading and errors: the router's defaults (PageLoader, RouteError), so no extra chunks for them.
 export const Route = createFileRoute('/_authenticated/dashboard/my-packs/$id')({
   loader: ({ context, params }) => loadById(params.id, () => context.queryClient.ensureQueryData(packQueryOptions(params.id))),
-  pendingComponent: PageLoader,
-  errorComponent: RouteError,
   notFoundComponent: notYours,
   component: EditMyPackPage,
 })

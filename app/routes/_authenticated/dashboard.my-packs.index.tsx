@@ -1,13 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { PageLoader } from '../../components/page-loader'
-import { RouteError } from '../../components/route-error'
 import { myPackListQueryOptions } from '../../features/packs/api'
 import { MyPacks } from '../../features/packs/components/my-packs'
 
+// Loading and errors: the router's defaults (PageLoader, RouteError), so no extra chunks for them.
 export const Route = createFileRoute('/_authenticated/dashboard/my-packs/')({
   loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(myPackListQueryOptions()),
-  pendingComponent: PageLoader,
-  errorComponent: RouteError,
   component: MyPacksRoute,
 })
 
