@@ -6,6 +6,7 @@ interface DashboardLink {
   to:
     | '/dashboard'
     | '/dashboard/profile'
+    | '/dashboard/favourites'
     | '/dashboard/own'
     | '/dashboard/addNew'
     | '/dashboard/manage'
@@ -19,6 +20,7 @@ const EVERYONE: DashboardLink[] = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/dashboard/profile', label: 'My profile' },
   { to: '/dashboard/own', label: 'My animation' },
+  { to: '/dashboard/favourites', label: 'Favourites' },
 ]
 
 const ADMINS: DashboardLink[] = [
