@@ -23,6 +23,7 @@ import { Route as PacksIdRouteImport } from './routes/packs.$id'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
 import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
+import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_authenticated/dashboard.favourites'
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
@@ -107,6 +108,12 @@ const AuthenticatedDashboardAddNewRoute =
   AuthenticatedDashboardAddNewRouteImport.update({
     id: '/addNew',
     path: '/addNew',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardFavouritesRoute =
+  AuthenticatedDashboardFavouritesRouteImport.update({
+    id: '/favourites',
+    path: '/favourites',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
 const AuthenticatedDashboardManageRoute =
@@ -200,6 +207,7 @@ export interface FileRoutesByFullPath {
   '/packs/': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -227,6 +235,7 @@ export interface FileRoutesByTo {
   '/packs': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -257,6 +266,7 @@ export interface FileRoutesById {
   '/packs/': typeof PacksIndexRoute
   '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/_authenticated/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -287,6 +297,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
@@ -314,6 +325,7 @@ export interface FileRouteTypes {
     | '/packs'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
@@ -343,6 +355,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
+    | '/_authenticated/dashboard/favourites'
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
@@ -472,6 +485,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardAddNewRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/favourites': {
+      id: '/_authenticated/dashboard/favourites'
+      path: '/favourites'
+      fullPath: '/dashboard/favourites'
+      preLoaderRoute: typeof AuthenticatedDashboardFavouritesRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/manage': {
       id: '/_authenticated/dashboard/manage'
       path: '/manage'
@@ -569,6 +589,7 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardActivityRoute: typeof AuthenticatedDashboardActivityRoute
   AuthenticatedDashboardAddNewRoute: typeof AuthenticatedDashboardAddNewRoute
+  AuthenticatedDashboardFavouritesRoute: typeof AuthenticatedDashboardFavouritesRoute
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
@@ -586,6 +607,8 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
   {
     AuthenticatedDashboardActivityRoute: AuthenticatedDashboardActivityRoute,
     AuthenticatedDashboardAddNewRoute: AuthenticatedDashboardAddNewRoute,
+    AuthenticatedDashboardFavouritesRoute:
+      AuthenticatedDashboardFavouritesRoute,
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,

@@ -26,6 +26,8 @@ export const STORE_NAMES = [
   'saved-packs',
   /** Size and last use of each kept download, keyed like `files` (kept-downloads.ts prunes by it). */
   'file-uses',
+  /** The signed-in user's favourites as last read (ids and list), keyed by email: kept by the page, not the worker. */
+  'favourites',
 ] as const
 export type StoreName = (typeof STORE_NAMES)[number]
 

@@ -1,17 +1,25 @@
 import { clear, del, entries } from 'idb-keyval'
 import { API_PATHS } from '../../../contract/api-paths'
 import type { Pack } from '../../../contract/pack'
+import { forgetQueuedWrites } from '../sync/outbox'
 import { hasIndexedDb, offlineStore, type StoredApiResponse } from './offline-db'
 import { removePackFromOffline, type SavedPack } from './saved-packs'
 
 /**
- * Profiles, uploaders' lists and personal packs are read with the user's token: when the user signs out
- * (here or in another tab; main.tsx calls this from the session's sign-out listener), the offline copies
- * go too. Gallery pages, details, saved stickers and public packs are public.
+ * Profiles, uploaders' lists and personal packs are read with the user's token, favourites and queued
+ * writes (the outbox) are the user's own: when the user signs out (here or in another tab; main.tsx calls
+ * this from the session's sign-out listener), the copies on this device go too. Gallery pages, details,
+ * saved stickers and public packs are public.
  */
 export async function forgetPersonalOfflineData(): Promise<void> {
   if (!hasIndexedDb()) return
-  await Promise.all([clear(offlineStore('profiles')), clear(offlineStore('user-lists')), forgetPersonalPacks()]).catch(() => {})
+  await Promise.all([
+    clear(offlineStore('profiles')),
+    clear(offlineStore('user-lists')),
+    clear(offlineStore('favourites')),
+    forgetQueuedWrites(),
+    forgetPersonalPacks(),
+  ]).catch(() => {})
 }
 
 /** The My packs list and every pack that is not public, kept or saved for offline. */

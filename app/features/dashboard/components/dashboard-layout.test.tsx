@@ -8,6 +8,7 @@ const EVERYONE = [
   ['My profile', '/dashboard/profile'],
   ['My animation', '/dashboard/own'],
   ['My packs', '/dashboard/my-packs'],
+  ['Favourites', '/dashboard/favourites'],
 ]
 const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
@@ -25,7 +26,7 @@ async function sidebarLinks() {
 }
 
 describe('DashboardLayout', () => {
-  it('shows Dashboard, My profile, My animation and My packs to everyone, and its content', async () => {
+  it('shows Dashboard, My profile, My animation, My packs and Favourites to everyone, and its content', async () => {
     renderWithProviders(
       <DashboardLayout isAdmin={false}>
         <p>Page content</p>

@@ -6,6 +6,7 @@ interface DashboardLink {
   to:
     | '/dashboard'
     | '/dashboard/profile'
+    | '/dashboard/favourites'
     | '/dashboard/own'
     | '/dashboard/my-packs'
     | '/dashboard/addNew'
@@ -21,6 +22,7 @@ const EVERYONE: DashboardLink[] = [
   { to: '/dashboard/profile', label: 'My profile' },
   { to: '/dashboard/own', label: 'My animation' },
   { to: '/dashboard/my-packs', label: 'My packs' },
+  { to: '/dashboard/favourites', label: 'Favourites' },
 ]
 
 const ADMINS: DashboardLink[] = [
