@@ -6,7 +6,8 @@ import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { activityKeys } from '../admin/activity-keys'
 import { nextCursorFromLink } from '../wumpuses/api'
-import { pageWithPendingEdits, withPendingEdits } from './pack-edits'
+import { refreshAfterWrites } from '../sync/synced-queries'
+import { PACK_EDIT_PREFIX, pageWithPendingEdits, withPendingEdits } from './pack-edits'
 
 /** The query keys of packs: every pack query's key starts with `packKeys.all`. */
 export const packKeys = {
@@ -16,6 +17,9 @@ export const packKeys = {
   mine: () => [...packKeys.all, 'mine'] as const,
   detail: (id: string) => [...packKeys.all, 'detail', id] as const,
 }
+
+// A personal pack's edit, once sent (or refused), changes what its pack and the lists show.
+refreshAfterWrites(PACK_EDIT_PREFIX, () => [packKeys.all])
 
 export interface PackPage {
   items: Pack[]

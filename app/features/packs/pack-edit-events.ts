@@ -1,21 +1,19 @@
 import { notifications } from '@mantine/notifications'
-import type { QueryClient } from '@tanstack/react-query'
 import type { UpdatedPack } from '../../../contract/pack'
 import { onOutboxEvent } from '../sync/outbox'
-import { packKeys } from './api'
 import { isPackEdit, supersededMessage } from './pack-edits'
 
 let watching: (() => void) | undefined
 
 /**
- * Follows the outbox for pack edits, once per page: when one reaches the server (now, or later when the
- * connection returns) the pack's reads are refreshed, and a field another device edited later is named.
+ * Once per page: when a pack edit reaches the server (now, or later when the connection returns) and
+ * another device had edited one of its fields later, the toast says that field kept the newer value.
+ * (The outbox sync refreshes the pack's queries: api.ts names them.)
  */
-export function watchPackEdits(queryClient: QueryClient): void {
+export function watchPackEdits(): void {
   watching ??= onOutboxEvent((event) => {
-    if (event.type === 'changed' || !isPackEdit(event.write)) return
-    void queryClient.invalidateQueries({ queryKey: packKeys.all })
-    const answer = event.type === 'sent' ? (event.body as UpdatedPack | undefined) : undefined
+    if (event.type !== 'sent' || !isPackEdit(event.write)) return
+    const answer = event.body as UpdatedPack | undefined
     if (answer?.superseded?.length) notifications.show({ color: 'yellow', message: supersededMessage(answer) })
   })
 }

@@ -31,12 +31,13 @@ export function packChanges(loaded: Pack, next: PackFields): PackChanges {
   return changes
 }
 
-const KEY_PREFIX = 'pack:'
+/** Keys of queued pack edits start with this. */
+export const PACK_EDIT_PREFIX = 'pack:'
 let lastEditKey = 0
 
 /** Whether a queued write is an edit of a personal pack (of this one, when an id is given). */
 export function isPackEdit(write: Pick<QueuedWrite, 'key' | 'path'>, id?: string): boolean {
-  return write.key.startsWith(KEY_PREFIX) && (id === undefined || write.path === packPath(id))
+  return write.key.startsWith(PACK_EDIT_PREFIX) && (id === undefined || write.path === packPath(id))
 }
 
 /**
@@ -52,7 +53,7 @@ export async function queuePackEdit(email: string, pack: Pick<Pack, 'id' | 'name
     method: 'PUT',
     path: packPath(pack.id),
     body: { ...changes, editedAt: editedAt.toISOString() } satisfies UpdatePack,
-    key: `${KEY_PREFIX}${pack.id}:${lastEditKey}`,
+    key: `${PACK_EDIT_PREFIX}${pack.id}:${lastEditKey}`,
     label: `Edit of “${pack.name}”`,
   })
 }

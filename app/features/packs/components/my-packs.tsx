@@ -1,6 +1,6 @@
 import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
-import { useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { PERSONAL_PACKS_MAX } from '../../../../contract/limits'
@@ -24,11 +24,10 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
   const { items: packs, total, morePages } = usePagedList(useSuspenseInfiniteQuery(myPackListQueryOptions()))
   const remove = useDeletePack()
   const network = useNeedsNetwork()
-  const queryClient = useQueryClient()
   const [toDelete, setToDelete] = useState<Pack | null>(null)
   const full = total >= PERSONAL_PACKS_MAX
 
-  useEffect(() => watchPackEdits(queryClient), [queryClient])
+  useEffect(watchPackEdits, [])
 
   async function confirmDelete() {
     if (!toDelete) return

@@ -64,8 +64,8 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   const unverified = owner !== undefined && !owner.emailVerified
 
   useEffect(() => {
-    if (owner) watchPackEdits(queryClient)
-  }, [owner, queryClient])
+    if (owner) watchPackEdits()
+  }, [owner])
 
   const move = (index: number, by: -1 | 1) =>
     setItems((list) => {

@@ -1,5 +1,5 @@
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
@@ -18,13 +18,12 @@ export function PackPage({ id }: { id: string }) {
   const { data: pack } = useSuspenseQuery(packQueryOptions(id))
   usePageTitle(pack.name)
   const session = useSession()
-  const queryClient = useQueryClient()
   const personal = pack.visibility !== 'public'
   // createdBy names a personal pack's owner to the owner (and admins) only.
   const mine = personal && session.status === 'signed-in' && pack.createdBy === session.user.email
   useEffect(() => {
-    if (mine) watchPackEdits(queryClient)
-  }, [mine, queryClient])
+    if (mine) watchPackEdits()
+  }, [mine])
   return (
     <Stack gap="lg">
       {mine ? (
