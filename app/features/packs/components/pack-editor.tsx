@@ -153,6 +153,28 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
             onChange={(event) => setDescription(event.currentTarget.value)}
             error={errors.description}
           />
+          {owner && (
+            <Radio.Group label="Who can open it" value={visibility} onChange={setVisibility}>
+              <Stack gap="xs" mt={6}>
+                <Radio value="private" label="Private" description="Only you (and the gallery’s admins)." />
+                <Radio
+                  value="link"
+                  label="Anyone with the link"
+                  description="Whoever has the link opens the pack and its downloads. It is not listed anywhere."
+                />
+              </Stack>
+            </Radio.Group>
+          )}
+          {owner && pack && visibility === 'link' && (
+            <Group gap="xs">
+              <CopyPackLinkButton id={pack.id} />
+              {pack.visibility !== 'link' && (
+                <Text size="sm" c="dimmed">
+                  The link works once you save.
+                </Text>
+              )}
+            </Group>
+          )}
           <section aria-labelledby="pack-items-heading">
             <Group justify="space-between" mb={4}>
               <Text component="h2" fw={700} id="pack-items-heading">
@@ -220,28 +242,6 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
             )}
           </section>
           <StickerPicker inPack={new Set(items.map((item) => item._id))} full={items.length >= PACK_ITEMS_MAX} onAdd={add} />
-          {owner && (
-            <Radio.Group label="Who can open it" value={visibility} onChange={setVisibility}>
-              <Stack gap="xs" mt={6}>
-                <Radio value="private" label="Private" description="Only you (and the gallery’s admins)." />
-                <Radio
-                  value="link"
-                  label="Anyone with the link"
-                  description="Whoever has the link opens the pack and its downloads. It is not listed anywhere."
-                />
-              </Stack>
-            </Radio.Group>
-          )}
-          {owner && pack && visibility === 'link' && (
-            <Group gap="xs">
-              <CopyPackLinkButton id={pack.id} />
-              {pack.visibility !== 'link' && (
-                <Text size="sm" c="dimmed">
-                  The link works once you save.
-                </Text>
-              )}
-            </Group>
-          )}
           <Group>
             <Button type="submit" loading={saving} disabled={(needsNetwork && !network.online) || unverified}>
               {pack ? 'Save pack' : 'Create pack'}
