@@ -231,6 +231,24 @@ describe('link previews of pack pages', () => {
     await server.store.packs.delete(pack.id)
   })
 
+  it('previews a pack shared by link, and gives a private pack the site preview, as if unknown', async () => {
+    const personal = { description: 'Mine', wumpusIds: [derived._id], createdBy: 'owner@example.com' }
+    const shared = await server.store.packs.insert({ ...personal, name: 'Shared Pack', visibility: 'link' })
+    expect(metaOf(await (await page(`/packs/${shared.id}`)).text())).toMatchObject({
+      'og:title': 'Shared Pack',
+      'og:image': `${server.url}/api/wumpus/${derived._id}/still.png`,
+    })
+    const hidden = await server.store.packs.insert({ ...personal, name: 'Secret Pack', visibility: 'private' })
+    const unknown = await (await page('/packs/0123456789abcdef01234567')).text()
+    const html = await (await page(`/packs/${hidden.id}`)).text()
+    expect(html).not.toContain('Secret Pack')
+    expect(html).not.toContain('Mine')
+    expect(metaOf(html)).toEqual({ ...metaOf(unknown), 'og:url': `${server.url}/packs/${hidden.id}` })
+    // Shared, then private again: the preview follows.
+    await server.store.packs.update(shared.id, { visibility: 'private' })
+    expect(await (await page(`/packs/${shared.id}`)).text()).not.toContain('Shared Pack')
+  })
+
   it('gives an unknown pack the site preview', async () => {
     const html = await (await page('/packs/0123456789abcdef01234567')).text()
     expect(metaOf(html)['og:image']).toBe(`${server.url}/icons/icon-512.png`)

@@ -5,7 +5,7 @@ import { wumpusStillPath } from '../../../contract/api-paths'
 import { idSchema } from '../../../contract/wumpus'
 import { PageCache } from './page-cache'
 import { stillSource } from '../services/still-pictures'
-import type { Store } from '../store/port'
+import type { PackRecord, Store } from '../store/port'
 import { matchesEtag } from './etag'
 import { SITE_NAME, unescapeHtml, withLinkPreview, type LinkPreview } from './link-preview'
 
@@ -46,9 +46,15 @@ async function wumpusPreview(store: Store, [rawId]: string[], origin: string): P
   }
 }
 
+/** A pack anyone may open: public, or shared by link. A private one is as unknown (previews are fetched signed out). */
+async function openPack(store: Store, rawId: string | undefined): Promise<PackRecord | undefined> {
+  const pack = idSchema.safeParse(rawId).success ? await store.packs.get(rawId!) : undefined
+  return pack?.visibility === 'private' ? undefined : pack
+}
+
 /** A pack's name, description and its cover's still PNG. */
 async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
-  const pack = idSchema.safeParse(rawId).success ? await store.packs.get(rawId!) : undefined
+  const pack = await openPack(store, rawId)
   if (!pack) return undefined
   const cover = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
   const still = cover ? stillSource(cover) : undefined
@@ -64,7 +70,7 @@ async function packPreview(store: Store, [rawId]: string[], origin: string): Pro
 }
 
 async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
-  const pack = idSchema.safeParse(rawId).success ? await store.packs.get(rawId!) : undefined
+  const pack = await openPack(store, rawId)
   return pack ? pack.updatedAt.toISOString() : 'none'
 }
 

@@ -91,6 +91,22 @@ describe('rate limits', () => {
     // Reading them is not limited.
     expect((await call('GET', '/api/me/favourite-ids', fan)).status).toBe(200)
   })
+  it('limits pack changes per account: making, editing and deleting together', async () => {
+    const record = await addWumpus(server.store)
+    const packer = await server.sessionToken('packer@example.com')
+    const made = await call('POST', '/api/me/packs', packer, { name: 'Limited Pack', wumpusIds: [record._id] })
+    const { id } = (await made.json()) as { id: string }
+    const allowed = limit('pack', 'perAccount')
+    expect(await statuses(allowed - 1, (i) => call('PUT', `/api/packs/${id}`, packer, { name: `Limited Pack ${i}` }))).toEqual(
+      Array(allowed - 1).fill(200),
+    )
+    await expectLimited(await call('DELETE', `/api/packs/${id}`, packer), 'pack')
+    await expectLimited(await call('POST', '/api/me/packs', packer, { name: 'One More', wumpusIds: [record._id] }), 'pack')
+    // Reading them is not limited.
+    expect((await call('GET', `/api/packs/${id}`, packer)).status).toBe(200)
+    expect((await call('GET', '/api/me/packs', packer)).status).toBe(200)
+  })
+
   it('limits sign-in exchanges per Firebase account and per IP address', async () => {
     const account = await createAccount()
     const body = { email: account.email, user_name: 'Often', photo: '' }

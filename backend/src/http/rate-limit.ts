@@ -30,6 +30,8 @@ export const RATE_LIMITS = {
   search: { perIp: 120, perAccount: 120, windowSeconds: 60, what: 'searches' },
   // Adding and removing favourites: a person taps hearts, a device replays the changes it queued offline.
   favourite: { perIp: 600, perAccount: 300, windowSeconds: 600, what: 'favourite changes' },
+  // Making, editing and deleting packs: a person arranging a pack, a device replaying its queued edits.
+  pack: { perIp: 300, perAccount: 150, windowSeconds: 600, what: 'pack changes' },
 } satisfies Record<string, Limit>
 
 export type LimitName = keyof typeof RATE_LIMITS

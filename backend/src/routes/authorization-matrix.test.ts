@@ -90,6 +90,20 @@ async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', byt
 }
 
 const aPack = () => addPackWithSignalFile(server.store, 'Matrix', new Uint8Array([1, 2, 3]))
+/** A personal pack of the "user" persona's (USER), with a Signal file. */
+const usersPack = (visibility: 'private' | 'link') =>
+  addPackWithSignalFile(server.store, 'Personal', new Uint8Array([1, 2, 3]), { createdBy: USER, visibility })
+/** A private pack: 404 to all but its owner (verified or not, for reading) and verified admins. */
+const privateRead: Expected = { anonymous: 404, unverified: 200, user: 200, otherUser: 404, unverifiedAdmin: 404, admin: 200 }
+/** Writes need a verified email first; then the owner and verified admins. */
+const personalWrite = (status: number, others: number): Expected => ({
+  anonymous: 401,
+  unverified: 403,
+  user: status,
+  otherUser: others,
+  unverifiedAdmin: 403,
+  admin: status,
+})
 
 const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
   'GET /health': { request: async () => ({ method: 'GET', path: '/health' }), expected: everyone(200) },
@@ -222,6 +236,16 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     expected: adminOnly(200),
   },
   'DELETE /api/packs/:id': { request: async () => ({ method: 'DELETE', path: `/api/packs/${await aPack()}` }), expected: adminOnly(200) },
+  // One's own personal packs (each sees only their own: personal-packs.test.ts); making one needs a verified email.
+  'GET /api/me/packs': { request: async () => ({ method: 'GET', path: '/api/me/packs' }), expected: signedIn(200) },
+  'POST /api/me/packs': {
+    request: async () => ({
+      method: 'POST',
+      path: '/api/me/packs',
+      body: { name: 'My Matrix Pack', wumpusIds: [(await addWumpus(server.store))._id] },
+    }),
+    expected: { anonymous: 401, unverified: 403, user: 201, otherUser: 201, unverifiedAdmin: 403, admin: 201 },
+  },
   // One's own favourites: any signed-in user, verified or not (each sees only their own: favourites.test.ts).
   'GET /api/me/favourites': { request: async () => ({ method: 'GET', path: '/api/me/favourites' }), expected: signedIn(200) },
   'GET /api/me/favourite-ids': { request: async () => ({ method: 'GET', path: '/api/me/favourite-ids' }), expected: signedIn(200) },
@@ -252,6 +276,39 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   },
   'GET /api/admin/:email about oneself': { request: async () => ({ method: 'GET', path: `/api/admin/{self}` }), expected: signedIn(200) },
   'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
+  // Personal packs of the "user" persona's, by visibility: the rows above are the admins' public packs.
+  'GET /api/packs/:id of a private pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('private')}` }),
+    expected: privateRead,
+  },
+  'GET /api/packs/:id/download/:platform of a private pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('private')}/download/signal` }),
+    expected: privateRead,
+  },
+  'GET /api/packs/:id of a pack shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('link')}` }),
+    expected: everyone(200),
+  },
+  'GET /api/packs/:id/download/:platform of a pack shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('link')}/download/signal` }),
+    expected: everyone(200),
+  },
+  'PUT /api/packs/:id of a private pack': {
+    request: async () => ({ method: 'PUT', path: `/api/packs/${await usersPack('private')}`, body: { name: 'Renamed Pack' } }),
+    expected: personalWrite(200, 404),
+  },
+  'PUT /api/packs/:id of a pack shared by link': {
+    request: async () => ({ method: 'PUT', path: `/api/packs/${await usersPack('link')}`, body: { visibility: 'private' } }),
+    expected: personalWrite(200, 403),
+  },
+  'DELETE /api/packs/:id of a private pack': {
+    request: async () => ({ method: 'DELETE', path: `/api/packs/${await usersPack('private')}` }),
+    expected: personalWrite(200, 404),
+  },
+  'DELETE /api/packs/:id of a pack shared by link': {
+    request: async () => ({ method: 'DELETE', path: `/api/packs/${await usersPack('link')}` }),
+    expected: personalWrite(200, 403),
+  },
 }
 
 const EMAIL: Record<Persona, string> = {

@@ -1,25 +1,47 @@
 import Router from '@koa/router'
-import { packListPath } from '../../../contract/api-paths'
-import { createPackSchema, packListQuerySchema, updatePackSchema } from '../../../contract/pack'
+import type { Context } from 'koa'
+import { myPackListPath, packListPath } from '../../../contract/api-paths'
+import {
+  createPackSchema,
+  createPersonalPackSchema,
+  packListQuerySchema,
+  updatePackSchema,
+  type PackVisibility,
+} from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
-import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
+import { isVerifiedAdmin, optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { notFound } from '../http/http-error'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
-import { createPackService } from '../services/packs'
+import { createPackService, type Actor, type Viewer } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
- * Sticker packs: anyone lists and opens them and downloads a platform's ZIP; verified admins make,
- * edit and delete them (services/packs.ts has the rules).
+ * Sticker packs (services/packs.ts has the rules): anyone lists the public ones; anyone opens a public or
+ * shared (link) pack and downloads a platform's ZIP, a private one its owner and admins only; verified
+ * admins make public packs, any verified user personal ones, listed at /me/packs. Personal packs are
+ * never kept by shared caches.
  */
-export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config'>): Router {
+export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits'>): Router {
   const { store, downloads, config } = deps
   const packs = createPackService(deps)
   const router = new Router()
-  const admin = [requireSession(deps.sessions), requireAdmin(store)]
+  const session = requireSession(deps.sessions)
+  const maybeSession = optionalSession(deps.sessions)
+  const write = [session, requireVerifiedEmail, deps.limits.guard('pack')]
   const costly = sendTimeout(config.sendTimeoutSeconds)
+
+  /** The signed-in caller, an admin only with admin power (a verified email). */
+  async function actorOf(ctx: Context): Promise<Actor> {
+    const claims = sessionOf(ctx)
+    return { email: claims.email, role: (await isVerifiedAdmin(store, claims)) ? 'admin' : 'user' }
+  }
+  /** After optionalSession: the caller when signed in. */
+  const viewerOf = (ctx: Context): Promise<Viewer> => (ctx.state.session ? actorOf(ctx) : Promise.resolve(undefined))
+  /** Public packs are revalidated by any cache; personal ones (what a link opens, what an owner sees) are stored by none. */
+  const cacheFor = (ctx: Context, visibility: PackVisibility, publicValue: string) =>
+    ctx.set('Cache-Control', visibility === 'public' ? publicValue : 'private, no-store')
 
   router.get('/packs', async (ctx) => {
     const query = packListQuerySchema.parse(ctx.query)
@@ -29,36 +51,55 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
     ctx.body = page.items
   })
 
-  router.get('/packs/:id', costly, async (ctx) => {
-    ctx.set('Cache-Control', 'no-cache')
-    ctx.body = await packs.detail(ctx.params.id!)
+  router.get('/me/packs', session, async (ctx) => {
+    const query = packListQuerySchema.parse(ctx.query)
+    const page = await packs.listPersonal(sessionOf(ctx).email, query)
+    setPageHeaders(ctx, page, (cursor) => myPackListPath({ limit: query.limit, cursor }))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = page.items
   })
 
-  router.get('/packs/:id/download/:platform', costly, async (ctx) => {
+  router.post('/me/packs', ...write, async (ctx) => {
+    const body = createPersonalPackSchema.parse(ctx.request.body ?? {})
+    ctx.status = 201
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = await packs.createPersonal(sessionOf(ctx).email, body)
+  })
+
+  router.get('/packs/:id', maybeSession, costly, async (ctx) => {
+    const pack = await packs.detail(ctx.params.id!, await viewerOf(ctx))
+    cacheFor(ctx, pack.visibility, 'no-cache')
+    ctx.body = pack
+  })
+
+  router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
-    const zip = await packs.zip(ctx.params.id!, platform.data)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx))
     for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
-    ctx.set('Cache-Control', 'no-store')
+    cacheFor(ctx, zip.visibility, 'no-store')
     ctx.type = 'application/zip'
     ctx.body = zip.stream
     ctx.length = zip.bytes
   })
 
-  router.post('/packs', ...admin, async (ctx) => {
+  router.post('/packs', session, requireAdmin(store), deps.limits.guard('pack'), async (ctx) => {
     const body = createPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.body = await packs.create(sessionOf(ctx).email, body)
   })
 
-  router.put('/packs/:id', ...admin, async (ctx) => {
-    const patch = updatePackSchema.parse(ctx.request.body ?? {})
-    ctx.body = await packs.update(sessionOf(ctx).email, ctx.params.id!, patch)
+  router.put('/packs/:id', ...write, async (ctx) => {
+    const { editedAt, ...patch } = updatePackSchema.parse(ctx.request.body ?? {})
+    const updated = await packs.update(await actorOf(ctx), ctx.params.id!, patch, { editedAt: editedAt ? new Date(editedAt) : undefined })
+    cacheFor(ctx, updated.visibility, 'no-store')
+    ctx.body = updated
   })
 
-  router.delete('/packs/:id', ...admin, async (ctx) => {
-    ctx.body = { deletedCount: await packs.remove(sessionOf(ctx).email, ctx.params.id!) }
+  router.delete('/packs/:id', ...write, async (ctx) => {
+    ctx.body = { deletedCount: await packs.remove(await actorOf(ctx), ctx.params.id!) }
+    ctx.set('Cache-Control', 'no-store')
   })
 
   return router

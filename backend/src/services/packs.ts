@@ -1,19 +1,22 @@
-// The pack rules: admins make ordered packs of existing animations (1 to 200, each once, the cover one of
-// them); anyone lists and opens them, and downloads one ZIP per chat platform made of the platform files
-// the server already made for each animation (services/derived-media.ts). A ZIP is checked against the
-// platform's pack rules before a byte is sent (WhatsApp: 3 to 30 animated stickers), then streamed entry
-// by entry: one sticker file in memory at a time.
+// The pack rules: admins make the public, curated packs; any user with a verified email makes personal ones
+// (private, or shared by link), up to PERSONAL_PACKS_MAX. A pack is an ordered selection of existing
+// animations (1 to 200, each once, the cover one of them); a private pack is NOT_FOUND to anyone but its
+// owner and admins. Edits keep the latest edit per field (an edit queued offline brings its own time).
+// Anyone who may open a pack downloads one ZIP per chat platform made of the platform files the server
+// already made for each animation (services/derived-media.ts). A ZIP is checked against the platform's
+// pack rules before a byte is sent (WhatsApp: 3 to 30 animated stickers), then streamed entry by entry:
+// one sticker file in memory at a time.
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
-import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
-import type { Pack, PackDetail, PackDownload } from '../../../contract/pack'
+import { FALLBACK_EMOJI, LINE_SET_SIZES, PERSONAL_PACKS_MAX, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
+import type { Pack, PackDetail, PackDownload, UpdatedPack } from '../../../contract/pack'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../../../contract/stickers'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import { lineSetImages, trayIcon } from '../media/pack-images'
 import { toApiWumpus } from '../http/mappers/wumpus'
-import type { AuditChange, DerivedFile, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
+import type { AuditChange, DerivedFile, NewPack, PackPatch, PackRecord, Role, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { derivedIsCurrent, fileStem } from './derived-media'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, type PackEntry } from './pack-manifests'
@@ -34,24 +37,47 @@ export interface PackZip {
   wumpusIds: string[]
 }
 
-type NewPackInput = Omit<NewPack, 'createdBy'>
+/**
+ * Who asks: a signed-in user, `admin` only with admin power (an admin whose email is verified), or
+ * undefined for nobody signed in.
+ */
+export type Viewer = { email: string; role: Role } | undefined
+/** Who writes: always signed in. */
+export type Actor = NonNullable<Viewer>
+
+type NewPackInput = Pick<NewPack, 'name' | 'description' | 'wumpusIds' | 'coverWumpusId'>
 type Entry = { record: WumpusRecord; file: DerivedFile }
 
 /** Telegram sets hold at most this many animated stickers, or custom emoji. */
 const TELEGRAM_SET_MAX: Partial<Record<Platform, number>> = { telegram: 120, 'telegram-emoji': 200 }
 const AUDIT_TEXT_MAX = 500
+const NO_SUCH_PACK = 'No pack with this id'
 
 export interface PackService {
+  /** The public packs, newest first. */
   list(query: { limit: number; cursor?: string }): Promise<{ items: Pack[]; total: number; nextCursor?: string }>
-  /** The pack with its stickers in order and one download per platform; throws NOT_FOUND. */
-  detail(id: string): Promise<PackDetail>
+  /** One owner's personal packs, most recently updated first. */
+  listPersonal(owner: string, query: { limit: number; cursor?: string }): Promise<{ items: Pack[]; total: number; nextCursor?: string }>
+  /** The pack with its stickers in order and one download per platform; throws NOT_FOUND (a private pack the viewer may not open too). */
+  detail(id: string, viewer: Viewer): Promise<PackDetail>
+  /** A public pack (the caller checked the actor is an admin). */
   create(actor: string, input: NewPackInput): Promise<Pack>
-  /** Throws NOT_FOUND for an unknown pack. */
-  update(actor: string, id: string, patch: PackPatch): Promise<Pack>
-  remove(actor: string, id: string): Promise<number>
-  /** Throws NOT_FOUND, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's rules. */
-  zip(id: string, platform: Platform): Promise<PackZip>
+  /** A personal pack of the owner's; throws CONFLICT (reason packs-full) at PERSONAL_PACKS_MAX. */
+  createPersonal(owner: string, input: NewPackInput & { visibility: 'link' | 'private' }): Promise<Pack>
+  /**
+   * Applies the fields of the patch not edited later than `editedAt` (default now; a later time is now).
+   * Public packs: admins only; personal packs: their owner and admins. Throws NOT_FOUND for an unknown
+   * pack (or a private pack of someone else), FORBIDDEN for a pack the actor may open but not change.
+   */
+  update(actor: Actor, id: string, patch: PackPatch, options?: { editedAt?: Date }): Promise<UpdatedPack>
+  /** Who may delete a pack is who may change it; answers 0 for an unknown pack. */
+  remove(actor: Actor, id: string): Promise<number>
+  /** Throws NOT_FOUND as detail does, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's rules. */
+  zip(id: string, platform: Platform, viewer: Viewer): Promise<PackZip & Pick<Pack, 'visibility'>>
 }
+
+const isAdmin = (viewer: Viewer) => viewer?.role === 'admin'
+const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
 
 export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
   /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
@@ -60,10 +86,22 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     return records.filter((record): record is WumpusRecord => record !== undefined)
   }
 
-  async function getPack(id: string): Promise<PackRecord> {
+  /** The pack, when the viewer may open it: a private pack is its owner's and admins' only. */
+  async function getPack(id: string, viewer: Viewer): Promise<PackRecord> {
     const pack = await store.packs.get(id)
-    if (!pack) throw notFound('No pack with this id')
+    if (!pack || (pack.visibility === 'private' && !isOwner(pack, viewer) && !isAdmin(viewer))) throw notFound(NO_SUCH_PACK)
     return pack
+  }
+
+  /**
+   * Whether the actor may change the pack (else throws, as getPack for a pack they may not open), and
+   * whether that is audited: an admin's change to a public pack or to someone else's personal pack.
+   */
+  function mayChange(pack: PackRecord, actor: Actor): { audited: boolean } {
+    if (isOwner(pack, actor)) return { audited: false }
+    if (isAdmin(actor)) return { audited: true }
+    if (pack.visibility === 'private') throw notFound(NO_SUCH_PACK)
+    throw new HttpError('FORBIDDEN', pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
 
   /** The animations the ids name, in order; unknown ids are refused, all of them named. */
@@ -82,7 +120,8 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     return records as WumpusRecord[]
   }
 
-  async function toPack(pack: PackRecord, items?: WumpusRecord[]): Promise<Pack> {
+  /** The pack as the viewer sees it: a personal pack's owner is shown to them and admins only. */
+  async function toPack(pack: PackRecord, viewer: Viewer, items?: WumpusRecord[]): Promise<Pack> {
     const cover = pack.coverWumpusId
       ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.wumpuses.get(pack.coverWumpusId)))
       : undefined
@@ -93,8 +132,8 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       coverWumpusId: pack.coverWumpusId,
       wumpusIds: pack.wumpusIds,
       cover: cover ? toApiWumpus(cover) : null,
-      visibility: 'public',
-      createdBy: pack.createdBy,
+      visibility: pack.visibility,
+      createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdmin(viewer) ? pack.createdBy : null,
       createdAt: pack.createdAt.toISOString(),
       updatedAt: pack.updatedAt.toISOString(),
     }
@@ -103,14 +142,20 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
   return {
     async list(query) {
       const page = await store.packs.list(query)
-      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack))) }
+      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack, undefined))) }
     },
 
-    async detail(id) {
-      const pack = await getPack(id)
+    async listPersonal(owner, query) {
+      const page = await store.packs.listPersonal(owner, query)
+      const viewer = { email: owner, role: 'user' } as const
+      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack, viewer))) }
+    },
+
+    async detail(id, viewer) {
+      const pack = await getPack(id, viewer)
       const items = await itemsOf(pack)
       return {
-        ...(await toPack(pack, items)),
+        ...(await toPack(pack, viewer, items)),
         items: items.map(toApiWumpus),
         downloads: PLATFORMS.map((platform) => toDownload(pack, planZip(pack, items, platform))),
       }
@@ -118,36 +163,58 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
     async create(actor, input) {
       const items = await existing(input.wumpusIds)
-      const pack = await store.packs.insert({ ...input, createdBy: actor })
+      const pack = await store.packs.insert({ ...input, visibility: 'public', createdBy: actor })
       await audit.record({
         actor,
         action: 'pack.create',
         target: { type: 'pack', id: pack.id, name: pack.name },
         changes: packChanges(undefined, pack, items),
       })
-      return toPack(pack, items)
+      return toPack(pack, undefined, items)
     },
 
-    async update(actor, id, patch) {
-      const before = await getPack(id)
+    async createPersonal(owner, input) {
+      const items = await existing(input.wumpusIds)
+      const pack = await store.packs.insertPersonal({ ...input, createdBy: owner }, { max: PERSONAL_PACKS_MAX })
+      if (pack === 'full') {
+        throw new HttpError('CONFLICT', `You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
+          reason: 'packs-full',
+          max: PERSONAL_PACKS_MAX,
+        })
+      }
+      return toPack(pack, { email: owner, role: 'user' }, items)
+    },
+
+    async update(actor, id, patch, options = {}) {
+      const before = await getPack(id, actor)
+      const { audited } = mayChange(before, actor)
+      if (patch.visibility !== undefined && before.visibility === 'public') {
+        throw badRequest('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
+      }
       const newItems = patch.wumpusIds ? await existing(patch.wumpusIds) : []
       if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
         throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
       }
-      const updated = await store.packs.update(id, patch)
-      if (!updated) throw notFound('No pack with this id')
+      // An edit cannot claim a time to come: it would win over every edit made until then.
+      const now = Date.now()
+      const editedAt = new Date(Math.min(options.editedAt?.getTime() ?? now, now))
+      const updated = await store.packs.update(id, patch, { editedAt })
+      if (!updated) throw notFound(NO_SUCH_PACK)
       const items = [...(await itemsOf(before)), ...newItems]
-      const changes = packChanges(before, updated, items)
-      if (changes.length > 0) await audit.record({ actor, action: 'pack.edit', target: { type: 'pack', id, name: updated.name }, changes })
-      return toPack(updated, items)
+      const changes = packChanges(before, updated.pack, items)
+      if (audited && changes.length > 0)
+        await audit.record({ actor: actor.email, action: 'pack.edit', target: { type: 'pack', id, name: updated.pack.name }, changes })
+      return { ...(await toPack(updated.pack, actor, items)), superseded: updated.superseded }
     },
 
     async remove(actor, id) {
       const pack = await store.packs.get(id)
-      const deleted = pack ? await store.packs.delete(pack.id) : 0
-      if (pack && deleted > 0) {
+      if (!pack) return 0
+      const { audited } = mayChange(pack, actor)
+      const deleted = await store.packs.delete(pack.id)
+      if (audited && deleted > 0) {
         await audit.record({
-          actor,
+          actor: actor.email,
           action: 'pack.delete',
           target: { type: 'pack', id: pack.id, name: pack.name },
           changes: packChanges(pack, undefined, await itemsOf(pack)),
@@ -156,12 +223,12 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       return deleted
     },
 
-    async zip(id, platform) {
-      const pack = await getPack(id)
+    async zip(id, platform, viewer) {
+      const pack = await getPack(id, viewer)
       const plan = planZip(pack, await itemsOf(pack), platform)
       if (!plan.fits)
         throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
-      return writeZip(store, logger, pack, plan)
+      return { ...(await writeZip(store, logger, pack, plan)), visibility: pack.visibility }
     },
   }
 }
@@ -346,6 +413,7 @@ function packFields(pack: PackRecord, items: WumpusRecord[]): Record<string, str
     description: pack.description,
     stickers: stickers.length > AUDIT_TEXT_MAX ? `${stickers.slice(0, AUDIT_TEXT_MAX - 1)}…` : stickers,
     cover: pack.coverWumpusId ? nameOf(pack.coverWumpusId) : '',
+    visibility: pack.visibility,
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
+import type { PackEditField, PackVisibility } from '../../../contract/pack'
 import type { ListSort } from '../../../contract/search'
 import type { Platform } from '../../../contract/stickers'
 import type { StickerEmoji, TagCount } from '../../../contract/wumpus'
@@ -151,7 +152,8 @@ export interface WumpusPage {
 /**
  * A sticker pack: an ordered selection of animations. The cover is always one of them (the first when
  * none is chosen, or when the chosen one leaves the pack); a pack whose every animation was deleted
- * stays, empty, with no cover.
+ * stays, empty, with no cover. Public packs are the curated ones admins make; personal ones (`link` or
+ * `private`) belong to the user who made them.
  */
 export interface PackRecord {
   id: string
@@ -159,18 +161,33 @@ export interface PackRecord {
   description: string
   coverWumpusId: string | null
   wumpusIds: string[]
-  /** Email of the admin who made it. */
+  /** 'public' for every pack stored before personal packs existed. */
+  visibility: PackVisibility
+  /** Email of who made it: the admin of a public pack, the owner of a personal one. */
   createdBy: string
+  /**
+   * When each field was last set by an edit (an edit made offline brings its own time): a field keeps
+   * the value of its latest edit. Packs stored before these times existed take their updatedAt.
+   */
+  editedAt: Record<PackEditField, Date>
   createdAt: Date
   updatedAt: Date
 }
 
 export type NewPack = Pick<PackRecord, 'name' | 'description' | 'wumpusIds' | 'createdBy'> & {
   coverWumpusId?: string
+  /** Default 'public'. */
+  visibility?: PackVisibility
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
 }
-export type PackPatch = Partial<Pick<PackRecord, 'name' | 'description' | 'wumpusIds'> & { coverWumpusId: string }>
+export type PackPatch = Partial<Pick<PackRecord, 'name' | 'description' | 'wumpusIds' | 'visibility'> & { coverWumpusId: string }>
+
+/** What an update did: the pack as stored after it, and the fields of the patch that a later edit kept. */
+export interface PackUpdate {
+  pack: PackRecord
+  superseded: PackEditField[]
+}
 
 export type Role = 'user' | 'admin'
 
@@ -335,14 +352,32 @@ export interface RenderJobRepository {
 
 /** Sticker packs. */
 export interface PackRepository {
-  /** Newest first (createdAt desc, then id desc), paged with newest-first cursors; a bad cursor throws InvalidCursorError. */
+  /**
+   * The public packs, newest first (createdAt desc, then id desc), paged with newest-first cursors; a bad
+   * cursor throws InvalidCursorError.
+   */
   list(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }>
+  /**
+   * One owner's personal (link and private) packs, most recently updated first (updatedAt desc, then id
+   * desc), paged likewise; `total` counts them all.
+   */
+  listPersonal(
+    owner: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }>
   /** Undefined for unknown ids (malformed ids included). */
   get(id: string): Promise<PackRecord | undefined>
   /** Stores the pack as given (the caller checked the animations exist); the cover defaults to the first. */
   insert(pack: NewPack): Promise<PackRecord>
-  /** Undefined when there is no such pack. A cover not among the (new) animations falls back to the first. */
-  update(id: string, patch: PackPatch): Promise<PackRecord | undefined>
+  /** Stores a personal pack like insert, unless its owner (createdBy) has `max` personal packs already. */
+  insertPersonal(pack: NewPack & { visibility: 'link' | 'private' }, options: { max: number }): Promise<PackRecord | 'full'>
+  /**
+   * Applies, atomically, the fields of the patch whose stored edit time is not later than `editedAt`
+   * (default now), each then edited at `editedAt`; a later edit's field stays and is named in
+   * `superseded`. updatedAt moves when some field was applied. A cover not among the animations falls
+   * back to the stored one, else the first. Undefined when there is no such pack.
+   */
+  update(id: string, patch: PackPatch, options?: { editedAt?: Date }): Promise<PackUpdate | undefined>
   /** Answers how many were removed (0 or 1). */
   delete(id: string): Promise<number>
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
+import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack'
 import type {
   NewSession,
   AuditRecord,
@@ -12,6 +13,7 @@ import type {
   NewWumpus,
   PackPatch,
   PackRecord,
+  PackUpdate,
   SessionRecord,
   StickerEmoji,
   StoredFile,
@@ -249,15 +251,30 @@ export function toStoredFile(fields: StoredFile): StoredFile {
   }
 }
 
-/** A clean copy of a stored pack. */
-export function toPackRecord(doc: PackRecord): PackRecord {
+/** A pack as stored before personal packs: no visibility nor edit times. */
+type StoredPack = Omit<PackRecord, 'visibility' | 'editedAt'> & Partial<Pick<PackRecord, 'visibility' | 'editedAt'>>
+
+/** Every field edited at one time. */
+export function packEditTimes(at: Date): Record<PackEditField, Date> {
+  return Object.fromEntries(PACK_EDIT_FIELDS.map((field) => [field, at])) as Record<PackEditField, Date>
+}
+
+/** A clean copy of a stored pack; one stored before personal packs is public, its fields edited at its updatedAt. */
+export function toPackRecord(doc: StoredPack): PackRecord {
+  const editedAt = packEditTimes(doc.updatedAt)
+  for (const field of PACK_EDIT_FIELDS) {
+    const at = doc.editedAt?.[field]
+    if (at instanceof Date) editedAt[field] = at
+  }
   return {
     id: doc.id,
     name: doc.name,
     description: doc.description,
     coverWumpusId: doc.coverWumpusId,
     wumpusIds: [...doc.wumpusIds],
+    visibility: doc.visibility ?? 'public',
     createdBy: doc.createdBy,
+    editedAt,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }
@@ -271,29 +288,46 @@ export function packCover(wumpusIds: readonly string[], chosen: string | null | 
 /** A new pack's record, both adapters alike. */
 export function newPackRecord(id: string, pack: NewPack, now: Date): PackRecord {
   const wumpusIds = [...pack.wumpusIds]
+  const createdAt = pack.createdAt ?? now
   return {
     id,
     name: pack.name,
     description: pack.description,
     coverWumpusId: packCover(wumpusIds, pack.coverWumpusId),
     wumpusIds,
+    visibility: pack.visibility ?? 'public',
     createdBy: pack.createdBy,
-    createdAt: pack.createdAt ?? now,
+    editedAt: packEditTimes(createdAt),
+    createdAt,
     updatedAt: now,
   }
 }
 
-/** A pack with a patch applied (known keys only), its cover kept among its animations. */
-export function patchedPack(current: PackRecord, patch: PackPatch, now: Date): PackRecord {
-  const wumpusIds = patch.wumpusIds ? [...patch.wumpusIds] : current.wumpusIds
-  return {
+/**
+ * A pack with the fields of a patch made at `editedAt` applied, except those edited later (superseded),
+ * both adapters alike. `changed` is false when every field was superseded (the pack is then as it was).
+ */
+export function editedPack(current: PackRecord, patch: PackPatch, editedAt: Date, now: Date): PackUpdate & { changed: boolean } {
+  const given = PACK_EDIT_FIELDS.filter((field) => patch[field] !== undefined)
+  const superseded = given.filter((field) => current.editedAt[field].getTime() > editedAt.getTime())
+  const applied = given.filter((field) => !superseded.includes(field))
+  if (applied.length === 0) return { pack: current, superseded, changed: false }
+  const take = <K extends PackEditField>(field: K) => (applied.includes(field) ? patch[field] : undefined)
+  const wumpusIds = [...(take('wumpusIds') ?? current.wumpusIds)]
+  const chosen = take('coverWumpusId')
+  const editedTimes = { ...current.editedAt }
+  for (const field of applied) editedTimes[field] = editedAt
+  const pack: PackRecord = {
     ...current,
-    ...(patch.name === undefined ? {} : { name: patch.name }),
-    ...(patch.description === undefined ? {} : { description: patch.description }),
+    name: take('name') ?? current.name,
+    description: take('description') ?? current.description,
+    visibility: take('visibility') ?? current.visibility,
     wumpusIds,
-    coverWumpusId: packCover(wumpusIds, patch.coverWumpusId ?? current.coverWumpusId),
+    coverWumpusId: chosen && wumpusIds.includes(chosen) ? chosen : packCover(wumpusIds, current.coverWumpusId),
+    editedAt: editedTimes,
     updatedAt: now,
   }
+  return { pack, superseded, changed: true }
 }
 
 /** A pack without one animation; undefined when it did not hold it. */

@@ -11,7 +11,7 @@ import { createLogger, type Logger } from '../../src/logger'
 import { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
-import type { FileRef, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
+import type { FileRef, NewPack, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
 
 export interface TestServer {
   url: string
@@ -115,8 +115,16 @@ export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): 
   })
 }
 
-/** A pack of one animation with a Signal export of `signalBytes` (placeholder bytes: the ZIPs are tested in packs.test.ts). */
-export async function addPackWithSignalFile(store: Store, name: string, signalBytes: Uint8Array): Promise<string> {
+/**
+ * A pack of one animation with a Signal export of `signalBytes` (placeholder bytes: the ZIPs are tested in
+ * packs.test.ts); an admin's public pack unless `pack` says otherwise.
+ */
+export async function addPackWithSignalFile(
+  store: Store,
+  name: string,
+  signalBytes: Uint8Array,
+  pack: Pick<NewPack, 'visibility' | 'createdBy'> = { createdBy: 'admin@example.com' },
+): Promise<string> {
   const record = await addWumpus(store, { name: `${name} Wumpus` })
   const file = await store.files.put({ bytes: signalBytes, contentType: 'image/apng', filename: 'wumpus.signal.png', purpose: 'derived' })
   const signal = {
@@ -135,5 +143,5 @@ export async function addPackWithSignalFile(store: Store, name: string, signalBy
     madeAt: new Date(),
     exports: [{ platform: 'signal', file: signal, notes: [] }],
   })
-  return (await store.packs.insert({ name: `${name} Pack`, description: '', wumpusIds: [record._id], createdBy: 'admin@example.com' })).id
+  return (await store.packs.insert({ name: `${name} Pack`, description: '', wumpusIds: [record._id], ...pack })).id
 }

@@ -89,6 +89,10 @@ describe('mongo store storage layout', () => {
       )
       const files = (await db.collection('files.files').listIndexes().toArray()).map((index) => index.key)
       expect(files).toContainEqual({ uploadDate: 1, _id: 1 })
+      const packs = (await db.collection('packs').listIndexes().toArray()).map((index) => index.key)
+      expect(packs).toEqual(
+        expect.arrayContaining([{ visibility: 1, createdAt: -1, _id: -1 }, { createdBy: 1, updatedAt: -1, _id: -1 }, { wumpusIds: 1 }]),
+      )
       const tags = (await db.collection('tags').listIndexes().toArray()).map((index) => index.key)
       expect(tags).toContainEqual({ count: -1, _id: 1 })
       // The unique index really refuses a second user with the same email.
@@ -354,6 +358,41 @@ describe('mongo store search cache', () => {
 })
 
 describe('mongo store upgrades and leftovers', () => {
+  it('reads packs stored before personal packs as public, each field edited at their updatedAt, and lists them at /packs', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const createdAt = new Date(Date.now() - 60_000)
+      const updatedAt = new Date(createdAt.getTime() + 5000)
+      const old = {
+        _id: 'abc0000000000000000000aa',
+        name: 'Old Pack',
+        description: '',
+        coverWumpusId: null,
+        wumpusIds: [],
+        createdBy: 'boss@example.com',
+        createdAt,
+        updatedAt,
+      }
+      // Written by an instance of the version before, during a rolling deploy.
+      await admin
+        .db(dbName)
+        .collection('packs')
+        .insertOne(old as never)
+      const times = { name: updatedAt, description: updatedAt, wumpusIds: updatedAt, coverWumpusId: updatedAt, visibility: updatedAt }
+      const { _id, ...fields } = old
+      expect(await store.packs.get(_id)).toEqual({ id: _id, ...fields, visibility: 'public', editedAt: times })
+      expect((await store.packs.list({ limit: 10 })).items.map((pack) => pack.id)).toEqual([_id])
+      expect((await store.packs.listPersonal('boss@example.com', { limit: 10 })).total).toBe(0)
+      const tooOld = await store.packs.update(_id, { name: 'Too Old' }, { editedAt: new Date(createdAt.getTime() + 1000) })
+      expect(tooOld!.superseded).toEqual(['name'])
+      expect((await store.packs.update(_id, { description: 'New' }))!.superseded).toEqual([])
+      expect(await store.packs.get(_id)).toMatchObject({ name: 'Old Pack', description: 'New', visibility: 'public' })
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
   it('gives animations stored before the fits filter and render jobs their ready platforms and rendered version at start', async () => {
     const dbName = freshDbName()
     const db = admin.db(dbName)

@@ -11,7 +11,7 @@ import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
 import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
-import { MongoPacks } from './packs'
+import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
 import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
 import { MongoSessions } from './sessions'
@@ -92,7 +92,7 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
   // Sessions from before the idle timeout: a full idle period from the upgrade, as on SQLite.
   await sessions.updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
-  await db.collection('packs').createIndexes([{ key: NEWEST_FIRST }, { key: { wumpusIds: 1 } }])
+  await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
     .collection(FAVOURITES_COLLECTION)
     .createIndexes([{ key: { email: 1, wumpusId: 1 }, unique: true }, { key: FAVOURITES_NEWEST_FIRST }, { key: { wumpusId: 1 } }])

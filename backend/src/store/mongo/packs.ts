@@ -1,17 +1,39 @@
 /** Sticker packs in MongoDB: the `packs` collection, indexed by the animations they hold. */
 import type { Collection, Db, Filter } from 'mongodb'
+import type { PackVisibility } from '../../../../contract/pack'
 import { isId, newId } from '../ids'
 import { decodeCursor, encodeCursor } from '../list-order'
-import type { NewPack, PackPatch, PackRecord, PackRepository } from '../port'
-import { newPackRecord, packCover, patchedPack, toPackRecord } from '../records'
+import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
+import { editedPack, newPackRecord, packCover, toPackRecord } from '../records'
 import { guard } from './errors'
 
-type PackDocument = Omit<PackRecord, 'id'> & { _id: string }
+/**
+ * A stored pack. `revision` grows with every write, so a write made from a read applies only while
+ * the pack is still as read (updatedAt alone can repeat within a millisecond). Documents stored before
+ * personal packs have no visibility (public), edit times nor revision.
+ */
+type PackDocument = Omit<PackRecord, 'id' | 'visibility' | 'editedAt'> & {
+  _id: string
+  visibility?: PackVisibility | null
+  editedAt?: PackRecord['editedAt']
+  revision?: number | null
+}
 
-const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
+type Page = { items: PackRecord[]; total: number; nextCursor?: string }
+
+/** The public packs (those stored before visibility existed included), newest first: /packs. */
+export const PUBLIC_NEWEST_FIRST = { visibility: 1, createdAt: -1, _id: -1 } as const
+/** One owner's packs, most recently updated first (their public ones, an admin's few, are skipped). */
+export const PERSONAL_LATEST_FIRST = { createdBy: 1, updatedAt: -1, _id: -1 } as const
+
+const PUBLIC: Filter<PackDocument> = { visibility: { $in: ['public', null] } }
+const personal = (owner: string): Filter<PackDocument> => ({ createdBy: owner, visibility: { $in: ['link', 'private'] } })
+
+/** Concurrent writes to one pack an update retries after, before it gives up. */
+const UPDATE_ATTEMPTS = 20
 
 function fromDocument(doc: PackDocument): PackRecord {
-  return toPackRecord({ ...doc, id: doc._id })
+  return toPackRecord({ ...doc, id: doc._id, visibility: doc.visibility ?? undefined })
 }
 
 export class MongoPacks implements PackRepository {
@@ -21,25 +43,38 @@ export class MongoPacks implements PackRepository {
     this.packs = db.collection<PackDocument>('packs')
   }
 
-  async list(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }> {
+  list(options: { limit: number; cursor?: string }): Promise<Page> {
+    return this.page(PUBLIC, 'createdAt', { createdAt: -1, _id: -1 }, options)
+  }
+
+  listPersonal(owner: string, options: { limit: number; cursor?: string }): Promise<Page> {
+    return this.page(personal(owner), 'updatedAt', { updatedAt: -1, _id: -1 }, options)
+  }
+
+  private async page(
+    filter: Filter<PackDocument>,
+    key: 'createdAt' | 'updatedAt',
+    sort: Record<string, 1 | -1>,
+    options: { limit: number; cursor?: string },
+  ): Promise<Page> {
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
-    const filter: Filter<PackDocument> = after
-      ? { $or: [{ createdAt: { $lt: new Date(after.time) } }, { createdAt: new Date(after.time), _id: { $lt: after.id } }] }
-      : {}
+    const paged: Filter<PackDocument> = after
+      ? { ...filter, $or: [{ [key]: { $lt: new Date(after.time) } }, { [key]: new Date(after.time), _id: { $lt: after.id } }] }
+      : filter
     const [docs, total] = await guard(() =>
       Promise.all([
         this.packs
-          .find(filter)
-          .sort(NEWEST_FIRST)
+          .find(paged)
+          .sort(sort)
           .limit(options.limit + 1)
           .toArray(),
-        this.packs.countDocuments({}),
+        this.packs.countDocuments(filter),
       ]),
     )
     const items = docs.slice(0, options.limit).map(fromDocument)
     const last = items.at(-1)
     return docs.length > options.limit && last
-      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.createdAt.getTime(), id: last.id }, 'new') }
+      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last[key].getTime(), id: last.id }, 'new') }
       : { items, total }
   }
 
@@ -53,21 +88,36 @@ export class MongoPacks implements PackRepository {
     const now = new Date()
     const record = newPackRecord(newId(now.getTime()), pack, now)
     const { id: _id, ...rest } = record
-    await guard(() => this.packs.insertOne({ _id, ...rest }))
+    await guard(() => this.packs.insertOne({ _id, ...rest, revision: 0 }))
     return record
   }
 
-  async update(id: string, patch: PackPatch): Promise<PackRecord | undefined> {
+  async insertPersonal(pack: NewPack & { visibility: 'link' | 'private' }, options: { max: number }): Promise<PackRecord | 'full'> {
+    // Counted before the write: inserts racing at the cap may pass it by a few (no transaction on a single server).
+    if ((await guard(() => this.packs.countDocuments(personal(pack.createdBy)))) >= options.max) return 'full'
+    return this.insert(pack)
+  }
+
+  async update(id: string, patch: PackPatch, options: { editedAt?: Date } = {}): Promise<PackUpdate | undefined> {
     if (!isId(id)) return undefined
-    // Written only if the pack read is still the stored one, so a concurrent delete of an animation is not undone.
-    for (let attempt = 0; attempt < 10; attempt++) {
+    // Written only while the pack is still as read, else read again: a concurrent edit of another field
+    // or a concurrent removal of an animation is never undone.
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const current = await guard(() => this.packs.findOne({ _id: id }))
       if (!current) return undefined
-      const { id: _id, ...next } = patchedPack(fromDocument(current), patch, new Date())
+      const now = new Date()
+      const { pack, superseded, changed } = editedPack(fromDocument(current), patch, options.editedAt ?? now, now)
+      if (!changed) return { pack, superseded }
+      const { id: _id, ...next } = pack
       const doc = await guard(() =>
-        this.packs.findOneAndReplace({ _id: id, updatedAt: current.updatedAt }, next, { returnDocument: 'after' }),
+        this.packs.findOneAndReplace(
+          // null also matches a document stored without a revision.
+          { _id: id, revision: current.revision ?? null },
+          { ...next, revision: (current.revision ?? 0) + 1 },
+          { returnDocument: 'after' },
+        ),
       )
-      if (doc) return fromDocument(doc)
+      if (doc) return { pack: fromDocument(doc), superseded }
     }
     throw new Error(`Pack ${id} kept changing while being updated`)
   }
@@ -81,10 +131,15 @@ export class MongoPacks implements PackRepository {
   /** Takes a deleted animation out of the packs that hold it (found by index); covers move to the first. */
   async removeWumpus(wumpusId: string): Promise<void> {
     const now = new Date()
-    await guard(() => this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now } }))
+    await guard(() =>
+      this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now }, $inc: { revision: 1 } }),
+    )
     for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }).toArray())) {
       await guard(() =>
-        this.packs.updateOne({ _id: pack._id, coverWumpusId: wumpusId }, { $set: { coverWumpusId: packCover(pack.wumpusIds, null) } }),
+        this.packs.updateOne(
+          { _id: pack._id, coverWumpusId: wumpusId },
+          { $set: { coverWumpusId: packCover(pack.wumpusIds, null) }, $inc: { revision: 1 } },
+        ),
       )
     }
   }

@@ -198,6 +198,18 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX favourites_newest ON favourites (email, favourited_at DESC, wumpus_id DESC);
   CREATE INDEX favourites_of_wumpus ON favourites (wumpus_id);
   `,
+  // Personal packs (sqlite/packs.ts): every pack stored before is public; each field's latest edit time
+  // (a JSON object of field to ms) is its updatedAt. /packs lists the public ones, an owner their own.
+  `
+  ALTER TABLE packs ADD COLUMN visibility TEXT NOT NULL DEFAULT 'public';
+  ALTER TABLE packs ADD COLUMN edited_at TEXT NOT NULL DEFAULT '{}';
+  UPDATE packs SET edited_at = json_object(
+    'name', updated_at, 'description', updated_at, 'wumpusIds', updated_at, 'coverWumpusId', updated_at, 'visibility', updated_at
+  );
+  DROP INDEX packs_newest;
+  CREATE INDEX packs_public_newest ON packs (created_at DESC, id DESC) WHERE visibility = 'public';
+  CREATE INDEX packs_personal_updated ON packs (created_by, updated_at DESC, id DESC) WHERE visibility <> 'public';
+  `,
 ]
 
 /**

@@ -1,8 +1,9 @@
 /** Sticker packs in SQLite; `pack_members` says which packs hold an animation, so deleting one touches only those. */
+import { PACK_EDIT_FIELDS, type PackEditField, type PackVisibility } from '../../../../contract/pack'
 import { isId, newId } from '../ids'
 import { decodeCursor, encodeCursor } from '../list-order'
-import type { NewPack, PackPatch, PackRecord, PackRepository } from '../port'
-import { newPackRecord, packWithout, patchedPack, toPackRecord } from '../records'
+import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
+import { editedPack, newPackRecord, packWithout, toPackRecord } from '../records'
 import { guarded, json, type Db } from './database'
 
 interface PackRow {
@@ -11,19 +12,29 @@ interface PackRow {
   description: string
   cover_wumpus_id: string | null
   wumpus_ids: string
+  visibility: string
   created_by: string
+  /** A JSON object: edit field to ms. */
+  edited_at: string
   created_at: number
   updated_at: number
 }
 
+type Page = { items: PackRecord[]; total: number; nextCursor?: string }
+
 function fromRow(row: PackRow): PackRecord {
+  const times = json.read<Partial<Record<PackEditField, number>>>(row.edited_at)
+  const editedAt: Partial<Record<PackEditField, Date>> = {}
+  for (const field of PACK_EDIT_FIELDS) if (typeof times[field] === 'number') editedAt[field] = new Date(times[field])
   return toPackRecord({
     id: row.id,
     name: row.name,
     description: row.description,
     coverWumpusId: row.cover_wumpus_id,
     wumpusIds: json.read<string[]>(row.wumpus_ids),
+    visibility: row.visibility as PackVisibility,
     createdBy: row.created_by,
+    editedAt: editedAt as Record<PackEditField, Date>,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   })
@@ -36,7 +47,9 @@ export function toPackRow(pack: PackRecord): PackRow {
     description: pack.description,
     cover_wumpus_id: pack.coverWumpusId,
     wumpus_ids: json.write(pack.wumpusIds),
+    visibility: pack.visibility,
     created_by: pack.createdBy,
+    edited_at: json.write(Object.fromEntries(PACK_EDIT_FIELDS.map((field) => [field, pack.editedAt[field].getTime()]))),
     created_at: pack.createdAt.getTime(),
     updated_at: pack.updatedAt.getTime(),
   }
@@ -46,16 +59,26 @@ export class SqlitePacks implements PackRepository {
   private readonly sql
 
   constructor(private readonly db: Db) {
+    // The WHERE terms match the partial indexes' (migration 6) word for word, so SQLite uses them.
+    const PUBLIC = "visibility = 'public'"
+    const PERSONAL = "created_by = ? AND visibility <> 'public'"
+    const newest = 'ORDER BY created_at DESC, id DESC'
+    const latest = 'ORDER BY updated_at DESC, id DESC'
     this.sql = {
       get: db.prepare<[string], PackRow>('SELECT * FROM packs WHERE id = ?'),
-      page: db.prepare<[number], PackRow>('SELECT * FROM packs ORDER BY created_at DESC, id DESC LIMIT ?'),
+      page: db.prepare<[number], PackRow>(`SELECT * FROM packs WHERE ${PUBLIC} ${newest} LIMIT ?`),
       pageAfter: db.prepare<[number, string, number], PackRow>(
-        'SELECT * FROM packs WHERE (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+        `SELECT * FROM packs WHERE ${PUBLIC} AND (created_at, id) < (?, ?) ${newest} LIMIT ?`,
       ),
-      count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM packs'),
+      count: db.prepare<[], { count: number }>(`SELECT count(*) AS count FROM packs WHERE ${PUBLIC}`),
+      personalPage: db.prepare<[string, number], PackRow>(`SELECT * FROM packs WHERE ${PERSONAL} ${latest} LIMIT ?`),
+      personalPageAfter: db.prepare<[string, number, string, number], PackRow>(
+        `SELECT * FROM packs WHERE ${PERSONAL} AND (updated_at, id) < (?, ?) ${latest} LIMIT ?`,
+      ),
+      personalCount: db.prepare<[string], { count: number }>(`SELECT count(*) AS count FROM packs WHERE ${PERSONAL}`),
       upsert: db.prepare(
-        `INSERT OR REPLACE INTO packs (id, name, description, cover_wumpus_id, wumpus_ids, created_by, created_at, updated_at)
-         VALUES (@id, @name, @description, @cover_wumpus_id, @wumpus_ids, @created_by, @created_at, @updated_at)`,
+        `INSERT OR REPLACE INTO packs (id, name, description, cover_wumpus_id, wumpus_ids, visibility, created_by, edited_at, created_at, updated_at)
+         VALUES (@id, @name, @description, @cover_wumpus_id, @wumpus_ids, @visibility, @created_by, @edited_at, @created_at, @updated_at)`,
       ),
       delete: db.prepare<[string]>('DELETE FROM packs WHERE id = ?'),
       addMember: db.prepare<[string, string]>('INSERT OR IGNORE INTO pack_members (wumpus_id, pack_id) VALUES (?, ?)'),
@@ -65,16 +88,21 @@ export class SqlitePacks implements PackRepository {
     }
   }
 
-  list(options: { limit: number; cursor?: string }): Promise<{ items: PackRecord[]; total: number; nextCursor?: string }> {
+  list(options: { limit: number; cursor?: string }): Promise<Page> {
     return guarded(() => {
       const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
       const rows = after ? this.sql.pageAfter.all(after.time, after.id, options.limit + 1) : this.sql.page.all(options.limit + 1)
-      const items = rows.slice(0, options.limit).map(fromRow)
-      const total = this.sql.count.get()!.count
-      const last = items.at(-1)
-      return rows.length > options.limit && last
-        ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.createdAt.getTime(), id: last.id }, 'new') }
-        : { items, total }
+      return pageOf(rows, options.limit, this.sql.count.get()!.count, (pack) => pack.createdAt)
+    })
+  }
+
+  listPersonal(owner: string, options: { limit: number; cursor?: string }): Promise<Page> {
+    return guarded(() => {
+      const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+      const rows = after
+        ? this.sql.personalPageAfter.all(owner, after.time, after.id, options.limit + 1)
+        : this.sql.personalPage.all(owner, options.limit + 1)
+      return pageOf(rows, options.limit, this.sql.personalCount.get(owner)!.count, (pack) => pack.updatedAt)
     })
   }
 
@@ -94,14 +122,29 @@ export class SqlitePacks implements PackRepository {
     })
   }
 
-  update(id: string, patch: PackPatch): Promise<PackRecord | undefined> {
-    return guarded(() => {
-      const row = isId(id) ? this.sql.get.get(id) : undefined
-      if (!row) return undefined
-      const updated = patchedPack(fromRow(row), patch, new Date())
-      this.db.transaction(() => this.write(updated))()
-      return updated
-    })
+  insertPersonal(pack: NewPack & { visibility: 'link' | 'private' }, options: { max: number }): Promise<PackRecord | 'full'> {
+    return guarded(() =>
+      this.db.transaction((): PackRecord | 'full' => {
+        if (this.sql.personalCount.get(pack.createdBy)!.count >= options.max) return 'full'
+        const now = new Date()
+        const record = newPackRecord(newId(now.getTime()), pack, now)
+        this.write(record)
+        return record
+      })(),
+    )
+  }
+
+  update(id: string, patch: PackPatch, options: { editedAt?: Date } = {}): Promise<PackUpdate | undefined> {
+    return guarded(() =>
+      this.db.transaction((): PackUpdate | undefined => {
+        const row = isId(id) ? this.sql.get.get(id) : undefined
+        if (!row) return undefined
+        const now = new Date()
+        const { pack, superseded, changed } = editedPack(fromRow(row), patch, options.editedAt ?? now, now)
+        if (changed) this.write(pack)
+        return { pack, superseded }
+      })(),
+    )
   }
 
   delete(id: string): Promise<number> {
@@ -128,4 +171,13 @@ export class SqlitePacks implements PackRepository {
     this.sql.removeMembers.run(pack.id)
     for (const wumpusId of pack.wumpusIds) this.sql.addMember.run(wumpusId, pack.id)
   }
+}
+
+/** One page of rows (limit + 1 were read, to know whether more follow), its cursor made of `keyTime` and id. */
+function pageOf(rows: PackRow[], limit: number, total: number, keyTime: (pack: PackRecord) => Date): Page {
+  const items = rows.slice(0, limit).map(fromRow)
+  const last = items.at(-1)
+  return rows.length > limit && last
+    ? { items, total, nextCursor: encodeCursor({ rank: 0, time: keyTime(last).getTime(), id: last.id }, 'new') }
+    : { items, total }
 }

@@ -8,6 +8,12 @@ import { describeStoreContract, sampleWumpus } from '../store-contract'
 import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
+/** Undoes migration 6 (personal packs) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_PERSONAL_PACKS = `
+  DROP INDEX packs_public_newest; DROP INDEX packs_personal_updated;
+  ALTER TABLE packs DROP COLUMN visibility; ALTER TABLE packs DROP COLUMN edited_at;
+  CREATE INDEX packs_newest ON packs (created_at DESC, id DESC);`
+
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
 }
@@ -97,6 +103,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_PERSONAL_PACKS)
     db.exec(
       'DROP TABLE favourites; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 3',
     )
@@ -205,6 +212,7 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_PERSONAL_PACKS)
       db.exec(
         'DROP TABLE favourites; DROP INDEX wumpuses_render_jobs; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at',
       )
@@ -225,6 +233,47 @@ describe('sqlite store upgrades', () => {
       expect(await claim(current._id)).toBeUndefined()
       expect((await claim(failed._id))?.record._id).toBe(failed._id)
       expect((await claim(none._id))?.record._id).toBe(none._id)
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('sqlite store upgrades to personal packs', () => {
+  it('makes every pack stored before public, each field edited at its updatedAt, listed at /packs and edited field by field', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const wumpus = await store.wumpuses.insert(sampleWumpus())
+      const old = await store.packs.insert({ name: 'Old Pack', description: '', wumpusIds: [wumpus._id], createdBy: 'boss@example.com' })
+      await store.close()
+      // The database as version 5 (favourites) left it.
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_PERSONAL_PACKS)
+      // Made a minute ago, changed 5 s later.
+      const createdAt = new Date(Date.now() - 60_000)
+      const updatedAt = new Date(createdAt.getTime() + 5000)
+      db.prepare('UPDATE packs SET created_at = ?, updated_at = ? WHERE id = ?').run(createdAt.getTime(), updatedAt.getTime(), old.id)
+      db.pragma('user_version = 5')
+      db.close()
+
+      store = await openSqliteStore({ dataDir })
+      const upgraded = await store.packs.get(old.id)
+      expect(upgraded).toEqual({
+        ...old,
+        visibility: 'public',
+        createdAt,
+        updatedAt,
+        editedAt: { name: updatedAt, description: updatedAt, wumpusIds: updatedAt, coverWumpusId: updatedAt, visibility: updatedAt },
+      })
+      expect((await store.packs.list({ limit: 10 })).items.map((pack) => pack.id)).toEqual([old.id])
+      expect((await store.packs.listPersonal('boss@example.com', { limit: 10 })).total).toBe(0)
+      // An edit made before the pack's last known change loses; one made after wins.
+      expect(
+        (await store.packs.update(old.id, { name: 'Too Old' }, { editedAt: new Date(createdAt.getTime() + 1000) }))!.superseded,
+      ).toEqual(['name'])
+      expect((await store.packs.update(old.id, { name: 'Renamed' }))!.pack.name).toBe('Renamed')
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })
