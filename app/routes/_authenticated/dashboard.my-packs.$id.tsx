@@ -7,10 +7,10 @@ import { loadById } from '../../lib/load-by-id'
 
 const notYours = () => <NotFound title="Pack not found" message="You have no pack with this id. It may have been deleted." />
 
-// Loading and errors: the router's defaults (PageLoader, RouteError), so no extra chunks for them.
+// Loading, errors and an unknown id: the router's defaults (PageLoader, RouteError, NotFound), so the
+// entry chunk carries no extra lazy pieces for them.
 export const Route = createFileRoute('/_authenticated/dashboard/my-packs/$id')({
   loader: ({ context, params }) => loadById(params.id, () => context.queryClient.ensureQueryData(packQueryOptions(params.id))),
-  notFoundComponent: notYours,
   component: EditMyPackPage,
 })
 
