@@ -26,6 +26,16 @@ const FEATURE_EXCEPTIONS = [
   { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
   // A saved sticker is sent from the Saved page as from its own page.
   { from: 'offline', to: 'wumpuses/components/send-sticker-button.tsx' },
+  // Writes made offline go through the one outbox; features name the queries a sent write changes.
+  { from: '*', to: 'sync/outbox.ts' },
+  { from: '*', to: 'sync/synced-queries.ts' },
+  // The heart is on every card: the gallery's, the detail page's and the Saved page's.
+  { from: 'wumpuses', to: 'favourites/components/favourite-button.tsx' },
+  { from: 'offline', to: 'favourites/components/favourite-button.tsx' },
+  // Favourites are kept on the device beside the other offline copies, and page and show like the gallery.
+  { from: 'favourites', to: 'offline/offline-db.ts' },
+  { from: 'favourites', to: 'wumpuses/api.ts' },
+  { from: 'favourites', to: 'wumpuses/components/wumpus-card.tsx' },
   // A download is kept for offline use, and its last use recorded for pruning.
   { from: 'wumpuses', to: 'offline/kept-downloads.ts' },
   // Admin screens edit animations: they read and invalidate the animation queries and show the same export facts.

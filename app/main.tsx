@@ -8,6 +8,7 @@ import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './features/offline/install-prompt'
+import { startOutboxSync } from './features/sync/start-outbox-sync'
 import { afterInteractive } from './lib/after-interactive'
 import { stopRecordingEarlyActions } from './lib/early-actions'
 import { hydrateWhenSeen } from './lib/hydrate-when-seen'
@@ -24,6 +25,8 @@ session.onSignOut(
   () => void import('./features/offline/personal-data').then(({ forgetPersonalOfflineData }) => forgetPersonalOfflineData()),
 )
 const router = createAppRouter(queryClient, session)
+// Writes made offline (favourites, pack edits) are sent for the signed-in user once the page is interactive.
+startOutboxSync(session, queryClient)
 
 // React Query assumes online until an event says otherwise: a page opened offline must start offline,
 // or the 'online' event changes nothing and nothing refetches when the network returns.

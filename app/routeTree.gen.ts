@@ -23,6 +23,7 @@ import { Route as PacksIdRouteImport } from './routes/packs.$id'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
 import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
+import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_authenticated/dashboard.favourites'
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
@@ -30,6 +31,9 @@ import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authe
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
 import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
+import { Route as AuthenticatedDashboardMyPacksIndexRouteImport } from './routes/_authenticated/dashboard.my-packs.index'
+import { Route as AuthenticatedDashboardMyPacksIdRouteImport } from './routes/_authenticated/dashboard.my-packs.$id'
+import { Route as AuthenticatedDashboardMyPacksNewRouteImport } from './routes/_authenticated/dashboard.my-packs.new'
 import { Route as AuthenticatedDashboardPacksIndexRouteImport } from './routes/_authenticated/dashboard.packs.index'
 import { Route as AuthenticatedDashboardPacksIdRouteImport } from './routes/_authenticated/dashboard.packs.$id'
 import { Route as AuthenticatedDashboardPacksNewRouteImport } from './routes/_authenticated/dashboard.packs.new'
@@ -106,6 +110,12 @@ const AuthenticatedDashboardAddNewRoute =
     path: '/addNew',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardFavouritesRoute =
+  AuthenticatedDashboardFavouritesRouteImport.update({
+    id: '/favourites',
+    path: '/favourites',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardManageRoute =
   AuthenticatedDashboardManageRouteImport.update({
     id: '/manage',
@@ -147,6 +157,24 @@ const AuthenticatedWumpusIdRoute = AuthenticatedWumpusIdRouteImport.update({
   path: '/wumpus/$id',
   getParentRoute: () => AuthenticatedRoute,
 } as any)
+const AuthenticatedDashboardMyPacksIndexRoute =
+  AuthenticatedDashboardMyPacksIndexRouteImport.update({
+    id: '/my-packs/',
+    path: '/my-packs/',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardMyPacksIdRoute =
+  AuthenticatedDashboardMyPacksIdRouteImport.update({
+    id: '/my-packs/$id',
+    path: '/my-packs/$id',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardMyPacksNewRoute =
+  AuthenticatedDashboardMyPacksNewRouteImport.update({
+    id: '/my-packs/new',
+    path: '/my-packs/new',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardPacksIndexRoute =
   AuthenticatedDashboardPacksIndexRouteImport.update({
     id: '/packs/',
@@ -179,6 +207,7 @@ export interface FileRoutesByFullPath {
   '/packs/': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -187,8 +216,11 @@ export interface FileRoutesByFullPath {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesByTo {
@@ -203,6 +235,7 @@ export interface FileRoutesByTo {
   '/packs': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -211,8 +244,11 @@ export interface FileRoutesByTo {
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
+  '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/my-packs': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRoutesById {
@@ -230,6 +266,7 @@ export interface FileRoutesById {
   '/packs/': typeof PacksIndexRoute
   '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/_authenticated/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
@@ -238,8 +275,11 @@ export interface FileRoutesById {
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
   '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
+  '/_authenticated/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
+  '/_authenticated/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/_authenticated/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/_authenticated/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/_authenticated/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/_authenticated/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
 export interface FileRouteTypes {
@@ -257,6 +297,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
@@ -265,8 +306,11 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard/'
+    | '/dashboard/my-packs/$id'
+    | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/my-packs/'
     | '/dashboard/packs/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -281,6 +325,7 @@ export interface FileRouteTypes {
     | '/packs'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
@@ -289,8 +334,11 @@ export interface FileRouteTypes {
     | '/profile/$email'
     | '/wumpus/$id'
     | '/dashboard'
+    | '/dashboard/my-packs/$id'
+    | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/my-packs'
     | '/dashboard/packs'
   id:
     | '__root__'
@@ -307,6 +355,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
+    | '/_authenticated/dashboard/favourites'
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
@@ -315,8 +364,11 @@ export interface FileRouteTypes {
     | '/_authenticated/profile/$email'
     | '/_authenticated/wumpus/$id'
     | '/_authenticated/dashboard/'
+    | '/_authenticated/dashboard/my-packs/$id'
+    | '/_authenticated/dashboard/my-packs/new'
     | '/_authenticated/dashboard/packs/$id'
     | '/_authenticated/dashboard/packs/new'
+    | '/_authenticated/dashboard/my-packs/'
     | '/_authenticated/dashboard/packs/'
   fileRoutesById: FileRoutesById
 }
@@ -433,6 +485,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardAddNewRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/favourites': {
+      id: '/_authenticated/dashboard/favourites'
+      path: '/favourites'
+      fullPath: '/dashboard/favourites'
+      preLoaderRoute: typeof AuthenticatedDashboardFavouritesRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/manage': {
       id: '/_authenticated/dashboard/manage'
       path: '/manage'
@@ -482,6 +541,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedWumpusIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
+    '/_authenticated/dashboard/my-packs/': {
+      id: '/_authenticated/dashboard/my-packs/'
+      path: '/my-packs'
+      fullPath: '/dashboard/my-packs/'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksIndexRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/my-packs/$id': {
+      id: '/_authenticated/dashboard/my-packs/$id'
+      path: '/my-packs/$id'
+      fullPath: '/dashboard/my-packs/$id'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksIdRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/my-packs/new': {
+      id: '/_authenticated/dashboard/my-packs/new'
+      path: '/my-packs/new'
+      fullPath: '/dashboard/my-packs/new'
+      preLoaderRoute: typeof AuthenticatedDashboardMyPacksNewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/packs/': {
       id: '/_authenticated/dashboard/packs/'
       path: '/packs'
@@ -509,13 +589,17 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardActivityRoute: typeof AuthenticatedDashboardActivityRoute
   AuthenticatedDashboardAddNewRoute: typeof AuthenticatedDashboardAddNewRoute
+  AuthenticatedDashboardFavouritesRoute: typeof AuthenticatedDashboardFavouritesRoute
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
   AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
+  AuthenticatedDashboardMyPacksIdRoute: typeof AuthenticatedDashboardMyPacksIdRoute
+  AuthenticatedDashboardMyPacksNewRoute: typeof AuthenticatedDashboardMyPacksNewRoute
   AuthenticatedDashboardPacksIdRoute: typeof AuthenticatedDashboardPacksIdRoute
   AuthenticatedDashboardPacksNewRoute: typeof AuthenticatedDashboardPacksNewRoute
+  AuthenticatedDashboardMyPacksIndexRoute: typeof AuthenticatedDashboardMyPacksIndexRoute
   AuthenticatedDashboardPacksIndexRoute: typeof AuthenticatedDashboardPacksIndexRoute
 }
 
@@ -523,13 +607,20 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
   {
     AuthenticatedDashboardActivityRoute: AuthenticatedDashboardActivityRoute,
     AuthenticatedDashboardAddNewRoute: AuthenticatedDashboardAddNewRoute,
+    AuthenticatedDashboardFavouritesRoute:
+      AuthenticatedDashboardFavouritesRoute,
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
     AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
+    AuthenticatedDashboardMyPacksIdRoute: AuthenticatedDashboardMyPacksIdRoute,
+    AuthenticatedDashboardMyPacksNewRoute:
+      AuthenticatedDashboardMyPacksNewRoute,
     AuthenticatedDashboardPacksIdRoute: AuthenticatedDashboardPacksIdRoute,
     AuthenticatedDashboardPacksNewRoute: AuthenticatedDashboardPacksNewRoute,
+    AuthenticatedDashboardMyPacksIndexRoute:
+      AuthenticatedDashboardMyPacksIndexRoute,
     AuthenticatedDashboardPacksIndexRoute:
       AuthenticatedDashboardPacksIndexRoute,
   }

@@ -10,7 +10,9 @@ export const Route = createFileRoute('/packs/$id')({
   loader: ({ context, params }) => loadById(params.id, () => context.queryClient.ensureQueryData(packQueryOptions(params.id))),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: () => <NotFound title="Pack not found" message="There is no pack with this id. It may have been deleted." />,
+  notFoundComponent: () => (
+    <NotFound title="Pack not found" message="There is no pack with this id, or it is private to its owner. It may have been deleted." />
+  ),
   component: PackRoute,
 })
 

@@ -31,6 +31,8 @@ describe('apiStoreFor', () => {
     expect(store('/api/files/65a0000000000000000000aa/a.gif')).toBeNull()
     expect(store('/api/packs?limit=24')).toBe('packs')
     expect(store('/api/packs/65a0000000000000000000aa')).toBe('packs')
+    // One's own packs: kept with the packs, forgotten at sign-out (personal-data.ts).
+    expect(store('/api/me/packs?limit=24')).toBe('packs')
     // ZIPs go straight to disk: never kept.
     expect(store('/api/packs/65a0000000000000000000aa/download/whatsapp')).toBeNull()
   })

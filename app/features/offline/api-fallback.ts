@@ -33,7 +33,7 @@ export function apiStoreFor(url: URL): StoreName | null {
   if (path === API_PATHS.userAnimations) return url.searchParams.has('u_email') ? 'user-lists' : null
   if (WUMPUS_DETAIL_PATTERN.test(path)) return 'wumpus-details'
   if (PROFILE_PATTERN.test(path)) return 'profiles'
-  if (path === API_PATHS.packs || PACK_PATTERN.test(path)) return 'packs'
+  if (path === API_PATHS.packs || path === API_PATHS.myPacks || PACK_PATTERN.test(path)) return 'packs'
   return null
 }
 

@@ -20,12 +20,14 @@ export const STORE_NAMES = [
   'files',
   /** Stickers saved for offline, keyed by animation id. */
   'saved',
-  /** Pack lists and packs, keyed by URL (`/api/packs?limit=24`, `/api/packs/{id}`). */
+  /** Pack lists and packs, keyed by URL (`/api/packs?limit=24`, `/api/me/packs?limit=24`, `/api/packs/{id}`). */
   'packs',
   /** Packs saved for offline, keyed by pack id. */
   'saved-packs',
   /** Size and last use of each kept download, keyed like `files` (kept-downloads.ts prunes by it). */
   'file-uses',
+  /** The signed-in user's favourites as last read (ids and list), keyed by email: kept by the page, not the worker. */
+  'favourites',
 ] as const
 export type StoreName = (typeof STORE_NAMES)[number]
 

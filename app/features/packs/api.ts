@@ -1,18 +1,25 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { API_PATHS, packListPath, packPath } from '../../../contract/api-paths'
+import { API_PATHS, myPackListPath, packListPath, packPath } from '../../../contract/api-paths'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
-import type { CreatePack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
+import type { CreatePack, CreatePersonalPack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
 import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { activityKeys } from '../admin/activity-keys'
 import { nextCursorFromLink } from '../wumpuses/api'
+import { refreshAfterWrites } from '../sync/synced-queries'
+import { PACK_EDIT_PREFIX, pageWithPendingEdits, withPendingEdits } from './pack-edits'
 
 /** The query keys of packs: every pack query's key starts with `packKeys.all`. */
 export const packKeys = {
   all: ['packs'] as const,
   list: () => [...packKeys.all, 'list'] as const,
+  /** The signed-in user's personal packs. */
+  mine: () => [...packKeys.all, 'mine'] as const,
   detail: (id: string) => [...packKeys.all, 'detail', id] as const,
 }
+
+// A personal pack's edit, once sent (or refused), changes what its pack and the lists show.
+refreshAfterWrites(PACK_EDIT_PREFIX, () => [packKeys.all])
 
 export interface PackPage {
   items: Pack[]
@@ -20,18 +27,32 @@ export interface PackPage {
   nextCursor: string | null
 }
 
-/** GET /api/packs, newest first, a page at a time. */
+async function fetchPackPage(path: string, signal: AbortSignal): Promise<PackPage> {
+  const { data, headers } = await apiRequestWithHeaders(path, trusted<Pack[]>(), { signal })
+  const total = Number(headers.get(TOTAL_COUNT_HEADER))
+  return {
+    items: data,
+    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
+    nextCursor: nextCursorFromLink(headers.get('Link')),
+  }
+}
+
+/** GET /api/packs (the public, curated ones), newest first, a page at a time. */
 export const packListQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: packKeys.list(),
+    queryFn: ({ pageParam, signal }) => fetchPackPage(packListPath({ cursor: pageParam }), signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** GET /api/me/packs: one's personal packs, most recently edited first, with the edits still queued applied. */
+export const myPackListQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: packKeys.mine(),
     queryFn: async ({ pageParam, signal }): Promise<PackPage> => {
-      const { data, headers } = await apiRequestWithHeaders(packListPath({ cursor: pageParam }), trusted<Pack[]>(), { signal })
-      const total = Number(headers.get(TOTAL_COUNT_HEADER))
-      return {
-        items: data,
-        total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
-        nextCursor: nextCursorFromLink(headers.get('Link')),
-      }
+      const page = await fetchPackPage(myPackListPath({ cursor: pageParam }), signal)
+      return { ...page, items: await pageWithPendingEdits(page.items) }
     },
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
@@ -40,11 +61,14 @@ export const packListQueryOptions = () =>
 /** While a sticker's platform files are still being made, the pack is asked for again this often. */
 const PENDING_POLL_MS = 5000
 
-/** GET /api/packs/{id}: the pack, its stickers in order and one download per platform. */
+/**
+ * GET /api/packs/{id}: the pack, its stickers in order and one download per platform; for the owner of a
+ * personal pack, with their edits still queued on this device applied.
+ */
 export const packQueryOptions = (id: string) =>
   queryOptions({
     queryKey: packKeys.detail(id),
-    queryFn: ({ signal }) => apiRequest(packPath(id), trusted<PackDetail>(), { signal }),
+    queryFn: async ({ signal }) => withPendingEdits(await apiRequest(packPath(id), trusted<PackDetail>(), { signal })),
     refetchInterval: (query) => (query.state.data?.items.some((item) => !item.preview) ? PENDING_POLL_MS : false),
   })
 
@@ -60,6 +84,15 @@ export function useCreatePack() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (pack: CreatePack) => apiRequest(API_PATHS.packs, trusted<Pack>(), { method: 'POST', body: pack }),
+    onSuccess: () => refreshPacks(queryClient),
+  })
+}
+
+/** POST /api/me/packs: a personal pack (verified emails; it needs the network). */
+export function useCreateMyPack() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (pack: CreatePersonalPack) => apiRequest(API_PATHS.myPacks, trusted<Pack>(), { method: 'POST', body: pack }),
     onSuccess: () => refreshPacks(queryClient),
   })
 }

@@ -7,6 +7,8 @@ const EVERYONE = [
   ['Dashboard', '/dashboard'],
   ['My profile', '/dashboard/profile'],
   ['My animation', '/dashboard/own'],
+  ['My packs', '/dashboard/my-packs'],
+  ['Favourites', '/dashboard/favourites'],
 ]
 const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
@@ -24,7 +26,7 @@ async function sidebarLinks() {
 }
 
 describe('DashboardLayout', () => {
-  it('shows Dashboard, My profile and My animation to everyone, and its content', async () => {
+  it('shows Dashboard, My profile, My animation, My packs and Favourites to everyone, and its content', async () => {
     renderWithProviders(
       <DashboardLayout isAdmin={false}>
         <p>Page content</p>

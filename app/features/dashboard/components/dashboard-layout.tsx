@@ -6,7 +6,9 @@ interface DashboardLink {
   to:
     | '/dashboard'
     | '/dashboard/profile'
+    | '/dashboard/favourites'
     | '/dashboard/own'
+    | '/dashboard/my-packs'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/packs'
@@ -19,6 +21,8 @@ const EVERYONE: DashboardLink[] = [
   { to: '/dashboard', label: 'Dashboard' },
   { to: '/dashboard/profile', label: 'My profile' },
   { to: '/dashboard/own', label: 'My animation' },
+  { to: '/dashboard/my-packs', label: 'My packs' },
+  { to: '/dashboard/favourites', label: 'Favourites' },
 ]
 
 const ADMINS: DashboardLink[] = [

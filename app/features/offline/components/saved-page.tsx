@@ -1,5 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { SendStickerButton } from '../../wumpuses/components/send-sticker-button'
+import { FavouriteButton } from '../../favourites/components/favourite-button'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
@@ -152,6 +153,7 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
               Open
             </AnchorLink>
             <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} variant="default" size="xs" />
+            <FavouriteButton wumpus={wumpus} />
             <Button
               variant="default"
               size="xs"

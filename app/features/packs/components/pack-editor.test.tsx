@@ -1,12 +1,16 @@
+import 'fake-indexeddb/auto'
 import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { PackDetail } from '../../../../contract/pack'
 import { wumpusListHandler } from '../../../test/api-handlers'
 import { makeWumpus, makeWumpuses } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
-import { PackEditor } from './pack-editor'
+import { signInForTest } from '../../../test/session'
+import { goOffline } from '../../offline/offline-test-support'
+import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../../sync/outbox'
+import { PackEditor, type PackOwner } from './pack-editor'
 
 const gallery = [
   makeWumpus(1, { name: 'Waving Wumpus' }),
@@ -19,6 +23,7 @@ const PACK_ID = 'f'.repeat(24)
 function packWriteHandlers() {
   const bodies: { method: string; body: unknown }[] = []
   const answer = async ({ request }: { request: Request }) => {
+    if (!navigator.onLine) return HttpResponse.error()
     const body = (await request.json()) as { name: string; wumpusIds: string[] }
     bodies.push({ method: request.method, body })
     if (body.name === 'Taken Name') {
@@ -44,14 +49,17 @@ function packWriteHandlers() {
       updatedAt: '',
     })
   }
-  return { bodies, handlers: [http.post('/api/packs', answer), http.put(`/api/packs/${PACK_ID}`, answer)] }
+  return {
+    bodies,
+    handlers: [http.post('/api/packs', answer), http.post('/api/me/packs', answer), http.put(`/api/packs/${PACK_ID}`, answer)],
+  }
 }
 
-async function setup(pack?: PackDetail) {
+async function setup(pack?: PackDetail, owner?: PackOwner) {
   const writes = packWriteHandlers()
   server.use(wumpusListHandler(gallery).handler, ...writes.handlers)
   const onSaved = vi.fn()
-  const view = renderWithProviders(<PackEditor pack={pack} onSaved={onSaved} />, { path: '/dashboard/packs/new' })
+  const view = renderWithProviders(<PackEditor pack={pack} owner={owner} onSaved={onSaved} />, { path: '/dashboard/packs/new' })
   await screen.findByRole('list', { name: 'Search results' })
   return { ...view, onSaved, bodies: writes.bodies }
 }
@@ -158,5 +166,118 @@ describe('PackEditor', () => {
       method: 'PUT',
       body: { name: 'New Name', description: 'Kept', wumpusIds: [items[0]!._id], coverWumpusId: items[0]!._id },
     })
+  })
+})
+
+describe('PackEditor for a personal pack', () => {
+  const ADA: PackOwner = { email: 'ada@example.com', emailVerified: true }
+  const items = [gallery[0]!, gallery[1]!, gallery[2]!]
+  const mine: PackDetail = {
+    id: PACK_ID,
+    name: 'Night pack',
+    description: 'Sleepy ones',
+    coverWumpusId: items[0]!._id,
+    visibility: 'private',
+    wumpusIds: items.map((w) => w._id),
+    cover: items[0]!,
+    createdBy: ADA.email,
+    createdAt: '',
+    updatedAt: '',
+    items,
+    downloads: [],
+  }
+
+  beforeEach(async () => {
+    signInForTest({ email: ADA.email })
+    await forgetQueuedWrites()
+  })
+  afterEach(() => vi.restoreAllMocks())
+
+  it('makes a private pack unless shared by link: POST /api/me/packs with the visibility', async () => {
+    const { user, bodies, onSaved } = await setup(undefined, ADA)
+    expect(screen.getByRole('radio', { name: /^Private/ })).toBeChecked()
+    expect(screen.queryByRole('button', { name: 'Copy link' })).not.toBeInTheDocument()
+    await user.click(screen.getByLabelText(/Name/))
+    await user.paste('Night pack')
+    await user.click(screen.getByRole('button', { name: 'Add Sleepy Wumpus' }))
+    await user.click(screen.getByRole('radio', { name: /^Anyone with the link/ }))
+    await user.click(screen.getByRole('button', { name: 'Create pack' }))
+    await waitFor(() => expect(onSaved).toHaveBeenCalledOnce())
+    expect(bodies).toEqual([
+      {
+        method: 'POST',
+        body: { name: 'Night pack', description: '', wumpusIds: [gallery[1]!._id], coverWumpusId: gallery[1]!._id, visibility: 'link' },
+      },
+    ])
+  })
+
+  it('sends an edit as a PUT of the changed fields only, with the time of the edit', async () => {
+    const { user, bodies, onSaved } = await setup(mine, ADA)
+    await user.clear(screen.getByLabelText(/Name/))
+    await user.paste('Moon pack')
+    await user.click(screen.getByRole('button', { name: 'Move Dancing Wumpus up' }))
+    await user.click(screen.getByRole('radio', { name: /^Anyone with the link/ }))
+    const before = Date.now()
+    await user.click(screen.getByRole('button', { name: 'Save pack' }))
+    await waitFor(() => expect(bodies).toHaveLength(1))
+    expect(bodies[0]).toEqual({
+      method: 'PUT',
+      body: {
+        name: 'Moon pack',
+        wumpusIds: [items[0]!._id, items[2]!._id, items[1]!._id],
+        visibility: 'link',
+        editedAt: expect.any(String),
+      },
+    })
+    const editedAt = Date.parse((bodies[0]!.body as { editedAt: string }).editedAt)
+    expect(editedAt).toBeGreaterThanOrEqual(before)
+    expect(editedAt).toBeLessThanOrEqual(Date.now())
+    expect(onSaved).toHaveBeenCalledOnce()
+    expect(await screen.findByText('Pack saved')).toBeInTheDocument()
+  })
+
+  it('keeps an edit made offline on the device and sends it when the connection returns', async () => {
+    goOffline()
+    const { user, bodies, onSaved } = await setup(mine, ADA)
+    expect(screen.queryByText('You are offline: this needs the network')).not.toBeInTheDocument()
+    await user.clear(screen.getByLabelText(/Description/))
+    await user.paste('Moonlit ones')
+    await user.click(screen.getByRole('button', { name: 'Save pack' }))
+    expect(await screen.findByText('Pack saved on this device')).toBeInTheDocument()
+    expect(onSaved).toHaveBeenCalledOnce()
+    expect((await pendingWrites(ADA.email)).map((write) => write.body)).toEqual([
+      { description: 'Moonlit ones', editedAt: expect.any(String) },
+    ])
+    expect(bodies).toEqual([])
+
+    goOffline(false)
+    await sendQueuedWrites(ADA.email)
+    expect(bodies).toEqual([{ method: 'PUT', body: { description: 'Moonlit ones', editedAt: expect.any(String) } }])
+  })
+
+  it('offers Copy link for a pack shared by link', async () => {
+    const { user } = await setup({ ...mine, visibility: 'link' }, ADA)
+    expect(screen.getByRole('radio', { name: /^Anyone with the link/ })).toBeChecked()
+    const writeText = vi.spyOn(navigator.clipboard, 'writeText')
+    await user.click(screen.getByRole('button', { name: 'Copy link' }))
+    expect(await screen.findByText('Link copied')).toBeInTheDocument()
+    expect(writeText).toHaveBeenCalledWith(`${window.location.origin}/packs/${PACK_ID}`)
+    await user.click(screen.getByRole('radio', { name: /^Private/ }))
+    expect(screen.queryByRole('button', { name: 'Copy link' })).not.toBeInTheDocument()
+  })
+
+  it('says when another device changed the same field later: its edit was kept', async () => {
+    const { user } = await setup(mine, ADA)
+    server.use(http.put(`/api/packs/${PACK_ID}`, () => HttpResponse.json({ ...mine, name: 'Night pack', superseded: ['name'] })))
+    await user.clear(screen.getByLabelText(/Name/))
+    await user.paste('Moon pack')
+    await user.click(screen.getByRole('button', { name: 'Save pack' }))
+    expect(await screen.findByText('“Night pack” was changed on another device too: its newer name was kept.')).toBeInTheDocument()
+  })
+
+  it('says that making packs needs a verified email', async () => {
+    await setup(undefined, { ...ADA, emailVerified: false })
+    expect(screen.getByText('Verify your email address first')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Create pack' })).toBeDisabled()
   })
 })

@@ -1,38 +1,71 @@
-import { ActionIcon, Alert, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { ActionIcon, Alert, Anchor, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { notifications } from '@mantine/notifications'
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query'
-import { useState } from 'react'
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limits'
-import { createPackSchema, type Pack, type PackDetail } from '../../../../contract/pack'
+import { createPackSchema, type PackDetail } from '../../../../contract/pack'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { usePageTitle } from '../../../lib/page-title'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
 import { TrashIcon } from '../../admin/components/admin-icons'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { wumpusListQueryOptions } from '../../wumpuses/api'
-import { useCreatePack, useUpdatePack } from '../api'
+import { packKeys, useCreateMyPack, useCreatePack, useUpdatePack } from '../api'
+import { watchPackEdits } from '../pack-edit-events'
+import { packChanges, queuePackEdit } from '../pack-edits'
+import { CopyPackLinkButton } from './copy-pack-link-button'
 import classes from './packs.module.css'
+
+/** The owner of a personal pack, and whether they may make packs (a verified email). */
+export interface PackOwner {
+  email: string
+  emailVerified: boolean
+}
 
 interface PackEditorProps {
   /** The pack to edit; none to make a new one. */
   pack?: PackDetail
-  onSaved: (pack: Pack) => void
+  /**
+   * A personal pack of this owner (Dashboard → My packs), with its visibility; its edits go through the
+   * outbox, so they work offline. Without it, a curated pack (admins).
+   */
+  owner?: PackOwner
+  onSaved: (pack: { id: string }) => void
 }
 
-/** Dashboard → Packs → New pack / Edit: name, description, stickers in order (add, move, remove) and the cover. */
-export function PackEditor({ pack, onSaved }: PackEditorProps) {
+type PersonalVisibility = 'private' | 'link'
+
+/**
+ * Dashboard → Packs or My packs → New pack / Edit: name, description, stickers in order (add, move, remove)
+ * and the cover; for a personal pack also who may open it.
+ */
+export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   usePageTitle(pack ? `Edit ${pack.name}` : 'New pack')
   const [name, setName] = useState(pack?.name ?? '')
   const [description, setDescription] = useState(pack?.description ?? '')
   const [items, setItems] = useState<Wumpus[]>(pack?.items ?? [])
   const [coverId, setCoverId] = useState<string | null>(pack?.coverWumpusId ?? null)
+  const [visibility, setVisibility] = useState<PersonalVisibility>(pack?.visibility === 'link' ? 'link' : 'private')
+  // An edit sends what changed from the pack as this form got it, not as later reads show it.
+  const [loaded] = useState(pack)
   const [errors, setErrors] = useState<Record<string, string>>({})
+  const [queueing, setQueueing] = useState(false)
+  const queryClient = useQueryClient()
   const create = useCreatePack()
+  const createMine = useCreateMyPack()
   const update = useUpdatePack(pack?.id ?? '')
-  const saving = create.isPending || update.isPending
+  const saving = create.isPending || createMine.isPending || update.isPending || queueing
   const network = useNeedsNetwork()
   const cover = items.some((item) => item._id === coverId) ? coverId : (items[0]?._id ?? null)
+  // Creating needs the network; a personal pack's edits are kept on the device and sent when it can.
+  const needsNetwork = !pack || !owner
+  const unverified = owner !== undefined && !owner.emailVerified
+
+  useEffect(() => {
+    if (owner) watchPackEdits()
+  }, [owner])
 
   const move = (index: number, by: -1 | 1) =>
     setItems((list) => {
@@ -53,7 +86,12 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
     }
     setErrors({})
     try {
-      const saved = pack ? await update.mutateAsync(body) : await create.mutateAsync(body)
+      if (owner && loaded) return await saveEdit(owner, loaded)
+      const saved = pack
+        ? await update.mutateAsync(body)
+        : owner
+          ? await createMine.mutateAsync({ ...body, visibility })
+          : await create.mutateAsync(body)
       notifications.show({ color: 'green', message: pack ? 'Pack saved' : 'Pack created' })
       onSaved(saved)
     } catch (error) {
@@ -66,10 +104,38 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
     }
   }
 
+  /** Only what changed, with the time of the edit: shown at once, sent now or when the connection returns. */
+  async function saveEdit(owner: PackOwner, pack: PackDetail) {
+    const changes = packChanges(pack, { name, description, wumpusIds: items.map((item) => item._id), coverWumpusId: cover, visibility })
+    if (Object.keys(changes).length > 0) {
+      setQueueing(true)
+      try {
+        await queuePackEdit(owner.email, pack, changes)
+      } finally {
+        setQueueing(false)
+      }
+      await queryClient.invalidateQueries({ queryKey: packKeys.all })
+    }
+    notifications.show(
+      network.online
+        ? { color: 'green', message: 'Pack saved' }
+        : { color: 'green', title: 'Pack saved on this device', message: 'It is sent when you are back online.' },
+    )
+    onSaved(pack)
+  }
+
   return (
     <Stack gap="lg" maw={760}>
       <Title order={1}>{pack ? `Edit ${pack.name}` : 'New pack'}</Title>
-      {network.note}
+      {unverified && (
+        <Alert color="yellow" variant="light" title="Verify your email address first">
+          Making packs needs a verified email address.{' '}
+          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
+            Verify it or send the email again
+          </Anchor>
+        </Alert>
+      )}
+      {needsNetwork && network.note}
       <form
         noValidate
         onSubmit={(event) => {
@@ -87,6 +153,28 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
             onChange={(event) => setDescription(event.currentTarget.value)}
             error={errors.description}
           />
+          {owner && (
+            <Radio.Group label="Who can open it" value={visibility} onChange={setVisibility}>
+              <Stack gap="xs" mt={6}>
+                <Radio value="private" label="Private" description="Only you (and the gallery’s admins)." />
+                <Radio
+                  value="link"
+                  label="Anyone with the link"
+                  description="Whoever has the link opens the pack and its downloads. It is not listed anywhere."
+                />
+              </Stack>
+            </Radio.Group>
+          )}
+          {owner && pack && visibility === 'link' && (
+            <Group gap="xs">
+              <CopyPackLinkButton id={pack.id} />
+              {pack.visibility !== 'link' && (
+                <Text size="sm" c="dimmed">
+                  The link works once you save.
+                </Text>
+              )}
+            </Group>
+          )}
           <section aria-labelledby="pack-items-heading">
             <Group justify="space-between" mb={4}>
               <Text component="h2" fw={700} id="pack-items-heading">
@@ -155,7 +243,7 @@ export function PackEditor({ pack, onSaved }: PackEditorProps) {
           </section>
           <StickerPicker inPack={new Set(items.map((item) => item._id))} full={items.length >= PACK_ITEMS_MAX} onAdd={add} />
           <Group>
-            <Button type="submit" loading={saving} disabled={!network.online}>
+            <Button type="submit" loading={saving} disabled={(needsNetwork && !network.online) || unverified}>
               {pack ? 'Save pack' : 'Create pack'}
             </Button>
           </Group>

@@ -1,37 +1,66 @@
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { AnchorLink } from '../../../components/router-links'
+import { useEffect } from 'react'
+import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
+import { useSession } from '../../../lib/session-provider'
 import { SavePackOfflineButton } from '../../offline/components/save-pack-offline-button'
 import { ShareButton } from '../../../components/share-button'
 import { WumpusCard } from '../../wumpuses/components/wumpus-card'
 import { packQueryOptions } from '../api'
+import { watchPackEdits } from '../pack-edit-events'
 import { stickerCount } from '../pack-text'
 import { PackDownloads } from './pack-downloads'
+import { VisibilityBadge } from './visibility-badge'
 
 /** /packs/{id}: the pack's stickers in order, and one download per chat app. */
 export function PackPage({ id }: { id: string }) {
   const { data: pack } = useSuspenseQuery(packQueryOptions(id))
   usePageTitle(pack.name)
+  const session = useSession()
+  const personal = pack.visibility !== 'public'
+  // createdBy names a personal pack's owner to the owner (and admins) only.
+  const mine = personal && session.status === 'signed-in' && pack.createdBy === session.user.email
+  useEffect(() => {
+    if (mine) watchPackEdits()
+  }, [mine])
   return (
     <Stack gap="lg">
-      <AnchorLink to="/packs" size="sm">
-        ← All packs
-      </AnchorLink>
+      {mine ? (
+        <AnchorLink to="/dashboard/my-packs" size="sm">
+          ← My packs
+        </AnchorLink>
+      ) : (
+        !personal && (
+          <AnchorLink to="/packs" size="sm">
+            ← All packs
+          </AnchorLink>
+        )
+      )}
       <Group justify="space-between" align="flex-start" gap="md">
         <Stack gap={4} style={{ flex: '1 1 320px', minWidth: 0 }}>
           <Title order={1}>{pack.name}</Title>
           {pack.description && <Text>{pack.description}</Text>}
-          <Text size="sm" c="dimmed">
-            {stickerCount(pack.items.length)}
-          </Text>
+          <Group gap="xs">
+            <Text size="sm" c="dimmed">
+              {stickerCount(pack.items.length)}
+            </Text>
+            {mine && <VisibilityBadge visibility={pack.visibility} />}
+          </Group>
         </Stack>
         <Group gap="xs">
-          <ShareButton
-            title={pack.name}
-            text={pack.description || stickerCount(pack.items.length)}
-            url={new URL(`/packs/${pack.id}`, window.location.origin).href}
-          />
+          {mine && (
+            <ButtonLink to="/dashboard/my-packs/$id" params={{ id: pack.id }} variant="default">
+              Edit
+            </ButtonLink>
+          )}
+          {pack.visibility !== 'private' && (
+            <ShareButton
+              title={pack.name}
+              text={pack.description || stickerCount(pack.items.length)}
+              url={new URL(`/packs/${pack.id}`, window.location.origin).href}
+            />
+          )}
           <SavePackOfflineButton pack={pack} />
         </Group>
       </Group>

@@ -3,6 +3,7 @@ import { memo } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import buttonClasses from '../../../components/button.module.css'
 import { StickerPicture } from '../../../components/sticker-picture'
+import { FavouriteButton } from '../../favourites/components/favourite-button'
 import { SaveOfflineIconButton } from '../../offline/components/save-offline-icon-button'
 import { useSavedStickers } from '../../offline/use-saved-stickers'
 import { HydrateWhenSeen } from '../../../lib/hydrate-when-seen'
@@ -56,6 +57,7 @@ function Card({ wumpus, eager = false }: WumpusCardProps) {
           Download
         </Link>
         <SendIconButton wumpus={wumpus} />
+        <FavouriteButton wumpus={wumpus} size="input-sm" />
         <SaveOfflineIconButton wumpus={wumpus} />
       </div>
     </li>

@@ -7,6 +7,7 @@ import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
 import { fileNameFromUrl } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
+import { FavouriteButton } from '../../favourites/components/favourite-button'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { StickerPicture } from '../../../components/sticker-picture'
 import { CopyImageButton } from '../../../components/copy-image-button'
@@ -68,6 +69,7 @@ export function WumpusDetail({ id }: { id: string }) {
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
               <Group gap="sm" mt="xs">
+                <FavouriteButton wumpus={wumpus} appearance="button" />
                 <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} />
                 <ShareButton
                   title={wumpus.name}

@@ -1,0 +1,150 @@
+// Reading and changing the signed-in user's favourites, offline first. Every read is kept on this device
+// (IndexedDB, per user) and answers when the network fails; writes go through the outbox; and the writes
+// not sent yet are applied over whatever was read, so the hearts and the Favourites page show them at once,
+// also after a reload offline. Loaded lazily (api.ts).
+import type { QueryClient } from '@tanstack/react-query'
+import { get, update } from 'idb-keyval'
+import { API_PATHS, favouriteListPath, favouritePath } from '../../../contract/api-paths'
+import type { Favourite } from '../../../contract/favourites'
+import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
+import type { Wumpus } from '../../../contract/wumpus'
+import { apiRequest, apiRequestWithHeaders, isApiError, trusted } from '../../lib/api-client'
+import { offlineStore } from '../offline/offline-db'
+import { pendingWrites, queueWrite } from '../sync/outbox'
+import { nextCursorFromLink } from '../wumpuses/api'
+import { FAVOURITE_WRITE_PREFIX, favouriteKeys } from './api'
+
+export interface FavouritePage {
+  items: Favourite[]
+  /** All favourites, from X-Total-Count (offline: the ones kept here). */
+  total: number
+  nextCursor: string | null
+  /** Read from the copy kept on this device: the network failed. */
+  fromOfflineCopy: boolean
+}
+
+/** What this device keeps of one user's favourites (the `favourites` store, keyed by email). */
+interface KeptFavourites {
+  /** GET /api/me/favourite-ids as last read. */
+  ids?: string[]
+  /** The list's pages as last read, in order. */
+  items?: Favourite[]
+  /** Stickers favourited here whose write may not be sent yet: the list shows them meanwhile. */
+  added?: Record<string, Favourite>
+}
+
+const keptStore = () => offlineStore('favourites')
+
+async function readKept(email: string): Promise<KeptFavourites> {
+  return (await get<KeptFavourites>(email, keptStore()).catch(() => undefined)) ?? {}
+}
+
+/** A full disk or a closed database must not cost the user what the server answered. */
+async function keep(email: string, change: (kept: KeptFavourites) => KeptFavourites): Promise<void> {
+  await update<KeptFavourites>(email, (kept = {}) => change(kept), keptStore()).catch(() => {})
+}
+
+/** The user's favourite writes not sent yet: animation id → favourited, oldest first. */
+async function pendingFavourites(email: string): Promise<Map<string, boolean>> {
+  const pending = new Map<string, boolean>()
+  for (const write of await pendingWrites(email).catch(() => [])) {
+    if (write.key.startsWith(FAVOURITE_WRITE_PREFIX)) pending.set(write.key.slice(FAVOURITE_WRITE_PREFIX.length), write.method === 'PUT')
+  }
+  return pending
+}
+
+/** Ids with the pending writes applied: the ones favourited here first (newest first), the unfavourited ones gone. */
+export function withPendingIds(ids: readonly string[], pending: ReadonlyMap<string, boolean>): string[] {
+  const present = new Set(ids)
+  const added = [...pending].filter(([id, on]) => on && !present.has(id)).map(([id]) => id)
+  return [...added.reverse(), ...ids.filter((id) => pending.get(id) !== false)]
+}
+
+const noConnection = (error: unknown) => isApiError(error) && error.code === 'NETWORK_ERROR'
+
+/**
+ * The ids of the user's favourites, newest first. The pending writes are read before the server is asked:
+ * a write sent in between is then either still applied here or already in the server's answer.
+ */
+export async function readFavouriteIds(email: string, signal?: AbortSignal): Promise<string[]> {
+  const pending = await pendingFavourites(email)
+  let ids: string[]
+  try {
+    ids = await apiRequest(API_PATHS.favouriteIds, trusted<string[]>(), { signal })
+    await keep(email, (kept) => ({ ...kept, ids }))
+  } catch (error) {
+    const kept = noConnection(error) ? (await readKept(email)).ids : undefined
+    if (!kept) throw error
+    ids = kept
+  }
+  return withPendingIds(ids, pending)
+}
+
+/** One page of the user's favourites; offline, the first page is every favourite kept here and there is no next. */
+export async function readFavouritePage(email: string, cursor: string | null, signal?: AbortSignal): Promise<FavouritePage> {
+  const pending = await pendingFavourites(email)
+  let page: FavouritePage
+  try {
+    const { data, headers } = await apiRequestWithHeaders(favouriteListPath({ cursor }), trusted<Favourite[]>(), { signal })
+    const total = Number(headers.get(TOTAL_COUNT_HEADER))
+    page = {
+      items: data,
+      total: headers.has(TOTAL_COUNT_HEADER) && Number.isFinite(total) ? total : data.length,
+      nextCursor: nextCursorFromLink(headers.get('Link')),
+      fromOfflineCopy: false,
+    }
+    await keep(email, (kept) => ({
+      ...kept,
+      items: cursor === null ? data : mergeById(kept.items ?? [], data),
+      // The server has these: their copies are not needed any more.
+      added: Object.fromEntries(Object.entries(kept.added ?? {}).filter(([id]) => !data.some((item) => item._id === id))),
+    }))
+  } catch (error) {
+    const kept = noConnection(error) && cursor === null ? (await readKept(email)).items : undefined
+    if (!kept) throw error
+    page = { items: kept, total: kept.length, nextCursor: null, fromOfflineCopy: true }
+  }
+  const shown = page.items.filter((item) => pending.get(item._id) !== false)
+  // Favourited here and not sent yet: at the top of the first page, from the copy made when the heart was tapped.
+  let added: Favourite[] = []
+  if (cursor === null) {
+    const { added: kept = {} } = await readKept(email)
+    const present = new Set(page.items.map((item) => item._id))
+    added = withPendingIds([], pending)
+      .filter((id) => !present.has(id))
+      .flatMap((id) => (kept[id] ? [kept[id]] : []))
+  }
+  return { ...page, items: [...added, ...shown], total: page.total + added.length - (page.items.length - shown.length) }
+}
+
+function mergeById(before: Favourite[], more: Favourite[]): Favourite[] {
+  const ids = new Set(more.map((item) => item._id))
+  return [...before.filter((item) => !ids.has(item._id)), ...more]
+}
+
+/**
+ * Favourites or unfavourites a sticker for the user: the hearts change at once (the ids query), the
+ * Favourites list is read again when next shown, and the write goes through the outbox (sent at once when
+ * the server can be reached).
+ */
+export async function setFavourite(queryClient: QueryClient, email: string, wumpus: Wumpus, on: boolean): Promise<void> {
+  const idsKey = favouriteKeys.ids(email)
+  // A read under way would answer without this change: it is dropped (and the change applied over what was there).
+  await queryClient.cancelQueries({ queryKey: idsKey })
+  const known = queryClient.getQueryData<string[]>(idsKey) !== undefined
+  queryClient.setQueryData<string[]>(idsKey, (ids = []) => withPendingIds(ids, new Map([[wumpus._id, on]])))
+  void queryClient.invalidateQueries({ queryKey: favouriteKeys.list(email), refetchType: 'none' })
+
+  await keep(email, ({ added = {}, ...kept }) => {
+    const { [wumpus._id]: _dropped, ...others } = added
+    return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
+  })
+  await queueWrite(email, {
+    method: on ? 'PUT' : 'DELETE',
+    path: favouritePath(wumpus._id),
+    key: `${FAVOURITE_WRITE_PREFIX}${wumpus._id}`,
+    label: `${on ? 'Favourite' : 'Unfavourite'} “${wumpus.name}”`,
+  })
+  // Nothing was read yet: the other hearts learn the rest now (this one stays on, its write being pending).
+  if (!known) void queryClient.invalidateQueries({ queryKey: idsKey })
+}

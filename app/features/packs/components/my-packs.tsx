@@ -1,0 +1,108 @@
+import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useEffect, useState } from 'react'
+import { PERSONAL_PACKS_MAX } from '../../../../contract/limits'
+import type { Pack } from '../../../../contract/pack'
+import { MorePages } from '../../../components/more-pages'
+import { ButtonLink } from '../../../components/router-links'
+import { errorMessage } from '../../../lib/error-message'
+import { usePageTitle } from '../../../lib/page-title'
+import { usePagedList } from '../../../lib/use-paged-list'
+import { ActionIconLink } from '../../admin/components/action-icon-link'
+import { PencilIcon } from '../../admin/components/admin-icons'
+import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
+import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { myPackListQueryOptions, useDeletePack } from '../api'
+import { watchPackEdits } from '../pack-edit-events'
+import { PackCard } from './pack-card'
+
+/** Dashboard → My packs: one's personal packs, most recently edited first, and New pack. */
+export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
+  usePageTitle('My packs')
+  const { items: packs, total, morePages } = usePagedList(useSuspenseInfiniteQuery(myPackListQueryOptions()))
+  const remove = useDeletePack()
+  const network = useNeedsNetwork()
+  const [toDelete, setToDelete] = useState<Pack | null>(null)
+  const full = total >= PERSONAL_PACKS_MAX
+
+  useEffect(watchPackEdits, [])
+
+  async function confirmDelete() {
+    if (!toDelete) return
+    try {
+      const { deletedCount } = await remove.mutateAsync(toDelete.id)
+      notifications.show(
+        deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' },
+      )
+      setToDelete(null)
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not delete the pack', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between">
+        <Title order={1}>My packs</Title>
+        {emailVerified && !full && network.online ? (
+          <ButtonLink to="/dashboard/my-packs/new">New pack</ButtonLink>
+        ) : (
+          <Button disabled>New pack</Button>
+        )}
+      </Group>
+      {!emailVerified && (
+        <Alert color="yellow" variant="light" title="Verify your email address first">
+          Making packs needs a verified email address.{' '}
+          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
+            Verify it or send the email again
+          </Anchor>
+        </Alert>
+      )}
+      {full && (
+        <Alert color="yellow" variant="light" title={`You have ${PERSONAL_PACKS_MAX} packs`}>
+          That is the most one account keeps. Delete a pack to make a new one.
+        </Alert>
+      )}
+      {network.note}
+      {packs.length === 0 ? (
+        <Text>No packs yet. Make one from any stickers in the gallery: it stays private until you share its link.</Text>
+      ) : (
+        <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm" p={0} m={0} aria-label="My packs">
+          {packs.map((pack, index) => (
+            <PackCard
+              key={pack.id}
+              pack={pack}
+              eager={index < 3}
+              actions={
+                <>
+                  <ActionIconLink
+                    to="/dashboard/my-packs/$id"
+                    params={{ id: pack.id }}
+                    variant="default"
+                    size="lg"
+                    aria-label={`Edit ${pack.name}`}
+                    title="Edit"
+                  >
+                    <PencilIcon />
+                  </ActionIconLink>
+                  <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => setToDelete(pack)} />
+                </>
+              }
+            />
+          ))}
+        </SimpleGrid>
+      )}
+      <MorePages {...morePages} noun="packs" />
+      <ConfirmDeleteModal
+        name={toDelete?.name ?? null}
+        consequence="The pack and its link stop working on every device. Its stickers stay in the gallery."
+        pending={remove.isPending}
+        online={network.online}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => void confirmDelete()}
+      />
+    </Stack>
+  )
+}

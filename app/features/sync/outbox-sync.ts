@@ -1,0 +1,32 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { showToast } from '../../lib/toast'
+import { onOutboxEvent, sendQueuedWrites } from './outbox'
+import { queriesChangedBy } from './synced-queries'
+
+/**
+ * Sends the user's queued writes now, when the connection returns and when the tab comes back into view
+ * (another tab or a closed laptop may have kept them waiting). A write that reached the server, or that it
+ * refused, refreshes the queries it changes; a refused one is named in a toast with the server's reason.
+ * Answers the function that stops it.
+ */
+export function syncOutbox(email: string, queryClient: QueryClient): () => void {
+  const send = () => void sendQueuedWrites(email)
+  const sendWhenVisible = () => {
+    if (document.visibilityState === 'visible') send()
+  }
+  const stopListening = onOutboxEvent((event) => {
+    if (event.email !== email || event.type === 'changed') return
+    for (const queryKey of queriesChangedBy(email, event.write.key)) void queryClient.invalidateQueries({ queryKey })
+    if (event.type === 'refused') {
+      showToast({ color: 'red', title: `Not saved: ${event.write.label}`, message: event.error.message, autoClose: 6000 })
+    }
+  })
+  window.addEventListener('online', send)
+  document.addEventListener('visibilitychange', sendWhenVisible)
+  send()
+  return () => {
+    stopListening()
+    window.removeEventListener('online', send)
+    document.removeEventListener('visibilitychange', sendWhenVisible)
+  }
+}

@@ -1,0 +1,95 @@
+import type { Browser, BrowserContext } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import { packDetailSchema } from '../contract/pack'
+import { createAccount, expectToast, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
+import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+
+const baseURL = inject('baseURL')
+let browser: Browser
+const contexts: BrowserContext[] = []
+
+beforeAll(async () => {
+  browser = await launchBrowser()
+})
+afterAll(async () => {
+  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
+  await browser?.close()
+})
+
+async function signedInContext(token: string, options: Parameters<typeof newContext>[2] = {}): Promise<BrowserContext> {
+  const created = await newContext(browser, baseURL, options)
+  contexts.push(created)
+  await startSignedIn(created, token)
+  return created
+}
+
+describe('my packs', () => {
+  it('makes a pack, edits it offline (rename, reorder), reloads offline with the edit, syncs it online; another device finds it', async () => {
+    const email = uniqueEmail('packer')
+    const password = 'packer-pass-1'
+    await createAccount(email, password, 'Pack Maker', { verified: true })
+    const token = await signInToken(email, password)
+    const name = `Night Pack ${Date.now().toString(36)}`
+    const renamed = `${name} renamed`
+
+    const laptop = await signedInContext(token)
+    const page = await laptop.newPage()
+    await page.goto('/dashboard/my-packs')
+    await page.getByText('No packs yet.', { exact: false }).waitFor()
+    await page.getByRole('link', { name: 'New pack' }).click()
+    await page.getByRole('heading', { level: 1, name: 'New pack' }).waitFor()
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name)
+    await page.getByRole('searchbox', { name: 'Search the gallery for stickers' }).fill('wumpus')
+    for (const sticker of ['Waving Wumpus', 'Sleepy Wumpus', 'Cheering Wumpus'])
+      await page.getByRole('button', { name: `Add ${sticker}` }).click()
+    await page.getByRole('button', { name: 'Create pack' }).click()
+    await expectToast(page, 'Pack created')
+    await page.waitForURL(/\/packs\/[0-9a-f]{24}$/)
+    const id = page.url().split('/').pop()!
+    await page.getByRole('heading', { level: 1, name }).waitFor()
+    await page.getByText('Private', { exact: true }).waitFor()
+
+    // Under the service worker, the pack and its editor are read once online, so both are kept on the device.
+    await controlledByServiceWorker(page)
+    await page.getByRole('heading', { level: 1, name }).waitFor()
+    await page.getByRole('link', { name: 'Edit', exact: true }).click()
+    await page.getByRole('heading', { level: 1, name: `Edit ${name}` }).waitFor()
+
+    await laptop.setOffline(true)
+    try {
+      await page.getByRole('textbox', { name: 'Name', exact: true }).fill(renamed)
+      await page.getByRole('button', { name: 'Move Cheering Wumpus up' }).click()
+      await page.getByRole('button', { name: 'Save pack' }).click()
+      await expectToast(page, 'Pack saved on this device')
+      await page.waitForURL(`**/packs/${id}`)
+      const stickers = page.getByRole('list', { name: `Stickers in ${renamed}` }).getByRole('heading', { level: 2 })
+      await page.getByRole('heading', { level: 1, name: renamed }).waitFor()
+      expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
+
+      // Reloaded offline: the service worker's copy of the pack, with the queued edit over it.
+      await page.reload()
+      await page.getByRole('heading', { level: 1, name: renamed }).waitFor()
+      expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
+    } finally {
+      await laptop.setOffline(false)
+    }
+
+    // Back online, the queued edit reaches the server.
+    const serverCopy = async () =>
+      packDetailSchema.parse(await (await fetch(`${baseURL}/api/packs/${id}`, { headers: { Authorization: `Bearer ${token}` } })).json())
+    await expect.poll(async () => (await serverCopy()).name).toBe(renamed)
+    expect((await serverCopy()).items.map((item) => item.name)).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
+    // Private: nobody else opens it.
+    expect((await fetch(`${baseURL}/api/packs/${id}`)).status).toBe(404)
+
+    // Another device signed in as the same account finds it under My packs.
+    const phone = await signedInContext(await signInToken(email, password), { viewport: PHONE })
+    const other = await phone.newPage()
+    await other.goto('/dashboard/my-packs')
+    const card = other.getByRole('list', { name: 'My packs' }).getByRole('listitem', { name: renamed })
+    await card.waitFor()
+    expect(await card.textContent()).toContain('3 stickers')
+    await card.getByRole('link', { name: `Open ${renamed}` }).click()
+    await other.getByRole('heading', { level: 1, name: renamed }).waitFor()
+  }, 240_000)
+})
