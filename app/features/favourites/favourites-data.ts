@@ -11,8 +11,12 @@ import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, isApiError, trusted } from '../../lib/api-client'
 import { offlineStore } from '../offline/offline-db'
 import { pendingWrites, queueWrite } from '../sync/outbox'
+import { refreshAfterWrites } from '../sync/outbox-sync'
 import { nextCursorFromLink } from '../wumpuses/api'
-import { FAVOURITE_WRITE_PREFIX, favouriteKeys } from './api'
+import { favouriteKeys } from './api'
+
+/** Outbox key of a favourite write: favouriting then unfavouriting the same sticker offline sends only the last. */
+const FAVOURITE_WRITE_PREFIX = 'favourite:'
 
 export interface FavouritePage {
   items: Favourite[]
@@ -32,6 +36,9 @@ interface KeptFavourites {
   /** Stickers favourited here whose write may not be sent yet: the list shows them meanwhile. */
   added?: Record<string, Favourite>
 }
+
+// Every favourites query reads through this module, so none is cached before this has run.
+refreshAfterWrites(FAVOURITE_WRITE_PREFIX, (email) => [favouriteKeys.ids(email), favouriteKeys.list(email)])
 
 const keptStore = () => offlineStore('favourites')
 

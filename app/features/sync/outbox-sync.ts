@@ -1,7 +1,21 @@
-import type { QueryClient } from '@tanstack/react-query'
+import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { SessionStore } from '../../lib/session'
 import { showToast } from '../../lib/toast'
 import { onOutboxEvent, sendQueuedWrites } from './outbox'
-import { queriesChangedBy } from './synced-queries'
+
+const refreshers: { keyPrefix: string; queryKeys: (email: string) => QueryKey[] }[] = []
+
+/**
+ * Writes whose key starts with `keyPrefix` change these queries of the user: they are read again once sent
+ * or refused. Features call it from the code that reads those queries, so it has run before any is cached.
+ */
+export function refreshAfterWrites(keyPrefix: string, queryKeys: (email: string) => QueryKey[]): void {
+  refreshers.push({ keyPrefix, queryKeys })
+}
+
+function queriesChangedBy(email: string, writeKey: string): QueryKey[] {
+  return refreshers.filter((refresher) => writeKey.startsWith(refresher.keyPrefix)).flatMap((refresher) => refresher.queryKeys(email))
+}
 
 /**
  * Sends the user's queued writes now, when the connection returns and when the tab comes back into view
@@ -29,4 +43,22 @@ export function syncOutbox(email: string, queryClient: QueryClient): () => void 
     window.removeEventListener('online', send)
     document.removeEventListener('visibilitychange', sendWhenVisible)
   }
+}
+
+let following = false
+
+/** Syncs the outbox of whoever is signed in: stops at sign-out, starts again for the next user. Once per page. */
+export function followSignedInUser(session: SessionStore, queryClient: QueryClient): void {
+  if (following) return
+  following = true
+  let running: { email: string; stop: () => void } | undefined
+  const follow = () => {
+    const state = session.getSnapshot()
+    const email = state.status === 'signed-in' ? state.user.email : undefined
+    if (running?.email === email) return
+    running?.stop()
+    running = email ? { email, stop: syncOutbox(email, queryClient) } : undefined
+  }
+  session.subscribe(follow)
+  follow()
 }
