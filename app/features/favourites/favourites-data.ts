@@ -142,15 +142,16 @@ export async function setFavourite(queryClient: QueryClient, email: string, wump
   queryClient.setQueryData<string[]>(idsKey, (ids = []) => withPendingIds(ids, new Map([[wumpus._id, on]])))
   void queryClient.invalidateQueries({ queryKey: favouriteKeys.list(email), refetchType: 'none' })
 
-  await keep(email, ({ added = {}, ...kept }) => {
-    const { [wumpus._id]: _dropped, ...others } = added
-    return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
-  })
+  // The write first: it is what a reload or a closed tab right after the tap must not lose.
   await queueWrite(email, {
     method: on ? 'PUT' : 'DELETE',
     path: favouritePath(wumpus._id),
     key: `${FAVOURITE_WRITE_PREFIX}${wumpus._id}`,
     label: `${on ? 'Favourite' : 'Unfavourite'} “${wumpus.name}”`,
+  })
+  await keep(email, ({ added = {}, ...kept }) => {
+    const { [wumpus._id]: _dropped, ...others } = added
+    return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
   })
   // Nothing was read yet: the other hearts learn the rest now (this one stays on, its write being pending).
   if (!known) void queryClient.invalidateQueries({ queryKey: idsKey })
