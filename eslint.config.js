@@ -26,9 +26,9 @@ const FEATURE_EXCEPTIONS = [
   { from: 'wumpuses', to: 'offline/use-saved-stickers.ts' },
   // A saved sticker is sent from the Saved page as from its own page.
   { from: 'offline', to: 'wumpuses/components/send-sticker-button.tsx' },
-  // Writes made offline go through the one outbox; features name the queries a sent write changes (outbox-sync.ts).
+  // Writes made offline go through the one outbox; features name the queries a sent write changes.
   { from: '*', to: 'sync/outbox.ts' },
-  { from: '*', to: 'sync/outbox-sync.ts' },
+  { from: '*', to: 'sync/synced-queries.ts' },
   // The heart is on every card: the gallery's, the detail page's and the Saved page's.
   { from: 'wumpuses', to: 'favourites/components/favourite-button.tsx' },
   { from: 'offline', to: 'favourites/components/favourite-button.tsx' },

@@ -11,7 +11,7 @@ import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, isApiError, trusted } from '../../lib/api-client'
 import { offlineStore } from '../offline/offline-db'
 import { pendingWrites, queueWrite } from '../sync/outbox'
-import { refreshAfterWrites } from '../sync/outbox-sync'
+import { refreshAfterWrites } from '../sync/synced-queries'
 import { nextCursorFromLink } from '../wumpuses/api'
 import { favouriteKeys } from './api'
 

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createQueryClient } from '../../lib/query-client'
 import { server } from '../../test/msw-server'
 import { forgetQueuedWrites, pendingWrites, queueWrite, sendQueuedWrites } from './outbox'
-import { refreshAfterWrites, syncOutbox } from './outbox-sync'
+import { syncOutbox } from './outbox-sync'
+import { refreshAfterWrites } from './synced-queries'
 
 const ADA = 'ada@example.com'
 let received: string[] = []

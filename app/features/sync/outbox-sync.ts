@@ -1,21 +1,8 @@
-import type { QueryClient, QueryKey } from '@tanstack/react-query'
+import type { QueryClient } from '@tanstack/react-query'
 import type { SessionStore } from '../../lib/session'
 import { showToast } from '../../lib/toast'
 import { onOutboxEvent, sendQueuedWrites } from './outbox'
-
-const refreshers: { keyPrefix: string; queryKeys: (email: string) => QueryKey[] }[] = []
-
-/**
- * Writes whose key starts with `keyPrefix` change these queries of the user: they are read again once sent
- * or refused. Features call it from the code that reads those queries, so it has run before any is cached.
- */
-export function refreshAfterWrites(keyPrefix: string, queryKeys: (email: string) => QueryKey[]): void {
-  refreshers.push({ keyPrefix, queryKeys })
-}
-
-function queriesChangedBy(email: string, writeKey: string): QueryKey[] {
-  return refreshers.filter((refresher) => writeKey.startsWith(refresher.keyPrefix)).flatMap((refresher) => refresher.queryKeys(email))
-}
+import { queriesChangedBy } from './synced-queries'
 
 /**
  * Sends the user's queued writes now, when the connection returns and when the tab comes back into view
