@@ -8,7 +8,6 @@ import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './features/offline/install-prompt'
-import { startOutboxSync } from './features/sync/start-outbox-sync'
 import { afterInteractive } from './lib/after-interactive'
 import { stopRecordingEarlyActions } from './lib/early-actions'
 import { hydrateWhenSeen } from './lib/hydrate-when-seen'
@@ -25,8 +24,6 @@ session.onSignOut(
   () => void import('./features/offline/personal-data').then(({ forgetPersonalOfflineData }) => forgetPersonalOfflineData()),
 )
 const router = createAppRouter(queryClient, session)
-// Writes made offline (favourites, pack edits) are sent for the signed-in user once the page is interactive.
-startOutboxSync(session, queryClient)
 
 // React Query assumes online until an event says otherwise: a page opened offline must start offline,
 // or the 'online' event changes nothing and nothing refetches when the network returns.
@@ -34,6 +31,14 @@ onlineManager.setOnline(navigator.onLine)
 // The browser may offer installation before React renders: listen at once (a few lines).
 captureInstallPrompt()
 void afterInteractive().then(async () => {
+  // Writes queued on this device (favourites, pack edits) are sent for whoever is signed in: that code
+  // (features/sync/outbox-sync.ts) loads once someone is. Not loaded (offline before it was kept): the next sign-in tries again.
+  const syncOutbox = () => {
+    if (session.getSnapshot().status !== 'signed-in') return
+    import('./features/sync/outbox-sync').then(({ followSignedInUser }) => followSignedInUser(session, queryClient)).catch(() => {})
+  }
+  session.subscribe(syncOutbox)
+  syncOutbox()
   if (import.meta.env.PROD && 'serviceWorker' in navigator) {
     // Once a first worker controls the page, what is on screen is read again through it, so it is kept
     // for offline use too.

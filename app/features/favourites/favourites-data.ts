@@ -11,8 +11,12 @@ import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, isApiError, trusted } from '../../lib/api-client'
 import { offlineStore } from '../offline/offline-db'
 import { pendingWrites, queueWrite } from '../sync/outbox'
+import { refreshAfterWrites } from '../sync/synced-queries'
 import { nextCursorFromLink } from '../wumpuses/api'
-import { FAVOURITE_WRITE_PREFIX, favouriteKeys } from './api'
+import { favouriteKeys } from './api'
+
+/** Outbox key of a favourite write: favouriting then unfavouriting the same sticker offline sends only the last. */
+const FAVOURITE_WRITE_PREFIX = 'favourite:'
 
 export interface FavouritePage {
   items: Favourite[]
@@ -32,6 +36,9 @@ interface KeptFavourites {
   /** Stickers favourited here whose write may not be sent yet: the list shows them meanwhile. */
   added?: Record<string, Favourite>
 }
+
+// Every favourites query reads through this module, so none is cached before this has run.
+refreshAfterWrites(FAVOURITE_WRITE_PREFIX, (email) => [favouriteKeys.ids(email), favouriteKeys.list(email)])
 
 const keptStore = () => offlineStore('favourites')
 
@@ -135,15 +142,16 @@ export async function setFavourite(queryClient: QueryClient, email: string, wump
   queryClient.setQueryData<string[]>(idsKey, (ids = []) => withPendingIds(ids, new Map([[wumpus._id, on]])))
   void queryClient.invalidateQueries({ queryKey: favouriteKeys.list(email), refetchType: 'none' })
 
-  await keep(email, ({ added = {}, ...kept }) => {
-    const { [wumpus._id]: _dropped, ...others } = added
-    return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
-  })
+  // The write first: it is what a reload or a closed tab right after the tap must not lose.
   await queueWrite(email, {
     method: on ? 'PUT' : 'DELETE',
     path: favouritePath(wumpus._id),
     key: `${FAVOURITE_WRITE_PREFIX}${wumpus._id}`,
     label: `${on ? 'Favourite' : 'Unfavourite'} “${wumpus.name}”`,
+  })
+  await keep(email, ({ added = {}, ...kept }) => {
+    const { [wumpus._id]: _dropped, ...others } = added
+    return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
   })
   // Nothing was read yet: the other hearts learn the rest now (this one stays on, its write being pending).
   if (!known) void queryClient.invalidateQueries({ queryKey: idsKey })

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import type { SessionStore } from '../../lib/session'
 import { showToast } from '../../lib/toast'
 import { onOutboxEvent, sendQueuedWrites } from './outbox'
 import { queriesChangedBy } from './synced-queries'
@@ -29,4 +30,22 @@ export function syncOutbox(email: string, queryClient: QueryClient): () => void 
     window.removeEventListener('online', send)
     document.removeEventListener('visibilitychange', sendWhenVisible)
   }
+}
+
+let following = false
+
+/** Syncs the outbox of whoever is signed in: stops at sign-out, starts again for the next user. Once per page. */
+export function followSignedInUser(session: SessionStore, queryClient: QueryClient): void {
+  if (following) return
+  following = true
+  let running: { email: string; stop: () => void } | undefined
+  const follow = () => {
+    const state = session.getSnapshot()
+    const email = state.status === 'signed-in' ? state.user.email : undefined
+    if (running?.email === email) return
+    running?.stop()
+    running = email ? { email, stop: syncOutbox(email, queryClient) } : undefined
+  }
+  session.subscribe(follow)
+  follow()
 }

@@ -5,7 +5,7 @@ import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { WumpusCard } from '../../wumpuses/components/wumpus-card'
-import { favouriteListQueryOptions } from '../api'
+import { favouriteListQueryOptions } from '../list-query'
 
 /** Cards in the first row load at once; the rest wait until they scroll near. */
 const EAGER_CARDS = 3

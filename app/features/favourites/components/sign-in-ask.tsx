@@ -6,8 +6,7 @@ import classes from './sign-in-ask.module.css'
 
 export interface SignInAskProps {
   name: string
-  /** `refocus`: give the focus back to the heart (Escape, Not now). */
-  onClose: (refocus: boolean) => void
+  onClose: () => void
 }
 
 /**
@@ -18,14 +17,19 @@ export default function SignInAsk({ name, onClose }: SignInAskProps) {
   const from = useRouterState({ select: (state) => state.location.href })
   const ask = useRef<HTMLDivElement>(null)
   const textId = useId()
-  const close = useEffectEvent(onClose)
+  /** `refocus` gives the focus back to the heart (Escape, Not now). */
+  function close(refocus: boolean) {
+    if (refocus) ask.current?.parentElement?.querySelector('button')?.focus()
+    onClose()
+  }
+  const closeFromDocument = useEffectEvent(close)
 
   useEffect(() => {
     ask.current?.querySelector('a')?.focus()
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && close(true)
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && closeFromDocument(true)
     const onPointer = (event: PointerEvent) => {
       // A tap on the heart itself toggles the ask through the heart.
-      if (!ask.current?.parentElement?.contains(event.target as Node)) close(false)
+      if (!ask.current?.parentElement?.contains(event.target as Node)) closeFromDocument(false)
     }
     document.addEventListener('keydown', onKey)
     document.addEventListener('pointerdown', onPointer)
@@ -44,7 +48,7 @@ export default function SignInAsk({ name, onClose }: SignInAskProps) {
         <Link to="/signIn" search={{ from }} className={buttonClasses.button} data-size="compact-sm">
           Sign in
         </Link>
-        <PlainButton variant="subtle" size="compact-sm" onClick={() => onClose(true)}>
+        <PlainButton variant="subtle" size="compact-sm" onClick={() => close(true)}>
           Not now
         </PlainButton>
       </div>

@@ -69,7 +69,7 @@ export function WumpusDetail({ id }: { id: string }) {
                 {downloadsLabel(wumpus.downloads ?? 0)}
               </Text>
               <Group gap="sm" mt="xs">
-                <FavouriteButton wumpus={wumpus} appearance="button" />
+                <FavouriteButton wumpus={wumpus}>Favourite</FavouriteButton>
                 <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} />
                 <ShareButton
                   title={wumpus.name}
