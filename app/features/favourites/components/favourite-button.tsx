@@ -3,7 +3,8 @@ import { lazy, Suspense, useState, type ReactNode } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { PlainButton, type PlainButtonProps } from '../../../components/plain-button'
 import { StrokeIcon } from '../../../components/stroke-icon'
-import { useSession } from '../../../lib/session-provider'
+import { useEarlyAction } from '../../../lib/early-actions'
+import { useSession, useSessionStore } from '../../../lib/session-provider'
 import { favouriteIdsQueryOptions, favouritesOnDemand } from '../api'
 import classes from './favourite-button.module.css'
 
@@ -22,11 +23,13 @@ interface FavouriteButtonProps {
 /**
  * The heart: favourites the sticker for the signed-in user at once (the write goes through the outbox, so it
  * works offline too); signed out, it asks to sign in and keeps nothing. Tiny on purpose: it is on every
- * gallery card of the home page, whose script budget is nearly spent (no room even for replaying a tap made
- * before the app ran, as Save for offline does); everything else loads when needed.
+ * gallery card of the home page, whose script budget is nearly spent; everything else loads when needed.
+ * A tap before the app ran (server-rendered page, heart off) is replayed once it has: it can only have meant
+ * Favourite.
  */
 export function FavouriteButton({ wumpus, size, children }: FavouriteButtonProps) {
   const session = useSession()
+  const sessionStore = useSessionStore()
   const queryClient = useQueryClient()
   const email = session.status === 'signed-in' ? session.user.email : ''
   const { data: on = false } = useQuery({
@@ -36,10 +39,17 @@ export function FavouriteButton({ wumpus, size, children }: FavouriteButtonProps
   })
   const [asking, setAsking] = useState(false)
 
-  function toggle() {
-    if (!email) setAsking(true)
-    else void favouritesOnDemand().then(({ setFavourite }) => setFavourite(queryClient, email, wumpus, !on))
+  function toggle(next = !on) {
+    // Read at the moment of the tap: a replayed early tap runs before the session is on screen.
+    const current = sessionStore.getSnapshot()
+    if (current.status !== 'signed-in') {
+      setAsking(true)
+      return
+    }
+    void favouritesOnDemand().then(({ setFavourite }) => setFavourite(queryClient, current.user.email, wumpus, next))
   }
+  const earlyAction = `favourite:${wumpus._id}`
+  useEarlyAction(earlyAction, () => toggle(true))
 
   return (
     <span className={classes.anchor}>
@@ -49,7 +59,10 @@ export function FavouriteButton({ wumpus, size, children }: FavouriteButtonProps
         size={size}
         aria-pressed={on}
         aria-label={`Favourite ${wumpus.name}`}
-        onClick={toggle}
+        onClick={() => toggle()}
+        data-early-action={earlyAction}
+        // index.html's early tap script may have set aria-busy on the server-rendered button.
+        suppressHydrationWarning
       >
         <StrokeIcon size={18}>
           <path d={HEART_PATH} />
