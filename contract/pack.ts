@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX, PACK_ITEMS_MIN, PACK_NAME_MAX, PACK_NAME_MIN } from './limits'
+import { PACK_EDIT_FIELDS } from './pack-edits'
 import { pageQuerySchema } from './paging'
 import { platformSchema } from './stickers'
 import { idSchema, wumpusSchema } from './wumpus'
@@ -61,10 +62,6 @@ export const createPersonalPackSchema = z
   .strict()
   .refine(coverInItems, COVER_MESSAGE)
 export type CreatePersonalPack = z.input<typeof createPersonalPackSchema>
-
-/** The fields of a pack an edit sets; each keeps the time of its latest edit. */
-export const PACK_EDIT_FIELDS = ['name', 'description', 'wumpusIds', 'coverWumpusId', 'visibility'] as const
-export type PackEditField = (typeof PACK_EDIT_FIELDS)[number]
 
 /**
  * PUT /api/packs/{id}: the fields given replace the stored ones (add, reorder and remove are a new

@@ -6,7 +6,7 @@ import { makeWumpus } from '../../test/fixtures'
 import { server } from '../../test/msw-server'
 import { signInForTest } from '../../test/session'
 import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../sync/outbox'
-import { packChanges, queuePackEdit, supersededMessage, withPendingEdits } from './pack-edits'
+import { packChanges, queuePackEdit, withPendingEdits } from './pack-edits'
 
 const [a, b, c, d] = [1, 2, 3, 4].map((n) => makeWumpus(n, { name: `Sticker ${n}` }))
 const ID = 'e'.repeat(24)
@@ -105,16 +105,5 @@ describe('queued pack edits', () => {
     await sendQueuedWrites(ADA)
     expect(received).toEqual([{ name: 'Moon pack', editedAt: expect.any(String) }])
     expect(await withPendingEdits(pack)).toEqual(pack)
-  })
-})
-
-describe('supersededMessage', () => {
-  it('names the fields another device edited later', () => {
-    expect(supersededMessage({ name: 'Night pack', superseded: ['name'] })).toBe(
-      '“Night pack” was changed on another device too: its newer name was kept.',
-    )
-    expect(supersededMessage({ name: 'Night pack', superseded: ['name', 'wumpusIds', 'coverWumpusId'] })).toBe(
-      '“Night pack” was changed on another device too: its newer name, stickers and cover were kept.',
-    )
   })
 })

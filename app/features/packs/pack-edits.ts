@@ -2,7 +2,7 @@
 // the person changed plus the time of the edit, so the server keeps the latest edit of each field when the
 // same pack was changed on another device. Until the server has them, the pack's reads show them applied.
 import { packPath, wumpusPath } from '../../../contract/api-paths'
-import type { Pack, PackDetail, PackEditField, UpdatePack, UpdatedPack } from '../../../contract/pack'
+import type { Pack, PackDetail, UpdatePack } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, getAccessToken, trusted } from '../../lib/api-client'
 import { decodeSessionToken } from '../../lib/session'
@@ -111,19 +111,4 @@ export async function withPendingEdits(pack: PackDetail): Promise<PackDetail> {
 export async function pageWithPendingEdits(packs: Pack[]): Promise<Pack[]> {
   const edits = await pendingPackEdits()
   return edits.length === 0 ? packs : packs.map((pack) => applyPackEdits(pack, edits))
-}
-
-const FIELD_NAMES: Record<PackEditField, string> = {
-  name: 'name',
-  description: 'description',
-  wumpusIds: 'stickers',
-  coverWumpusId: 'cover',
-  visibility: 'sharing',
-}
-
-/** “Night pack” was changed on another device too: its newer name and cover were kept. */
-export function supersededMessage(pack: Pick<UpdatedPack, 'name' | 'superseded'>): string {
-  const names = pack.superseded.map((field) => FIELD_NAMES[field])
-  const list = names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0]
-  return `“${pack.name}” was changed on another device too: its newer ${list} ${names.length > 1 ? 'were' : 'was'} kept.`
 }

@@ -27,6 +27,8 @@ beforeEach(async () => {
       if (path.endsWith('/gone')) return HttpResponse.json({ error: { code: 'NOT_FOUND', message: 'No such animation' } }, { status: 404 })
       return new HttpResponse(null, { status: 204 })
     }),
+    // An edit whose name another device changed later: the server kept that name.
+    http.put('/api/packs/:id', () => (online ? HttpResponse.json({ name: 'Night pack', superseded: ['name'] }) : HttpResponse.error())),
   )
 })
 afterEach(() => stop())
@@ -73,6 +75,25 @@ describe('the outbox sync', () => {
     stop = syncOutbox(ADA, createQueryClient())
     await vi.waitFor(() =>
       expect(shown).toHaveBeenCalledWith(expect.objectContaining({ title: 'Not saved: Favourite “gone”', message: 'No such animation' })),
+    )
+  })
+
+  it('says which fields of a sent edit another device edited later', async () => {
+    const shown = vi.spyOn(notifications, 'show')
+    await queueWrite(ADA, {
+      method: 'PUT',
+      path: '/api/packs/p1',
+      body: { name: 'Moon pack' },
+      key: 'pack:p1:1',
+      label: 'Edit “Moon pack”',
+    })
+    await sendQueuedWrites(ADA)
+    online = true
+    stop = syncOutbox(ADA, createQueryClient())
+    await vi.waitFor(() =>
+      expect(shown).toHaveBeenCalledWith(
+        expect.objectContaining({ message: '“Night pack” was changed on another device too: its newer name was kept.' }),
+      ),
     )
   })
 })

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query'
+import { supersededMessage, supersedesFields } from '../../../contract/pack-edits'
 import type { SessionStore } from '../../lib/session'
 import { showToast } from '../../lib/toast'
 import { onOutboxEvent, sendQueuedWrites } from './outbox'
@@ -7,7 +8,8 @@ import { queriesChangedBy } from './synced-queries'
 /**
  * Sends the user's queued writes now, when the connection returns and when the tab comes back into view
  * (another tab or a closed laptop may have kept them waiting). A write that reached the server, or that it
- * refused, refreshes the queries it changes; a refused one is named in a toast with the server's reason.
+ * refused, refreshes the queries it changes; a refused one is named in a toast with the server's reason, and
+ * one whose fields another device edited later says which kept the newer value.
  * Answers the function that stops it.
  */
 export function syncOutbox(email: string, queryClient: QueryClient): () => void {
@@ -20,6 +22,8 @@ export function syncOutbox(email: string, queryClient: QueryClient): () => void 
     for (const queryKey of queriesChangedBy(email, event.write.key)) void queryClient.invalidateQueries({ queryKey })
     if (event.type === 'refused') {
       showToast({ color: 'red', title: `Not saved: ${event.write.label}`, message: event.error.message, autoClose: 6000 })
+    } else if (supersedesFields(event.body)) {
+      showToast({ color: 'yellow', message: supersededMessage(event.body) })
     }
   })
   window.addEventListener('online', send)

@@ -6,7 +6,8 @@
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
-import type { PackEditField, PackVisibility } from '../../../contract/pack'
+import type { PackVisibility } from '../../../contract/pack'
+import type { PackEditField } from '../../../contract/pack-edits'
 import type { ListSort } from '../../../contract/search'
 import type { Platform } from '../../../contract/stickers'
 import type { StickerEmoji, TagCount } from '../../../contract/wumpus'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
-import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack'
+import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
   NewSession,
   AuditRecord,

@@ -2,7 +2,7 @@ import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@m
 import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { PERSONAL_PACKS_MAX } from '../../../../contract/limits'
 import type { Pack } from '../../../../contract/pack'
 import { MorePages } from '../../../components/more-pages'
@@ -15,7 +15,6 @@ import { PencilIcon } from '../../admin/components/admin-icons'
 import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { myPackListQueryOptions, useDeletePack } from '../api'
-import { watchPackEdits } from '../pack-edit-events'
 import { PackCard } from './pack-card'
 
 /** Dashboard → My packs: one's personal packs, most recently edited first, and New pack. */
@@ -26,8 +25,6 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
   const network = useNeedsNetwork()
   const [toDelete, setToDelete] = useState<Pack | null>(null)
   const full = total >= PERSONAL_PACKS_MAX
-
-  useEffect(watchPackEdits, [])
 
   async function confirmDelete() {
     if (!toDelete) return

@@ -266,15 +266,6 @@ describe('PackEditor for a personal pack', () => {
     expect(screen.queryByRole('button', { name: 'Copy link' })).not.toBeInTheDocument()
   })
 
-  it('says when another device changed the same field later: its edit was kept', async () => {
-    const { user } = await setup(mine, ADA)
-    server.use(http.put(`/api/packs/${PACK_ID}`, () => HttpResponse.json({ ...mine, name: 'Night pack', superseded: ['name'] })))
-    await user.clear(screen.getByLabelText(/Name/))
-    await user.paste('Moon pack')
-    await user.click(screen.getByRole('button', { name: 'Save pack' }))
-    expect(await screen.findByText('“Night pack” was changed on another device too: its newer name was kept.')).toBeInTheDocument()
-  })
-
   it('says that making packs needs a verified email', async () => {
     await setup(undefined, { ...ADA, emailVerified: false })
     expect(screen.getByText('Verify your email address first')).toBeInTheDocument()

@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks'
 import { notifications } from '@mantine/notifications'
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limits'
 import { createPackSchema, type PackDetail } from '../../../../contract/pack'
 import type { Wumpus } from '../../../../contract/wumpus'
@@ -13,7 +13,6 @@ import { TrashIcon } from '../../admin/components/admin-icons'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { wumpusListQueryOptions } from '../../wumpuses/api'
 import { packKeys, useCreateMyPack, useCreatePack, useUpdatePack } from '../api'
-import { watchPackEdits } from '../pack-edit-events'
 import { packChanges, queuePackEdit } from '../pack-edits'
 import { CopyPackLinkButton } from './copy-pack-link-button'
 import classes from './packs.module.css'
@@ -62,10 +61,6 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   // Creating needs the network; a personal pack's edits are kept on the device and sent when it can.
   const needsNetwork = !pack || !owner
   const unverified = owner !== undefined && !owner.emailVerified
-
-  useEffect(() => {
-    if (owner) watchPackEdits()
-  }, [owner])
 
   const move = (index: number, by: -1 | 1) =>
     setItems((list) => {

@@ -1,6 +1,5 @@
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { useEffect } from 'react'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { useSession } from '../../../lib/session-provider'
@@ -8,7 +7,6 @@ import { SavePackOfflineButton } from '../../offline/components/save-pack-offlin
 import { ShareButton } from '../../../components/share-button'
 import { WumpusCard } from '../../wumpuses/components/wumpus-card'
 import { packQueryOptions } from '../api'
-import { watchPackEdits } from '../pack-edit-events'
 import { stickerCount } from '../pack-text'
 import { PackDownloads } from './pack-downloads'
 import { VisibilityBadge } from './visibility-badge'
@@ -21,9 +19,6 @@ export function PackPage({ id }: { id: string }) {
   const personal = pack.visibility !== 'public'
   // createdBy names a personal pack's owner to the owner (and admins) only.
   const mine = personal && session.status === 'signed-in' && pack.createdBy === session.user.email
-  useEffect(() => {
-    if (mine) watchPackEdits()
-  }, [mine])
   return (
     <Stack gap="lg">
       {mine ? (

@@ -1,5 +1,6 @@
 /** Sticker packs in SQLite; `pack_members` says which packs hold an animation, so deleting one touches only those. */
-import { PACK_EDIT_FIELDS, type PackEditField, type PackVisibility } from '../../../../contract/pack'
+import type { PackVisibility } from '../../../../contract/pack'
+import { PACK_EDIT_FIELDS, type PackEditField } from '../../../../contract/pack-edits'
 import { isId, newId } from '../ids'
 import { decodeCursor, encodeCursor } from '../list-order'
 import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
