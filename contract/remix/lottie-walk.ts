@@ -25,9 +25,9 @@ export function cloneLottie<T>(lottie: T): T {
 
 /** Every list of layers: the root's, then each precomposition's. */
 export function layerLists(lottie: Json): Json[][] {
-  const lists = [lottie.layers as Json[]]
+  const lists = Array.isArray(lottie.layers) ? [(lottie.layers as unknown[]).filter(isObject)] : []
   for (const asset of Array.isArray(lottie.assets) ? lottie.assets : []) {
-    if (isObject(asset) && Array.isArray(asset.layers)) lists.push(asset.layers as Json[])
+    if (isObject(asset) && Array.isArray(asset.layers)) lists.push((asset.layers as unknown[]).filter(isObject))
   }
   return lists
 }

@@ -86,6 +86,12 @@ describe('colour slots', () => {
     }
   })
 
+  it('finds none in what is not a drawing, without throwing', () => {
+    for (const broken of [{}, { layers: 'x' }, { layers: [null, 3, { ty: 4, shapes: 'x' }], assets: [{ layers: 7 }] }]) {
+      expect(colourSlots(broken as unknown as Lottie)).toEqual([])
+    }
+  })
+
   it('gives the same slots for the same drawing, every time', () => {
     expect(colourSlots(structuredClone(waving))).toEqual(colourSlots(waving))
   })
