@@ -24,7 +24,7 @@ async function signedInContext(token: string, options: Parameters<typeof newCont
 }
 
 describe('my packs', () => {
-  it('makes a pack, edits it offline (rename, reorder), reloads offline with the edit, syncs it online; another device finds it', async () => {
+  it('makes a pack and a favourite, edits the pack offline (rename, reorder), reloads offline with the edit, syncs it online; another device finds both', async () => {
     const email = uniqueEmail('packer')
     const password = 'packer-pass-1'
     await createAccount(email, password, 'Pack Maker', { verified: true })
@@ -48,6 +48,14 @@ describe('my packs', () => {
     const id = page.url().split('/').pop()!
     await page.getByRole('heading', { level: 1, name }).waitFor()
     await page.getByText('Private', { exact: true }).waitFor()
+
+    // A favourite made on this device too, from the pack's own stickers.
+    const heart = page.getByRole('button', { name: 'Favourite Sleepy Wumpus' }).first()
+    await heart.click()
+    await expect.poll(() => heart.getAttribute('aria-pressed')).toBe('true')
+    const favouriteIds = async () =>
+      (await (await fetch(`${baseURL}/api/me/favourite-ids`, { headers: { Authorization: `Bearer ${token}` } })).json()) as string[]
+    await expect.poll(async () => (await favouriteIds()).length).toBe(1)
 
     // Under the service worker, the pack and its editor are read once online, so both are kept on the device.
     await controlledByServiceWorker(page)
@@ -82,7 +90,7 @@ describe('my packs', () => {
     // Private: nobody else opens it.
     expect((await fetch(`${baseURL}/api/packs/${id}`)).status).toBe(404)
 
-    // Another device signed in as the same account finds it under My packs.
+    // Another device signed in as the same account finds the pack under My packs, and the favourite.
     const phone = await signedInContext(await signInToken(email, password), { viewport: PHONE })
     const other = await phone.newPage()
     await other.goto('/dashboard/my-packs')
@@ -91,5 +99,8 @@ describe('my packs', () => {
     expect(await card.textContent()).toContain('3 stickers')
     await card.getByRole('link', { name: `Open ${renamed}` }).click()
     await other.getByRole('heading', { level: 1, name: renamed }).waitFor()
+    await other.goto('/dashboard/favourites')
+    await other.getByRole('heading', { level: 1, name: 'Favourites' }).waitFor()
+    await other.getByRole('list', { name: 'Favourites' }).getByRole('listitem', { name: 'Sleepy Wumpus' }).waitFor()
   }, 240_000)
 })
