@@ -1,41 +1,24 @@
 import { Group, Stack, Table, Text, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
-import { useState } from 'react'
-import type { Pack } from '../../../../contract/pack'
 import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
-import { errorMessage } from '../../../lib/error-message'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { ActionIconLink } from '../../admin/components/action-icon-link'
 import { PencilIcon } from '../../admin/components/admin-icons'
 import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
 import adminClasses from '../../admin/components/admin-table.module.css'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { packListQueryOptions, useDeletePack } from '../api'
+import { packListQueryOptions } from '../api'
 import { stickerCount } from '../pack-text'
+import { usePackDeletion } from './use-pack-deletion'
 
 /** Dashboard → Packs (admins): every pack with edit and delete, and a way to make a new one. */
 export function ManagePacks() {
   usePageTitle('Packs')
   const { items: packs, morePages } = usePagedList(useSuspenseInfiniteQuery(packListQueryOptions()))
-  const remove = useDeletePack()
+  const { toDelete, askToDelete, confirmDelete, deleting } = usePackDeletion()
   const network = useNeedsNetwork()
-  const [toDelete, setToDelete] = useState<Pack | null>(null)
-
-  async function confirmDelete() {
-    if (!toDelete) return
-    try {
-      const { deletedCount } = await remove.mutateAsync(toDelete.id)
-      notifications.show(
-        deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' },
-      )
-      setToDelete(null)
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the pack', message: errorMessage(error) })
-    }
-  }
 
   return (
     <Stack gap="lg">
@@ -78,7 +61,7 @@ export function ManagePacks() {
                       >
                         <PencilIcon />
                       </ActionIconLink>
-                      <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => setToDelete(pack)} />
+                      <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => askToDelete(pack)} />
                     </Group>
                   </Table.Td>
                 </Table.Tr>
@@ -91,9 +74,9 @@ export function ManagePacks() {
       <ConfirmDeleteModal
         name={toDelete?.name ?? null}
         consequence="The pack is removed for everyone. Its stickers stay in the gallery."
-        pending={remove.isPending}
+        pending={deleting}
         online={network.online}
-        onCancel={() => setToDelete(null)}
+        onCancel={() => askToDelete(null)}
         onConfirm={() => void confirmDelete()}
       />
     </Stack>

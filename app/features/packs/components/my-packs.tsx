@@ -1,43 +1,26 @@
 import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
-import { useState } from 'react'
 import { PERSONAL_PACKS_MAX } from '../../../../contract/limits'
-import type { Pack } from '../../../../contract/pack'
 import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
-import { errorMessage } from '../../../lib/error-message'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { ActionIconLink } from '../../admin/components/action-icon-link'
 import { PencilIcon } from '../../admin/components/admin-icons'
 import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
 import { useNeedsNetwork } from '../../offline/components/needs-network'
-import { myPackListQueryOptions, useDeletePack } from '../api'
+import { myPackListQueryOptions } from '../api'
 import { PackCard } from './pack-card'
+import { usePackDeletion } from './use-pack-deletion'
 
 /** Dashboard → My packs: one's personal packs, most recently edited first, and New pack. */
 export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
   usePageTitle('My packs')
   const { items: packs, total, morePages } = usePagedList(useSuspenseInfiniteQuery(myPackListQueryOptions()))
-  const remove = useDeletePack()
+  const { toDelete, askToDelete, confirmDelete, deleting } = usePackDeletion()
   const network = useNeedsNetwork()
-  const [toDelete, setToDelete] = useState<Pack | null>(null)
   const full = total >= PERSONAL_PACKS_MAX
-
-  async function confirmDelete() {
-    if (!toDelete) return
-    try {
-      const { deletedCount } = await remove.mutateAsync(toDelete.id)
-      notifications.show(
-        deletedCount > 0 ? { color: 'green', message: 'Pack deleted' } : { color: 'yellow', message: 'This pack was already deleted' },
-      )
-      setToDelete(null)
-    } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete the pack', message: errorMessage(error) })
-    }
-  }
 
   return (
     <Stack gap="lg">
@@ -84,7 +67,7 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
                   >
                     <PencilIcon />
                   </ActionIconLink>
-                  <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => setToDelete(pack)} />
+                  <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => askToDelete(pack)} />
                 </>
               }
             />
@@ -95,9 +78,9 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
       <ConfirmDeleteModal
         name={toDelete?.name ?? null}
         consequence="The pack and its link stop working on every device. Its stickers stay in the gallery."
-        pending={remove.isPending}
+        pending={deleting}
         online={network.online}
-        onCancel={() => setToDelete(null)}
+        onCancel={() => askToDelete(null)}
         onConfirm={() => void confirmDelete()}
       />
     </Stack>
