@@ -17,6 +17,8 @@ const other = makeWumpus(8)
 /** Every API request, as `METHOD path`. */
 let received: string[] = []
 let online = true
+/** The user's favourites on the server. */
+let favourites = new Set<string>()
 
 beforeAll(pageRendered)
 beforeEach(async () => {
@@ -24,11 +26,17 @@ beforeEach(async () => {
   await forgetQueuedWrites()
   received = []
   online = true
+  favourites = new Set([other._id])
   server.use(
+    // A server that remembers: a read after a write answers what the write left.
     http.all('/api/me/*', ({ request }) => {
-      received.push(`${request.method} ${new URL(request.url).pathname}`)
+      const path = new URL(request.url).pathname
+      received.push(`${request.method} ${path}`)
       if (!online) return HttpResponse.error()
-      if (request.method === 'GET') return HttpResponse.json([other._id])
+      if (request.method === 'GET') return HttpResponse.json([...favourites])
+      const id = path.split('/').pop()!
+      if (request.method === 'PUT') favourites.add(id)
+      else favourites.delete(id)
       return new HttpResponse(null, { status: 204 })
     }),
   )
