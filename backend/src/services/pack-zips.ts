@@ -158,9 +158,8 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
   const names = entryNames(stickers)
   stickers.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
-      // A store closed meanwhile throws at once: as a rejection, it ends the stream with its error.
-      Promise.resolve()
-        .then(() => store.files.read(entry.file.id))
+      store.files
+        .read(entry.file.id)
         .then(
           (file) =>
             file
@@ -186,6 +185,8 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void
   const bytes = await new Promise<number>((resolve) => end(undefined, resolve))
+  // yazl reports a failed entry read on the ZipFile itself; unheard, that 'error' would throw where nothing catches it.
+  zip.on('error', (error: Error) => (zip.outputStream as Readable).destroy(error))
   zip.outputStream.on('error', (error) =>
     logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }),
   )
