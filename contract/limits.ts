@@ -79,6 +79,8 @@ export const PACK_DESCRIPTION_MAX = 500
 export const FAVOURITES_MAX = 2000
 /** Personal packs one account keeps at most. */
 export const PERSONAL_PACKS_MAX = 100
+/** Remixes (own versions of stickers, contract/remix/remix-api.ts) one account keeps at most. */
+export const REMIXES_MAX = 50
 
 /** WhatsApp takes packs of 3 to 30 stickers, all animated or all still, with a 96x96 PNG tray icon of at most 50 KB. */
 export const WHATSAPP_PACK_MIN = 3

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
 import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
 import { PLATFORMS, platformSchema } from './stickers'
+import type { Recipe } from './remix/recipe'
 
 /**
  * Card previews made from the Lottie: animated WebP at 1x (`webp`, 300 px) and 2x (`webp2x`,
@@ -50,6 +51,16 @@ export const wumpusSchema = z.object({
   fits: z.array(platformSchema).optional(),
   /** ISO time of publishing; the gallery's newest-first order. */
   createdAt: z.string(),
+  /**
+   * Remixes only (contract/remix/remix-api.ts): the animation it was made from, the recipe it was made
+   * with, and who may see it. A remix is never in the gallery, search, tags or a profile's list.
+   */
+  remixOf: z.string().optional(),
+  // Type only: the recipe's code (zod refinements, the Lottie walkers) stays out of the home page's JS.
+  recipe: z.custom<Recipe>((value) => typeof value === 'object' && value !== null).optional(),
+  visibility: z.enum(['private', 'link']).optional(),
+  /** Originals, on GET /api/wumpus/{id} only: how many remixes were made of it (by anyone). */
+  remixes: z.number().optional(),
 })
 export type Wumpus = z.infer<typeof wumpusSchema>
 

@@ -11,6 +11,8 @@ import type { PackEditField } from '../../../contract/pack-edits'
 import type { ListSort } from '../../../contract/search'
 import type { Platform } from '../../../contract/stickers'
 import type { StickerEmoji, TagCount } from '../../../contract/wumpus'
+import type { Recipe } from '../../../contract/remix/recipe'
+import type { RemixVisibility } from '../../../contract/remix/remix-api'
 
 export type { StickerEmoji, TagCount }
 
@@ -104,8 +106,24 @@ export interface WumpusRecord {
   downloads: number
   /** Absent until the server has made them. */
   derived?: DerivedMedia
+  /** Remixes only: a person's own version of another animation (contract/remix/remix-api.ts). */
+  remix?: RemixInfo
   createdAt: Date
   updatedAt: Date
+}
+
+/**
+ * What makes a record a remix. Its files (GIF, APNG, Lottie) were made by applying `recipe` to the
+ * Lottie `source` of the animation `of`; its owner is its u_email. Remixes are never in list, count,
+ * search, listTags or listEmoji; get, update, delete, setDerived, render jobs, files, favourites and
+ * packs treat them like any record.
+ */
+export interface RemixInfo {
+  of: string
+  recipe: Recipe
+  /** The original's Lottie file when the remix's files were made: another one means they are to be made again. */
+  source: string
+  visibility: RemixVisibility
 }
 
 export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived'> & {
@@ -117,7 +135,16 @@ export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | '
   keywords?: string[]
 }
 
-export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords'>>
+/** `remix` only on a remix (a record is never made a remix, nor a remix an original). */
+export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'remix'>>
+
+/** Remixes newest first (createdAt desc, then _id desc): one owner's, or those of one original. */
+export interface ListRemixesOptions {
+  owner?: string
+  of?: string
+  limit: number
+  cursor?: string
+}
 
 /**
  * Filters that keep a known subset: each is one facet (indexed rows in SQLite) and one indexed field in
@@ -265,6 +292,15 @@ export interface WumpusRepository {
   get(id: string): Promise<WumpusRecord | undefined>
   /** A record whose files another record already has throws FileInUseError: a file belongs to one animation only. */
   insert(wumpus: NewWumpus): Promise<WumpusRecord>
+  /**
+   * Inserts a remix unless its owner (u_email) has `max` remixes already ('full'), atomically on one
+   * store. Files as for insert.
+   */
+  insertRemix(wumpus: NewWumpus & { remix: RemixInfo }, options: { max: number }): Promise<WumpusRecord | 'full'>
+  /** A page of remixes, newest first; a malformed cursor throws InvalidCursorError. From an index. */
+  listRemixes(options: ListRemixesOptions): Promise<WumpusPage>
+  /** How many remixes were made of this animation. */
+  countRemixes(of: string): Promise<number>
   /**
    * Undefined when there is no such record, or (with `whileFiles`) when its files are no longer those
    * (compared by id): an edit made from an older read then changes nothing. Files another record has
