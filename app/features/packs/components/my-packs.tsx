@@ -1,6 +1,5 @@
-import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { PERSONAL_PACKS_MAX } from '../../../../contract/limits'
 import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
@@ -13,6 +12,7 @@ import { useNeedsNetwork } from '../../offline/components/needs-network'
 import { myPackListQueryOptions } from '../api'
 import { PackCard } from './pack-card'
 import { usePackDeletion } from './use-pack-deletion'
+import { VerifyEmailFirst } from '../../../components/verify-email-first'
 
 /** Dashboard → My packs: one's personal packs, most recently edited first, and New pack. */
 export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
@@ -32,14 +32,7 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
           <Button disabled>New pack</Button>
         )}
       </Group>
-      {!emailVerified && (
-        <Alert color="yellow" variant="light" title="Verify your email address first">
-          Making packs needs a verified email address.{' '}
-          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
-            Verify it or send the email again
-          </Anchor>
-        </Alert>
-      )}
+      {!emailVerified && <VerifyEmailFirst>Making packs needs a verified email address.</VerifyEmailFirst>}
       {full && (
         <Alert color="yellow" variant="light" title={`You have ${PERSONAL_PACKS_MAX} packs`}>
           That is the most one account keeps. Delete a pack to make a new one.

@@ -1,8 +1,7 @@
-import { ActionIcon, Alert, Anchor, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
+import { ActionIcon, Alert, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
 import { notifications } from '@mantine/notifications'
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limits'
 import { createPackSchema, type PackDetail } from '../../../../contract/pack'
@@ -16,6 +15,7 @@ import { packKeys, useCreateMyPack, useCreatePack, useUpdatePack } from '../api'
 import { packChanges, queuePackEdit } from '../pack-edits'
 import { CopyPackLinkButton } from './copy-pack-link-button'
 import classes from './packs.module.css'
+import { VerifyEmailFirst } from '../../../components/verify-email-first'
 
 /** The owner of a personal pack, and whether they may make packs (a verified email). */
 export interface PackOwner {
@@ -122,14 +122,7 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   return (
     <Stack gap="lg" maw={760}>
       <Title order={1}>{pack ? `Edit ${pack.name}` : 'New pack'}</Title>
-      {unverified && (
-        <Alert color="yellow" variant="light" title="Verify your email address first">
-          Making packs needs a verified email address.{' '}
-          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
-            Verify it or send the email again
-          </Anchor>
-        </Alert>
-      )}
+      {unverified && <VerifyEmailFirst>Making packs needs a verified email address.</VerifyEmailFirst>}
       {needsNetwork && network.note}
       <form
         noValidate

@@ -1,5 +1,4 @@
-import { Alert, Anchor, Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
-import { Link } from '@tanstack/react-router'
+import { Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
@@ -13,6 +12,7 @@ import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile } from '../api'
 import { profileChanges, profileFormValues, type ProfileFormValues } from '../profile-changes'
 import { ImageUploadField, useImageUpload } from './image-upload-field'
 import classes from './my-profile.module.css'
+import { VerifyEmailFirst } from '../../../components/verify-email-first'
 
 interface MyProfileProps {
   /** The signed-in user's email. */
@@ -134,14 +134,7 @@ function ProfileForm({
       <Title order={2} size="h3" id="profile-form-heading" mb="md">
         Update your profile
       </Title>
-      {!emailVerified && (
-        <Alert color="yellow" variant="light" mb="md" title="Verify your email address first">
-          Your profile can be changed once your email address is verified.{' '}
-          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
-            Verify it or send the email again
-          </Anchor>
-        </Alert>
-      )}
+      {!emailVerified && <VerifyEmailFirst mb="md">Your profile can be changed once your email address is verified.</VerifyEmailFirst>}
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           <TextInput label="Name" autoComplete="name" {...form.getInputProps('user_name')} />
