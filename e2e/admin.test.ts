@@ -1,30 +1,23 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { wumpusSchema } from '../contract/wumpus'
 import { inspectMedia } from '../backend/src/media/inspect'
 import { createAccount, DEMO_ADMIN, expectToast, signInToken, signInWithEmail, startSignedIn, uniqueEmail } from './support/accounts'
-import { launchBrowser, newContext } from './support/browser'
+import { browserForTests } from './support/browser'
 import { FIXTURE_FILES, publishAnimation } from './support/publish'
 
 const baseURL = inject('baseURL')
-let browser: Browser
+const { openContext } = browserForTests(baseURL)
 let adminToken: string
-const contexts: BrowserContext[] = []
 const FILES = FIXTURE_FILES
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   adminToken = await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password)
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
 })
 
 async function openAs(token: string | undefined, pathname: string): Promise<Page> {
-  const context = await newContext(browser, baseURL)
-  contexts.push(context)
+  const context = await openContext()
   if (token) await startSignedIn(context, token)
   const page = await context.newPage()
   await page.goto(pathname)

@@ -1,21 +1,12 @@
 // What a person does on the server-rendered home page before its scripts have run (seconds on a slow phone)
 // is not lost: the search form is a real form, what was typed is searched once the app runs, and taps on the
 // buttons are replayed. The app's scripts are held back until the test lets them through.
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { appRunning, launchBrowser, newContext, PHONE } from './support/browser'
+import type { ConsoleMessage, Page } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
+import { appRunning, newContext, PHONE, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 const WORD = 'wav'
 const cards = (page: Page) => page.getByRole('list', { name: 'Animations' }).getByRole('listitem')
@@ -29,8 +20,7 @@ async function searchResults(q: string) {
 
 /** A phone (touch, narrow) with no service worker: the page's requests are the ones the test sees. */
 async function phone(options: Parameters<typeof newContext>[2] = {}): Promise<Page> {
-  const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true, serviceWorkers: 'block', ...options })
-  contexts.push(context)
+  const context = await openContext({ viewport: PHONE, hasTouch: true, serviceWorkers: 'block', ...options })
   return context.newPage()
 }
 

@@ -1,26 +1,16 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
 import type { Wumpus } from '../contract/wumpus'
 import { sessionToken, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
-import { controlledByServiceWorker, launchBrowser, newContext } from './support/browser'
+import { controlledByServiceWorker, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
 const PASSWORD = 'favourite-pass-1'
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((context) => context.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 /** A browser profile of its own (another device), signed in with this session token. */
 async function device(token: string): Promise<Page> {
-  const context = await newContext(browser, baseURL)
-  contexts.push(context)
+  const context = await openContext()
   await startSignedIn(context, token)
   return context.newPage()
 }

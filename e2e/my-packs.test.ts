@@ -1,24 +1,14 @@
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { BrowserContext } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
 import { packDetailSchema } from '../contract/pack'
 import { createAccount, expectToast, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
-import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 async function signedInContext(token: string, options: Parameters<typeof newContext>[2] = {}): Promise<BrowserContext> {
-  const created = await newContext(browser, baseURL, options)
-  contexts.push(created)
+  const created = await openContext(options)
   await startSignedIn(created, token)
   return created
 }

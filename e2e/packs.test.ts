@@ -1,27 +1,17 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { BrowserContext } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
 import { packDetailSchema } from '../contract/pack'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { DEMO_ADMIN, expectToast, signInToken, startSignedIn } from './support/accounts'
-import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 import { readZip } from '../backend/test/support/read-zip'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 async function context(options: Parameters<typeof newContext>[2] = {}): Promise<BrowserContext> {
-  const created = await newContext(browser, baseURL, options)
-  contexts.push(created)
+  const created = await openContext(options)
   return created
 }
 

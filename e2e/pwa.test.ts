@@ -1,27 +1,20 @@
 import { readFileSync } from 'node:fs'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { BrowserContext, Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { DEMO_ADMIN, sessionToken, signInToken, startSignedIn } from './support/accounts'
 import { publishAnimation } from './support/publish'
-import { controlledByServiceWorker, launchBrowser, launchPersistentContext, newContext } from './support/browser'
+import { controlledByServiceWorker, launchPersistentContext, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
+const { openContext } = browserForTests(baseURL)
 let token: string
-const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   token = await sessionToken()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
 })
 
 async function signedInContext(): Promise<BrowserContext> {
-  const context = await newContext(browser, baseURL)
-  contexts.push(context)
+  const context = await openContext()
   await startSignedIn(context, token)
   return context
 }
@@ -61,13 +54,16 @@ async function offlineProfiles(keep?: string): Promise<IDBValidKey[]> {
 describe('installable', () => {
   it('has no installability errors in Chromium', async () => {
     const context = await launchPersistentContext(baseURL)
-    contexts.push(context)
-    const page = await context.newPage()
-    await page.goto('/')
-    await page.evaluate(() => navigator.serviceWorker.ready)
-    const cdp = await context.newCDPSession(page)
-    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
-    expect(installabilityErrors).toEqual([])
+    try {
+      const page = await context.newPage()
+      await page.goto('/')
+      await page.evaluate(() => navigator.serviceWorker.ready)
+      const cdp = await context.newCDPSession(page)
+      const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors')
+      expect(installabilityErrors).toEqual([])
+    } finally {
+      await context.close()
+    }
     const manifest = await (await fetch(`${baseURL}/manifest.webmanifest`)).json()
     expect(manifest).toMatchObject({ name: 'Wumpus Gallery', display: 'standalone', start_url: '/' })
     expect(manifest.icons.map((i: { sizes: string }) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']))
@@ -76,8 +72,7 @@ describe('installable', () => {
 
 describe('offline', () => {
   it("keeps on a first visit only what that visit loaded, and the whole app's code from the next visit on", async () => {
-    const context = await newContext(browser, baseURL)
-    contexts.push(context)
+    const context = await openContext()
     const page = await context.newPage()
     const keptFiles = () =>
       page.evaluate(async () => {
@@ -164,8 +159,7 @@ describe('offline', () => {
   })
 
   it('forgets the personal offline copies on a sign-out that comes before any offline code has loaded', async () => {
-    const context = await newContext(browser, baseURL, { serviceWorkers: 'block' })
-    contexts.push(context)
+    const context = await openContext({ serviceWorkers: 'block' })
     await startSignedIn(context, token)
     const page = await context.newPage()
     // The code that forgets personal offline data (a lazy chunk) is held back until the sign-out has happened.

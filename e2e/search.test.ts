@@ -1,25 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import type { Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { HOME_EMOJI_CHIPS } from '../contract/limits'
 import { DEMO_ADMIN, sessionToken, signInToken, startSignedIn } from './support/accounts'
-import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 import { publishAnimation } from './support/publish'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 async function open(path: string, options: Parameters<typeof newContext>[2] = {}): Promise<Page> {
-  const context = await newContext(browser, baseURL, options)
-  contexts.push(context)
+  const context = await openContext(options)
   const page = await context.newPage()
   await page.goto(path)
   await appRunning(page)
@@ -111,8 +101,7 @@ describe('searching the gallery in a browser', () => {
   })
 
   it('counts a download on the detail page and orders the most downloaded first', async () => {
-    const context = await newContext(browser, baseURL)
-    contexts.push(context)
+    const context = await openContext()
     await startSignedIn(context, await sessionToken())
     const page = await context.newPage()
     // One no other test downloads: a visitor's downloads of an animation count once a day, and every test
@@ -201,8 +190,7 @@ describe('filtering by chat app', () => {
 
 describe('searching offline', () => {
   it('answers a search from the animations kept on this device', async () => {
-    const context = await newContext(browser, baseURL)
-    contexts.push(context)
+    const context = await openContext()
     const page = await context.newPage()
     await page.goto('/')
     await cards(page).first().waitFor()

@@ -1,24 +1,14 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
+import type { Page } from 'playwright-core'
+import { describe, expect, inject, it } from 'vitest'
 import { accessToken, createAccount, DEMO_ADMIN, expectToast, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
-import { launchBrowser, newContext } from './support/browser'
+import { browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchBrowser()
-})
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
+const { openContext } = browserForTests(baseURL)
 
 /** A browser of its own (one device), signed in with this session token. */
 async function openAs(token: string, pathname: string): Promise<Page> {
-  const context = await newContext(browser, baseURL)
-  contexts.push(context)
+  const context = await openContext()
   await startSignedIn(context, token)
   const page = await context.newPage()
   await page.goto(pathname)

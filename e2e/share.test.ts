@@ -1,18 +1,16 @@
-import type { Browser, BrowserContext, ConsoleMessage, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import type { BrowserContext, ConsoleMessage, Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { expectToast, sessionToken, startSignedIn } from './support/accounts'
-import { controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
+const { openContext } = browserForTests(baseURL)
 let token: string
 let waving: Wumpus
-const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   token = await sessionToken()
   // Once its still exists (made in the background after start), so the PNG has the still's size.
   await vi.waitFor(
@@ -24,15 +22,10 @@ beforeAll(async () => {
     { timeout: 150_000, interval: 1000 },
   )
 }, 180_000)
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
 
 /** A signed-in page whose clipboard the test may read, collecting errors. */
 async function detailPage(options: Parameters<typeof newContext>[2] = {}): Promise<{ page: Page; problems: string[] }> {
-  const context = await newContext(browser, baseURL, { permissions: ['clipboard-read', 'clipboard-write'], ...options })
-  contexts.push(context)
+  const context = await openContext({ permissions: ['clipboard-read', 'clipboard-write'], ...options })
   await startSignedIn(context, token)
   const page = await context.newPage()
   const problems: string[] = []
@@ -99,8 +92,7 @@ async function withShareSheet(context: BrowserContext): Promise<void> {
 
 /** A signed-in phone with a share sheet, on the sticker's page. */
 async function phoneWithShareSheet(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, baseURL, { viewport: PHONE, hasTouch: true })
-  contexts.push(context)
+  const context = await openContext({ viewport: PHONE, hasTouch: true })
   await withShareSheet(context)
   await startSignedIn(context, token)
   const page = await context.newPage()
@@ -224,8 +216,7 @@ describe('link previews', () => {
 describe('share on a pack page', () => {
   it('copies the link to the pack, and the link opens it', async () => {
     const [pack] = (await (await fetch(`${baseURL}/api/packs?limit=1`)).json()) as { id: string; name: string }[]
-    const context = await newContext(browser, baseURL, { permissions: ['clipboard-read', 'clipboard-write'], viewport: PHONE })
-    contexts.push(context)
+    const context = await openContext({ permissions: ['clipboard-read', 'clipboard-write'], viewport: PHONE })
     const page = await context.newPage()
     await page.goto(`/packs/${pack!.id}`)
     await page.getByRole('heading', { level: 1, name: pack!.name }).waitFor()

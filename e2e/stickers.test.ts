@@ -1,19 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { checkStickerFile } from '../backend/src/media/platform-check'
 import { decodeGif } from '../backend/src/media/test-fixtures/decode-gif'
 import { sessionToken, startSignedIn } from './support/accounts'
-import { appRunning, controlledByServiceWorker, launchBrowser, newContext, PHONE } from './support/browser'
+import { appRunning, controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
-let browser: Browser
+const { openContext } = browserForTests(baseURL)
 let token: string
 let waving: Wumpus
-const contexts: BrowserContext[] = []
 
 /** The demo mascot once the server has made its previews and exports (in the background after start). */
 async function readyDemo(name: string): Promise<Wumpus> {
@@ -36,18 +35,12 @@ async function stickersOf(id: string): Promise<StickerExport[]> {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   token = await sessionToken()
   waving = await readyDemo('Waving Wumpus')
 }, 180_000)
-afterAll(async () => {
-  await Promise.all(contexts.map((c) => c.close().catch(() => {})))
-  await browser?.close()
-})
 
 async function context(options: Parameters<typeof newContext>[2] = {}): Promise<BrowserContext> {
-  const created = await newContext(browser, baseURL, options)
-  contexts.push(created)
+  const created = await openContext(options)
   return created
 }
 

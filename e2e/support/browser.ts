@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
 
 export const CHROMIUM_ARGS = [
   '--headless',
@@ -24,6 +25,30 @@ export function launchBrowser(): Promise<Browser> {
 
 export function newContext(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   return browser.newContext({ baseURL, viewport: DESKTOP, acceptDownloads: true, ...options })
+}
+
+/**
+ * The browser of one test file: launched before its tests and closed after them, with every context
+ * `openContext` made (a context is one device's browser profile).
+ */
+export function browserForTests(baseURL: string): { openContext: (options?: BrowserContextOptions) => Promise<BrowserContext> } {
+  let browser: Browser | undefined
+  const contexts: BrowserContext[] = []
+  beforeAll(async () => {
+    browser = await launchBrowser()
+  })
+  afterAll(async () => {
+    await Promise.all(contexts.map((context) => context.close().catch(() => {})))
+    await browser?.close()
+  })
+  return {
+    async openContext(options = {}) {
+      if (!browser) throw new Error('the browser starts before the tests')
+      const context = await newContext(browser, baseURL, options)
+      contexts.push(context)
+      return context
+    },
+  }
 }
 
 /**
