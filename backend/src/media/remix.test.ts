@@ -7,7 +7,7 @@ import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { mirrored, withSpeed } from '../../../contract/remix/motion'
 import { CAPTION_MAX, withCaption } from '../../../contract/remix/caption'
 import { captionFont } from './caption-font'
-import { withOutline } from '../../../contract/remix/outline'
+import { withOutline, withoutOutline } from '../../../contract/remix/outline'
 import { applyRecipe, outlineFor, recipeFromSearch, recipeSchema, recipeToSearch, type Recipe } from '../../../contract/remix/recipe'
 import { checkStickerFile } from './platform-check'
 import { exportForPlatform } from './platform-exports'
@@ -231,6 +231,8 @@ describe('outline', () => {
   it('draws a white rim around the silhouette, under the drawing', async () => {
     const outlined = withOutline(waving)
     expect(outlined.layers.slice(0, -1)).toEqual(waving.layers)
+    expect(withoutOutline(outlined)).toEqual(waving)
+    expect(withoutOutline(waving)).toBeUndefined()
     const [plain, rimmed] = await Promise.all([frame(waving, 0), frame(outlined, 0)])
     // A ring of new white pixels around the body (a 64 px frame: a 2 px ring around the body is over a hundred pixels).
     expect(whiteRing(plain, rimmed)).toBeGreaterThan(60)
