@@ -29,13 +29,23 @@ export function rasterOutlineSource(lottie: object): object | undefined {
  */
 export function drawOutline(frames: Uint8Array[], width: number, height: number): void {
   const radius = OUTLINE_WIDTH * Math.max(width, height)
+  // Farther than this from the silhouette nothing is painted, so farther counts as FAR.
+  const reach = Math.ceil(radius) + 2
+  const column = new Uint16Array(width * height)
   const distance = new Float64Array(width * height)
-  const line = new LineTransform(Math.max(width, height))
+  const line = new LineTransform(width)
   for (const frame of frames) {
-    for (let i = 0; i < distance.length; i++) distance[i] = frame[i * 4 + 3]! >= SILHOUETTE_ALPHA ? 0 : FAR
-    for (let x = 0; x < width; x++) line.run(distance, x, width, height)
-    for (let y = 0; y < height; y++) line.run(distance, y * width, 1, width)
+    // Down each column, the distance to the nearest silhouette pixel in it: two sweeps, row by row
+    // (walking the columns themselves would miss the cache at every step).
+    for (let i = 0; i < column.length; i++) {
+      column[i] = frame[i * 4 + 3]! >= SILHOUETTE_ALPHA ? 0 : i < width ? reach : Math.min(reach, column[i - width]! + 1)
+    }
+    for (let i = column.length - width - 1; i >= 0; i--) column[i] = Math.min(column[i]!, column[i + width]! + 1)
+    for (let i = 0; i < column.length; i++) distance[i] = column[i]! >= reach ? FAR : column[i]! * column[i]!
+    // Then along each row, the nearest of those: the squared Euclidean distance.
+    for (let y = 0; y < height; y++) line.run(distance, y * width, width)
     for (let i = 0; i < distance.length; i++) {
+      if (distance[i]! >= FAR) continue
       const cover = Math.min(1, radius + 0.5 - Math.sqrt(distance[i]!))
       if (cover <= 0) continue
       const at = i * 4
@@ -49,23 +59,23 @@ export function drawOutline(frames: Uint8Array[], width: number, height: number)
 }
 
 /**
- * The squared distance transform along one row or column, in place (Felzenszwalb and Huttenlocher's
- * lower envelope of parabolas): rows after columns give the exact squared Euclidean distance.
+ * The squared distance transform along a row, in place (Felzenszwalb and Huttenlocher's lower envelope
+ * of parabolas): over the columns' squared distances, it gives the exact squared Euclidean distance.
  */
 class LineTransform {
   private readonly f: Float64Array
   private readonly v: Int32Array
   private readonly z: Float64Array
 
-  constructor(longest: number) {
-    this.f = new Float64Array(longest)
-    this.v = new Int32Array(longest)
-    this.z = new Float64Array(longest + 1)
+  constructor(length: number) {
+    this.f = new Float64Array(length)
+    this.v = new Int32Array(length)
+    this.z = new Float64Array(length + 1)
   }
 
-  run(values: Float64Array, start: number, step: number, n: number): void {
+  run(values: Float64Array, start: number, n: number): void {
     const { f, v, z } = this
-    for (let q = 0; q < n; q++) f[q] = values[start + q * step]!
+    for (let q = 0; q < n; q++) f[q] = values[start + q]!
     const meet = (q: number, p: number) => (f[q]! + q * q - (f[p]! + p * p)) / (2 * q - 2 * p)
     let k = 0
     v[0] = 0
@@ -82,7 +92,7 @@ class LineTransform {
     for (let q = 0; q < n; q++) {
       while (z[k + 1]! < q) k++
       const p = v[k]!
-      values[start + q * step] = (q - p) * (q - p) + f[p]!
+      values[start + q] = (q - p) * (q - p) + f[p]!
     }
   }
 }
