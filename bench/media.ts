@@ -118,9 +118,9 @@ for (const p of PLATFORMS) {
   console.log(
     `  total                                ${pad(Math.round(total), 8)} ms   (original ${Math.round(before.originalsMs + before.derivedMs)} ms)`,
   )
-  console.log(`  ${'file'.padEnd(24)}${pad('original', 10)}${pad('remix', 10)}`)
+  console.log(`  ${'file'.padEnd(28)}${pad('original', 10)}${pad('remix', 10)}`)
   const row = (label: string, a: number | undefined, b: number | undefined) =>
-    console.log(`  ${label.padEnd(24)}${pad(a === undefined ? 'none' : kb(a), 10)}${pad(b === undefined ? 'none' : kb(b), 10)}`)
+    console.log(`  ${label.padEnd(28)}${pad(a === undefined ? 'none' : kb(a), 10)}${pad(b === undefined ? 'none' : kb(b), 10)}`)
   row('GIF', before.originals.gif.length, remix.originals.gif.length)
   row('APNG', before.originals.apng.length, remix.originals.apng.length)
   for (const p of shown)
