@@ -95,19 +95,26 @@ export function copyRemix(remix: RemixInfo): RemixInfo {
 }
 
 /**
- * The record after a patch: a `remix` patch applies to a remix only, and keeps what it is a remix of
- * (an original never becomes a remix, nor a remix an original or another's remix).
+ * Throws unless the patch may apply to the record: a `remix` patch applies to a remix only, and keeps
+ * what it is a remix of (an original never becomes a remix, nor a remix an original or another's remix).
  */
-export function patchedWumpus(current: WumpusRecord, patch: WumpusPatch, updatedAt: Date): WumpusRecord {
-  const fields = wumpusPatchFields(patch)
-  if (fields.remix && fields.remix.of !== current.remix?.of) {
+export function assertRemixPatch(current: Pick<WumpusRecord, '_id' | 'remix'>, patch: WumpusPatch): void {
+  if (patch.remix && patch.remix.of !== current.remix?.of) {
     throw new Error(current.remix ? `Remix ${current._id} stays a remix of ${current.remix.of}` : `Animation ${current._id} is not a remix`)
   }
+}
+
+/** The record after a patch (assertRemixPatch). */
+export function patchedWumpus(current: WumpusRecord, patch: WumpusPatch, updatedAt: Date): WumpusRecord {
+  const fields = wumpusPatchFields(patch)
+  assertRemixPatch(current, fields)
   return { ...current, ...fields, updatedAt }
 }
 
-/** A new record with a new id, created now unless given. */
-export function newWumpusRecord(wumpus: NewWumpus): WumpusRecord {
+/** A new record with a new id, created now unless given. Remixes come in through insertRemix only (it keeps their cap). */
+export function newWumpusRecord(wumpus: NewWumpus, kind: 'original' | 'remix'): WumpusRecord {
+  if ((kind === 'remix') !== (wumpus.remix !== undefined))
+    throw new Error(kind === 'remix' ? 'Not a remix' : 'A remix is inserted with insertRemix')
   const now = new Date()
   return { _id: newId(now.getTime()), ...wumpusFields(wumpus), createdAt: wumpus.createdAt ?? now, updatedAt: now }
 }

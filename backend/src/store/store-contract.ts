@@ -1778,6 +1778,10 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
         input.remix.recipe.caption!.text = 'Changed'
         const read = await store.wumpuses.get(remix._id)
         expect(read).toEqual(remix)
+        // insertRemix is the one way in (it keeps the cap), and takes remixes only.
+        await expect(store.wumpuses.insert(remixOf(original))).rejects.toThrow(Error)
+        await expect(store.wumpuses.insertRemix(sampleWumpus() as NewWumpus & { remix: RemixInfo }, { max: 50 })).rejects.toThrow(Error)
+        expect((await store.wumpuses.listRemixes({ of: original._id, limit: 5 })).total).toBe(1)
         expect(read!.remix).toEqual({ of: original._id, recipe, source: original.files.lottie.id, visibility: 'private' })
         expect((await store.wumpuses.get(original._id))!.remix).toBeUndefined()
         store = await subject.reopen()
@@ -1836,30 +1840,30 @@ export function describeStoreContract(name: string, factory: StoreFactory, expec
           const owner = i % 3 === 0 ? 'me@example.com' : 'them@example.com'
           remixes.push(await insertRemix(remixOf(i < 4 ? a : b, { u_email: owner, createdAt })))
         }
-        const expect_ = async (options: Omit<ListRemixesOptions, 'limit' | 'cursor'>, chosen: WumpusRecord[]) => {
+        const expectRemixes = async (options: Omit<ListRemixesOptions, 'limit' | 'cursor'>, chosen: WumpusRecord[]) => {
           for (const limit of [1, 2, 10]) {
             const { ids, totals } = await allRemixes(options, limit)
             expect(ids).toEqual(newestFirst(chosen))
             expect(new Set(totals)).toEqual(new Set([chosen.length]))
           }
         }
-        await expect_(
+        await expectRemixes(
           { owner: 'me@example.com' },
           remixes.filter((r) => r.u_email === 'me@example.com'),
         )
-        await expect_(
+        await expectRemixes(
           { owner: 'them@example.com' },
           remixes.filter((r) => r.u_email === 'them@example.com'),
         )
-        await expect_({ of: a._id }, remixes.slice(0, 4))
-        await expect_(
+        await expectRemixes({ of: a._id }, remixes.slice(0, 4))
+        await expectRemixes(
           { of: b._id, owner: 'them@example.com' },
           remixes.slice(4).filter((r) => r.u_email === 'them@example.com'),
         )
-        await expect_({ owner: 'nobody@example.com' }, [])
-        await expect_({ of: UNKNOWN_ID }, [])
+        await expectRemixes({ owner: 'nobody@example.com' }, [])
+        await expectRemixes({ of: UNKNOWN_ID }, [])
         // An uploader's originals are not their remixes.
-        await expect_({ owner: 'maker@example.com' }, [])
+        await expectRemixes({ owner: 'maker@example.com' }, [])
         expect(await store.wumpuses.countRemixes(a._id)).toBe(4)
         expect(await store.wumpuses.countRemixes(b._id)).toBe(3)
         for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await store.wumpuses.countRemixes(id)).toBe(0)

@@ -181,7 +181,7 @@ export class SqliteWumpuses implements WumpusRepository {
   /** Counted and inserted in one transaction: SQLite has one writer, so concurrent inserts never pass max. */
   insertRemix(wumpus: NewWumpus & { remix: RemixInfo }, options: { max: number }): Promise<WumpusRecord | 'full'> {
     return guarded(() => {
-      const record = newWumpusRecord(wumpus)
+      const record = newWumpusRecord(wumpus, 'remix')
       const stored = this.db.transaction(() => {
         if (this.sql.remixesBy.get(record.u_email)! >= options.max) return false
         this.store(record)
@@ -232,7 +232,7 @@ export class SqliteWumpuses implements WumpusRepository {
 
   insert(wumpus: NewWumpus): Promise<WumpusRecord> {
     return guarded(() => {
-      const record = newWumpusRecord(wumpus)
+      const record = newWumpusRecord(wumpus, 'original')
       this.db.transaction(() => this.store(record))()
       this.changed()
       return record
