@@ -24,6 +24,7 @@ import { stickerRoutes } from './routes/stickers'
 import { packRoutes } from './routes/packs'
 import { favouriteRoutes } from './routes/favourites'
 import { remixRoutes } from './routes/remixes'
+import { createFileKeys, type FileKeys } from './http/file-keys'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
@@ -64,6 +65,8 @@ export interface RouteDeps {
   revokeSignIns: (uid: string) => Promise<void>
   /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
   colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
+  /** Keys in the file URLs of private remixes. */
+  fileKeys: FileKeys
 }
 
 export function createRouteDeps({
@@ -95,6 +98,7 @@ export function createRouteDeps({
     derivedMedia,
     revokeSignIns,
     colourChoices: createColourChoices(store),
+    fileKeys: createFileKeys(config.jwtSecret),
   }
 }
 

@@ -11,8 +11,8 @@ import { createFavouriteService } from '../services/favourites'
  * One's own favourites (services/favourites.ts has the rules): any signed-in user, with a verified email
  * or not. Private to the account: never kept by caches.
  */
-export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits'>): Router {
-  const favourites = createFavouriteService(deps.store)
+export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits' | 'fileKeys'>): Router {
+  const favourites = createFavouriteService(deps.store, deps.fileKeys)
   const router = new Router()
   const session = requireSession(deps.sessions)
   const write = deps.limits.guard('favourite')

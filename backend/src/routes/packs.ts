@@ -32,7 +32,9 @@ import { contentDisposition } from '../http/content-disposition'
  * admins make public packs, any verified user personal ones, listed at /me/packs. Personal packs are
  * never kept by shared caches.
  */
-export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits'>): Router {
+export function packRoutes(
+  deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits' | 'fileKeys'>,
+): Router {
   const { store, downloads, config } = deps
   const packs = createPackService(deps)
   const router = new Router()

@@ -77,6 +77,7 @@ async function remix(originalId: string, token: string, recipe: object = {}): Pr
   return remixCreatedSchema.parse(await res.json()).id
 }
 
+const unkeyed = (url: string) => url.split('?')[0]!
 const fileIds = (record: WumpusRecord) => Object.values(record.files).map((file) => file.id)
 const stored = async (ids: string[]) => Promise.all(ids.map(async (id) => (await server.store.files.info(id)) !== undefined))
 
@@ -107,7 +108,7 @@ describe('remixes over HTTP', () => {
     expect(shown.remixes).toBeUndefined()
     for (const url of [shown.gif, shown.apng, shown.lottie]) expect(url).not.toBe(original.gif)
     // Its Lottie is the edit: the caption is drawn as paths, never a text layer.
-    const edited = await (await call('GET', shown.lottie, owner.token)).json()
+    const edited = await (await call('GET', shown.lottie)).json()
     expect(JSON.stringify(edited)).not.toContain('"ty":5')
 
     for (const token of [undefined, other.token]) await expectError(await call('GET', `/api/wumpus/${id}`, token), 404, 'NOT_FOUND')
@@ -116,11 +117,20 @@ describe('remixes over HTTP', () => {
       expect((await call('GET', `/api/wumpus/${id}/${path}`, owner.token)).status).toBe(200)
       await expectError(await call('GET', `/api/wumpus/${id}/${path}`), 404, 'NOT_FOUND')
     }
-    // Its files: its owner's (never publicly cacheable), unknown to others.
-    const gif = await call('GET', shown.gif, owner.token)
-    expect(gif.status).toBe(200)
-    expect(gif.headers.get('cache-control')).toBe('private, no-cache')
-    for (const token of [undefined, other.token]) await expectError(await call('GET', `${shown.gif}?download=1`, token), 404, 'NOT_FOUND')
+    // Its files: its owner's (never publicly cacheable), by bearer or by the key in the URLs shown to them
+    // (what an <img> or a download link opens); unknown to others.
+    const bare = unkeyed(shown.gif)
+    expect(shown.gif).toMatch(/\?key=[\w-]{22}$/)
+    for (const [url, token] of [
+      [bare, owner.token],
+      [shown.gif, undefined],
+    ] as const) {
+      const gif = await call('GET', url, token)
+      expect(gif.status).toBe(200)
+      expect(gif.headers.get('cache-control')).toBe('private, no-cache')
+    }
+    for (const token of [undefined, other.token]) await expectError(await call('GET', `${bare}?download=1`, token), 404, 'NOT_FOUND')
+    await expectError(await call('GET', `${bare}?key=${'A'.repeat(22)}`), 404, 'NOT_FOUND')
 
     const original_ = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${original._id}`)).json())
     expect(original_.remixes).toBeGreaterThanOrEqual(1)
@@ -143,7 +153,7 @@ describe('remixes over HTTP', () => {
     const seen = await call('GET', `/api/wumpus/${id}`)
     expect(seen.status).toBe(200)
     expect(seen.headers.get('cache-control')).toBe('private, no-store')
-    expect((await call('GET', shown.gif)).status).toBe(200)
+    expect((await call('GET', bare)).status).toBe(200)
     await expectError(await call('PUT', remixSharingPath(id), other.token, { visibility: 'private' }), 403, 'FORBIDDEN')
     await call('PUT', remixSharingPath(id), owner.token, { visibility: 'private' })
     await expectError(await call('GET', `/api/wumpus/${id}`), 404, 'NOT_FOUND')
@@ -153,8 +163,8 @@ describe('remixes over HTTP', () => {
     const stickers = stickerExportListSchema.parse(await (await call('GET', `/api/wumpus/${id}/stickers`, owner.token)).json())
     const discord = stickers.find((entry) => entry.platform === 'discord')!
     expect(discord.status).toBe('ready')
-    expect((await call('GET', discord.url!, owner.token)).status).toBe(200)
-    await expectError(await call('GET', discord.url!), 404, 'NOT_FOUND')
+    expect((await call('GET', discord.url!)).status).toBe(200)
+    await expectError(await call('GET', unkeyed(discord.url!)), 404, 'NOT_FOUND')
   })
 
   it('lets its owner rename a remix but never change its files, and delete it with every file', async () => {

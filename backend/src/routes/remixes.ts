@@ -36,7 +36,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})
     const updated = await shareRemix(store, viewer, idParam(ctx), visibility)
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiWumpus(updated)
+    ctx.body = toApiWumpus(updated, deps.fileKeys)
   })
 
   router.get('/me/remixes', session, async (ctx) => {
@@ -44,7 +44,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     const page = await listOwnRemixes(store, sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myRemixListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items.map(toApiWumpus)
+    ctx.body = page.items.map((item) => toApiWumpus(item, deps.fileKeys))
   })
 
   return router

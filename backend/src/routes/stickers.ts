@@ -16,7 +16,7 @@ import { optionalSession, viewerOf } from '../auth/require-session'
  * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets (an original's only).
  * A private remix is unknown to all but its owner and admins here too.
  */
-export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'colourChoices'>): Router {
+export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'colourChoices' | 'fileKeys'>): Router {
   const { store, config } = deps
   const router = new Router()
   const stillOf = createStillPictures(store)
@@ -26,7 +26,7 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessio
   router.get('/wumpus/:id/stickers', maybeSession, async (ctx) => {
     const record = await visible(ctx)
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
-    ctx.body = toApiStickers(record)
+    ctx.body = toApiStickers(record, deps.fileKeys)
   })
 
   router.get('/wumpus/:id/still.png', maybeSession, sendTimeout(config.sendTimeoutSeconds), async (ctx) => {

@@ -55,7 +55,9 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
     const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
-    ctx.body = record.remix ? toApiWumpus(record) : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
+    ctx.body = record.remix
+      ? toApiWumpus(record, deps.fileKeys)
+      : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
   })
 
   router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
@@ -83,7 +85,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     // Who may edit is answered before what they sent is read.
     const record = await editableWumpus(store, me, idParam(ctx))
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
-    ctx.body = toApiWumpus(await editWumpus(deps, me, record, patch))
+    ctx.body = toApiWumpus(await editWumpus(deps, me, record, patch), deps.fileKeys)
   })
 
   // Admins delete any animation; a remix's owner their remix.

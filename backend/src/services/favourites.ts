@@ -3,6 +3,7 @@
 import { FAVOURITES_MAX } from '../../../contract/limits'
 import type { Favourite } from '../../../contract/favourites'
 import { HttpError, notFound } from '../http/http-error'
+import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'
 import type { Actor } from '../auth/require-session'
@@ -20,14 +21,14 @@ export interface FavouriteService {
 
 const NO_SUCH_ANIMATION = 'No animation with this id'
 
-export function createFavouriteService(store: Store): FavouriteService {
+export function createFavouriteService(store: Store, fileKeys: FileKeys): FavouriteService {
   return {
     async list(viewer, page) {
       const { items, total, nextCursor } = await store.favourites.list(viewer.email, page)
       const records = await Promise.all(items.map((item) => store.wumpuses.get(item.wumpusId)))
       const favourites = items.flatMap((item, i) => {
         const record = records[i]
-        return record && canSee(record, viewer) ? [{ ...toApiWumpus(record), favouritedAt: item.favouritedAt.toISOString() }] : []
+        return record && canSee(record, viewer) ? [{ ...toApiWumpus(record, fileKeys), favouritedAt: item.favouritedAt.toISOString() }] : []
       })
       return { items: favourites, total, ...(nextCursor ? { nextCursor } : {}) }
     },

@@ -11,6 +11,7 @@ import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import type { Actor, Viewer } from '../auth/require-session'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
+import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { AuditChange, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
@@ -21,6 +22,8 @@ export interface PackServiceDeps {
   store: Store
   audit: AuditLog
   logger: Logger
+  /** Keys in the file URLs of the owner's private remixes. */
+  fileKeys?: FileKeys
 }
 
 type NewPackInput = Pick<NewPack, 'name' | 'description' | 'wumpusIds' | 'coverWumpusId'>
@@ -57,7 +60,7 @@ export interface PackService {
 const isAdmin = (viewer: Viewer) => viewer?.role === 'admin'
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
 
-export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
+export function createPackService({ store, audit, logger, fileKeys }: PackServiceDeps): PackService {
   /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
   async function itemsOf(pack: Pick<PackRecord, 'wumpusIds'>): Promise<WumpusRecord[]> {
     const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
@@ -125,7 +128,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       description: pack.description,
       coverWumpusId: pack.coverWumpusId,
       wumpusIds: pack.wumpusIds,
-      cover: cover ? toApiWumpus(cover) : null,
+      cover: cover ? toApiWumpus(cover, fileKeys) : null,
       visibility: pack.visibility,
       createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdmin(viewer) ? pack.createdBy : null,
       createdAt: pack.createdAt.toISOString(),
@@ -150,7 +153,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       const items = await visibleItems(pack, viewer)
       return {
         ...(await toPack(pack, viewer, items)),
-        items: items.map(toApiWumpus),
+        items: items.map((item) => toApiWumpus(item, fileKeys)),
         downloads: PLATFORMS.map((platform) => toDownload(pack, planZip(pack, items, platform))),
       }
     },

@@ -45,14 +45,14 @@ export async function findVisibleWumpus(store: Store, id: string | undefined, vi
 
 /**
  * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
- * viewer may not see it; undefined for every other file.
+ * viewer may not see it and the URL has no valid key (http/file-keys.ts); undefined for every other file.
  */
-export async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer): Promise<WumpusRecord | undefined> {
+export async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined> {
   if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
   const id = await store.wumpuses.findByFile(file.id)
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (!record?.remix) return undefined
-  if (!canSee(record, viewer)) throw notFound('No file with this id')
+  if (!keyed && !canSee(record, viewer)) throw notFound('No file with this id')
   return record
 }
 
