@@ -7,6 +7,8 @@ import { stickerExportListSchema } from '../../../contract/stickers'
 import { wumpusListSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
 import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
 import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
+import { createLogger } from '../logger'
+import { remakeStaleRemixes } from '../services/remixes'
 import type { WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
@@ -303,6 +305,28 @@ describe('remixes over HTTP', () => {
     expect(await stored(fileIds(after))).toEqual([false, false, false])
     // The render worker makes the original's and the remix's previews and exports first: slow on 2 cores.
   }, 120_000)
+})
+
+describe('remixes left behind', () => {
+  it('are made again at start when their original’s Lottie changed without them', async () => {
+    const owner = await someone()
+    const ball = await publish('Restarted Ball')
+    const id = await remix(ball._id, owner.token)
+    // The original's Lottie changed while no remake ran (a crash right after the edit).
+    const record = (await server.store.wumpuses.get(ball._id))!
+    const next = await server.store.files.put({
+      bytes: lottieBytes({ op: 20 }),
+      contentType: 'application/json',
+      filename: 'next.json',
+      owner: ADMIN,
+      purpose: 'animation',
+    })
+    await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: next.id, filename: next.filename } } })
+    const deps = { store: server.store, config: server.config, logger: createLogger('silent'), derivedMedia: server.derivedMedia }
+    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 1 })
+    expect((await server.store.wumpuses.get(id))!.remix!.source).toBe(next.id)
+    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 0 })
+  }, 60_000)
 })
 
 describe('remixes and the render rate limit', () => {
