@@ -188,4 +188,33 @@ describe('derived media service', () => {
     expect(await exists(derivedFileIds(now))).toEqual(derivedFileIds(now).map(() => true))
     expect(logged).toContainEqual(expect.objectContaining({ level: 'error', message: 'removing replaced derived files failed' }))
   })
+
+  it('gives the derive step a remix’s outlined edit when its recipe leaves the outline to each app', async () => {
+    const original = await animation('Original Wumpus')
+    const seen = new Map<string, unknown>()
+    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const derive = async (lottie: object, options?: { outlined?: unknown }): Promise<MadeMedia> => {
+      seen.set((lottie as { nm: string }).nm, options?.outlined)
+      return { previews: { small: tiny, large: tiny, still: tiny }, exports: [], timings: {} as MadeMedia['timings'] }
+    }
+    const remixOf = async (nm: string, recipe: { outline?: boolean }) => {
+      const made = await animation('Remix', lottieBytes({ nm }))
+      await store.wumpuses.delete(made._id)
+      const remix = await store.wumpuses.insertRemix(
+        { ...made, remix: { of: original._id, recipe, source: original.files.lottie.id, visibility: 'private' } },
+        { max: 10 },
+      )
+      return remix === 'full' ? undefined : remix
+    }
+    const open = (await remixOf('open', {}))!
+    const off = (await remixOf('off', { outline: false }))!
+    const made = createDerivedMediaService({ store, logger, derive })
+    for (const record of [original, open, off]) await made.refresh(record._id)
+    await made.close()
+    const outlined = seen.get('open') as { layers: unknown[] }
+    // The original's Lottie (one layer) drawn once more underneath, in white.
+    expect(outlined.layers.length).toBeGreaterThan(1)
+    expect(seen.get('off')).toBeUndefined()
+    expect(seen.get('bounce')).toBeUndefined()
+  })
 })

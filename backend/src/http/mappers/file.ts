@@ -1,10 +1,16 @@
 import type { UploadedAnimationFile } from '../../../../contract/wumpus-write'
 import type { InspectedFile } from '../../services/animation-files'
-import type { FileRef } from '../../store/port'
+import type { FileRef, WumpusRecord } from '../../store/port'
+import type { FileKeys } from '../file-keys'
 
-/** Stable URL of a stored file; it ends with the original name so a download can keep it. */
-export function fileUrl(ref: FileRef): string {
-  return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}`
+/** Stable URL of a stored file; it ends with the original name so a download can keep it (`key`: http/file-keys.ts). */
+export function fileUrl(ref: FileRef, key?: string): string {
+  return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}${key ? `?key=${key}` : ''}`
+}
+
+/** The URL of a file of this record: with its key when the record is a private remix and keys are given. */
+export function recordFileUrl(record: WumpusRecord, keys?: FileKeys): (ref: FileRef) => string {
+  return (ref) => fileUrl(ref, keys && record.remix?.visibility === 'private' ? keys.sign(ref.id) : undefined)
 }
 
 /** A file uploaded for an animation as the API shows it, with what its inspection read. */

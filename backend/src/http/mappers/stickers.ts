@@ -1,12 +1,14 @@
 import { platformEmoji, PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../../contract/stickers'
 import { derivedIsCurrent } from '../../services/derived-media'
 import type { WumpusRecord } from '../../store/port'
-import { fileUrl } from './file'
+import type { FileKeys } from '../file-keys'
+import { recordFileUrl } from './file'
 
 const NOT_YET = 'Being made: the server renders it from the Lottie, usually within a minute.'
 
 /** One entry per platform, from what is stored on the record (GET /api/wumpus/{id}/stickers). */
-export function toApiStickers(record: WumpusRecord): StickerExport[] {
+export function toApiStickers(record: WumpusRecord, keys?: FileKeys): StickerExport[] {
+  const fileUrl = recordFileUrl(record, keys)
   const current = derivedIsCurrent(record) ? record.derived : undefined
   return PLATFORMS.map((platform) => {
     const base = {

@@ -18,7 +18,7 @@ describe('ApiWumpusJson', () => {
   it('answers exactly the JSON of the API items, and follows edits, new counts and made previews', () => {
     const json = new ApiWumpusJson(2)
     const records = [record(1), record(2), record(3)]
-    expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
+    expect(json.list(records)).toBe(JSON.stringify(records.map((record) => toApiWumpus(record))))
     expect(json.list([])).toBe('[]')
 
     const renamed = { ...records[0]!, name: 'Renamed', updatedAt: new Date(Date.UTC(2026, 0, 1)) }
@@ -47,6 +47,6 @@ describe('ApiWumpusJson', () => {
     }
     expect(JSON.parse(json.list([previewed]))[0].preview).toBeDefined()
     // Beyond its size it forgets the oldest, and still answers right.
-    expect(json.list(records)).toBe(JSON.stringify(records.map(toApiWumpus)))
+    expect(json.list(records)).toBe(JSON.stringify(records.map((record) => toApiWumpus(record))))
   })
 })

@@ -2,10 +2,15 @@ import type { Wumpus } from '../../../../contract/wumpus'
 import { derivedIsCurrent } from '../../services/derived-media'
 import { readyPlatforms } from '../../store/facets'
 import type { WumpusRecord } from '../../store/port'
-import { fileUrl } from './file'
+import type { FileKeys } from '../file-keys'
+import { recordFileUrl } from './file'
 
-/** A stored record as the API shows it (docs/product-rules.md#data-shapes), with the card previews once they exist. */
-export function toApiWumpus(record: WumpusRecord): Wumpus {
+/**
+ * A stored record as the API shows it (docs/product-rules.md#data-shapes), with the card previews once they
+ * exist; `keys` for answers that may show a private remix to its owner or an admin.
+ */
+export function toApiWumpus(record: WumpusRecord, keys?: FileKeys): Wumpus {
+  const fileUrl = recordFileUrl(record, keys)
   const previews = derivedIsCurrent(record) ? record.derived.previews : undefined
   return {
     _id: record._id,
@@ -23,6 +28,7 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     downloads: record.downloads,
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),
+    ...(record.remix ? { remixOf: record.remix.of, recipe: record.remix.recipe, visibility: record.remix.visibility } : {}),
   }
 }
 
