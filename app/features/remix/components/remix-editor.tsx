@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Loader, Radio, SegmentedControl, Slider, Stack, Switch, Text, TextInput, Title } from '@mantine/core'
+import { Alert, Button, Group, Loader, Radio, Slider, Stack, Switch, Text, TextInput, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
@@ -135,13 +135,13 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
               description={`${captionText.length}/${CAPTION_MAX} characters`}
               onChange={(event) => typeCaption(event.currentTarget.value)}
             />
-            <SegmentedControl
-              mt="xs"
-              aria-label="Caption position"
-              value={position}
-              onChange={(value) => choosePosition(value)}
-              data={CAPTION_POSITIONS.map((value) => ({ value, label: value === 'top' ? 'Top' : 'Bottom' }))}
-            />
+            <Radio.Group label="Caption position" value={position} onChange={(value) => choosePosition(value as CaptionPosition)} mt="xs">
+              <Group gap="lg" mt={4}>
+                {CAPTION_POSITIONS.map((value) => (
+                  <Radio key={value} value={value} label={value === 'top' ? 'Top' : 'Bottom'} />
+                ))}
+              </Group>
+            </Radio.Group>
           </section>
 
           <Radio.Group

@@ -42,7 +42,7 @@ export function RemixPreview({ lottieUrl, name, recipe }: { lottieUrl: string; n
     ? 'The preview could not load. Your edits still apply to the files.'
     : !edited
       ? 'Loading the preview…'
-      : `Preview: ${describeRecipe(recipe, outline)}${waitsForFont ? ' (the caption appears once its font has loaded)' : ''}.`
+      : `Preview: ${describeRecipe(recipe, outline)}${!waitsForFont ? '' : font.isError ? ' (the caption font did not load here; your files still get the caption)' : ' (the caption appears once its font has loaded)'}.`
 
   return (
     <div className={classes.previewColumn}>
