@@ -135,7 +135,7 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
               description={`${captionText.length}/${CAPTION_MAX} characters`}
               onChange={(event) => typeCaption(event.currentTarget.value)}
             />
-            <Radio.Group label="Caption position" value={position} onChange={(value) => choosePosition(value as CaptionPosition)} mt="xs">
+            <Radio.Group label="Caption position" value={position} onChange={(value) => choosePosition(value)} mt="xs">
               <Group gap="lg" mt={4}>
                 {CAPTION_POSITIONS.map((value) => (
                   <Radio key={value} value={value} label={value === 'top' ? 'Top' : 'Bottom'} />
