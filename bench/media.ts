@@ -1,11 +1,20 @@
 // npm run bench:media — the demo set as the server makes it: bytes of the original GIF and APNG,
 // of the card previews and of each platform export (median and max), render plus encode time per
-// sticker (in all, and for each platform), the first start (ready, then every preview and export made), and a phone's first visit
-// to the home page (375x812, empty cache, until the network is quiet), counted on the wire.
-import { PLATFORM_RULES, PLATFORMS } from '../contract/stickers'
+// sticker (in all, and for each platform), a remix from edit to all files ready (each step's time, and
+// its files' bytes beside the original's), the first start (ready, then every preview and export made),
+// and a phone's first visit to the home page (375x812, empty cache, until the network is quiet),
+// counted on the wire.
+import { colourSlots } from '../contract/remix/colours'
+import type { Lottie } from '../contract/remix/lottie-walk'
+import { applyRecipe, recipeSchema } from '../contract/remix/recipe'
+import { PLATFORM_RULES, PLATFORMS, type Platform } from '../contract/stickers'
+import { captionFont } from '../backend/src/media/caption-font'
 import { demoMascots } from '../backend/src/media/demo-set'
 import { deriveMedia } from '../backend/src/media/derive-media'
 import { runJob } from '../backend/src/media/media-worker'
+import { drawOutline } from '../backend/src/media/raster-outline'
+import { closeRenderPool, deriveAnimation, renderAnimation, type DerivedMedia } from '../backend/src/media/render-pool'
+import { renderLottie } from '../backend/src/media/render-lottie'
 import { launchBrowser } from '../e2e/support/browser'
 import { measureFirstVisit } from './support/first-visit'
 import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
@@ -65,7 +74,73 @@ for (const p of PLATFORMS) {
   )
 }
 
-// 2. The product as `npm start` runs it on a fresh data folder.
+// 2. A remix, edit to all files ready, in the render worker as the server makes it: the recipe applied
+// (the plain Lottie, and the outlined one for the apps that recommend an outline), GIF and APNG, then
+// previews and platform exports. The original goes through the same worker steps for comparison.
+{
+  const mascot = demoMascots().find((m) => m.slug === 'waving-wumpus')!
+  const original = mascot.lottie as Lottie
+  const recipe = recipeSchema.parse({
+    colours: { [colourSlots(original)[0]!.id]: '#e0457b' },
+    caption: { text: 'gm friends', position: 'bottom' },
+    speed: 1.5,
+    mirror: true,
+  })
+  const shown: Platform[] = ['discord', 'whatsapp', 'telegram']
+  const fileBytes = (media: DerivedMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)?.file?.bytes.length
+  const pipeline = async (lottie: Lottie, outlined?: Lottie) => {
+    const t0 = performance.now()
+    const originals = await renderAnimation(lottie)
+    const t1 = performance.now()
+    const derived = await deriveAnimation(lottie, { outlined })
+    const t2 = performance.now()
+    return { originals, derived, originalsMs: t1 - t0, derivedMs: t2 - t1 }
+  }
+  // The worker's first job pays for its start; this one is not counted.
+  await renderAnimation(original, { size: 16, fps: 1 })
+  const before = await pipeline(original)
+  const font = captionFont()
+  const t0 = performance.now()
+  const edited = applyRecipe(original, recipe, { font, outline: false })
+  const outlined = applyRecipe(original, recipe, { font, outline: true })
+  const editMs = performance.now() - t0
+  const remix = await pipeline(edited, outlined)
+  const total = editMs + remix.originalsMs + remix.derivedMs
+  console.log(`\nA remix of ${mascot.slug} (recolour, caption, speed 1.5x, mirror), edit to all files ready, in the render worker:`)
+  console.log(`  frames                               ${pad(remix.originals.frames, 8)}      (original ${before.originals.frames})`)
+  console.log(`  recipe applied (plain and outlined)  ${pad(editMs.toFixed(1), 8)} ms`)
+  console.log(
+    `  GIF + APNG                           ${pad(Math.round(remix.originalsMs), 8)} ms   (original ${Math.round(before.originalsMs)} ms)`,
+  )
+  console.log(
+    `  previews + exports                   ${pad(Math.round(remix.derivedMs), 8)} ms   (original ${Math.round(before.derivedMs)} ms)`,
+  )
+  console.log(
+    `  total                                ${pad(Math.round(total), 8)} ms   (original ${Math.round(before.originalsMs + before.derivedMs)} ms)`,
+  )
+  console.log(`  ${'file'.padEnd(28)}${pad('original', 10)}${pad('remix', 10)}`)
+  const row = (label: string, a: number | undefined, b: number | undefined) =>
+    console.log(`  ${label.padEnd(28)}${pad(a === undefined ? 'none' : kb(a), 10)}${pad(b === undefined ? 'none' : kb(b), 10)}`)
+  row('GIF', before.originals.gif.length, remix.originals.gif.length)
+  row('APNG', before.originals.apng.length, remix.originals.apng.length)
+  for (const p of shown)
+    row(
+      `${PLATFORM_RULES[p].label}${p === 'discord' ? '' : ' (remix outlined)'}`,
+      fileBytes(before.derived, p),
+      fileBytes(remix.derived, p),
+    )
+  await closeRenderPool()
+
+  // The raster outline (outlined Lottie with image or text layers), on WhatsApp-size frames of the remix.
+  const frames = (await renderLottie(edited, { size: 512 })).frames
+  const t = performance.now()
+  drawOutline(frames, 512, 512)
+  console.log(
+    `  raster outline fallback: ${((performance.now() - t) / frames.length).toFixed(1)} ms per 512x512 frame (${frames.length} frames)`,
+  )
+}
+
+// 3. The product as `npm start` runs it on a fresh data folder.
 const server = await buildAndServe()
 const browser = await launchBrowser()
 try {

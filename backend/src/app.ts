@@ -4,7 +4,7 @@ import compress from 'koa-compress'
 import { koaBody } from 'koa-body'
 import type { Config } from './config'
 import type { Logger } from './logger'
-import type { Store } from './store/port'
+import type { Store, WumpusRecord } from './store/port'
 import { HttpError } from './http/http-error'
 import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { createRateLimits, type RateLimits } from './http/rate-limit'
@@ -23,6 +23,7 @@ import { animationFileRoutes } from './routes/animation-files'
 import { stickerRoutes } from './routes/stickers'
 import { packRoutes } from './routes/packs'
 import { favouriteRoutes } from './routes/favourites'
+import { remixRoutes } from './routes/remixes'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
@@ -30,6 +31,8 @@ import { DownloadCounter } from './services/download-counts'
 import { tagRoutes } from './routes/tags'
 import { createAuditLog, type AuditLog } from './services/audit'
 import { createSessionService, type SessionService } from './services/sessions'
+import { createColourChoices } from './services/remixes'
+import type { ColourChoices } from '../../contract/remix/recipe'
 
 export interface AppDeps {
   config: Config
@@ -59,6 +62,8 @@ export interface RouteDeps {
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
   revokeSignIns: (uid: string) => Promise<void>
+  /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
+  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
 }
 
 export function createRouteDeps({
@@ -89,6 +94,7 @@ export function createRouteDeps({
     downloads,
     derivedMedia,
     revokeSignIns,
+    colourChoices: createColourChoices(store),
   }
 }
 
@@ -141,6 +147,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     activityRoutes(deps),
     packRoutes(deps),
     favouriteRoutes(deps),
+    remixRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]

@@ -8,6 +8,7 @@ import { StoreUnavailableError } from './store/port'
 import { DataDirInUseError } from './store/sqlite/database'
 import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
+import { remakeStaleRemixes } from './services/remixes'
 import { startOrphanSweeper } from './orphan-files'
 import { DownloadCounter } from './services/download-counts'
 import { hardenServer } from './http/node-server'
@@ -61,6 +62,11 @@ async function main() {
   const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
+  // Remixes whose original's Lottie changed while the remakes were cut short (a stop, a crash), in the background.
+  void remakeStaleRemixes({ store, config, logger, derivedMedia }).then(
+    ({ remade }) => remade > 0 && logger.info('remixes made again', { remade }),
+    (error: unknown) => logger.error('making remixes again failed', { error: String(error) }),
+  )
 
   let stopping = false
   const stop = async (signal: string) => {

@@ -17,6 +17,16 @@ export function rasterOutlineNeeded(lottie: Lottie): boolean {
   return layerLists(lottie).some((layers) => layers.some((layer) => layer.ty === 2 || layer.ty === 5))
 }
 
+/** The animation as it was before `withOutline`, or undefined when it carries no outline of its making. */
+export function withoutOutline<T extends Lottie>(lottie: T): T | undefined {
+  const outline = lottie.layers.find((layer) => isObject(layer) && layer.refId === OUTLINE_ASSET)
+  if (!outline) return undefined
+  const ours = (asset: unknown) =>
+    isObject(asset) && typeof asset.id === 'string' && (asset.id === OUTLINE_ASSET || asset.id.endsWith(`|${OUTLINE_ASSET}`))
+  const assets = Array.isArray(lottie.assets) ? lottie.assets.filter((asset) => !ours(asset)) : lottie.assets
+  return { ...lottie, layers: lottie.layers.filter((layer) => layer !== outline), assets }
+}
+
 /** The first value of a (possibly animated) property. */
 function firstValue(prop: unknown): number[] | undefined {
   if (!isObject(prop)) return undefined

@@ -2,7 +2,7 @@ import type { Context, Middleware } from 'koa'
 import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
 import type { SessionService } from '../services/sessions'
-import type { Store } from '../store/port'
+import type { Role, Store } from '../store/port'
 import { bearerToken } from './session-token'
 
 /** Lets the request through only with a valid token of an open session; its claims land in ctx.state.session. */
@@ -35,6 +35,21 @@ export async function isAdmin(store: Store, email: string): Promise<boolean> {
 /** Whether this session holds admin power: an admin who proved their email. */
 export async function isVerifiedAdmin(store: Store, session: SessionClaims): Promise<boolean> {
   return session.email_verified && (await isAdmin(store, session.email))
+}
+
+/**
+ * Who asks: a signed-in user, `admin` only with admin power (an admin whose email is verified), or
+ * undefined for nobody signed in.
+ */
+export type Viewer = { email: string; role: Role } | undefined
+/** Who writes: always signed in. */
+export type Actor = NonNullable<Viewer>
+
+/** After requireSession or optionalSession: the caller, as a Viewer. */
+export async function viewerOf(ctx: Context, store: Store): Promise<Viewer> {
+  const claims = ctx.state.session as SessionClaims | undefined
+  if (!claims) return undefined
+  return { email: claims.email, role: (await isVerifiedAdmin(store, claims)) ? 'admin' : 'user' }
 }
 
 /** After requireSession: only admins (as the store knows them now) with a verified email get through. */

@@ -4,6 +4,7 @@ import type { Context, Middleware } from 'koa'
 import { wumpusStillPath } from '../../../contract/api-paths'
 import { idSchema } from '../../../contract/wumpus'
 import { PageCache } from './page-cache'
+import { canSee } from '../services/remixes'
 import { stillSource } from '../services/still-pictures'
 import type { PackRecord, Store } from '../store/port'
 import { matchesEtag } from './etag'
@@ -34,7 +35,8 @@ const PAGES: PreviewPage[] = [
 async function wumpusPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const id = idSchema.safeParse(rawId)
   const record = id.success ? await store.wumpuses.get(id.data) : undefined
-  if (!record) return undefined
+  // Previews are fetched signed out: a private remix is as unknown.
+  if (!record || !canSee(record, undefined)) return undefined
   const still = stillSource(record)
   return {
     title: record.name,
@@ -56,7 +58,8 @@ async function openPack(store: Store, rawId: string | undefined): Promise<PackRe
 async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const pack = await openPack(store, rawId)
   if (!pack) return undefined
-  const cover = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
+  const found = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
+  const cover = found && canSee(found, undefined) ? found : undefined
   const still = cover ? stillSource(cover) : undefined
   return {
     title: pack.name,

@@ -1,5 +1,6 @@
 // Everything made from an animation's Lottie after it is published: the card previews and one file
 // per chat platform. Runs in the render worker (media-worker.ts).
+import { outlineFor } from '../../../contract/remix/recipe'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { cardPreviews, type CardPreviews } from './card-previews'
 import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
@@ -11,7 +12,15 @@ export interface DerivedMedia {
   timings: { previews: number } & Record<Platform, number>
 }
 
-export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
+export interface DeriveOptions {
+  /**
+   * The same animation with a white outline (a remix whose recipe leaves the outline to each app): the
+   * files of the platforms that recommend one (`outlineFor({}, platform)`) are made from it.
+   */
+  outlined?: unknown
+}
+
+export async function deriveMedia(lottie: unknown, options: DeriveOptions = {}): Promise<DerivedMedia> {
   const started = performance.now()
   const previews = await cardPreviews(lottie)
   const timings = { previews: performance.now() - started } as DerivedMedia['timings']
@@ -19,7 +28,8 @@ export async function deriveMedia(lottie: unknown): Promise<DerivedMedia> {
   const hints: ExportHints = {}
   for (const platform of PLATFORMS) {
     const t = performance.now()
-    const made = await exportForPlatform(platform, lottie, new RenderCache(lottie), hints)
+    const source = options.outlined !== undefined && outlineFor({}, platform) ? options.outlined : lottie
+    const made = await exportForPlatform(platform, source, new RenderCache(source), hints)
     // Discord's APNG, when it needed no step-down, predicts Signal's at 512 px.
     if (platform === 'discord' && made.file && made.notes.length === 0) hints.discordBytes = made.file.bytes.length
     exports.push(made)

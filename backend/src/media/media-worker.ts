@@ -2,7 +2,7 @@
 // original GIF and APNG of an animation, and everything derived from it (card previews and platform
 // exports, see derive-media.ts).
 import { parentPort } from 'node:worker_threads'
-import { deriveMedia, derivedBuffers, ownBytes, type DerivedMedia } from './derive-media'
+import { deriveMedia, derivedBuffers, ownBytes, type DerivedMedia, type DeriveOptions } from './derive-media'
 import { encodeApng } from './encode-apng'
 import { encodeGif } from './encode-gif'
 import { PALETTE_QUALITY } from './quantize'
@@ -17,7 +17,7 @@ export interface RenderJob {
   fps?: number
 }
 
-export interface DeriveJob {
+export interface DeriveJob extends DeriveOptions {
   id: number
   kind: 'derived'
   lottie: unknown
@@ -36,7 +36,7 @@ export interface RenderResult {
   timings: { render: number; gif: number; apng: number }
 }
 
-export type { DerivedMedia }
+export type { DerivedMedia, DeriveOptions }
 
 export type RenderReply<R = RenderResult | DerivedMedia> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
 
@@ -84,7 +84,7 @@ export async function runJob(job: RenderJob): Promise<RenderResult> {
 async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'derived') {
-      const result = await deriveMedia(job.lottie)
+      const result = await deriveMedia(job.lottie, { outlined: job.outlined })
       return { reply: { id: job.id, ok: true, result }, transfer: derivedBuffers(result) }
     }
     const made = await runJob(job)

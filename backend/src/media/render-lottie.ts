@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { DotLottie, type RenderSurface } from '@lottiefiles/dotlottie-web'
+import { drawOutline, rasterOutlineSource } from './raster-outline'
 
 export interface RenderOptions {
   /** Longest side of the output in pixels (default 320). */
@@ -94,7 +95,9 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
   if (count * width * height > MAX_TOTAL_PIXELS) throw new Error(`animation too large to render: ${count} frames of ${width}x${height}`)
 
   useLocalWasm()
-  const player = await loadPlayer(lottie as object, width, height)
+  // An outline the vector one cannot draw (images, text) is drawn on the frames instead.
+  const rasterOutline = rasterOutlineSource(lottie as object)
+  const player = await loadPlayer(rasterOutline ?? (lottie as object), width, height)
   try {
     const frames: Uint8Array[] = []
     for (let i = 0; i < count; i++) {
@@ -104,6 +107,7 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
       if (!pixels || pixels.length !== width * height * 4) throw new Error('renderer returned no pixels')
       frames.push(pixels.slice())
     }
+    if (rasterOutline) drawOutline(frames, width, height)
     return { width, height, fps, frames, durationMs: (count * 1000) / fps }
   } finally {
     player.destroy()

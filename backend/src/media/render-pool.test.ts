@@ -2,9 +2,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { gunzipSync } from 'node:zlib'
+import sharp from 'sharp'
 import { afterAll, describe, expect, it } from 'vitest'
+import { withOutline } from '../../../contract/remix/outline'
+import type { Platform } from '../../../contract/stickers'
 import { inspectMedia } from './inspect'
-import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError } from './render-pool'
+import { whiteRing } from './test-fixtures/frame-error'
+import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError, type DerivedMedia } from './render-pool'
 
 const tiny = {
   v: '5.7.4',
@@ -81,6 +86,27 @@ describe('renderAnimation (shared worker)', () => {
       'line',
       'slack',
     ])
+  })
+
+  it('makes the files of the apps that recommend an outline from the outlined variant, everything else from the plain one', async () => {
+    const [plain, outlined] = await Promise.all([deriveAnimation(tiny), deriveAnimation(tiny, { outlined: withOutline(tiny) })])
+    const file = (media: DerivedMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)!.file!.bytes
+    const firstFrame = (webp: Uint8Array) => sharp(webp).ensureAlpha().raw().toBuffer()
+    // WhatsApp: a white ring (at 512 px, about 13 px wide) where the plain sticker is transparent.
+    const [plainWhatsapp, outlinedWhatsapp] = await Promise.all([
+      firstFrame(file(plain, 'whatsapp')),
+      firstFrame(file(outlined, 'whatsapp')),
+    ])
+    expect(whiteRing(plainWhatsapp, plainWhatsapp)).toBe(0)
+    expect(whiteRing(plainWhatsapp, outlinedWhatsapp)).toBeGreaterThan(2000)
+    // Telegram: the sticker's Lottie carries the outline layer.
+    const layers = (tgs: Uint8Array) => (JSON.parse(gunzipSync(tgs).toString()) as { layers: unknown[] }).layers.length
+    expect(layers(file(outlined, 'telegram'))).toBe(layers(file(plain, 'telegram')) + 1)
+    // The previews and the other apps' files are the plain animation's, byte for byte.
+    expect(outlined.previews.small.bytes).toEqual(plain.previews.small.bytes)
+    for (const platform of ['discord', 'telegram-emoji', 'signal', 'line', 'slack'] as const) {
+      expect(file(outlined, platform), platform).toEqual(file(plain, platform))
+    }
   })
 
   it('rejects a failing job and keeps serving', async () => {

@@ -3,9 +3,9 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { DerivedMedia, MediaJob, RenderReply, RenderResult } from './media-worker'
+import type { DerivedMedia, DeriveOptions, MediaJob, RenderReply, RenderResult } from './media-worker'
 
-export type { DerivedMedia, RenderResult }
+export type { DerivedMedia, DeriveOptions, RenderResult }
 
 export interface RenderAnimationOptions {
   size?: number
@@ -75,8 +75,8 @@ export class RenderPool {
    * Card previews and platform exports of an animation. Not refused when the queue is full: these are
    * the server's own background jobs, which services/derived-media.ts already sends one at a time.
    */
-  derive(lottie: unknown): Promise<DerivedMedia> {
-    return this.run({ id: this.nextId++, kind: 'derived', lottie }, { bounded: false })
+  derive(lottie: unknown, options: DeriveOptions = {}): Promise<DerivedMedia> {
+    return this.run({ id: this.nextId++, kind: 'derived', lottie, outlined: options.outlined }, { bounded: false })
   }
 
   private run<R>(job: MediaJob, { bounded = true } = {}): Promise<R> {
@@ -186,9 +186,9 @@ export function renderAnimation(lottie: object, options?: RenderAnimationOptions
 }
 
 /** Card previews and platform exports of an animation, made in the shared worker. */
-export function deriveAnimation(lottie: object): Promise<DerivedMedia> {
+export function deriveAnimation(lottie: object, options?: DeriveOptions): Promise<DerivedMedia> {
   shared ??= new RenderPool()
-  return shared.derive(lottie)
+  return shared.derive(lottie, options)
 }
 
 export async function closeRenderPool(): Promise<void> {

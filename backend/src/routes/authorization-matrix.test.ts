@@ -89,6 +89,33 @@ async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', byt
   return ((await res.json()) as { id: string }).id
 }
 
+/** A private remix of the "user" persona's (USER), with placeholder files. */
+async function usersRemix(): Promise<{ id: string; gif: string }> {
+  const original = await addWumpus(server.store)
+  const put = async (filename: string, contentType: string) => {
+    const info = await server.store.files.put({ bytes: new Uint8Array([1]), contentType, filename, owner: USER, purpose: 'animation' })
+    return { id: info.id, filename: info.filename }
+  }
+  const files = {
+    gif: await put('r.gif', 'image/gif'),
+    apng: await put('r.png', 'image/apng'),
+    lottie: await put('r.json', 'application/json'),
+  }
+  const remix = await server.store.wumpuses.insertRemix(
+    {
+      name: 'Remixed',
+      description: '',
+      u_email: USER,
+      u_name: 'Owner',
+      files,
+      remix: { of: original._id, recipe: {}, source: original.files.lottie.id, visibility: 'private' },
+    },
+    { max: 1000 },
+  )
+  if (remix === 'full') throw new Error('full')
+  return { id: remix._id, gif: files.gif.id }
+}
+
 const aPack = () => addPackWithSignalFile(server.store, 'Matrix', new Uint8Array([1, 2, 3]))
 /** A personal pack of the "user" persona's (USER), with a Signal file. */
 const usersPack = (visibility: 'private' | 'link') =>
@@ -191,6 +218,18 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'DELETE', path: `/api/wumpus/${await usersWumpus()}` }),
     expected: adminOnly(200),
   },
+  // Any verified user remixes (a render each, at the render rate limit).
+  'POST /api/wumpus/:id/remix': {
+    request: async () => ({ method: 'POST', path: `/api/wumpus/${await usersWumpus()}/remix`, body: { mirror: true } }),
+    expected: { anonymous: 401, unverified: 403, user: 201, otherUser: 201, unverifiedAdmin: 403, admin: 201 },
+  },
+  // Its owner only; a private remix is unknown to others, admins see it but do not share it.
+  'PUT /api/wumpus/:id/sharing': {
+    request: async () => ({ method: 'PUT', path: `/api/wumpus/${(await usersRemix()).id}/sharing`, body: { visibility: 'link' } }),
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 404, unverifiedAdmin: 403, admin: 403 },
+  },
+  // One's own remixes (each sees only their own: remixes.test.ts).
+  'GET /api/me/remixes': { request: async () => ({ method: 'GET', path: '/api/me/remixes' }), expected: signedIn(200) },
   'GET /api/users': { request: async () => ({ method: 'GET', path: '/api/users' }), expected: adminOnly(200) },
   'PUT /api/user/admin/:email': {
     request: async () => {
@@ -280,6 +319,27 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   },
   'GET /api/admin/:email about oneself': { request: async () => ({ method: 'GET', path: `/api/admin/{self}` }), expected: signedIn(200) },
   'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
+  // A private remix of the "user" persona's: its owner's and admins' only, its files too.
+  'GET /api/wumpus/:id of a private remix': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersRemix()).id}` }),
+    expected: privateRead,
+  },
+  'GET /api/wumpus/:id/stickers of a private remix': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersRemix()).id}/stickers` }),
+    expected: privateRead,
+  },
+  'GET /api/files/:id of a private remix': {
+    request: async () => ({ method: 'GET', path: `/api/files/${(await usersRemix()).gif}` }),
+    expected: privateRead,
+  },
+  'PUT /api/wumpuses/:id of a private remix': {
+    request: async () => ({ method: 'PUT', path: `/api/wumpuses/${(await usersRemix()).id}`, body: { name: 'Renamed Remix' } }),
+    expected: personalWrite(200, 404),
+  },
+  'DELETE /api/wumpus/:id of a private remix': {
+    request: async () => ({ method: 'DELETE', path: `/api/wumpus/${(await usersRemix()).id}` }),
+    expected: personalWrite(200, 404),
+  },
   // Personal packs of the "user" persona's, by visibility: the rows above are the admins' public packs.
   'GET /api/packs/:id of a private pack': {
     request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('private')}` }),

@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import { favouriteListPath } from '../../../contract/api-paths'
 import { favouriteListQuerySchema } from '../../../contract/favourites'
 import type { RouteDeps } from '../app'
-import { requireSession, sessionOf } from '../auth/require-session'
+import { requireSession, sessionOf, viewerOf } from '../auth/require-session'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
 import { createFavouriteService } from '../services/favourites'
@@ -19,7 +19,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
 
   router.get('/me/favourites', session, async (ctx) => {
     const query = favouriteListQuerySchema.parse(ctx.query)
-    const page = await favourites.list(sessionOf(ctx).email, query)
+    const page = await favourites.list((await viewerOf(ctx, deps.store))!, query)
     setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items
@@ -31,7 +31,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
   })
 
   router.put('/me/favourites/:id', session, write, async (ctx) => {
-    await favourites.add(sessionOf(ctx).email, idParam(ctx))
+    await favourites.add((await viewerOf(ctx, deps.store))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })

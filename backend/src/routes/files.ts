@@ -3,22 +3,27 @@ import type { RouteDeps } from '../app'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
 import { findFile, readStoredFile } from '../services/files'
+import { remixOfFile } from '../services/remixes'
+import { optionalSession, viewerOf } from '../auth/require-session'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
- * `?download=1` asks for an attachment, and counts as a download of the file's animation.
+ * `?download=1` asks for an attachment, and counts as a download of the file's animation. The files of a
+ * private remix are unknown to all but its owner and admins.
  */
-export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads'>): Router {
+export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads' | 'sessions'>): Router {
   const { store, downloads } = deps
   const router = new Router()
 
-  router.get(['/files/:id', '/files/:id/:name'], async (ctx) => {
+  router.get(['/files/:id', '/files/:id/:name'], optionalSession(deps.sessions), async (ctx) => {
     const info = await findFile(store, idParam(ctx))
+    const remix = await remixOfFile(store, info, await viewerOf(ctx, store))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256
-    ctx.set('Cache-Control', 'public, max-age=31536000, immutable')
+    // A remix's files are personal, and who may see them can change: each use asks again (by ETag).
+    ctx.set('Cache-Control', remix ? 'private, no-cache' : 'public, max-age=31536000, immutable')
     ctx.set('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', info.filename))
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {

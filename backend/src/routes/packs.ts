@@ -11,11 +11,19 @@ import {
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
-import { isVerifiedAdmin, optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
+import {
+  optionalSession,
+  requireAdmin,
+  requireSession,
+  requireVerifiedEmail,
+  sessionOf,
+  viewerOf,
+  type Actor,
+} from '../auth/require-session'
 import { notFound } from '../http/http-error'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
-import { createPackService, type Actor, type Viewer } from '../services/packs'
+import { createPackService } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
@@ -34,12 +42,10 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
   const costly = sendTimeout(config.sendTimeoutSeconds)
 
   /** The signed-in caller, an admin only with admin power (a verified email). */
-  async function actorOf(ctx: Context): Promise<Actor> {
-    const claims = sessionOf(ctx)
-    return { email: claims.email, role: (await isVerifiedAdmin(store, claims)) ? 'admin' : 'user' }
+  const actorOf = async (ctx: Context): Promise<Actor> => {
+    sessionOf(ctx)
+    return (await viewerOf(ctx, store))!
   }
-  /** After optionalSession: the caller when signed in. */
-  const viewerOf = (ctx: Context): Promise<Viewer> => (ctx.state.session ? actorOf(ctx) : Promise.resolve(undefined))
   /** Public packs are revalidated by any cache; personal ones (what a link opens, what an owner sees) are stored by none. */
   const cacheFor = (ctx: Context, visibility: PackVisibility, publicValue: string) =>
     ctx.set('Cache-Control', visibility === 'public' ? publicValue : 'private, no-store')
@@ -68,7 +74,7 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const pack = await packs.detail(ctx.params.id!, await viewerOf(ctx))
+    const pack = await packs.detail(ctx.params.id!, await viewerOf(ctx, store))
     cacheFor(ctx, pack.visibility, 'no-cache')
     ctx.body = pack
   })
@@ -77,7 +83,7 @@ export function packRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' 
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx), part)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, store), part)
     for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
     cacheFor(ctx, zip.visibility, 'no-store')

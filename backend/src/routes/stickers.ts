@@ -1,4 +1,4 @@
-import Router from '@koa/router'
+import Router, { type RouterContext } from '@koa/router'
 import type { RouteDeps } from '../app'
 import { contentDisposition } from '../http/content-disposition'
 import { matchesEtag } from '../http/etag'
@@ -6,32 +6,34 @@ import { toApiStickers } from '../http/mappers/stickers'
 import { sendTimeout } from '../http/node-server'
 import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
-import { createColourChoices } from '../services/remixes'
+import { cacheControlOf, findVisibleWumpus, remixOfRemix } from '../services/remixes'
 import { createStillPictures } from '../services/still-pictures'
-import { findWumpus } from '../services/wumpuses'
+import { optionalSession, viewerOf } from '../auth/require-session'
 
 /**
  * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.
  * GET /wumpus/{id}/still.png: its first frame as a PNG (link previews, Copy image).
- * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets.
+ * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets (an original's only).
+ * A private remix is unknown to all but its owner and admins here too.
  */
-export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router {
+export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'colourChoices'>): Router {
   const { store, config } = deps
   const router = new Router()
   const stillOf = createStillPictures(store)
-  const coloursOf = createColourChoices(store)
+  const maybeSession = optionalSession(deps.sessions)
+  const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
 
-  router.get('/wumpus/:id/stickers', async (ctx) => {
-    const record = await findWumpus(store, idParam(ctx))
-    ctx.set('Cache-Control', 'no-cache')
+  router.get('/wumpus/:id/stickers', maybeSession, async (ctx) => {
+    const record = await visible(ctx)
+    ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = toApiStickers(record)
   })
 
-  router.get('/wumpus/:id/still.png', sendTimeout(config.sendTimeoutSeconds), async (ctx) => {
-    const record = await findWumpus(store, idParam(ctx))
+  router.get('/wumpus/:id/still.png', maybeSession, sendTimeout(config.sendTimeoutSeconds), async (ctx) => {
+    const record = await visible(ctx)
     const still = await stillOf(record)
     // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.
-    ctx.set('Cache-Control', 'no-cache')
+    ctx.set('Cache-Control', record.remix ? 'private, no-cache' : 'no-cache')
     ctx.set('Content-Disposition', contentDisposition('inline', `${fileStem(record.name)}.png`))
     ctx.etag = still.etag
     if (matchesEtag(ctx.get('If-None-Match'), still.etag)) {
@@ -42,8 +44,9 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router
     ctx.body = Buffer.from(still.png.buffer, still.png.byteOffset, still.png.byteLength)
   })
 
-  router.get('/wumpus/:id/colours', async (ctx) => {
-    const record = await findWumpus(store, idParam(ctx))
+  router.get('/wumpus/:id/colours', maybeSession, async (ctx) => {
+    const record = await visible(ctx)
+    if (record.remix) throw remixOfRemix()
     // The slots follow the Lottie file: a new Lottie is a new ETag.
     const etag = `"colours-${record.files.lottie.id}"`
     ctx.set('Cache-Control', 'no-cache')
@@ -52,7 +55,7 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config'>): Router
       ctx.status = 304
       return
     }
-    ctx.body = await coloursOf(record)
+    ctx.body = await deps.colourChoices(record)
   })
 
   return router

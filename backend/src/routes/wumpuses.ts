@@ -3,17 +3,18 @@ import type { Context, Middleware } from 'koa'
 import { MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
 import { badRequest, HttpError } from '../http/http-error'
-import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
+import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
 import type { RouteDeps } from '../app'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { galleryPages } from '../services/gallery-pages'
+import { cacheControlOf, findVisibleWumpus } from '../services/remixes'
 import {
   deleteWumpus,
   editableWumpus,
   editWumpus,
-  findWumpus,
+  mayDelete,
   publishWumpus,
   type PublishedFiles,
   type SpendLimit,
@@ -51,10 +52,10 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     await sendPage(ctx, '/api/wumpus')
   })
 
-  router.get('/wumpus/:id', async (ctx) => {
-    const record = await findWumpus(store, idParam(ctx))
-    ctx.set('Cache-Control', 'no-cache')
-    ctx.body = toApiWumpus(record)
+  router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
+    const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
+    ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
+    ctx.body = record.remix ? toApiWumpus(record) : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
   })
 
   router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
@@ -85,8 +86,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     ctx.body = toApiWumpus(await editWumpus(deps, me, record, patch))
   })
 
-  router.delete('/wumpus/:id', session, requireAdmin(store), async (ctx) => {
-    ctx.body = { deletedCount: await deleteWumpus(deps, sessionOf(ctx).email, idParam(ctx)) }
+  // Admins delete any animation; a remix's owner their remix.
+  router.delete('/wumpus/:id', session, requireVerifiedEmail, async (ctx) => {
+    const me = sessionOf(ctx).email
+    await mayDelete(store, me, idParam(ctx))
+    ctx.body = { deletedCount: await deleteWumpus(deps, me, idParam(ctx)) }
   })
 
   return router

@@ -77,10 +77,15 @@ export async function uploadAnimationFile(
   sent: { format: MediaFormat; bytes: Uint8Array; name: string },
 ): Promise<InspectedFile> {
   const { format, bytes } = sent
-  const limit = limitOf(deps.config, format)
-  if (bytes.length > limit) throw new HttpError('PAYLOAD_TOO_LARGE', `${labelOf(format)} files may be at most ${limit} bytes`)
-  const info = inspectAs(bytes, format)
+  const info = checkedAnimationFile(deps.config, format, bytes)
   return { file: await storeAnimationFile(deps.store, bytes, format, sent.name, owner), info }
+}
+
+/** Bytes for an animation's file in `format`: within its limit (413) and judged by inspectAs. */
+export function checkedAnimationFile(config: Config, format: MediaFormat, bytes: Uint8Array): MediaInfo {
+  const limit = limitOf(config, format)
+  if (bytes.length > limit) throw new HttpError('PAYLOAD_TOO_LARGE', `${labelOf(format)} files may be at most ${limit} bytes`)
+  return inspectAs(bytes, format)
 }
 
 /** The Lottie behind a link (POST /uploads/lottie-link), judged and stored like a sent one. */

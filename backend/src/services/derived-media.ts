@@ -18,8 +18,11 @@
 //    when the animation is deleted, the new one when the record refused it.
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
+import type { Lottie } from '../../../contract/remix/lottie-walk'
+import { applyRecipe } from '../../../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
+import { captionFont } from '../media/caption-font'
 import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
@@ -51,8 +54,11 @@ export interface DerivedMediaService {
 export interface DerivedMediaDeps {
   store: Store
   logger: Logger
-  /** Renders the previews and exports (default: the shared render worker). */
-  derive?: (lottie: object) => Promise<MadeMedia>
+  /**
+   * Renders the previews and exports (default: the shared render worker); `outlined` is the animation with
+   * a white outline, for the exports of the platforms that recommend one (a remix whose recipe leaves it open).
+   */
+  derive?: (lottie: object, options?: { outlined?: unknown }) => Promise<MadeMedia>
   /** false: nothing is ever made (tests that do not look at derived files). */
   enabled?: boolean
   /** How often to look in the store for work another instance published or left (default: never). */
@@ -202,7 +208,8 @@ export function createDerivedMediaService({
     }
     let made: MadeMedia
     try {
-      made = await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object)
+      const outlined = await outlinedRemix(record)
+      made = await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object, outlined ? { outlined } : undefined)
     } catch (error) {
       if (closed) return 'stale'
       const message = error instanceof Error ? error.message : String(error)
@@ -274,6 +281,18 @@ export function createDerivedMediaService({
         .join(' '),
     })
     return 'made'
+  }
+
+  /**
+   * For a remix whose recipe does not say whether to outline: the same edit with the outline, made from
+   * the original's Lottie its files came from (undefined when that is gone: the remix is being made again).
+   */
+  async function outlinedRemix(record: WumpusRecord): Promise<object | undefined> {
+    if (!record.remix || record.remix.recipe.outline !== undefined) return undefined
+    const original = await store.files.read(record.remix.source)
+    if (!original) return undefined
+    const lottie = JSON.parse(new TextDecoder().decode(original.bytes)) as Lottie
+    return applyRecipe(lottie, record.remix.recipe, { font: captionFont(), outline: true })
   }
 
   /** After setDerivedMedia: the files of the set the record let go (or of the new set, if it took none) are removed. */

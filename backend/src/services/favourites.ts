@@ -5,13 +5,15 @@ import type { Favourite } from '../../../contract/favourites'
 import { HttpError, notFound } from '../http/http-error'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'
+import type { Actor } from '../auth/require-session'
+import { canSee, findVisibleWumpus } from './remixes'
 
 export interface FavouriteService {
-  /** Newest favourited first; favourites of animations deleted meanwhile are left out. */
-  list(email: string, page: { limit: number; cursor?: string }): Promise<{ items: Favourite[]; total: number; nextCursor?: string }>
+  /** Newest favourited first; favourites of animations deleted meanwhile (or remixes made private) are left out. */
+  list(viewer: Actor, page: { limit: number; cursor?: string }): Promise<{ items: Favourite[]; total: number; nextCursor?: string }>
   ids(email: string): Promise<string[]>
-  /** Throws NOT_FOUND for an unknown animation (undefined: a malformed id), CONFLICT at the cap. */
-  add(email: string, wumpusId: string | undefined): Promise<void>
+  /** Throws NOT_FOUND for an unknown animation (undefined: a malformed id, or a remix the viewer may not see), CONFLICT at the cap. */
+  add(viewer: Actor, wumpusId: string | undefined): Promise<void>
   /** Throws NOT_FOUND for an unknown animation that was not a favourite. */
   remove(email: string, wumpusId: string | undefined): Promise<void>
 }
@@ -20,21 +22,21 @@ const NO_SUCH_ANIMATION = 'No animation with this id'
 
 export function createFavouriteService(store: Store): FavouriteService {
   return {
-    async list(email, page) {
-      const { items, total, nextCursor } = await store.favourites.list(email, page)
+    async list(viewer, page) {
+      const { items, total, nextCursor } = await store.favourites.list(viewer.email, page)
       const records = await Promise.all(items.map((item) => store.wumpuses.get(item.wumpusId)))
       const favourites = items.flatMap((item, i) => {
         const record = records[i]
-        return record ? [{ ...toApiWumpus(record), favouritedAt: item.favouritedAt.toISOString() }] : []
+        return record && canSee(record, viewer) ? [{ ...toApiWumpus(record), favouritedAt: item.favouritedAt.toISOString() }] : []
       })
       return { items: favourites, total, ...(nextCursor ? { nextCursor } : {}) }
     },
 
     ids: (email) => store.favourites.ids(email),
 
-    async add(email, wumpusId) {
-      if (wumpusId === undefined || !(await store.wumpuses.get(wumpusId))) throw notFound(NO_SUCH_ANIMATION)
-      if ((await store.favourites.add(email, wumpusId, { max: FAVOURITES_MAX })) === 'full') {
+    async add(viewer, wumpusId) {
+      const record = await findVisibleWumpus(store, wumpusId, viewer)
+      if ((await store.favourites.add(viewer.email, record._id, { max: FAVOURITES_MAX })) === 'full') {
         throw new HttpError(
           'CONFLICT',
           `You have ${FAVOURITES_MAX.toLocaleString('en')} favourites, the most one can keep: remove some to add more`,

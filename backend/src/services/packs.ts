@@ -8,26 +8,20 @@
 import { PERSONAL_PACKS_MAX } from '../../../contract/limits'
 import type { Pack, PackDetail, UpdatedPack } from '../../../contract/pack'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
+import type { Actor, Viewer } from '../auth/require-session'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import { toApiWumpus } from '../http/mappers/wumpus'
-import type { AuditChange, NewPack, PackPatch, PackRecord, Role, Store, WumpusRecord } from '../store/port'
+import type { AuditChange, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { planZip, toDownload, writeZip, type PackZip } from './pack-zips'
+import { canSee } from './remixes'
 
 export interface PackServiceDeps {
   store: Store
   audit: AuditLog
   logger: Logger
 }
-
-/**
- * Who asks: a signed-in user, `admin` only with admin power (an admin whose email is verified), or
- * undefined for nobody signed in.
- */
-export type Viewer = { email: string; role: Role } | undefined
-/** Who writes: always signed in. */
-export type Actor = NonNullable<Viewer>
 
 type NewPackInput = Pick<NewPack, 'name' | 'description' | 'wumpusIds' | 'coverWumpusId'>
 const AUDIT_TEXT_MAX = 500
@@ -88,10 +82,18 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     throw new HttpError('FORBIDDEN', pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
 
-  /** The animations the ids name, in order; unknown ids are refused, all of them named. */
-  async function existing(ids: string[]): Promise<WumpusRecord[]> {
+  /** The pack's animations as the viewer sees them: without the private remixes they may not see. */
+  const visibleItems = async (pack: Pick<PackRecord, 'wumpusIds'>, viewer: Viewer) =>
+    (await itemsOf(pack)).filter((record) => canSee(record, viewer))
+
+  /**
+   * The animations the ids name, in order; unknown ids are refused, all of them named. A personal pack
+   * holds its owner's own remixes only, a public pack none (a private remix of someone else's is unknown).
+   */
+  async function existing(ids: string[], owner: string | undefined): Promise<WumpusRecord[]> {
     const records = await Promise.all(ids.map((id) => store.wumpuses.get(id)))
-    const unknown = ids.filter((_, i) => !records[i])
+    const foreign = (record: WumpusRecord) => record.remix !== undefined && record.u_email !== owner
+    const unknown = ids.filter((_, i) => !records[i] || (foreign(records[i]) && records[i].remix!.visibility === 'private'))
     if (unknown.length > 0) {
       throw badRequest(
         `${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`,
@@ -101,14 +103,22 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
         },
       )
     }
+    const remixes = ids.filter((_, i) => foreign(records[i]!))
+    if (remixes.length > 0) {
+      throw badRequest(owner ? 'A pack can hold your own remixes only' : 'Public packs hold the gallery’s stickers, not remixes', {
+        field: 'wumpusIds',
+        remixes,
+      })
+    }
     return records as WumpusRecord[]
   }
 
   /** The pack as the viewer sees it: a personal pack's owner is shown to them and admins only. */
   async function toPack(pack: PackRecord, viewer: Viewer, items?: WumpusRecord[]): Promise<Pack> {
-    const cover = pack.coverWumpusId
+    const found = pack.coverWumpusId
       ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.wumpuses.get(pack.coverWumpusId)))
       : undefined
+    const cover = found && canSee(found, viewer) ? found : undefined
     return {
       id: pack.id,
       name: pack.name,
@@ -137,7 +147,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
     async detail(id, viewer) {
       const pack = await getPack(id, viewer)
-      const items = await itemsOf(pack)
+      const items = await visibleItems(pack, viewer)
       return {
         ...(await toPack(pack, viewer, items)),
         items: items.map(toApiWumpus),
@@ -146,7 +156,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     },
 
     async create(actor, input) {
-      const items = await existing(input.wumpusIds)
+      const items = await existing(input.wumpusIds, undefined)
       const pack = await store.packs.insert({ ...input, visibility: 'public', createdBy: actor })
       await audit.record({
         actor,
@@ -158,7 +168,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     },
 
     async createPersonal(owner, input) {
-      const items = await existing(input.wumpusIds)
+      const items = await existing(input.wumpusIds, owner)
       const pack = await store.packs.insertPersonal({ ...input, createdBy: owner }, { max: PERSONAL_PACKS_MAX })
       if (pack === 'full') {
         throw new HttpError('CONFLICT', `You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
@@ -175,7 +185,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       if (patch.visibility !== undefined && before.visibility === 'public') {
         throw badRequest('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
       }
-      const newItems = patch.wumpusIds ? await existing(patch.wumpusIds) : []
+      const newItems = patch.wumpusIds ? await existing(patch.wumpusIds, before.visibility === 'public' ? undefined : before.createdBy) : []
       if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
         throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
       }
@@ -209,7 +219,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
 
     async zip(id, platform, viewer, part) {
       const pack = await getPack(id, viewer)
-      const plan = planZip(pack, await itemsOf(pack), platform)
+      const plan = planZip(pack, await visibleItems(pack, viewer), platform)
       if (!plan.fits)
         throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
       return { ...(await writeZip(store, logger, pack, plan, part)), visibility: pack.visibility }

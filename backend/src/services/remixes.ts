@@ -1,13 +1,68 @@
 // Remixes: a person's own version of a sticker, made from a recipe (contract/remix/recipe.ts) applied to
-// the original's Lottie.
+// the original's Lottie (the HTTP contract is contract/remix/remix-api.ts).
+//  - Its GIF, APNG and Lottie are made before the answer; previews and chat app files follow through the
+//    derived media queue (services/derived-media.ts), like a new animation's.
+//  - Private to its owner (and admins) unless shared by link: a private remix is as unknown to anyone else,
+//    on every path that shows an animation or its files.
+//  - Made again when the original's Lottie changes (and at start for those left behind); removed with the original.
+import { REMIXES_MAX } from '../../../contract/limits'
 import { colourPresets, colourSlots } from '../../../contract/remix/colours'
 import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
-import type { ColourChoices } from '../../../contract/remix/recipe'
-import { HttpError } from '../http/http-error'
-import type { Store, WumpusRecord } from '../store/port'
+import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
+import type { RemixVisibility } from '../../../contract/remix/remix-api'
+import type { Actor, Viewer } from '../auth/require-session'
+import { badRequest, HttpError, notFound } from '../http/http-error'
+import { captionFont } from '../media/caption-font'
+import type { FileRef, Store, StoredFile, WumpusRecord } from '../store/port'
+import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
+import type { DerivedMediaService } from './derived-media'
+import { fileStem } from './derived-media'
+
+export interface RemixesDeps extends AnimationFilesDeps {
+  derivedMedia: DerivedMediaService
+}
 
 /** Colour choices of this many Lotties are kept (they change only with the Lottie file). */
 const CHOICES_KEPT = 200
+/** Remixes read at a time when going through many. */
+const REMIX_PAGE = 50
+/** How often a remake starts over when the remix changed while it was being made. */
+const REMAKE_ATTEMPTS = 3
+
+const NO_SUCH_ANIMATION = 'No animation with this id'
+
+/** Whether the viewer may see the animation: any original, a remix shared by link, one's own remix; admins all. */
+export function canSee(record: WumpusRecord, viewer: Viewer): boolean {
+  return !record.remix || record.remix.visibility === 'link' || viewer?.role === 'admin' || viewer?.email === record.u_email
+}
+
+/** The animation with this id when the viewer may see it, else 404 (undefined id: not even well formed). */
+export async function findVisibleWumpus(store: Store, id: string | undefined, viewer: Viewer): Promise<WumpusRecord> {
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
+  if (!record || !canSee(record, viewer)) throw notFound(NO_SUCH_ANIMATION)
+  return record
+}
+
+/**
+ * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
+ * viewer may not see it; undefined for every other file.
+ */
+export async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer): Promise<WumpusRecord | undefined> {
+  if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
+  const id = await store.wumpuses.findByFile(file.id)
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
+  if (!record?.remix) return undefined
+  if (!canSee(record, viewer)) throw notFound('No file with this id')
+  return record
+}
+
+/** Remixes are personal: no shared cache keeps what shows one. */
+export function cacheControlOf(record: WumpusRecord, publicValue: string): string {
+  return record.remix ? 'private, no-store' : publicValue
+}
+
+export const remixOfRemix = () =>
+  new HttpError('CONFLICT', 'This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })
 
 /** The Lottie of a stored file; one that does not read as a Lottie has no layers (and no colours). */
 function readLottie(bytes: Uint8Array): Lottie {
@@ -20,15 +75,23 @@ function readLottie(bytes: Uint8Array): Lottie {
   return { fr: 30, ip: 0, op: 0, w: 0, h: 0, layers: [] }
 }
 
+/** The Lottie of this file id, or undefined when the file is gone. */
+async function lottieOf(store: Store, fileId: string): Promise<Lottie | undefined> {
+  const file = await store.files.read(fileId)
+  return file ? readLottie(file.bytes) : undefined
+}
+
+/** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
 export function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
   const kept = new Map<string, ColourChoices>()
   return async (record) => {
+    if (record.remix) throw remixOfRemix()
     const source = record.files.lottie.id
     const known = kept.get(source)
     if (known) return known
-    const file = await store.files.read(source)
-    if (!file) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
-    const slots = colourSlots(readLottie(file.bytes))
+    const lottie = await lottieOf(store, source)
+    if (!lottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+    const slots = colourSlots(lottie)
     const choices: ColourChoices = {
       slots: slots.map(({ id, colour, share }) => ({ id, colour, share })),
       presets: colourPresets(slots),
@@ -37,4 +100,251 @@ export function createColourChoices(store: Store): (record: WumpusRecord) => Pro
     kept.set(source, choices)
     return choices
   }
+}
+
+/** The edited Lottie of a recipe, as a remix's files are made from it (outlined only when the recipe says so). */
+export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.outline ?? false): Lottie {
+  return applyRecipe(original, recipe, { font: captionFont(), outline })
+}
+
+/**
+ * Makes the remix's GIF, APNG and Lottie from the original's Lottie: the edited Lottie is judged like an
+ * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (SERVER_BUSY when
+ * full). Every stored id lands in `stored`, so the caller removes them when the record does not come.
+ */
+async function makeRemixFiles(
+  deps: AnimationFilesDeps,
+  original: WumpusRecord,
+  originalLottie: Lottie,
+  recipe: Recipe,
+  owner: string,
+  stored: string[],
+): Promise<WumpusRecord['files']> {
+  const bytes = new TextEncoder().encode(JSON.stringify(remixLottie(originalLottie, recipe)))
+  checkedAnimationFile(deps.config, 'lottie', bytes)
+  const name = `${fileStem(original.name)}-remix`
+  const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
+  stored.push(rendered.gif.file.id, rendered.apng.file.id)
+  const lottie = await storeAnimationFile(deps.store, bytes, 'lottie', name, owner)
+  stored.push(lottie.id)
+  const ref = ({ id, filename }: FileRef): FileRef => ({ id, filename })
+  return { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file), lottie: ref(lottie) }
+}
+
+/**
+ * A remix of `originalId` for `owner`: refused for a remix (remix-of-remix), at REMIXES_MAX
+ * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
+ * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
+ */
+export async function createRemix(
+  deps: RemixesDeps,
+  owner: Actor & { name: string },
+  originalId: string | undefined,
+  recipe: Recipe,
+  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>,
+): Promise<WumpusRecord> {
+  const { store } = deps
+  const original = await findVisibleWumpus(store, originalId, owner)
+  if (original.remix) throw remixOfRemix()
+  // Cheap refusals first: a full account or a recipe that does not fit the sticker renders nothing.
+  const full = () =>
+    new HttpError('CONFLICT', `You have ${REMIXES_MAX} remixes, the most one can keep: delete one to make another`, {
+      reason: 'remixes-full',
+      max: REMIXES_MAX,
+    })
+  if ((await store.wumpuses.listRemixes({ owner: owner.email, limit: 1 })).total >= REMIXES_MAX) throw full()
+  const slots = new Set((await colourChoices(original)).slots.map((slot) => slot.id))
+  const unknown = Object.keys(recipe.colours ?? {}).filter((slot) => !slots.has(slot))
+  if (unknown.length > 0) {
+    throw badRequest(`This sticker has no colour slot ${unknown.join(', ')}`, {
+      reason: 'unknown-colour-slot',
+      field: 'colours',
+      unknown,
+      issues: unknown.map((slot) => ({ path: `colours.${slot}`, message: 'Not a colour slot of this sticker' })),
+    })
+  }
+  const missing = recipe.caption ? captionFont().missing(recipe.caption.text) : []
+  if (missing.length > 0) {
+    throw badRequest(`The caption font cannot draw ${missing.join(' ')}`, {
+      reason: 'caption-characters',
+      field: 'caption.text',
+      characters: missing,
+    })
+  }
+  const originalLottie = await lottieOf(store, original.files.lottie.id)
+  if (!originalLottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+
+  const stored: string[] = []
+  try {
+    const files = await makeRemixFiles(deps, original, originalLottie, recipe, owner.email, stored)
+    const u_name = (await store.users.get(owner.email))?.user_name || owner.name
+    const remix = await store.wumpuses.insertRemix(
+      {
+        name: original.name,
+        description: original.description,
+        tags: original.tags,
+        emoji: original.emoji,
+        keywords: original.keywords,
+        u_email: owner.email,
+        u_name,
+        files,
+        remix: { of: original._id, recipe, source: original.files.lottie.id, visibility: 'private' },
+      },
+      { max: REMIXES_MAX },
+    )
+    if (remix === 'full') throw full()
+    void deps.derivedMedia.refresh(remix._id)
+    return remix
+  } catch (error) {
+    await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
+    throw error
+  }
+}
+
+/** The remix `owner` may share, else 404 (not a remix, or someone else's private one) or 403 (someone else's). */
+export async function ownRemix(
+  store: Store,
+  viewer: NonNullable<Viewer>,
+  id: string | undefined,
+): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>> {
+  const record = await findVisibleWumpus(store, id, viewer)
+  if (!record.remix) throw notFound('No remix with this id')
+  if (record.u_email !== viewer.email) throw new HttpError('FORBIDDEN', 'Only its owner can share this remix')
+  return record as WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>
+}
+
+/** Its owner shares a remix by link, or makes it private again. */
+export async function shareRemix(
+  store: Store,
+  viewer: NonNullable<Viewer>,
+  id: string | undefined,
+  visibility: RemixVisibility,
+): Promise<WumpusRecord> {
+  for (let attempt = 1; ; attempt++) {
+    const record = await ownRemix(store, viewer, id)
+    // Only while its files (and so its remix.source) are the ones read: a remake meanwhile is kept.
+    const updated = await store.wumpuses.update(record._id, { remix: { ...record.remix, visibility } }, { whileFiles: record.files })
+    if (updated) return updated
+    if (attempt === REMAKE_ATTEMPTS) throw new HttpError('CONFLICT', 'This remix is being made again; try again shortly')
+  }
+}
+
+/** One's own remixes, newest first. */
+export function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
+  return store.wumpuses.listRemixes({ owner, ...page })
+}
+
+/** Calls `visit` for every remix the options select, a page at a time (ids first: a visit may delete). */
+async function eachRemix(store: Store, options: { of: string }, visit: (remix: WumpusRecord) => Promise<void>): Promise<void> {
+  let cursor: string | undefined
+  const seen: WumpusRecord[] = []
+  do {
+    const page = await store.wumpuses.listRemixes({ ...options, limit: REMIX_PAGE, cursor })
+    seen.push(...page.items)
+    cursor = page.nextCursor
+  } while (cursor)
+  for (const remix of seen) await visit(remix)
+}
+
+/**
+ * Makes a remix's files again from its original's current Lottie, unless they were made from it already.
+ * The record takes the new files only while its files are still those read (else it starts over); the
+ * files it let go are removed, the previews and chat app files follow.
+ */
+export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
+  const { store } = deps
+  for (let attempt = 1; attempt <= REMAKE_ATTEMPTS; attempt++) {
+    const before = await store.wumpuses.get(remixId)
+    if (!before?.remix) return 'gone'
+    const original = await store.wumpuses.get(before.remix.of)
+    if (!original) return 'gone'
+    if (before.remix.source === original.files.lottie.id) return 'current'
+    const originalLottie = await lottieOf(store, original.files.lottie.id)
+    if (!originalLottie) continue
+    const stored: string[] = []
+    let after: WumpusRecord | undefined
+    try {
+      const files = await makeRemixFiles(deps, original, originalLottie, before.remix.recipe, before.u_email, stored).catch(
+        async (error: unknown) => {
+          // A busy render queue is waited out here: a remake has no one to answer 503 to.
+          if (!(error instanceof HttpError) || error.code !== 'SERVER_BUSY' || attempt === REMAKE_ATTEMPTS) throw error
+          await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
+          return undefined
+        },
+      )
+      if (!files) continue
+      // Read again just before writing, so a change of sharing made while rendering is kept.
+      const latest = await store.wumpuses.get(remixId)
+      if (latest?.remix) {
+        after = await store.wumpuses.update(
+          remixId,
+          { files, remix: { ...latest.remix, source: original.files.lottie.id } },
+          { whileFiles: before.files },
+        )
+      }
+    } finally {
+      if (!after) await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
+    }
+    if (!after) continue
+    await Promise.all(Object.values(before.files).map((file) => store.files.delete(file.id).catch(() => false)))
+    await deps.derivedMedia.filesChanged(before, after)
+    return 'made'
+  }
+  throw new Error('the remix kept changing while it was made again')
+}
+
+/** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
+export async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
+  try {
+    await eachRemix(deps.store, { of: originalId }, async (remix) => {
+      await remakeRemix(deps, remix._id).catch((error: unknown) =>
+        deps.logger.error('making a remix again failed', { id: remix._id, of: originalId, error: String(error) }),
+      )
+    })
+  } catch (error) {
+    deps.logger.error('listing remixes to make again failed', { of: originalId, error: String(error) })
+  }
+}
+
+/**
+ * At start: remixes whose files were made from a Lottie their original no longer has are made again (an
+ * edit whose remakes were cut short). The store lists remixes by original, so this goes through the originals.
+ */
+export async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
+  let remade = 0
+  let cursor: string | undefined
+  do {
+    const page = await deps.store.wumpuses.list({ limit: REMIX_PAGE, cursor })
+    for (const original of page.items) {
+      await eachRemix(deps.store, { of: original._id }, async (remix) => {
+        if (remix.remix?.source === original.files.lottie.id) return
+        try {
+          if ((await remakeRemix(deps, remix._id)) === 'made') remade++
+        } catch (error) {
+          deps.logger.error('making a remix again failed', { id: remix._id, error: String(error) })
+        }
+      })
+    }
+    cursor = page.nextCursor
+  } while (cursor)
+  return { remade }
+}
+
+/** Deletes one remix with its files and derived files; answers how many were deleted (0 or 1). */
+export async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id: string): Promise<number> {
+  const { store } = deps
+  const record = await store.wumpuses.get(id)
+  const deleted = record ? await store.wumpuses.delete(record._id) : 0
+  if (record && deleted > 0) {
+    await Promise.all(Object.values(record.files).map((file) => store.files.delete(file.id)))
+    await deps.derivedMedia.removed(record)
+  }
+  return deleted
+}
+
+/** With an original: every remix of it goes too. */
+export async function deleteRemixesOf(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, originalId: string): Promise<void> {
+  await eachRemix(deps.store, { of: originalId }, async (remix) => {
+    await deleteRemix(deps, remix._id)
+  })
 }

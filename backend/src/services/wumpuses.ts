@@ -1,11 +1,12 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
 import { isAdmin } from '../auth/require-session'
-import { HttpError, notFound } from '../http/http-error'
+import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { DerivedMediaService } from './derived-media'
+import { deleteRemixesOf, remakeRemixesOf } from './remixes'
 
 /**
  * The animations' rules: who publishes, edits and deletes, and that nothing is half-written (files stored
@@ -128,13 +129,23 @@ async function storeSentFiles(
   return refs as Record<MediaFormat, FileRef>
 }
 
-/** The animation `editor` may edit: its uploader's, or any for an admin; 404 before 403. */
+/** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; 404 before 403. */
 export async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
   const record = await findWumpus(store, id)
   if (record.u_email !== editor && !(await isAdmin(store, editor))) {
+    if (record.remix?.visibility === 'private') throw notFound('No animation with this id')
     throw new HttpError('FORBIDDEN', 'Only admins and the uploader can edit this animation')
   }
   return record
+}
+
+/** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
+export async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
+  if (record?.remix && record.u_email === actor) return
+  if (await isAdmin(store, actor)) return
+  if (record?.remix?.visibility === 'private') throw notFound('No animation with this id')
+  throw new HttpError('FORBIDDEN', 'Only admins can do this')
 }
 
 /** How often an edit is made again on a fresh read when another edit changed the files meanwhile. */
@@ -148,6 +159,9 @@ const EDIT_ATTEMPTS = 5
  */
 export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
+  if (record.remix && patch.files) {
+    throw badRequest('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
+  }
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
   let before = record
   for (let attempt = 1; ; attempt++) {
@@ -172,7 +186,8 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
 /** After an edit was written: the audit entry, the files it replaced removed, the derived media followed. */
 async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, updated: WumpusRecord): Promise<WumpusRecord> {
   const changes = wumpusChanges(before, updated)
-  if (changes.length > 0) {
+  // The Activity log is the admins' record of the gallery: one's own remix is not part of it.
+  if (changes.length > 0 && !(updated.remix && updated.u_email === editor)) {
     await deps.audit.record({
       actor: editor,
       action: 'wumpus.edit',
@@ -185,10 +200,14 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
     if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
   await deps.derivedMedia.filesChanged(before, updated)
+  if (before.files.lottie.id !== updated.files.lottie.id) void remakeRemixesOf(deps, updated._id)
   return updated
 }
 
-/** An admin (checked by the route) deletes an animation with its files; answers how many were deleted (0 or 1). */
+/**
+ * Deletes an animation (mayDelete says who may) with its files, and an original's remixes with it; answers
+ * how many were deleted (0 or 1).
+ */
 export async function deleteWumpus(
   deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>,
   actor: string,
@@ -197,15 +216,18 @@ export async function deleteWumpus(
   const { store } = deps
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   const deletedCount = record ? await store.wumpuses.delete(record._id) : 0
-  if (record && deletedCount > 0) {
+  if (record && deletedCount > 0 && !(record.remix && record.u_email === actor)) {
     await deps.audit.record({
       actor,
       action: 'wumpus.delete',
       target: { type: 'wumpus', id: record._id, name: record.name },
       changes: wumpusChanges(record, undefined),
     })
+  }
+  if (record && deletedCount > 0) {
     await Promise.all(MEDIA_FORMATS.map((format) => store.files.delete(record.files[format].id)))
     await deps.derivedMedia.removed(record)
+    if (!record.remix) await deleteRemixesOf(deps, record._id)
   }
   return deletedCount
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
+import { newId } from './ids'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
   NewSession,
@@ -14,6 +15,7 @@ import type {
   PackPatch,
   PackRecord,
   PackUpdate,
+  RemixInfo,
   SessionRecord,
   StickerEmoji,
   StoredFile,
@@ -36,7 +38,7 @@ export const USER_DEFAULTS: UserDefaults = {
 }
 
 const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
-const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags', 'emoji', 'keywords']
+const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags', 'emoji', 'keywords', 'remix']
 
 /** Only the known keys whose value is defined (a patch may come straight from parsed input). */
 function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
@@ -71,7 +73,50 @@ export function wumpusPatchFields(patch: WumpusPatch): WumpusPatch {
   if (fields.tags) fields.tags = [...fields.tags]
   if (fields.emoji) fields.emoji = copyEmoji(fields.emoji)
   if (fields.keywords) fields.keywords = [...fields.keywords]
+  if (fields.remix) fields.remix = copyRemix(fields.remix)
   return fields
+}
+
+/** A copy of a remix's fields, its recipe's known fields only (a stored document may carry more). */
+export function copyRemix(remix: RemixInfo): RemixInfo {
+  const { colours, caption, outline, speed, mirror } = remix.recipe
+  return {
+    of: remix.of,
+    recipe: {
+      ...(colours === undefined ? {} : { colours: { ...colours } }),
+      ...(caption === undefined ? {} : { caption: { text: caption.text, position: caption.position } }),
+      ...(outline === undefined ? {} : { outline }),
+      ...(speed === undefined ? {} : { speed }),
+      ...(mirror === undefined ? {} : { mirror }),
+    },
+    source: remix.source,
+    visibility: remix.visibility,
+  }
+}
+
+/**
+ * Throws unless the patch may apply to the record: a `remix` patch applies to a remix only, and keeps
+ * what it is a remix of (an original never becomes a remix, nor a remix an original or another's remix).
+ */
+export function assertRemixPatch(current: Pick<WumpusRecord, '_id' | 'remix'>, patch: WumpusPatch): void {
+  if (patch.remix && patch.remix.of !== current.remix?.of) {
+    throw new Error(current.remix ? `Remix ${current._id} stays a remix of ${current.remix.of}` : `Animation ${current._id} is not a remix`)
+  }
+}
+
+/** The record after a patch (assertRemixPatch). */
+export function patchedWumpus(current: WumpusRecord, patch: WumpusPatch, updatedAt: Date): WumpusRecord {
+  const fields = wumpusPatchFields(patch)
+  assertRemixPatch(current, fields)
+  return { ...current, ...fields, updatedAt }
+}
+
+/** A new record with a new id, created now unless given. Remixes come in through insertRemix only (it keeps their cap). */
+export function newWumpusRecord(wumpus: NewWumpus, kind: 'original' | 'remix'): WumpusRecord {
+  if ((kind === 'remix') !== (wumpus.remix !== undefined))
+    throw new Error(kind === 'remix' ? 'Not a remix' : 'A remix is inserted with insertRemix')
+  const now = new Date()
+  return { _id: newId(now.getTime()), ...wumpusFields(wumpus), createdAt: wumpus.createdAt ?? now, updatedAt: now }
 }
 
 export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt'> {
@@ -85,6 +130,7 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
     emoji: copyEmoji(wumpus.emoji ?? []),
     keywords: [...(wumpus.keywords ?? [])],
     downloads: 0,
+    ...(wumpus.remix ? { remix: copyRemix(wumpus.remix) } : {}),
   }
 }
 
@@ -105,6 +151,7 @@ export function toWumpusRecord(
     keywords: [...(doc.keywords ?? [])],
     downloads: doc.downloads ?? 0,
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
+    ...(doc.remix ? { remix: copyRemix(doc.remix) } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }

@@ -42,6 +42,8 @@ interface IndexSpec {
   key: Record<string, number | string>
   name: string
   unique?: boolean
+  /** A partial index holds only the documents matching this filter. */
+  partialFilterExpression?: Document
 }
 
 class Collection {
@@ -514,12 +516,23 @@ class Engine {
       const name = typeof spec.name === 'string' ? spec.name : defaultIndexName(key)
       const same = collection.indexes.find((index) => index.name === name)
       if (same) {
-        if (keyString([same.key]) !== keyString([key]) || Boolean(same.unique) !== Boolean(spec.unique)) {
+        if (
+          keyString([same.key]) !== keyString([key]) ||
+          Boolean(same.unique) !== Boolean(spec.unique) ||
+          keyString([same.partialFilterExpression ?? null]) !== keyString([spec.partialFilterExpression ?? null])
+        ) {
           throw new CommandError(86, 'IndexKeySpecsConflict', `An existing index has the same name as the requested index: ${name}`)
         }
         continue
       }
-      const index: IndexSpec = { v: 2, key, name, ...(spec.unique === true ? { unique: true } : {}) }
+      const partial = spec.partialFilterExpression as Document | undefined
+      const index: IndexSpec = {
+        v: 2,
+        key,
+        name,
+        ...(spec.unique === true ? { unique: true } : {}),
+        ...(partial ? { partialFilterExpression: partial } : {}),
+      }
       if (index.unique) {
         const seen = new Set<string>()
         for (const doc of collection.docs) {
@@ -730,8 +743,8 @@ function keyString(values: unknown[]): string {
  * multikey index), so a unique index then refuses an element that another document has.
  */
 function indexKeys(doc: Document, index: IndexSpec): string[] {
-  // Stored documents never change (updates replace them), so their keys are worked out once per index's fields.
-  const paths = Object.keys(index.key).join('\0')
+  // Stored documents never change (updates replace them), so their keys are worked out once per index's fields and filter.
+  const paths = `${Object.keys(index.key).join('\0')}\0${keyString([index.partialFilterExpression ?? null])}`
   let byPaths = KEYS_OF.get(doc)
   if (!byPaths) {
     byPaths = new Map()
@@ -748,6 +761,7 @@ function indexKeys(doc: Document, index: IndexSpec): string[] {
 const KEYS_OF = new WeakMap<Document, Map<string, string[]>>()
 
 function computeIndexKeys(doc: Document, index: IndexSpec): string[] {
+  if (index.partialFilterExpression && !new Query(index.partialFilterExpression).test(doc)) return []
   const values = Object.keys(index.key).map((path) => getPath(doc, path) ?? null)
   const arrayAt = values.findIndex(Array.isArray)
   if (arrayAt < 0) return [keyString(values)]

@@ -23,6 +23,7 @@ export function toApiWumpus(record: WumpusRecord): Wumpus {
     downloads: record.downloads,
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),
+    ...(record.remix ? { remixOf: record.remix.of, recipe: record.remix.recipe, visibility: record.remix.visibility } : {}),
   }
 }
 

@@ -36,3 +36,14 @@ export function shownFrames(delaysMs: number[], fps: number, count: number): num
   }
   return shown
 }
+
+/** How many pixels are opaque white in `outlined` where `plain` is (nearly) transparent: an outline's ring. */
+export function whiteRing(plain: Uint8Array, outlined: Uint8Array): number {
+  if (plain.length !== outlined.length) throw new Error(`frames differ in size: ${plain.length} and ${outlined.length}`)
+  let ring = 0
+  for (let at = 0; at < plain.length; at += 4) {
+    const white = outlined[at + 3]! > 200 && outlined[at]! > 230 && outlined[at + 1]! > 230 && outlined[at + 2]! > 230
+    if (plain[at + 3]! < 10 && white) ring++
+  }
+  return ring
+}

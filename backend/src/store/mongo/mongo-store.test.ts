@@ -68,23 +68,31 @@ describe('mongo store storage layout', () => {
       const db = admin.db(dbName)
       const users = await db.collection('users').listIndexes().toArray()
       expect(users).toContainEqual(expect.objectContaining({ key: { email: 1 }, unique: true }))
-      const wumpuses = (await db.collection('wumpuses').listIndexes().toArray()).map((index) => index.key)
+      const wumpusIndexes = await db.collection('wumpuses').listIndexes().toArray()
+      const wumpuses = wumpusIndexes.map((index) => index.key)
       expect(wumpuses).toEqual(
         expect.arrayContaining([
           { u_email: 1 },
-          { createdAt: -1, _id: -1 },
-          { u_email: 1, createdAt: -1, _id: -1 },
-          { downloads: -1, createdAt: -1, _id: -1 },
-          { tags: 1, createdAt: -1, _id: -1 },
-          { tags: 1, downloads: -1, createdAt: -1, _id: -1 },
-          { fits: 1, createdAt: -1, _id: -1 },
-          { fits: 1, downloads: -1, createdAt: -1, _id: -1 },
-          { u_email: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { remixOf: 1, createdAt: -1, _id: -1 },
+          { u_email: 1, remixOf: 1, createdAt: -1, _id: -1 },
+          { remixOf: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { tags: 1, remixOf: 1, createdAt: -1, _id: -1 },
+          { tags: 1, remixOf: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { fits: 1, remixOf: 1, createdAt: -1, _id: -1 },
+          { fits: 1, remixOf: 1, downloads: -1, createdAt: -1, _id: -1 },
+          { u_email: 1, remixOf: 1, downloads: -1, createdAt: -1, _id: -1 },
           { searchPrefixes: 1 },
           { 'files.gif.id': 1 },
           { 'files.apng.id': 1 },
           { 'files.lottie.id': 1 },
           { renderedVersion: 1 },
+        ]),
+      )
+      const remixesOnly = { remixOwner: { $exists: true } }
+      expect(wumpusIndexes).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ key: { remixOwner: 1, createdAt: -1, _id: -1 }, partialFilterExpression: remixesOnly }),
+          expect.objectContaining({ key: { remixOwner: 1, remixSlot: 1 }, unique: true, partialFilterExpression: remixesOnly }),
         ]),
       )
       const files = (await db.collection('files.files').listIndexes().toArray()).map((index) => index.key)
@@ -99,8 +107,18 @@ describe('mongo store storage layout', () => {
       await store.users.upsert('ann@example.com', {})
       const duplicate = db.collection('users').insertOne({ _id: 'x' as never, email: 'ann@example.com' })
       await expect(duplicate).rejects.toMatchObject({ code: 11000 })
-      // Opening again over existing indexes is fine.
+      // Opening again over existing indexes is fine, and drops the list indexes from before remixes.
+      const beforeRemixes: Array<Record<string, 1 | -1>> = [
+        { createdAt: -1, _id: -1 },
+        { downloads: -1, createdAt: -1, _id: -1 },
+        { tags: 1, createdAt: -1, _id: -1 },
+        { u_email: 1, downloads: -1, createdAt: -1, _id: -1 },
+      ]
+      for (const key of beforeRemixes) await db.collection('wumpuses').createIndex(key)
       await (await openMongoStore({ uri, dbName })).close()
+      const reopened = (await db.collection('wumpuses').listIndexes().toArray()).map((index) => index.key)
+      for (const key of beforeRemixes) expect(reopened).not.toContainEqual(key)
+      expect(reopened).toHaveLength(wumpuses.length)
     } finally {
       await store.close()
       await admin.db(dbName).dropDatabase()

@@ -2,7 +2,7 @@
  * The mongo store: the official driver, one collection per aggregate, files in GridFS. Several server
  * instances may share one database; indexes are created (or found) at every start.
  */
-import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Db } from 'mongodb'
+import { MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type Db } from 'mongodb'
 import { RateLimiterMemory, RateLimiterMongo, RateLimiterRes } from 'rate-limiter-flexible'
 import { MONGO_FILTER_FIELDS, readyPlatforms } from '../facets'
 import type { RateCounter, Store } from '../port'
@@ -16,7 +16,7 @@ import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
 import { MongoSessions } from './sessions'
 import { MongoUsers } from './users'
-import { MOST_DOWNLOADED_FIRST, MongoWumpuses, NEWEST_FIRST, uniqueFileIds, type WumpusDocument } from './wumpuses'
+import { MOST_DOWNLOADED_FIRST, MongoWumpuses, NEWEST_FIRST, ORIGINALS, REMIXES_ONLY, uniqueFileIds, type WumpusDocument } from './wumpuses'
 
 export interface MongoStoreOptions {
   uri: string
@@ -59,20 +59,36 @@ function dbNameFromUri(uri: string): string | undefined {
 async function createIndexes(db: Db, warn: (message: string) => void): Promise<void> {
   await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
   const wumpuses = db.collection<WumpusDocument>('wumpuses')
+  // The list orders, with and without filters, after `remixOf` (null for all but remixes: ORIGINALS), so
+  // that a page of originals is one index range; the first two also list an original's remixes.
   await wumpuses.createIndexes([
     { key: { u_email: 1 } },
-    { key: NEWEST_FIRST },
-    { key: MOST_DOWNLOADED_FIRST },
+    { key: { remixOf: 1, ...NEWEST_FIRST } },
+    { key: { remixOf: 1, ...MOST_DOWNLOADED_FIRST } },
     ...MONGO_FILTER_FIELDS.flatMap((field) => [
-      { key: { [field]: 1, ...NEWEST_FIRST } },
-      { key: { [field]: 1, ...MOST_DOWNLOADED_FIRST } },
+      { key: { [field]: 1, remixOf: 1, ...NEWEST_FIRST } },
+      { key: { [field]: 1, remixOf: 1, ...MOST_DOWNLOADED_FIRST } },
     ]),
+    // One owner's remixes newest first, and the places that keep them within their cap (insertRemix).
+    { key: { remixOwner: 1, ...NEWEST_FIRST }, partialFilterExpression: REMIXES_ONLY },
+    { key: { remixOwner: 1, remixSlot: 1 }, unique: true, partialFilterExpression: REMIXES_ONLY },
     // Multikey: one entry per stored prefix.
     { key: { searchPrefixes: 1 } },
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
     // Render jobs are claimed below a version: the few animations that need one.
     { key: { renderedVersion: 1 } },
   ])
+  // The list indexes from before remixes, superseded by those above.
+  for (const key of [
+    NEWEST_FIRST,
+    MOST_DOWNLOADED_FIRST,
+    ...MONGO_FILTER_FIELDS.flatMap((field) => [
+      { [field]: 1, ...NEWEST_FIRST },
+      { [field]: 1, ...MOST_DOWNLOADED_FIRST },
+    ]),
+  ]) {
+    await dropIndexIfThere(wumpuses, key)
+  }
   for (const counts of ['tags', 'emoji']) await db.collection(counts).createIndexes([{ key: { count: -1, _id: 1 } }])
   // Records stored before fileIds existed get it, then one unique multikey index claims every file.
   for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
@@ -98,6 +114,17 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     .createIndexes([{ key: { email: 1, wumpusId: 1 }, unique: true }, { key: FAVOURITES_NEWEST_FIRST }, { key: { wumpusId: 1 } }])
 }
 
+const INDEX_NOT_FOUND = 27
+
+/** Drops the index with these keys, when there is one. */
+async function dropIndexIfThere(collection: Collection<WumpusDocument>, key: Record<string, number>): Promise<void> {
+  try {
+    await collection.dropIndex(key as never)
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)) throw error
+  }
+}
+
 /**
  * Brings documents stored before tags, download counts or the current search prefixes up to date, in
  * batches. Runs at every start; costs one indexed query when there is nothing to do.
@@ -110,8 +137,9 @@ async function indexOlderWumpuses(db: Db): Promise<void> {
   for await (const doc of wumpuses.find(beforeKept, { projection: { files: 1, derived: 1 } })) {
     await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc), renderedVersion: renderedVersion(doc) } })
   }
+  // Remixes have no search prefixes.
   const stale = wumpuses.find(
-    { searchVersion: { $ne: SEARCH_VERSION } },
+    { searchVersion: { $ne: SEARCH_VERSION }, ...ORIGINALS },
     {
       projection: { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1 },
     },

@@ -4,7 +4,7 @@ import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from 
 import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
 import { mongoFilter, readyPlatforms } from '../facets'
-import { isId, newId } from '../ids'
+import { isId } from '../ids'
 import { decodeCursor, encodeCursor, recordKey } from '../list-order'
 import {
   DuplicateKeyError,
@@ -23,12 +23,14 @@ import {
 } from '../port'
 import {
   WUMPUS_FILE_ID_PATHS,
+  assertRemixPatch,
   copyDerived,
   derivedFileIds,
   renderedVersion,
   sameFiles,
+  newWumpusRecord,
+  patchedWumpus,
   toWumpusRecord,
-  wumpusFields,
   wumpusFileIds,
   wumpusPatchFields,
 } from '../records'
@@ -44,6 +46,9 @@ import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Match
  * `fits` lists the platforms with a ready export (facets.ts readyPlatforms) for the fits filter. The
  * derived media keep their files' ids in one array, indexed, so findByFile finds them.
  * `renderedVersion` (records.ts) and `render` are the render job (mongo/render-jobs.ts).
+ * A remix also keeps `remixOf` (its original), `remixOwner` (its u_email) and `remixSlot` (which of its
+ * owner's `max` places it takes: a unique index makes concurrent inserts take different ones). It has no
+ * search prefixes, no tag or emoji counts, and every list and count asks for `remixOf: null`.
  */
 export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
   Partial<SearchFields> & {
@@ -52,6 +57,9 @@ export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
     fits?: Platform[]
     renderedVersion?: number
     render?: RenderState
+    remixOf?: string | null
+    remixOwner?: string
+    remixSlot?: number
   }
 
 /** A render job's lease and its failures at one rules version (absent on animations never claimed). */
@@ -74,6 +82,10 @@ interface CountDocument {
 
 export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
 export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
+/** What every list, search and count asks for: the animations that are not remixes (null matches a missing field). */
+export const ORIGINALS = { remixOf: null }
+/** The documents in the remix indexes (a partial index takes `$exists: true`, not a missing field). */
+export const REMIXES_ONLY = { remixOwner: { $exists: true } }
 /** Records as the port answers them: the search prefixes stay in the database. */
 export const RECORD_PROJECTION = { searchPrefixes: 0 } as const
 const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
@@ -85,13 +97,13 @@ export function uniqueFileIds(files: WumpusRecord['files']): string[] {
   return [...new Set(wumpusFileIds({ files }))]
 }
 
-/** A record as stored: with its search prefixes, its files' claim and its ready platforms. */
-export function toWumpusDocument(record: WumpusRecord): WumpusDocument {
+/** A record as stored: with its search prefixes (a remix's remix fields instead), its files' claim and its ready platforms. */
+export function toWumpusDocument(record: WumpusRecord, remixSlot?: number): WumpusDocument {
   const { derived, ...rest } = record
   return {
     ...rest,
     ...(derived ? { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } : {}),
-    ...searchFields(record),
+    ...(record.remix ? { remixOf: record.remix.of, remixOwner: record.u_email, remixSlot } : searchFields(record)),
     fileIds: uniqueFileIds(record.files),
     fits: readyPlatforms(record),
     renderedVersion: renderedVersion(record),
@@ -140,7 +152,7 @@ export class MongoWumpuses implements WumpusRepository {
     const words = queryWords(options.q)
     const order = listOrder(options.sort, words)
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
-    const filter: Filter<WumpusDocument> = mongoFilter(options)
+    const filter: Filter<WumpusDocument> = { ...mongoFilter(options), ...ORIGINALS }
     return guard(async () => {
       if (words.length === 0) return this.plainPage(order, filter, options.limit, after)
       const matches = await this.search.matches(words, options)
@@ -237,13 +249,7 @@ export class MongoWumpuses implements WumpusRepository {
   }
 
   async insert(wumpus: NewWumpus): Promise<WumpusRecord> {
-    const now = new Date()
-    const record: WumpusRecord = {
-      _id: newId(now.getTime()),
-      ...wumpusFields(wumpus),
-      createdAt: wumpus.createdAt ?? now,
-      updatedAt: now,
-    }
+    const record = newWumpusRecord(wumpus, 'original')
     await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record))))
     this.changed()
     await this.moveCounts(record, 1)
@@ -256,6 +262,7 @@ export class MongoWumpuses implements WumpusRepository {
    */
   async restore(records: readonly WumpusRecord[]): Promise<void> {
     if (records.length === 0) return
+    if (records.some((record) => record.remix)) throw new Error('Remixes are not restored')
     await guard(() => this.wumpuses.insertMany(records.map(toWumpusDocument)))
     this.changed()
     await addCounts(this.tagCounts, tally(records.map((record) => record.tags)))
@@ -269,6 +276,11 @@ export class MongoWumpuses implements WumpusRepository {
       ? Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id]))
       : {}
     const fields = wumpusPatchFields(patch)
+    if (fields.remix) {
+      const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { remix: 1 } }))
+      if (!current) return undefined
+      assertRemixPatch(current, fields)
+    }
     const withFiles = fields.files ? await this.withFiles(id, fields.files) : undefined
     const fileIds = withFiles?.set ?? {}
     const unset = withFiles?.newLottie ? { $unset: NEW_RENDER_JOB } : {}
@@ -278,7 +290,7 @@ export class MongoWumpuses implements WumpusRepository {
       const doc = await claiming(() =>
         guard(() =>
           this.wumpuses.findOneAndUpdate(
-            { _id: id, ...sameFilesFilter },
+            { _id: id, ...sameFilesFilter, ...(fields.remix ? { remixOf: fields.remix.of } : {}) },
             { $set: set, ...unset },
             { returnDocument: 'after', projection: RECORD_PROJECTION },
           ),
@@ -293,7 +305,7 @@ export class MongoWumpuses implements WumpusRepository {
       if (!current) return undefined
       const before = toWumpusRecord(current)
       if (whileFiles && !sameFiles(before.files, whileFiles)) return undefined
-      const next = { ...before, ...fields, updatedAt: new Date() }
+      const next = patchedWumpus(before, fields, new Date())
       const unchanged: Filter<WumpusDocument> = {
         _id: id,
         name: before.name,
@@ -302,8 +314,9 @@ export class MongoWumpuses implements WumpusRepository {
         emoji: current.emoji ?? { $exists: false },
         keywords: current.keywords ?? { $exists: false },
         ...sameFilesFilter,
+        ...(fields.remix ? { remixOf: fields.remix.of } : {}),
       }
-      const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...searchFields(next) }
+      const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...(next.remix ? {} : searchFields(next)) }
       const doc = await claiming(() =>
         guard(() =>
           this.wumpuses.findOneAndUpdate(unchanged, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
@@ -312,8 +325,10 @@ export class MongoWumpuses implements WumpusRepository {
       if (!doc) continue
       this.changed()
       const updated = toWumpusRecord(doc)
-      await this.moveCounts(before, -1, updated)
-      await this.moveCounts(updated, 1, before)
+      if (!updated.remix) {
+        await this.moveCounts(before, -1, updated)
+        await this.moveCounts(updated, 1, before)
+      }
       return updated
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
@@ -362,30 +377,74 @@ export class MongoWumpuses implements WumpusRepository {
 
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1 } }))
+    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 } }))
     if (!doc) return 0
     this.changed()
-    await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
+    if (!doc.remixOf) await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
     await this.packs.removeWumpus(id)
     await this.favourites.removeWumpus(id)
     return 1
   }
 
-  // Remixes: to be built (issue 21); stubs keep the port whole meanwhile.
-  insertRemix(_wumpus: NewWumpus & { remix: RemixInfo }, _options: { max: number }): Promise<WumpusRecord | 'full'> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  /**
+   * Takes one of the owner's free places (remixSlot) below max: the unique index on (remixOwner,
+   * remixSlot) lets only one of concurrent inserts have a place, the others read the places again.
+   */
+  async insertRemix(wumpus: NewWumpus & { remix: RemixInfo }, options: { max: number }): Promise<WumpusRecord | 'full'> {
+    const record = newWumpusRecord(wumpus, 'remix')
+    // Each lost race means another insert took a place: at most max of them before it is full.
+    for (let attempt = 0; attempt <= options.max; attempt++) {
+      const taken = await guard(() =>
+        this.wumpuses.find({ remixOwner: record.u_email }, { projection: { _id: 0, remixSlot: 1 } }).toArray(),
+      )
+      if (taken.length >= options.max) return 'full'
+      const used = new Set(taken.map((doc) => doc.remixSlot))
+      const free = Array.from({ length: options.max }, (_, slot) => slot).filter((slot) => !used.has(slot))
+      // A random one, so that racing inserts seldom pick the same.
+      const slot = free[Math.floor(Math.random() * free.length)]
+      if (slot === undefined) return 'full'
+      try {
+        await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record, slot))))
+      } catch (error) {
+        if (error instanceof DuplicateKeyError && /remixSlot/.test(error.message)) continue
+        throw error
+      }
+      this.changed()
+      return record
+    }
+    return 'full'
   }
 
-  listRemixes(_options: ListRemixesOptions): Promise<WumpusPage> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  async listRemixes(options: ListRemixesOptions): Promise<WumpusPage> {
+    if (options.owner === undefined && options.of === undefined) throw new Error('Remixes are listed by owner or by original')
+    const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+    const filter: Filter<WumpusDocument> = {
+      ...(options.owner === undefined ? {} : { remixOwner: options.owner }),
+      ...(options.of === undefined ? {} : { remixOf: options.of }),
+    }
+    const [docs, total] = await guard(() =>
+      Promise.all([
+        this.wumpuses
+          .find(after ? { ...filter, $or: afterKey(after, 'new') } : filter, { projection: RECORD_PROJECTION })
+          .sort(NEWEST_FIRST)
+          .limit(options.limit + 1)
+          .toArray(),
+        this.wumpuses.countDocuments(filter),
+      ]),
+    )
+    const items = docs.slice(0, options.limit).map(toWumpusRecord)
+    const last = items.at(-1)
+    return docs.length > options.limit && last
+      ? { items, total, nextCursor: encodeCursor(recordKey(last, 'new'), 'new') }
+      : { items, total }
   }
 
-  countRemixes(_of: string): Promise<number> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  countRemixes(of: string): Promise<number> {
+    return isId(of) ? guard(() => this.wumpuses.countDocuments({ remixOf: of })) : Promise.resolve(0)
   }
 
   count(): Promise<number> {
-    return guard(() => this.wumpuses.countDocuments({}))
+    return guard(() => this.wumpuses.countDocuments(ORIGINALS))
   }
 
   /** Moves the downloads revision only: kept searches hold no download counts (the popular order reads them). */

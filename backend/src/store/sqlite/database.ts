@@ -210,6 +210,19 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX packs_public_newest ON packs (created_at DESC, id DESC) WHERE visibility = 'public';
   CREATE INDEX packs_personal_updated ON packs (created_by, updated_at DESC, id DESC) WHERE visibility <> 'public';
   `,
+  // Remixes (port RemixInfo): the remix as JSON and the original's id, NULL on every other animation. They
+  // are never listed: they get no words nor facets, and the unfiltered orders' indexes leave them out.
+  // Remixes are listed by owner (u_email) and by original, newest first, each from its own partial index.
+  `
+  ALTER TABLE wumpuses ADD COLUMN remix TEXT;
+  ALTER TABLE wumpuses ADD COLUMN remix_of TEXT;
+  DROP INDEX wumpuses_newest;
+  DROP INDEX wumpuses_popular;
+  CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC) WHERE remix_of IS NULL;
+  CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC) WHERE remix_of IS NULL;
+  CREATE INDEX wumpuses_remixes_by_owner ON wumpuses (u_email, created_at DESC, id DESC) WHERE remix_of IS NOT NULL;
+  CREATE INDEX wumpuses_remixes_of ON wumpuses (remix_of, created_at DESC, id DESC) WHERE remix_of IS NOT NULL;
+  `,
 ]
 
 /**

@@ -8,6 +8,13 @@ import { describeStoreContract, sampleWumpus } from '../store-contract'
 import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
+/** Undoes migration 7 (remixes) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_REMIXES = `
+  DROP INDEX wumpuses_remixes_by_owner; DROP INDEX wumpuses_remixes_of; DROP INDEX wumpuses_newest; DROP INDEX wumpuses_popular;
+  ALTER TABLE wumpuses DROP COLUMN remix; ALTER TABLE wumpuses DROP COLUMN remix_of;
+  CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC);
+  CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC);`
+
 /** Undoes migration 6 (personal packs) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_PERSONAL_PACKS = `
   DROP INDEX packs_public_newest; DROP INDEX packs_personal_updated;
@@ -103,6 +110,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_REMIXES)
     db.exec(BEFORE_PERSONAL_PACKS)
     db.exec(
       'DROP TABLE favourites; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at; PRAGMA user_version = 3',
@@ -212,6 +220,7 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       db.exec(
         'DROP TABLE favourites; DROP INDEX wumpuses_render_jobs; DROP INDEX sessions_by_last_use; ALTER TABLE sessions DROP COLUMN last_used_at',
@@ -250,6 +259,7 @@ describe('sqlite store upgrades to personal packs', () => {
       await store.close()
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       // Made a minute ago, changed 5 s later.
       const createdAt = new Date(Date.now() - 60_000)
@@ -274,6 +284,47 @@ describe('sqlite store upgrades to personal packs', () => {
         (await store.packs.update(old.id, { name: 'Too Old' }, { editedAt: new Date(createdAt.getTime() + 1000) }))!.superseded,
       ).toEqual(['name'])
       expect((await store.packs.update(old.id, { name: 'Renamed' }))!.pack.name).toBe('Renamed')
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('sqlite store upgrades to remixes', () => {
+  it('keeps the animations stored before, in every list, and then keeps remixes out of the lists', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const records = []
+      for (let i = 0; i < 3; i++)
+        records.push(await store.wumpuses.insert(sampleWumpus({ tags: ['old'], createdAt: new Date(Date.UTC(2026, 0, i + 1)) })))
+      await store.wumpuses.addDownloads(new Map([[records[0]!._id, 5]]))
+      const newest = await store.wumpuses.list({ limit: 10 })
+      const popular = await store.wumpuses.list({ limit: 10, sort: 'popular' })
+      await store.close()
+      // The database as version 6 (personal packs) left it.
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_REMIXES)
+      db.pragma('user_version = 6')
+      db.close()
+
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.list({ limit: 10 })).toEqual(newest)
+      expect(await store.wumpuses.list({ limit: 10, sort: 'popular' })).toEqual(popular)
+      for (const record of records) expect((await store.wumpuses.get(record._id))!.remix).toBeUndefined()
+      const original = records[1]!
+      const remix = await store.wumpuses.insertRemix(
+        {
+          ...sampleWumpus({ tags: ['old'] }),
+          remix: { of: original._id, recipe: { mirror: true }, source: original.files.lottie.id, visibility: 'private' },
+        },
+        { max: 1 },
+      )
+      expect(remix).not.toBe('full')
+      expect(await store.wumpuses.list({ limit: 10 })).toEqual(newest)
+      expect((await store.wumpuses.list({ limit: 10, tag: 'old' })).total).toBe(3)
+      expect(await store.wumpuses.countRemixes(original._id)).toBe(1)
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })

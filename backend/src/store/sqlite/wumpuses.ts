@@ -1,8 +1,8 @@
 /** Animations in SQLite: records, their list orders and filters, their words, and the files they claim. */
 import { fieldWords, FIELD_BIT, listOrder, queryWords, SEARCH_FIELDS, type ListKey, type ListOrder } from '../../../../contract/search'
 import { EMOJI_FACET, filterFacets, recordFacets, TAG_FACET } from '../facets'
-import { isId, newId } from '../ids'
-import { decodeCursor, encodeCursor, PageSelector } from '../list-order'
+import { isId } from '../ids'
+import { decodeCursor, encodeCursor, PageSelector, recordKey } from '../list-order'
 import {
   FileInUseError,
   type DerivedMedia,
@@ -17,7 +17,7 @@ import {
   type WumpusRecord,
   type WumpusRepository,
 } from '../port'
-import { copyDerived, renderedVersion, sameFiles, toWumpusRecord, wumpusFields, wumpusFileIds, wumpusPatchFields } from '../records'
+import { copyDerived, newWumpusRecord, patchedWumpus, renderedVersion, sameFiles, toWumpusRecord, wumpusFileIds } from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
 import type { SqliteFavourites } from './favourites'
@@ -47,6 +47,9 @@ export interface WumpusRow {
   render_failures: number
   render_failed_version: number
   render_retry_at: number | null
+  /** Remixes only (RemixInfo as JSON, and its `of`); NULL on every other animation. */
+  remix: string | null
+  remix_of: string | null
 }
 
 /** The columns written from a record. */
@@ -71,6 +74,8 @@ export function toRow(record: WumpusRecord): RecordRow {
     created_at: record.createdAt.getTime(),
     updated_at: record.updatedAt.getTime(),
     rendered_version: renderedVersion(record),
+    remix: record.remix ? json.write(record.remix) : null,
+    remix_of: record.remix?.of ?? null,
   }
 }
 
@@ -87,6 +92,7 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
     keywords: json.read<string[]>(row.keywords),
     files: json.read<WumpusRecord['files']>(row.files),
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
+    ...(row.remix === null ? {} : { remix: json.read<RemixInfo>(row.remix) }),
     downloads: row.downloads,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -116,23 +122,28 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql = {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at, rendered_version)
-         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at, @rendered_version)`,
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at,
+         rendered_version, remix, remix_of)
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at,
+         @rendered_version, @remix, @remix_of)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
          keywords = @keywords, files = @files,
-         derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version WHERE seq = @seq`,
+         derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of
+         WHERE seq = @seq`,
       ),
       newRenderJob: db.prepare<[number]>(
         'UPDATE wumpuses SET render_failures = 0, render_failed_version = 0, render_retry_at = NULL WHERE seq = ?',
       ),
       delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
-      count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM wumpuses'),
+      count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM wumpuses WHERE remix_of IS NULL'),
+      remixesBy: db.prepare<[string], number>('SELECT count(*) FROM wumpuses WHERE u_email = ? AND remix_of IS NOT NULL').pluck(),
+      remixesOf: db.prepare<[string], number>('SELECT count(*) FROM wumpuses WHERE remix_of = ?').pluck(),
       addDownloads: db.prepare<[number, string], { seq: number; downloads: number }>(
         'UPDATE wumpuses SET downloads = downloads + ? WHERE id = ? RETURNING seq, downloads',
       ),
-      positiveDownloads: db.prepare<[], [number, number]>('SELECT seq, downloads FROM wumpuses WHERE downloads > 0'),
+      positiveDownloads: db.prepare<[], [number, number]>('SELECT seq, downloads FROM wumpuses WHERE downloads > 0 AND remix_of IS NULL'),
       insertWord: db.prepare<[string, number, number, number]>(
         'INSERT INTO wumpus_words (word, seq, fields, created_at) VALUES (?, ?, ?, ?)',
       ),
@@ -167,17 +178,52 @@ export class SqliteWumpuses implements WumpusRepository {
     })
   }
 
-  // Remixes: to be built (issue 21); stubs keep the port whole meanwhile.
-  insertRemix(_wumpus: NewWumpus & { remix: RemixInfo }, _options: { max: number }): Promise<WumpusRecord | 'full'> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  /** Counted and inserted in one transaction: SQLite has one writer, so concurrent inserts never pass max. */
+  insertRemix(wumpus: NewWumpus & { remix: RemixInfo }, options: { max: number }): Promise<WumpusRecord | 'full'> {
+    return guarded(() => {
+      const record = newWumpusRecord(wumpus, 'remix')
+      const stored = this.db.transaction(() => {
+        if (this.sql.remixesBy.get(record.u_email)! >= options.max) return false
+        this.store(record)
+        return true
+      })()
+      if (!stored) return 'full'
+      this.changed()
+      return record
+    })
   }
 
-  listRemixes(_options: ListRemixesOptions): Promise<WumpusPage> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  listRemixes(options: ListRemixesOptions): Promise<WumpusPage> {
+    return guarded(() => {
+      const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
+      const conditions = ['remix_of IS NOT NULL']
+      const params: Record<string, string | number> = {}
+      if (options.owner !== undefined) {
+        conditions.push('u_email = @owner')
+        params.owner = options.owner
+      }
+      if (options.of !== undefined) {
+        conditions.push('remix_of = @of')
+        params.of = options.of
+      }
+      if (conditions.length === 1) throw new Error('Remixes are listed by owner or by original')
+      const where = conditions.join(' AND ')
+      const total = this.statement<number>(`SELECT count(*) FROM wumpuses WHERE ${where}`).pluck().get(params)!
+      if (after) Object.assign(params, { time: after.time, id: after.id })
+      const rows = this.statement<WumpusRow>(
+        `SELECT * FROM wumpuses WHERE ${where}${after ? ' AND (created_at, id) < (@time, @id)' : ''}
+         ORDER BY created_at DESC, id DESC LIMIT @limit`,
+      ).all({ ...params, limit: options.limit + 1 })
+      const items = rows.slice(0, options.limit).map(wumpusFromRow)
+      const last = items.at(-1)
+      return rows.length > options.limit && last
+        ? { items, total, nextCursor: encodeCursor(recordKey(last, 'new'), 'new') }
+        : { items, total }
+    })
   }
 
-  countRemixes(_of: string): Promise<number> {
-    return Promise.reject(new Error('remixes are not stored yet'))
+  countRemixes(of: string): Promise<number> {
+    return guarded(() => (isId(of) ? this.sql.remixesOf.get(of)! : 0))
   }
 
   count(): Promise<number> {
@@ -186,20 +232,17 @@ export class SqliteWumpuses implements WumpusRepository {
 
   insert(wumpus: NewWumpus): Promise<WumpusRecord> {
     return guarded(() => {
-      const now = new Date()
-      const record: WumpusRecord = {
-        _id: newId(now.getTime()),
-        ...wumpusFields(wumpus),
-        createdAt: wumpus.createdAt ?? now,
-        updatedAt: now,
-      }
-      this.db.transaction(() => {
-        const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
-        this.index(seq, record)
-      })()
+      const record = newWumpusRecord(wumpus, 'original')
+      this.db.transaction(() => this.store(record))()
       this.changed()
       return record
     })
+  }
+
+  /** Inserts a new record and what is kept about it; inside the caller's transaction. */
+  private store(record: WumpusRecord): void {
+    const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
+    this.index(seq, record)
   }
 
   update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
@@ -208,7 +251,7 @@ export class SqliteWumpuses implements WumpusRepository {
       if (!row) return undefined
       const current = wumpusFromRow(row)
       if (options.whileFiles && !sameFiles(current.files, options.whileFiles)) return undefined
-      const updated: WumpusRecord = { ...current, ...wumpusPatchFields(patch), updatedAt: new Date() }
+      const updated = patchedWumpus(current, patch, new Date())
       this.replace(row.seq, current, updated)
       return updated
     })
@@ -331,7 +374,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f'
       if (lead !== undefined) params.lead = lead
       const conditions = [
-        ...(lead === undefined ? [] : ['f.facet = @lead']),
+        lead === undefined ? 'w.remix_of IS NULL' : 'f.facet = @lead',
         ...others.map((facet, i) => member(facet, i, alias)),
         ...(after ? [`(${alias}.created_at, ${alias}.id) < (@time, @id)`] : []),
       ]
@@ -341,7 +384,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const [lead, ...others] = few ? byMembers : [undefined, ...byMembers]
       if (lead !== undefined) params.lead = lead
       const conditions = [
-        ...(lead === undefined ? [] : ['f.facet = @lead']),
+        lead === undefined ? 'w.remix_of IS NULL' : 'f.facet = @lead',
         ...others.map((facet, i) => member(facet!, i, 'w')),
         ...(after ? ['(w.downloads, w.created_at, w.id) < (@rank, @time, @id)'] : []),
       ]
@@ -445,6 +488,8 @@ export class SqliteWumpuses implements WumpusRepository {
     })
     if (taken.length > 0 && !options.skipTakenFiles) throw new FileInUseError(taken)
     for (const fileId of fileIds) if (!taken.includes(fileId)) this.sql.claim.run(fileId, seq)
+    // Lists, searches, tags and emoji never see a remix.
+    if (record.remix) return
     const time = record.createdAt.getTime()
     for (const [word, fields] of fieldMasks(record)) this.sql.insertWord.run(word, seq, fields, time)
     for (const facet of recordFacets(record)) this.sql.insertFacet.run(facet, seq, time, record._id)

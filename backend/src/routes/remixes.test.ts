@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { myRemixListPath, remixPath, remixSharingPath, wumpusColoursPath } from '../../../contract/api-paths'
+import { REMIXES_MAX } from '../../../contract/limits'
+import { colourChoicesSchema } from '../../../contract/remix/recipe'
+import { remixCreatedSchema } from '../../../contract/remix/remix-api'
+import { stickerExportListSchema } from '../../../contract/stickers'
+import { wumpusListSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
+import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
+import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
+import type { WumpusRecord } from '../store/port'
+import { errorBody } from '../../test/support/error-body'
+import { startTestServer, type TestServer } from '../../test/support/test-server'
+
+let server: TestServer
+const ADMIN = 'admin@example.com'
+let admin: string
+
+beforeAll(async () => {
+  server = await startTestServer({}, { deriveMedia: true })
+  await server.store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
+  admin = await server.sessionToken(ADMIN)
+})
+afterAll(() => server.close())
+
+const call = (method: string, path: string, token?: string, body?: unknown) =>
+  fetch(server.url + path, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+  })
+
+async function expectError(res: Response, status: number, code: string, reason?: string) {
+  expect(res.status, await res.clone().text()).toBe(status)
+  const { error } = errorBody(await res.json())
+  expect(error.code).toBe(code)
+  if (reason) expect((error.details as { reason?: string }).reason).toBe(reason)
+  return error
+}
+
+let people = 0
+async function someone(options: { emailVerified?: boolean } = {}): Promise<{ email: string; token: string }> {
+  const email = `remixer-${++people}@example.com`
+  await server.store.users.upsert(email, { user_name: `Remixer ${people}` })
+  return { email, token: await server.sessionToken(email, options) }
+}
+
+/** A Lottie uploaded by the admin (for publishing, or as an original's new Lottie). */
+async function uploadLottie(bytes = lottieBytes()): Promise<string> {
+  const data = new FormData()
+  data.append('file', new Blob([new Uint8Array(bytes)]), 'ball.json')
+  const res = await call('POST', '/api/uploads/animation?format=lottie', admin, data)
+  expect(res.status, await res.clone().text()).toBe(201)
+  return uploadedAnimationFileSchema.parse(await res.json()).id
+}
+
+/** An original published by the admin from a Lottie only (GIF and APNG rendered). */
+async function publish(name = 'Bouncing Ball', bytes = lottieBytes()): Promise<Wumpus> {
+  const data = new FormData()
+  data.append('name', name)
+  data.append('description', 'A ball to make your own')
+  data.append('lottie', new Blob([new Uint8Array(bytes)]), 'ball.json')
+  const res = await call('POST', '/api/wumpuses', admin, data)
+  expect(res.status, await res.clone().text()).toBe(201)
+  return wumpusSchema.parse(await res.json())
+}
+
+async function slotOf(id: string): Promise<string> {
+  return colourChoicesSchema.parse(await (await call('GET', wumpusColoursPath(id))).json()).slots[0]!.id
+}
+
+async function remix(originalId: string, token: string, recipe: object = {}): Promise<string> {
+  const res = await call('POST', remixPath(originalId), token, recipe)
+  expect(res.status, await res.clone().text()).toBe(201)
+  return remixCreatedSchema.parse(await res.json()).id
+}
+
+const fileIds = (record: WumpusRecord) => Object.values(record.files).map((file) => file.id)
+const stored = async (ids: string[]) => Promise.all(ids.map(async (id) => (await server.store.files.info(id)) !== undefined))
+
+describe('remixes over HTTP', () => {
+  let original: Wumpus
+  beforeAll(async () => {
+    original = await publish()
+  })
+
+  it('makes a private remix its owner and admins see, with files of its own, shared by link when its owner says so', async () => {
+    const owner = await someone()
+    const other = await someone()
+    const slot = await slotOf(original._id)
+    const recipe = { colours: { [slot]: '#FF7FA6' }, caption: { text: 'Hi there', position: 'top' }, speed: 1.5, mirror: true }
+    const id = await remix(original._id, owner.token, recipe)
+
+    const mine = await call('GET', `/api/wumpus/${id}`, owner.token)
+    expect(mine.status).toBe(200)
+    expect(mine.headers.get('cache-control')).toBe('private, no-store')
+    const shown = wumpusSchema.parse(await mine.json())
+    expect(shown).toMatchObject({
+      remixOf: original._id,
+      recipe: { ...recipe, colours: { [slot]: '#ff7fa6' } },
+      visibility: 'private',
+      u_email: owner.email,
+      name: original.name,
+    })
+    expect(shown.remixes).toBeUndefined()
+    for (const url of [shown.gif, shown.apng, shown.lottie]) expect(url).not.toBe(original.gif)
+    // Its Lottie is the edit: the caption is drawn as paths, never a text layer.
+    const edited = await (await call('GET', shown.lottie, owner.token)).json()
+    expect(JSON.stringify(edited)).not.toContain('"ty":5')
+
+    for (const token of [undefined, other.token]) await expectError(await call('GET', `/api/wumpus/${id}`, token), 404, 'NOT_FOUND')
+    expect((await call('GET', `/api/wumpus/${id}`, admin)).status).toBe(200)
+    for (const path of ['stickers', 'still.png']) {
+      expect((await call('GET', `/api/wumpus/${id}/${path}`, owner.token)).status).toBe(200)
+      await expectError(await call('GET', `/api/wumpus/${id}/${path}`), 404, 'NOT_FOUND')
+    }
+    // Its files: its owner's (never publicly cacheable), unknown to others.
+    const gif = await call('GET', shown.gif, owner.token)
+    expect(gif.status).toBe(200)
+    expect(gif.headers.get('cache-control')).toBe('private, no-cache')
+    for (const token of [undefined, other.token]) await expectError(await call('GET', `${shown.gif}?download=1`, token), 404, 'NOT_FOUND')
+
+    const original_ = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${original._id}`)).json())
+    expect(original_.remixes).toBeGreaterThanOrEqual(1)
+    // Never in the gallery.
+    const gallery = wumpusListSchema.parse(await (await call('GET', '/api/wumpuses?limit=100')).json())
+    expect(gallery.map((item) => item._id)).not.toContain(id)
+
+    const listed = await call('GET', myRemixListPath(), owner.token)
+    expect(listed.headers.get('cache-control')).toBe('no-store')
+    expect(wumpusListSchema.parse(await listed.json()).map((item) => item._id)).toEqual([id])
+    expect(wumpusListSchema.parse(await (await call('GET', myRemixListPath(), other.token)).json())).toEqual([])
+
+    // Sharing: its owner only.
+    await expectError(await call('PUT', remixSharingPath(id), other.token, { visibility: 'link' }), 404, 'NOT_FOUND')
+    await expectError(await call('PUT', remixSharingPath(id), admin, { visibility: 'link' }), 403, 'FORBIDDEN')
+    await expectError(await call('PUT', remixSharingPath(id), owner.token, { visibility: 'public' }), 400, 'BAD_REQUEST')
+    await expectError(await call('PUT', remixSharingPath(original._id), admin, { visibility: 'link' }), 404, 'NOT_FOUND')
+    const shared = await call('PUT', remixSharingPath(id), owner.token, { visibility: 'link' })
+    expect(wumpusSchema.parse(await shared.json()).visibility).toBe('link')
+    const seen = await call('GET', `/api/wumpus/${id}`)
+    expect(seen.status).toBe(200)
+    expect(seen.headers.get('cache-control')).toBe('private, no-store')
+    expect((await call('GET', shown.gif)).status).toBe(200)
+    await expectError(await call('PUT', remixSharingPath(id), other.token, { visibility: 'private' }), 403, 'FORBIDDEN')
+    await call('PUT', remixSharingPath(id), owner.token, { visibility: 'private' })
+    await expectError(await call('GET', `/api/wumpus/${id}`), 404, 'NOT_FOUND')
+
+    // Its previews and chat app files follow, as for a new animation.
+    await server.derivedMedia.idle()
+    const stickers = stickerExportListSchema.parse(await (await call('GET', `/api/wumpus/${id}/stickers`, owner.token)).json())
+    const discord = stickers.find((entry) => entry.platform === 'discord')!
+    expect(discord.status).toBe('ready')
+    expect((await call('GET', discord.url!, owner.token)).status).toBe(200)
+    await expectError(await call('GET', discord.url!), 404, 'NOT_FOUND')
+  })
+
+  it('lets its owner rename a remix but never change its files, and delete it with every file', async () => {
+    const owner = await someone()
+    const other = await someone()
+    const id = await remix(original._id, owner.token)
+    const renamed = await call('PUT', `/api/wumpuses/${id}`, owner.token, { name: 'My Ball' })
+    expect(wumpusSchema.parse(await renamed.json()).name).toBe('My Ball')
+    const files = await call('PUT', `/api/wumpuses/${id}`, owner.token, { files: { lottie: await uploadLottie() } })
+    expect(await expectError(files, 400, 'BAD_REQUEST')).toMatchObject({ details: { field: 'files' } })
+    await expectError(await call('PUT', `/api/wumpuses/${id}`, other.token, { name: 'Mine now' }), 404, 'NOT_FOUND')
+
+    await server.derivedMedia.idle()
+    const record = (await server.store.wumpuses.get(id))!
+    const ids = [...fileIds(record), ...(record.derived?.previews ? [record.derived.previews.small.id] : [])]
+    await expectError(await call('DELETE', `/api/wumpus/${id}`, other.token), 404, 'NOT_FOUND')
+    const unverified = await server.sessionToken(owner.email, { emailVerified: false })
+    await expectError(await call('DELETE', `/api/wumpus/${id}`, unverified), 403, 'FORBIDDEN')
+    expect(await (await call('DELETE', `/api/wumpus/${id}`, owner.token)).json()).toEqual({ deletedCount: 1 })
+    expect(await stored(ids)).toEqual(ids.map(() => false))
+    // Deleting an original stays the admins'.
+    await expectError(await call('DELETE', `/api/wumpus/${original._id}`, owner.token), 403, 'FORBIDDEN')
+  })
+
+  it('refuses what cannot be remixed, saying why, and leaves no file behind', async () => {
+    const owner = await someone()
+    const filesBefore = (await server.store.files.listByOwner(owner.email, 'animation')).length
+    const id = await remix(original._id, owner.token)
+    await expectError(await call('POST', remixPath(id), owner.token, {}), 409, 'CONFLICT', 'remix-of-remix')
+    await expectError(await call('GET', wumpusColoursPath(id), owner.token), 409, 'CONFLICT', 'remix-of-remix')
+    const unknownSlot = await expectError(
+      await call('POST', remixPath(original._id), owner.token, { colours: { abcdef: '#000000' } }),
+      400,
+      'BAD_REQUEST',
+      'unknown-colour-slot',
+    )
+    expect(unknownSlot.details).toMatchObject({ field: 'colours', unknown: ['abcdef'] })
+    const caption = await expectError(
+      await call('POST', remixPath(original._id), owner.token, { caption: { text: 'Hi 你好', position: 'bottom' } }),
+      400,
+      'BAD_REQUEST',
+      'caption-characters',
+    )
+    expect(caption.message).toContain('你')
+    await expectError(await call('POST', remixPath(original._id), owner.token, { speed: 9 }), 400, 'BAD_REQUEST')
+    await expectError(await call('POST', remixPath('f'.repeat(24)), owner.token, {}), 404, 'NOT_FOUND')
+    await expectError(await call('POST', remixPath(original._id), undefined, {}), 401, 'UNAUTHENTICATED')
+    const unverified = await someone({ emailVerified: false })
+    await expectError(await call('POST', remixPath(original._id), unverified.token, {}), 403, 'FORBIDDEN')
+    // An edit past the complexity caps is refused as the upload of that Lottie would be.
+    const layers = Array.from({ length: 600 }, () => (lottie().layers as object[])[0])
+    const heavy = await publish('Heavy Ball', lottieBytes({ layers }))
+    const complex = await expectError(await call('POST', remixPath(heavy._id), owner.token, { outline: true }), 400, 'BAD_REQUEST')
+    expect(complex.details).toMatchObject({ mediaCode: 'TOO_COMPLEX' })
+    expect((await server.store.files.listByOwner(owner.email, 'animation')).length).toBe(filesBefore + 3)
+  })
+
+  it(`keeps at most ${REMIXES_MAX} remixes per account`, async () => {
+    const owner = await someone()
+    const made = (await server.store.wumpuses.get(await remix(original._id, owner.token)))!
+    for (let i = 1; i < REMIXES_MAX; i++) {
+      await server.store.wumpuses.insertRemix(
+        { ...made, remix: made.remix!, files: await placeholderFiles(owner.email) },
+        { max: REMIXES_MAX },
+      )
+    }
+    await expectError(await call('POST', remixPath(original._id), owner.token, {}), 409, 'CONFLICT', 'remixes-full')
+    expect((await server.store.files.listByOwner(owner.email, 'animation')).length).toBe(3 * REMIXES_MAX)
+  })
+
+  it('answers 503 with Retry-After while the render queue is full', async () => {
+    const owner = await someone()
+    const answers = await Promise.all(Array.from({ length: 10 }, () => call('POST', remixPath(original._id), owner.token, {})))
+    const busy = answers.filter((res) => res.status === 503)
+    expect(busy.length).toBeGreaterThan(0)
+    expect(answers.every((res) => res.status === 201 || res.status === 503)).toBe(true)
+    expect(Number(busy[0]!.headers.get('retry-after'))).toBeGreaterThanOrEqual(1)
+    expect(errorBody(await busy[0]!.json()).error.code).toBe('SERVER_BUSY')
+    const made = answers.filter((res) => res.status === 201).length
+    expect((await server.store.files.listByOwner(owner.email, 'animation')).length).toBe(3 * made)
+  })
+
+  it('keeps private remixes out of favourites and packs of anyone but their owner', async () => {
+    const owner = await someone()
+    const other = await someone()
+    const id = await remix(original._id, owner.token)
+    await expectError(await call('PUT', `/api/me/favourites/${id}`, other.token), 404, 'NOT_FOUND')
+    expect((await call('PUT', `/api/me/favourites/${id}`, owner.token)).status).toBe(204)
+    await call('PUT', remixSharingPath(id), owner.token, { visibility: 'link' })
+    expect((await call('PUT', `/api/me/favourites/${id}`, other.token)).status).toBe(204)
+    // Someone else's shared remix is not for one's packs, nor any remix for public packs.
+    const packOf = (token: string, wumpusIds: string[]) => call('POST', '/api/me/packs', token, { name: 'Balls', wumpusIds })
+    await expectError(await packOf(other.token, [original._id, id]), 400, 'BAD_REQUEST')
+    await expectError(await call('POST', '/api/packs', admin, { name: 'Balls', wumpusIds: [id] }), 400, 'BAD_REQUEST')
+    const pack = await packOf(owner.token, [original._id, id])
+    expect(pack.status, await pack.clone().text()).toBe(201)
+    const packId = ((await pack.json()) as { id: string }).id
+    await call('PUT', `/api/packs/${packId}`, owner.token, { visibility: 'link' })
+
+    await call('PUT', remixSharingPath(id), owner.token, { visibility: 'private' })
+    const favourites = wumpusListSchema.parse(await (await call('GET', '/api/me/favourites', other.token)).json())
+    expect(favourites.map((item) => item._id)).not.toContain(id)
+    const items = async (token?: string) =>
+      ((await (await call('GET', `/api/packs/${packId}`, token)).json()) as { items: Wumpus[] }).items.map((item) => item._id)
+    expect(await items(owner.token)).toEqual([original._id, id])
+    expect(await items()).toEqual([original._id])
+    expect(await items(other.token)).toEqual([original._id])
+  })
+
+  it('makes remixes again when the original’s Lottie changes, and removes them with the original', async () => {
+    const owner = await someone()
+    const ball = await publish('Changing Ball')
+    const id = await remix(ball._id, owner.token, { mirror: true })
+    const before = (await server.store.wumpuses.get(id))!
+    const edit = await call('PUT', `/api/wumpuses/${ball._id}`, admin, {
+      files: { lottie: await uploadLottie(lottieBytes({ op: 30 })) },
+    })
+    expect(edit.status, await edit.clone().text()).toBe(200)
+    const lottieId = (await server.store.wumpuses.get(ball._id))!.files.lottie.id
+    const after = await vi.waitFor(
+      async () => {
+        const record = (await server.store.wumpuses.get(id))!
+        expect(record.remix!.source).toBe(lottieId)
+        return record
+      },
+      { timeout: 100_000, interval: 50 },
+    )
+    expect(after.remix).toEqual({ ...before.remix, source: lottieId })
+    expect(await stored(fileIds(before))).toEqual([false, false, false])
+    const shown = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, owner.token)).json())
+    expect(((await (await call('GET', shown.lottie, owner.token)).json()) as { op: number }).op).toBe(30)
+
+    await server.derivedMedia.idle()
+    expect((await call('DELETE', `/api/wumpus/${ball._id}`, admin)).status).toBe(200)
+    expect(await server.store.wumpuses.get(id)).toBeUndefined()
+    expect(await stored(fileIds(after))).toEqual([false, false, false])
+    // The render worker makes the original's and the remix's previews and exports first: slow on 2 cores.
+  }, 120_000)
+})
+
+describe('remixes and the render rate limit', () => {
+  it('counts a remix as a render', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_FACTOR: '0.1' })
+    try {
+      const email = 'limited@example.com'
+      const token = await limited.sessionToken(email)
+      const statuses: number[] = []
+      // 20 renders per account in 10 min at factor 1: 2 here. An unknown original costs no render but counts.
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.url}${remixPath('f'.repeat(24))}`, post(token))).status)
+      expect(statuses).toEqual([404, 404, 429])
+    } finally {
+      await limited.close()
+    }
+  })
+})
+
+const post = (token: string): RequestInit => ({
+  method: 'POST',
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  body: '{}',
+})
+
+async function placeholderFiles(owner: string): Promise<WumpusRecord['files']> {
+  const put = async (filename: string, contentType: string) => {
+    const info = await server.store.files.put({ bytes: new Uint8Array([1]), contentType, filename, owner, purpose: 'animation' })
+    return { id: info.id, filename: info.filename }
+  }
+  return { gif: await put('a.gif', 'image/gif'), apng: await put('a.png', 'image/apng'), lottie: await put('a.json', 'application/json') }
+}

@@ -1,0 +1,51 @@
+import Router from '@koa/router'
+import { myRemixListPath } from '../../../contract/api-paths'
+import { pageQuerySchema } from '../../../contract/paging'
+import { recipeSchema } from '../../../contract/remix/recipe'
+import { remixSharingSchema } from '../../../contract/remix/remix-api'
+import type { RouteDeps } from '../app'
+import { requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
+import { toApiWumpus } from '../http/mappers/wumpus'
+import { setPageHeaders } from '../http/page-headers'
+import { idParam } from '../http/params'
+import { createRemix, listOwnRemixes, ownRemix, shareRemix } from '../services/remixes'
+
+/**
+ * Remixes (services/remixes.ts has the rules; contract/remix/remix-api.ts the contract): made by any user
+ * with a verified email, at the render rate limit; shared by their owner; listed for their owner. A remix
+ * is otherwise an animation: read, edited and deleted under /wumpus/{id} (routes/wumpuses.ts).
+ */
+export function remixRoutes(deps: RouteDeps): Router {
+  const { store } = deps
+  const router = new Router()
+  const session = requireSession(deps.sessions)
+
+  router.post('/wumpus/:id/remix', session, requireVerifiedEmail, deps.limits.guard('render'), async (ctx) => {
+    const recipe = recipeSchema.parse(ctx.request.body ?? {})
+    const owner = { ...(await viewerOf(ctx, store))!, name: sessionOf(ctx).name }
+    const remix = await createRemix(deps, owner, idParam(ctx), recipe, deps.colourChoices)
+    ctx.status = 201
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = { id: remix._id }
+  })
+
+  router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, async (ctx) => {
+    const viewer = (await viewerOf(ctx, store))!
+    // Whose remix it is is answered before what was sent is read.
+    await ownRemix(store, viewer, idParam(ctx))
+    const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})
+    const updated = await shareRemix(store, viewer, idParam(ctx), visibility)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = toApiWumpus(updated)
+  })
+
+  router.get('/me/remixes', session, async (ctx) => {
+    const query = pageQuerySchema.parse(ctx.query)
+    const page = await listOwnRemixes(store, sessionOf(ctx).email, query)
+    setPageHeaders(ctx, page, (cursor) => myRemixListPath({ limit: query.limit, cursor }))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = page.items.map(toApiWumpus)
+  })
+
+  return router
+}
