@@ -66,6 +66,14 @@ const FEATURE_EXCEPTIONS = [
   { from: 'packs', to: 'admin/components/admin-table.module.css' },
   // A pack is saved for offline like its stickers are.
   { from: 'packs', to: 'offline/components/save-pack-offline-button.tsx' },
+  // A remix is an animation: its pages read the animation queries, list with the gallery's cards and delete
+  // like a pack; the detail page offers Make it yours or a remix's own controls, and My animation lists remixes.
+  { from: 'remix', to: 'wumpuses/api.ts' },
+  { from: 'remix', to: 'wumpuses/components/wumpus-card.tsx' },
+  { from: 'remix', to: 'admin/components/confirm-delete.tsx' },
+  { from: 'remix', to: 'offline/use-online.ts' },
+  { from: 'wumpuses', to: 'remix/components/remix-on-detail.tsx' },
+  { from: 'dashboard', to: 'remix/components/my-remixes.tsx' },
 ]
 
 const featureZones = FEATURES.map((feature) => ({

@@ -37,6 +37,7 @@ import { Route as AuthenticatedDashboardMyPacksNewRouteImport } from './routes/_
 import { Route as AuthenticatedDashboardPacksIndexRouteImport } from './routes/_authenticated/dashboard.packs.index'
 import { Route as AuthenticatedDashboardPacksIdRouteImport } from './routes/_authenticated/dashboard.packs.$id'
 import { Route as AuthenticatedDashboardPacksNewRouteImport } from './routes/_authenticated/dashboard.packs.new'
+import { Route as AuthenticatedWumpusIdRemixRouteImport } from './routes/_authenticated/wumpus.$id_.remix'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -193,6 +194,12 @@ const AuthenticatedDashboardPacksNewRoute =
     path: '/packs/new',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedWumpusIdRemixRoute =
+  AuthenticatedWumpusIdRemixRouteImport.update({
+    id: '/wumpus/$id_/remix',
+    path: '/wumpus/$id/remix',
+    getParentRoute: () => AuthenticatedRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -220,6 +227,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/wumpus/$id/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
@@ -248,6 +256,7 @@ export interface FileRoutesByTo {
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/wumpus/$id/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/dashboard/my-packs': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs': typeof AuthenticatedDashboardPacksIndexRoute
 }
@@ -279,6 +288,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/_authenticated/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/_authenticated/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/_authenticated/wumpus/$id_/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/_authenticated/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/_authenticated/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
 }
@@ -310,6 +320,7 @@ export interface FileRouteTypes {
     | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/wumpus/$id/remix'
     | '/dashboard/my-packs/'
     | '/dashboard/packs/'
   fileRoutesByTo: FileRoutesByTo
@@ -338,6 +349,7 @@ export interface FileRouteTypes {
     | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/wumpus/$id/remix'
     | '/dashboard/my-packs'
     | '/dashboard/packs'
   id:
@@ -368,6 +380,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/my-packs/new'
     | '/_authenticated/dashboard/packs/$id'
     | '/_authenticated/dashboard/packs/new'
+    | '/_authenticated/wumpus/$id_/remix'
     | '/_authenticated/dashboard/my-packs/'
     | '/_authenticated/dashboard/packs/'
   fileRoutesById: FileRoutesById
@@ -583,6 +596,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardPacksNewRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/wumpus/$id_/remix': {
+      id: '/_authenticated/wumpus/$id_/remix'
+      path: '/wumpus/$id/remix'
+      fullPath: '/wumpus/$id/remix'
+      preLoaderRoute: typeof AuthenticatedWumpusIdRemixRouteImport
+      parentRoute: typeof AuthenticatedRoute
+    }
   }
 }
 
@@ -635,6 +655,7 @@ interface AuthenticatedRouteChildren {
   AuthenticatedEditWumpusIdRoute: typeof AuthenticatedEditWumpusIdRoute
   AuthenticatedProfileEmailRoute: typeof AuthenticatedProfileEmailRoute
   AuthenticatedWumpusIdRoute: typeof AuthenticatedWumpusIdRoute
+  AuthenticatedWumpusIdRemixRoute: typeof AuthenticatedWumpusIdRemixRoute
 }
 
 const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
@@ -642,6 +663,7 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedEditWumpusIdRoute: AuthenticatedEditWumpusIdRoute,
   AuthenticatedProfileEmailRoute: AuthenticatedProfileEmailRoute,
   AuthenticatedWumpusIdRoute: AuthenticatedWumpusIdRoute,
+  AuthenticatedWumpusIdRemixRoute: AuthenticatedWumpusIdRemixRoute,
 }
 
 const AuthenticatedRouteWithChildren = AuthenticatedRoute._addFileChildren(

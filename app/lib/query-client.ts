@@ -2,6 +2,7 @@ import { partialMatchKey, QueryClient, type DefaultOptions, type QueryKey } from
 import { isApiError } from './api-client'
 
 const keptOnSignOut: QueryKey[] = []
+const personalAnswers: Array<(data: unknown) => boolean> = []
 
 /**
  * Features name the queries that hold nothing personal (key prefixes from their key factories), so
@@ -12,8 +13,13 @@ export function keepOnSignOut(...prefixes: QueryKey[]): void {
   keptOnSignOut.push(...prefixes)
 }
 
-export function isKeptOnSignOut(queryKey: QueryKey): boolean {
-  return keptOnSignOut.some((prefix) => partialMatchKey(queryKey, prefix))
+/** Answers that are personal although their key is kept (a remix among animation details): sign-out forgets them. */
+export function forgetOnSignOutWhen(isPersonal: (data: unknown) => boolean): void {
+  personalAnswers.push(isPersonal)
+}
+
+export function isKeptOnSignOut(queryKey: QueryKey, data?: unknown): boolean {
+  return keptOnSignOut.some((prefix) => partialMatchKey(queryKey, prefix)) && !personalAnswers.some((isPersonal) => isPersonal(data))
 }
 
 export function createQueryClient(queries: DefaultOptions['queries'] = {}): QueryClient {

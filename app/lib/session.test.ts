@@ -7,6 +7,7 @@ import { fakeAccount, firebaseError } from '../test/firebase-fake'
 import { server } from '../test/msw-server'
 import { makeUser } from '../test/profile-fixtures'
 import { makeSessionToken, signInForTest } from '../test/session'
+import { makeWumpus } from '../test/fixtures'
 
 // A fake of ./firebase that counts how often the module is loaded. Registered afresh before each
 // test (vi.doMock after vi.resetModules), so every test imports fresh modules and starts from zero.
@@ -309,6 +310,22 @@ describe('session store', () => {
     expect(queryClient.getQueryData(profileKeys.detail('ada@example.com'))).toBeUndefined()
     expect(queryClient.getQueryData(authKeys.admin('ada@example.com'))).toBeUndefined()
     expect(queryClient.getQueryData(wumpusKeys.lists())).toEqual({ pages: [] })
+  })
+
+  it('signOut() forgets remixes among the animation details, which it otherwise keeps', async () => {
+    signInForTest()
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
+    const { store, queryClient } = await load()
+    const { wumpusKeys } = await import('../features/wumpuses/api')
+    const original = makeWumpus(1)
+    const remix = makeWumpus(2, { remixOf: original._id, visibility: 'link' })
+    queryClient.setQueryData(wumpusKeys.detail(original._id), original)
+    queryClient.setQueryData(wumpusKeys.detail(remix._id), remix)
+
+    await store.signOut()
+
+    expect(queryClient.getQueryData(wumpusKeys.detail(original._id))).toEqual(original)
+    expect(queryClient.getQueryData(wumpusKeys.detail(remix._id))).toBeUndefined()
   })
 
   it('a renewal still running when the user signs out does not sign them back in', async () => {

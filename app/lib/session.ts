@@ -115,7 +115,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     if (removeToken) writeToken(null)
     const wasSignedOut = state.status === 'signed-out'
     if (!wasSignedOut) set({ status: 'signed-out' })
-    queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey) })
+    queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey, query.state.data) })
     if (!wasSignedOut) for (const listener of [...signOutListeners]) listener()
   }
 

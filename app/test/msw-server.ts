@@ -7,11 +7,13 @@ import { makeStickers, makeWumpus, TINY_LOTTIE } from './fixtures'
  * One msw server for all app tests; each test adds its handlers with server.use(...). These reads are
  * there from the start: the tags and emoji lists (empty), which the home page and the animation forms ask for
  * on the side, the detail page's chat app files, which unless a test says otherwise are being made, and the
- * Lottie files that stickers on screen play (a one-layer animation).
+ * Lottie files that stickers on screen play (a one-layer animation), and one's remixes (none), which My
+ * animation lists beside one's uploads.
  */
 export const server = setupServer(
   tagListHandler([]).handler,
   emojiListHandler([]).handler,
   http.get('/api/wumpus/:id/stickers', () => HttpResponse.json(makeStickers(makeWumpus(0), { pending: true }))),
   http.get('/api/files/:id/:name.json', () => HttpResponse.json(TINY_LOTTIE)),
+  http.get('/api/me/remixes', () => HttpResponse.json([], { headers: { 'X-Total-Count': '0' } })),
 )

@@ -61,6 +61,24 @@ describe('networkFirstWithStore', () => {
     expect(offline.headers.get(OFFLINE_HEADER)).toBe('1')
   })
 
+  it('never keeps a private remix (its detail, or an answer about it marked no-store); a shared one is kept', async () => {
+    const original = makeWumpus(1)
+    const remix = makeWumpus(2, { remixOf: original._id, visibility: 'private' })
+    const shared = makeWumpus(3, { remixOf: original._id, visibility: 'link' })
+    const answer =
+      (body: unknown, headers: Record<string, string> = {}) =>
+      async () =>
+        Response.json(body, { headers })
+    for (const wumpus of [original, remix, shared])
+      await networkFirstWithStore(request(`/api/wumpus/${wumpus._id}`), 'wumpus-details', answer(wumpus))
+    await networkFirstWithStore(
+      request(`/api/wumpus/${remix._id}/stickers`),
+      'wumpus-details',
+      answer([], { 'Cache-Control': 'private, no-store' }),
+    )
+    expect((await keys(offlineStore('wumpus-details'))).sort()).toEqual([`/api/wumpus/${original._id}`, `/api/wumpus/${shared._id}`])
+  })
+
   it('keeps each URL apart (another cursor is another page)', async () => {
     await networkFirstWithStore(request('/api/wumpuses?limit=24'), 'wumpus-pages', async () => Response.json(page))
     const other = await networkFirstWithStore(request('/api/wumpuses?limit=24&cursor=X'), 'wumpus-pages', networkDown)

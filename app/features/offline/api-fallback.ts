@@ -91,7 +91,7 @@ export async function networkFirstWithStore(
       notAvailableOffline(storeName)
     )
   }
-  if (response.status === 200 && worthKeeping(new URL(request.url))) {
+  if (response.status === 200 && worthKeeping(new URL(request.url)) && !(await isPrivateRemix(storeName, response))) {
     // A full disk or a closed database must not cost the user the answer itself.
     await keepApiResponse(storeName, request.url, response.clone()).catch(() => {})
   }
@@ -111,6 +111,18 @@ export async function storedFileResponse(url: string): Promise<Response | undefi
       [OFFLINE_HEADER]: '1',
     },
   })
+}
+
+/**
+ * A private remix (its detail, or any answer about it the server marks `no-store`) is never kept on the
+ * device: only its owner may see it, and the next person on this browser must not. Shared remixes are kept
+ * like any animation and forgotten at sign-out (personal-data.ts).
+ */
+async function isPrivateRemix(storeName: StoreName, response: Response): Promise<boolean> {
+  if (storeName !== 'wumpus-details') return false
+  if (/\bno-store\b/.test(response.headers.get('Cache-Control') ?? '')) return true
+  const body = parseJson(await response.clone().text()) as Partial<Wumpus> | undefined
+  return typeof body?.remixOf === 'string' && body.visibility !== 'link'
 }
 
 /**
@@ -193,7 +205,7 @@ export async function keptWumpuses(): Promise<Wumpus[]> {
   return [...latest.values()].map((entry) => entry.wumpus)
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text)
   } catch {

@@ -67,6 +67,23 @@ describe('forgetPersonalOfflineData', () => {
     expect(await storedKeys('saved-packs')).toEqual([PUBLIC])
   })
 
+  it('forgets remixes: their details, their chat app lists and their saved copies; originals stay', async () => {
+    const original = makeWumpus(1)
+    const remix = makeWumpus(2, { remixOf: original._id, visibility: 'link' })
+    const savedRemix = makeWumpus(3, { remixOf: original._id, visibility: 'private' })
+    for (const wumpus of [original, remix]) {
+      await set(`/api/wumpus/${wumpus._id}`, kept(wumpus), offlineStore('wumpus-details'))
+      await set(`/api/wumpus/${wumpus._id}/stickers`, kept([]), offlineStore('wumpus-details'))
+    }
+    await set(savedRemix._id, { wumpus: savedRemix, savedAt: 1, bytes: 3, files: [savedRemix.gif] }, offlineStore('saved'))
+    await set(new URL(savedRemix.gif, 'http://x').pathname, new Blob(['gif']), offlineStore('files'))
+
+    await forgetPersonalOfflineData()
+    expect((await storedKeys('wumpus-details')).sort()).toEqual([`/api/wumpus/${original._id}`, `/api/wumpus/${original._id}/stickers`])
+    expect(await storedKeys('saved')).toEqual([])
+    expect(await storedKeys('files')).toEqual([])
+  })
+
   it("forgets the user's kept favourites and the writes not sent yet", async () => {
     server.use(http.all('/api/me/*', () => HttpResponse.error()))
     await queueWrite('ada@example.com', { method: 'PUT', path: '/api/me/favourites/a', key: 'favourite:a', label: 'Favourite a' })

@@ -5,7 +5,7 @@ import type { StickerExport } from '../../../contract/stickers'
 import type { EmojiCount, TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
 import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
-import { keepOnSignOut } from '../../lib/query-client'
+import { forgetOnSignOutWhen, keepOnSignOut } from '../../lib/query-client'
 import type { GallerySearch } from './gallery-search'
 
 export interface WumpusPage {
@@ -75,8 +75,9 @@ export const tagKeys = {
   emoji: (limit: number) => [...tagKeys.all, 'emoji', limit] as const,
 }
 
-// The gallery and animation details are public: they stay cached across a sign-out.
+// The gallery and animation details are public: they stay cached across a sign-out, except remixes (one's own).
 keepOnSignOut(wumpusKeys.lists(), wumpusKeys.details())
+forgetOnSignOutWhen((data) => typeof (data as Partial<Wumpus> | undefined)?.remixOf === 'string')
 
 /** The gallery, or what a search of it finds (no search: every animation, newest first). */
 export const wumpusListQueryOptions = (search: GallerySearch = {}) =>

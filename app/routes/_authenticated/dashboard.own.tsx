@@ -3,9 +3,14 @@ import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { MyAnimations } from '../../features/dashboard/components/my-animations'
 import { myAnimationsQueryOptions } from '../../features/profiles/api'
+import { myRemixesQueryOptions } from '../../features/remix/api'
 
 export const Route = createFileRoute('/_authenticated/dashboard/own')({
-  loader: ({ context }) => context.queryClient.ensureInfiniteQueryData(myAnimationsQueryOptions(context.user.email)),
+  loader: ({ context }) =>
+    Promise.all([
+      context.queryClient.ensureInfiniteQueryData(myAnimationsQueryOptions(context.user.email)),
+      context.queryClient.ensureInfiniteQueryData(myRemixesQueryOptions()),
+    ]),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
   component: OwnAnimations,

@@ -1,12 +1,13 @@
 import { Stack, Title } from '@mantine/core'
 import { usePageTitle } from '../../../lib/page-title'
 import { UserAnimationGrid } from '../../profiles/components/user-animation-grid'
+import { MyRemixes } from '../../remix/components/my-remixes'
 import { WumpusCard } from '../../wumpuses/components/wumpus-card'
 
 /** Cards in the first row load at once; the rest wait until they scroll near. */
 const EAGER_CARDS = 3
 
-/** Dashboard → My animation: the signed-in user's own animations. */
+/** Dashboard → My animation: the signed-in user's own animations, then their remixes. */
 export function MyAnimations({ email }: { email: string }) {
   usePageTitle('My animation')
   return (
@@ -19,6 +20,7 @@ export function MyAnimations({ email }: { email: string }) {
         emptyMessage="Looks like you don't have any animation"
         renderItem={(wumpus, index) => <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />}
       />
+      <MyRemixes />
     </Stack>
   )
 }

@@ -8,6 +8,7 @@ import { AnchorLink } from '../../../components/router-links'
 import { fileNameFromUrl } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
 import { FavouriteButton } from '../../favourites/components/favourite-button'
+import { MakeItYours, RemixFacts } from '../../remix/components/remix-on-detail'
 import { SaveOfflineButton } from '../../offline/components/save-offline-button'
 import { StickerPicture } from '../../../components/sticker-picture'
 import { CopyImageButton } from '../../../components/copy-image-button'
@@ -57,6 +58,7 @@ export function WumpusDetail({ id }: { id: string }) {
           <Stack gap="lg">
             <Stack gap="xs">
               <Title order={1}>{wumpus.name}</Title>
+              {wumpus.remixOf !== undefined && <RemixFacts remix={{ ...wumpus, remixOf: wumpus.remixOf }} />}
               <Text>{wumpus.description}</Text>
               <TagChips tags={(wumpus.tags ?? []).map((tag) => ({ tag, count: 0 }))} search={{}} label="Tags" counts={false} />
               <EmojiChips emoji={(wumpus.emoji ?? []).map((emoji) => ({ ...emoji, count: 0 }))} search={{}} label="Emoji" />
@@ -71,11 +73,14 @@ export function WumpusDetail({ id }: { id: string }) {
               <Group gap="sm" mt="xs">
                 <FavouriteButton wumpus={wumpus}>Favourite</FavouriteButton>
                 <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} />
-                <ShareButton
-                  title={wumpus.name}
-                  text={wumpus.description}
-                  url={new URL(`/wumpus/${wumpus._id}`, window.location.origin).href}
-                />
+                {/* A remix is shared by its owner, by link (RemixFacts). */}
+                {wumpus.remixOf === undefined && (
+                  <ShareButton
+                    title={wumpus.name}
+                    text={wumpus.description}
+                    url={new URL(`/wumpus/${wumpus._id}`, window.location.origin).href}
+                  />
+                )}
                 <CopyImageButton
                   url={wumpusStillPath(wumpus._id)}
                   type="image/png"
@@ -118,6 +123,8 @@ export function WumpusDetail({ id }: { id: string }) {
             </section>
 
             <UseItIn id={wumpus._id} name={wumpus.name} />
+
+            {wumpus.remixOf === undefined && <MakeItYours wumpus={wumpus} />}
 
             <section aria-labelledby="author-heading">
               <Title order={2} size="h4" id="author-heading" mb="xs">

@@ -1,0 +1,74 @@
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { myRemixListPath, remixPath, remixSharingPath, wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
+import type { RemixCreated, RemixVisibility } from '../../../contract/remix/remix-api'
+import type { ColourChoices, Recipe } from '../../../contract/remix/recipe'
+import type { Wumpus } from '../../../contract/wumpus'
+import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
+import { wumpusKeys, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
+
+export const remixKeys = {
+  all: ['remixes'] as const,
+  mine: () => [...remixKeys.all, 'mine'] as const,
+  colours: (id: string) => [...remixKeys.all, 'colours', id] as const,
+}
+
+/** GET /api/wumpus/{id}/colours: the colour slots a recipe can change, and presets. They follow the Lottie, which never changes under its URL. */
+export const colourChoicesQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: remixKeys.colours(id),
+    queryFn: ({ signal }) => apiRequest(wumpusColoursPath(id), trusted<ColourChoices>(), { signal }),
+    staleTime: Infinity,
+  })
+
+/** GET /api/me/remixes: one's own remixes, newest first, a page at a time. */
+export const myRemixesQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: remixKeys.mine(),
+    queryFn: async ({ pageParam, signal }): Promise<WumpusPage> => {
+      const { data, headers } = await apiRequestWithHeaders(myRemixListPath({ cursor: pageParam }), trusted<Wumpus[]>(), { signal })
+      return wumpusPageFrom(data, headers)
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** POST /api/wumpus/{id}/remix: one's own version of the animation; answers the remix's id once its files are made. */
+export function useCreateRemix(originalId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (recipe: Recipe) => apiRequest(remixPath(originalId), trusted<RemixCreated>(), { method: 'POST', body: recipe }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
+        // The original's page counts its remixes.
+        queryClient.invalidateQueries({ queryKey: wumpusKeys.detail(originalId) }),
+      ]),
+  })
+}
+
+/** PUT /api/wumpus/{remixId}/sharing: shared by link, or private again. */
+export function useRemixSharing(remixId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (visibility: RemixVisibility) => apiSend(remixSharingPath(remixId), { method: 'PUT', body: { visibility } }),
+    onSuccess: (_answer, visibility) => {
+      queryClient.setQueryData<Wumpus>(wumpusKeys.detail(remixId), (remix) => remix && { ...remix, visibility })
+      return queryClient.invalidateQueries({ queryKey: remixKeys.mine() })
+    },
+  })
+}
+
+/** DELETE /api/wumpus/{remixId} by its owner. */
+export function useDeleteRemix(remix: Pick<Wumpus, '_id' | 'remixOf'>) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiSend(wumpusPath(remix._id), { method: 'DELETE' }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: wumpusKeys.detail(remix._id) })
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
+        remix.remixOf && queryClient.invalidateQueries({ queryKey: wumpusKeys.detail(remix.remixOf) }),
+      ])
+    },
+  })
+}

@@ -1,0 +1,135 @@
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
+import { notifications } from '@mantine/notifications'
+import { useQuery } from '@tanstack/react-query'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { Wumpus } from '../../../../contract/wumpus'
+import { AnchorLink, ButtonLink } from '../../../components/router-links'
+import { ShareButton } from '../../../components/share-button'
+import { errorMessage } from '../../../lib/error-message'
+import { useSession } from '../../../lib/session-provider'
+import { ConfirmDeleteModal } from '../../admin/components/confirm-delete'
+import { useOnline } from '../../offline/use-online'
+import { wumpusQueryOptions } from '../../wumpuses/api'
+import { useDeleteRemix, useRemixSharing } from '../api'
+import { describeRecipe } from '../recipe-text'
+
+/** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it). */
+export function MakeItYours({ wumpus }: { wumpus: Wumpus }) {
+  const session = useSession()
+  const editor = `/wumpus/${wumpus._id}/remix`
+  const count = wumpus.remixes ?? 0
+  return (
+    <section aria-labelledby="remix-heading">
+      <Title order={2} size="h4" id="remix-heading" mb="xs">
+        Your own version
+      </Title>
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm" c="dimmed">
+          {count === 0
+            ? 'No remixes yet: recolour it, caption it, make it yours.'
+            : `${count.toLocaleString('en-US')} ${count === 1 ? 'remix' : 'remixes'} made of it`}
+        </Text>
+        {session.status !== 'signed-in' ? (
+          <ButtonLink to="/signIn" search={{ from: editor }} variant="light">
+            Sign in to make it yours
+          </ButtonLink>
+        ) : session.user.emailVerified ? (
+          <ButtonLink to="/wumpus/$id/remix" params={{ id: wumpus._id }}>
+            Make it yours
+          </ButtonLink>
+        ) : (
+          <Text size="sm">
+            Making your own version needs a verified email address.{' '}
+            <Anchor component={Link} to="/emailVerification">
+              Verify it
+            </Anchor>
+          </Text>
+        )}
+      </Stack>
+    </section>
+  )
+}
+
+/** On a remix's page: whose version of which original, what it changes, and its owner's sharing and delete. */
+export function RemixFacts({ remix }: { remix: Wumpus & { remixOf: string } }) {
+  const session = useSession()
+  const original = useQuery(wumpusQueryOptions(remix.remixOf))
+  const owner = session.status === 'signed-in' && session.user.email === remix.u_email
+  const originalName = original.data?.name ?? 'the original'
+  return (
+    <Stack gap="xs">
+      <Text fw={500}>
+        {owner ? 'Your version of ' : `${remix.u_name}’s version of `}
+        <AnchorLink to="/wumpus/$id" params={{ id: remix.remixOf }}>
+          {originalName}
+        </AnchorLink>
+      </Text>
+      {remix.recipe && (
+        <Text size="sm" c="dimmed">
+          {capitalised(describeRecipe(remix.recipe, remix.recipe.outline ?? false))}
+        </Text>
+      )}
+      {owner && <RemixOwnerActions remix={remix} />}
+    </Stack>
+  )
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
+  const sharing = useRemixSharing(remix._id)
+  const remove = useDeleteRemix(remix)
+  const navigate = useNavigate()
+  const online = useOnline()
+  const [confirming, setConfirming] = useState(false)
+  const shared = remix.visibility === 'link'
+  const url = new URL(`/wumpus/${remix._id}`, window.location.origin).href
+
+  async function setShared(next: boolean) {
+    try {
+      await sharing.mutateAsync(next ? 'link' : 'private')
+      notifications.show({ color: 'green', message: next ? 'Anyone with the link can see it now' : 'Only you can see it now' })
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not change who sees it', message: errorMessage(error) })
+    }
+  }
+
+  async function confirmDelete() {
+    try {
+      await remove.mutateAsync()
+      notifications.show({ color: 'green', message: 'Your version was deleted' })
+      await navigate({ to: '/dashboard/own' })
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not delete your version', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <>
+      <Text size="sm">{shared ? 'Shared by link: anyone with the link can see it.' : 'Private: only you can see it.'}</Text>
+      <Group gap="sm">
+        <Button variant="light" onClick={() => void setShared(!shared)} disabled={sharing.isPending || !online}>
+          {shared ? 'Make private' : 'Share by link'}
+        </Button>
+        {shared && <ShareButton title={remix.name} text={remix.description} url={url} />}
+        <Button variant="light" color="red" onClick={() => setConfirming(true)} disabled={!online}>
+          Delete
+        </Button>
+      </Group>
+      {!online && (
+        <Alert color="gray" variant="light">
+          Sharing and deleting need the network.
+        </Alert>
+      )}
+      <ConfirmDeleteModal
+        name={confirming ? remix.name : null}
+        consequence="Your version and all its files go for good. The original stays."
+        pending={remove.isPending}
+        online={online}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void confirmDelete()}
+      />
+    </>
+  )
+}
