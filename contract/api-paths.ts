@@ -53,18 +53,8 @@ export function wumpusColoursPath(id: string): string {
   return `/api/wumpus/${encodeURIComponent(id)}/colours`
 }
 
-/** `POST` a recipe: one's own version of this animation (contract/remix/remix-api.ts). */
-export function remixPath(id: string): string {
-  return `/api/wumpus/${encodeURIComponent(id)}/remix`
-}
-
-/** `PUT { visibility }`: a remix shared by link, or private again. */
-export function remixSharingPath(id: string): string {
-  return `/api/wumpus/${encodeURIComponent(id)}/sharing`
-}
-
 /** A page of a list paged by cursor only: `{path}?limit=&cursor=`. */
-function pagedPath(path: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null }): string {
+export function pagedPath(path: string, { limit = PAGE_SIZE_DEFAULT, cursor }: { limit?: number; cursor?: string | null }): string {
   const query = new URLSearchParams({ limit: String(limit) })
   if (cursor) query.set('cursor', cursor)
   return `${path}?${query}`
@@ -113,8 +103,6 @@ export const API_PATHS = {
   packs: '/api/packs',
   /** GET: one's personal packs, most recently edited first, paged; POST: a new personal pack. */
   myPacks: '/api/me/packs',
-  /** GET: one's own remixes, newest first, paged (contract/remix/remix-api.ts). */
-  myRemixes: '/api/me/remixes',
   /** GET: one's favourites, newest favourited first, paged. */
   favourites: '/api/me/favourites',
   /** GET: the ids of all one's favourites (for the hearts on cards). */
@@ -160,11 +148,6 @@ export const favouritePath = (id: string) => `${API_PATHS.favourites}/${segment(
 /** One's favourites, newest favourited first, a page at a time. */
 export function favouriteListPath(page: { limit?: number; cursor?: string | null } = {}): string {
   return pagedPath(API_PATHS.favourites, page)
-}
-
-/** One's own remixes, newest first, a page at a time. */
-export function myRemixListPath(page: { limit?: number; cursor?: string | null } = {}): string {
-  return pagedPath(API_PATHS.myRemixes, page)
 }
 
 /** The admin audit log, a page at a time. */

@@ -1,37 +1,32 @@
 // A verified user makes their own version of a demo mascot in the editor and gets its Discord file.
 import sharp from 'sharp'
-import type { Browser, BrowserContext } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import type { BrowserContext } from 'playwright-core'
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { colourChoicesSchema } from '../contract/remix/recipe'
 import { stickerExportListSchema } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { createAccount, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
-import { launchBrowser, newContext } from './support/browser'
+import { browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
 /** Discord's sticker cap (TOOLCHAIN.md): an APNG of at most 512 KB. */
 const DISCORD_MAX_BYTES = 512 * 1024
 const CHOSEN = { hex: '#ff2a6d', rgb: [0xff, 0x2a, 0x6d] }
 
-let browser: Browser
+const { openContext } = browserForTests(baseURL)
 let context: BrowserContext
 let mascot: Wumpus
 let token: string
 
 beforeAll(async () => {
-  browser = await launchBrowser()
   const email = uniqueEmail('remixer')
   await createAccount(email, 'remix-pass-1', 'Remixer', { verified: true })
-  context = await newContext(browser, baseURL)
+  context = await openContext()
   token = await signInToken(email, 'remix-pass-1')
   await startSignedIn(context, token)
   const list = wumpusSchema.array().parse(await (await fetch(`${baseURL}/api/wumpuses?limit=100`)).json())
   mascot = list.find((w) => w.name === 'Waving Wumpus')!
 }, 180_000)
-afterAll(async () => {
-  await context?.close().catch(() => {})
-  await browser?.close()
-})
 
 describe('Make it yours', () => {
   it('recolours a slot, captions, makes the stickers and downloads a Discord file in the chosen colour', async () => {

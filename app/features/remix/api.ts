@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { myRemixListPath, remixPath, remixSharingPath, wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
+import { wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
+import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import type { RemixCreated, RemixVisibility } from '../../../contract/remix/remix-api'
 import type { ColourChoices, Recipe } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'

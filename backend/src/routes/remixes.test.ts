@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { myRemixListPath, remixPath, remixSharingPath, wumpusColoursPath } from '../../../contract/api-paths'
+import { wumpusColoursPath } from '../../../contract/api-paths'
+import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourChoicesSchema } from '../../../contract/remix/recipe'
 import { remixCreatedSchema } from '../../../contract/remix/remix-api'

@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import { myRemixListPath } from '../../../contract/api-paths'
+import { myRemixListPath } from '../../../contract/remix/remix-paths'
 import { pageQuerySchema } from '../../../contract/paging'
 import { recipeSchema } from '../../../contract/remix/recipe'
 import { remixSharingSchema } from '../../../contract/remix/remix-api'
