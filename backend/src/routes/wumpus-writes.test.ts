@@ -30,15 +30,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const call = (method: string, path: string, token?: string, body?: unknown) =>
-  fetch(server.url + path, {
-    method,
-    headers: {
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
-  })
+const call = (method: string, path: string, token?: string, body?: unknown) => server.call(method, path, token, body)
 
 async function expectError(res: Response, status: number, code: string) {
   expect(res.status, await res.clone().text()).toBe(status)

@@ -26,6 +26,8 @@ export interface TestServer {
   connections(): Promise<number>
   /** Makes previews and exports only when the server was started with `deriveMedia: true`. */
   derivedMedia: DerivedMediaService
+  /** A request to the API as a client sends it: a bearer token when given, a body as JSON (FormData as it is). */
+  call(method: string, path: string, token?: string, body?: unknown): Promise<Response>
   close(): Promise<void>
 }
 
@@ -67,8 +69,18 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)
+  const url = `http://127.0.0.1:${port}`
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
+    call: (method, path, token, body) =>
+      fetch(url + path, {
+        method,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined || body instanceof FormData ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
+      }),
     async sessionToken(email, options = {}) {
       const session = await store.sessions.create({ email, uid: `uid-of-${email}`, expiresAt: new Date(Date.now() + 3600_000) })
       const exp = Math.floor(Date.now() / 1000) + (options.ttlSeconds ?? 600)
