@@ -158,15 +158,13 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
   const names = entryNames(stickers)
   stickers.forEach((entry, i) => {
     zip.addReadStreamLazy(names[i]!, { mtime, compress: false, size: entry.file.bytes }, (done) => {
-      store.files
-        .read(entry.file.id)
-        .then(
-          (file) =>
-            file
-              ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)]))
-              : done(new Error(`file ${entry.file.id} is gone`), undefined as never),
-          (error: unknown) => done(error as Error, undefined as never),
-        )
+      store.files.read(entry.file.id).then(
+        (file) =>
+          file
+            ? done(null, Readable.from([Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)]))
+            : done(new Error(`file ${entry.file.id} is gone`), undefined as never),
+        (error: unknown) => done(error as Error, undefined as never),
+      )
     })
   })
   if (tray) {
