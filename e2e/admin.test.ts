@@ -131,9 +131,11 @@ describe('editing and deleting', () => {
     // The page stays, with the platform exports below the form.
     await page.getByText('Changes saved').waitFor()
     await page.getByRole('region', { name: 'Platform exports' }).waitFor()
-    // The card previews and platform exports (and so `fits`) may have been made meanwhile; everything
-    // else is as it was.
-    const { preview: _preview, fits: _fits, ...after } = wumpusSchema.parse(await (await api(`/api/wumpus/${wumpus._id}`)).json())
+    // The card previews and platform exports (and so `fits`) may have been made meanwhile, and only the
+    // detail counts remixes; everything else is as it was.
+    const detail = wumpusSchema.parse(await (await api(`/api/wumpus/${wumpus._id}`)).json())
+    expect(detail.remixes).toBe(0)
+    const { preview: _preview, fits: _fits, remixes: _remixes, ...after } = detail
     const { preview: _previewBefore, fits: _fitsBefore, ...before } = wumpus
     expect(after).toEqual({ ...before, name: 'After Rename' })
   })
