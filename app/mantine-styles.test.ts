@@ -36,13 +36,25 @@ function mantineImports(): Set<string> {
   return names
 }
 
+/** The Mantine stylesheets app/mantine-styles.css imports, by file name (`Button.css`). */
+function importedStylesheets(): string[] {
+  const css = readFileSync(path.join(APP, 'mantine-styles.css'), 'utf8')
+  return [...css.matchAll(/@import\s+'@mantine\/core\/styles\/([^']+)'/g)].map((match) => match[1]!)
+}
+
 describe("Mantine's styles", () => {
   it('include the stylesheet of every Mantine component the app uses', () => {
-    const imported = readFileSync(path.join(APP, 'mantine-styles.css'), 'utf8')
-    const missing = [...mantineImports()].filter(
-      (name) => existsSync(path.join(MANTINE_STYLES, `${name}.css`)) && !imported.includes(`@mantine/core/styles/${name}.css'`),
-    )
-    expect(missing).toEqual([])
+    // Each check below passes on an empty list: make sure there is something to check, so a move of
+    // Mantine's styles or of the app's imports fails here instead of passing quietly.
+    expect(existsSync(MANTINE_STYLES), `Mantine's stylesheets are not in ${MANTINE_STYLES}`).toBe(true)
+    const imported = importedStylesheets()
+    expect(imported, 'app/mantine-styles.css imports no Mantine stylesheet').not.toEqual([])
+    const used = [...mantineImports()].filter((name) => existsSync(path.join(MANTINE_STYLES, `${name}.css`)))
+    expect(used, "found no Mantine component with a stylesheet among the app's imports").not.toEqual([])
+
+    expect(used.filter((name) => !imported.includes(`${name}.css`))).toEqual([])
+    // An import of a stylesheet Mantine no longer ships would break the build's CSS.
+    expect(imported.filter((file) => !existsSync(path.join(MANTINE_STYLES, file)))).toEqual([])
   })
 
   it('index.html carries the CSS MantineProvider would write for the theme (ThemeProvider writes none)', () => {
@@ -50,6 +62,7 @@ describe("Mantine's styles", () => {
     const mantine = [...rendered.matchAll(/<style[^>]*>([^<]*)<\/style>/g)].map((match) => match[1]).join('')
     const html = readFileSync(path.join(APP, 'index.html'), 'utf8')
     const carried = /<style data-mantine-theme>([^<]*)<\/style>/.exec(html)?.[1] ?? ''
+    expect(comparable(mantine), 'MantineProvider wrote no CSS to compare').not.toBe('')
     // After a change of the theme or of Mantine, paste `mantine` into index.html's <style data-mantine-theme>.
     expect(comparable(carried)).toBe(comparable(mantine))
     expect(renderToString(createElement(ThemeProvider, { children: 'page' }))).toBe('page')
@@ -65,6 +78,7 @@ describe("Mantine's styles", () => {
     const probe = (provider: (children: ReactNode) => ReactNode) => renderToString(provider(createElement(Probe)))
     probe((children) => createElement(MantineProvider, { theme, colorSchemeManager, defaultColorScheme: 'auto', env: 'test', children }))
     probe((children) => createElement(ThemeProvider, { env: 'test', children }))
+    expect(seen, 'the probe did not render under both providers').toHaveLength(2)
     expect(seen[1]).toEqual(seen[0])
   })
 })

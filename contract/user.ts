@@ -1,13 +1,13 @@
 import { z } from 'zod'
 
 /**
- * Email addresses, as the sign-in form checks them (docs/product-rules.md#validation-messages): a local part of letters, digits
+ * Email addresses, as the sign-in form checks them (docs/pages.md#validation-messages): a local part of letters, digits
  * and . _ % + -, an @, a domain of letters, digits and hyphens, a dot and a top-level domain. The first
  * design said 2-3 letters for the last part; we accept longer ones too (.email, .studio), or such users
  * could never sign in.
  */
 export const EMAIL_PATTERN = /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/
-/** Letters, digits, dot, underscore and space (docs/product-rules.md#validation-messages). */
+/** Letters, digits, dot, underscore and space (docs/pages.md#validation-messages). */
 export const NAME_PATTERN = /^[A-Za-z0-9._ ]+$/
 
 /**
@@ -49,7 +49,7 @@ export const imageUrlSchema = z
     message: 'Must be an uploaded image or an https link',
   })
 
-// ---- Forms (messages: docs/product-rules.md#validation-messages; checked in the browser and again on the server) ----
+// ---- Forms (messages: docs/pages.md#validation-messages; checked in the browser and again on the server) ----
 
 export const signInFormSchema = z.object({
   email: z.string().min(1, 'Email is required').regex(EMAIL_PATTERN, 'Provide a valid email address'),
@@ -73,7 +73,7 @@ export type SignUpForm = z.infer<typeof signUpFormSchema>
 
 export const roleSchema = z.enum(['user', 'admin'])
 
-/** A user as the API shows it (docs/product-rules.md#data-shapes). */
+/** A user as the API shows it (docs/rest-api.md#data-shapes). */
 export const userSchema = z.object({
   email: z.string(),
   user_name: z.string(),

@@ -42,7 +42,7 @@ export const wumpusSchema = z.object({
   emoji: z.array(stickerEmojiSchema).default([]),
   /** Search keywords (Telegram's too), lower case; [] when none. */
   keywords: z.array(z.string()).default([]),
-  /** How many times it was downloaded (counted once per visitor and animation a while, see the README). */
+  /** How many times it was downloaded (counted once per visitor and animation a day: docs/product.md#downloads). */
   downloads: z.number(),
   /**
    * The platforms with a ready export (GET /wumpus/{id}/stickers says 'ready'), in PLATFORMS order; what

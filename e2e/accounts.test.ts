@@ -234,7 +234,7 @@ describe('my profile', () => {
   })
 })
 
-describe('validation messages (docs/product-rules.md#validation-messages)', () => {
+describe('validation messages (docs/pages.md#validation-messages)', () => {
   const messageShown = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor({ timeout: 5000 })
 
   it('sign-in: required, email pattern and password length, checked on submit and again on change', async () => {

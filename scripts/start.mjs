@@ -10,7 +10,7 @@ import { buildApp } from './build.mjs'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 process.chdir(root)
-if (existsSync('.env')) process.loadEnvFile('.env')
+await import('./load-env.mjs')
 
 const env = { ...process.env }
 const dataDir = path.resolve(env.DATA_DIR ?? './data')

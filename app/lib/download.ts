@@ -9,7 +9,7 @@ export function fileNameFromUrl(url: string): string {
   }
 }
 
-/** The URL that fetches a file as a download: the server counts it for the animation (see the README). */
+/** The URL that fetches a file as a download: the server counts it for the animation (docs/product.md#downloads). */
 export function downloadUrl(url: string): string {
   const parsed = new URL(url, 'http://base.invalid')
   parsed.searchParams.set('download', '1')

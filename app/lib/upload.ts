@@ -3,7 +3,7 @@ import { API_PATHS } from '../../contract/api-paths'
 import { uploadResponseSchema } from '../../contract/user'
 import { ApiError, apiRequest, isApiError } from './api-client'
 
-/** What the server accepts: png, gif, jpeg, jpg and webp (docs/product-rules.md#limits). */
+/** What the server accepts: png, gif, jpeg, jpg and webp (docs/product.md#limits). */
 export const IMAGE_ACCEPT = 'image/png,image/gif,image/jpeg,image/webp,.png,.gif,.jpg,.jpeg,.webp'
 
 interface UploadOptions {

@@ -11,7 +11,7 @@ interface AdminGuardArgs {
 
 /**
  * beforeLoad of admin-only routes: waits for the admin check (the route shows its spinner meanwhile) and
- * sends everyone who is not an admin to /signIn (docs/product-rules.md#routes). A check that could not reach the server
+ * sends everyone who is not an admin to /signIn (docs/pages.md#pages). A check that could not reach the server
  * (offline, 5xx) is an error for the route to show, not a verdict.
  */
 export async function requireAdmin({ context, location }: AdminGuardArgs): Promise<void> {

@@ -3,7 +3,7 @@
 import { MAX_IMAGE_BYTES } from '../../../contract/limits'
 import { uploadImage } from '../../lib/upload'
 
-/** Image types the sign-up photo may have: png, gif, jpeg, jpg (docs/product-rules.md#limits). */
+/** Image types the sign-up photo may have: png, gif, jpeg, jpg (docs/product.md#limits). */
 export const PHOTO_ACCEPT = '.png,.gif,.jpeg,.jpg'
 const PHOTO_TYPES = ['image/png', 'image/gif', 'image/jpeg']
 

@@ -12,7 +12,7 @@ export const profileFormValues = (user: PublicProfile): ProfileFormValues => ({
 
 /**
  * The fields that differ from the stored profile, for PUT /api/user/{email}. An emptied field falls
- * back to the existing value (it is not sent), as the edit forms do (docs/product-rules.md#edit-animation).
+ * back to the existing value (it is not sent), as the edit forms do (docs/pages.md#edit-animation).
  */
 export function profileChanges(
   user: PublicProfile,

@@ -4,7 +4,7 @@
 import { encodeAnimatedWebp, encodeStillWebp } from './encode-webp'
 import { lottieHeader, renderLottie } from './render-lottie'
 
-/** The card image's CSS size: 300x300 (docs/product-rules.md#limits). */
+/** The card image's CSS size: 300x300 (docs/product.md#limits). */
 export const CARD_SIZE = 300
 /** Previews move at most this many frames per second (the originals keep up to 30). */
 export const PREVIEW_MAX_FPS = 20

@@ -18,7 +18,7 @@ export function userRoutes(deps: RouteDeps): Router {
   const accounts = { store, sessions, audit: deps.audit, adminEmails: config.adminEmails }
 
   /**
-   * One path, two uses (docs/product-rules.md#rest-api): with a Firebase ID token it signs the user in (registering
+   * One path, two uses (docs/rest-api.md#endpoints): with a Firebase ID token it signs the user in (registering
    * them on first visit) and answers our session token; with our session token it updates the profile.
    */
   router.put('/user/:email', async (ctx) => {

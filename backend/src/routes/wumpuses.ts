@@ -41,7 +41,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   const searchGuard = limits.guard('search')
   const searchLimit: Middleware = (ctx, next) => (isSearch(ctx.query.q) ? searchGuard(ctx, next) : next())
 
-  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus?u_email= (docs/product-rules.md#rest-api).
+  // One uploader's list needs a signed-in caller, on this path as on /api/wumpus?u_email= (docs/rest-api.md#endpoints).
   router.get('/wumpuses', optionalSession(deps.sessions), searchLimit, async (ctx) => {
     if (ctx.query.u_email !== undefined) sessionOf(ctx)
     await sendPage(ctx, '/api/wumpuses')

@@ -6,7 +6,7 @@ import type { FileKeys } from '../file-keys'
 import { recordFileUrl } from './file'
 
 /**
- * A stored record as the API shows it (docs/product-rules.md#data-shapes), with the card previews once they
+ * A stored record as the API shows it (docs/rest-api.md#data-shapes), with the card previews once they
  * exist; `keys` for answers that may show a private remix to its owner or an admin.
  */
 export function toApiWumpus(record: WumpusRecord, keys?: FileKeys): Wumpus {
