@@ -6,26 +6,19 @@ import type { QueryClient } from '@tanstack/react-query'
 import { get, update } from 'idb-keyval'
 import { API_PATHS, favouriteListPath, favouritePath } from '../../../contract/api-paths'
 import type { Favourite } from '../../../contract/favourites'
-import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, isApiError, trusted } from '../../lib/api-client'
+import { apiRequest, isApiError, trusted } from '../../lib/api-client'
+import { fetchPage, type Page } from '../../lib/paging'
 import { offlineStore } from '../offline/offline-db'
 import { pendingWrites, queueWrite } from '../sync/outbox'
 import { refreshAfterWrites } from '../sync/synced-queries'
-import { nextCursorFromLink } from '../wumpuses/api'
 import { favouriteKeys } from './api'
 
 /** Outbox key of a favourite write: favouriting then unfavouriting the same sticker offline sends only the last. */
 const FAVOURITE_WRITE_PREFIX = 'favourite:'
 
-export interface FavouritePage {
-  items: Favourite[]
-  /** All favourites, from X-Total-Count (offline: the ones kept here). */
-  total: number
-  nextCursor: string | null
-  /** Read from the copy kept on this device: the network failed. */
-  fromOfflineCopy: boolean
-}
+/** A page of the user's favourites; offline, every one kept on this device, marked `fromOfflineCopy`. */
+export type FavouritePage = Page<Favourite>
 
 /** What this device keeps of one user's favourites (the `favourites` store, keyed by email). */
 interface KeptFavourites {
@@ -92,19 +85,14 @@ export async function readFavouritePage(email: string, cursor: string | null, si
   const pending = await pendingFavourites(email)
   let page: FavouritePage
   try {
-    const { data, headers } = await apiRequestWithHeaders(favouriteListPath({ cursor }), trusted<Favourite[]>(), { signal })
-    const total = Number(headers.get(TOTAL_COUNT_HEADER))
-    page = {
-      items: data,
-      total: headers.has(TOTAL_COUNT_HEADER) && Number.isFinite(total) ? total : data.length,
-      nextCursor: nextCursorFromLink(headers.get('Link')),
-      fromOfflineCopy: false,
-    }
+    // The service worker keeps no copy of it (it is personal): a network failure lands below.
+    page = await fetchPage(favouriteListPath({ cursor }), trusted<Favourite[]>(), signal)
+    const fetched = page.items
     await keep(email, (kept) => ({
       ...kept,
-      items: cursor === null ? data : mergeById(kept.items ?? [], data),
+      items: cursor === null ? fetched : mergeById(kept.items ?? [], fetched),
       // The server has these: their copies are not needed any more.
-      added: Object.fromEntries(Object.entries(kept.added ?? {}).filter(([id]) => !data.some((item) => item._id === id))),
+      added: Object.fromEntries(Object.entries(kept.added ?? {}).filter(([id]) => !fetched.some((item) => item._id === id))),
     }))
   } catch (error) {
     const kept = noConnection(error) && cursor === null ? (await readKept(email)).items : undefined

@@ -2,8 +2,9 @@ import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from 
 import { API_PATHS, profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
-import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
+import { apiRequest, apiSend, trusted } from '../../lib/api-client'
+import { fetchPage, retryOfflineCopies } from '../../lib/paging'
+import type { WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
@@ -24,9 +25,8 @@ export const profileQueryOptions = (email: string) =>
     queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<PublicProfile>(), { signal }),
   })
 
-export async function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequestWithHeaders(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), { signal })
-  return wumpusPageFrom(data, headers)
+export function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
+  return fetchPage(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), signal)
 }
 
 /** Animations uploaded by one user, paged like the home gallery. */

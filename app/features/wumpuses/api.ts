@@ -1,61 +1,17 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
 import { emojiListPath, stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
-import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { StickerExport } from '../../../contract/stickers'
 import type { EmojiCount, TagCount, Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
-import { OFFLINE_COPY_HEADER } from '../../lib/offline-copy'
+import { apiRequest, trusted } from '../../lib/api-client'
+import { fetchPage, retryOfflineCopies, type Page } from '../../lib/paging'
 import { forgetOnSignOutWhen, keepOnSignOut } from '../../lib/query-client'
 import type { GallerySearch } from './gallery-search'
 
-export interface WumpusPage {
-  items: Wumpus[]
-  /** All items on the server, from X-Total-Count. */
-  total: number
-  /** Cursor of the next page, from the Link header; null on the last page. */
-  nextCursor: string | null
-  /** Answered by the service worker from its IndexedDB copy (the network failed). */
-  fromOfflineCopy: boolean
-}
+/** A page of the gallery or of another list of animations. */
+export type WumpusPage = Page<Wumpus>
 
-/**
- * A page that came from the offline copy while the browser says it is online (the network came back a
- * moment after the refetch) is asked for again shortly, until the server answers.
- */
-const RETRY_OFFLINE_COPY_MS = 2000
-
-export async function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequestWithHeaders(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), { signal })
-  return wumpusPageFrom(data, headers)
-}
-
-/** A page of animations from a list answer and its paging headers. */
-export function wumpusPageFrom(items: Wumpus[], headers: Headers): WumpusPage {
-  const total = Number(headers.get(TOTAL_COUNT_HEADER))
-  return {
-    items,
-    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : items.length,
-    nextCursor: nextCursorFromLink(headers.get('Link')),
-    fromOfflineCopy: headers.get(OFFLINE_COPY_HEADER) === '1',
-  }
-}
-
-/** refetchInterval for paged lists: retry pages served from the offline copy once the browser is online. */
-export function retryOfflineCopies(query: { state: { data?: { pages: WumpusPage[] } } }): number | false {
-  // No navigator when the page is rendered on the server: nothing to retry there.
-  const online = typeof navigator !== 'undefined' && navigator.onLine
-  return online && query.state.data?.pages.some((page) => page.fromOfflineCopy) ? RETRY_OFFLINE_COPY_MS : false
-}
-
-/** Reads the cursor of the rel="next" target of a Link header, e.g. `</api/wumpuses?limit=24&cursor=X>; rel="next"`. */
-export function nextCursorFromLink(link: string | null): string | null {
-  if (!link) return null
-  for (const part of link.split(',')) {
-    const match = /<([^>]*)>\s*;(.*)/.exec(part.trim())
-    if (!match?.[1] || !/\brel\s*=\s*"?next"?/.test(match[2] ?? '')) continue
-    return new URL(match[1], 'http://base.invalid').searchParams.get('cursor')
-  }
-  return null
+export function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
+  return fetchPage(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), signal)
 }
 
 /** Every query key of animations and tags; invalidate `all` after a write. */

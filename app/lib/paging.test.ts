@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { nextCursorFromLink, retryOfflineCopies, wumpusPageFrom } from './api'
+import { nextCursorFromLink, pageFrom, retryOfflineCopies } from './paging'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -37,9 +37,9 @@ describe('retryOfflineCopies', () => {
   })
 })
 
-describe('wumpusPageFrom', () => {
+describe('pageFrom', () => {
   it('reads the total, the next cursor and whether the answer was an offline copy', () => {
     const headers = new Headers({ 'X-Total-Count': '30', Link: '</api/wumpuses?limit=24&cursor=abc>; rel="next"', 'X-Offline-Copy': '1' })
-    expect(wumpusPageFrom([], headers)).toEqual({ items: [], total: 30, nextCursor: 'abc', fromOfflineCopy: true })
+    expect(pageFrom([], headers)).toEqual({ items: [], total: 30, nextCursor: 'abc', fromOfflineCopy: true })
   })
 })
