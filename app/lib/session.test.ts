@@ -291,12 +291,12 @@ describe('session store', () => {
     signInForTest()
     server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
-    // The features' key factories, from the same fresh modules as the session (they register what sign-out keeps).
+    // The key factories, from the same fresh modules as the session (they register what sign-out keeps).
     const { wumpusKeys } = await import('../features/wumpuses/api')
-    const { profileKeys } = await import('../features/profiles/api')
-    const { authKeys } = await import('../features/auth/api')
+    const { profileKeys } = await import('./query-keys')
+    const { adminRoleKey } = await import('./admin-role')
     queryClient.setQueryData(profileKeys.detail('ada@example.com'), makeUser({ user_name: 'Ada' }))
-    queryClient.setQueryData(authKeys.admin('ada@example.com'), { admin: true })
+    queryClient.setQueryData(adminRoleKey('ada@example.com'), { admin: true })
     queryClient.setQueryData(wumpusKeys.lists(), { pages: [] })
     const listener = vi.fn()
     store.subscribe(listener)
@@ -308,7 +308,7 @@ describe('session store', () => {
     expect(listener).toHaveBeenCalled()
     expect(fake.signOuts).toBe(1)
     expect(queryClient.getQueryData(profileKeys.detail('ada@example.com'))).toBeUndefined()
-    expect(queryClient.getQueryData(authKeys.admin('ada@example.com'))).toBeUndefined()
+    expect(queryClient.getQueryData(adminRoleKey('ada@example.com'))).toBeUndefined()
     expect(queryClient.getQueryData(wumpusKeys.lists())).toEqual({ pages: [] })
   })
 

@@ -24,9 +24,8 @@ import {
 } from '../../../contract/wumpus-write'
 import { apiRequest } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
-import { authKeys } from '../auth/api'
-import { activityKeys } from './activity-keys'
-import { profileKeys } from '../profiles/api'
+import { adminRoleKey } from '../../lib/admin-role'
+import { activityKeys, profileKeys } from '../../lib/query-keys'
 import { tagKeys, wumpusKeys } from '../wumpuses/api'
 import { uploadFile } from '../../lib/upload'
 
@@ -120,7 +119,7 @@ export function useMakeAdmin() {
     onSettled: (_result, _error, email) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userKeys.list() }),
-        queryClient.invalidateQueries({ queryKey: authKeys.admin(email) }),
+        queryClient.invalidateQueries({ queryKey: adminRoleKey(email) }),
         queryClient.invalidateQueries({ queryKey: activityKeys.all }),
       ]),
   })

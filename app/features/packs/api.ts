@@ -4,7 +4,7 @@ import type { CreatePack, CreatePersonalPack, Pack, PackDetail, UpdatePack } fro
 import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
-import { activityKeys } from '../admin/activity-keys'
+import { activityKeys } from '../../lib/query-keys'
 import { refreshAfterWrites } from '../sync/synced-queries'
 import { PACK_EDIT_PREFIX, pageWithPendingEdits, withPendingEdits } from './pack-edits'
 

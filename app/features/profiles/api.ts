@@ -4,19 +4,12 @@ import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
 import { fetchPage, retryOfflineCopies } from '../../lib/paging'
+import { profileKeys } from '../../lib/query-keys'
 import type { WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
 export const DEFAULT_COVER = '/images/default-cover.svg'
-
-/** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
-export const profileKeys = {
-  everyone: ['profiles'] as const,
-  all: (email: string) => [...profileKeys.everyone, email.trim().toLowerCase()] as const,
-  detail: (email: string) => [...profileKeys.all(email), 'detail'] as const,
-  animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
-}
 
 /** Someone else's profile comes without the role (only one's own, or to verified admins, has it). */
 export const profileQueryOptions = (email: string) =>
