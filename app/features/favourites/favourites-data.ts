@@ -3,15 +3,14 @@
 // not sent yet are applied over whatever was read, so the hearts and the Favourites page show them at once,
 // also after a reload offline. Loaded lazily (api.ts).
 import type { QueryClient } from '@tanstack/react-query'
-import { get, update } from 'idb-keyval'
 import { API_PATHS, favouriteListPath, favouritePath } from '../../../contract/api-paths'
 import type { Favourite } from '../../../contract/favourites'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, isApiError, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
-import { offlineStore } from '../offline/offline-db'
-import { pendingWrites, queueWrite } from '../sync/outbox'
-import { refreshAfterWrites } from '../sync/synced-queries'
+import { keepFavourites, readKeptFavourites } from '../../lib/local-data/favourites-store'
+import { pendingWrites, queueWrite } from '../../lib/local-data/outbox'
+import { refreshAfterWrites } from '../../lib/synced-queries'
 import { favouriteKeys } from './api'
 
 /** Outbox key of a favourite write: favouriting then unfavouriting the same sticker offline sends only the last. */
@@ -20,29 +19,8 @@ const FAVOURITE_WRITE_PREFIX = 'favourite:'
 /** A page of the user's favourites; offline, every one kept on this device, marked `fromOfflineCopy`. */
 export type FavouritePage = Page<Favourite>
 
-/** What this device keeps of one user's favourites (the `favourites` store, keyed by email). */
-interface KeptFavourites {
-  /** GET /api/me/favourite-ids as last read. */
-  ids?: string[]
-  /** The list's pages as last read, in order. */
-  items?: Favourite[]
-  /** Stickers favourited here whose write may not be sent yet: the list shows them meanwhile. */
-  added?: Record<string, Favourite>
-}
-
 // Every favourites query reads through this module, so none is cached before this has run.
 refreshAfterWrites(FAVOURITE_WRITE_PREFIX, (email) => [favouriteKeys.ids(email), favouriteKeys.list(email)])
-
-const keptStore = () => offlineStore('favourites')
-
-async function readKept(email: string): Promise<KeptFavourites> {
-  return (await get<KeptFavourites>(email, keptStore()).catch(() => undefined)) ?? {}
-}
-
-/** A full disk or a closed database must not cost the user what the server answered. */
-async function keep(email: string, change: (kept: KeptFavourites) => KeptFavourites): Promise<void> {
-  await update<KeptFavourites>(email, (kept = {}) => change(kept), keptStore()).catch(() => {})
-}
 
 /** The user's favourite writes not sent yet: animation id → favourited, oldest first. */
 async function pendingFavourites(email: string): Promise<Map<string, boolean>> {
@@ -71,9 +49,9 @@ export async function readFavouriteIds(email: string, signal?: AbortSignal): Pro
   let ids: string[]
   try {
     ids = await apiRequest(API_PATHS.favouriteIds, trusted<string[]>(), { signal })
-    await keep(email, (kept) => ({ ...kept, ids }))
+    await keepFavourites(email, (kept) => ({ ...kept, ids }))
   } catch (error) {
-    const kept = noConnection(error) ? (await readKept(email)).ids : undefined
+    const kept = noConnection(error) ? (await readKeptFavourites(email)).ids : undefined
     if (!kept) throw error
     ids = kept
   }
@@ -88,14 +66,14 @@ export async function readFavouritePage(email: string, cursor: string | null, si
     // The service worker keeps no copy of it (it is personal): a network failure lands below.
     page = await fetchPage(favouriteListPath({ cursor }), trusted<Favourite[]>(), signal)
     const fetched = page.items
-    await keep(email, (kept) => ({
+    await keepFavourites(email, (kept) => ({
       ...kept,
       items: cursor === null ? fetched : mergeById(kept.items ?? [], fetched),
       // The server has these: their copies are not needed any more.
       added: Object.fromEntries(Object.entries(kept.added ?? {}).filter(([id]) => !fetched.some((item) => item._id === id))),
     }))
   } catch (error) {
-    const kept = noConnection(error) && cursor === null ? (await readKept(email)).items : undefined
+    const kept = noConnection(error) && cursor === null ? (await readKeptFavourites(email)).items : undefined
     if (!kept) throw error
     page = { items: kept, total: kept.length, nextCursor: null, fromOfflineCopy: true }
   }
@@ -103,7 +81,7 @@ export async function readFavouritePage(email: string, cursor: string | null, si
   // Favourited here and not sent yet: at the top of the first page, from the copy made when the heart was tapped.
   let added: Favourite[] = []
   if (cursor === null) {
-    const { added: kept = {} } = await readKept(email)
+    const { added: kept = {} } = await readKeptFavourites(email)
     const present = new Set(page.items.map((item) => item._id))
     added = withPendingIds([], pending)
       .filter((id) => !present.has(id))
@@ -137,7 +115,7 @@ export async function setFavourite(queryClient: QueryClient, email: string, wump
     key: `${FAVOURITE_WRITE_PREFIX}${wumpus._id}`,
     label: `${on ? 'Favourite' : 'Unfavourite'} “${wumpus.name}”`,
   })
-  await keep(email, ({ added = {}, ...kept }) => {
+  await keepFavourites(email, ({ added = {}, ...kept }) => {
     const { [wumpus._id]: _dropped, ...others } = added
     return { ...kept, added: on ? { ...others, [wumpus._id]: { ...wumpus, favouritedAt: new Date().toISOString() } } : others }
   })

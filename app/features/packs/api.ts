@@ -5,7 +5,7 @@ import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
 import { activityKeys } from '../../lib/query-keys'
-import { refreshAfterWrites } from '../sync/synced-queries'
+import { refreshAfterWrites } from '../../lib/synced-queries'
 import { PACK_EDIT_PREFIX, pageWithPendingEdits, withPendingEdits } from './pack-edits'
 
 /** The query keys of packs: every pack query's key starts with `packKeys.all`. */

@@ -3,7 +3,7 @@ import { useState } from 'react'
 import { errorMessage } from '../../lib/error-message'
 import { apiGetBlob } from '../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
-import { keepDownload } from '../offline/kept-downloads'
+import { keepDownload } from '../../lib/local-data/kept-downloads'
 
 /**
  * Fetches a file as a download (which the server counts). It is kept on this device while there is room, so

@@ -2,7 +2,7 @@ import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { useSignOutEverywhere } from '../api'
 
 interface SignOutEverywhereProps {
