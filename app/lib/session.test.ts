@@ -292,7 +292,7 @@ describe('session store', () => {
     server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
     // The key factories, from the same fresh modules as the session (they register what sign-out keeps).
-    const { wumpusKeys } = await import('../features/wumpuses/api')
+    const { wumpusKeys } = await import('../entities/wumpus/api')
     const { profileKeys } = await import('./query-keys')
     const { adminRoleKey } = await import('./admin-role')
     queryClient.setQueryData(profileKeys.detail('ada@example.com'), makeUser({ user_name: 'Ada' }))
@@ -316,7 +316,7 @@ describe('session store', () => {
     signInForTest()
     server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
     const { store, queryClient } = await load()
-    const { wumpusKeys } = await import('../features/wumpuses/api')
+    const { wumpusKeys } = await import('../entities/wumpus/api')
     const original = makeWumpus(1)
     const remix = makeWumpus(2, { remixOf: original._id, visibility: 'link' })
     queryClient.setQueryData(wumpusKeys.detail(original._id), original)

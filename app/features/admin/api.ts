@@ -26,7 +26,7 @@ import { apiRequest } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
 import { adminRoleKey } from '../../lib/admin-role'
 import { activityKeys, profileKeys } from '../../lib/query-keys'
-import { tagKeys, wumpusKeys } from '../wumpuses/api'
+import { tagKeys, wumpusKeys } from '../../entities/wumpus/api'
 import { uploadFile } from '../../lib/upload'
 
 export type { UploadedAnimationFile }

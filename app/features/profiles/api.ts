@@ -1,11 +1,8 @@
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { API_PATHS, profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { API_PATHS, profilePath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
-import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
-import { fetchPage, retryOfflineCopies } from '../../lib/paging'
 import { profileKeys } from '../../lib/query-keys'
-import type { WumpusPage } from '../wumpuses/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
@@ -17,23 +14,6 @@ export const profileQueryOptions = (email: string) =>
     queryKey: profileKeys.detail(email),
     queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<PublicProfile>(), { signal }),
   })
-
-export function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  return fetchPage(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), signal)
-}
-
-/** Animations uploaded by one user, paged like the home gallery. */
-export const userAnimationsQueryOptions = (email: string) =>
-  infiniteQueryOptions({
-    queryKey: profileKeys.animations(email),
-    queryFn: ({ pageParam, signal }) => fetchUserAnimationsPage(email, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor,
-    refetchInterval: retryOfflineCopies,
-  })
-
-/** The signed-in user's own animations (dashboard); for loaders: ensureInfiniteQueryData(...). */
-export const myAnimationsQueryOptions = userAnimationsQueryOptions
 
 interface UpdateProfileOptions {
   /** Receives the renewed session token (its claims carry the new name): the session stores it. */

@@ -6,7 +6,7 @@ import type { ColourChoices, Recipe } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
-import { wumpusKeys } from '../wumpuses/api'
+import { wumpusKeys } from '../../entities/wumpus/api'
 
 export const remixKeys = {
   all: ['remixes'] as const,

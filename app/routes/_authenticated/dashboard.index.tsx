@@ -2,13 +2,13 @@ import { createFileRoute } from '@tanstack/react-router'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { MyAnimations } from '../../features/dashboard/components/my-animations'
-import { myAnimationsQueryOptions } from '../../features/profiles/api'
+import { userAnimationsQueryOptions } from '../../entities/wumpus/user-animations'
 import { myRemixesQueryOptions } from '../../features/remix/api'
 
 export const Route = createFileRoute('/_authenticated/dashboard/')({
   loader: ({ context }) =>
     Promise.all([
-      context.queryClient.ensureInfiniteQueryData(myAnimationsQueryOptions(context.user.email)),
+      context.queryClient.ensureInfiniteQueryData(userAnimationsQueryOptions(context.user.email)),
       context.queryClient.ensureInfiniteQueryData(myRemixesQueryOptions()),
     ]),
   pendingComponent: PageLoader,

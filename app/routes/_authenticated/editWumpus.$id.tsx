@@ -4,7 +4,7 @@ import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { adminQueryOptions, useIsAdmin } from '../../lib/admin-role'
 import { EditWumpusPage } from '../../features/admin/components/edit-wumpus-page'
-import { wumpusQueryOptions } from '../../features/wumpuses/api'
+import { wumpusQueryOptions } from '../../entities/wumpus/api'
 import { loadById } from '../../lib/load-by-id'
 
 export const Route = createFileRoute('/_authenticated/editWumpus/$id')({

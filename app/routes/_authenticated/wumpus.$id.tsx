@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
-import { stickersQueryOptions, wumpusQueryOptions } from '../../features/wumpuses/api'
+import { stickersQueryOptions, wumpusQueryOptions } from '../../entities/wumpus/api'
 import { WumpusDetail } from '../../features/wumpuses/components/wumpus-detail'
 import { loadById } from '../../lib/load-by-id'
 

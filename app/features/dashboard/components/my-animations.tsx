@@ -1,8 +1,8 @@
 import { Stack, Title } from '@mantine/core'
 import { usePageTitle } from '../../../lib/page-title'
-import { UserAnimationGrid } from '../../profiles/components/user-animation-grid'
+import { UserAnimationGrid } from '../../../entities/wumpus/user-animation-grid'
 import { MyRemixes } from '../../remix/components/my-remixes'
-import { WumpusCard } from '../../wumpuses/components/wumpus-card'
+import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
 
 /** Cards in the first row load at once; the rest wait until they scroll near. */
 const EAGER_CARDS = 3

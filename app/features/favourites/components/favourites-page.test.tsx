@@ -68,7 +68,7 @@ describe('the Favourites page', () => {
 
     // Offline: Wumpus 3 favourited (its card as the heart was tapped), Wumpus 2 unfavourited.
     online = false
-    const { setFavourite } = await import('../favourites-data')
+    const { setFavourite } = await import('../../../entities/favourite/favourites-data')
     await setFavourite(first.queryClient, ADA, makeWumpus(3), true)
     await queueWrite(ADA, {
       method: 'DELETE',

@@ -10,7 +10,7 @@ import { errorMessage } from '../../../lib/error-message'
 import { useSession } from '../../../lib/session-provider'
 import { ConfirmDeleteModal } from '../../admin/components/confirm-delete'
 import { useOnline } from '../../../lib/use-online'
-import { wumpusQueryOptions } from '../../wumpuses/api'
+import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { useDeleteRemix, useRemixSharing } from '../api'
 import { describeRecipe } from '../recipe-text'
 

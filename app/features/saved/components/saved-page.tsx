@@ -1,6 +1,6 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
-import { SendStickerButton } from '../../wumpuses/components/send-sticker-button'
-import { FavouriteButton } from '../../favourites/components/favourite-button'
+import { SendStickerButton } from '../../../entities/wumpus/send-sticker-button'
+import { FavouriteButton } from '../../../entities/favourite/favourite-button'
 import { notifications } from '@mantine/notifications'
 import { useCallback, useEffect, useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'

@@ -11,7 +11,7 @@ import { fetchPage, type Page } from '../../lib/paging'
 import { keepFavourites, readKeptFavourites } from '../../lib/local-data/favourites-store'
 import { pendingWrites, queueWrite } from '../../lib/local-data/outbox'
 import { refreshAfterWrites } from '../../lib/synced-queries'
-import { favouriteKeys } from './api'
+import { favouriteKeys } from './favourite-keys'
 
 /** Outbox key of a favourite write: favouriting then unfavouriting the same sticker offline sends only the last. */
 const FAVOURITE_WRITE_PREFIX = 'favourite:'

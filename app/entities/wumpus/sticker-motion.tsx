@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { useEffect } from 'react'
-import { lottieJsonQueryOptions, playsLight } from '../lib/lottie-json'
-import LottiePlayer from './lottie-player'
+import { lottieJsonQueryOptions, playsLight } from '../../lib/lottie-json'
+import LottiePlayer from '../../components/lottie-player'
 
 export interface StickerMotionProps {
   /** The sticker's Lottie file. */

@@ -1,15 +1,15 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it, vi } from 'vitest'
-import { pageRendered } from '../lib/after-interactive'
-import { makeWumpus } from '../test/fixtures'
-import { IntersectionObserverStub } from '../test/intersection-observer-stub'
-import { server } from '../test/msw-server'
-import { useHoverOrFocus } from '../lib/use-hover-or-focus'
-import { renderWithProviders } from '../test/render-with-providers'
+import { pageRendered } from '../../lib/after-interactive'
+import { makeWumpus } from '../../test/fixtures'
+import { IntersectionObserverStub } from '../../test/intersection-observer-stub'
+import { server } from '../../test/msw-server'
+import { useHoverOrFocus } from '../../lib/use-hover-or-focus'
+import { renderWithProviders } from '../../test/render-with-providers'
 import { StickerPicture } from './sticker-picture'
-import { playedLotties } from '../test/lottie-player-fake'
-import { mockReducedMotion } from '../test/reduced-motion'
+import { playedLotties } from '../../test/lottie-player-fake'
+import { mockReducedMotion } from '../../test/reduced-motion'
 
 const preview = {
   webp: '/api/files/0000000000000000000000a1/p.webp',

@@ -2,11 +2,7 @@
 // itself (favourites-data.ts: the network, the copy kept on this device, the outbox) is a lazy chunk.
 import { queryOptions } from '@tanstack/react-query'
 import { afterInteractive } from '../../lib/after-interactive'
-
-export const favouriteKeys = {
-  ids: (email: string) => ['favourites', email, 'ids'] as const,
-  list: (email: string) => ['favourites', email, 'list'] as const,
-}
+import { favouriteKeys } from './favourite-keys'
 
 /** The reading and writing code and the sign-in ask, loaded on first use. */
 export const favouritesOnDemand = () => import('./on-demand')

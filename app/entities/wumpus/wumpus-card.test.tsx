@@ -1,14 +1,14 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { pageRendered } from '../../../lib/after-interactive'
-import { IntersectionObserverStub } from '../../../test/intersection-observer-stub'
-import { makeWumpus, withPreview } from '../../../test/fixtures'
-import { renderWithProviders } from '../../../test/render-with-providers'
-import { server } from '../../../test/msw-server'
+import { pageRendered } from '../../lib/after-interactive'
+import { IntersectionObserverStub } from '../../test/intersection-observer-stub'
+import { makeWumpus, withPreview } from '../../test/fixtures'
+import { renderWithProviders } from '../../test/render-with-providers'
+import { server } from '../../test/msw-server'
 import { WumpusCard } from './wumpus-card'
-import { playedLotties } from '../../../test/lottie-player-fake'
-import { mockReducedMotion } from '../../../test/reduced-motion'
+import { playedLotties } from '../../test/lottie-player-fake'
+import { mockReducedMotion } from '../../test/reduced-motion'
 
 describe('WumpusCard', () => {
   const wumpus = makeWumpus(7, {

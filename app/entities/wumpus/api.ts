@@ -1,16 +1,15 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query'
-import { emojiListPath, stickersPath, tagListPath, wumpusListPath, wumpusPath } from '../../../contract/api-paths'
+import { emojiListPath, stickersPath, tagListPath, wumpusListPath, wumpusPath, type GalleryListFilter } from '../../../contract/api-paths'
 import type { StickerExport } from '../../../contract/stickers'
 import type { EmojiCount, TagCount, Wumpus } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, retryOfflineCopies, type Page } from '../../lib/paging'
 import { forgetOnSignOutWhen, keepOnSignOut } from '../../lib/query-client'
-import type { GallerySearch } from './gallery-search'
 
 /** A page of the gallery or of another list of animations. */
 export type WumpusPage = Page<Wumpus>
 
-export function fetchWumpusPage(search: GallerySearch, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
+export function fetchWumpusPage(search: GalleryListFilter, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
   return fetchPage(wumpusListPath({ ...search, cursor }), trusted<Wumpus[]>(), signal)
 }
 
@@ -18,7 +17,7 @@ export function fetchWumpusPage(search: GallerySearch, cursor: string | null, si
 export const wumpusKeys = {
   all: ['wumpuses'] as const,
   lists: () => [...wumpusKeys.all, 'list'] as const,
-  list: (search: GallerySearch) => [...wumpusKeys.lists(), search] as const,
+  list: (search: GalleryListFilter) => [...wumpusKeys.lists(), search] as const,
   details: () => [...wumpusKeys.all, 'detail'] as const,
   detail: (id: string) => [...wumpusKeys.details(), id] as const,
   stickers: (id: string) => [...wumpusKeys.all, 'stickers', id] as const,
@@ -36,7 +35,7 @@ keepOnSignOut(wumpusKeys.lists(), wumpusKeys.details())
 forgetOnSignOutWhen((data) => typeof (data as Partial<Wumpus> | undefined)?.remixOf === 'string')
 
 /** The gallery, or what a search of it finds (no search: every animation, newest first). */
-export const wumpusListQueryOptions = (search: GallerySearch = {}) =>
+export const wumpusListQueryOptions = (search: GalleryListFilter = {}) =>
   infiniteQueryOptions({
     queryKey: wumpusKeys.list(search),
     queryFn: ({ pageParam, signal }) => fetchWumpusPage(search, pageParam, signal),

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { lazy, Suspense, useState, type ReactNode } from 'react'
-import type { Wumpus } from '../../../../contract/wumpus'
-import { PlainButton, type PlainButtonProps } from '../../../components/plain-button'
-import { StrokeIcon } from '../../../components/stroke-icon'
-import { useEarlyAction } from '../../../lib/early-actions'
-import { useSession, useSessionStore } from '../../../lib/session-provider'
-import { favouriteIdsQueryOptions, favouritesOnDemand } from '../api'
+import type { Wumpus } from '../../../contract/wumpus'
+import { PlainButton, type PlainButtonProps } from '../../components/plain-button'
+import { StrokeIcon } from '../../components/stroke-icon'
+import { useEarlyAction } from '../../lib/early-actions'
+import { useSession, useSessionStore } from '../../lib/session-provider'
+import { favouriteIdsQueryOptions, favouritesOnDemand } from './api'
 import classes from './favourite-button.module.css'
 
 // Only signed-out visitors who tap a heart need it.

@@ -1,10 +1,10 @@
 import { useRef, useState, useSyncExternalStore } from 'react'
-import type { Wumpus } from '../../../../contract/wumpus'
-import { PlainButton } from '../../../components/plain-button'
-import { StrokeIcon } from '../../../components/stroke-icon'
-import { fileNameFromUrl } from '../../../lib/download'
-import { canShareFiles } from '../../../lib/share'
-import type { StickerSender } from '../send-sticker'
+import type { Wumpus } from '../../../contract/wumpus'
+import { PlainButton } from '../../components/plain-button'
+import { StrokeIcon } from '../../components/stroke-icon'
+import { fileNameFromUrl } from '../../lib/download'
+import { canShareFiles } from '../../lib/share'
+import type { StickerSender } from './send-sticker'
 import { SEND_PATH } from './send-icon'
 
 /** Whether this device's share sheet takes a GIF (phones). */
@@ -24,7 +24,7 @@ export function SendIconButton({ wumpus }: { wumpus: Wumpus }) {
 
   async function send() {
     setBusy(true)
-    sender.current ??= import('../send-sticker').then(({ stickerSender }) =>
+    sender.current ??= import('./send-sticker').then(({ stickerSender }) =>
       stickerSender(wumpus.gif, fileNameFromUrl(wumpus.gif), 'image/gif'),
     )
     try {

@@ -1,8 +1,8 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { useRef, useState } from 'react'
-import { fileNameFromUrl } from '../../../lib/download'
-import { canShareFiles } from '../../../lib/share'
-import { stickerSender, type StickerSender } from '../send-sticker'
+import { fileNameFromUrl } from '../../lib/download'
+import { canShareFiles } from '../../lib/share'
+import { stickerSender, type StickerSender } from './send-sticker'
 import { SendIcon } from './send-icon'
 
 interface SendStickerButtonProps extends Omit<ButtonProps, 'children'> {

@@ -1,7 +1,7 @@
 import { Link, useRouterState } from '@tanstack/react-router'
 import { useEffect, useEffectEvent, useId, useRef } from 'react'
-import buttonClasses from '../../../components/button.module.css'
-import { PlainButton } from '../../../components/plain-button'
+import buttonClasses from '../../components/button.module.css'
+import { PlainButton } from '../../components/plain-button'
 import classes from './sign-in-ask.module.css'
 
 export interface SignInAskProps {

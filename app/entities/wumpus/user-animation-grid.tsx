@@ -1,10 +1,10 @@
 import { SimpleGrid, Stack, Text, type SimpleGridProps } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
-import type { Wumpus } from '../../../../contract/wumpus'
-import { MorePages } from '../../../components/more-pages'
-import { usePagedList } from '../../../lib/use-paged-list'
-import { userAnimationsQueryOptions } from '../api'
+import type { Wumpus } from '../../../contract/wumpus'
+import { MorePages } from '../../components/more-pages'
+import { usePagedList } from '../../lib/use-paged-list'
+import { userAnimationsQueryOptions } from './user-animations'
 
 interface UserAnimationGridProps {
   /** Whose animations. */
