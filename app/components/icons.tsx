@@ -1,5 +1,5 @@
 // Small stroke icons in the style of the theme toggle's; decorative, the buttons carry the labels.
-import { StrokeIcon } from '../../../components/stroke-icon'
+import { StrokeIcon } from './stroke-icon'
 
 export function TrashIcon() {
   return (
