@@ -3,6 +3,7 @@ import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { stickersQueryOptions, wumpusQueryOptions } from '../../entities/wumpus/api'
+import { MakeItYours, RemixFacts } from '../../features/remix/components/remix-on-detail'
 import { WumpusDetail } from '../../features/wumpuses/components/wumpus-detail'
 import { loadById } from '../../lib/load-by-id'
 
@@ -21,7 +22,13 @@ export const Route = createFileRoute('/_authenticated/wumpus/$id')({
 
 function WumpusDetailPage() {
   const { id } = Route.useParams()
-  return <WumpusDetail id={id} />
+  return (
+    <WumpusDetail
+      id={id}
+      underName={(wumpus) => <RemixFacts wumpus={wumpus} />}
+      afterDownloads={(wumpus) => <MakeItYours wumpus={wumpus} />}
+    />
+  )
 }
 
 function WumpusNotFound() {
