@@ -6,7 +6,8 @@ import { entries, get, set } from 'idb-keyval'
 import { API_PATHS, PACK_PATTERN, PROFILE_PATTERN, WUMPUS_DETAIL_PATTERN } from '../../contract/api-paths'
 import type { ErrorBody } from '../../contract/errors'
 import { TOTAL_COUNT_HEADER } from '../../contract/limits'
-import { LIST_SORTS, normalizeTag, searchItems, type ListSort } from '../../contract/search'
+import { galleryFilterFromApiQuery } from '../../contract/gallery-search'
+import { searchItems } from '../../contract/search'
 import type { EmojiCount, TagCount, Wumpus } from '../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../lib/offline-copy'
 import { recordFileUse } from '../lib/local-data/kept-downloads'
@@ -147,14 +148,7 @@ async function localAnswer(storeName: StoreName, url: URL): Promise<Response | u
   if (storeName === 'wumpus-pages' && !url.searchParams.has('cursor')) {
     const items = await keptWumpuses()
     if (items.length === 0) return undefined
-    const sort = url.searchParams.get('sort')
-    const tag = url.searchParams.get('tag')
-    const matches = searchItems(items, {
-      q: url.searchParams.get('q') ?? undefined,
-      tag: tag === null ? undefined : normalizeTag(tag),
-      fits: url.searchParams.get('fits') ?? undefined,
-      sort: (LIST_SORTS as readonly (string | null)[]).includes(sort) ? (sort as ListSort) : undefined,
-    })
+    const matches = searchItems(items, galleryFilterFromApiQuery(url.searchParams))
     // Every match on one page: the kept animations are few, and there is no server to ask for more.
     return localJson(matches, matches.length)
   }
