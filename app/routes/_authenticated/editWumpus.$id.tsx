@@ -18,7 +18,7 @@ export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
     ),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: WumpusNotFound,
+  notFoundComponent: AnimationNotFound,
   component: EditWumpusRoute,
 })
 
@@ -30,10 +30,10 @@ function EditWumpusRoute() {
   return <EditWumpusPage id={id} email={user.email} isAdmin={isAdmin} />
 }
 
-function WumpusNotFound() {
+function AnimationNotFound() {
   return (
     <NotFound
-      title="Wumpus not found"
+      title="Animation not found"
       message="We looked in every room of the cave and found no animation with this id, so there is nothing to edit."
     />
   )

@@ -16,7 +16,7 @@ export const Route = createFileRoute('/_authenticated/wumpus/$id')({
     }),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: WumpusNotFound,
+  notFoundComponent: AnimationNotFound,
   component: WumpusDetailPage,
 })
 
@@ -31,10 +31,10 @@ function WumpusDetailPage() {
   )
 }
 
-function WumpusNotFound() {
+function AnimationNotFound() {
   return (
     <NotFound
-      title="Wumpus not found"
+      title="Animation not found"
       message="We looked in every room of the cave and found no animation with this id. It may have been removed."
     />
   )
