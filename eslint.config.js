@@ -188,7 +188,16 @@ export default defineConfig(
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...appZones] }],
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'idb-keyval', message: 'What the device keeps goes through app/lib/local-data/ (a store per purpose).' }] },
+      ],
     },
+  },
+  {
+    // The local data module, and the service worker that serves from it, use IndexedDB themselves; tests look into it.
+    files: ['app/lib/local-data/**', 'app/sw/**', 'app/**/*.test.{ts,tsx}', 'app/test/**'],
+    rules: { 'no-restricted-imports': 'off' },
   },
   {
     // A test may render whole pages, so it imports across layers and features.
