@@ -96,7 +96,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         filename: 'sw.ts',
         // 'prompt': the new worker waits until the user picks Reload; sw.ts handles SKIP_WAITING itself.
         registerType: 'prompt',
-        // main.tsx registers the worker with workbox-window (see features/offline/register-sw.ts).
+        // main.tsx registers the worker with workbox-window (see lib/pwa/register-sw.ts).
         injectRegister: false,
         // The PNG icons are for installing (the system keeps its own copy then): the worker does not keep them.
         includeManifestIcons: false,

@@ -7,7 +7,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client'
 import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
 import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
-import { captureInstallPrompt } from './features/offline/install-prompt'
+import { captureInstallPrompt } from './lib/pwa/install-prompt'
 import { afterInteractive } from './lib/after-interactive'
 import { stopRecordingEarlyActions } from './lib/early-actions'
 import { hydrateWhenSeen } from './lib/hydrate-when-seen'
@@ -20,9 +20,7 @@ import { createAppRouter } from './router'
 const queryClient = createQueryClient()
 const session = createSessionStore({ queryClient })
 // Before anything can sign out (a renewal that fails, another tab): the code that forgets loads when needed.
-session.onSignOut(
-  () => void import('./features/offline/personal-data').then(({ forgetPersonalOfflineData }) => forgetPersonalOfflineData()),
-)
+session.onSignOut(() => void import('./lib/local-data/personal-data').then(({ forgetPersonalOfflineData }) => forgetPersonalOfflineData()))
 const router = createAppRouter(queryClient, session)
 
 // React Query assumes online until an event says otherwise: a page opened offline must start offline,
@@ -32,10 +30,10 @@ onlineManager.setOnline(navigator.onLine)
 captureInstallPrompt()
 void afterInteractive().then(async () => {
   // Writes queued on this device (favourites, pack edits) are sent for whoever is signed in: that code
-  // (features/sync/outbox-sync.ts) loads once someone is. Not loaded (offline before it was kept): the next sign-in tries again.
+  // (lib/outbox-sync.ts) loads once someone is. Not loaded (offline before it was kept): the next sign-in tries again.
   const syncOutbox = () => {
     if (session.getSnapshot().status !== 'signed-in') return
-    import('./features/sync/outbox-sync').then(({ followSignedInUser }) => followSignedInUser(session, queryClient)).catch(() => {})
+    import('./lib/outbox-sync').then(({ followSignedInUser }) => followSignedInUser(session, queryClient)).catch(() => {})
   }
   session.subscribe(syncOutbox)
   syncOutbox()
@@ -52,7 +50,7 @@ void afterInteractive().then(async () => {
     }
     // Fetched first, so the worker's first install keeps them with the rest of what this visit loaded.
     await loadShellPieces()
-    const { registerServiceWorker } = await import('./features/offline/register-sw')
+    const { registerServiceWorker } = await import('./lib/pwa/register-sw')
     // Registration can be refused (blocked by the browser or its settings): the app still works online.
     await registerServiceWorker(readAgain).catch(() => {})
   }

@@ -3,7 +3,7 @@
 //  1. App files (the build's JS, CSS, index.html, SVGs, each listed with a revision): kept in one cache per
 //     build. The first install keeps index.html and what the first visit already loaded (read from the
 //     browser's HTTP cache, no bytes on the wire); the rest is kept once the page asks (next visit, a save
-//     for offline, installing the app: see features/offline/keep-app.ts) and as pages load it.
+//     for offline, installing the app: see lib/pwa/keep-app.ts) and as pages load it.
 //  2. Page navigations: the kept index.html (every route renders offline; /api/ is never a page).
 //  3. API reads: network first, kept in IndexedDB, answered from there when the network fails (gallery
 //     searches, tags and emoji never asked for online are answered from the kept animations).
@@ -21,8 +21,8 @@
 // then just reloads). On activation the caches of older builds are dropped.
 import { API_PATHS, emojiListPath, tagListPath, wumpusListPath } from '../contract/api-paths'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../contract/limits'
-import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './features/offline/api-fallback'
-import { KEEP_APP_MESSAGE } from './features/offline/keep-app'
+import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './sw/api-fallback'
+import { KEEP_APP_MESSAGE } from './lib/pwa/keep-app'
 import { clientsClaim } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
 import { NavigationRoute, registerRoute } from 'workbox-routing'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
-import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
-import { PLATFORMS, platformSchema } from './stickers'
+import { ID_PATTERN } from './limits'
+import { normalizeTag, tagProblem } from './search'
+import { platformSchema } from './stickers'
 import type { Recipe } from './remix/recipe'
 
 /**
@@ -81,29 +81,6 @@ export const tagSchema = z
     const problem = tagProblem(tag)
     if (problem) ctx.addIssue({ code: 'custom', message: problem })
   })
-
-/**
- * Query of GET /wumpuses and GET /wumpus?u_email=. Unknown keys are refused. `q` searches name,
- * description and tags (see contract/search.ts); `tag` keeps one tag's animations; `fits` those with a
- * ready export for a platform (contract/stickers.ts); `sort` orders them
- * (default: best match with a query, else newest). A new filter is one more key here.
- */
-export const wumpusListQuerySchema = z
-  .object({
-    limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
-      .optional(),
-    u_email: z.string().email().max(254).optional(),
-    q: z.string().max(SEARCH_MAX_LENGTH, `A search has at most ${SEARCH_MAX_LENGTH} characters`).optional(),
-    tag: tagSchema.optional(),
-    fits: z.enum(PLATFORMS, { message: `fits is one of ${PLATFORMS.join(', ')}` }).optional(),
-    sort: z.enum(LIST_SORTS).optional(),
-  })
-  .strict()
-export type WumpusListQuery = z.infer<typeof wumpusListQuerySchema>
 
 /** GET /emoji: the emoji in use with how many animations carry each, most used first. */
 export const emojiCountSchema = stickerEmojiSchema.extend({ count: z.number() })

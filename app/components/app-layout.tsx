@@ -1,7 +1,7 @@
 import { useDisclosure } from '@mantine/hooks'
 import { Link, useNavigate, useRouter, useRouterState } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react'
-import { OfflineIndicator } from '../features/offline/components/offline-indicator'
+import { OfflineIndicator } from './offline-indicator'
 import { useAfterInteractive } from '../lib/after-interactive'
 import { useEarlyAction } from '../lib/early-actions'
 import { APP_NAME } from '../lib/page-title'
@@ -16,8 +16,8 @@ import { ThemeToggle } from './theme-toggle'
 const MOBILE_MENU_ID = 'mobile-menu'
 
 // Neither shows anything until the browser offers installation or a new version waits: loaded when idle.
-const InstallButton = lazy(() => import('../features/offline/components/install-button').then((m) => ({ default: m.InstallButton })))
-const UpdatePrompt = lazy(() => import('../features/offline/components/update-prompt').then((m) => ({ default: m.UpdatePrompt })))
+const InstallButton = lazy(() => import('./install-button').then((m) => ({ default: m.InstallButton })))
+const UpdatePrompt = lazy(() => import('./update-prompt').then((m) => ({ default: m.UpdatePrompt })))
 
 function WhenIdle({ children }: { children: ReactNode }) {
   const ready = useAfterInteractive()

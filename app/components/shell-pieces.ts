@@ -3,7 +3,7 @@
 // once the page is interactive and before the service worker installs, which keeps what the visit
 // loaded (see app/sw.ts).
 export const shellPieces = {
-  offlineStrip: () => import('../features/offline/components/offline-strip'),
+  offlineStrip: () => import('./offline-strip'),
   morePagesError: () => import('./more-pages-error'),
   loadError: () => import('./load-error'),
   routeError: () => import('./route-error'),

@@ -1,10 +1,9 @@
 import { useNotifications } from '@mantine/notifications'
 import { lazy, Suspense, useState } from 'react'
-import { shellPieces } from './shell-pieces'
 
 // The toast container (with its transitions) is a lazy chunk fetched when the first toast is shown,
 // so pages that never toast do not pay for it. notifications.show() only touches the small store.
-const ToastContainer = lazy(shellPieces.toastContainer)
+const ToastContainer = lazy(() => import('./toast-container'))
 
 /** Mounts the toast container once a first toast is shown. */
 export default function ToastWatcher() {

@@ -1,10 +1,9 @@
 import type { NotificationData } from '@mantine/notifications'
-import { shellPieces } from '../components/shell-pieces'
 
 /**
  * Shows a toast. The toasts' store loads on first use, so code on the home page's first load (the
- * gallery's save buttons) does not carry it.
+ * gallery's save buttons) does not carry it (the app shell fetches it once the page is interactive).
  */
 export function showToast(toast: NotificationData): void {
-  void shellPieces.toastStore().then(({ notifications }) => notifications.show(toast))
+  void import('@mantine/notifications').then(({ notifications }) => notifications.show(toast))
 }

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../contract/limits'
 import { PLATFORM_LABELS } from '../../contract/platforms'
-import { emojiQueryOptions, tagsQueryOptions, wumpusListQueryOptions } from '../features/wumpuses/api'
+import { emojiQueryOptions, tagsQueryOptions, wumpusListQueryOptions } from '../entities/wumpus/api'
 import { WumpusGallery } from '../features/wumpuses/components/wumpus-gallery'
 import { validateGallerySearch, type GallerySearch } from '../features/wumpuses/gallery-search'
 import { usePageTitle } from '../lib/page-title'

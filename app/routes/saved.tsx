@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { SavedPage } from '../features/offline/components/saved-page'
+import { SavedPage } from '../features/saved/components/saved-page'
 
 export const Route = createFileRoute('/saved')({
   component: SavedPage,

@@ -22,11 +22,11 @@ import {
   type UpdateWumpusBody,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { apiRequest, apiRequestWithHeaders } from '../../lib/api-client'
-import { authKeys } from '../auth/api'
-import { activityKeys } from './activity-keys'
-import { profileKeys } from '../profiles/api'
-import { nextCursorFromLink, tagKeys, wumpusKeys } from '../wumpuses/api'
+import { apiRequest } from '../../lib/api-client'
+import { fetchPage } from '../../lib/paging'
+import { adminRoleKey } from '../../lib/admin-role'
+import { activityKeys, profileKeys } from '../../lib/query-keys'
+import { tagKeys, wumpusKeys } from '../../entities/wumpus/api'
 import { uploadFile } from '../../lib/upload'
 
 export type { UploadedAnimationFile }
@@ -119,7 +119,7 @@ export function useMakeAdmin() {
     onSettled: (_result, _error, email) =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: userKeys.list() }),
-        queryClient.invalidateQueries({ queryKey: authKeys.admin(email) }),
+        queryClient.invalidateQueries({ queryKey: adminRoleKey(email) }),
         queryClient.invalidateQueries({ queryKey: activityKeys.all }),
       ]),
   })
@@ -148,12 +148,13 @@ export const activityQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: activityKeys.all,
     queryFn: async ({ pageParam, signal }): Promise<ActivityPage> => {
-      const { data, headers } = await apiRequestWithHeaders(
+      // No total: the log shows how many it has loaded, not how many there are.
+      const { items, nextCursor } = await fetchPage(
         activityPath({ limit: ACTIVITY_PAGE_SIZE, cursor: pageParam }),
         activityListSchema,
-        { signal },
+        signal,
       )
-      return { items: data, nextCursor: nextCursorFromLink(headers.get('Link')) }
+      return { items, nextCursor }
     },
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,

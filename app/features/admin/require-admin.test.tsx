@@ -103,6 +103,6 @@ describe('/editWumpus/$id', () => {
     server.use(...accountHandlers({ admin: true }).handlers, wumpusDetailHandler([]))
     renderApp(`/editWumpus/${'9'.repeat(24)}`)
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Wumpus not found' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { level: 1, name: 'Animation not found' })).toBeInTheDocument()
   })
 })

@@ -1,7 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { redirect, type ParsedLocation } from '@tanstack/react-router'
 import { isApiError } from '../../lib/api-client'
-import { adminQueryOptions } from '../auth/api'
+import { adminQueryOptions } from '../../lib/admin-role'
 
 interface AdminGuardArgs {
   /** The router context below /_authenticated, which has already waited for the session. */

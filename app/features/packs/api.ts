@@ -1,12 +1,11 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { API_PATHS, myPackListPath, packListPath, packPath } from '../../../contract/api-paths'
-import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import type { CreatePack, CreatePersonalPack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
 import { deletedCountSchema } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, trusted } from '../../lib/api-client'
-import { activityKeys } from '../admin/activity-keys'
-import { nextCursorFromLink } from '../wumpuses/api'
-import { refreshAfterWrites } from '../sync/synced-queries'
+import { apiRequest, trusted } from '../../lib/api-client'
+import { fetchPage, type Page } from '../../lib/paging'
+import { activityKeys } from '../../lib/query-keys'
+import { refreshAfterWrites } from '../../lib/synced-queries'
 import { PACK_EDIT_PREFIX, pageWithPendingEdits, withPendingEdits } from './pack-edits'
 
 /** The query keys of packs: every pack query's key starts with `packKeys.all`. */
@@ -21,21 +20,9 @@ export const packKeys = {
 // A personal pack's edit, once sent (or refused), changes what its pack and the lists show.
 refreshAfterWrites(PACK_EDIT_PREFIX, () => [packKeys.all])
 
-export interface PackPage {
-  items: Pack[]
-  total: number
-  nextCursor: string | null
-}
+export type PackPage = Page<Pack>
 
-async function fetchPackPage(path: string, signal: AbortSignal): Promise<PackPage> {
-  const { data, headers } = await apiRequestWithHeaders(path, trusted<Pack[]>(), { signal })
-  const total = Number(headers.get(TOTAL_COUNT_HEADER))
-  return {
-    items: data,
-    total: Number.isFinite(total) && headers.has(TOTAL_COUNT_HEADER) ? total : data.length,
-    nextCursor: nextCursorFromLink(headers.get('Link')),
-  }
-}
+const fetchPackPage = (path: string, signal: AbortSignal): Promise<PackPage> => fetchPage(path, trusted<Pack[]>(), signal)
 
 /** GET /api/packs (the public, curated ones), newest first, a page at a time. */
 export const packListQueryOptions = () =>

@@ -5,7 +5,7 @@ import type { PackDetail, UpdatePack } from '../../../contract/pack'
 import { makeWumpus } from '../../test/fixtures'
 import { server } from '../../test/msw-server'
 import { signInForTest } from '../../test/session'
-import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../sync/outbox'
+import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../../lib/local-data/outbox'
 import { packChanges, queuePackEdit, withPendingEdits } from './pack-edits'
 
 const [a, b, c, d] = [1, 2, 3, 4].map((n) => makeWumpus(n, { name: `Sticker ${n}` }))

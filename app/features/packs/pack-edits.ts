@@ -1,4 +1,4 @@
-// Edits of personal packs go through the outbox (features/sync/outbox.ts): each is a PUT of only the fields
+// Edits of personal packs go through the outbox (lib/local-data/outbox.ts): each is a PUT of only the fields
 // the person changed plus the time of the edit, so the server keeps the latest edit of each field when the
 // same pack was changed on another device. Until the server has them, the pack's reads show them applied.
 import { packPath, wumpusPath } from '../../../contract/api-paths'
@@ -6,7 +6,7 @@ import type { Pack, PackDetail, UpdatePack } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, getAccessToken, trusted } from '../../lib/api-client'
 import { decodeSessionToken } from '../../lib/session'
-import { pendingWrites, queueWrite, type QueuedWrite } from '../sync/outbox'
+import { pendingWrites, queueWrite, type QueuedWrite } from '../../lib/local-data/outbox'
 
 /** What an edit can set: the pack's fields without the time. */
 export type PackChanges = Omit<UpdatePack, 'editedAt'>

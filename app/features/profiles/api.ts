@@ -1,21 +1,12 @@
-import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { API_PATHS, profilePath, userAnimationsPath, userPath } from '../../../contract/api-paths'
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { API_PATHS, profilePath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
-import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
-import { retryOfflineCopies, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
+import { apiRequest, apiSend, trusted } from '../../lib/api-client'
+import { profileKeys } from '../../lib/query-keys'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
 export const DEFAULT_COVER = '/images/default-cover.svg'
-
-/** Everything cached about one user starts with this key, so one invalidation refreshes it all. */
-export const profileKeys = {
-  everyone: ['profiles'] as const,
-  all: (email: string) => [...profileKeys.everyone, email.trim().toLowerCase()] as const,
-  detail: (email: string) => [...profileKeys.all(email), 'detail'] as const,
-  animations: (email: string) => [...profileKeys.all(email), 'animations'] as const,
-}
 
 /** Someone else's profile comes without the role (only one's own, or to verified admins, has it). */
 export const profileQueryOptions = (email: string) =>
@@ -23,24 +14,6 @@ export const profileQueryOptions = (email: string) =>
     queryKey: profileKeys.detail(email),
     queryFn: ({ signal }) => apiRequest(profilePath(email), trusted<PublicProfile>(), { signal }),
   })
-
-export async function fetchUserAnimationsPage(email: string, cursor: string | null, signal?: AbortSignal): Promise<WumpusPage> {
-  const { data, headers } = await apiRequestWithHeaders(userAnimationsPath(email, { cursor }), trusted<Wumpus[]>(), { signal })
-  return wumpusPageFrom(data, headers)
-}
-
-/** Animations uploaded by one user, paged like the home gallery. */
-export const userAnimationsQueryOptions = (email: string) =>
-  infiniteQueryOptions({
-    queryKey: profileKeys.animations(email),
-    queryFn: ({ pageParam, signal }) => fetchUserAnimationsPage(email, pageParam, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (lastPage) => lastPage.nextCursor,
-    refetchInterval: retryOfflineCopies,
-  })
-
-/** The signed-in user's own animations (dashboard); for loaders: ensureInfiniteQueryData(...). */
-export const myAnimationsQueryOptions = userAnimationsQueryOptions
 
 interface UpdateProfileOptions {
   /** Receives the renewed session token (its claims carry the new name): the session stores it. */

@@ -4,8 +4,9 @@ import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/
 import type { RemixCreated, RemixVisibility } from '../../../contract/remix/remix-api'
 import type { ColourChoices, Recipe } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'
-import { apiRequest, apiRequestWithHeaders, apiSend, trusted } from '../../lib/api-client'
-import { wumpusKeys, wumpusPageFrom, type WumpusPage } from '../wumpuses/api'
+import { apiRequest, apiSend, trusted } from '../../lib/api-client'
+import { fetchPage } from '../../lib/paging'
+import { wumpusKeys } from '../../entities/wumpus/api'
 
 export const remixKeys = {
   all: ['remixes'] as const,
@@ -25,10 +26,7 @@ export const colourChoicesQueryOptions = (id: string) =>
 export const myRemixesQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: remixKeys.mine(),
-    queryFn: async ({ pageParam, signal }): Promise<WumpusPage> => {
-      const { data, headers } = await apiRequestWithHeaders(myRemixListPath({ cursor: pageParam }), trusted<Wumpus[]>(), { signal })
-      return wumpusPageFrom(data, headers)
-    },
+    queryFn: ({ pageParam, signal }) => fetchPage(myRemixListPath({ cursor: pageParam }), trusted<Wumpus[]>(), signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })

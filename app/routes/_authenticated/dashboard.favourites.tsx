@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { favouriteListQueryOptions } from '../../features/favourites/list-query'
+import { favouriteListQueryOptions } from '../../entities/favourite/list-query'
 import { FavouritesPage } from '../../features/favourites/components/favourites-page'
 
 // The router's default loader and error pages (one lazy chunk less in the entry: the home page's budget).

@@ -3,7 +3,7 @@ import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { ManageWumpuses } from '../../features/admin/components/manage-wumpuses'
 import { requireAdmin } from '../../features/admin/require-admin'
-import { wumpusListQueryOptions } from '../../features/wumpuses/api'
+import { wumpusListQueryOptions } from '../../entities/wumpus/api'
 
 export const Route = createFileRoute('/_authenticated/dashboard/manage')({
   beforeLoad: requireAdmin,

@@ -1,22 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
-import { MyAnimations } from '../../features/dashboard/components/my-animations'
-import { myAnimationsQueryOptions } from '../../features/profiles/api'
-import { myRemixesQueryOptions } from '../../features/remix/api'
+import { loadMyAnimation, MyAnimationPage } from './-my-animation'
 
+// My animation, also at /dashboard: one page for both (-my-animation.tsx).
 export const Route = createFileRoute('/_authenticated/dashboard/own')({
-  loader: ({ context }) =>
-    Promise.all([
-      context.queryClient.ensureInfiniteQueryData(myAnimationsQueryOptions(context.user.email)),
-      context.queryClient.ensureInfiniteQueryData(myRemixesQueryOptions()),
-    ]),
+  loader: loadMyAnimation,
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  component: OwnAnimations,
+  component: MyAnimationPage,
 })
-
-function OwnAnimations() {
-  const { user } = Route.useRouteContext()
-  return <MyAnimations email={user.email} />
-}

@@ -1,5 +1,5 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { adminQueryOptions, useIsAdmin } from '../../features/auth/api'
+import { adminQueryOptions, useIsAdmin } from '../../lib/admin-role'
 import { DashboardLayout } from '../../features/dashboard/components/dashboard-layout'
 
 export const Route = createFileRoute('/_authenticated/dashboard')({

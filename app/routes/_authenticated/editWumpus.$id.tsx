@@ -2,9 +2,9 @@ import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
-import { adminQueryOptions, useIsAdmin } from '../../features/auth/api'
+import { adminQueryOptions, useIsAdmin } from '../../lib/admin-role'
 import { EditWumpusPage } from '../../features/admin/components/edit-wumpus-page'
-import { wumpusQueryOptions } from '../../features/wumpuses/api'
+import { wumpusQueryOptions } from '../../entities/wumpus/api'
 import { loadById } from '../../lib/load-by-id'
 
 export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
@@ -18,7 +18,7 @@ export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
     ),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: WumpusNotFound,
+  notFoundComponent: AnimationNotFound,
   component: EditWumpusRoute,
 })
 
@@ -30,10 +30,10 @@ function EditWumpusRoute() {
   return <EditWumpusPage id={id} email={user.email} isAdmin={isAdmin} />
 }
 
-function WumpusNotFound() {
+function AnimationNotFound() {
   return (
     <NotFound
-      title="Wumpus not found"
+      title="Animation not found"
       message="We looked in every room of the cave and found no animation with this id, so there is nothing to edit."
     />
   )

@@ -2,7 +2,8 @@ import { createFileRoute } from '@tanstack/react-router'
 import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
-import { stickersQueryOptions, wumpusQueryOptions } from '../../features/wumpuses/api'
+import { stickersQueryOptions, wumpusQueryOptions } from '../../entities/wumpus/api'
+import { MakeItYours, RemixFacts } from '../../features/remix/components/remix-on-detail'
 import { WumpusDetail } from '../../features/wumpuses/components/wumpus-detail'
 import { loadById } from '../../lib/load-by-id'
 
@@ -15,19 +16,25 @@ export const Route = createFileRoute('/_authenticated/wumpus/$id')({
     }),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: WumpusNotFound,
+  notFoundComponent: AnimationNotFound,
   component: WumpusDetailPage,
 })
 
 function WumpusDetailPage() {
   const { id } = Route.useParams()
-  return <WumpusDetail id={id} />
+  return (
+    <WumpusDetail
+      id={id}
+      underName={(wumpus) => <RemixFacts wumpus={wumpus} />}
+      afterDownloads={(wumpus) => <MakeItYours wumpus={wumpus} />}
+    />
+  )
 }
 
-function WumpusNotFound() {
+function AnimationNotFound() {
   return (
     <NotFound
-      title="Wumpus not found"
+      title="Animation not found"
       message="We looked in every room of the cave and found no animation with this id. It may have been removed."
     />
   )

@@ -1,7 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router'
 import { RemixPage } from '../../features/remix/components/remix-page'
 import { colourChoicesQueryOptions } from '../../features/remix/api'
-import { wumpusQueryOptions } from '../../features/wumpuses/api'
+import { wumpusQueryOptions } from '../../entities/wumpus/api'
 import { loadById } from '../../lib/load-by-id'
 import { lottieJsonQueryOptions } from '../../lib/lottie-json'
 

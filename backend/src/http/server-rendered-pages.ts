@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
 import type { Context, Middleware } from 'koa'
 import { emojiListPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
-import { GALLERY_SEARCH_KEYS, galleryFilterFrom, parseSearchLikeTheRouter } from '../../../contract/gallery-search'
+import { GALLERY_SEARCH_KEYS, galleryFilterFromPageQuery } from '../../../contract/gallery-search'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
@@ -61,7 +61,7 @@ function pageRequest(pathname: string, querystring: string): PageRequest | undef
   if (!PAGES[pathname]) return undefined
   if (!querystring) return { key: pathname, url: pathname, search: {} }
   if (pathname !== '/' || [...new URLSearchParams(querystring).keys()].some((key) => !GALLERY_SEARCH_KEYS.includes(key))) return undefined
-  const search = galleryFilterFrom(parseSearchLikeTheRouter(querystring))
+  const search = galleryFilterFromPageQuery(querystring)
   const searched = Object.values(search).some((value) => value !== undefined)
   return { key: searched ? `/?${wumpusListPath(search).split('?')[1]}` : '/', url: `/?${querystring}`, search }
 }

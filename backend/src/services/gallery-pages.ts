@@ -1,6 +1,6 @@
 import type { Context } from 'koa'
 import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
-import { wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus'
+import { wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus-list-query'
 import { type CachedPage, PageCache, sortsByDownloads } from '../http/page-cache'
 import { ApiWumpusJson } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'

@@ -8,7 +8,7 @@ import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { activityQueryOptions } from '../api'
-import classes from './admin-table.module.css'
+import classes from '../../../components/admin-table.module.css'
 import activity from './activity-log.module.css'
 import { EmailText } from './email-text'
 

@@ -14,7 +14,7 @@ import { stickersHandler, tagListHandler } from '../../../test/api-handlers'
 import { makeStickers, makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
-import { wumpusKeys } from '../../wumpuses/api'
+import { wumpusKeys } from '../../../entities/wumpus/api'
 import { AddWumpusPage } from './add-wumpus-page'
 
 const file = (name: string, type: string) => new File([new Uint8Array([1, 2, 3])], name, { type })

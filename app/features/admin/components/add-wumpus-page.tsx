@@ -9,7 +9,7 @@ import { ButtonLink } from '../../../components/router-links'
 import { addWumpusFormSchema, type AddWumpusForm } from '../../../../contract/wumpus-write'
 import { usePageTitle } from '../../../lib/page-title'
 import { useSchemaForm } from '../../../lib/use-schema-form'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { SubmitRow } from '../../../components/submit-row'
 import { useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
@@ -68,7 +68,6 @@ function Published({ wumpus, onAddAnother }: { wumpus: Wumpus; onAddAnother: () 
 function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void }) {
   const files = useAnimationFiles()
   const create = useCreateWumpus()
-  const network = useNeedsNetwork()
   const { form, onSubmit } = useSchemaForm<AddWumpusForm>(addWumpusFormSchema, EMPTY)
 
   // The schema sees the uploads as the ids the server gave them.
@@ -136,17 +135,9 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
                 Generate the {missing} from the Lottie, or upload {missing.includes(' and ') ? 'them' : 'it'}, to publish.
               </Text>
             )}
-            <Group>
-              <Button
-                type="submit"
-                loading={form.submitting}
-                disabled={files.busy || awaitingRender || !network.online}
-                w={{ base: '100%', xs: 'auto' }}
-              >
-                Publish
-              </Button>
-              {network.note}
-            </Group>
+            <SubmitRow loading={form.submitting} disabled={files.busy || awaitingRender}>
+              Publish
+            </SubmitRow>
           </Stack>
         </form>
       </Card>

@@ -1,4 +1,4 @@
-import { ActionIcon, Anchor, Badge, Button, Center, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core'
+import { ActionIcon, Anchor, Badge, Button, Center, Stack, Text, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -7,10 +7,11 @@ import type { User } from '../../../../contract/user'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { useEndSessions, useMakeAdmin, usersQueryOptions } from '../api'
-import { SignOutIcon } from './admin-icons'
-import classes from './admin-table.module.css'
+import { SignOutIcon } from '../../../components/icons'
+import { AdminTable, adminTableClasses as classes } from '../../../components/admin-table'
+import { ConfirmModal } from '../../../components/confirm-modal'
 import { EmailText } from './email-text'
 
 /** Rows drawn at a time: the server sends every user, the page shows them in steps. */
@@ -93,75 +94,75 @@ export function AllUsers({ me }: { me?: string }) {
       {rows.length === 0 ? (
         <Text>{query ? 'No user matches this search.' : 'No users yet.'}</Text>
       ) : (
-        <Table.ScrollContainer minWidth={340}>
-          <Table striped highlightOnHover className={classes.table} aria-label="Users">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th className={classes.number}>#</Table.Th>
-                <Table.Th>Name</Table.Th>
-                <Table.Th className={classes.wideOnly}>Email</Table.Th>
-                <Table.Th>Profile</Table.Th>
-                <Table.Th>Action</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((user, index) => (
-                <Table.Tr key={user.email}>
-                  <Table.Td className={classes.number}>{index + 1}</Table.Td>
-                  <Table.Td className={classes.name}>
-                    {user.user_name || (
-                      <Text c="dimmed" span size="sm">
-                        No name
-                      </Text>
-                    )}
-                    <Text size="xs" c="dimmed" className={`${classes.email} ${classes.phoneOnly}`}>
-                      <EmailText email={user.email} />
+        <AdminTable
+          label="Users"
+          rows={rows}
+          rowKey={(user) => user.email}
+          numbered
+          columns={[
+            {
+              header: 'Name',
+              className: classes.name,
+              cell: (user) => (
+                <>
+                  {user.user_name || (
+                    <Text c="dimmed" span size="sm">
+                      No name
                     </Text>
-                  </Table.Td>
-                  <Table.Td className={`${classes.email} ${classes.wideOnly}`}>
+                  )}
+                  <Text size="xs" c="dimmed" className={`${classes.email} ${classes.phoneOnly}`}>
                     <EmailText email={user.email} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Anchor href={profilePath(user.email)} size="sm" aria-label={`Profile of ${displayName(user)}`}>
-                      Profile
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      {user.role === 'admin' ? (
-                        <Badge variant="light">Admin</Badge>
-                      ) : (
-                        <Button
-                          size="compact-sm"
-                          variant="light"
-                          disabled={!network.online}
-                          onClick={() => setToPromote(user)}
-                          aria-label={`Make ${displayName(user)} an admin`}
-                        >
-                          Make admin
-                        </Button>
-                      )}
-                      {user.email !== me && (
-                        <ActionIcon
-                          variant="light"
-                          color="red"
-                          size="lg"
-                          className={classes.icon}
-                          aria-label={`Sign ${displayName(user)} out everywhere`}
-                          title="Sign out everywhere"
-                          disabled={!network.online}
-                          onClick={() => setToSignOut(user)}
-                        >
-                          <SignOutIcon />
-                        </ActionIcon>
-                      )}
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+                  </Text>
+                </>
+              ),
+            },
+            {
+              header: 'Email',
+              headerClassName: classes.wideOnly,
+              className: `${classes.email} ${classes.wideOnly}`,
+              cell: (user) => <EmailText email={user.email} />,
+            },
+            {
+              header: 'Profile',
+              cell: (user) => (
+                <Anchor href={profilePath(user.email)} size="sm" aria-label={`Profile of ${displayName(user)}`}>
+                  Profile
+                </Anchor>
+              ),
+            },
+          ]}
+          actions={(user) => (
+            <>
+              {user.role === 'admin' ? (
+                <Badge variant="light">Admin</Badge>
+              ) : (
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  disabled={!network.online}
+                  onClick={() => setToPromote(user)}
+                  aria-label={`Make ${displayName(user)} an admin`}
+                >
+                  Make admin
+                </Button>
+              )}
+              {user.email !== me && (
+                <ActionIcon
+                  variant="light"
+                  color="red"
+                  size="lg"
+                  className={classes.icon}
+                  aria-label={`Sign ${displayName(user)} out everywhere`}
+                  title="Sign out everywhere"
+                  disabled={!network.online}
+                  onClick={() => setToSignOut(user)}
+                >
+                  <SignOutIcon />
+                </ActionIcon>
+              )}
+            </>
+          )}
+        />
       )}
       <Text role="status" size="sm" c="dimmed" ta="center">
         {rows.length > 0 && `Showing ${rows.length} of ${matching.length}`}
@@ -174,50 +175,29 @@ export function AllUsers({ me }: { me?: string }) {
         </Center>
       )}
 
-      <Modal
-        opened={toPromote !== null}
-        onClose={() => !makeAdmin.isPending && setToPromote(null)}
-        title={toPromote ? `Make ${displayName(toPromote)} an admin?` : undefined}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
+        title={toPromote ? `Make ${displayName(toPromote)} an admin?` : null}
+        confirmLabel="Make admin"
+        pending={makeAdmin.isPending}
+        online={network.online}
+        onCancel={() => setToPromote(null)}
+        onConfirm={() => void confirmPromotion()}
       >
-        <Stack gap="md">
-          <Text size="sm">
-            Admins can add, edit and delete every animation and make other users admins. This app cannot take the role back.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setToPromote(null)} disabled={makeAdmin.isPending}>
-              Cancel
-            </Button>
-            <Button onClick={() => void confirmPromotion()} loading={makeAdmin.isPending} disabled={!network.online}>
-              Make admin
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        Admins can add, edit and delete every animation and make other users admins. This app cannot take the role back.
+      </ConfirmModal>
 
-      <Modal
-        opened={toSignOut !== null}
-        onClose={() => !endSessions.isPending && setToSignOut(null)}
-        title={toSignOut ? `Sign ${displayName(toSignOut)} out everywhere?` : undefined}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
+        title={toSignOut ? `Sign ${displayName(toSignOut)} out everywhere?` : null}
+        confirmLabel="Sign out everywhere"
+        color="red"
+        pending={endSessions.isPending}
+        online={network.online}
+        onCancel={() => setToSignOut(null)}
+        onConfirm={() => void confirmSignOut()}
       >
-        <Stack gap="md">
-          <Text size="sm">
-            Every session of theirs ends at once: they must sign in again on each device. Their account and animations stay as they are. The
-            Activity log keeps who did it.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setToSignOut(null)} disabled={endSessions.isPending}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void confirmSignOut()} loading={endSessions.isPending} disabled={!network.online}>
-              Sign out everywhere
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        Every session of theirs ends at once: they must sign in again on each device. Their account and animations stay as they are. The
+        Activity log keeps who did it.
+      </ConfirmModal>
     </Stack>
   )
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -9,9 +9,9 @@ import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
-import { wumpusQueryOptions } from '../../wumpuses/api'
+import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { useUpdateWumpus } from '../api'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { SubmitRow } from '../../../components/submit-row'
 import { useAnimationFiles } from '../use-animation-files'
 import { editWumpusValues, showListProblems, validateEdit, wumpusChanges, type EditWumpusValues, type NewFileIds } from '../wumpus-changes'
 import { EmojiField } from './emoji-field'
@@ -74,7 +74,6 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
 function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => void }) {
   const files = useAnimationFiles()
   const update = useUpdateWumpus(wumpus._id)
-  const network = useNeedsNetwork()
   const [submitted, setSubmitted] = useState(false)
   // Stable rules keep form.validate stable, so the effect below runs only when the values change.
   const rules = useCallback((values: EditWumpusValues) => validateEdit(wumpus, values), [wumpus])
@@ -177,12 +176,9 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
             link={form.values.lottieLink}
             linkInputProps={form.getInputProps('lottieLink')}
           />
-          <Group>
-            <Button type="submit" loading={form.submitting} disabled={files.busy || !network.online} w={{ base: '100%', xs: 'auto' }}>
-              Save changes
-            </Button>
-            {network.note}
-          </Group>
+          <SubmitRow loading={form.submitting} disabled={files.busy}>
+            Save changes
+          </SubmitRow>
         </Stack>
       </form>
     </Card>

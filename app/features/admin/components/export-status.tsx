@@ -1,8 +1,8 @@
 import { Alert, Badge, Card, Group, Loader, Stack, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { StickerExport } from '../../../../contract/stickers'
-import { stickersQueryOptions } from '../../wumpuses/api'
-import { stickerSummary } from '../../wumpuses/sticker-facts'
+import { stickersQueryOptions } from '../../../entities/wumpus/api'
+import { stickerSummary } from '../../../entities/wumpus/sticker-facts'
 
 const STATUS: Record<StickerExport['status'], { label: string; color: string }> = {
   ready: { label: 'Made', color: 'green' },

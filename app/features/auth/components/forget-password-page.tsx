@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications'
 import { AnchorLink } from '../../../components/router-links'
 import { sendPasswordReset } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { authErrorMessage } from '../auth-errors'
 import { AuthCard } from './auth-card'
 

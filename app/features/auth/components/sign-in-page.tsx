@@ -7,7 +7,7 @@ import { signInWithEmail, signInWithGoogle, type FirebaseAccount } from '../../.
 import { usePageTitle } from '../../../lib/page-title'
 import { returnPath } from '../../../lib/paths'
 import { useSessionStore } from '../../../lib/session-provider'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { authErrorMessage } from '../auth-errors'
 import { useSchemaForm } from '../../../lib/use-schema-form'
 import { AuthErrorCard } from './auth-error-card'

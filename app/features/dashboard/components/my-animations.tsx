@@ -1,14 +1,14 @@
 import { Stack, Title } from '@mantine/core'
+import type { ReactNode } from 'react'
+import { UserAnimationGrid } from '../../../entities/wumpus/user-animation-grid'
+import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
 import { usePageTitle } from '../../../lib/page-title'
-import { UserAnimationGrid } from '../../profiles/components/user-animation-grid'
-import { MyRemixes } from '../../remix/components/my-remixes'
-import { WumpusCard } from '../../wumpuses/components/wumpus-card'
 
 /** Cards in the first row load at once; the rest wait until they scroll near. */
 const EAGER_CARDS = 3
 
-/** Dashboard → My animation: the signed-in user's own animations, then their remixes. */
-export function MyAnimations({ email }: { email: string }) {
+/** Dashboard → My animation: the signed-in user's own animations, then what its route places after them (their remixes). */
+export function MyAnimations({ email, children }: { email: string; children?: ReactNode }) {
   usePageTitle('My animation')
   return (
     <Stack gap="lg">
@@ -20,7 +20,7 @@ export function MyAnimations({ email }: { email: string }) {
         emptyMessage="Looks like you don't have any animation"
         renderItem={(wumpus, index) => <WumpusCard key={wumpus._id} wumpus={wumpus} eager={index < EAGER_CARDS} />}
       />
-      <MyRemixes />
+      {children}
     </Stack>
   )
 }

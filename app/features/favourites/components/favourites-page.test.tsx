@@ -8,8 +8,8 @@ import { makeWumpus } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { signInForTest } from '../../../test/session'
-import { resetOfflineData } from '../../offline/offline-test-support'
-import { forgetQueuedWrites, queueWrite } from '../../sync/outbox'
+import { resetOfflineData } from '../../../test/offline-data'
+import { forgetQueuedWrites, queueWrite } from '../../../lib/local-data/outbox'
 import { FavouritesPage } from './favourites-page'
 
 const ADA = 'ada@example.com'
@@ -68,7 +68,7 @@ describe('the Favourites page', () => {
 
     // Offline: Wumpus 3 favourited (its card as the heart was tapped), Wumpus 2 unfavourited.
     online = false
-    const { setFavourite } = await import('../favourites-data')
+    const { setFavourite } = await import('../../../entities/favourite/favourites-data')
     await setFavourite(first.queryClient, ADA, makeWumpus(3), true)
     await queueWrite(ADA, {
       method: 'DELETE',

@@ -4,8 +4,8 @@ import { MorePages } from '../../../components/more-pages'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
-import { WumpusCard } from '../../wumpuses/components/wumpus-card'
-import { favouriteListQueryOptions } from '../list-query'
+import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
+import { favouriteListQueryOptions } from '../../../entities/favourite/list-query'
 
 /** Cards in the first row load at once; the rest wait until they scroll near. */
 const EAGER_CARDS = 3

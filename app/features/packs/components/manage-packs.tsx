@@ -1,14 +1,13 @@
-import { Group, Stack, Table, Text, Title } from '@mantine/core'
+import { Group, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
-import { ActionIconLink } from '../../admin/components/action-icon-link'
-import { PencilIcon } from '../../admin/components/admin-icons'
-import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
-import adminClasses from '../../admin/components/admin-table.module.css'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { AdminTable, adminTableClasses } from '../../../components/admin-table'
+import { EditIconLink } from '../../../components/edit-icon-link'
+import { ConfirmDeleteModal, DeleteIconButton } from '../../../components/confirm-delete'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { packListQueryOptions } from '../api'
 import { stickerCount } from '../pack-text'
 import { usePackDeletion } from './use-pack-deletion'
@@ -30,45 +29,29 @@ export function ManagePacks() {
       {packs.length === 0 ? (
         <Text>No packs yet. Make one from the gallery’s stickers.</Text>
       ) : (
-        <Table.ScrollContainer minWidth={340}>
-          <Table striped highlightOnHover className={adminClasses.table} aria-label="Packs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>Name</Table.Th>
-                <Table.Th>Stickers</Table.Th>
-                <Table.Th>Action</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {packs.map((pack) => (
-                <Table.Tr key={pack.id}>
-                  <Table.Td className={adminClasses.name}>
-                    <ButtonLink to="/packs/$id" params={{ id: pack.id }} variant="subtle" size="compact-sm">
-                      {pack.name}
-                    </ButtonLink>
-                  </Table.Td>
-                  <Table.Td>{stickerCount(pack.wumpusIds.length)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <ActionIconLink
-                        to="/dashboard/packs/$id"
-                        params={{ id: pack.id }}
-                        variant="default"
-                        size="lg"
-                        className={adminClasses.icon}
-                        aria-label={`Edit ${pack.name}`}
-                        title="Edit"
-                      >
-                        <PencilIcon />
-                      </ActionIconLink>
-                      <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => askToDelete(pack)} />
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <AdminTable
+          label="Packs"
+          rows={packs}
+          rowKey={(pack) => pack.id}
+          columns={[
+            {
+              header: 'Name',
+              className: adminTableClasses.name,
+              cell: (pack) => (
+                <ButtonLink to="/packs/$id" params={{ id: pack.id }} variant="subtle" size="compact-sm">
+                  {pack.name}
+                </ButtonLink>
+              ),
+            },
+            { header: 'Stickers', cell: (pack) => stickerCount(pack.wumpusIds.length) },
+          ]}
+          actions={(pack) => (
+            <>
+              <EditIconLink to="/dashboard/packs/$id" params={{ id: pack.id }} name={pack.name} className={adminTableClasses.icon} />
+              <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => askToDelete(pack)} />
+            </>
+          )}
+        />
       )}
       <MorePages {...morePages} noun="packs" />
       <ConfirmDeleteModal

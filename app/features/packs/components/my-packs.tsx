@@ -5,10 +5,9 @@ import { MorePages } from '../../../components/more-pages'
 import { ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
-import { ActionIconLink } from '../../admin/components/action-icon-link'
-import { PencilIcon } from '../../admin/components/admin-icons'
-import { ConfirmDeleteModal, DeleteIconButton } from '../../admin/components/confirm-delete'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { EditIconLink } from '../../../components/edit-icon-link'
+import { ConfirmDeleteModal, DeleteIconButton } from '../../../components/confirm-delete'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { myPackListQueryOptions } from '../api'
 import { PackCard } from './pack-card'
 import { usePackDeletion } from './use-pack-deletion'
@@ -50,16 +49,7 @@ export function MyPacks({ emailVerified }: { emailVerified: boolean }) {
               eager={index < 3}
               actions={
                 <>
-                  <ActionIconLink
-                    to="/dashboard/my-packs/$id"
-                    params={{ id: pack.id }}
-                    variant="default"
-                    size="lg"
-                    aria-label={`Edit ${pack.name}`}
-                    title="Edit"
-                  >
-                    <PencilIcon />
-                  </ActionIconLink>
+                  <EditIconLink to="/dashboard/my-packs/$id" params={{ id: pack.id }} name={pack.name} />
                   <DeleteIconButton name={pack.name} disabled={!network.online} onClick={() => askToDelete(pack)} />
                 </>
               }

@@ -2,7 +2,7 @@ import { Button, Stack, Text } from '@mantine/core'
 import type { PackDownload } from '../../../../contract/pack'
 import { listInWords, partsInWords } from '../../../../contract/pack-parts'
 import { formatBytes } from '../../../lib/format-bytes'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { stickerCount } from '../pack-text'
 import classes from './packs.module.css'
 

@@ -8,8 +8,8 @@ import { makeWumpus, makeWumpuses } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { signInForTest } from '../../../test/session'
-import { goOffline } from '../../offline/offline-test-support'
-import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../../sync/outbox'
+import { goOffline } from '../../../test/offline-data'
+import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../../../lib/local-data/outbox'
 import { PackEditor, type PackOwner } from './pack-editor'
 
 const gallery = [

@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, Grid, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Avatar, Card, Grid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
@@ -7,7 +7,7 @@ import type { ReactNode } from 'react'
 import { profileUpdateSchema, type PublicProfile } from '../../../../contract/user'
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { SubmitRow } from '../../../components/submit-row'
 import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile } from '../api'
 import { profileChanges, profileFormValues, type ProfileFormValues } from '../profile-changes'
 import { ImageUploadField, useImageUpload } from './image-upload-field'
@@ -103,7 +103,6 @@ function ProfileForm({
     validate: (values) => validateChanges(profileChanges(user, values)),
   })
   const uploading = photo.busy || cover.busy
-  const network = useNeedsNetwork()
 
   const submit = form.onSubmit(async (values) => {
     const changes = profileChanges(user, values, { photo: photo.url, cover: cover.url })
@@ -152,17 +151,9 @@ function ProfileForm({
             }
           />
           <ImageUploadField upload={cover} label="Cover" shape="wide" />
-          <Group>
-            <Button
-              type="submit"
-              loading={update.isPending}
-              disabled={uploading || !network.online || !emailVerified}
-              w={{ base: '100%', xs: 'auto' }}
-            >
-              Update Profile
-            </Button>
-            {network.note}
-          </Group>
+          <SubmitRow loading={update.isPending} disabled={uploading || !emailVerified}>
+            Update Profile
+          </SubmitRow>
         </Stack>
       </form>
     </Card>

@@ -1,7 +1,7 @@
 import { Card, Stack, Text, Title } from '@mantine/core'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { ButtonLink } from '../../../components/router-links'
-import { StickerPicture } from '../../../components/sticker-picture'
+import { StickerPicture } from '../../../entities/wumpus/sticker-picture'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
 import classes from './profile-animation-card.module.css'
 

@@ -4,7 +4,7 @@ import { usePageTitle } from '../../../lib/page-title'
 import { DEFAULT_AVATAR, DEFAULT_COVER, profileQueryOptions } from '../api'
 import { ProfileAnimationCard } from './profile-animation-card'
 import classes from './public-profile.module.css'
-import { UserAnimationGrid } from './user-animation-grid'
+import { UserAnimationGrid } from '../../../entities/wumpus/user-animation-grid'
 
 const isWebLink = (value: string) => /^https?:\/\/\S+$/i.test(value)
 

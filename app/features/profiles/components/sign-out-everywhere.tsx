@@ -1,8 +1,9 @@
-import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core'
+import { Button, Card, Group, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
-import { useNeedsNetwork } from '../../offline/components/needs-network'
+import { ConfirmModal } from '../../../components/confirm-modal'
+import { useNeedsNetwork } from '../../../components/needs-network'
 import { useSignOutEverywhere } from '../api'
 
 interface SignOutEverywhereProps {
@@ -61,27 +62,17 @@ export function SignOutEverywhere({ emailVerified, onSignedOut }: SignOutEverywh
         )}
       </Group>
 
-      <Modal
-        opened={confirming}
-        onClose={() => !signOutEverywhere.isPending && setConfirming(false)}
-        title="Sign out everywhere?"
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
+      <ConfirmModal
+        title={confirming ? 'Sign out everywhere?' : null}
+        confirmLabel="Sign out everywhere"
+        color="red"
+        pending={signOutEverywhere.isPending}
+        online={network.online}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void confirm()}
       >
-        <Stack gap="md">
-          <Text size="sm">
-            You will be signed out on every device, this one included, and need to sign in again on each. Your saved stickers stay.
-          </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)} disabled={signOutEverywhere.isPending}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void confirm()} loading={signOutEverywhere.isPending} disabled={!network.online}>
-              Sign out everywhere
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+        You will be signed out on every device, this one included, and need to sign in again on each. Your saved stickers stay.
+      </ConfirmModal>
     </Card>
   )
 }

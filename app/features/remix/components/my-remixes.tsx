@@ -3,7 +3,7 @@ import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { AnchorLink } from '../../../components/router-links'
 import { MorePages } from '../../../components/more-pages'
 import { usePagedList } from '../../../lib/use-paged-list'
-import { WumpusCard } from '../../wumpuses/components/wumpus-card'
+import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
 import { myRemixesQueryOptions } from '../api'
 
 /** My animation's "My remixes": one's own versions of stickers, newest first. Its route loads the first page. */

@@ -8,15 +8,16 @@ import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { ShareButton } from '../../../components/share-button'
 import { errorMessage } from '../../../lib/error-message'
 import { useSession } from '../../../lib/session-provider'
-import { ConfirmDeleteModal } from '../../admin/components/confirm-delete'
-import { useOnline } from '../../offline/use-online'
-import { wumpusQueryOptions } from '../../wumpuses/api'
+import { ConfirmDeleteModal } from '../../../components/confirm-delete'
+import { useOnline } from '../../../lib/use-online'
+import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { useDeleteRemix, useRemixSharing } from '../api'
 import { describeRecipe } from '../recipe-text'
 
-/** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it). */
+/** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it); nothing on a remix's. */
 export function MakeItYours({ wumpus }: { wumpus: Wumpus }) {
   const session = useSession()
+  if (wumpus.remixOf !== undefined) return null
   const editor = `/wumpus/${wumpus._id}/remix`
   const count = wumpus.remixes ?? 0
   return (
@@ -51,8 +52,12 @@ export function MakeItYours({ wumpus }: { wumpus: Wumpus }) {
   )
 }
 
-/** On a remix's page: whose version of which original, what it changes, and its owner's sharing and delete. */
-export function RemixFacts({ remix }: { remix: Wumpus & { remixOf: string } }) {
+/** On a remix's page: whose version of which original, what it changes, and its owner's sharing and delete; nothing on an original's. */
+export function RemixFacts({ wumpus }: { wumpus: Wumpus }) {
+  return wumpus.remixOf === undefined ? null : <AboutRemix remix={{ ...wumpus, remixOf: wumpus.remixOf }} />
+}
+
+function AboutRemix({ remix }: { remix: Wumpus & { remixOf: string } }) {
   const session = useSession()
   const original = useQuery(wumpusQueryOptions(remix.remixOf))
   const owner = session.status === 'signed-in' && session.user.email === remix.u_email

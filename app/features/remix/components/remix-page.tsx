@@ -4,7 +4,7 @@ import { Link } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { recipeFromSearch, recipeToSearch, type Recipe } from '../../../../contract/remix/recipe'
 import { AnchorLink } from '../../../components/router-links'
-import { wumpusQueryOptions } from '../../wumpuses/api'
+import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { RemixEditor } from './remix-editor'
 
 /** The address's form of a recipe: flags and the speed as numbers (`o=1&s=1.5`), the rest as text. */

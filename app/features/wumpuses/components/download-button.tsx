@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core'
-import { useFileDownload } from '../use-file-download'
+import { useFileDownload } from '../../../entities/wumpus/use-file-download'
 
 interface DownloadButtonProps {
   url: string

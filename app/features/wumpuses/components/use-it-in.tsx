@@ -2,11 +2,11 @@ import { Alert, Button, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/
 import { useQuery } from '@tanstack/react-query'
 import type { StickerExport } from '../../../../contract/stickers'
 import { isApiError } from '../../../lib/api-client'
-import { stickersQueryOptions } from '../api'
-import { stickerSummary } from '../sticker-facts'
-import { useFileDownload } from '../use-file-download'
+import { stickersQueryOptions } from '../../../entities/wumpus/api'
+import { stickerSummary } from '../../../entities/wumpus/sticker-facts'
+import { useFileDownload } from '../../../entities/wumpus/use-file-download'
 import { StrokeIcon } from '../../../components/stroke-icon'
-import { SendStickerButton } from './send-sticker-button'
+import { SendStickerButton } from '../../../entities/wumpus/send-sticker-button'
 
 /** Detail page: one download per chat platform, each file made to that platform's sticker rules. */
 export function UseItIn({ id, name }: { id: string; name: string }) {

@@ -207,7 +207,7 @@ describe('wumpus detail page', () => {
   it('shows a friendly not-found message for an unknown id', async () => {
     renderApp('/wumpus/ffffffffffffffffffffffff')
 
-    expect(await screen.findByRole('heading', { name: 'Wumpus not found' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Animation not found' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Back to the gallery' })).toHaveAttribute('href', '/')
     expect(document.title).toBe('Not found · Wumpus Gallery')
   })
@@ -216,6 +216,6 @@ describe('wumpus detail page', () => {
     // msw fails the test on any request without a handler; none is set for this id.
     server.resetHandlers()
     renderApp('/wumpus/not-an-id')
-    expect(await screen.findByRole('heading', { name: 'Wumpus not found' })).toBeInTheDocument()
+    expect(await screen.findByRole('heading', { name: 'Animation not found' })).toBeInTheDocument()
   })
 })

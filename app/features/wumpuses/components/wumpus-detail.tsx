@@ -1,30 +1,38 @@
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import type { DragEvent } from 'react'
+import type { DragEvent, ReactNode } from 'react'
+import type { Wumpus } from '../../../../contract/wumpus'
 import { wumpusStillPath } from '../../../../contract/api-paths'
 import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
 import { fileNameFromUrl } from '../../../lib/download'
 import { usePageTitle } from '../../../lib/page-title'
-import { FavouriteButton } from '../../favourites/components/favourite-button'
-import { MakeItYours, RemixFacts } from '../../remix/components/remix-on-detail'
-import { SaveOfflineButton } from '../../offline/components/save-offline-button'
-import { StickerPicture } from '../../../components/sticker-picture'
+import { FavouriteButton } from '../../../entities/favourite/favourite-button'
+import { SaveOfflineButton } from '../../../entities/saved-copy/save-offline-button'
+import { StickerPicture } from '../../../entities/wumpus/sticker-picture'
 import { CopyImageButton } from '../../../components/copy-image-button'
 import { ShareButton } from '../../../components/share-button'
 import { profilePath } from '../../../lib/paths'
 import { useHoverOrFocus } from '../../../lib/use-hover-or-focus'
-import { wumpusQueryOptions } from '../api'
+import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { DownloadButton } from './download-button'
-import { SendStickerButton } from './send-sticker-button'
+import { SendStickerButton } from '../../../entities/wumpus/send-sticker-button'
 import { EmojiChips, TagChips } from './tag-chips'
 import { UseItIn } from './use-it-in'
 import classes from './wumpus-detail.module.css'
 
 const FORMATS = FORMAT_LABELS
 
-export function WumpusDetail({ id }: { id: string }) {
+interface WumpusDetailProps {
+  id: string
+  /** What its route places under the name (a remix: whose version of which original). */
+  underName?: (wumpus: Wumpus) => ReactNode
+  /** What its route places after the downloads (an original: Make it yours). */
+  afterDownloads?: (wumpus: Wumpus) => ReactNode
+}
+
+export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProps) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
   usePageTitle(wumpus.name)
   const pointedAt = useHoverOrFocus()
@@ -58,7 +66,7 @@ export function WumpusDetail({ id }: { id: string }) {
           <Stack gap="lg">
             <Stack gap="xs">
               <Title order={1}>{wumpus.name}</Title>
-              {wumpus.remixOf !== undefined && <RemixFacts remix={{ ...wumpus, remixOf: wumpus.remixOf }} />}
+              {underName?.(wumpus)}
               <Text>{wumpus.description}</Text>
               <TagChips tags={(wumpus.tags ?? []).map((tag) => ({ tag, count: 0 }))} search={{}} label="Tags" counts={false} />
               <EmojiChips emoji={(wumpus.emoji ?? []).map((emoji) => ({ ...emoji, count: 0 }))} search={{}} label="Emoji" />
@@ -124,7 +132,7 @@ export function WumpusDetail({ id }: { id: string }) {
 
             <UseItIn id={wumpus._id} name={wumpus.name} />
 
-            {wumpus.remixOf === undefined && <MakeItYours wumpus={wumpus} />}
+            {afterDownloads?.(wumpus)}
 
             <section aria-labelledby="author-heading">
               <Title order={2} size="h4" id="author-heading" mb="xs">
