@@ -5,7 +5,7 @@ import { koaBody } from 'koa-body'
 import type { Config } from './config'
 import type { Logger } from './logger'
 import type { Store, WumpusRecord } from './store/port'
-import { HttpError } from './http/http-error'
+import { unavailable } from './domain/errors'
 import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { createRateLimits, type RateLimits } from './http/rate-limit'
 import { linkPreviewPages } from './http/link-preview-pages'
@@ -164,7 +164,7 @@ function defaultSignInRevoker(config: Config): (uid: string) => Promise<void> {
       await firebaseAdminAuth(config).revokeRefreshTokens(uid)
     } catch (error) {
       if ((error as { code?: string }).code === 'auth/user-not-found') return
-      throw new HttpError('STORE_UNAVAILABLE', 'Sign-ins cannot be revoked right now, try again shortly')
+      throw unavailable('Sign-ins cannot be revoked right now, try again shortly')
     }
   }
 }
@@ -186,7 +186,7 @@ function defaultIdTokenVerifier(config: Config): VerifyIdToken {
         }
       } catch (error) {
         if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
-        throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')
+        throw unavailable('Sign-in cannot be checked right now, try again shortly')
       }
     },
   })

@@ -5,7 +5,8 @@ import { profileUpdateSchema, signInPayloadSchema } from '../../../contract/user
 import type { RouteDeps } from '../app'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
-import { HttpError, reasonOf } from '../http/http-error'
+import { DomainError, reasonOf } from '../domain/errors'
+import { HttpError, toHttpError } from '../http/http-error'
 import { emailParam } from '../http/params'
 import { toApiUser, toPublicProfile } from '../http/mappers/user'
 import { adminStatus, listUsers, makeAdmin, profileFor, signIn, updateProfile } from '../services/accounts'
@@ -43,9 +44,10 @@ export function userRoutes(deps: RouteDeps): Router {
       await exchange(ctx, token, email)
       logSecurityEvent(deps.logger, { event: 'sign-in', outcome: 'success', renewal, email, ip: ctx.ip })
     } catch (error) {
-      const refused = error instanceof HttpError ? error.status < 500 : error instanceof ZodError
-      if (refused) {
-        const reason = error instanceof HttpError ? (reasonOf(error) ?? error.code) : 'BAD_REQUEST'
+      const answer =
+        error instanceof HttpError || error instanceof DomainError || error instanceof ZodError ? toHttpError(error) : undefined
+      if (answer && answer.status < 500) {
+        const reason = reasonOf(answer) ?? answer.code
         const refusal = { event: 'sign-in', outcome: 'refused', renewal, reason } as const
         logSecurityEvent(deps.logger, { ...refusal, email: (ctx.state as { account?: string }).account, ip: ctx.ip })
       }
