@@ -2,16 +2,16 @@ import type { ServerResponse } from 'node:http'
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { fetchRemote, isPublicAddress, type FetchPolicy } from './fetch-remote'
 import { LOCALHOST_TLS } from './test-fixtures/tls'
 
-async function refusal(url: string, policy?: FetchPolicy, timeoutMs = 2000): Promise<HttpError> {
+async function refusal(url: string, policy?: FetchPolicy, timeoutMs = 2000): Promise<DomainError> {
   try {
     await fetchRemote(url, { maxBytes: 1000, timeoutMs }, policy)
   } catch (error) {
-    expect(error).toBeInstanceOf(HttpError)
-    return error as HttpError
+    expect(error).toBeInstanceOf(DomainError)
+    return error as DomainError
   }
   throw new Error(`${url} was fetched`)
 }
@@ -83,7 +83,7 @@ describe('fetchRemote against a server (allowed for the test)', () => {
   it('downloads, and refuses redirects and files above the limit', async () => {
     expect(new TextDecoder().decode(await fetchRemote(`${base()}/lottie.json`, { maxBytes: 1000 }, policy))).toBe('{"v":"5.7.4"}')
     expect((await refusal(`${base()}/moved`, policy)).message).toMatch(/answered 302/)
-    expect((await refusal(`${base()}/big.json`, policy)).status).toBe(413)
+    expect((await refusal(`${base()}/big.json`, policy)).kind).toBe('too-large')
   })
 
   it('gives up at one deadline for the whole fetch, even while bytes keep coming', async () => {

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { get } from 'node:https'
 import { BlockList, isIP } from 'node:net'
-import { HttpError } from '../http/http-error'
+import { DomainError, invalid, tooLarge } from '../domain/errors'
 
 /**
  * Where a link given by a user may make the server connect: global unicast addresses only (SSRF).
@@ -51,7 +51,7 @@ export function isPublicAddress(address: string): boolean {
   return false
 }
 
-const refused = (message: string) => new HttpError('BAD_REQUEST', message)
+const refused = (message: string) => invalid(message)
 
 /** Where fetches may go. Tests point it at a local server; everything else uses the default. */
 export interface FetchPolicy {
@@ -117,7 +117,7 @@ export function fetchRemote(
           size += chunk.length
           if (size > options.maxBytes) {
             request.destroy()
-            fail(new HttpError('PAYLOAD_TOO_LARGE', 'The linked file is too large'))
+            fail(tooLarge('The linked file is too large'))
           } else chunks.push(chunk)
         })
         response.on('end', () => settle(() => resolve(new Uint8Array(Buffer.concat(chunks)))))
@@ -128,6 +128,6 @@ export function fetchRemote(
       fail(refused('The link took too long to answer'))
       request.destroy()
     }, options.timeoutMs ?? 10_000)
-    request.on('error', (error) => fail(error instanceof HttpError ? error : refused('The link could not be fetched')))
+    request.on('error', (error) => fail(error instanceof DomainError ? error : refused('The link could not be fetched')))
   })
 }
