@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { createSessionService, type SessionIdentity } from './sessions'
@@ -38,8 +38,9 @@ async function reason(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return ((error as HttpError).details as { reason: string }).reason
+  expect(error).toBeInstanceOf(DomainError)
+  expect((error as DomainError).kind).toBe('unauthenticated')
+  return ((error as DomainError).details as { reason: string }).reason
 }
 
 beforeEach(async () => {
