@@ -2,7 +2,9 @@ import type { Context, Middleware } from 'koa'
 import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
 import type { SessionService } from '../services/sessions'
-import type { Role, Store } from '../store/port'
+import type { Viewer } from '../domain/viewer'
+import { isAdmin, viewerOfSession } from '../services/roles'
+import type { Store } from '../store/port'
 import { bearerToken } from './session-token'
 
 /** Lets the request through only with a valid token of an open session; its claims land in ctx.state.session. */
@@ -27,29 +29,9 @@ export function sessionOf(ctx: Context): SessionClaims {
   return session
 }
 
-/** Whether the user is an admin now: read from the store, so a promotion counts at once. */
-export async function isAdmin(store: Store, email: string): Promise<boolean> {
-  return (await store.users.get(email))?.role === 'admin'
-}
-
-/** Whether this session holds admin power: an admin who proved their email. */
-export async function isVerifiedAdmin(store: Store, session: SessionClaims): Promise<boolean> {
-  return session.email_verified && (await isAdmin(store, session.email))
-}
-
-/**
- * Who asks: a signed-in user, `admin` only with admin power (an admin whose email is verified), or
- * undefined for nobody signed in.
- */
-export type Viewer = { email: string; role: Role } | undefined
-/** Who writes: always signed in. */
-export type Actor = NonNullable<Viewer>
-
 /** After requireSession or optionalSession: the caller, as a Viewer. */
 export async function viewerOf(ctx: Context, store: Store): Promise<Viewer> {
-  const claims = ctx.state.session as SessionClaims | undefined
-  if (!claims) return undefined
-  return { email: claims.email, role: (await isVerifiedAdmin(store, claims)) ? 'admin' : 'user' }
+  return viewerOfSession(store, ctx.state.session as SessionClaims | undefined)
 }
 
 /** After requireSession: only admins (as the store knows them now) with a verified email get through. */

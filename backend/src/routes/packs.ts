@@ -11,15 +11,8 @@ import {
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
-import {
-  optionalSession,
-  requireAdmin,
-  requireSession,
-  requireVerifiedEmail,
-  sessionOf,
-  viewerOf,
-  type Actor,
-} from '../auth/require-session'
+import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
+import type { Actor } from '../domain/viewer'
 import { notFound } from '../http/http-error'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'

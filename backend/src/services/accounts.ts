@@ -1,7 +1,7 @@
 import { CONFIG_ACTOR } from '../../../contract/audit'
 import { isReservedEmail, nameWithinRules, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
-import { isAdmin, isVerifiedAdmin } from '../auth/require-session'
+import { isAdmin, isVerifiedAdmin } from './roles'
 import { HttpError, notFound } from '../http/http-error'
 import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'

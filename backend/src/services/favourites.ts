@@ -6,7 +6,7 @@ import { HttpError, notFound } from '../http/http-error'
 import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { Store } from '../store/port'
-import type { Actor } from '../auth/require-session'
+import type { Actor } from '../domain/viewer'
 import { canSee, findVisibleWumpus } from './remixes'
 
 export interface FavouriteService {

@@ -8,7 +8,7 @@
 import { PERSONAL_PACKS_MAX } from '../../../contract/limits'
 import type { Pack, PackDetail, UpdatedPack } from '../../../contract/pack'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
-import type { Actor, Viewer } from '../auth/require-session'
+import { isAdminViewer, type Actor, type Viewer } from '../domain/viewer'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import type { FileKeys } from '../http/file-keys'
@@ -57,7 +57,6 @@ export interface PackService {
   zip(id: string, platform: Platform, viewer: Viewer, part?: number): Promise<PackZip & Pick<Pack, 'visibility'>>
 }
 
-const isAdmin = (viewer: Viewer) => viewer?.role === 'admin'
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
 
 export function createPackService({ store, audit, logger, fileKeys }: PackServiceDeps): PackService {
@@ -70,7 +69,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
   /** The pack, when the viewer may open it: a private pack is its owner's and admins' only. */
   async function getPack(id: string, viewer: Viewer): Promise<PackRecord> {
     const pack = await store.packs.get(id)
-    if (!pack || (pack.visibility === 'private' && !isOwner(pack, viewer) && !isAdmin(viewer))) throw notFound(NO_SUCH_PACK)
+    if (!pack || (pack.visibility === 'private' && !isOwner(pack, viewer) && !isAdminViewer(viewer))) throw notFound(NO_SUCH_PACK)
     return pack
   }
 
@@ -80,7 +79,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
    */
   function mayChange(pack: PackRecord, actor: Actor): { audited: boolean } {
     if (isOwner(pack, actor)) return { audited: false }
-    if (isAdmin(actor)) return { audited: true }
+    if (isAdminViewer(actor)) return { audited: true }
     if (pack.visibility === 'private') throw notFound(NO_SUCH_PACK)
     throw new HttpError('FORBIDDEN', pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
@@ -130,7 +129,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
       wumpusIds: pack.wumpusIds,
       cover: cover ? toApiWumpus(cover, fileKeys) : null,
       visibility: pack.visibility,
-      createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdmin(viewer) ? pack.createdBy : null,
+      createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdminViewer(viewer) ? pack.createdBy : null,
       createdAt: pack.createdAt.toISOString(),
       updatedAt: pack.updatedAt.toISOString(),
     }

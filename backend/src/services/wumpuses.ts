@@ -1,6 +1,6 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
-import { isAdmin } from '../auth/require-session'
+import { isAdmin } from './roles'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
