@@ -5,9 +5,10 @@ import type { Favourite } from '../../../contract/favourites'
 import { HttpError, notFound } from '../http/http-error'
 import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
+import { canSee } from '../domain/visibility'
 import type { Store } from '../store/port'
 import type { Actor } from '../domain/viewer'
-import { canSee, findVisibleWumpus } from './remixes'
+import { findVisibleWumpus } from './remixes'
 
 export interface FavouriteService {
   /** Newest favourited first; favourites of animations deleted meanwhile (or remixes made private) are left out. */

@@ -9,6 +9,7 @@ import { PERSONAL_PACKS_MAX } from '../../../contract/limits'
 import type { Pack, PackDetail, UpdatedPack } from '../../../contract/pack'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { isAdminViewer, type Actor, type Viewer } from '../domain/viewer'
+import { canSee } from '../domain/visibility'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import type { FileKeys } from '../http/file-keys'
@@ -16,7 +17,6 @@ import { toApiWumpus } from '../http/mappers/wumpus'
 import type { AuditChange, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { planZip, toDownload, writeZip, type PackZip } from './pack-zips'
-import { canSee } from './remixes'
 
 export interface PackServiceDeps {
   store: Store

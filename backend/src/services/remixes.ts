@@ -11,6 +11,7 @@ import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import type { Actor, Viewer } from '../domain/viewer'
+import { canSee } from '../domain/visibility'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import { captionFont } from '../media/caption-font'
 import type { FileRef, Store, StoredFile, WumpusRecord } from '../store/port'
@@ -30,11 +31,6 @@ const REMIX_PAGE = 50
 const REMAKE_ATTEMPTS = 3
 
 const NO_SUCH_ANIMATION = 'No animation with this id'
-
-/** Whether the viewer may see the animation: any original, a remix shared by link, one's own remix; admins all. */
-export function canSee(record: WumpusRecord, viewer: Viewer): boolean {
-  return !record.remix || record.remix.visibility === 'link' || viewer?.role === 'admin' || viewer?.email === record.u_email
-}
 
 /** The animation with this id when the viewer may see it, else 404 (undefined id: not even well formed). */
 export async function findVisibleWumpus(store: Store, id: string | undefined, viewer: Viewer): Promise<WumpusRecord> {
