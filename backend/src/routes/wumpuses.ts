@@ -9,7 +9,8 @@ import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { galleryPages } from '../services/gallery-pages'
-import { cacheControlOf, findVisibleWumpus } from '../services/remixes'
+import { cacheControlOf } from '../http/cache-control'
+import { findVisibleWumpus } from '../services/find-wumpus'
 import {
   deleteWumpus,
   editableWumpus,

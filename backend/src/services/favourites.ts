@@ -2,13 +2,13 @@
 // adding one already there and removing one not there are fine (a device replaying queued changes).
 import { FAVOURITES_MAX } from '../../../contract/limits'
 import type { Favourite } from '../../../contract/favourites'
-import { HttpError, notFound } from '../http/http-error'
+import { HttpError } from '../http/http-error'
 import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { canSee } from '../domain/visibility'
 import type { Store } from '../store/port'
 import type { Actor } from '../domain/viewer'
-import { findVisibleWumpus } from './remixes'
+import { findVisibleWumpus, noSuchAnimation } from './find-wumpus'
 
 export interface FavouriteService {
   /** Newest favourited first; favourites of animations deleted meanwhile (or remixes made private) are left out. */
@@ -19,8 +19,6 @@ export interface FavouriteService {
   /** Throws NOT_FOUND for an unknown animation that was not a favourite. */
   remove(email: string, wumpusId: string | undefined): Promise<void>
 }
-
-const NO_SUCH_ANIMATION = 'No animation with this id'
 
 export function createFavouriteService(store: Store, fileKeys: FileKeys): FavouriteService {
   return {
@@ -48,8 +46,8 @@ export function createFavouriteService(store: Store, fileKeys: FileKeys): Favour
     },
 
     async remove(email, wumpusId) {
-      if (wumpusId === undefined) throw notFound(NO_SUCH_ANIMATION)
-      if (!(await store.favourites.remove(email, wumpusId)) && !(await store.wumpuses.get(wumpusId))) throw notFound(NO_SUCH_ANIMATION)
+      if (wumpusId === undefined) throw noSuchAnimation()
+      if (!(await store.favourites.remove(email, wumpusId)) && !(await store.wumpuses.get(wumpusId))) throw noSuchAnimation()
     },
   }
 }

@@ -11,10 +11,10 @@ import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import type { Actor, Viewer } from '../domain/viewer'
-import { canSee } from '../domain/visibility'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import { captionFont } from '../media/caption-font'
-import type { FileRef, Store, StoredFile, WumpusRecord } from '../store/port'
+import type { FileRef, Store, WumpusRecord } from '../store/port'
+import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
@@ -29,33 +29,6 @@ const CHOICES_KEPT = 200
 const REMIX_PAGE = 50
 /** How often a remake starts over when the remix changed while it was being made. */
 const REMAKE_ATTEMPTS = 3
-
-const NO_SUCH_ANIMATION = 'No animation with this id'
-
-/** The animation with this id when the viewer may see it, else 404 (undefined id: not even well formed). */
-export async function findVisibleWumpus(store: Store, id: string | undefined, viewer: Viewer): Promise<WumpusRecord> {
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record || !canSee(record, viewer)) throw notFound(NO_SUCH_ANIMATION)
-  return record
-}
-
-/**
- * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
- * viewer may not see it and the URL has no valid key (http/file-keys.ts); undefined for every other file.
- */
-export async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined> {
-  if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
-  const id = await store.wumpuses.findByFile(file.id)
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record?.remix) return undefined
-  if (!keyed && !canSee(record, viewer)) throw notFound('No file with this id')
-  return record
-}
-
-/** Remixes are personal: no shared cache keeps what shows one. */
-export function cacheControlOf(record: WumpusRecord, publicValue: string): string {
-  return record.remix ? 'private, no-store' : publicValue
-}
 
 export const remixOfRemix = () =>
   new HttpError('CONFLICT', 'This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })

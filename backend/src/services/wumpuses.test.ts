@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
+import { HttpError, toHttpError } from '../http/http-error'
 import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
@@ -14,16 +15,8 @@ import type { Store } from '../store/port'
 import { uploadAnimationFile } from './animation-files'
 import { createAuditLog } from './audit'
 import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
-import {
-  deleteWumpus,
-  editableWumpus,
-  editWumpus,
-  findWumpus,
-  publishWumpus,
-  type SentFile,
-  type SpendLimit,
-  type WumpusesDeps,
-} from './wumpuses'
+import { deleteWumpus, editableWumpus, editWumpus, publishWumpus, type SentFile, type SpendLimit, type WumpusesDeps } from './wumpuses'
+import { findWumpus } from './find-wumpus'
 
 const ADMIN = 'admin@example.com'
 const MAKER = 'maker@example.com'
@@ -74,8 +67,8 @@ async function refusal(run: Promise<unknown>): Promise<HttpError> {
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return error as HttpError
+  expect(error instanceof HttpError || error instanceof DomainError).toBe(true)
+  return toHttpError(error)
 }
 
 /** Three files uploaded one by one by `owner`, as the admin form does before publishing. */

@@ -1,11 +1,12 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
 import { isAdmin } from './roles'
-import { badRequest, HttpError, notFound } from '../http/http-error'
+import { badRequest, HttpError } from '../http/http-error'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { DerivedMediaService } from './derived-media'
+import { findWumpus, noSuchAnimation } from './find-wumpus'
 import { deleteRemixesOf, remakeRemixesOf } from './remixes'
 
 /**
@@ -30,13 +31,6 @@ export type PublishedFiles = { sent: SentFile[]; lottieUrl?: string } | { ids: R
 
 /** Counts one use of a rate-limited step (fetching a linked Lottie, rendering) for the caller; throws 429 when over. */
 export type SpendLimit = (name: 'lottieLink' | 'render') => Promise<void>
-
-/** The animation with this id (undefined: an id that is not even well formed), or 404. */
-export async function findWumpus(store: Store, id: string | undefined): Promise<WumpusRecord> {
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record) throw notFound('No animation with this id')
-  return record
-}
 
 /** An admin publishes an animation: its files are judged and stored (or checked, when named by id), then the record made. */
 export async function publishWumpus(
@@ -133,7 +127,7 @@ async function storeSentFiles(
 export async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
   const record = await findWumpus(store, id)
   if (record.u_email !== editor && !(await isAdmin(store, editor))) {
-    if (record.remix?.visibility === 'private') throw notFound('No animation with this id')
+    if (record.remix?.visibility === 'private') throw noSuchAnimation()
     throw new HttpError('FORBIDDEN', 'Only admins and the uploader can edit this animation')
   }
   return record
@@ -144,7 +138,7 @@ export async function mayDelete(store: Store, actor: string, id: string | undefi
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (record?.remix && record.u_email === actor) return
   if (await isAdmin(store, actor)) return
-  if (record?.remix?.visibility === 'private') throw notFound('No animation with this id')
+  if (record?.remix?.visibility === 'private') throw noSuchAnimation()
   throw new HttpError('FORBIDDEN', 'Only admins can do this')
 }
 
