@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionClaims } from '../../../contract/user'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
 import { addWumpus } from '../../test/support/test-server'
@@ -35,25 +35,25 @@ const session = (email: string, verified = true): SessionClaims => ({
   iat: 0,
 })
 
-async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
+async function kindOf(run: Promise<unknown>): Promise<string | undefined> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   )
-  return error instanceof HttpError ? error.code : undefined
+  return error instanceof DomainError ? error.kind : undefined
 }
 
 describe('profiles', () => {
   it('reads a stored profile, and answers 404 for an email nobody signed in with', async () => {
     expect(await profileFor(store, session(USER), USER)).toMatchObject({ user: { email: USER, user_name: 'User Person' }, whole: true })
-    expect(await codeOf(profileFor(store, session(ADMIN), 'nobody@example.com'))).toBe('NOT_FOUND')
+    expect(await kindOf(profileFor(store, session(ADMIN), 'nobody@example.com'))).toBe('not-found')
   })
 
   it("shows others only a contributor's public profile, and hides whether anyone else is registered", async () => {
     const other = session('other@example.com')
-    expect(await codeOf(profileFor(store, other, USER))).toBe('NOT_FOUND')
+    expect(await kindOf(profileFor(store, other, USER))).toBe('not-found')
     expect(await profileFor(store, session(ADMIN), USER)).toMatchObject({ whole: true })
-    expect(await codeOf(profileFor(store, session(ADMIN, false), USER))).toBe('NOT_FOUND')
+    expect(await kindOf(profileFor(store, session(ADMIN, false), USER))).toBe('not-found')
     await addWumpus(store, { u_email: USER })
     expect(await profileFor(store, other, USER)).toMatchObject({ user: { email: USER }, whole: false })
   })
@@ -71,7 +71,7 @@ describe('who may ask about a role', () => {
     await store.users.setRole(USER, 'admin')
     expect(await adminStatus(store, session(ADMIN), USER)).toBe(true)
     await store.users.setRole(USER, 'user')
-    expect(await codeOf(adminStatus(store, session(USER), ADMIN))).toBe('FORBIDDEN')
-    expect(await codeOf(adminStatus(store, session(ADMIN, false), USER))).toBe('FORBIDDEN')
+    expect(await kindOf(adminStatus(store, session(USER), ADMIN))).toBe('forbidden')
+    expect(await kindOf(adminStatus(store, session(ADMIN, false), USER))).toBe('forbidden')
   })
 })

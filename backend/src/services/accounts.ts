@@ -2,10 +2,10 @@ import { CONFIG_ACTOR } from '../../../contract/audit'
 import { isReservedEmail, nameWithinRules, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
 import { isAdmin, isVerifiedAdmin } from './roles'
-import { HttpError, notFound } from '../http/http-error'
 import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'
 import type { SessionService } from './sessions'
+import { forbidden, invalid, notFound } from '../domain/errors'
 
 /**
  * The account rules: power follows proof. An account (keyed by email) is bound to the Firebase
@@ -28,14 +28,15 @@ export interface SignedIn {
 
 const FILE_URL = /^\/api\/files\/([0-9a-f]{24})(?:\/|$)/
 
-const boundElsewhere = () =>
-  new HttpError('FORBIDDEN', 'This email address is linked to another sign-in account', { reason: 'account-bound' })
+const noSuchUser = () => notFound('No such user')
+
+const boundElsewhere = () => forbidden('This email address is linked to another sign-in account', { reason: 'account-bound' })
 
 /** The sign-in exchange (and its renewal, with `payload.session`): the account rules, then a session. */
 export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, payload: SignInPayload): Promise<SignedIn> {
   const { store } = deps
   const email = identity.email
-  if (isReservedEmail(email)) throw new HttpError('FORBIDDEN', 'Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
+  if (isReservedEmail(email)) throw forbidden('Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
 
   let user = await store.users.get(email)
   if (user?.firebaseUid !== undefined && user.firebaseUid !== identity.uid) throw boundElsewhere()
@@ -116,17 +117,16 @@ export async function updateProfile(
   patch: ProfileUpdate,
 ): Promise<ProfileUpdated> {
   const { store } = deps
-  if (session.email !== email) throw new HttpError('FORBIDDEN', 'You can only change your own profile')
-  if (!session.email_verified)
-    throw new HttpError('FORBIDDEN', 'Verify your email address before changing your profile', { reason: 'email-not-verified' })
+  if (session.email !== email) throw forbidden('You can only change your own profile')
+  if (!session.email_verified) throw forbidden('Verify your email address before changing your profile', { reason: 'email-not-verified' })
   const problems = []
   for (const field of ['photo', 'cover'] as const) {
     const problem = patch[field] ? await imageProblem(store, email, patch[field]) : undefined
     if (problem) problems.push({ path: field, message: problem })
   }
-  if (problems.length > 0) throw new HttpError('BAD_REQUEST', 'The request is not valid', problems)
+  if (problems.length > 0) throw invalid('The request is not valid', problems)
   const before = await store.users.get(email)
-  if (!before) throw notFound('No such user')
+  if (!before) throw noSuchUser()
   const after = await store.users.upsert(email, patch)
   const modifiedCount = (Object.keys(patch) as (keyof ProfileUpdate)[]).some((key) => before[key] !== after[key]) ? 1 : 0
   return { modifiedCount, user: after, token: deps.sessions.reissue(session, after.user_name) }
@@ -135,7 +135,7 @@ export async function updateProfile(
 /** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
 export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
-  if (!user) throw notFound('No such user')
+  if (!user) throw noSuchUser()
   const modified = await deps.store.users.setRole(email, 'admin')
   if (modified > 0) {
     await deps.audit.record({
@@ -169,7 +169,7 @@ export async function signOutEverywhere(deps: SignOutDeps, email: string): Promi
  */
 export async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
-  if (!user) throw notFound('No such user')
+  if (!user) throw noSuchUser()
   const ended = await signOutEverywhere(deps, email)
   await deps.audit.record({
     actor,
@@ -195,13 +195,13 @@ export async function profileFor(store: Store, session: SessionClaims, email: st
   const user = await store.users.get(email)
   const whole = email === session.email || (await isVerifiedAdmin(store, session))
   if (user && (whole || (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0)) return { user, whole }
-  throw notFound('No such user')
+  throw noSuchUser()
 }
 
 /** Whether `email` is an admin: anyone may ask about themselves, only verified admins about someone else. */
 export async function adminStatus(store: Store, session: SessionClaims, email: string): Promise<boolean> {
   if (email !== session.email && !(await isVerifiedAdmin(store, session))) {
-    throw new HttpError('FORBIDDEN', "Only admins with a verified email may ask about someone else's role")
+    throw forbidden("Only admins with a verified email may ask about someone else's role")
   }
   // About oneself: whether admin power is usable now, which needs the email verified too.
   return email === session.email ? isVerifiedAdmin(store, session) : isAdmin(store, email)

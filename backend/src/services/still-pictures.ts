@@ -1,7 +1,7 @@
-import { notFound } from '../http/http-error'
 import { stillPng } from '../media/still-png'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedIsCurrent } from './derived-media'
+import { notFound } from '../domain/errors'
 
 /** How many converted stills are kept in memory (a few KB to a few hundred KB each). */
 const STILLS_KEPT = 64
