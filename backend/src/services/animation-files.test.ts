@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
@@ -30,13 +30,13 @@ afterAll(() => closeRenderPool())
 
 const storedCount = async () => (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).length
 
-async function codeOf(run: Promise<unknown>): Promise<string> {
+async function kindOf(run: Promise<unknown>): Promise<string> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return (error as HttpError).code
+  expect(error).toBeInstanceOf(DomainError)
+  return (error as DomainError).kind
 }
 
 describe('uploading an animation file', () => {
@@ -48,15 +48,13 @@ describe('uploading an animation file', () => {
   })
 
   it('refuses, storing nothing, a file over its format limit or not of its format', async () => {
-    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe(
-      'PAYLOAD_TOO_LARGE',
+    expect(await kindOf(uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe(
+      'too-large',
     )
-    expect(await codeOf(uploadAnimationFile(deps, OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe(
-      'UNSUPPORTED_MEDIA_TYPE',
-    )
+    expect(await kindOf(uploadAnimationFile(deps, OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe('wrong-type')
     expect(
-      await codeOf(uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' })),
-    ).toBe('BAD_REQUEST')
+      await kindOf(uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' })),
+    ).toBe('invalid')
     expect(await storedCount()).toBe(0)
   })
 
@@ -64,7 +62,7 @@ describe('uploading an animation file', () => {
     const { file } = await uploadAnimationFile(deps, 'someone@example.com', { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' })
     const linked = await uploadLottieLink(deps, OWNER, `/api/files/${file.id}/wave.json`)
     expect(linked.file).toMatchObject({ owner: OWNER, filename: 'wave.json' })
-    expect(await codeOf(uploadLottieLink(deps, OWNER, `/api/files/${'f'.repeat(24)}/gone.json`))).toBe('NOT_FOUND')
+    expect(await kindOf(uploadLottieLink(deps, OWNER, `/api/files/${'f'.repeat(24)}/gone.json`))).toBe('not-found')
   })
 })
 
@@ -76,7 +74,7 @@ describe('rendering an uploaded Lottie', () => {
     expect(rendered.apng.file).toMatchObject({ owner: OWNER, contentType: 'image/apng', filename: 'wave.png' })
 
     const gif = await uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: buildGif(), name: 'wave.gif' })
-    expect(await codeOf(renderUploadedLottie(deps, OWNER, gif.file.id))).toBe('NOT_FOUND')
-    expect(await codeOf(renderUploadedLottie(deps, OWNER, 'f'.repeat(24)))).toBe('NOT_FOUND')
+    expect(await kindOf(renderUploadedLottie(deps, OWNER, gif.file.id))).toBe('not-found')
+    expect(await kindOf(renderUploadedLottie(deps, OWNER, 'f'.repeat(24)))).toBe('not-found')
   })
 })

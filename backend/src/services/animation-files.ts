@@ -1,6 +1,5 @@
 import { CONTENT_TYPE, type MediaFormat } from '../../../contract/limits'
 import type { Config } from '../config'
-import { HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import { fetchRemote } from '../media/fetch-remote'
 import { inspectMedia } from '../media/inspect'
@@ -8,6 +7,7 @@ import { MediaError } from '../media/media-error'
 import { RenderQueueFullError, renderAnimation } from '../media/render-pool'
 import type { Store, StoredFile } from '../store/port'
 import { linkFileName, safeBaseName } from './file-names'
+import { busy, DomainError, invalid, notFound, tooLarge } from '../domain/errors'
 
 /**
  * The three files of an animation before it is published: each judged by its bytes against its format
@@ -42,7 +42,7 @@ export function inspectAs(bytes: Uint8Array, format: MediaFormat): MediaInfo {
   } catch (error) {
     if (!(error instanceof MediaError)) throw error
     const wrongKind = error.code === 'WRONG_FORMAT' || error.code === 'BAD_SIGNATURE' || error.code === 'NOT_ANIMATED'
-    throw new HttpError(wrongKind ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', `${labelOf(format)}: ${error.message}`, {
+    throw new DomainError(wrongKind ? 'wrong-type' : 'invalid', `${labelOf(format)}: ${error.message}`, {
       mediaCode: error.code,
       format,
       ...(error.details && typeof error.details === 'object' ? error.details : {}),
@@ -84,7 +84,7 @@ export async function uploadAnimationFile(
 /** Bytes for an animation's file in `format`: within its limit (413) and judged by inspectAs. */
 export function checkedAnimationFile(config: Config, format: MediaFormat, bytes: Uint8Array): MediaInfo {
   const limit = limitOf(config, format)
-  if (bytes.length > limit) throw new HttpError('PAYLOAD_TOO_LARGE', `${labelOf(format)} files may be at most ${limit} bytes`)
+  if (bytes.length > limit) throw tooLarge(`${labelOf(format)} files may be at most ${limit} bytes`)
   return inspectAs(bytes, format)
 }
 
@@ -101,7 +101,7 @@ export async function linkedLottie(
   url: string,
 ): Promise<{ bytes: Uint8Array; name: string }> {
   const linked = await lottieFromLink(deps.store, deps.config, url)
-  if (linked.bytes.length > deps.config.limits.lottie) throw new HttpError('PAYLOAD_TOO_LARGE', 'The linked Lottie is too large')
+  if (linked.bytes.length > deps.config.limits.lottie) throw tooLarge('The linked Lottie is too large')
   return linked
 }
 
@@ -141,7 +141,7 @@ export async function renderAndStore(
   try {
     lottie = JSON.parse(new TextDecoder().decode(lottieBytes))
   } catch {
-    throw new HttpError('BAD_REQUEST', 'The Lottie is not valid JSON')
+    throw invalid('The Lottie is not valid JSON')
   }
   let rendered
   try {
@@ -149,20 +149,13 @@ export async function renderAndStore(
   } catch (error) {
     if (error instanceof RenderQueueFullError) {
       const { retryAfterSeconds } = error
-      throw new HttpError(
-        'SERVER_BUSY',
-        'The server is busy rendering other animations; try again shortly',
-        { retryAfterSeconds },
-        retryAfterSeconds,
-      )
+      throw busy('The server is busy rendering other animations; try again shortly', retryAfterSeconds, { retryAfterSeconds })
     }
     // What went wrong inside the renderer is for the logs; the answer only says that it did.
     logger?.error('render failed', { error: String(error) })
-    throw new HttpError(
-      'BAD_REQUEST',
-      'The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy',
-      { reason: 'render-failed' },
-    )
+    throw invalid('The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy', {
+      reason: 'render-failed',
+    })
   }
   const stored: Partial<Record<'gif' | 'apng', InspectedFile>> = {}
   for (const format of ['gif', 'apng'] as const) {

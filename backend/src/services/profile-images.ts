@@ -1,9 +1,9 @@
 import { MAX_PENDING_IMAGES, MAX_PROFILE_IMAGE_FRAMES, MAX_PROFILE_IMAGE_PIXELS } from '../../../contract/limits'
-import { HttpError } from '../http/http-error'
 import { inspectImage } from '../media/inspect-image'
 import { MediaError } from '../media/media-error'
 import type { Store, StoredFile } from '../store/port'
 import { safeBaseName } from './file-names'
+import { DomainError, invalid } from '../domain/errors'
 
 const EXTENSION: Record<string, string> = { png: 'png', apng: 'png', gif: 'gif', jpeg: 'jpg', webp: 'webp' }
 const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
@@ -19,15 +19,14 @@ export async function storeProfileImage(store: Store, owner: string, bytes: Uint
     info = inspectImage(bytes)
   } catch (error) {
     if (error instanceof MediaError) {
-      const status = error.code === 'BAD_SIGNATURE' ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST'
-      throw new HttpError(status, `Not an image we can use: ${error.message}`, { mediaCode: error.code })
+      const kind = error.code === 'BAD_SIGNATURE' ? 'wrong-type' : 'invalid'
+      throw new DomainError(kind, `Not an image we can use: ${error.message}`, { mediaCode: error.code })
     }
     throw error
   }
   const pixels = info.width * info.height * info.frames
   if (info.frames > MAX_PROFILE_IMAGE_FRAMES || pixels > MAX_PROFILE_IMAGE_PIXELS) {
-    throw new HttpError(
-      'BAD_REQUEST',
+    throw invalid(
       `Profile images may have at most ${MAX_PROFILE_IMAGE_FRAMES} frames and ${MAX_PROFILE_IMAGE_PIXELS / 1024 / 1024} megapixels in all`,
       {
         mediaCode: 'TOO_LARGE',

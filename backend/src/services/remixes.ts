@@ -11,6 +11,7 @@ import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import type { Actor, Viewer } from '../domain/viewer'
+import { DomainError } from '../domain/errors'
 import { badRequest, HttpError, notFound } from '../http/http-error'
 import { captionFont } from '../media/caption-font'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
@@ -78,7 +79,7 @@ export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.o
 
 /**
  * Makes the remix's GIF, APNG and Lottie from the original's Lottie: the edited Lottie is judged like an
- * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (SERVER_BUSY when
+ * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (busy when
  * full). Every stored id lands in `stored`, so the caller removes them when the record does not come.
  */
 async function makeRemixFiles(
@@ -236,7 +237,7 @@ export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'
       const files = await makeRemixFiles(deps, original, originalLottie, before.remix.recipe, before.u_email, stored).catch(
         async (error: unknown) => {
           // A busy render queue is waited out here: a remake has no one to answer 503 to.
-          if (!(error instanceof HttpError) || error.code !== 'SERVER_BUSY' || attempt === REMAKE_ATTEMPTS) throw error
+          if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
           await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
           return undefined
         },
