@@ -2,13 +2,13 @@
 // adding one already there and removing one not there are fine (a device replaying queued changes).
 import { FAVOURITES_MAX } from '../../../contract/limits'
 import type { Favourite } from '../../../contract/favourites'
-import { HttpError } from '../http/http-error'
 import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { canSee } from '../domain/visibility'
 import type { Store } from '../store/port'
 import type { Actor } from '../domain/viewer'
 import { findVisibleWumpus, noSuchAnimation } from './find-wumpus'
+import { conflict } from '../domain/errors'
 
 export interface FavouriteService {
   /** Newest favourited first; favourites of animations deleted meanwhile (or remixes made private) are left out. */
@@ -37,11 +37,10 @@ export function createFavouriteService(store: Store, fileKeys: FileKeys): Favour
     async add(viewer, wumpusId) {
       const record = await findVisibleWumpus(store, wumpusId, viewer)
       if ((await store.favourites.add(viewer.email, record._id, { max: FAVOURITES_MAX })) === 'full') {
-        throw new HttpError(
-          'CONFLICT',
-          `You have ${FAVOURITES_MAX.toLocaleString('en')} favourites, the most one can keep: remove some to add more`,
-          { reason: 'favourites-full', max: FAVOURITES_MAX },
-        )
+        throw conflict(`You have ${FAVOURITES_MAX.toLocaleString('en')} favourites, the most one can keep: remove some to add more`, {
+          reason: 'favourites-full',
+          max: FAVOURITES_MAX,
+        })
       }
     },
 

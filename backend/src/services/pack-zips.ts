@@ -9,13 +9,13 @@ import type { PackDownload, PackPart } from '../../../contract/pack'
 import { listInWords, PACK_NOUN, partsInWords } from '../../../contract/pack-parts'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
-import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import { lineSetImages, trayIcon } from '../media/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
 import { derivedIsCurrent, fileStem } from './derived-media'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
 import { splitNotes, splitPack, type SplitPart } from './pack-parts'
+import { invalid, notFound } from '../domain/errors'
 
 /** A pack's ZIP for one platform, ready to stream. */
 export interface PackZip {
@@ -129,7 +129,7 @@ function partToWrite(pack: PackRecord, plan: ZipPlan, part: number | undefined):
   const comesAs = `This pack comes as ${partsInWords(plan.platform, of)}`
   if (part === undefined && of > 1) {
     const files = apiParts(pack, plan)
-    throw badRequest(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
+    throw invalid(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
       parts: files.map(({ part, url, fileName }) => ({ part, url, fileName })),
     })
   }
@@ -201,7 +201,7 @@ async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Pro
   const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
   const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
   const source = (still && (await store.files.read(still.id))) || (await store.files.read(cover.file.id))
-  if (!source) throw new HttpError('NOT_FOUND', 'The cover’s image is missing; try again in a minute')
+  if (!source) throw notFound('The cover’s image is missing; try again in a minute')
   return source.bytes
 }
 

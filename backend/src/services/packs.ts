@@ -10,13 +10,13 @@ import type { Pack, PackDetail, UpdatedPack } from '../../../contract/pack'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { isAdminViewer, type Actor, type Viewer } from '../domain/viewer'
 import { canSee } from '../domain/visibility'
-import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
 import type { FileKeys } from '../http/file-keys'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { AuditChange, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { planZip, toDownload, writeZip, type PackZip } from './pack-zips'
+import { conflict, doesNotFit, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface PackServiceDeps {
   store: Store
@@ -81,7 +81,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     if (isOwner(pack, actor)) return { audited: false }
     if (isAdminViewer(actor)) return { audited: true }
     if (pack.visibility === 'private') throw notFound(NO_SUCH_PACK)
-    throw new HttpError('FORBIDDEN', pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
+    throw forbidden(pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
 
   /** The pack's animations as the viewer sees them: without the private remixes they may not see. */
@@ -97,7 +97,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     const foreign = (record: WumpusRecord) => record.remix !== undefined && record.u_email !== owner
     const unknown = ids.filter((_, i) => !records[i] || (foreign(records[i]) && records[i].remix!.visibility === 'private'))
     if (unknown.length > 0) {
-      throw badRequest(
+      throw invalid(
         `${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`,
         {
           field: 'wumpusIds',
@@ -107,7 +107,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     }
     const remixes = ids.filter((_, i) => foreign(records[i]!))
     if (remixes.length > 0) {
-      throw badRequest(owner ? 'A pack can hold your own remixes only' : 'Public packs hold the gallery’s stickers, not remixes', {
+      throw invalid(owner ? 'A pack can hold your own remixes only' : 'Public packs hold the gallery’s stickers, not remixes', {
         field: 'wumpusIds',
         remixes,
       })
@@ -173,7 +173,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
       const items = await existing(input.wumpusIds, owner)
       const pack = await store.packs.insertPersonal({ ...input, createdBy: owner }, { max: PERSONAL_PACKS_MAX })
       if (pack === 'full') {
-        throw new HttpError('CONFLICT', `You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
+        throw conflict(`You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
           reason: 'packs-full',
           max: PERSONAL_PACKS_MAX,
         })
@@ -185,11 +185,11 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
       const before = await getPack(id, actor)
       const { audited } = mayChange(before, actor)
       if (patch.visibility !== undefined && before.visibility === 'public') {
-        throw badRequest('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
+        throw invalid('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
       }
       const newItems = patch.wumpusIds ? await existing(patch.wumpusIds, before.visibility === 'public' ? undefined : before.createdBy) : []
       if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
-        throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
+        throw invalid('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
       }
       // An edit cannot claim a time to come: it would win over every edit made until then.
       const now = Date.now()
@@ -222,8 +222,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     async zip(id, platform, viewer, part) {
       const pack = await getPack(id, viewer)
       const plan = planZip(pack, await visibleItems(pack, viewer), platform)
-      if (!plan.fits)
-        throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
+      if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
       return { ...(await writeZip(store, logger, pack, plan, part)), visibility: pack.visibility }
     },
   }

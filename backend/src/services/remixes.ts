@@ -11,14 +11,13 @@ import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import type { Actor, Viewer } from '../domain/viewer'
-import { DomainError } from '../domain/errors'
-import { badRequest, HttpError, notFound } from '../http/http-error'
 import { captionFont } from '../media/caption-font'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
+import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
@@ -31,8 +30,7 @@ const REMIX_PAGE = 50
 /** How often a remake starts over when the remix changed while it was being made. */
 const REMAKE_ATTEMPTS = 3
 
-export const remixOfRemix = () =>
-  new HttpError('CONFLICT', 'This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })
+export const remixOfRemix = () => conflict('This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })
 
 /** The Lottie of a stored file; one that does not read as a Lottie has no layers (and no colours). */
 function readLottie(bytes: Uint8Array): Lottie {
@@ -60,7 +58,7 @@ export function createColourChoices(store: Store): (record: WumpusRecord) => Pro
     const known = kept.get(source)
     if (known) return known
     const lottie = await lottieOf(store, source)
-    if (!lottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+    if (!lottie) throw notFound('The animation’s Lottie file is missing')
     const slots = colourSlots(lottie)
     const choices: ColourChoices = {
       slots: slots.map(({ id, colour, share }) => ({ id, colour, share })),
@@ -118,7 +116,7 @@ export async function createRemix(
   if (original.remix) throw remixOfRemix()
   // Cheap refusals first: a full account or a recipe that does not fit the sticker renders nothing.
   const full = () =>
-    new HttpError('CONFLICT', `You have ${REMIXES_MAX} remixes, the most one can keep: delete one to make another`, {
+    conflict(`You have ${REMIXES_MAX} remixes, the most one can keep: delete one to make another`, {
       reason: 'remixes-full',
       max: REMIXES_MAX,
     })
@@ -126,7 +124,7 @@ export async function createRemix(
   const slots = new Set((await colourChoices(original)).slots.map((slot) => slot.id))
   const unknown = Object.keys(recipe.colours ?? {}).filter((slot) => !slots.has(slot))
   if (unknown.length > 0) {
-    throw badRequest(`This sticker has no colour slot ${unknown.join(', ')}`, {
+    throw invalid(`This sticker has no colour slot ${unknown.join(', ')}`, {
       reason: 'unknown-colour-slot',
       field: 'colours',
       unknown,
@@ -135,14 +133,14 @@ export async function createRemix(
   }
   const missing = recipe.caption ? captionFont().missing(recipe.caption.text) : []
   if (missing.length > 0) {
-    throw badRequest(`The caption font cannot draw ${missing.join(' ')}`, {
+    throw invalid(`The caption font cannot draw ${missing.join(' ')}`, {
       reason: 'caption-characters',
       field: 'caption.text',
       characters: missing,
     })
   }
   const originalLottie = await lottieOf(store, original.files.lottie.id)
-  if (!originalLottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+  if (!originalLottie) throw notFound('The animation’s Lottie file is missing')
 
   const stored: string[] = []
   try {
@@ -179,7 +177,7 @@ export async function ownRemix(
 ): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>> {
   const record = await findVisibleWumpus(store, id, viewer)
   if (!record.remix) throw notFound('No remix with this id')
-  if (record.u_email !== viewer.email) throw new HttpError('FORBIDDEN', 'Only its owner can share this remix')
+  if (record.u_email !== viewer.email) throw forbidden('Only its owner can share this remix')
   return record as WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>
 }
 
@@ -195,7 +193,7 @@ export async function shareRemix(
     // Only while its files (and so its remix.source) are the ones read: a remake meanwhile is kept.
     const updated = await store.wumpuses.update(record._id, { remix: { ...record.remix, visibility } }, { whileFiles: record.files })
     if (updated) return updated
-    if (attempt === REMAKE_ATTEMPTS) throw new HttpError('CONFLICT', 'This remix is being made again; try again shortly')
+    if (attempt === REMAKE_ATTEMPTS) throw conflict('This remix is being made again; try again shortly')
   }
 }
 

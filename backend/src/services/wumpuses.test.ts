@@ -4,7 +4,6 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { DomainError } from '../domain/errors'
-import { HttpError, toHttpError } from '../http/http-error'
 import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'
@@ -62,13 +61,13 @@ const storedFiles = async () =>
   (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
 const auditActions = async () => (await store.audit.list({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
 
-async function refusal(run: Promise<unknown>): Promise<HttpError> {
+async function refusal(run: Promise<unknown>): Promise<DomainError> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error instanceof HttpError || error instanceof DomainError).toBe(true)
-  return toHttpError(error)
+  expect(error).toBeInstanceOf(DomainError)
+  return error as DomainError
 }
 
 /** Three files uploaded one by one by `owner`, as the admin form does before publishing. */
@@ -101,11 +100,12 @@ describe('publishing', () => {
   })
 
   it('removes every file it stored when the publish fails after storing them', async () => {
-    const refused: SpendLimit = async (name) => {
-      throw new HttpError('RATE_LIMITED', `Too many ${name}s`)
+    const overLimit = new Error('Too many lottieLinks')
+    const refused: SpendLimit = async () => {
+      throw overLimit
     }
-    const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused))
-    expect(error.code).toBe('RATE_LIMITED')
+    const failed = publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused)
+    await expect(failed).rejects.toBe(overLimit)
     expect(await storedFiles()).toEqual([])
     expect(await store.wumpuses.count()).toBe(0)
     expect(await auditActions()).toEqual([])
@@ -113,19 +113,15 @@ describe('publishing', () => {
 
   it('stores nothing when one sent file is refused by its bytes or its size', async () => {
     const broken = [sent()[0]!, { format: 'apng' as const, bytes: buildGif(), name: 'not-a.png' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).code).toBe(
-      'UNSUPPORTED_MEDIA_TYPE',
-    )
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).kind).toBe('wrong-type')
     const big = [{ format: 'gif' as const, bytes: new Uint8Array(60_001), name: 'big.gif' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).code).toBe(
-      'PAYLOAD_TOO_LARGE',
-    )
+    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).kind).toBe('too-large')
     expect(await storedFiles()).toEqual([])
   })
 
   it('asks for the Lottie when none is sent', async () => {
     const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: sent().slice(0, 2) }, spend))
-    expect(error).toMatchObject({ code: 'BAD_REQUEST', details: [{ path: 'lottie', message: 'Enter lottie json link' }] })
+    expect(error).toMatchObject({ kind: 'invalid', details: [{ path: 'lottie', message: 'Enter lottie json link' }] })
     expect(await storedFiles()).toEqual([])
   })
 
@@ -133,11 +129,11 @@ describe('publishing', () => {
     const mine = await uploads(ADMIN)
     const theirs = await uploads(MAKER)
     const publish = (ids: typeof mine) => publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { ids }, spend)
-    expect((await refusal(publish({ ...mine, gif: theirs.gif }))).code).toBe('FORBIDDEN')
-    expect((await refusal(publish({ ...mine, gif: mine.apng }))).code).toBe('UNSUPPORTED_MEDIA_TYPE')
-    expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).code).toBe('NOT_FOUND')
+    expect((await refusal(publish({ ...mine, gif: theirs.gif }))).kind).toBe('forbidden')
+    expect((await refusal(publish({ ...mine, gif: mine.apng }))).kind).toBe('wrong-type')
+    expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).kind).toBe('not-found')
     await publish(mine)
-    expect((await refusal(publish(mine))).code).toBe('CONFLICT')
+    expect((await refusal(publish(mine))).kind).toBe('conflict')
     // A refused publish by id removes nothing: the files stay the uploader's to use.
     expect(await storedFiles()).toEqual([...Object.values(mine), ...Object.values(theirs)].sort())
   })
@@ -148,9 +144,9 @@ describe('editing', () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
     expect((await editableWumpus(store, MAKER, record._id))._id).toBe(record._id)
     expect((await editableWumpus(store, ADMIN, record._id))._id).toBe(record._id)
-    expect((await refusal(editableWumpus(store, STRANGER, record._id))).code).toBe('FORBIDDEN')
-    expect((await refusal(editableWumpus(store, STRANGER, 'f'.repeat(24)))).code).toBe('NOT_FOUND')
-    expect((await refusal(editableWumpus(store, MAKER, undefined))).code).toBe('NOT_FOUND')
+    expect((await refusal(editableWumpus(store, STRANGER, record._id))).kind).toBe('forbidden')
+    expect((await refusal(editableWumpus(store, STRANGER, 'f'.repeat(24)))).kind).toBe('not-found')
+    expect((await refusal(editableWumpus(store, MAKER, undefined))).kind).toBe('not-found')
   })
 
   it('removes the file an edit replaced, keeps the others, and logs only real changes', async () => {
@@ -196,7 +192,7 @@ describe('editing', () => {
   it('refuses a replacement file the editor did not upload, changing nothing', async () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
     const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id
-    expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).code).toBe('FORBIDDEN')
+    expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).kind).toBe('forbidden')
     expect(await findWumpus(store, record._id)).toMatchObject({ files: record.files })
     expect(await store.files.info(record.files.gif.id)).toBeDefined()
   })
@@ -207,7 +203,7 @@ describe('deleting', () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
     expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(1)
     expect(await storedFiles()).toEqual([])
-    expect((await refusal(findWumpus(store, record._id))).code).toBe('NOT_FOUND')
+    expect((await refusal(findWumpus(store, record._id))).kind).toBe('not-found')
     expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(0)
     expect(await deleteWumpus(deps, ADMIN, undefined)).toBe(0)
     expect(await auditActions()).toEqual([`wumpus.delete by ${ADMIN}`, `wumpus.publish by ${MAKER}`])

@@ -1,13 +1,13 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
 import { isAdmin } from './roles'
-import { badRequest, HttpError } from '../http/http-error'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { DerivedMediaService } from './derived-media'
 import { findWumpus, noSuchAnimation } from './find-wumpus'
 import { deleteRemixesOf, remakeRemixesOf } from './remixes'
+import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../domain/errors'
 
 /**
  * The animations' rules: who publishes, edits and deletes, and that nothing is half-written (files stored
@@ -87,13 +87,12 @@ async function storeSentFiles(
   const refs: Partial<Record<MediaFormat, FileRef>> = {}
   const inspected: SentFile[] = []
   for (const file of files.sent) {
-    if (file.bytes.length > limitOf(config, file.format)) throw new HttpError('PAYLOAD_TOO_LARGE', `The ${file.format} file is too large`)
+    if (file.bytes.length > limitOf(config, file.format)) throw tooLarge(`The ${file.format} file is too large`)
     inspectAs(file.bytes, file.format)
     inspected.push(file)
   }
   if (!inspected.some((f) => f.format === 'lottie')) {
-    if (!files.lottieUrl)
-      throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+    if (!files.lottieUrl) throw invalid('Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
     await spend('lottieLink')
     const linked = await linkedLottie(deps, files.lottieUrl)
     inspectAs(linked.bytes, 'lottie')
@@ -128,7 +127,7 @@ export async function editableWumpus(store: Store, editor: string, id: string | 
   const record = await findWumpus(store, id)
   if (record.u_email !== editor && !(await isAdmin(store, editor))) {
     if (record.remix?.visibility === 'private') throw noSuchAnimation()
-    throw new HttpError('FORBIDDEN', 'Only admins and the uploader can edit this animation')
+    throw forbidden('Only admins and the uploader can edit this animation')
   }
   return record
 }
@@ -139,7 +138,7 @@ export async function mayDelete(store: Store, actor: string, id: string | undefi
   if (record?.remix && record.u_email === actor) return
   if (await isAdmin(store, actor)) return
   if (record?.remix?.visibility === 'private') throw noSuchAnimation()
-  throw new HttpError('FORBIDDEN', 'Only admins can do this')
+  throw forbidden('Only admins can do this')
 }
 
 /** How often an edit is made again on a fresh read when another edit changed the files meanwhile. */
@@ -154,7 +153,7 @@ const EDIT_ATTEMPTS = 5
 export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
   if (record.remix && patch.files) {
-    throw badRequest('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
+    throw invalid('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
   }
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
   let before = record
@@ -173,7 +172,7 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
     )
     if (updated) return edited(deps, editor, before, updated)
     before = await findWumpus(store, before._id)
-    if (attempt === EDIT_ATTEMPTS) throw new HttpError('CONFLICT', 'This animation is being changed by someone else; try again')
+    if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
   }
 }
 
@@ -238,13 +237,11 @@ async function checkedFileRefs<F extends MediaFormat>(
   const refs: Partial<Record<F, FileRef>> = {}
   for (const [format, id] of Object.entries(ids) as [F, string][]) {
     const info = await store.files.info(id)
-    if (!info) throw new HttpError('NOT_FOUND', `No uploaded ${format} file with this id`, { format })
-    if (info.contentType !== CONTENT_TYPE[format])
-      throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
+    if (!info) throw notFound(`No uploaded ${format} file with this id`, { format })
+    if (info.contentType !== CONTENT_TYPE[format]) throw wrongType(`The ${format} file id names a ${info.contentType} file`, { format })
     if (info.purpose !== 'animation' || info.owner !== owner)
-      throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
-    if (await store.wumpuses.usesFile(id))
-      throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
+      throw forbidden(`Use a ${format} file you uploaded for an animation`, { format })
+    if (await store.wumpuses.usesFile(id)) throw conflict(`That ${format} file already belongs to an animation`, { format })
     refs[format] = { id: info.id, filename: info.filename }
   }
   return refs
