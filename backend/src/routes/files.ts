@@ -1,5 +1,6 @@
 import Router from '@koa/router'
 import type { RouteDeps } from '../app'
+import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
 import { findFile, readStoredFile, remixOfFile } from '../services/files'
@@ -27,11 +28,11 @@ export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads' | 'sessio
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
-      if (download) void downloads.countFile(info.id, ctx.ip)
+      if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
       return
     }
     const bytes = await readStoredFile(store, info.id)
-    if (download) void downloads.countFile(info.id, ctx.ip)
+    if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
     ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     ctx.type = info.contentType
   })

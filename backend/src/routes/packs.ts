@@ -13,6 +13,7 @@ import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from '../app'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
 import type { Actor } from '../domain/viewer'
+import { addressKey } from '../http/client-address'
 import { notFound } from '../http/http-error'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
@@ -79,7 +80,8 @@ export function packRoutes(
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
     const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, store), part)
-    for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
+    const visitor = addressKey(ctx.ip)
+    for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
     cacheFor(ctx, zip.visibility, 'no-store')
     ctx.type = 'application/zip'
