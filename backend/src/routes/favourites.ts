@@ -3,6 +3,7 @@ import { favouriteListPath } from '../../../contract/api-paths'
 import { favouriteListQuerySchema } from '../../../contract/favourites'
 import type { RouteDeps } from '../app'
 import { requireSession, sessionOf, viewerOf } from '../auth/require-session'
+import { toApiFavourite } from '../http/mappers/favourite'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
 import { createFavouriteService } from '../services/favourites'
@@ -12,7 +13,7 @@ import { createFavouriteService } from '../services/favourites'
  * or not. Private to the account: never kept by caches.
  */
 export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits' | 'fileKeys'>): Router {
-  const favourites = createFavouriteService(deps.store, deps.fileKeys)
+  const favourites = createFavouriteService(deps.store)
   const router = new Router()
   const session = requireSession(deps.sessions)
   const write = deps.limits.guard('favourite')
@@ -22,7 +23,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
     const page = await favourites.list((await viewerOf(ctx, deps.store))!, query)
     setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items
+    ctx.body = page.items.map((favourite) => toApiFavourite(favourite, deps.fileKeys))
   })
 
   router.get('/me/favourite-ids', session, async (ctx) => {
