@@ -15,6 +15,7 @@ import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, se
 import type { Actor } from '../domain/viewer'
 import { addressKey } from '../http/client-address'
 import { notFound } from '../http/http-error'
+import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
 import { createPackService } from '../services/packs'
@@ -29,7 +30,7 @@ import { contentDisposition } from '../http/content-disposition'
 export function packRoutes(
   deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits' | 'fileKeys'>,
 ): Router {
-  const { store, downloads, config } = deps
+  const { store, downloads, config, fileKeys } = deps
   const packs = createPackService(deps)
   const router = new Router()
   const session = requireSession(deps.sessions)
@@ -51,7 +52,7 @@ export function packRoutes(
     const page = await packs.list(query)
     setPageHeaders(ctx, page, (cursor) => packListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-cache')
-    ctx.body = page.items
+    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
   })
 
   router.get('/me/packs', session, async (ctx) => {
@@ -59,20 +60,20 @@ export function packRoutes(
     const page = await packs.listPersonal(sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myPackListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items
+    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
   })
 
   router.post('/me/packs', ...write, async (ctx) => {
     const body = createPersonalPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = await packs.createPersonal(sessionOf(ctx).email, body)
+    ctx.body = toApiPack(await packs.createPersonal(sessionOf(ctx).email, body), fileKeys)
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const pack = await packs.detail(ctx.params.id!, await viewerOf(ctx, store))
-    cacheFor(ctx, pack.visibility, 'no-cache')
-    ctx.body = pack
+    const view = await packs.detail(ctx.params.id!, await viewerOf(ctx, store))
+    cacheFor(ctx, view.pack.visibility, 'no-cache')
+    ctx.body = toApiPackDetail(view, fileKeys)
   })
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
@@ -92,14 +93,14 @@ export function packRoutes(
   router.post('/packs', session, requireAdmin(store), deps.limits.guard('pack'), async (ctx) => {
     const body = createPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
-    ctx.body = await packs.create(sessionOf(ctx).email, body)
+    ctx.body = toApiPack(await packs.create(sessionOf(ctx).email, body), fileKeys)
   })
 
   router.put('/packs/:id', ...write, async (ctx) => {
     const { editedAt, ...patch } = updatePackSchema.parse(ctx.request.body ?? {})
     const updated = await packs.update(await actorOf(ctx), ctx.params.id!, patch, { editedAt: editedAt ? new Date(editedAt) : undefined })
-    cacheFor(ctx, updated.visibility, 'no-store')
-    ctx.body = updated
+    cacheFor(ctx, updated.pack.visibility, 'no-store')
+    ctx.body = toApiUpdatedPack(updated, fileKeys)
   })
 
   router.delete('/packs/:id', ...write, async (ctx) => {
