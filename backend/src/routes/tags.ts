@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import { emojiLists, tagLists } from '../services/counted-lists'
+import { emojiLists, tagLists } from '../http/counted-lists'
 import type { RouteDeps } from '../app'
 
 /** GET /tags and GET /emoji: the tags and emoji in use with how many animations carry each, most used first (anyone). */

@@ -8,7 +8,7 @@ import type { RouteDeps } from '../app'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
-import { galleryPages } from '../services/gallery-pages'
+import { galleryPages } from '../http/gallery-pages'
 import { cacheControlOf } from '../http/cache-control'
 import { findVisibleWumpus } from '../services/find-wumpus'
 import {

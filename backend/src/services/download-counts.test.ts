@@ -8,7 +8,7 @@ import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
 import { DownloadCounter } from './download-counts'
 import { COUNTS_MAX_AGE_MS } from '../http/page-cache'
-import { GalleryPages } from './gallery-pages'
+import { GalleryPages } from '../http/gallery-pages'
 
 const logger = createLogger('silent')
 let dataDir: string

@@ -2,7 +2,7 @@ import type { Context } from 'koa'
 import { findEmoji } from '../../../contract/emoji'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { tagListQuerySchema, type EmojiCount, type TagCount } from '../../../contract/wumpus'
-import { type CachedPage, PageCache } from '../http/page-cache'
+import { type CachedPage, PageCache } from './page-cache'
 import type { Store } from '../store/port'
 
 /**

@@ -1,8 +1,8 @@
 import type { Context } from 'koa'
 import { LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { wumpusListQuerySchema, type WumpusListQuery } from '../../../contract/wumpus'
-import { type CachedPage, PageCache, sortsByDownloads } from '../http/page-cache'
-import { ApiWumpusJson } from '../http/mappers/wumpus'
+import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
+import { ApiWumpusJson } from './mappers/wumpus'
 import type { Store } from '../store/port'
 
 /** The query keys a next-page link carries over, besides limit and cursor. */
