@@ -71,11 +71,6 @@ export interface DerivedMediaDeps {
   now?: () => Date
 }
 
-/** Whether the record's derived media were made from its current Lottie (by any version of the rules). */
-export function derivedIsCurrent(record: WumpusRecord): record is WumpusRecord & { derived: DerivedMedia } {
-  return record.derived !== undefined && record.derived.source === record.files.lottie.id
-}
-
 /** The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`. */
 export function fileStem(name: string): string {
   const stem = name

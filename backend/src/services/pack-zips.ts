@@ -11,7 +11,8 @@ import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { lineSetImages, trayIcon } from '../media/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
-import { derivedIsCurrent, fileStem } from './derived-media'
+import { fileStem } from './derived-media'
+import { currentDerived } from '../store/records'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
 import { splitNotes, splitPack, type SplitPart } from './pack-parts'
 import { invalid, notFound } from '../domain/errors'
@@ -49,7 +50,7 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
   const entries: Entry[] = []
   const left: ZipPlan['left'] = []
   for (const record of items) {
-    const made = derivedIsCurrent(record) ? record.derived.exports.find((e) => e.platform === platform) : undefined
+    const made = currentDerived(record)?.exports.find((e) => e.platform === platform)
     if (made?.file) entries.push({ record, file: made.file })
     else left.push({ record, reason: made ? (made.notes[0] ?? `No file fits ${rules.label}`) : 'Still being made' })
   }
@@ -190,7 +191,7 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
 /** The cover's still (or its sticker file, whose first frame serves), for the pack's own images. */
 async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
   const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
-  const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
+  const still = currentDerived(cover.record)?.previews?.still
   const source = (still && (await store.files.read(still.id))) || (await store.files.read(cover.file.id))
   if (!source) throw notFound('The cover’s image is missing; try again in a minute')
   return source.bytes

@@ -1,6 +1,6 @@
 import { stillPng } from '../media/still-png'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
-import { derivedIsCurrent } from './derived-media'
+import { currentDerived } from '../store/records'
 import { notFound } from '../domain/errors'
 
 /** How many converted stills are kept in memory (a few KB to a few hundred KB each). */
@@ -11,7 +11,7 @@ const STILLS_KEPT = 64
  * the GIF until then.
  */
 export function stillSource(record: WumpusRecord): { file: FileRef; width?: number; height?: number } {
-  const still = derivedIsCurrent(record) ? record.derived.previews?.still : undefined
+  const still = currentDerived(record)?.previews?.still
   return still ? { file: still, width: still.width, height: still.height } : { file: record.files.gif }
 }
 

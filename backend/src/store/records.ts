@@ -191,17 +191,27 @@ export function copyDerived(derived: DerivedMedia): DerivedMedia {
   }
 }
 
-/** Ids of every file in the derived media (previews and exports). */
+/**
+ * The record's derived media when they were made from its current Lottie (by any version of the rules);
+ * undefined when it has none, or only media of a Lottie it replaced. What the API shows, what fits which
+ * platform and what a render job still has to make all go by this.
+ */
+export function currentDerived(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): DerivedMedia | undefined {
+  const derived = record.derived
+  return derived && derived.source === record.files.lottie.id ? derived : undefined
+}
+
 /**
  * The rules' version the record's derived media were made by, from its current Lottie and without error;
  * 0 when it has none such. Kept beside the record by both adapters, indexed: render jobs are the records
  * below the current version (RenderJobRepository).
  */
 export function renderedVersion(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): number {
-  const derived = record.derived
-  return derived && derived.source === record.files.lottie.id && derived.error === undefined ? derived.version : 0
+  const derived = currentDerived(record)
+  return derived && derived.error === undefined ? derived.version : 0
 }
 
+/** Ids of every file in the derived media (previews and exports). */
 export function derivedFileIds(derived: DerivedMedia | undefined): string[] {
   if (!derived) return []
   const previews = derived.previews ? [derived.previews.small.id, derived.previews.large.id, derived.previews.still.id] : []

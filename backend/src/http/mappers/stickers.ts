@@ -1,6 +1,6 @@
 import { platformEmoji, PLATFORM_RULES, PLATFORMS, type StickerExport } from '../../../../contract/stickers'
-import { derivedIsCurrent } from '../../services/derived-media'
 import type { WumpusRecord } from '../../store/port'
+import { currentDerived } from '../../store/records'
 import type { FileKeys } from '../file-keys'
 import { recordFileUrl } from './file'
 
@@ -9,7 +9,7 @@ const NOT_YET = 'Being made: the server renders it from the Lottie, usually with
 /** One entry per platform, from what is stored on the record (GET /api/wumpus/{id}/stickers). */
 export function toApiStickers(record: WumpusRecord, keys?: FileKeys): StickerExport[] {
   const fileUrl = recordFileUrl(record, keys)
-  const current = derivedIsCurrent(record) ? record.derived : undefined
+  const current = currentDerived(record)
   return PLATFORMS.map((platform) => {
     const base = {
       platform,
