@@ -4,22 +4,15 @@
 // when this finds nothing.
 import { gunzipSync } from 'node:zlib'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
-import type { MediaInfo } from '../../../contract/media'
+import { mediaFacts, type MediaFacts, type MediaInfo } from '../../../contract/media'
 import { inspectGif } from './inspect-gif'
 import { inspectWebp } from './inspect-image'
 import { inspectLottie } from './inspect-lottie'
 import { inspectApng } from './inspect-png'
 import { MediaError } from './media-error'
 
-/** What a reader found in a platform file. */
-export interface StickerFacts {
-  contentType: string
-  bytes: number
-  width: number
-  height: number
-  frames: number
-  /** One play, in milliseconds. */
-  durationMs: number
+/** What a reader found in a platform file: its media facts, and what the platforms' rules also read. */
+export interface StickerFacts extends MediaFacts {
   /** 0 = forever. */
   plays: number
   /** Shortest frame, in milliseconds. */
@@ -107,12 +100,7 @@ function readFacts(platform: Platform, bytes: Uint8Array): { facts: StickerFacts
 
 function baseFacts(info: MediaInfo): StickerFacts {
   return {
-    contentType: info.contentType,
-    bytes: info.bytes,
-    width: info.width,
-    height: info.height,
-    frames: info.frames,
-    durationMs: info.durationMs,
+    ...mediaFacts(info),
     plays: info.loop,
     shortestFrameMs: info.frames > 0 ? info.durationMs / info.frames : 0,
   }

@@ -8,6 +8,7 @@ import { encodeApng } from './encode-apng'
 import { encodeGif } from './encode-gif'
 import { encodeAnimatedWebp } from './encode-webp'
 import { padToSquare, type FrameSequence } from './frames'
+import type { MadeFile } from './made-file'
 import { checkStickerFile, kb, seconds, type StickerFacts } from './platform-check'
 import { DEFAULT_MAX_FPS, lottieHeader, renderLottie } from './render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
@@ -15,7 +16,7 @@ import { tgsBytes, toTelegramLottie } from './telegram-sticker'
 export interface PlatformExport {
   platform: Platform
   /** The file, when one fits the platform's rules. */
-  file?: { bytes: Uint8Array; facts: StickerFacts }
+  file?: MadeFile<StickerFacts>
   /** What the file gave up to fit, or why there is none. */
   notes: string[]
 }

@@ -63,7 +63,7 @@ describe('renderAnimation (shared worker)', () => {
 
   it('makes the card previews and one export per platform in the worker', async () => {
     const out = await deriveAnimation(tiny)
-    expect([out.previews.small.width, out.previews.large.width, out.previews.still.frames]).toEqual([300, 600, 1])
+    expect([out.previews.small.facts.width, out.previews.large.facts.width, out.previews.still.facts.frames]).toEqual([300, 600, 1])
     expect(ascii(out.previews.small.bytes.subarray(8), 4)).toBe('WEBP')
     expect(out.exports.map((e) => [e.platform, e.file !== undefined])).toEqual([
       ['discord', true],

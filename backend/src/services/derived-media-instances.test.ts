@@ -66,7 +66,10 @@ const setups: Array<[string, () => Promise<Shared>]> = [
 function countingDerive(calls: string[]) {
   return async (lottie: object): Promise<MadeMedia> => {
     calls.push((lottie as { nm: string }).nm)
-    const file = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const file = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     return { previews: { small: file, large: file, still: file }, exports: [], timings: { previews: 0 } as MadeMedia['timings'] }
   }
 }

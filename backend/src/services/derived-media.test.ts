@@ -160,7 +160,10 @@ describe('derived media service', () => {
 
   it('keeps the new set when removing the replaced files fails', async () => {
     const record = await animation('Rerendered Wumpus')
-    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const tiny = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     const derive = async (): Promise<MadeMedia> => ({
       previews: { small: tiny, large: tiny, still: tiny },
       exports: [],
@@ -192,7 +195,10 @@ describe('derived media service', () => {
   it('gives the derive step a remix’s outlined edit when its recipe leaves the outline to each app', async () => {
     const original = await animation('Original Wumpus')
     const seen = new Map<string, unknown>()
-    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const tiny = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     const derive = async (lottie: object, options?: { outlined?: unknown }): Promise<MadeMedia> => {
       seen.set((lottie as { nm: string }).nm, options?.outlined)
       return { previews: { small: tiny, large: tiny, still: tiny }, exports: [], timings: {} as MadeMedia['timings'] }

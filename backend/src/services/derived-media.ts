@@ -22,7 +22,9 @@ import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe } from '../../../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
+import { mediaFacts } from '../../../contract/media'
 import { captionFont } from '../media/caption-font'
+import type { MadeFile } from '../media/made-file'
 import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
@@ -223,35 +225,20 @@ export function createDerivedMediaService({
     const stem = fileStem(record.name)
     const stored: string[] = []
     let after: WumpusRecord | undefined
-    const put = async (
-      bytes: Uint8Array,
-      filename: string,
-      facts: Omit<DerivedFile, 'id' | 'filename' | 'bytes'>,
-    ): Promise<DerivedFile> => {
+    const put = async ({ bytes, facts }: MadeFile, filename: string): Promise<DerivedFile> => {
       const info = await store.files.put({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
       stored.push(info.id)
-      return { id: info.id, filename: info.filename, bytes: info.size, ...facts }
+      return { id: info.id, filename: info.filename, ...mediaFacts(facts), durationMs: Math.round(facts.durationMs) }
     }
     try {
-      const preview = (p: MadeMedia['previews']['small'], filename: string) =>
-        put(p.bytes, filename, { contentType: 'image/webp', width: p.width, height: p.height, frames: p.frames, durationMs: p.durationMs })
       const previews = {
-        small: await preview(made.previews.small, `${stem}.preview.webp`),
-        large: await preview(made.previews.large, `${stem}.preview@2x.webp`),
-        still: await preview(made.previews.still, `${stem}.still.webp`),
+        small: await put(made.previews.small, `${stem}.preview.webp`),
+        large: await put(made.previews.large, `${stem}.preview@2x.webp`),
+        still: await put(made.previews.still, `${stem}.still.webp`),
       }
       const exports = []
       for (const e of made.exports) {
-        const f = e.file
-        const file = f
-          ? await put(f.bytes, `${stem}.${PLATFORM_RULES[e.platform].extension}`, {
-              contentType: f.facts.contentType,
-              width: f.facts.width,
-              height: f.facts.height,
-              frames: f.facts.frames,
-              durationMs: Math.round(f.facts.durationMs),
-            })
-          : undefined
+        const file = e.file ? await put(e.file, `${stem}.${PLATFORM_RULES[e.platform].extension}`) : undefined
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
       }
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }

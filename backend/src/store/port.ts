@@ -6,6 +6,7 @@
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
+import type { MediaFacts } from '../../../contract/media'
 import type { PackVisibility } from '../../../contract/pack'
 import type { PackEditField } from '../../../contract/pack-edits'
 import type { ListSort } from '../../../contract/search'
@@ -58,14 +59,7 @@ export interface FileRef {
 }
 
 /** A file made from the Lottie, with what the server read in it. */
-export interface DerivedFile extends FileRef {
-  contentType: string
-  bytes: number
-  width: number
-  height: number
-  frames: number
-  durationMs: number
-}
+export interface DerivedFile extends FileRef, MediaFacts {}
 
 /** One platform's export: the file when one fits the platform, and notes (what it gave up, or why there is none). */
 export interface StickerExportRecord {

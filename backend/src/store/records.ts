@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
+import { mediaFacts } from '../../../contract/media'
 import { newId } from './ids'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
@@ -158,16 +159,7 @@ export function toWumpusRecord(
 }
 
 function copyDerivedFile(file: DerivedFile): DerivedFile {
-  return {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: file.bytes,
-    width: file.width,
-    height: file.height,
-    frames: file.frames,
-    durationMs: file.durationMs,
-  }
+  return { id: file.id, filename: file.filename, ...mediaFacts(file) }
 }
 
 function copyPreviews(previews: NonNullable<DerivedMedia['previews']>): NonNullable<DerivedMedia['previews']> {
