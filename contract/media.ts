@@ -65,14 +65,3 @@ export const mediaInfoSchema = z.object({
   bytes: z.number().int().nonnegative(),
 })
 export type MediaInfo = z.infer<typeof mediaInfoSchema>
-
-/**
- * What every list of media files tells of one: its type, size in bytes, dimensions, frames and one play's
- * duration. The server's inspections, derived files, platform checks and the stickers list all speak it.
- */
-export type MediaFacts = Pick<MediaInfo, 'contentType' | 'bytes' | 'width' | 'height' | 'frames' | 'durationMs'>
-
-/** Only the facts, of something that holds more (a stored document, an inspection, a platform check). */
-export function mediaFacts({ contentType, bytes, width, height, frames, durationMs }: MediaFacts): MediaFacts {
-  return { contentType, bytes, width, height, frames, durationMs }
-}

@@ -1,7 +1,7 @@
 // Gallery card previews, rendered from the Lottie at the card's display sizes: an animated WebP at
 // 1x and 2x of the 300 px card image, and a still of the first frame for cards that are not on
 // screen yet and for people who ask for reduced motion.
-import type { MediaFacts } from '../../../contract/media'
+import type { MediaFacts } from '../../../contract/media-facts'
 import { encodeAnimatedWebp, encodeStillWebp } from './encode-webp'
 import type { MadeFile } from './made-file'
 import { lottieHeader, renderLottie } from './render-lottie'

@@ -4,7 +4,8 @@
 // when this finds nothing.
 import { gunzipSync } from 'node:zlib'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
-import { mediaFacts, type MediaFacts, type MediaInfo } from '../../../contract/media'
+import { type MediaInfo } from '../../../contract/media'
+import { pickMediaFacts, type MediaFacts } from '../../../contract/media-facts'
 import { inspectGif } from './inspect-gif'
 import { inspectWebp } from './inspect-image'
 import { inspectLottie } from './inspect-lottie'
@@ -100,7 +101,7 @@ function readFacts(platform: Platform, bytes: Uint8Array): { facts: StickerFacts
 
 function baseFacts(info: MediaInfo): StickerFacts {
   return {
-    ...mediaFacts(info),
+    ...pickMediaFacts(info),
     plays: info.loop,
     shortestFrameMs: info.frames > 0 ? info.durationMs / info.frames : 0,
   }

@@ -22,7 +22,7 @@ import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe } from '../../../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
-import { mediaFacts } from '../../../contract/media'
+import { pickMediaFacts } from '../../../contract/media-facts'
 import { captionFont } from '../media/caption-font'
 import type { MadeFile } from '../media/made-file'
 import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
@@ -228,7 +228,7 @@ export function createDerivedMediaService({
     const put = async ({ bytes, facts }: MadeFile, filename: string): Promise<DerivedFile> => {
       const info = await store.files.put({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
       stored.push(info.id)
-      return { id: info.id, filename: info.filename, ...mediaFacts(facts), durationMs: Math.round(facts.durationMs) }
+      return { id: info.id, filename: info.filename, ...pickMediaFacts(facts), durationMs: Math.round(facts.durationMs) }
     }
     try {
       const previews = {

@@ -6,7 +6,7 @@
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
-import type { MediaFacts } from '../../../contract/media'
+import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
 import type { PackEditField } from '../../../contract/pack-edits'
 import type { ListSort } from '../../../contract/search'

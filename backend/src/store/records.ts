@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
-import { mediaFacts } from '../../../contract/media'
+import { pickMediaFacts } from '../../../contract/media-facts'
 import { newId } from './ids'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
@@ -159,7 +159,7 @@ export function toWumpusRecord(
 }
 
 function copyDerivedFile(file: DerivedFile): DerivedFile {
-  return { id: file.id, filename: file.filename, ...mediaFacts(file) }
+  return { id: file.id, filename: file.filename, ...pickMediaFacts(file) }
 }
 
 function copyPreviews(previews: NonNullable<DerivedMedia['previews']>): NonNullable<DerivedMedia['previews']> {
