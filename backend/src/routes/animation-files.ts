@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import { animationFormatSchema, lottieLinkRequestSchema, renderRequestSchema } from '../../../contract/wumpus-write'
 import type { MediaFormat } from '../../../contract/limits'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
 import { HttpError } from '../http/http-error'
 import { toApiUploadedFile } from '../http/mappers/file'

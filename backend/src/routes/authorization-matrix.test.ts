@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appRouters, createRouteDeps } from '../app'
+import { appRouters } from '../app'
+import { createRouteDeps } from '../composition'
 import { createLogger } from '../logger'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottieBytes } from '../media/test-fixtures/lottie'

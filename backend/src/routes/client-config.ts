@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import type { ClientConfig } from '../../../contract/client-config'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 
 /** Public settings the built app reads at run time, so one build serves every deployment. */
 export function clientConfigRoutes({ config }: Pick<RouteDeps, 'config'>): Router {

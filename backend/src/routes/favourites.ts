@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import { favouriteListPath } from '../../../contract/api-paths'
 import { favouriteListQuerySchema } from '../../../contract/favourites'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { requireSession, sessionOf, viewerOf } from '../auth/require-session'
 import { toApiFavourite } from '../http/mappers/favourite'
 import { setPageHeaders } from '../http/page-headers'

@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'

@@ -10,7 +10,7 @@ import {
   type PackVisibility,
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
 import type { Actor } from '../domain/viewer'
 import { addressKey } from '../http/client-address'

@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
 import { emailParam } from '../http/params'
 import { logSecurityEvent } from '../security-log'

@@ -1,5 +1,5 @@
 import Router, { type RouterContext } from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { contentDisposition } from '../http/content-disposition'
 import { matchesEtag } from '../http/etag'
 import { toApiStickers } from '../http/mappers/stickers'

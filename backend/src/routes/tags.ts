@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import { emojiLists, tagLists } from '../http/counted-lists'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 
 /** GET /tags and GET /emoji: the tags and emoji in use with how many animations carry each, most used first (anyone). */
 export function tagRoutes(deps: Pick<RouteDeps, 'store'>): Router {

@@ -1,5 +1,5 @@
 import Router from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { requireSession, sessionOf } from '../auth/require-session'
 import { fileUrl } from '../http/mappers/file'
 import { multipart, singleUploadedFile } from '../http/multipart'

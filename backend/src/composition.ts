@@ -1,0 +1,100 @@
+// The composition root: every service, and what the HTTP edge keeps per app (rate limits, file keys), built
+// once, in one place, from the settings and the store. Routes get them as RouteDeps (routes/route-deps.ts).
+import { unavailable } from './domain/errors'
+import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
+import { firebaseAdminAuth } from './auth/firebase-admin'
+import type { Config } from './config'
+import { createFileKeys } from './http/file-keys'
+import { createRateLimits } from './http/rate-limit'
+import type { Logger } from './logger'
+import type { RouteDeps } from './routes/route-deps'
+import { createAuditLog } from './services/audit'
+import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
+import { DownloadCounter } from './services/download-counts'
+import { createColourChoices } from './services/remixes'
+import { createSessionService } from './services/sessions'
+import type { Store } from './store/port'
+
+export interface AppDeps {
+  config: Config
+  store: Store
+  logger: Logger
+  /** Firebase ID token verification; by default against this deployment's project or emulator. */
+  verifyIdToken?: VerifyIdToken
+  /** Download counting; the process that owns the app closes it (flushing pending counts) at exit. */
+  downloads?: DownloadCounter
+  /** Card previews and platform exports; by default made in the shared render worker. */
+  derivedMedia?: DerivedMediaService
+  /** The sessions' clock, in ms since the epoch (tests move it). */
+  now?: () => number
+  /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
+  revokeSignIns?: (uid: string) => Promise<void>
+}
+
+export function createRouteDeps({
+  config,
+  store,
+  logger,
+  verifyIdToken = defaultIdTokenVerifier(config),
+  downloads = new DownloadCounter(store, { logger }),
+  derivedMedia = createDerivedMediaService({ store, logger }),
+  now,
+  revokeSignIns = defaultSignInRevoker(config),
+}: AppDeps): RouteDeps {
+  return {
+    config,
+    store,
+    logger,
+    verifyIdToken,
+    sessions: createSessionService({
+      store,
+      secret: config.jwtSecret,
+      ttlSeconds: config.jwtTtlSeconds,
+      maxAgeSeconds: config.sessionMaxAgeSeconds,
+      idleSeconds: config.sessionIdleSeconds,
+      now,
+    }),
+    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
+    audit: createAuditLog(store, logger),
+    downloads,
+    derivedMedia,
+    revokeSignIns,
+    colourChoices: createColourChoices(store),
+    fileKeys: createFileKeys(config.jwtSecret),
+  }
+}
+
+/** Firebase refuses the account's refresh tokens from now on, and our sign-in exchange its older ID tokens ('revoked'). */
+function defaultSignInRevoker(config: Config): (uid: string) => Promise<void> {
+  return async (uid) => {
+    try {
+      await firebaseAdminAuth(config).revokeRefreshTokens(uid)
+    } catch (error) {
+      if ((error as { code?: string }).code === 'auth/user-not-found') return
+      throw unavailable('Sign-ins cannot be revoked right now, try again shortly')
+    }
+  }
+}
+
+function defaultIdTokenVerifier(config: Config): VerifyIdToken {
+  const auth = firebaseAdminAuth(config)
+  return createIdTokenVerifier({
+    projectId: config.firebase.projectId,
+    emulator: Boolean(config.firebase.authEmulatorHost),
+    signingKeys: googleSigningKeys(),
+    lookupAccount: async (uid) => {
+      try {
+        const user = await auth.getUser(uid)
+        return {
+          disabled: user.disabled,
+          tokensValidAfterTime: user.tokensValidAfterTime,
+          email: user.email,
+          emailVerified: user.emailVerified,
+        }
+      } catch (error) {
+        if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
+        throw unavailable('Sign-in cannot be checked right now, try again shortly')
+      }
+    },
+  })
+}

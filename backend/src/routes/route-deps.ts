@@ -1,0 +1,29 @@
+import type { ColourChoices } from '../../../contract/remix/recipe'
+import type { VerifyIdToken } from '../auth/firebase-id-token'
+import type { Config } from '../config'
+import type { FileKeys } from '../http/file-keys'
+import type { RateLimits } from '../http/rate-limit'
+import type { Logger } from '../logger'
+import type { AuditLog } from '../services/audit'
+import type { DerivedMediaService } from '../services/derived-media'
+import type { DownloadCounter } from '../services/download-counts'
+import type { SessionService } from '../services/sessions'
+import type { Store, WumpusRecord } from '../store/port'
+
+/** What every router gets: the settings, the store and the services built once per app. */
+export interface RouteDeps {
+  config: Config
+  store: Store
+  logger: Logger
+  verifyIdToken: VerifyIdToken
+  sessions: SessionService
+  limits: RateLimits
+  audit: AuditLog
+  downloads: DownloadCounter
+  derivedMedia: DerivedMediaService
+  revokeSignIns: (uid: string) => Promise<void>
+  /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
+  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
+  /** Keys in the file URLs of private remixes. */
+  fileKeys: FileKeys
+}
