@@ -8,6 +8,7 @@ import { createFileKeys } from './http/file-keys'
 import { createRateLimits } from './http/rate-limit'
 import type { Logger } from './logger'
 import type { RouteDeps } from './routes/route-deps'
+import { createAccountService } from './services/accounts'
 import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { DownloadCounter } from './services/download-counts'
@@ -41,24 +42,26 @@ export function createRouteDeps({
   now,
   revokeSignIns = defaultSignInRevoker(config),
 }: AppDeps): RouteDeps {
+  const sessions = createSessionService({
+    store,
+    secret: config.jwtSecret,
+    ttlSeconds: config.jwtTtlSeconds,
+    maxAgeSeconds: config.sessionMaxAgeSeconds,
+    idleSeconds: config.sessionIdleSeconds,
+    now,
+  })
+  const audit = createAuditLog(store, logger)
   return {
     config,
     store,
     logger,
     verifyIdToken,
-    sessions: createSessionService({
-      store,
-      secret: config.jwtSecret,
-      ttlSeconds: config.jwtTtlSeconds,
-      maxAgeSeconds: config.sessionMaxAgeSeconds,
-      idleSeconds: config.sessionIdleSeconds,
-      now,
-    }),
+    sessions,
+    accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
-    audit: createAuditLog(store, logger),
+    audit,
     downloads,
     derivedMedia,
-    revokeSignIns,
     colourChoices: createColourChoices(store),
     fileKeys: createFileKeys(config.jwtSecret),
   }

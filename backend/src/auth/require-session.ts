@@ -3,8 +3,7 @@ import type { SessionClaims } from '../../../contract/user'
 import { HttpError } from '../http/http-error'
 import type { SessionService } from '../services/sessions'
 import type { Viewer } from '../domain/viewer'
-import { isAdmin, viewerOfSession } from '../services/roles'
-import type { Store } from '../store/port'
+import type { AccountService } from '../services/accounts'
 import { bearerToken } from './session-token'
 
 /** Lets the request through only with a valid token of an open session; its claims land in ctx.state.session. */
@@ -30,15 +29,15 @@ export function sessionOf(ctx: Context): SessionClaims {
 }
 
 /** After requireSession or optionalSession: the caller, as a Viewer. */
-export async function viewerOf(ctx: Context, store: Store): Promise<Viewer> {
-  return viewerOfSession(store, ctx.state.session as SessionClaims | undefined)
+export function viewerOf(ctx: Context, accounts: Pick<AccountService, 'viewerOf'>): Promise<Viewer> {
+  return accounts.viewerOf(ctx.state.session as SessionClaims | undefined)
 }
 
 /** After requireSession: only admins (as the store knows them now) with a verified email get through. */
-export function requireAdmin(store: Store, message = 'Only admins can do this'): Middleware {
+export function requireAdmin(accounts: Pick<AccountService, 'isAdmin'>, message = 'Only admins can do this'): Middleware {
   return async (ctx, next) => {
     const session = sessionOf(ctx)
-    if (!(await isAdmin(store, session.email))) throw new HttpError('FORBIDDEN', message)
+    if (!(await accounts.isAdmin(session.email))) throw new HttpError('FORBIDDEN', message)
     if (!session.email_verified) throw emailNotVerified()
     await next()
   }

@@ -9,10 +9,10 @@ import { multipart, singleUploadedFile } from '../http/multipart'
 import { renderUploadedLottie, uploadAnimationFile, uploadLottieLink } from '../services/animation-files'
 
 /** Uploading the three files of an animation one by one, so the admin sees each checked before publishing. */
-export function animationFileRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'limits' | 'logger'>): Router {
-  const { store, config, limits } = deps
+export function animationFileRoutes(deps: RouteDeps): Router {
+  const { config, limits } = deps
   const router = new Router()
-  const admin = [requireSession(deps.sessions), requireAdmin(store)]
+  const admin = [requireSession(deps.sessions), requireAdmin(deps.accounts)]
   const largest = Math.max(config.limits.gif, config.limits.apng, config.limits.lottie)
 
   router.post(

@@ -3,7 +3,7 @@ import type { ClientConfig } from '../../../contract/client-config'
 import type { RouteDeps } from './route-deps'
 
 /** Public settings the built app reads at run time, so one build serves every deployment. */
-export function clientConfigRoutes({ config }: Pick<RouteDeps, 'config'>): Router {
+export function clientConfigRoutes({ config }: RouteDeps): Router {
   const router = new Router()
   const body: ClientConfig = {
     firebase: {

@@ -12,7 +12,7 @@ import { createFavouriteService } from '../services/favourites'
  * One's own favourites (services/favourites.ts has the rules): any signed-in user, with a verified email
  * or not. Private to the account: never kept by caches.
  */
-export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits' | 'fileKeys'>): Router {
+export function favouriteRoutes(deps: RouteDeps): Router {
   const favourites = createFavouriteService(deps.store)
   const router = new Router()
   const session = requireSession(deps.sessions)
@@ -20,7 +20,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
 
   router.get('/me/favourites', session, async (ctx) => {
     const query = favouriteListQuerySchema.parse(ctx.query)
-    const page = await favourites.list((await viewerOf(ctx, deps.store))!, query)
+    const page = await favourites.list((await viewerOf(ctx, deps.accounts))!, query)
     setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items.map((favourite) => toApiFavourite(favourite, deps.fileKeys))
@@ -32,7 +32,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
   })
 
   router.put('/me/favourites/:id', session, write, async (ctx) => {
-    await favourites.add((await viewerOf(ctx, deps.store))!, idParam(ctx))
+    await favourites.add((await viewerOf(ctx, deps.accounts))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })

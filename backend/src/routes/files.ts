@@ -12,13 +12,13 @@ import { contentDisposition } from '../http/content-disposition'
  * `?download=1` asks for an attachment, and counts as a download of the file's animation. The files of a
  * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown).
  */
-export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads' | 'sessions' | 'fileKeys'>): Router {
+export function fileRoutes(deps: RouteDeps): Router {
   const { store, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], optionalSession(deps.sessions), async (ctx) => {
     const info = await findFile(store, idParam(ctx))
-    const remix = await remixOfFile(store, info, await viewerOf(ctx, store), deps.fileKeys.valid(info.id, ctx.query.key))
+    const remix = await remixOfFile(store, info, await viewerOf(ctx, deps.accounts), deps.fileKeys.valid(info.id, ctx.query.key))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256

@@ -27,10 +27,8 @@ import { contentDisposition } from '../http/content-disposition'
  * admins make public packs, any verified user personal ones, listed at /me/packs. Personal packs are
  * never kept by shared caches.
  */
-export function packRoutes(
-  deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits' | 'fileKeys'>,
-): Router {
-  const { store, downloads, config, fileKeys } = deps
+export function packRoutes(deps: RouteDeps): Router {
+  const { downloads, config, fileKeys } = deps
   const packs = createPackService(deps)
   const router = new Router()
   const session = requireSession(deps.sessions)
@@ -41,7 +39,7 @@ export function packRoutes(
   /** The signed-in caller, an admin only with admin power (a verified email). */
   const actorOf = async (ctx: Context): Promise<Actor> => {
     sessionOf(ctx)
-    return (await viewerOf(ctx, store))!
+    return (await viewerOf(ctx, deps.accounts))!
   }
   /** Public packs are revalidated by any cache; personal ones (what a link opens, what an owner sees) are stored by none. */
   const cacheFor = (ctx: Context, visibility: PackVisibility, publicValue: string) =>
@@ -71,7 +69,7 @@ export function packRoutes(
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const view = await packs.detail(ctx.params.id!, await viewerOf(ctx, store))
+    const view = await packs.detail(ctx.params.id!, await viewerOf(ctx, deps.accounts))
     cacheFor(ctx, view.pack.visibility, 'no-cache')
     ctx.body = toApiPackDetail(view, fileKeys)
   })
@@ -80,7 +78,7 @@ export function packRoutes(
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, store), part)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part)
     const visitor = addressKey(ctx.ip)
     for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
@@ -90,7 +88,7 @@ export function packRoutes(
     ctx.length = zip.bytes
   })
 
-  router.post('/packs', session, requireAdmin(store), deps.limits.guard('pack'), async (ctx) => {
+  router.post('/packs', session, requireAdmin(deps.accounts), deps.limits.guard('pack'), async (ctx) => {
     const body = createPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.body = toApiPack(await packs.create(sessionOf(ctx).email, body), fileKeys)

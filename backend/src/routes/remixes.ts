@@ -22,7 +22,7 @@ export function remixRoutes(deps: RouteDeps): Router {
 
   router.post('/wumpus/:id/remix', session, requireVerifiedEmail, deps.limits.guard('render'), async (ctx) => {
     const recipe = recipeSchema.parse(ctx.request.body ?? {})
-    const owner = { ...(await viewerOf(ctx, store))!, name: sessionOf(ctx).name }
+    const owner = { ...(await viewerOf(ctx, deps.accounts))!, name: sessionOf(ctx).name }
     const remix = await createRemix(deps, owner, idParam(ctx), recipe, deps.colourChoices)
     ctx.status = 201
     ctx.set('Cache-Control', 'no-store')
@@ -30,7 +30,7 @@ export function remixRoutes(deps: RouteDeps): Router {
   })
 
   router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, async (ctx) => {
-    const viewer = (await viewerOf(ctx, store))!
+    const viewer = (await viewerOf(ctx, deps.accounts))!
     // Whose remix it is is answered before what was sent is read.
     await ownRemix(store, viewer, idParam(ctx))
     const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})

@@ -4,6 +4,7 @@ import type { Config } from '../config'
 import type { FileKeys } from '../http/file-keys'
 import type { RateLimits } from '../http/rate-limit'
 import type { Logger } from '../logger'
+import type { AccountService } from '../services/accounts'
 import type { AuditLog } from '../services/audit'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
@@ -17,11 +18,11 @@ export interface RouteDeps {
   logger: Logger
   verifyIdToken: VerifyIdToken
   sessions: SessionService
+  accounts: AccountService
   limits: RateLimits
   audit: AuditLog
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
-  revokeSignIns: (uid: string) => Promise<void>
   /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
   colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
   /** Keys in the file URLs of private remixes. */

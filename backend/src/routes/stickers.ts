@@ -18,12 +18,12 @@ import { optionalSession, viewerOf } from '../auth/require-session'
  * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets (an original's only).
  * A private remix is unknown to all but its owner and admins here too.
  */
-export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'colourChoices' | 'fileKeys'>): Router {
+export function stickerRoutes(deps: RouteDeps): Router {
   const { store, config } = deps
   const router = new Router()
   const stillOf = createStillPictures(store)
   const maybeSession = optionalSession(deps.sessions)
-  const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
+  const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, deps.accounts))
 
   router.get('/wumpus/:id/stickers', maybeSession, async (ctx) => {
     const record = await visible(ctx)

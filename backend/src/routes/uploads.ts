@@ -6,7 +6,7 @@ import { multipart, singleUploadedFile } from '../http/multipart'
 import { storeProfileImage } from '../services/profile-images'
 
 /** Profile photos, covers and sign-up photos: stored on our server, judged by their bytes. */
-export function uploadRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'limits'>): Router {
+export function uploadRoutes(deps: RouteDeps): Router {
   const { store, config } = deps
   const router = new Router()
   const upload = multipart({ maxFileBytes: config.limits.image, maxFiles: 1, config })

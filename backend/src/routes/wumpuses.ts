@@ -54,14 +54,14 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
-    const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
+    const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, deps.accounts))
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = record.remix
       ? toApiWumpus(record, deps.fileKeys)
       : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
   })
 
-  router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
+  router.post('/wumpuses', session, requireAdmin(deps.accounts), limits.guard('upload'), multipartIfSent, async (ctx) => {
     const { email, name } = sessionOf(ctx)
     const spend: SpendLimit = async (limit) => {
       await limits.ip(limit, ctx)
