@@ -12,6 +12,8 @@ import { createAccountService } from './services/accounts'
 import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { DownloadCounter } from './services/download-counts'
+import { createFavouriteService } from './services/favourites'
+import { createPackService } from './services/packs'
 import { createColourChoices } from './services/remixes'
 import { createSessionService } from './services/sessions'
 import type { Store } from './store/port'
@@ -60,6 +62,8 @@ export function createRouteDeps({
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
     audit,
+    favourites: createFavouriteService(store),
+    packs: createPackService({ store, audit, logger }),
     downloads,
     derivedMedia,
     colourChoices: createColourChoices(store),

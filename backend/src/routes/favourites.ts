@@ -6,14 +6,13 @@ import { requireSession, sessionOf, viewerOf } from '../auth/require-session'
 import { toApiFavourite } from '../http/mappers/favourite'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
-import { createFavouriteService } from '../services/favourites'
 
 /**
  * One's own favourites (services/favourites.ts has the rules): any signed-in user, with a verified email
  * or not. Private to the account: never kept by caches.
  */
 export function favouriteRoutes(deps: RouteDeps): Router {
-  const favourites = createFavouriteService(deps.store)
+  const { favourites } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   const write = deps.limits.guard('favourite')

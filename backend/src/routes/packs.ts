@@ -18,7 +18,6 @@ import { notFound } from '../http/http-error'
 import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
-import { createPackService } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
@@ -28,8 +27,7 @@ import { contentDisposition } from '../http/content-disposition'
  * never kept by shared caches.
  */
 export function packRoutes(deps: RouteDeps): Router {
-  const { downloads, config, fileKeys } = deps
-  const packs = createPackService(deps)
+  const { downloads, config, fileKeys, packs } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   const maybeSession = optionalSession(deps.sessions)

@@ -8,6 +8,8 @@ import type { AccountService } from '../services/accounts'
 import type { AuditLog } from '../services/audit'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
+import type { FavouriteService } from '../services/favourites'
+import type { PackService } from '../services/packs'
 import type { SessionService } from '../services/sessions'
 import type { Store, WumpusRecord } from '../store/port'
 
@@ -21,6 +23,8 @@ export interface RouteDeps {
   accounts: AccountService
   limits: RateLimits
   audit: AuditLog
+  favourites: FavouriteService
+  packs: PackService
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
   /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
