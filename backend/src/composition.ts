@@ -13,7 +13,10 @@ import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { DownloadCounter } from './services/download-counts'
 import { createFavouriteService } from './services/favourites'
+import { createFileService } from './services/files'
 import { createPackService } from './services/packs'
+import { createProfileImageService } from './services/profile-images'
+import { createStillPictureService } from './services/still-pictures'
 import { createColourChoices } from './services/remixes'
 import { createSessionService } from './services/sessions'
 import type { Store } from './store/port'
@@ -64,6 +67,9 @@ export function createRouteDeps({
     audit,
     favourites: createFavouriteService(store),
     packs: createPackService({ store, audit, logger }),
+    files: createFileService(store),
+    profileImages: createProfileImageService(store),
+    stills: createStillPictureService(store),
     downloads,
     derivedMedia,
     colourChoices: createColourChoices(store),

@@ -3,7 +3,6 @@ import type { RouteDeps } from './route-deps'
 import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
-import { findFile, readStoredFile, remixOfFile } from '../services/files'
 import { optionalSession, viewerOf } from '../auth/require-session'
 import { contentDisposition } from '../http/content-disposition'
 
@@ -13,12 +12,12 @@ import { contentDisposition } from '../http/content-disposition'
  * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown).
  */
 export function fileRoutes(deps: RouteDeps): Router {
-  const { store, downloads } = deps
+  const { files, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], optionalSession(deps.sessions), async (ctx) => {
-    const info = await findFile(store, idParam(ctx))
-    const remix = await remixOfFile(store, info, await viewerOf(ctx, deps.accounts), deps.fileKeys.valid(info.id, ctx.query.key))
+    const info = await files.find(idParam(ctx))
+    const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), deps.fileKeys.valid(info.id, ctx.query.key))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256
@@ -31,7 +30,7 @@ export function fileRoutes(deps: RouteDeps): Router {
       if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
       return
     }
-    const bytes = await readStoredFile(store, info.id)
+    const bytes = await files.read(info.id)
     if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
     ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     ctx.type = info.contentType

@@ -9,7 +9,10 @@ import type { AuditLog } from '../services/audit'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
 import type { FavouriteService } from '../services/favourites'
+import type { FileService } from '../services/files'
 import type { PackService } from '../services/packs'
+import type { ProfileImageService } from '../services/profile-images'
+import type { StillPictureService } from '../services/still-pictures'
 import type { SessionService } from '../services/sessions'
 import type { Store, WumpusRecord } from '../store/port'
 
@@ -25,6 +28,9 @@ export interface RouteDeps {
   audit: AuditLog
   favourites: FavouriteService
   packs: PackService
+  files: FileService
+  profileImages: ProfileImageService
+  stills: StillPictureService
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
   /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */

@@ -9,7 +9,6 @@ import { fileStem } from '../services/derived-media'
 import { cacheControlOf } from '../http/cache-control'
 import { findVisibleWumpus } from '../services/find-wumpus'
 import { remixOfRemix } from '../services/remixes'
-import { createStillPictures } from '../services/still-pictures'
 import { optionalSession, viewerOf } from '../auth/require-session'
 
 /**
@@ -21,7 +20,6 @@ import { optionalSession, viewerOf } from '../auth/require-session'
 export function stickerRoutes(deps: RouteDeps): Router {
   const { store, config } = deps
   const router = new Router()
-  const stillOf = createStillPictures(store)
   const maybeSession = optionalSession(deps.sessions)
   const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, deps.accounts))
 
@@ -33,7 +31,7 @@ export function stickerRoutes(deps: RouteDeps): Router {
 
   router.get('/wumpus/:id/still.png', maybeSession, sendTimeout(config.sendTimeoutSeconds), async (ctx) => {
     const record = await visible(ctx)
-    const still = await stillOf(record)
+    const still = await deps.stills.of(record)
     // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.
     ctx.set('Cache-Control', record.remix ? 'private, no-cache' : 'no-cache')
     ctx.set('Content-Disposition', contentDisposition('inline', `${fileStem(record.name)}.png`))

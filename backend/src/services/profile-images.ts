@@ -8,12 +8,22 @@ import { DomainError, invalid } from '../domain/errors'
 const EXTENSION: Record<string, string> = { png: 'png', apng: 'png', gif: 'gif', jpeg: 'jpg', webp: 'webp' }
 const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 
+/** Profile photos and covers, uploaded before a profile uses them. */
+export interface ProfileImageService {
+  /** Judges and stores an uploaded image under its owner (storeProfileImage). */
+  save(owner: string, bytes: Uint8Array, originalName: string): Promise<StoredFile>
+}
+
+export function createProfileImageService(store: Store): ProfileImageService {
+  return { save: (owner, bytes, originalName) => storeProfileImage(store, owner, bytes, originalName) }
+}
+
 /**
  * A profile photo or cover, judged by its bytes and by what a browser must decode to show it; stored
  * under its owner, named after the sent file. Each user keeps at most MAX_PENDING_IMAGES uploads not yet used in their profile:
  * the oldest of those go to make room, so repeated uploads cannot fill the disk.
  */
-export async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array, originalName: string): Promise<StoredFile> {
+async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array, originalName: string): Promise<StoredFile> {
   let info: ReturnType<typeof inspectImage>
   try {
     info = inspectImage(bytes)
