@@ -9,6 +9,7 @@ import { createRateLimits } from './http/rate-limit'
 import type { Logger } from './logger'
 import type { RouteDeps } from './routes/route-deps'
 import { createAccountService } from './services/accounts'
+import { createAnimationFileService } from './services/animation-files'
 import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { DownloadCounter } from './services/download-counts'
@@ -67,6 +68,7 @@ export function createRouteDeps({
     audit,
     favourites: createFavouriteService(store),
     packs: createPackService({ store, audit, logger }),
+    animationFiles: createAnimationFileService({ store, config, logger }),
     files: createFileService(store),
     profileImages: createProfileImageService(store),
     stills: createStillPictureService(store),

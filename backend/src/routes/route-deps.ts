@@ -5,6 +5,7 @@ import type { FileKeys } from '../http/file-keys'
 import type { RateLimits } from '../http/rate-limit'
 import type { Logger } from '../logger'
 import type { AccountService } from '../services/accounts'
+import type { AnimationFileService } from '../services/animation-files'
 import type { AuditLog } from '../services/audit'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
@@ -28,6 +29,7 @@ export interface RouteDeps {
   audit: AuditLog
   favourites: FavouriteService
   packs: PackService
+  animationFiles: AnimationFileService
   files: FileService
   profileImages: ProfileImageService
   stills: StillPictureService

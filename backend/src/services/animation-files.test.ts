@@ -10,17 +10,18 @@ import { lottieBytes } from '../media/test-fixtures/lottie'
 import { closeRenderPool } from '../media/render-pool'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
-import { type AnimationFilesDeps, renderUploadedLottie, uploadAnimationFile, uploadLottieLink } from './animation-files'
+import { createAnimationFileService, type AnimationFileService } from './animation-files'
 
 const OWNER = 'maker@example.com'
 let dir: string
 let store: Store
-let deps: AnimationFilesDeps
+let files: AnimationFileService
 
 beforeEach(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'wumpus-files-'))
   store = await openSqliteStore({ dataDir: dir })
-  deps = { store, config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger: createLogger('silent') }
+  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' })
+  files = createAnimationFileService({ store, config, logger: createLogger('silent') })
 })
 afterEach(async () => {
   await store.close()
@@ -41,40 +42,38 @@ async function kindOf(run: Promise<unknown>): Promise<string> {
 
 describe('uploading an animation file', () => {
   it('stores a file judged by its bytes under its uploader, with a harmless name and the extension of its format', async () => {
-    const { file, info } = await uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: buildGif(), name: 'C:\\uploads\\Wave <3>.GIF' })
+    const { file, info } = await files.upload(OWNER, { format: 'gif', bytes: buildGif(), name: 'C:\\uploads\\Wave <3>.GIF' })
     expect(info.format).toBe('gif')
     expect(file).toMatchObject({ owner: OWNER, purpose: 'animation', contentType: 'image/gif', filename: 'Wave 3.gif' })
     expect((await store.files.read(file.id))?.bytes).toEqual(buildGif())
   })
 
   it('refuses, storing nothing, a file over its format limit or not of its format', async () => {
-    expect(await kindOf(uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe(
-      'too-large',
+    expect(await kindOf(files.upload(OWNER, { format: 'gif', bytes: new Uint8Array(60_001), name: 'big.gif' }))).toBe('too-large')
+    expect(await kindOf(files.upload(OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe('wrong-type')
+    expect(await kindOf(files.upload(OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' }))).toBe(
+      'invalid',
     )
-    expect(await kindOf(uploadAnimationFile(deps, OWNER, { format: 'apng', bytes: buildGif(), name: 'gif.png' }))).toBe('wrong-type')
-    expect(
-      await kindOf(uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: new TextEncoder().encode('{"v":'), name: 'cut.json' })),
-    ).toBe('invalid')
     expect(await storedCount()).toBe(0)
   })
 
   it('takes a Lottie from one of our own file links', async () => {
-    const { file } = await uploadAnimationFile(deps, 'someone@example.com', { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' })
-    const linked = await uploadLottieLink(deps, OWNER, `/api/files/${file.id}/wave.json`)
+    const { file } = await files.upload('someone@example.com', { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' })
+    const linked = await files.uploadLink(OWNER, `/api/files/${file.id}/wave.json`)
     expect(linked.file).toMatchObject({ owner: OWNER, filename: 'wave.json' })
-    expect(await kindOf(uploadLottieLink(deps, OWNER, `/api/files/${'f'.repeat(24)}/gone.json`))).toBe('not-found')
+    expect(await kindOf(files.uploadLink(OWNER, `/api/files/${'f'.repeat(24)}/gone.json`))).toBe('not-found')
   })
 })
 
 describe('rendering an uploaded Lottie', () => {
   it('renders GIF and APNG under the caller, and only from a Lottie uploaded for an animation', async () => {
-    const lottie = await uploadAnimationFile(deps, OWNER, { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' })
-    const rendered = await renderUploadedLottie(deps, OWNER, lottie.file.id)
+    const lottie = await files.upload(OWNER, { format: 'lottie', bytes: lottieBytes(), name: 'wave.json' })
+    const rendered = await files.render(OWNER, lottie.file.id)
     expect(rendered.gif.file).toMatchObject({ owner: OWNER, contentType: 'image/gif', filename: 'wave.gif' })
     expect(rendered.apng.file).toMatchObject({ owner: OWNER, contentType: 'image/apng', filename: 'wave.png' })
 
-    const gif = await uploadAnimationFile(deps, OWNER, { format: 'gif', bytes: buildGif(), name: 'wave.gif' })
-    expect(await kindOf(renderUploadedLottie(deps, OWNER, gif.file.id))).toBe('not-found')
-    expect(await kindOf(renderUploadedLottie(deps, OWNER, 'f'.repeat(24)))).toBe('not-found')
+    const gif = await files.upload(OWNER, { format: 'gif', bytes: buildGif(), name: 'wave.gif' })
+    expect(await kindOf(files.render(OWNER, gif.file.id))).toBe('not-found')
+    expect(await kindOf(files.render(OWNER, 'f'.repeat(24)))).toBe('not-found')
   })
 })

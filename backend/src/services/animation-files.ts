@@ -20,6 +20,24 @@ export interface AnimationFilesDeps {
   logger: Logger
 }
 
+/** Uploading an animation's files one by one, each judged before the animation is published. */
+export interface AnimationFileService {
+  /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
+  upload(owner: string, sent: { format: MediaFormat; bytes: Uint8Array; name: string }): Promise<InspectedFile>
+  /** The Lottie behind a link (POST /uploads/lottie-link), judged and stored like a sent one. */
+  uploadLink(owner: string, url: string): Promise<InspectedFile>
+  /** GIF and APNG rendered from an uploaded Lottie (POST /renders), stored under the caller. */
+  render(owner: string, lottieId: string): Promise<Record<'gif' | 'apng', InspectedFile>>
+}
+
+export function createAnimationFileService(deps: AnimationFilesDeps): AnimationFileService {
+  return {
+    upload: (owner, sent) => uploadAnimationFile(deps, owner, sent),
+    uploadLink: (owner, url) => uploadLottieLink(deps, owner, url),
+    render: (owner, lottieId) => renderUploadedLottie(deps, owner, lottieId),
+  }
+}
+
 /** A file stored for an animation, with what its inspection read from the bytes. */
 export interface InspectedFile {
   file: StoredFile
@@ -71,7 +89,7 @@ export async function storeAnimationFile(
 }
 
 /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
-export async function uploadAnimationFile(
+async function uploadAnimationFile(
   deps: AnimationFilesDeps,
   owner: string,
   sent: { format: MediaFormat; bytes: Uint8Array; name: string },
@@ -89,7 +107,7 @@ export function checkedAnimationFile(config: Config, format: MediaFormat, bytes:
 }
 
 /** The Lottie behind a link (POST /uploads/lottie-link), judged and stored like a sent one. */
-export async function uploadLottieLink(deps: AnimationFilesDeps, owner: string, url: string): Promise<InspectedFile> {
+async function uploadLottieLink(deps: AnimationFilesDeps, owner: string, url: string): Promise<InspectedFile> {
   const { bytes, name } = await linkedLottie(deps, url)
   const info = inspectAs(bytes, 'lottie')
   return { file: await storeAnimationFile(deps.store, bytes, 'lottie', name, owner), info }
@@ -118,7 +136,7 @@ export async function lottieFromLink(store: Store, config: Config, link: string)
 }
 
 /** GIF and APNG rendered from an uploaded Lottie (POST /renders): any animation Lottie, stored under the caller. */
-export async function renderUploadedLottie(
+async function renderUploadedLottie(
   deps: AnimationFilesDeps,
   owner: string,
   lottieId: string,

@@ -11,7 +11,7 @@ import { buildApng } from '../media/test-fixtures/png'
 import { closeRenderPool } from '../media/render-pool'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store } from '../store/port'
-import { uploadAnimationFile } from './animation-files'
+import { createAnimationFileService } from './animation-files'
 import { createAuditLog } from './audit'
 import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
 import { deleteWumpus, editableWumpus, editWumpus, publishWumpus, type SentFile, type SpendLimit, type WumpusesDeps } from './wumpuses'
@@ -72,7 +72,7 @@ async function refusal(run: Promise<unknown>): Promise<DomainError> {
 
 /** Three files uploaded one by one by `owner`, as the admin form does before publishing. */
 async function uploads(owner: string) {
-  const [gif, apng, lottie] = await Promise.all(sent().map((file) => uploadAnimationFile(deps, owner, file)))
+  const [gif, apng, lottie] = await Promise.all(sent().map((file) => createAnimationFileService(deps).upload(owner, file)))
   return { gif: gif!.file.id, apng: apng!.file.id, lottie: lottie!.file.id }
 }
 
@@ -151,7 +151,7 @@ describe('editing', () => {
 
   it('removes the file an edit replaced, keeps the others, and logs only real changes', async () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const newGif = (await uploadAnimationFile(deps, MAKER, sent()[0]!)).file.id
+    const newGif = (await createAnimationFileService(deps).upload(MAKER, sent()[0]!)).file.id
     const updated = await editWumpus(deps, MAKER, record, { files: { gif: newGif }, name: 'Waving Wumpus 2' })
     expect(updated).toMatchObject({
       name: 'Waving Wumpus 2',
@@ -166,7 +166,7 @@ describe('editing', () => {
 
   it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const upload = async (format: 0 | 1) => (await uploadAnimationFile(deps, ADMIN, sent()[format]!)).file.id
+    const upload = async (format: 0 | 1) => (await createAnimationFileService(deps).upload(ADMIN, sent()[format]!)).file.id
     // Both admins opened the animation before either saved: each edit starts from the same record.
     const [gif, apng, gif2, gif3] = [await upload(0), await upload(1), await upload(0), await upload(0)]
     await editWumpus(deps, ADMIN, record, { files: { gif } })
@@ -191,7 +191,7 @@ describe('editing', () => {
 
   it('refuses a replacement file the editor did not upload, changing nothing', async () => {
     const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id
+    const adminsGif = (await createAnimationFileService(deps).upload(ADMIN, sent()[0]!)).file.id
     expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).kind).toBe('forbidden')
     expect(await findWumpus(store, record._id)).toMatchObject({ files: record.files })
     expect(await store.files.info(record.files.gif.id)).toBeDefined()
