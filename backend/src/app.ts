@@ -2,7 +2,6 @@ import Koa from 'koa'
 import type Router from '@koa/router'
 import compress from 'koa-compress'
 import { koaBody } from 'koa-body'
-import { createRouteDeps, type AppDeps } from './composition'
 import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
 import { linkPreviewPages } from './http/link-preview-pages'
 import { serverRenderedPages } from './http/server-rendered-pages'
@@ -23,9 +22,8 @@ import { uploadRoutes } from './routes/uploads'
 import { userRoutes } from './routes/users'
 import { wumpusRoutes } from './routes/wumpuses'
 
-/** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp(input: AppDeps): Koa {
-  const deps = createRouteDeps(input)
+/** The whole HTTP application on what the composition root built (createRouteDeps), without listening: tests drive it in-process. */
+export function createApp(deps: RouteDeps): Koa {
   const { config, logger } = deps
   // Behind proxies, ctx.ip is the entry trustProxyHops from the right of X-Forwarded-For (what the outermost
   // proxy saw), never one the client wrote; without them, the socket's address.

@@ -32,6 +32,8 @@ export interface AppDeps {
   downloads?: DownloadCounter
   /** Card previews and platform exports; by default made in the shared render worker. */
   derivedMedia?: DerivedMediaService
+  /** How often the default derived media service looks in the store for work left by others (default: never). */
+  renderPollMs?: number
   /** The sessions' clock, in ms since the epoch (tests move it). */
   now?: () => number
   /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
@@ -44,7 +46,8 @@ export function createRouteDeps({
   logger,
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = new DownloadCounter(store, { logger }),
-  derivedMedia = createDerivedMediaService({ store, logger }),
+  renderPollMs,
+  derivedMedia = createDerivedMediaService({ store, logger, pollMs: renderPollMs }),
   now,
   revokeSignIns = defaultSignInRevoker(config),
 }: AppDeps): RouteDeps {

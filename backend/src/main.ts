@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises'
 import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
+import { createRouteDeps } from './composition'
 import { createStore } from './store/create-store'
 import { StoreUnavailableError } from './store/port'
 import { DataDirInUseError } from './store/sqlite/database'
@@ -10,10 +11,8 @@ import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
 import { remakeStaleRemixes } from './services/remixes'
 import { startOrphanSweeper } from './orphan-files'
-import { DownloadCounter } from './services/download-counts'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
-import { createDerivedMediaService } from './services/derived-media'
 
 async function main() {
   let config
@@ -48,10 +47,10 @@ async function main() {
   // Uploads a previous run was receiving when it stopped.
   await rm(uploadTempDir(config), { recursive: true, force: true })
 
-  const downloads = new DownloadCounter(store, { logger })
-  // Other instances on the same MongoDB share the work: each looks for jobs published or left elsewhere.
-  const derivedMedia = createDerivedMediaService({ store, logger, pollMs: config.renderPollSeconds * 1000 })
-  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(config.port, config.host))
+  // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
+  const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
+  const { downloads, derivedMedia } = deps
+  const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port

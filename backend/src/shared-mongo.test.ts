@@ -7,6 +7,7 @@ import { userSchema } from '../../contract/user'
 import { wumpusListSchema, wumpusSchema } from '../../contract/wumpus'
 import { startMongoWireServer, type MongoWireServer } from '../test/support/mongo-wire-server'
 import { createApp } from './app'
+import { createRouteDeps } from './composition'
 import { sessionKey, signSessionToken } from './auth/session-token'
 import { loadConfig } from './config'
 import { hardenServer } from './http/node-server'
@@ -47,7 +48,7 @@ async function startInstance(uri: string): Promise<Instance> {
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
   })
   const store = await openMongoStore({ uri, dbName })
-  const server = hardenServer(createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1'))
+  const server = hardenServer(createApp(createRouteDeps({ config, store, logger: createLogger('silent') })).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
