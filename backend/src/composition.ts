@@ -18,7 +18,7 @@ import { createFileService } from './services/files'
 import { createPackService } from './services/packs'
 import { createProfileImageService } from './services/profile-images'
 import { createStillPictureService } from './services/still-pictures'
-import { createColourChoices } from './services/remixes'
+import { createRemixService } from './services/remixes'
 import { createSessionService } from './services/sessions'
 import type { Store } from './store/port'
 
@@ -77,7 +77,7 @@ export function createRouteDeps({
     stills: createStillPictureService(store),
     downloads,
     derivedMedia,
-    colourChoices: createColourChoices(store),
+    remixes: createRemixService({ store, config, logger, derivedMedia }),
     fileKeys: createFileKeys(config.jwtSecret),
   }
 }

@@ -9,7 +9,6 @@ import { StoreUnavailableError } from './store/port'
 import { DataDirInUseError } from './store/sqlite/database'
 import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render-pool'
-import { remakeStaleRemixes } from './services/remixes'
 import { startOrphanSweeper } from './orphan-files'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
@@ -62,7 +61,7 @@ async function main() {
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
   // Remixes whose original's Lottie changed while the remakes were cut short (a stop, a crash), in the background.
-  void remakeStaleRemixes({ store, config, logger, derivedMedia }).then(
+  void deps.remixes.remakeStale().then(
     ({ remade }) => remade > 0 && logger.info('remixes made again', { remade }),
     (error: unknown) => logger.error('making remixes again failed', { error: String(error) }),
   )

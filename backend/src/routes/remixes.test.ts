@@ -9,7 +9,7 @@ import { wumpusListSchema, wumpusSchema, type Wumpus } from '../../../contract/w
 import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
 import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
 import { createLogger } from '../logger'
-import { remakeStaleRemixes } from '../services/remixes'
+import { createRemixService } from '../services/remixes'
 import type { WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
@@ -315,10 +315,15 @@ describe('remixes left behind', () => {
       purpose: 'animation',
     })
     await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: next.id, filename: next.filename } } })
-    const deps = { store: server.store, config: server.config, logger: createLogger('silent'), derivedMedia: server.derivedMedia }
-    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 1 })
+    const remixes = createRemixService({
+      store: server.store,
+      config: server.config,
+      logger: createLogger('silent'),
+      derivedMedia: server.derivedMedia,
+    })
+    expect(await remixes.remakeStale()).toEqual({ remade: 1 })
     expect((await server.store.wumpuses.get(id))!.remix!.source).toBe(next.id)
-    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 0 })
+    expect(await remixes.remakeStale()).toEqual({ remade: 0 })
   }, 60_000)
 })
 

@@ -1,4 +1,3 @@
-import type { ColourChoices } from '../../../contract/remix/recipe'
 import type { VerifyIdToken } from '../auth/firebase-id-token'
 import type { Config } from '../config'
 import type { FileKeys } from '../http/file-keys'
@@ -13,9 +12,10 @@ import type { FavouriteService } from '../services/favourites'
 import type { FileService } from '../services/files'
 import type { PackService } from '../services/packs'
 import type { ProfileImageService } from '../services/profile-images'
+import type { RemixService } from '../services/remixes'
 import type { StillPictureService } from '../services/still-pictures'
 import type { SessionService } from '../services/sessions'
-import type { Store, WumpusRecord } from '../store/port'
+import type { Store } from '../store/port'
 
 /** What every router gets: the settings, the store and the services built once per app. */
 export interface RouteDeps {
@@ -33,10 +33,9 @@ export interface RouteDeps {
   files: FileService
   profileImages: ProfileImageService
   stills: StillPictureService
+  remixes: RemixService
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
-  /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
-  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
   /** Keys in the file URLs of private remixes. */
   fileKeys: FileKeys
 }

@@ -55,7 +55,7 @@ export function stickerRoutes(deps: RouteDeps): Router {
       ctx.status = 304
       return
     }
-    ctx.body = await deps.colourChoices(record)
+    ctx.body = await deps.remixes.colourChoices(record)
   })
 
   return router

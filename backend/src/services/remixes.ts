@@ -12,7 +12,7 @@ import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import type { Actor, Viewer } from '../domain/viewer'
 import { captionFont } from '../media/caption-font'
-import type { FileRef, Store, WumpusRecord } from '../store/port'
+import type { FileRef, Store, WumpusPage, WumpusRecord } from '../store/port'
 import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
@@ -21,6 +21,40 @@ import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/e
 
 export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
+}
+
+export interface RemixService {
+  /** A remix of an original for its owner (createRemix: its refusals, its files made, stored private). */
+  create(owner: Actor & { name: string }, originalId: string | undefined, recipe: Recipe): Promise<WumpusRecord>
+  /** The remix `viewer` may share, else NOT_FOUND (not a remix, or someone else's private one) or FORBIDDEN (someone else's). */
+  own(viewer: Actor, id: string | undefined): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>>
+  /** Its owner shares a remix by link, or makes it private again. */
+  share(viewer: Actor, id: string | undefined, visibility: RemixVisibility): Promise<WumpusRecord>
+  /** One's own remixes, newest first. */
+  listOwn(owner: string, page: { limit: number; cursor?: string }): Promise<WumpusPage>
+  /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
+  colourChoices(record: WumpusRecord): Promise<ColourChoices>
+  /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
+  remakeAllOf(originalId: string): Promise<void>
+  /** With an original: every remix of it goes too. */
+  deleteAllOf(originalId: string): Promise<void>
+  /** At start: remixes whose original's Lottie changed without them are made again. */
+  remakeStale(): Promise<{ remade: number }>
+}
+
+export function createRemixService(deps: RemixesDeps): RemixService {
+  const { store } = deps
+  const colourChoices = createColourChoices(store)
+  return {
+    create: (owner, originalId, recipe) => createRemix(deps, owner, originalId, recipe, colourChoices),
+    own: (viewer, id) => ownRemix(store, viewer, id),
+    share: (viewer, id, visibility) => shareRemix(store, viewer, id, visibility),
+    listOwn: (owner, page) => listOwnRemixes(store, owner, page),
+    colourChoices,
+    remakeAllOf: (originalId) => remakeRemixesOf(deps, originalId),
+    deleteAllOf: (originalId) => deleteRemixesOf(deps, originalId),
+    remakeStale: () => remakeStaleRemixes(deps),
+  }
 }
 
 /** Colour choices of this many Lotties are kept (they change only with the Lottie file). */
@@ -50,7 +84,7 @@ async function lottieOf(store: Store, fileId: string): Promise<Lottie | undefine
 }
 
 /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
-export function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
+function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
   const kept = new Map<string, ColourChoices>()
   return async (record) => {
     if (record.remix) throw remixOfRemix()
@@ -104,7 +138,7 @@ async function makeRemixFiles(
  * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
  * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
  */
-export async function createRemix(
+async function createRemix(
   deps: RemixesDeps,
   owner: Actor & { name: string },
   originalId: string | undefined,
@@ -170,7 +204,7 @@ export async function createRemix(
 }
 
 /** The remix `owner` may share, else 404 (not a remix, or someone else's private one) or 403 (someone else's). */
-export async function ownRemix(
+async function ownRemix(
   store: Store,
   viewer: NonNullable<Viewer>,
   id: string | undefined,
@@ -182,7 +216,7 @@ export async function ownRemix(
 }
 
 /** Its owner shares a remix by link, or makes it private again. */
-export async function shareRemix(
+async function shareRemix(
   store: Store,
   viewer: NonNullable<Viewer>,
   id: string | undefined,
@@ -198,7 +232,7 @@ export async function shareRemix(
 }
 
 /** One's own remixes, newest first. */
-export function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
+function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
   return store.wumpuses.listRemixes({ owner, ...page })
 }
 
@@ -219,7 +253,7 @@ async function eachRemix(store: Store, options: { of: string }, visit: (remix: W
  * The record takes the new files only while its files are still those read (else it starts over); the
  * files it let go are removed, the previews and chat app files follow.
  */
-export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
+async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
   const { store } = deps
   for (let attempt = 1; attempt <= REMAKE_ATTEMPTS; attempt++) {
     const before = await store.wumpuses.get(remixId)
@@ -278,7 +312,7 @@ export async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Pr
  * At start: remixes whose files were made from a Lottie their original no longer has are made again (an
  * edit whose remakes were cut short). The store lists remixes by original, so this goes through the originals.
  */
-export async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
+async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
   let remade = 0
   let cursor: string | undefined
   do {
@@ -299,7 +333,7 @@ export async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: n
 }
 
 /** Deletes one remix with its files and derived files; answers how many were deleted (0 or 1). */
-export async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id: string): Promise<number> {
+async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id: string): Promise<number> {
   const { store } = deps
   const record = await store.wumpuses.get(id)
   const deleted = record ? await store.wumpuses.delete(record._id) : 0
