@@ -20,6 +20,7 @@ import { createProfileImageService } from './services/profile-images'
 import { createStillPictureService } from './services/still-pictures'
 import { createRemixService } from './services/remixes'
 import { createSessionService } from './services/sessions'
+import { createWumpusService } from './services/wumpuses'
 import type { Store } from './store/port'
 
 export interface AppDeps {
@@ -60,6 +61,7 @@ export function createRouteDeps({
     now,
   })
   const audit = createAuditLog(store, logger)
+  const remixes = createRemixService({ store, config, logger, derivedMedia })
   return {
     config,
     store,
@@ -77,7 +79,8 @@ export function createRouteDeps({
     stills: createStillPictureService(store),
     downloads,
     derivedMedia,
-    remixes: createRemixService({ store, config, logger, derivedMedia }),
+    remixes,
+    wumpuses: createWumpusService({ store, config, logger, audit, derivedMedia, remixes }),
     fileKeys: createFileKeys(config.jwtSecret),
   }
 }

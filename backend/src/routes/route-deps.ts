@@ -14,6 +14,7 @@ import type { PackService } from '../services/packs'
 import type { ProfileImageService } from '../services/profile-images'
 import type { RemixService } from '../services/remixes'
 import type { StillPictureService } from '../services/still-pictures'
+import type { WumpusService } from '../services/wumpuses'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
@@ -34,6 +35,7 @@ export interface RouteDeps {
   profileImages: ProfileImageService
   stills: StillPictureService
   remixes: RemixService
+  wumpuses: WumpusService
   downloads: DownloadCounter
   derivedMedia: DerivedMediaService
   /** Keys in the file URLs of private remixes. */

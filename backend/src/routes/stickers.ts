@@ -7,7 +7,6 @@ import { sendTimeout } from '../http/node-server'
 import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
 import { cacheControlOf } from '../http/cache-control'
-import { findVisibleWumpus } from '../services/find-wumpus'
 import { remixOfRemix } from '../services/remixes'
 import { optionalSession, viewerOf } from '../auth/require-session'
 
@@ -18,10 +17,10 @@ import { optionalSession, viewerOf } from '../auth/require-session'
  * A private remix is unknown to all but its owner and admins here too.
  */
 export function stickerRoutes(deps: RouteDeps): Router {
-  const { store, config } = deps
+  const { config } = deps
   const router = new Router()
   const maybeSession = optionalSession(deps.sessions)
-  const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, deps.accounts))
+  const visible = async (ctx: RouterContext) => deps.wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
 
   router.get('/wumpus/:id/stickers', maybeSession, async (ctx) => {
     const record = await visible(ctx)

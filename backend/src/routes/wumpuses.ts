@@ -10,23 +10,14 @@ import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { galleryPages } from '../http/gallery-pages'
 import { cacheControlOf } from '../http/cache-control'
-import { findVisibleWumpus } from '../services/find-wumpus'
-import {
-  deleteWumpus,
-  editableWumpus,
-  editWumpus,
-  mayDelete,
-  publishWumpus,
-  type PublishedFiles,
-  type SpendLimit,
-} from '../services/wumpuses'
+import type { PublishedFiles, SpendLimit } from '../services/wumpuses'
 
 /**
  * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
  * deleting (which start, replace and remove their previews and platform exports).
  */
 export function wumpusRoutes(deps: RouteDeps): Router {
-  const { store, config, limits } = deps
+  const { config, limits, wumpuses } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
@@ -36,7 +27,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     config,
   })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
-  const pages = galleryPages(store)
+  const pages = galleryPages(deps.store)
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
   // A search reads far more than a page of the gallery: searches are limited, paging is not.
   const searchGuard = limits.guard('search')
@@ -54,11 +45,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
-    const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, deps.accounts))
+    const record = await wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = record.remix
       ? toApiWumpus(record, deps.fileKeys)
-      : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
+      : { ...toApiWumpus(record), remixes: await wumpuses.countRemixes(record._id) }
   })
 
   router.post('/wumpuses', session, requireAdmin(deps.accounts), limits.guard('upload'), multipartIfSent, async (ctx) => {
@@ -76,7 +67,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
       fields = body
       files = { ids: body.files }
     }
-    const record = await publishWumpus(deps, { email, name }, fields, files, spend)
+    const record = await wumpuses.publish({ email, name }, fields, files, spend)
     ctx.status = 201
     ctx.body = toApiWumpus(record)
   })
@@ -84,16 +75,16 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   router.put('/wumpuses/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
     // Who may edit is answered before what they sent is read.
-    const record = await editableWumpus(store, me, idParam(ctx))
+    const record = await wumpuses.editable(me, idParam(ctx))
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
-    ctx.body = toApiWumpus(await editWumpus(deps, me, record, patch), deps.fileKeys)
+    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys)
   })
 
   // Admins delete any animation; a remix's owner their remix.
   router.delete('/wumpus/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
-    await mayDelete(store, me, idParam(ctx))
-    ctx.body = { deletedCount: await deleteWumpus(deps, me, idParam(ctx)) }
+    await wumpuses.mayDelete(me, idParam(ctx))
+    ctx.body = { deletedCount: await wumpuses.delete(me, idParam(ctx)) }
   })
 
   return router

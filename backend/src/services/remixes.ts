@@ -296,7 +296,7 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
 }
 
 /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-export async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
+async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
   try {
     await eachRemix(deps.store, { of: originalId }, async (remix) => {
       await remakeRemix(deps, remix._id).catch((error: unknown) =>
@@ -345,7 +345,7 @@ async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id
 }
 
 /** With an original: every remix of it goes too. */
-export async function deleteRemixesOf(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, originalId: string): Promise<void> {
+async function deleteRemixesOf(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, originalId: string): Promise<void> {
   await eachRemix(deps.store, { of: originalId }, async (remix) => {
     await deleteRemix(deps, remix._id)
   })

@@ -1,12 +1,13 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
 import { isAdmin } from './roles'
+import type { Viewer } from '../domain/viewer'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { DerivedMediaService } from './derived-media'
-import { findWumpus, noSuchAnimation } from './find-wumpus'
-import { deleteRemixesOf, remakeRemixesOf } from './remixes'
+import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
+import type { RemixService } from './remixes'
 import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../domain/errors'
 
 /**
@@ -17,7 +18,47 @@ import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../
 export interface WumpusesDeps extends AnimationFilesDeps {
   audit: AuditLog
   derivedMedia: DerivedMediaService
+  /** An original's remixes are made again when its Lottie changes, and go with it. */
+  remixes: Pick<RemixService, 'remakeAllOf' | 'deleteAllOf'>
 }
+
+export interface WumpusService {
+  /** The animation with this id when the viewer may see it, else NOT_FOUND (undefined id: not even well formed). */
+  findVisible(id: string | undefined, viewer: Viewer): Promise<WumpusRecord>
+  /** How many remixes were made of this animation. */
+  countRemixes(id: string): Promise<number>
+  /** An admin publishes an animation (publishWumpus). */
+  publish(
+    publisher: { email: string; name: string },
+    fields: PublishedFields,
+    files: PublishedFiles,
+    spend: SpendLimit,
+  ): Promise<WumpusRecord>
+  /** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; NOT_FOUND before FORBIDDEN. */
+  editable(editor: string, id: string | undefined): Promise<WumpusRecord>
+  /** Applies an edit to an animation `editable` gave (editWumpus). */
+  edit(editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord>
+  /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
+  mayDelete(actor: string, id: string | undefined): Promise<void>
+  /** Deletes an animation with its files, and an original's remixes with it; answers how many were deleted (0 or 1). */
+  delete(actor: string, id: string | undefined): Promise<number>
+}
+
+export function createWumpusService(deps: WumpusesDeps): WumpusService {
+  const { store } = deps
+  return {
+    findVisible: (id, viewer) => findVisibleWumpus(store, id, viewer),
+    countRemixes: (id) => store.wumpuses.countRemixes(id),
+    publish: (publisher, fields, files, spend) => publishWumpus(deps, publisher, fields, files, spend),
+    editable: (editor, id) => editableWumpus(store, editor, id),
+    edit: (editor, record, patch) => editWumpus(deps, editor, record, patch),
+    mayDelete: (actor, id) => mayDelete(store, actor, id),
+    delete: (actor, id) => deleteWumpus(deps, actor, id),
+  }
+}
+
+/** The text fields of a publish. */
+export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>
 
 /** A file sent in a multipart publish, not yet judged. */
 export interface SentFile {
@@ -33,10 +74,10 @@ export type PublishedFiles = { sent: SentFile[]; lottieUrl?: string } | { ids: R
 export type SpendLimit = (name: 'lottieLink' | 'render') => Promise<void>
 
 /** An admin publishes an animation: its files are judged and stored (or checked, when named by id), then the record made. */
-export async function publishWumpus(
+async function publishWumpus(
   deps: WumpusesDeps,
   publisher: { email: string; name: string },
-  fields: Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>,
+  fields: PublishedFields,
   files: PublishedFiles,
   spend: SpendLimit,
 ): Promise<WumpusRecord> {
@@ -123,7 +164,7 @@ async function storeSentFiles(
 }
 
 /** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; 404 before 403. */
-export async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
+async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
   const record = await findWumpus(store, id)
   if (record.u_email !== editor && !(await isAdmin(store, editor))) {
     if (record.remix?.visibility === 'private') throw noSuchAnimation()
@@ -133,7 +174,7 @@ export async function editableWumpus(store: Store, editor: string, id: string | 
 }
 
 /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
-export async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
+async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (record?.remix && record.u_email === actor) return
   if (await isAdmin(store, actor)) return
@@ -150,7 +191,7 @@ const EDIT_ATTEMPTS = 5
  * them meanwhile, this one is made again on a fresh read, so it neither writes back a file the other
  * removed nor removes one the other put in.
  */
-export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
+async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
   if (record.remix && patch.files) {
     throw invalid('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
@@ -193,7 +234,7 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
     if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
   await deps.derivedMedia.filesChanged(before, updated)
-  if (before.files.lottie.id !== updated.files.lottie.id) void remakeRemixesOf(deps, updated._id)
+  if (before.files.lottie.id !== updated.files.lottie.id) void deps.remixes.remakeAllOf(updated._id)
   return updated
 }
 
@@ -201,8 +242,8 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
  * Deletes an animation (mayDelete says who may) with its files, and an original's remixes with it; answers
  * how many were deleted (0 or 1).
  */
-export async function deleteWumpus(
-  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>,
+async function deleteWumpus(
+  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia' | 'remixes'>,
   actor: string,
   id: string | undefined,
 ): Promise<number> {
@@ -220,7 +261,7 @@ export async function deleteWumpus(
   if (record && deletedCount > 0) {
     await Promise.all(MEDIA_FORMATS.map((format) => store.files.delete(record.files[format].id)))
     await deps.derivedMedia.removed(record)
-    if (!record.remix) await deleteRemixesOf(deps, record._id)
+    if (!record.remix) await deps.remixes.deleteAllOf(record._id)
   }
   return deletedCount
 }
