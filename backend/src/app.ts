@@ -49,7 +49,16 @@ export function createApp(deps: RouteDeps): Koa {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
-  app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir, limits: deps.limits }))
+  app.use(
+    serverRenderedPages({
+      store: deps.store,
+      logger,
+      staticDir: config.staticDir,
+      ssrDir: config.ssrDir,
+      limits: deps.limits,
+      lists: { gallery: deps.galleryPages, tags: deps.tagLists, emoji: deps.emojiLists },
+    }),
+  )
   app.use(linkPreviewPages({ store: deps.store, staticDir: config.staticDir, publicUrl: config.publicUrl }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app

@@ -4,7 +4,9 @@ import { unavailable } from './domain/errors'
 import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
 import { firebaseAdminAuth } from './auth/firebase-admin'
 import type { Config } from './config'
+import { CountedLists } from './http/counted-lists'
 import { createFileKeys } from './http/file-keys'
+import { GalleryPages } from './http/gallery-pages'
 import { createRateLimits } from './http/rate-limit'
 import type { Logger } from './logger'
 import type { RouteDeps } from './routes/route-deps'
@@ -14,6 +16,7 @@ import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { DownloadCounter } from './services/download-counts'
 import { createFavouriteService } from './services/favourites'
+import { createGalleryService } from './services/gallery'
 import { createFileService } from './services/files'
 import { createPackService } from './services/packs'
 import { createProfileImageService } from './services/profile-images'
@@ -61,6 +64,7 @@ export function createRouteDeps({
     now,
   })
   const audit = createAuditLog(store, logger)
+  const gallery = createGalleryService(store)
   const remixes = createRemixService({ store, config, logger, derivedMedia })
   return {
     config,
@@ -82,6 +86,9 @@ export function createRouteDeps({
     remixes,
     wumpuses: createWumpusService({ store, config, logger, audit, derivedMedia, remixes }),
     fileKeys: createFileKeys(config.jwtSecret),
+    galleryPages: new GalleryPages(store),
+    tagLists: new CountedLists(store, () => gallery.tags()),
+    emojiLists: new CountedLists(store, () => gallery.emoji()),
   }
 }
 

@@ -1,5 +1,4 @@
 import type { Context } from 'koa'
-import { findEmoji } from '../../../contract/emoji'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { tagListQuerySchema, type EmojiCount, type TagCount } from '../../../contract/wumpus'
 import { type CachedPage, PageCache } from './page-cache'
@@ -8,6 +7,7 @@ import type { Store } from '../store/port'
 /**
  * Things in use with how many animations carry each, most used first, as `GET /api/tags` and
  * `GET /api/emoji` send them (`?limit=`, the full count in X-Total-Count); cached until the store changes.
+ * One of each per app (the composition root makes them), shared by the routes and server rendering.
  */
 export class CountedLists {
   private readonly cache: PageCache
@@ -33,30 +33,4 @@ export class CountedLists {
     const all = await this.listAll()
     return { json: JSON.stringify(all.slice(0, limit)), headers: { [TOTAL_COUNT_HEADER]: String(all.length) } }
   }
-}
-
-const byStore = new WeakMap<Store, { tags: CountedLists; emoji: CountedLists }>()
-
-function listsOf(store: Store) {
-  let lists = byStore.get(store)
-  if (!lists) {
-    lists = {
-      tags: new CountedLists(store, () => store.wumpuses.listTags()),
-      emoji: new CountedLists(store, async () =>
-        (await store.wumpuses.listEmoji()).map(({ char, count }) => ({ ...(findEmoji(char) ?? { char, name: '' }), count })),
-      ),
-    }
-    byStore.set(store, lists)
-  }
-  return lists
-}
-
-/** The tags in use. */
-export function tagLists(store: Store): CountedLists {
-  return listsOf(store).tags
-}
-
-/** The emoji in use, each with its name. */
-export function emojiLists(store: Store): CountedLists {
-  return listsOf(store).emoji
 }

@@ -10,8 +10,8 @@ const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'fits', 'sort'] as const satisf
 
 /**
  * The gallery's list pages as the API sends them (JSON text, X-Total-Count, Link), made once and cached
- * until the store changes (the most downloaded first order also when counts are added). One per store,
- * shared by the list routes and server rendering.
+ * until the store changes (the most downloaded first order also when counts are added). One per app (the
+ * composition root makes it), shared by the list routes and server rendering.
  */
 export class GalleryPages {
   private readonly cache: PageCache
@@ -43,12 +43,4 @@ export class GalleryPages {
     }
     return { json: this.itemsJson.list(result.items), headers }
   }
-}
-
-const byStore = new WeakMap<Store, GalleryPages>()
-
-export function galleryPages(store: Store): GalleryPages {
-  let pages = byStore.get(store)
-  if (!pages) byStore.set(store, (pages = new GalleryPages(store)))
-  return pages
 }

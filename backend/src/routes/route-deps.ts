@@ -1,6 +1,8 @@
 import type { VerifyIdToken } from '../auth/firebase-id-token'
 import type { Config } from '../config'
+import type { CountedLists } from '../http/counted-lists'
 import type { FileKeys } from '../http/file-keys'
+import type { GalleryPages } from '../http/gallery-pages'
 import type { RateLimits } from '../http/rate-limit'
 import type { Logger } from '../logger'
 import type { AccountService } from '../services/accounts'
@@ -40,4 +42,8 @@ export interface RouteDeps {
   derivedMedia: DerivedMediaService
   /** Keys in the file URLs of private remixes. */
   fileKeys: FileKeys
+  /** The gallery's list pages, and the tags and emoji in use, cached (shared with server rendering). */
+  galleryPages: GalleryPages
+  tagLists: CountedLists
+  emojiLists: CountedLists
 }

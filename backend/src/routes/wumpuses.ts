@@ -8,7 +8,6 @@ import type { RouteDeps } from './route-deps'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
-import { galleryPages } from '../http/gallery-pages'
 import { cacheControlOf } from '../http/cache-control'
 import type { PublishedFiles, SpendLimit } from '../services/wumpuses'
 
@@ -27,7 +26,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     config,
   })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
-  const pages = galleryPages(deps.store)
+  const pages = deps.galleryPages
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
   // A search reads far more than a page of the gallery: searches are limited, paging is not.
   const searchGuard = limits.guard('search')
