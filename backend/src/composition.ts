@@ -14,7 +14,7 @@ import { createAccountService } from './services/accounts'
 import { createAnimationFileService } from './services/animation-files'
 import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
-import { DownloadCounter } from './services/download-counts'
+import { createDownloadCounter, type DownloadCounter } from './services/download-counts'
 import { createFavouriteService } from './services/favourites'
 import { createGalleryService } from './services/gallery'
 import { createFileService } from './services/files'
@@ -49,7 +49,7 @@ export function createRouteDeps({
   store,
   logger,
   verifyIdToken = defaultIdTokenVerifier(config),
-  downloads = new DownloadCounter(store, { logger }),
+  downloads = createDownloadCounter(store, { logger }),
   renderPollMs,
   derivedMedia = createDerivedMediaService({ store, logger, pollMs: renderPollMs }),
   now,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
-import { DownloadCounter } from '../services/download-counts'
+import { createDownloadCounter, type DownloadCounter } from '../services/download-counts'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
@@ -41,7 +41,7 @@ describe('download counts and the cached list pages', () => {
     expect(await order('limit=10&sort=popular')).toEqual([newer._id, record._id])
     expect(reads).toHaveBeenCalledTimes(2)
 
-    counter = new DownloadCounter(store, { logger })
+    counter = createDownloadCounter(store, { logger })
     counter.count(record._id, '203.0.113.1')
     expect(await order('limit=10&sort=popular')).toEqual([newer._id, record._id])
     await counter.flush()

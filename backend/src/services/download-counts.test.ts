@@ -6,7 +6,7 @@ import { createLogger } from '../logger'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../store/store-contract'
-import { DownloadCounter } from './download-counts'
+import { createDownloadCounter, type DownloadCounter } from './download-counts'
 
 const logger = createLogger('silent')
 let dataDir: string
@@ -32,7 +32,7 @@ const downloadsOf = async (id = record._id) => (await store.wumpuses.get(id))!.d
 
 describe('DownloadCounter', () => {
   it('counts once per visitor and animation, and stores the counts when flushed', async () => {
-    counter = new DownloadCounter(store, { logger })
+    counter = createDownloadCounter(store, { logger })
     expect(counter.count(record._id, '203.0.113.1')).toBe(true)
     expect(counter.count(record._id, '203.0.113.1')).toBe(false)
     expect(counter.count(record._id, '203.0.113.2')).toBe(true)
@@ -44,7 +44,7 @@ describe('DownloadCounter', () => {
   })
 
   it('counts a file download for its animation only', async () => {
-    counter = new DownloadCounter(store, { logger })
+    counter = createDownloadCounter(store, { logger })
     await counter.countFile(record.files.gif.id, '203.0.113.1')
     await counter.countFile(record.files.lottie.id, '203.0.113.1')
     await counter.countFile('abcdefabcdefabcdefabcdef', '203.0.113.1')
@@ -54,7 +54,7 @@ describe('DownloadCounter', () => {
 
   it('counts the same visitor again in a new window, and starts a window early when full', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
-    counter = new DownloadCounter(store, { logger, windowMs: 60_000, maxMarks: 3 })
+    counter = createDownloadCounter(store, { logger, windowMs: 60_000, maxMarks: 3 })
     expect(counter.count(record._id, '203.0.113.1')).toBe(true)
     vi.setSystemTime(Date.now() + 59_000)
     expect(counter.count(record._id, '203.0.113.1')).toBe(false)
@@ -71,7 +71,7 @@ describe('DownloadCounter', () => {
 
   it('flushes on its own when many animations wait', async () => {
     const other = await store.wumpuses.insert(sampleWumpus())
-    counter = new DownloadCounter(store, { logger, maxPending: 2 })
+    counter = createDownloadCounter(store, { logger, maxPending: 2 })
     counter.count(record._id, '203.0.113.1')
     counter.count(other._id, '203.0.113.1')
     await vi.waitFor(async () => expect(await downloadsOf(other._id)).toBe(1))
@@ -91,7 +91,7 @@ describe('DownloadCounter', () => {
       ping: store.ping.bind(store),
       close: store.close.bind(store),
     }
-    counter = new DownloadCounter(flaky, { logger })
+    counter = createDownloadCounter(flaky, { logger })
     counter.count(record._id, '203.0.113.1')
     await counter.flush()
     expect(await downloadsOf()).toBe(0)

@@ -24,7 +24,25 @@ export interface DownloadCounterOptions {
   maxPending?: number
 }
 
-export class DownloadCounter {
+export interface DownloadCounter {
+  /**
+   * Counts a download of a stored file for the animation it belongs to (files of no animation are not
+   * counted). Never throws: counting must not fail a download.
+   */
+  countFile(fileId: string, visitor: string): Promise<void>
+  /** Counts one download of an animation by a visitor (their address key); answers whether it counted. */
+  count(wumpusId: string, visitor: string): boolean
+  /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
+  flush(): Promise<void>
+  /** Stops the timer and stores what is pending. */
+  close(): Promise<void>
+}
+
+export function createDownloadCounter(store: Store, options: DownloadCounterOptions): DownloadCounter {
+  return new DownloadCounts(store, options)
+}
+
+class DownloadCounts implements DownloadCounter {
   private pending = new Map<string, number>()
   private marks = new Set<string>()
   private key = randomBytes(32)
@@ -48,10 +66,6 @@ export class DownloadCounter {
     this.timer.unref()
   }
 
-  /**
-   * Counts a download of a stored file for the animation it belongs to (files of no animation are not
-   * counted). Never throws: counting must not fail a download.
-   */
   async countFile(fileId: string, visitor: string): Promise<void> {
     try {
       const wumpusId = await this.store.wumpuses.findByFile(fileId)
@@ -61,7 +75,6 @@ export class DownloadCounter {
     }
   }
 
-  /** Counts one download of an animation by a visitor (their address key); answers whether it counted. */
   count(wumpusId: string, visitor: string): boolean {
     if (Date.now() - this.windowStart >= this.windowMs || this.marks.size >= this.maxMarks) this.startWindow()
     const mark = createHmac('sha256', this.key).update(visitor).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
@@ -72,7 +85,6 @@ export class DownloadCounter {
     return true
   }
 
-  /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
     if (this.pending.size === 0) return
@@ -89,7 +101,6 @@ export class DownloadCounter {
     }
   }
 
-  /** Stops the timer and stores what is pending. */
   async close(): Promise<void> {
     clearInterval(this.timer)
     await this.flush()
