@@ -1,7 +1,7 @@
 import Router from '@koa/router'
 import { activityQuerySchema } from '../../../contract/audit'
 import type { RouteDeps } from './route-deps'
-import { requireAdmin, requireSession } from '../auth/require-session'
+import { requireAdmin, requireSession } from '../http/require-session'
 import { toActivityEntry } from '../http/mappers/activity'
 import { setPageHeaders } from '../http/page-headers'
 

@@ -3,7 +3,7 @@ import type { RouteDeps } from './route-deps'
 import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
-import { optionalSession, viewerOf } from '../auth/require-session'
+import { optionalSession, viewerOf } from '../http/require-session'
 import { contentDisposition } from '../http/content-disposition'
 
 /**

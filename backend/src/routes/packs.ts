@@ -11,7 +11,7 @@ import {
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
 import type { RouteDeps } from './route-deps'
-import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
+import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import type { Actor } from '../domain/viewer'
 import { addressKey } from '../http/client-address'
 import { notFound } from '../http/http-error'

@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import type { RouteDeps } from './route-deps'
-import { requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../auth/require-session'
+import { requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../http/require-session'
 import { emailParam } from '../http/params'
 import { logSecurityEvent } from '../security-log'
 

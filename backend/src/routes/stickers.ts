@@ -8,7 +8,7 @@ import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
 import { cacheControlOf } from '../http/cache-control'
 import { remixOfRemix } from '../services/remixes'
-import { optionalSession, viewerOf } from '../auth/require-session'
+import { optionalSession, viewerOf } from '../http/require-session'
 
 /**
  * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.

@@ -1,6 +1,6 @@
 import Router from '@koa/router'
 import type { RouteDeps } from './route-deps'
-import { requireSession, sessionOf } from '../auth/require-session'
+import { requireSession, sessionOf } from '../http/require-session'
 import { fileUrl } from '../http/mappers/file'
 import { multipart, singleUploadedFile } from '../http/multipart'
 

@@ -1,10 +1,10 @@
 import type { Context, Middleware } from 'koa'
 import type { SessionClaims } from '../../../contract/user'
-import { HttpError } from '../http/http-error'
+import { HttpError } from './http-error'
 import type { SessionService } from '../services/sessions'
 import type { Viewer } from '../domain/viewer'
 import type { AccountService } from '../services/accounts'
-import { bearerToken } from './session-token'
+import { bearerToken } from '../auth/session-token'
 
 /** Lets the request through only with a valid token of an open session; its claims land in ctx.state.session. */
 export function requireSession(sessions: SessionService): Middleware {
