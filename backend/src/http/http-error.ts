@@ -19,15 +19,6 @@ export class HttpError extends Error {
   }
 }
 
-/** The machine-readable reason an error gives (`details.reason`: 'expired', 'session-idle'…), if any. */
-export function reasonOf(error: HttpError): string | undefined {
-  const reason = (error.details as { reason?: unknown } | undefined)?.reason
-  return typeof reason === 'string' ? reason : undefined
-}
-
-export const badRequest = (message: string, details?: unknown) => new HttpError('BAD_REQUEST', message, details)
-export const notFound = (message = 'Not found') => new HttpError('NOT_FOUND', message)
-
 /** Errors of a disk that cannot take writes now (full, over quota, read only, failing): 503, not a bug. */
 const DISK_FAULTS = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO'])
 

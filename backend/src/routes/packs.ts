@@ -14,7 +14,7 @@ import type { RouteDeps } from './route-deps'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import type { Actor } from '../domain/viewer'
 import { addressKey } from '../http/client-address'
-import { notFound } from '../http/http-error'
+import { HttpError } from '../http/http-error'
 import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
@@ -74,7 +74,7 @@ export function packRoutes(deps: RouteDeps): Router {
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
-    if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
+    if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${PLATFORMS.join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
     const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part)
     const visitor = addressKey(ctx.ip)

@@ -2,7 +2,7 @@ import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
-import { badRequest, HttpError } from '../http/http-error'
+import { HttpError } from '../http/http-error'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import type { RouteDeps } from './route-deps'
 import { toApiWumpus } from '../http/mappers/wumpus'
@@ -39,7 +39,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus', session, searchLimit, async (ctx) => {
-    if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
+    if (typeof ctx.query.u_email !== 'string') throw new HttpError('BAD_REQUEST', 'u_email is required')
     await sendPage(ctx, '/api/wumpus')
   })
 
