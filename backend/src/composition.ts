@@ -44,6 +44,7 @@ export interface AppDeps {
   revokeSignIns?: (uid: string) => Promise<void>
 }
 
+/** Every service and edge object of one app; the optional inputs replace the defaults (tests, benches). */
 export function createRouteDeps({
   config,
   store,
@@ -68,23 +69,23 @@ export function createRouteDeps({
   const remixes = createRemixService({ store, config, logger, derivedMedia })
   return {
     config,
-    store,
     logger,
-    verifyIdToken,
+    store,
     sessions,
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
-    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
-    audit,
+    wumpuses: createWumpusService({ store, config, logger, derivedMedia, audit, remixes }),
+    animationFiles: createAnimationFileService({ store, config, logger }),
+    remixes,
+    derivedMedia,
+    files: createFileService(store),
+    stills: createStillPictureService(store),
+    profileImages: createProfileImageService(store),
     favourites: createFavouriteService(store),
     packs: createPackService({ store, audit, logger }),
-    animationFiles: createAnimationFileService({ store, config, logger }),
-    files: createFileService(store),
-    profileImages: createProfileImageService(store),
-    stills: createStillPictureService(store),
+    audit,
     downloads,
-    derivedMedia,
-    remixes,
-    wumpuses: createWumpusService({ store, config, logger, audit, derivedMedia, remixes }),
+    verifyIdToken,
+    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
     fileKeys: createFileKeys(config.jwtSecret),
     galleryPages: new GalleryPages(store),
     tagLists: new CountedLists(store, () => gallery.tags()),

@@ -20,26 +20,35 @@ import type { WumpusService } from '../services/wumpuses'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
-/** What every router gets: the settings, the store and the services built once per app. */
+/**
+ * What every router gets, built once per app by the composition root (composition.ts): the settings, the
+ * services (the rules; routes call them and never the store), and the HTTP edge's own per-app objects.
+ */
 export interface RouteDeps {
   config: Config
-  store: Store
   logger: Logger
-  verifyIdToken: VerifyIdToken
+  /** For the readiness probe, and the edge's page caches and link previews (they follow its revisions). */
+  store: Store
+
+  // The services.
   sessions: SessionService
   accounts: AccountService
-  limits: RateLimits
-  audit: AuditLog
+  wumpuses: WumpusService
+  animationFiles: AnimationFileService
+  remixes: RemixService
+  derivedMedia: DerivedMediaService
+  files: FileService
+  stills: StillPictureService
+  profileImages: ProfileImageService
   favourites: FavouriteService
   packs: PackService
-  animationFiles: AnimationFileService
-  files: FileService
-  profileImages: ProfileImageService
-  stills: StillPictureService
-  remixes: RemixService
-  wumpuses: WumpusService
+  audit: AuditLog
   downloads: DownloadCounter
-  derivedMedia: DerivedMediaService
+
+  // The HTTP edge's.
+  /** Firebase ID token verification for the sign-in exchange. */
+  verifyIdToken: VerifyIdToken
+  limits: RateLimits
   /** Keys in the file URLs of private remixes. */
   fileKeys: FileKeys
   /** The gallery's list pages, and the tags and emoji in use, cached (shared with server rendering). */
