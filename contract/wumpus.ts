@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ID_PATTERN, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
+import { cursorSchema } from './paging'
 import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
 import { PLATFORMS, platformSchema } from './stickers'
 import type { Recipe } from './remix/recipe'
@@ -91,11 +92,7 @@ export const tagSchema = z
 export const wumpusListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
-      .optional(),
+    cursor: cursorSchema.optional(),
     u_email: z.string().email().max(254).optional(),
     q: z.string().max(SEARCH_MAX_LENGTH, `A search has at most ${SEARCH_MAX_LENGTH} characters`).optional(),
     tag: tagSchema.optional(),
