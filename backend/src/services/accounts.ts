@@ -1,3 +1,4 @@
+import { fileIdOfPath } from '../../../contract/api-paths'
 import { CONFIG_ACTOR } from '../../../contract/audit'
 import { isReservedEmail, nameWithinRules, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
@@ -68,8 +69,6 @@ export interface SignedIn {
   user: UserRecord
 }
 
-const FILE_URL = /^\/api\/files\/([0-9a-f]{24})(?:\/|$)/
-
 const noSuchUser = () => notFound('No such user')
 
 const boundElsewhere = () => forbidden('This email address is linked to another sign-in account', { reason: 'account-bound' })
@@ -137,7 +136,7 @@ async function blanksFilled(
  * user uploaded (not someone else's, not an animation file); https links elsewhere are theirs to give.
  */
 async function imageProblem(store: Store, email: string, url: string): Promise<string | undefined> {
-  const id = FILE_URL.exec(url)?.[1]
+  const id = fileIdOfPath(url)
   if (!id) return undefined
   const file = await store.files.info(id)
   if (!file || file.purpose !== 'image') return 'No uploaded image at this address'

@@ -1,3 +1,4 @@
+import { fileIdOfPath } from '../../../contract/api-paths'
 import { CONTENT_TYPE, type MediaFormat } from '../../../contract/limits'
 import type { Config } from '../config'
 import type { Logger } from '../logger'
@@ -125,9 +126,10 @@ export async function linkedLottie(
 
 /** Bytes of a Lottie behind a link: one of our own file URLs, or an https link fetched with care. */
 export async function lottieFromLink(store: Store, config: Config, link: string): Promise<{ bytes: Uint8Array; name: string }> {
-  const own = /^(?:https?:\/\/[^/]+)?\/api\/files\/([0-9a-f]{24})(?:\/([^/?#]*))?/.exec(link)
+  // Our own file URLs, with this server's origin or without.
+  const own = fileIdOfPath(link.replace(/^https?:\/\/[^/]+/, ''))
   if (own) {
-    const file = await store.files.read(own[1]!)
+    const file = await store.files.read(own)
     if (!file) throw notFound('No file at that link')
     return { bytes: file.bytes, name: file.info.filename }
   }

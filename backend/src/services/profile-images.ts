@@ -1,3 +1,4 @@
+import { fileIdOfPath } from '../../../contract/api-paths'
 import { MAX_PENDING_IMAGES, MAX_PROFILE_IMAGE_FRAMES, MAX_PROFILE_IMAGE_PIXELS } from '../../../contract/limits'
 import { inspectImage } from '../media/inspect-image'
 import { MediaError } from '../media/media-error'
@@ -6,7 +7,6 @@ import { safeBaseName } from './file-names'
 import { DomainError, invalid } from '../domain/errors'
 
 const EXTENSION: Record<string, string> = { png: 'png', apng: 'png', gif: 'gif', jpeg: 'jpg', webp: 'webp' }
-const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 
 /** Profile photos and covers, uploaded before a profile uses them. */
 export interface ProfileImageService {
@@ -60,7 +60,7 @@ async function storeProfileImage(store: Store, owner: string, bytes: Uint8Array,
 
 async function dropOldPendingImages(store: Store, owner: string): Promise<void> {
   const user = await store.users.get(owner)
-  const used = new Set([user?.photo, user?.cover].map((url) => FILE_URL_ID.exec(url ?? '')?.[1]))
+  const used = new Set([user?.photo, user?.cover].map((url) => fileIdOfPath(url ?? '')))
   const pending = (await store.files.listByOwner(owner, 'image')).filter((file) => !used.has(file.id))
   for (const file of pending.slice(0, Math.max(0, pending.length - MAX_PENDING_IMAGES))) await store.files.delete(file.id)
 }
