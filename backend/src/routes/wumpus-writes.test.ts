@@ -6,7 +6,7 @@ import {
   userListSchema,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { inspectMedia } from '../media/inspect'
+import { inspectMedia } from '../media/inspect/inspect'
 import { buildGif } from '../media/test-fixtures/gif'
 import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
 import { buildApng, stillPng } from '../media/test-fixtures/png'

@@ -9,7 +9,7 @@ import { listInWords, PACK_NOUN, partsInWords } from '../../../contract/pack-par
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import type { Logger } from '../logger'
-import { lineSetImages, trayIcon } from '../media/pack-images'
+import { lineSetImages, trayIcon } from '../media/exports/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fileStem } from './derived-media'
 import { currentDerived } from '../store/records'

@@ -1,4 +1,4 @@
-import { stillPng } from '../media/still-png'
+import { stillPng } from '../media/encode/still-png'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { currentDerived } from '../store/records'
 import { notFound } from '../domain/errors'

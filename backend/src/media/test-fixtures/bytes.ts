@@ -1,6 +1,6 @@
 /** Small byte-writing helpers for building media fixtures in tests. */
-import { concatBytes } from '../concat-bytes'
-import { MediaError } from '../media-error'
+import { concatBytes } from '../encode/concat-bytes'
+import { MediaError } from '../inspect/media-error'
 
 export type ByteSource = Uint8Array | readonly number[] | string
 
