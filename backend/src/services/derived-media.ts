@@ -25,7 +25,7 @@ import type { Logger } from '../logger'
 import { pickMediaFacts } from '../../../contract/media-facts'
 import { captionFont } from '../media/render/caption-font'
 import type { MadeFile } from '../media/exports/made-file'
-import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render/render-pool'
+import { deriveAnimation, type MadeMedia } from '../media/render/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
 

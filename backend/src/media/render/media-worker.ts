@@ -1,8 +1,8 @@
 // worker_threads entry: renders a Lottie and encodes it off the main thread. Two kinds of job: the
 // original GIF and APNG of an animation, and everything derived from it (card previews and platform
-// exports, see derive-media.ts).
+// exports, see exports/make-media.ts).
 import { parentPort } from 'node:worker_threads'
-import { deriveMedia, derivedBuffers, ownBytes, type DerivedMedia, type DeriveOptions } from '../exports/derive-media'
+import { makeMedia, madeBuffers, ownBytes, type MadeMedia, type MakeMediaOptions } from '../exports/make-media'
 import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
 import { PALETTE_QUALITY } from '../encode/quantize'
@@ -17,7 +17,7 @@ export interface RenderJob {
   fps?: number
 }
 
-export interface DeriveJob extends DeriveOptions {
+export interface DeriveJob extends MakeMediaOptions {
   id: number
   kind: 'derived'
   lottie: unknown
@@ -36,9 +36,9 @@ export interface RenderResult {
   timings: { render: number; gif: number; apng: number }
 }
 
-export type { DerivedMedia, DeriveOptions }
+export type { MadeMedia, MakeMediaOptions }
 
-export type RenderReply<R = RenderResult | DerivedMedia> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
+export type RenderReply<R = RenderResult | MadeMedia> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
 
 /**
  * The plain downloads are Discord-ready: when a file is over Discord's cap, it is encoded again
@@ -84,8 +84,8 @@ export async function runJob(job: RenderJob): Promise<RenderResult> {
 async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'derived') {
-      const result = await deriveMedia(job.lottie, { outlined: job.outlined })
-      return { reply: { id: job.id, ok: true, result }, transfer: derivedBuffers(result) }
+      const result = await makeMedia(job.lottie, { outlined: job.outlined })
+      return { reply: { id: job.id, ok: true, result }, transfer: madeBuffers(result) }
     }
     const made = await runJob(job)
     // Fresh buffers of their own, like the derived files: only those can always be transferred.

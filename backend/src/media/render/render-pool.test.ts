@@ -9,7 +9,7 @@ import { withOutline } from '../../../../contract/remix/outline'
 import type { Platform } from '../../../../contract/stickers'
 import { inspectMedia } from '../inspect/inspect'
 import { whiteRing } from '../test-fixtures/frame-error'
-import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError, type DerivedMedia } from './render-pool'
+import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError, type MadeMedia } from './render-pool'
 
 const tiny = {
   v: '5.7.4',
@@ -90,7 +90,7 @@ describe('renderAnimation (shared worker)', () => {
 
   it('makes the files of the apps that recommend an outline from the outlined variant, everything else from the plain one', async () => {
     const [plain, outlined] = await Promise.all([deriveAnimation(tiny), deriveAnimation(tiny, { outlined: withOutline(tiny) })])
-    const file = (media: DerivedMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)!.file!.bytes
+    const file = (media: MadeMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)!.file!.bytes
     const firstFrame = (webp: Uint8Array) => sharp(webp).ensureAlpha().raw().toBuffer()
     // WhatsApp: a white ring (at 512 px, about 13 px wide) where the plain sticker is transparent.
     const [plainWhatsapp, outlinedWhatsapp] = await Promise.all([

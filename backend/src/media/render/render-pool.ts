@@ -3,9 +3,9 @@
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import type { DerivedMedia, DeriveOptions, MediaJob, RenderReply, RenderResult } from './media-worker'
+import type { MadeMedia, MakeMediaOptions, MediaJob, RenderReply, RenderResult } from './media-worker'
 
-export type { DerivedMedia, DeriveOptions, RenderResult }
+export type { MadeMedia, MakeMediaOptions, RenderResult }
 
 export interface RenderAnimationOptions {
   size?: number
@@ -75,7 +75,7 @@ export class RenderPool {
    * Card previews and platform exports of an animation. Not refused when the queue is full: these are
    * the server's own background jobs, which services/derived-media.ts already sends one at a time.
    */
-  derive(lottie: unknown, options: DeriveOptions = {}): Promise<DerivedMedia> {
+  derive(lottie: unknown, options: MakeMediaOptions = {}): Promise<MadeMedia> {
     return this.run({ id: this.nextId++, kind: 'derived', lottie, outlined: options.outlined }, { bounded: false })
   }
 
@@ -186,7 +186,7 @@ export function renderAnimation(lottie: object, options?: RenderAnimationOptions
 }
 
 /** Card previews and platform exports of an animation, made in the shared worker. */
-export function deriveAnimation(lottie: object, options?: DeriveOptions): Promise<DerivedMedia> {
+export function deriveAnimation(lottie: object, options?: MakeMediaOptions): Promise<MadeMedia> {
   shared ??= new RenderPool()
   return shared.derive(lottie, options)
 }

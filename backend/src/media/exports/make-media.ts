@@ -1,18 +1,20 @@
 // Everything made from an animation's Lottie after it is published: the card previews and one file
-// per chat platform. Runs in the render worker (media-worker.ts).
+// per chat platform, as bytes with their facts (MadeMedia). Runs in the render worker (render/media-worker.ts);
+// services/derived-media.ts stores what it makes and lists it on the record (the store's DerivedMedia).
 import { outlineFor } from '../../../../contract/remix/recipe'
 import { PLATFORMS, type Platform } from '../../../../contract/stickers'
 import { cardPreviews, type CardPreviews } from './card-previews'
 import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
 
-export interface DerivedMedia {
+/** The card previews and platform files made from one Lottie, before they are stored. */
+export interface MadeMedia {
   previews: CardPreviews
   exports: PlatformExport[]
   /** Milliseconds spent on the previews and on each platform, for logs and benchmarks. */
   timings: { previews: number } & Record<Platform, number>
 }
 
-export interface DeriveOptions {
+export interface MakeMediaOptions {
   /**
    * The same animation with a white outline (a remix whose recipe leaves the outline to each app): the
    * files of the platforms that recommend one (`outlineFor({}, platform)`) are made from it.
@@ -20,10 +22,10 @@ export interface DeriveOptions {
   outlined?: unknown
 }
 
-export async function deriveMedia(lottie: unknown, options: DeriveOptions = {}): Promise<DerivedMedia> {
+export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}): Promise<MadeMedia> {
   const started = performance.now()
   const previews = await cardPreviews(lottie)
-  const timings = { previews: performance.now() - started } as DerivedMedia['timings']
+  const timings = { previews: performance.now() - started } as MadeMedia['timings']
   const exports: PlatformExport[] = []
   const hints: ExportHints = {}
   for (const platform of PLATFORMS) {
@@ -63,7 +65,7 @@ function ownExport(e: PlatformExport): PlatformExport {
 }
 
 /** The byte buffers of a result, to transfer them from the worker instead of copying. */
-export function derivedBuffers(media: DerivedMedia): ArrayBuffer[] {
+export function madeBuffers(media: MadeMedia): ArrayBuffer[] {
   const { small, large, still } = media.previews
   const files = [small.bytes, large.bytes, still.bytes, ...media.exports.flatMap((e) => (e.file ? [e.file.bytes] : []))]
   return files.map((bytes) => bytes.buffer as ArrayBuffer)

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
-import { ownBytes } from './derive-media'
+import { ownBytes } from './make-media'
 
 /** Transfers the bytes' buffer as the worker's reply does, and answers what arrives. */
 const transferred = (bytes: Uint8Array) => structuredClone(bytes, { transfer: [bytes.buffer as ArrayBuffer] })
