@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it, vi } from 'vitest'
 import { stickerExportListSchema, type StickerExport } from '../contract/stickers'
 import { wumpusSchema, type Wumpus } from '../contract/wumpus'
 import { checkStickerFile } from '../backend/src/media/exports/platform-check'
-import { decodeGif } from '../backend/src/media/test-fixtures/decode-gif'
+import { decodeGif } from '../backend/test/fixtures/decode-gif'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { appRunning, controlledByServiceWorker, newContext, PHONE, browserForTests } from './support/browser'
 

@@ -4,7 +4,7 @@ import { LINK_HEADER, TOTAL_COUNT_HEADER, WHATSAPP_TRAY_MAX_BYTES } from '../../
 import { packDetailSchema, packListSchema, packSchema, type PackDetail } from '../../../contract/pack'
 import { PLATFORMS, PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import { checkStickerFile } from '../media/exports/platform-check'
-import { lottieBytes } from '../media/test-fixtures/lottie'
+import { lottieBytes } from '../../test/fixtures/lottie'
 import { fileStem } from '../services/derived-media'
 import type { DerivedFile, DerivedMedia, NewWumpus, WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'

@@ -6,9 +6,9 @@ import { PLATFORMS, stickerExportListSchema, type StickerExport } from '../../..
 import { wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
 import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
 import { checkStickerFile } from '../media/exports/platform-check'
-import { buildGif } from '../media/test-fixtures/gif'
-import { lottieBytes } from '../media/test-fixtures/lottie'
-import { buildApng } from '../media/test-fixtures/png'
+import { buildGif } from '../../test/fixtures/gif'
+import { lottieBytes } from '../../test/fixtures/lottie'
+import { buildApng } from '../../test/fixtures/png'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 

@@ -21,7 +21,7 @@ import {
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { firebaseAdminAuth } from '../auth/firebase-admin'
-import { stillPng } from '../media/test-fixtures/png'
+import { stillPng } from '../../test/fixtures/png'
 
 let server: TestServer
 const ADMIN = uniqueEmail('boss')

@@ -7,9 +7,9 @@ import {
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
 import { inspectMedia } from '../media/inspect/inspect'
-import { buildGif } from '../media/test-fixtures/gif'
-import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
-import { buildApng, stillPng } from '../media/test-fixtures/png'
+import { buildGif } from '../../test/fixtures/gif'
+import { lottie, lottieBytes } from '../../test/fixtures/lottie'
+import { buildApng, stillPng } from '../../test/fixtures/png'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
 import type { Logger } from '../logger'
 import type { MadeMedia } from '../media/exports/make-media'
-import { lottieBytes } from '../media/test-fixtures/lottie'
+import { lottieBytes } from '../../test/fixtures/lottie'
 import { openMongoStore } from '../store/mongo/open-mongo-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'

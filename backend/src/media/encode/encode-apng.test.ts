@@ -4,8 +4,8 @@ import { demoMascots } from '../demo/demo-set'
 import { encodeApng, encodePng } from './encode-apng'
 import { inspectApng } from '../inspect/inspect-png'
 import { renderLottie } from '../render/render-lottie'
-import { decodeApng, readPngChunks } from '../test-fixtures/decode-apng'
-import { frameError, shownFrames } from '../test-fixtures/frame-error'
+import { decodeApng, readPngChunks } from '../../../test/fixtures/decode-apng'
+import { frameError, shownFrames } from '../../../test/fixtures/frame-error'
 
 /** w*h frames: a clear background, a soft shadow line, and a square that moves right over it. */
 function makeFrames(count: number, w = 24, h = 20): Uint8Array[] {

@@ -4,8 +4,8 @@ import { demoMascots } from '../demo/demo-set'
 import { encodeGif, gifDelays } from './encode-gif'
 import { inspectGif } from '../inspect/inspect-gif'
 import { renderLottie } from '../render/render-lottie'
-import { decodeGif } from '../test-fixtures/decode-gif'
-import { frameError, shownFrames, thresholded } from '../test-fixtures/frame-error'
+import { decodeGif } from '../../../test/fixtures/decode-gif'
+import { frameError, shownFrames, thresholded } from '../../../test/fixtures/frame-error'
 
 /** 16x16 frames: an opaque orange square moving right, a soft stripe, a mostly opaque edge, a clear background. */
 function frames(count: number): Uint8Array[] {

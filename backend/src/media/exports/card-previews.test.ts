@@ -2,8 +2,8 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { cardPreviews } from './card-previews'
 import { renderLottie } from '../render/render-lottie'
-import { frameError } from '../test-fixtures/frame-error'
-import { lottie } from '../test-fixtures/lottie'
+import { frameError } from '../../../test/fixtures/frame-error'
+import { lottie } from '../../../test/fixtures/lottie'
 
 describe('cardPreviews', () => {
   it('renders an animated WebP at 1x and 2x of the card and a still first frame, from the Lottie', async () => {

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { checkStickerFile } from './platform-check'
-import { buildGif } from '../test-fixtures/gif'
-import { webpAnimated } from '../test-fixtures/image'
-import { lottie } from '../test-fixtures/lottie'
-import { buildApng } from '../test-fixtures/png'
+import { buildGif } from '../../../test/fixtures/gif'
+import { webpAnimated } from '../../../test/fixtures/image'
+import { lottie } from '../../../test/fixtures/lottie'
+import { buildApng } from '../../../test/fixtures/png'
 
 // Files built by hand (test-fixtures), so the checks are proven against bytes no encoder of ours wrote.
 const apng = (size: number, frames: number, options: { plays?: number; delayNum?: number; delayDen?: number; width?: number } = {}) =>

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { demoMascots } from '../demo/demo-set'
 import { renderLottie } from '../render/render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
-import { frameError } from '../test-fixtures/frame-error'
-import { lottie } from '../test-fixtures/lottie'
+import { frameError } from '../../../test/fixtures/frame-error'
+import { lottie } from '../../../test/fixtures/lottie'
 
 type Json = Record<string, any> // eslint-disable-line @typescript-eslint/no-explicit-any
 

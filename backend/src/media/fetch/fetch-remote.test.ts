@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DomainError } from '../../domain/errors'
 import { fetchRemote, isPublicAddress, type FetchPolicy } from './fetch-remote'
-import { LOCALHOST_TLS } from '../test-fixtures/tls'
+import { LOCALHOST_TLS } from '../../../test/fixtures/tls'
 
 async function refusal(url: string, policy?: FetchPolicy, timeoutMs = 2000): Promise<DomainError> {
   try {

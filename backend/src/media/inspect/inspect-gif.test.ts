@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_MEDIA_DIMENSION, MAX_MEDIA_FRAMES } from '../../../../contract/limits'
 import { inspectGif } from './inspect-gif'
-import { bytes, mediaErrorOf, patched } from '../test-fixtures/bytes'
-import { buildGif, frameParts, gifParts, subBlocks } from '../test-fixtures/gif'
-import { buildZip } from '../test-fixtures/image'
-import { stillPng } from '../test-fixtures/png'
+import { bytes, mediaErrorOf, patched } from '../../../test/fixtures/bytes'
+import { buildGif, frameParts, gifParts, subBlocks } from '../../../test/fixtures/gif'
+import { buildZip } from '../../../test/fixtures/image'
+import { stillPng } from '../../../test/fixtures/png'
 
 const animated = () =>
   buildGif({

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_MEDIA_DIMENSION } from '../../../../contract/limits'
 import { inspectImage, inspectJpeg, inspectWebp } from './inspect-image'
-import { bytes, mediaErrorOf, u32le } from '../test-fixtures/bytes'
-import { buildGif } from '../test-fixtures/gif'
-import { buildJpeg, jpegParts, riff, vp8l, webpAnimated, webpLossless, webpLossy } from '../test-fixtures/image'
-import { lottieBytes } from '../test-fixtures/lottie'
-import { buildApng, stillPng } from '../test-fixtures/png'
+import { bytes, mediaErrorOf, u32le } from '../../../test/fixtures/bytes'
+import { buildGif } from '../../../test/fixtures/gif'
+import { buildJpeg, jpegParts, riff, vp8l, webpAnimated, webpLossless, webpLossy } from '../../../test/fixtures/image'
+import { lottieBytes } from '../../../test/fixtures/lottie'
+import { buildApng, stillPng } from '../../../test/fixtures/png'
 
 describe('inspectJpeg', () => {
   it('reads the size from a baseline or progressive frame header', () => {

@@ -9,9 +9,9 @@ import {
   MAX_MEDIA_FRAMES,
 } from '../../../../contract/limits'
 import { inspectLottie } from './inspect-lottie'
-import { bytes, mediaErrorOf } from '../test-fixtures/bytes'
-import { lottie, lottieBytes, utf8 } from '../test-fixtures/lottie'
-import { stillPng } from '../test-fixtures/png'
+import { bytes, mediaErrorOf } from '../../../test/fixtures/bytes'
+import { lottie, lottieBytes, utf8 } from '../../../test/fixtures/lottie'
+import { stillPng } from '../../../test/fixtures/png'
 
 const codeOf = (file: Uint8Array) => mediaErrorOf(() => inspectLottie(file)).code
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { MAX_MEDIA_DIMENSION, MAX_MEDIA_FRAMES } from '../../../../contract/limits'
 import { inspectApng, inspectPng, pngHasAnimationControl } from './inspect-png'
-import { bytes, flipped, mediaErrorOf } from '../test-fixtures/bytes'
-import { buildGif } from '../test-fixtures/gif'
-import { actl, apngChunks, buildApng, buildPng, chunk, fctl, fdat, iend, ihdr, pixels, stillPng } from '../test-fixtures/png'
+import { bytes, flipped, mediaErrorOf } from '../../../test/fixtures/bytes'
+import { buildGif } from '../../../test/fixtures/gif'
+import { actl, apngChunks, buildApng, buildPng, chunk, fctl, fdat, iend, ihdr, pixels, stillPng } from '../../../test/fixtures/png'
 
 const animation = () =>
   buildApng({

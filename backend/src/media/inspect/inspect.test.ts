@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { inspectMedia, sniffFormat } from './inspect'
-import { bytes, mediaErrorOf } from '../test-fixtures/bytes'
-import { buildGif } from '../test-fixtures/gif'
-import { buildJpeg, buildZip, webpLossless } from '../test-fixtures/image'
-import { lottieBytes, utf8 } from '../test-fixtures/lottie'
-import { buildApng, stillPng } from '../test-fixtures/png'
+import { bytes, mediaErrorOf } from '../../../test/fixtures/bytes'
+import { buildGif } from '../../../test/fixtures/gif'
+import { buildJpeg, buildZip, webpLossless } from '../../../test/fixtures/image'
+import { lottieBytes, utf8 } from '../../../test/fixtures/lottie'
+import { buildApng, stillPng } from '../../../test/fixtures/png'
 
 describe('sniffFormat', () => {
   it('names each known format from its first bytes', () => {

@@ -6,8 +6,8 @@ import { cardPreviews } from '../exports/card-previews'
 import { exportForPlatform } from '../exports/platform-exports'
 import { rasterOutlineSource } from './raster-outline'
 import { renderLottie } from './render-lottie'
-import { whiteRing } from '../test-fixtures/frame-error'
-import { lottie as shapeLottie } from '../test-fixtures/lottie'
+import { whiteRing } from '../../../test/fixtures/frame-error'
+import { lottie as shapeLottie } from '../../../test/fixtures/lottie'
 
 const still = (k: unknown) => ({ a: 0, k })
 const transform = (position: unknown, scale = 100) => ({

@@ -11,7 +11,7 @@ import { withOutline, withoutOutline } from '../../../../contract/remix/outline'
 import { applyRecipe, outlineFor, recipeFromSearch, recipeSchema, recipeToSearch, type Recipe } from '../../../../contract/remix/recipe'
 import { checkStickerFile } from '../exports/platform-check'
 import { exportForPlatform } from '../exports/platform-exports'
-import { whiteRing } from '../test-fixtures/frame-error'
+import { whiteRing } from '../../../test/fixtures/frame-error'
 
 const mascots = demoMascots()
 const waving = mascots.find((mascot) => mascot.slug === 'waving-wumpus')!.lottie as Lottie

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { withOutline } from '../../../../contract/remix/outline'
 import type { Platform } from '../../../../contract/stickers'
 import { inspectMedia } from '../inspect/inspect'
-import { whiteRing } from '../test-fixtures/frame-error'
+import { whiteRing } from '../../../test/fixtures/frame-error'
 import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError, type MadeMedia } from './render-pool'
 
 const tiny = {
