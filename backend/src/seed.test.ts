@@ -7,7 +7,7 @@ import { demoMascots } from './media/demo/demo-set'
 import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, completeDemoGallery } from './seed'
 import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 import type { Store } from './store/port'
-import { sampleWumpus } from './store/store-contract'
+import { sampleWumpus } from '../test/store-behaviour/store-behaviour'
 
 const logger = createLogger('silent')
 let dataDir: string

@@ -6,7 +6,7 @@ import { createLogger } from '../logger'
 import { createDownloadCounter, type DownloadCounter } from '../services/download-counts'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
-import { sampleWumpus } from '../store/store-contract'
+import { sampleWumpus } from '../../test/store-behaviour/store-behaviour'
 import { GalleryPages } from './gallery-pages'
 import { COUNTS_MAX_AGE_MS } from './page-cache'
 

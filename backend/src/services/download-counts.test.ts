@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
 import type { Store, WumpusRecord } from '../store/port'
-import { sampleWumpus } from '../store/store-contract'
+import { sampleWumpus } from '../../test/store-behaviour/store-behaviour'
 import { createDownloadCounter, type DownloadCounter } from './download-counts'
 
 const logger = createLogger('silent')

@@ -1,7 +1,7 @@
 /**
  * The storage port. Handlers talk to this, never to a driver.
  * Two adapters implement it: sqlite (the embedded default, sqlite/) and mongo (official driver + GridFS),
- * one small repository per aggregate each, checked by one behaviour suite (store-contract.ts).
+ * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'

@@ -1,12 +1,12 @@
 /**
- * The one behaviour suite every Store adapter must pass. Call it from an adapter's test file with
- * a factory that opens a store over fresh, empty data.
+ * The one behaviour suite every Store adapter must pass (the store's behaviour, not the API's contract/). Call
+ * it from an adapter's test file with a factory that opens a store over fresh, empty data.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { compareListKeys, listOrder, matchScore, queryWords } from '../../../contract/search'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
-import { encodeCursor } from './list-order'
+import { encodeCursor } from '../../src/store/list-order'
 import {
   FileInUseError,
   InvalidCursorError,
@@ -21,7 +21,7 @@ import {
   type Store,
   type StoredFile,
   type WumpusRecord,
-} from './port'
+} from '../../src/store/port'
 
 export interface StoreUnderTest {
   store: Store
@@ -241,8 +241,8 @@ function referenceList(records: WumpusRecord[], query: ListQuery): string[] {
     .map((key) => key.id)
 }
 
-export function describeStoreContract(name: string, factory: StoreFactory, expectedKind: Store['kind']): void {
-  describe(`Store contract: ${name}`, () => {
+export function describeStoreBehaviour(name: string, factory: StoreFactory, expectedKind: Store['kind']): void {
+  describe(`Store behaviour: ${name}`, () => {
     let subject: StoreUnderTest
     let store: Store
 
