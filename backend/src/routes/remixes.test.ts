@@ -11,7 +11,7 @@ import { lottie, lottieBytes } from '../../test/fixtures/lottie'
 import { createLogger } from '../logger'
 import { createRemixService } from '../services/remixes'
 import type { WumpusRecord } from '../store/port'
-import { errorBody } from '../../test/support/error-body'
+import { errorBody, expectError } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
@@ -26,14 +26,6 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const call = (method: string, path: string, token?: string, body?: unknown) => server.call(method, path, token, body)
-
-async function expectError(res: Response, status: number, code: string, reason?: string) {
-  expect(res.status, await res.clone().text()).toBe(status)
-  const { error } = errorBody(await res.json())
-  expect(error.code).toBe(code)
-  if (reason) expect((error.details as { reason?: string }).reason).toBe(reason)
-  return error
-}
 
 let people = 0
 async function someone(options: { emailVerified?: boolean } = {}): Promise<{ email: string; token: string }> {
