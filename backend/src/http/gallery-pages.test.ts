@@ -1,24 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
 import { createDownloadCounter, type DownloadCounter } from '../services/download-counts'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../../test/store-behaviour/store-behaviour'
 import { GalleryPages } from './gallery-pages'
 import { COUNTS_MAX_AGE_MS } from './page-cache'
 
 const logger = createLogger('silent')
-let dataDir: string
+let temp: TempStore
 let store: Store
 let record: WumpusRecord
 let counter: DownloadCounter | undefined
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-gallery-pages-'))
-  store = await openSqliteStore({ dataDir })
+  temp = await openTempStore('wumpus-gallery-pages-')
+  store = temp.store
   record = await store.wumpuses.insert(sampleWumpus())
 })
 
@@ -26,8 +23,7 @@ afterEach(async () => {
   vi.useRealTimers()
   await counter?.close()
   counter = undefined
-  await store.close()
-  await rm(dataDir, { recursive: true, force: true })
+  await temp.close()
 })
 
 describe('download counts and the cached list pages', () => {

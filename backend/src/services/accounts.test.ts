@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionClaims } from '../../../contract/user'
 import { DomainError } from '../domain/errors'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { addWumpus } from '../../test/support/test-server'
 import { createLogger } from '../logger'
@@ -14,13 +11,13 @@ import { createSessionService } from './sessions'
 
 const ADMIN = 'admin@example.com'
 const USER = 'user@example.com'
-let dir: string
+let temp: TempStore
 let store: Store
 let accounts: AccountService
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-accounts-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-accounts-')
+  store = temp.store
   await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await store.users.upsert(USER, { user_name: 'User Person' })
   const sessions = createSessionService({ store, secret: 'x'.repeat(32), ttlSeconds: 600, maxAgeSeconds: 3600, idleSeconds: 3600 })
@@ -28,8 +25,7 @@ beforeEach(async () => {
   accounts = createAccountService({ store, sessions, audit, adminEmails: [], revokeSignIns: async () => undefined })
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 
 const session = (email: string, verified = true): SessionClaims => ({

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { DomainError } from '../domain/errors'
@@ -8,24 +5,23 @@ import { createLogger } from '../logger'
 import { buildGif } from '../../test/fixtures/gif'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { closeRenderPool } from '../media/render/render-pool'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { createAnimationFileService, type AnimationFileService } from './animation-files'
 
 const OWNER = 'maker@example.com'
-let dir: string
+let temp: TempStore
 let store: Store
 let files: AnimationFileService
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-files-'))
-  store = await openSqliteStore({ dataDir: dir })
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' })
+  temp = await openTempStore('wumpus-files-')
+  store = temp.store
+  const config = loadConfig({ DATA_DIR: temp.dataDir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' })
   files = createAnimationFileService({ store, config, logger: createLogger('silent') })
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 afterAll(() => closeRenderPool())
 

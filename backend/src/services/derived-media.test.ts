@@ -1,18 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import type { MadeMedia } from '../media/exports/make-media'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { closeRenderPool } from '../media/render/render-pool'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
 import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
 
-let dir: string
+let temp: TempStore
 let store: Store
 let service: DerivedMediaService
 let logged: Array<{ level: string; message: string; fields?: Record<string, unknown> }>
@@ -24,15 +21,14 @@ const logger: Logger = {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-derived-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-derived-')
+  store = temp.store
   service = createDerivedMediaService({ store, logger })
   logged = []
 })
 afterEach(async () => {
   await service.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 afterAll(() => closeRenderPool())
 

@@ -1,22 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store, WumpusRecord } from '../store/port'
 import { sampleWumpus } from '../../test/store-behaviour/store-behaviour'
 import { createDownloadCounter, type DownloadCounter } from './download-counts'
 
 const logger = createLogger('silent')
-let dataDir: string
+let temp: TempStore
 let store: Store
 let record: WumpusRecord
 let counter: DownloadCounter | undefined
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-downloads-'))
-  store = await openSqliteStore({ dataDir })
+  temp = await openTempStore('wumpus-downloads-')
+  store = temp.store
   record = await store.wumpuses.insert(sampleWumpus())
 })
 
@@ -24,8 +21,7 @@ afterEach(async () => {
   vi.useRealTimers()
   await counter?.close()
   counter = undefined
-  await store.close()
-  await rm(dataDir, { recursive: true, force: true })
+  await temp.close()
 })
 
 const downloadsOf = async (id = record._id) => (await store.wumpuses.get(id))!.downloads

@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { DomainError } from '../domain/errors'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { createSessionService, type SessionIdentity } from './sessions'
 
 const HOUR = 3600
 const MAX_AGE = 24 * HOUR
 const IDLE = 100 * 60
-let dir: string
+let temp: TempStore
 let store: Store
 let clock: number
 const service = (options: { ttlSeconds?: number; idleSeconds?: number } = {}) =>
@@ -44,13 +41,12 @@ async function reason(promise: Promise<unknown>): Promise<string> {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-sessions-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-sessions-')
+  store = temp.store
   clock = Date.UTC(2026, 0, 1)
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 
 describe('sessions', () => {

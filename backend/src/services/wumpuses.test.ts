@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
 import { DomainError } from '../domain/errors'
@@ -9,7 +6,7 @@ import { buildGif } from '../../test/fixtures/gif'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { buildApng } from '../../test/fixtures/png'
 import { closeRenderPool } from '../media/render/render-pool'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { createAnimationFileService, type AnimationFileService } from './animation-files'
 import { createAuditLog } from './audit'
@@ -22,7 +19,7 @@ const ADMIN = 'admin@example.com'
 const MAKER = 'maker@example.com'
 const STRANGER = 'stranger@example.com'
 
-let dir: string
+let temp: TempStore
 let store: Store
 let derivedMedia: DerivedMediaService
 let wumpuses: WumpusService
@@ -30,11 +27,11 @@ let animationFiles: AnimationFileService
 let spent: string[]
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-publish-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-publish-')
+  store = temp.store
   const logger = createLogger('silent')
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
-  const base = { store, config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger }
+  const base = { store, config: loadConfig({ DATA_DIR: temp.dataDir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger }
   const remixes = createRemixService({ ...base, derivedMedia })
   wumpuses = createWumpusService({ ...base, audit: createAuditLog(store, logger), derivedMedia, remixes })
   animationFiles = createAnimationFileService(base)
@@ -44,8 +41,7 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await derivedMedia.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 afterAll(() => closeRenderPool())
 

@@ -1,20 +1,15 @@
-import { beforeEach, describe, expect, it } from 'vitest'
-import { InvalidCursorError, type Store } from '../../src/store/port'
-import { type StoreUnderTest, UNKNOWN_ID } from './samples'
+import { describe, expect, it } from 'vitest'
+import { InvalidCursorError } from '../../src/store/port'
+import { type StoreInUse, UNKNOWN_ID } from './samples'
 
 /** The audit log repository. */
-export function describeAuditBehaviour(current: () => StoreUnderTest): void {
-  let store: Store
-  beforeEach(() => {
-    store = current().store
-  })
-
+export function describeAuditBehaviour(t: StoreInUse): void {
   describe('audit log', () => {
     it('appends entries and lists them newest first across pages', async () => {
       const written = []
       for (let i = 0; i < 5; i++) {
         written.push(
-          await store.audit.append({
+          await t.store.audit.append({
             actor: 'boss@example.com',
             action: i % 2 ? 'wumpus.edit' : 'wumpus.publish',
             target: { type: 'wumpus', id: UNKNOWN_ID, name: `Wumpus ${i}` },
@@ -37,13 +32,13 @@ export function describeAuditBehaviour(current: () => StoreUnderTest): void {
       const seen: string[] = []
       let cursor: string | undefined
       do {
-        const page = await store.audit.list({ limit: 2, cursor })
+        const page = await t.store.audit.list({ limit: 2, cursor })
         seen.push(...page.items.map((item) => item.id))
         cursor = page.nextCursor
       } while (cursor)
       expect(seen).toEqual(written.map((entry) => entry.id).reverse())
-      expect((await store.audit.list({ limit: 1 })).items[0]).toEqual(written[4])
-      await expect(store.audit.list({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
+      expect((await t.store.audit.list({ limit: 1 })).items[0]).toEqual(written[4])
+      await expect(t.store.audit.list({ limit: 2, cursor: 'bad cursor' })).rejects.toBeInstanceOf(InvalidCursorError)
     })
   })
 }

@@ -1,7 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { randomBytes } from 'node:crypto'
 import type { Platform } from '../../../contract/stickers'
-import type { DerivedMedia, Store, WumpusRecord } from '../../src/store/port'
+import type { DerivedMedia, WumpusRecord } from '../../src/store/port'
 import {
   collectPages,
   exportsFor,
@@ -11,19 +11,12 @@ import {
   newestFirst,
   sampleFiles,
   sampleWumpus,
-  type StoreUnderTest,
+  type StoreInUse,
   UNKNOWN_ID,
 } from './samples'
 
 /** Derived media on the animations' records. */
-export function describeDerivedMediaBehaviour(current: () => StoreUnderTest): void {
-  let store: Store
-  let subject: StoreUnderTest
-  beforeEach(() => {
-    subject = current()
-    store = subject.store
-  })
-
+export function describeDerivedMediaBehaviour(t: StoreInUse): void {
   describe('derived media', () => {
     const derivedFor = (lottieId: string): DerivedMedia => {
       const file = (n: number) => ({
@@ -50,101 +43,101 @@ export function describeDerivedMediaBehaviour(current: () => StoreUnderTest): vo
     const idsOf = (d: DerivedMedia) => [d.previews!.small.id, d.previews!.large.id, d.previews!.still.id, d.exports[0]!.file!.id]
 
     it('sets it only while the Lottie is the given one, reads it back everywhere, and keeps updatedAt', async () => {
-      const record = await store.wumpuses.insert(sampleWumpus())
+      const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)
-      const revision = store.wumpuses.revision()
-      expect(await store.wumpuses.setDerived(record._id, UNKNOWN_ID, derived)).toBeUndefined()
-      expect(store.wumpuses.revision()).toBe(revision)
+      const revision = t.store.wumpuses.revision()
+      expect(await t.store.wumpuses.setDerived(record._id, UNKNOWN_ID, derived)).toBeUndefined()
+      expect(t.store.wumpuses.revision()).toBe(revision)
       for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
-        expect(await store.wumpuses.setDerived(id, record.files.lottie.id, derived)).toBeUndefined()
+        expect(await t.store.wumpuses.setDerived(id, record.files.lottie.id, derived)).toBeUndefined()
       }
 
-      const updated = await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+      const updated = await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
         ...derived,
         extra: 'dropped',
       } as DerivedMedia)
       expect(updated).toEqual({ ...record, derived })
-      expect(store.wumpuses.revision()).toBeGreaterThan(revision)
-      expect(await store.wumpuses.get(record._id)).toEqual({ ...record, derived })
-      expect((await store.wumpuses.list({ limit: 10 })).items).toEqual([{ ...record, derived }])
+      expect(t.store.wumpuses.revision()).toBeGreaterThan(revision)
+      expect(await t.store.wumpuses.get(record._id)).toEqual({ ...record, derived })
+      expect((await t.store.wumpuses.list({ limit: 10 })).items).toEqual([{ ...record, derived }])
       // Other writes keep it.
-      expect((await store.wumpuses.update(record._id, { name: 'Renamed' }))?.derived).toEqual(derived)
+      expect((await t.store.wumpuses.update(record._id, { name: 'Renamed' }))?.derived).toEqual(derived)
     })
 
     it('removes it with null, and its files count as in use only while it is there', async () => {
-      const record = await store.wumpuses.insert(sampleWumpus())
+      const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)
-      expect(await inUse(store, idsOf(derived))).toEqual([false, false, false, false])
-      await store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
-      expect(await inUse(store, idsOf(derived))).toEqual([true, true, true, true])
+      expect(await inUse(t.store, idsOf(derived))).toEqual([false, false, false, false])
+      await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
+      expect(await inUse(t.store, idsOf(derived))).toEqual([true, true, true, true])
       const next = derivedFor(record.files.lottie.id)
-      await store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
-      expect(await inUse(store, [...idsOf(derived), ...idsOf(next)])).toEqual([false, false, false, false, true, true, true, true])
-      const cleared = await store.wumpuses.setDerived(record._id, record.files.lottie.id, null)
+      await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
+      expect(await inUse(t.store, [...idsOf(derived), ...idsOf(next)])).toEqual([false, false, false, false, true, true, true, true])
+      const cleared = await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, null)
       expect(cleared).toBeDefined()
       expect(cleared!.derived).toBeUndefined()
-      expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
+      expect(await inUse(t.store, idsOf(next))).toEqual([false, false, false, false])
 
-      await store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
-      await store.wumpuses.delete(record._id)
-      expect(await inUse(store, idsOf(next))).toEqual([false, false, false, false])
+      await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, next)
+      await t.store.wumpuses.delete(record._id)
+      expect(await inUse(t.store, idsOf(next))).toEqual([false, false, false, false])
     })
 
     it('is refused once the Lottie was replaced', async () => {
-      const record = await store.wumpuses.insert(sampleWumpus())
+      const record = await t.store.wumpuses.insert(sampleWumpus())
       const { lottie } = sampleFiles()
-      await store.wumpuses.update(record._id, { files: { ...record.files, lottie } })
-      expect(await store.wumpuses.setDerived(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
-      expect(await store.wumpuses.setDerived(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({
+      await t.store.wumpuses.update(record._id, { files: { ...record.files, lottie } })
+      expect(await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, derivedFor(record.files.lottie.id))).toBeUndefined()
+      expect(await t.store.wumpuses.setDerived(record._id, lottie.id, derivedFor(lottie.id))).toMatchObject({
         derived: { source: lottie.id },
       })
     })
 
     it('filters by a platform with a ready export, following new exports and a replaced Lottie, with tag, words and paging', async () => {
-      const lists = async (query: ListQuery) => (await collectPages(store, 2, query)).ids
+      const lists = async (query: ListQuery) => (await collectPages(t.store, 2, query)).ids
       const records: WumpusRecord[] = []
       for (let i = 0; i < 7; i++) {
         const createdAt = new Date(Date.UTC(2025, 3, 1, 0, 0, i))
         const name = `Moon ${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf'][i]}`
-        records.push(await store.wumpuses.insert(sampleWumpus({ name, tags: i % 2 ? ['night'] : [], createdAt })))
+        records.push(await t.store.wumpuses.insert(sampleWumpus({ name, tags: i % 2 ? ['night'] : [], createdAt })))
       }
-      expect(await store.wumpuses.list({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
+      expect(await t.store.wumpuses.list({ limit: 5, fits: 'discord' })).toEqual({ items: [], total: 0 })
       for (const [i, record] of records.entries()) {
         const ready: Platform[] = i < 5 ? ['discord', 'signal'] : ['telegram']
-        const revision = store.wumpuses.revision()
-        await store.wumpuses.setDerived(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready))
+        const revision = t.store.wumpuses.revision()
+        await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, exportsFor(record.files.lottie.id, ready))
         // Lists (and the pages cached by revision) follow new exports.
-        expect(store.wumpuses.revision()).toBeGreaterThan(revision)
+        expect(t.store.wumpuses.revision()).toBeGreaterThan(revision)
       }
       const newest = newestFirst(records)
       const discord = newest.filter((id) => records.findIndex((r) => r._id === id) < 5)
       expect(await lists({ fits: 'discord' })).toEqual(discord)
-      expect((await store.wumpuses.list({ limit: 2, fits: 'discord' })).total).toBe(5)
+      expect((await t.store.wumpuses.list({ limit: 2, fits: 'discord' })).total).toBe(5)
       expect(await lists({ fits: 'telegram' })).toEqual(newest.filter((id) => !discord.includes(id)))
-      expect(await store.wumpuses.list({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
+      expect(await t.store.wumpuses.list({ limit: 5, fits: 'slack' })).toEqual({ items: [], total: 0 })
       const night = discord.filter((id) => records.find((r) => r._id === id)!.tags.length > 0)
       expect(await lists({ fits: 'discord', tag: 'night' })).toEqual(night)
       expect(await lists({ fits: 'signal', q: 'moon delta' })).toEqual([records[3]!._id])
-      await store.wumpuses.addDownloads(new Map([[records[0]!._id, 2]]))
+      await t.store.wumpuses.addDownloads(new Map([[records[0]!._id, 2]]))
       expect((await lists({ fits: 'discord', sort: 'popular' }))[0]).toBe(records[0]!._id)
 
       // A new Lottie: its old exports fit nothing until new ones are made; cleared ones neither.
       const { lottie } = sampleFiles()
-      await store.wumpuses.update(records[1]!._id, { files: { ...records[1]!.files, lottie } })
-      await store.wumpuses.setDerived(records[2]!._id, records[2]!.files.lottie.id, null)
+      await t.store.wumpuses.update(records[1]!._id, { files: { ...records[1]!.files, lottie } })
+      await t.store.wumpuses.setDerived(records[2]!._id, records[2]!.files.lottie.id, null)
       expect(await lists({ fits: 'discord' })).toEqual(discord.filter((id) => id !== records[1]!._id && id !== records[2]!._id))
-      await store.wumpuses.setDerived(records[1]!._id, lottie.id, exportsFor(lottie.id, ['discord']))
+      await t.store.wumpuses.setDerived(records[1]!._id, lottie.id, exportsFor(lottie.id, ['discord']))
       expect(await lists({ fits: 'discord' })).toContain(records[1]!._id)
       expect(await lists({ fits: 'signal' })).not.toContain(records[1]!._id)
-      const reopened = await subject.reopen()
+      const reopened = await t.subject.reopen()
       expect((await reopened.wumpuses.list({ limit: 10, fits: 'discord' })).total).toBe(4)
     })
 
     it('survives close and reopen', async () => {
-      const record = await store.wumpuses.insert(sampleWumpus())
+      const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)
-      await store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
-      const reopened = await subject.reopen()
+      await t.store.wumpuses.setDerived(record._id, record.files.lottie.id, derived)
+      const reopened = await t.subject.reopen()
       expect((await reopened.wumpuses.get(record._id))?.derived).toEqual(derived)
       expect(await inUse(reopened, idsOf(derived))).toEqual([true, true, true, true])
     })

@@ -1,18 +1,12 @@
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { randomBytes } from 'node:crypto'
-import type { Store } from '../../src/store/port'
-import type { StoreUnderTest } from './samples'
+import type { StoreInUse } from './samples'
 
 /** The rate counters. */
-export function describeRateCounterBehaviour(current: () => StoreUnderTest): void {
-  let store: Store
-  beforeEach(() => {
-    store = current().store
-  })
-
+export function describeRateCounterBehaviour(t: StoreInUse): void {
   describe('rate counters', () => {
     it('allows the points per key and then answers how long to wait', async () => {
-      const counter = store.rateCounter({ name: `test-${randomBytes(4).toString('hex')}`, points: 2, durationSeconds: 60 })
+      const counter = t.store.rateCounter({ name: `test-${randomBytes(4).toString('hex')}`, points: 2, durationSeconds: 60 })
       expect(await counter.hit('1.2.3.4')).toBe(0)
       expect(await counter.hit('1.2.3.4')).toBe(0)
       const wait = await counter.hit('1.2.3.4')

@@ -15,6 +15,12 @@ export interface StoreUnderTest {
 
 export type StoreFactory = () => Promise<StoreUnderTest>
 
+/** What a suite's tests use: the store the current test opened (or reopened over the same data), and what opened it. */
+export interface StoreInUse {
+  readonly subject: StoreUnderTest
+  store: Store
+}
+
 export const UNKNOWN_ID = 'abcdefabcdefabcdefabcdef'
 export const MALFORMED_IDS = ['', 'nope', 'ABCDEFABCDEFABCDEFABCDEF', 'abcdefabcdefabcdefabcde', `${UNKNOWN_ID}0`, '{"$gt":""}']
 

@@ -27,6 +27,7 @@ import {
   sampleFiles,
   sampleWumpus,
   type StoreFactory,
+  type StoreInUse,
   type StoreUnderTest,
 } from './samples'
 
@@ -46,23 +47,35 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
       await subject.destroy()
     })
 
+    const storeInUse: StoreInUse = {
+      get subject() {
+        return subject
+      },
+      get store() {
+        return store
+      },
+      set store(reopened) {
+        store = reopened
+      },
+    }
+
     it('reports its kind and answers ping', async () => {
       expect(store.kind).toBe(expectedKind)
       await expect(store.ping()).resolves.toBeUndefined()
     })
 
-    describeWumpusBehaviour(() => subject)
-    describeWumpusSearchBehaviour(() => subject)
-    describeUserBehaviour(() => subject)
-    describeSessionBehaviour(() => subject)
-    describePackBehaviour(() => subject)
-    describeFavouriteBehaviour(() => subject)
-    describeAuditBehaviour(() => subject)
-    describeRateCounterBehaviour(() => subject)
-    describeFileBehaviour(() => subject)
-    describeDerivedMediaBehaviour(() => subject)
-    describeRenderJobBehaviour(() => subject)
-    describeRemixBehaviour(() => subject)
+    describeWumpusBehaviour(storeInUse)
+    describeWumpusSearchBehaviour(storeInUse)
+    describeUserBehaviour(storeInUse)
+    describeSessionBehaviour(storeInUse)
+    describePackBehaviour(storeInUse)
+    describeFavouriteBehaviour(storeInUse)
+    describeAuditBehaviour(storeInUse)
+    describeRateCounterBehaviour(storeInUse)
+    describeFileBehaviour(storeInUse)
+    describeDerivedMediaBehaviour(storeInUse)
+    describeRenderJobBehaviour(storeInUse)
+    describeRemixBehaviour(storeInUse)
 
     it('keeps everything across close and reopen', async () => {
       const records: WumpusRecord[] = []
