@@ -121,6 +121,50 @@ const layerZones = [
   { target: 'contract', from: ['app', 'backend', 'bench', 'e2e', 'scripts'], message: 'contract/ stands alone: both sides import it.' },
 ]
 
+// ------------------------------------------------------------------------------------------------------------
+// The backend's layers (its own block: the app's rules are above). Inside backend/src imports point one way:
+// routes -> services -> store / media, with http/ at the edge; domain/ (domain errors, who asks, who may see
+// an animation) and contract/ are below them all; auth/ (tokens, Firebase) sits beside media. The composition
+// root (composition.ts) builds every service and app.ts the Koa app: only main.ts and tests import them.
+// ------------------------------------------------------------------------------------------------------------
+const SRC = 'backend/src'
+const backendZones = [
+  {
+    target: [`${SRC}/services`, `${SRC}/store`, `${SRC}/media`, `${SRC}/domain`, `${SRC}/auth`],
+    from: [`${SRC}/http`, `${SRC}/routes`],
+    message:
+      'Services, store, media, domain and auth never import http/ or routes/: they throw domain errors (domain/errors.ts), which the HTTP edge maps.',
+  },
+  {
+    target: `${SRC}/store`,
+    from: [`${SRC}/services`, `${SRC}/media`, `${SRC}/auth`, `${SRC}/domain`],
+    message: 'The store is the bottom layer: services use it, it uses no service.',
+  },
+  {
+    target: `${SRC}/domain`,
+    from: [`${SRC}/services`, `${SRC}/media`, `${SRC}/auth`],
+    message:
+      "domain/ holds the rules every layer shares, with no I/O: it imports contract/ and the store's record types, nothing that does work.",
+  },
+  {
+    target: [`${SRC}/media`, `${SRC}/auth`],
+    from: `${SRC}/services`,
+    message: 'media/ and auth/ are used by services, never the other way.',
+  },
+  {
+    target: `${SRC}/http`,
+    from: `${SRC}/routes`,
+    message: 'http/ is the edge the routes use (error shape, mappers, caches, middleware): it does not know the routes.',
+  },
+]
+/** The process's entry and the composition root: imported by main.ts and tests only (a route importing app.ts made a 15-file cycle). */
+const backendEntryZone = {
+  target: [`${SRC}/*/**`, `${SRC}/!(main|app|composition).ts`],
+  from: [`${SRC}/app.ts`, `${SRC}/composition.ts`],
+  message:
+    'Only main.ts and tests import app.ts and the composition root; routes get their dependencies as RouteDeps (routes/route-deps.ts).',
+}
+
 export default defineConfig(
   {
     ignores: ['dist/', 'dist-ssr/', 'data/', 'coverage/', '.tmp/', 'test-results/', 'bench-results/', 'app/routeTree.gen.ts'],
@@ -230,4 +274,30 @@ export default defineConfig(
     // It mimics gapi's own ES5 style (`var self = this` inside constructor functions).
     rules: { '@typescript-eslint/no-this-alias': 'off' },
   },
+  // ---- The backend's layers (see backendZones above) ----
+  {
+    // import-x reads TypeScript modules only when told their extensions (for no-cycle, which follows imports).
+    files: ['backend/**/*.ts', 'contract/**/*.ts'],
+    settings: { 'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'] },
+  },
+  {
+    files: ['backend/**/*.ts'],
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        { basePath: import.meta.dirname, zones: [...layerZones, ...backendZones, backendEntryZone] },
+      ],
+      'import-x/no-cycle': 'error',
+    },
+  },
+  {
+    // Tests build the app from its composition root, as main.ts does.
+    files: ['backend/**/*.test.ts', 'backend/test/**'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: [...layerZones, ...backendZones] }] },
+  },
+  {
+    files: ['contract/**/*.ts'],
+    rules: { 'import-x/no-cycle': 'error' },
+  },
+  // ---- end of the backend's block ----
 )

@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { startAuthEmulator, stopAuthEmulator } from '../scripts/auth-emulator.mjs'
 import { freePortRun } from '../backend/test/support/ports'
-import { buildGif } from '../backend/src/media/test-fixtures/gif'
-import { lottieBytes } from '../backend/src/media/test-fixtures/lottie'
-import { buildApng } from '../backend/src/media/test-fixtures/png'
+import { buildGif } from '../backend/test/fixtures/gif'
+import { lottieBytes } from '../backend/test/fixtures/lottie'
+import { buildApng } from '../backend/test/fixtures/png'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const CONNECTIONS = 100

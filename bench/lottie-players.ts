@@ -16,7 +16,7 @@
 // draws fewer frames, so the table also divides the time (above the empty page's) by the frames drawn: ms a frame.
 // Bytes: each player alone, bundled and minified with esbuild, gzip; dotLottie adds its WASM (gzip).
 // Fidelity: two mascots stopped at one frame in each player (1x), screenshots against the server's own render of
-// that frame (ThorVG, backend/src/media/render-lottie.ts) over white: mean absolute difference in 0-255 levels.
+// that frame (ThorVG, backend/src/media/render/render-lottie.ts) over white: mean absolute difference in 0-255 levels.
 // Images in bench-results/lottie-players/.
 // RUNS (default 3) runs of every setting, interleaved, medians printed; PLAYERS (keys, comma-separated) picks a few;
 // WINDOW_MS (default 10000) shortens the slowed window for a quick try. The machine's CPU and load are printed first.
@@ -30,9 +30,9 @@ import { build } from 'esbuild'
 import type { Browser, CDPSession } from 'playwright-core'
 import sharp from 'sharp'
 import { freePortRun } from '../backend/test/support/ports'
-import { demoMascots } from '../backend/src/media/demo-set'
-import { lottieBytes } from '../backend/src/media/lottie-json'
-import { renderLottie } from '../backend/src/media/render-lottie'
+import { demoMascots } from '../backend/src/media/demo/demo-set'
+import { lottieBytes } from '../backend/src/media/encode/lottie-json'
+import { renderLottie } from '../backend/src/media/render/render-lottie'
 import { launchBrowser, newContext } from '../e2e/support/browser'
 import { chromiumCpuMs, cpuMsBetween, kb, median, pad, pageMetrics, sum } from './support/cdp-figures'
 import type { PlayerName } from './support/lottie-players-page'

@@ -8,13 +8,13 @@ import { colourSlots } from '../contract/remix/colours'
 import type { Lottie } from '../contract/remix/lottie-walk'
 import { applyRecipe, recipeSchema } from '../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../contract/stickers'
-import { captionFont } from '../backend/src/media/caption-font'
-import { demoMascots } from '../backend/src/media/demo-set'
-import { deriveMedia } from '../backend/src/media/derive-media'
-import { runJob } from '../backend/src/media/media-worker'
-import { drawOutline } from '../backend/src/media/raster-outline'
-import { closeRenderPool, deriveAnimation, renderAnimation, type DerivedMedia } from '../backend/src/media/render-pool'
-import { renderLottie } from '../backend/src/media/render-lottie'
+import { captionFont } from '../backend/src/media/render/caption-font'
+import { demoMascots } from '../backend/src/media/demo/demo-set'
+import { makeMedia } from '../backend/src/media/exports/make-media'
+import { runJob } from '../backend/src/media/render/media-worker'
+import { drawOutline } from '../backend/src/media/render/raster-outline'
+import { closeRenderPool, deriveAnimation, renderAnimation, type MadeMedia } from '../backend/src/media/render/render-pool'
+import { renderLottie } from '../backend/src/media/render/render-lottie'
 import { launchBrowser } from '../e2e/support/browser'
 import { measureFirstVisit } from './support/first-visit'
 import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
@@ -45,7 +45,7 @@ for (const mascot of demoMascots()) {
   const started = performance.now()
   const originals = await runJob({ id: 0, lottie: mascot.lottie })
   const originalsMs = performance.now() - started
-  const derived = await deriveMedia(mascot.lottie)
+  const derived = await makeMedia(mascot.lottie)
   gif.push(originals.gif.length)
   apng.push(originals.apng.length)
   previews.small.push(derived.previews.small.bytes.length)
@@ -87,7 +87,7 @@ for (const p of PLATFORMS) {
     mirror: true,
   })
   const shown: Platform[] = ['discord', 'whatsapp', 'telegram']
-  const fileBytes = (media: DerivedMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)?.file?.bytes.length
+  const fileBytes = (media: MadeMedia, platform: Platform) => media.exports.find((e) => e.platform === platform)?.file?.bytes.length
   const pipeline = async (lottie: Lottie, outlined?: Lottie) => {
     const t0 = performance.now()
     const originals = await renderAnimation(lottie)

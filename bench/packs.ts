@@ -12,11 +12,10 @@ import { packDetailSchema } from '../contract/pack'
 import { packDownloadPath, packPath } from '../contract/api-paths'
 import { PLATFORMS, type Platform } from '../contract/stickers'
 import { createApp } from '../backend/src/app'
+import { createRouteDeps } from '../backend/src/composition'
 import { loadConfig } from '../backend/src/config'
 import { createLogger } from '../backend/src/logger'
 import { seedDemoGallery } from '../backend/src/seed'
-import { createDerivedMediaService } from '../backend/src/services/derived-media'
-import { DownloadCounter } from '../backend/src/services/download-counts'
 import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import type { DerivedFile, Store, WumpusRecord } from '../backend/src/store/port'
 
@@ -34,7 +33,8 @@ const config = loadConfig({
 
 console.log('Rendering the demo set and its platform files (about a minute)...')
 await seedDemoGallery(store, logger)
-const derivedMedia = createDerivedMediaService({ store, logger })
+const deps = createRouteDeps({ config, store, logger })
+const { downloads, derivedMedia } = deps
 await derivedMedia.backfill()
 const mascots = (await store.wumpuses.list({ limit: 100 })).items
 
@@ -61,8 +61,7 @@ const many = [...mascots.map((m) => m._id)]
 for (let i = mascots.length; i < 200; i++) many.push((await copyOf(store, mascots[i % mascots.length]!, i))._id)
 const big = await makePack('Demo Two Hundred', many)
 
-const downloads = new DownloadCounter(store, { logger })
-const server = createApp({ config, store, logger, downloads, derivedMedia }).listen(0, '127.0.0.1')
+const server = createApp(deps).listen(0, '127.0.0.1')
 await new Promise((resolve) => server.once('listening', resolve))
 const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 

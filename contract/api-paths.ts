@@ -109,6 +109,19 @@ export const API_PATHS = {
   favouriteIds: '/api/me/favourite-ids',
 } as const
 
+/**
+ * A stored file's URL: `/api/files/{id}/{name}`, ending with its name so that a download keeps it; `key` opens
+ * a private remix's file without a bearer token (backend/src/http/file-keys.ts).
+ */
+export function filePath(id: string, filename: string, key?: string): string {
+  return `${API_PATHS.filesPrefix}${id}/${encodeURIComponent(filename)}${key ? `?key=${key}` : ''}`
+}
+
+/** The id of a stored file from its URL path (`/api/files/{id}`, with its name or not); undefined for any other path. */
+export function fileIdOfPath(path: string): string | undefined {
+  return /^\/api\/files\/([0-9a-f]{24})/.exec(path)?.[1]
+}
+
 /** One animation: `GET` reads it, `DELETE` removes it. */
 export const wumpusPath = (id: string) => `/api/wumpus/${segment(id)}`
 /** `PUT` edits one animation. */

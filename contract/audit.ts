@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { PAGE_SIZE_MAX } from './limits'
+import { cursorSchema } from './paging'
 
 /** What the admin Activity page lists: every admin action, newest first. */
 export const auditActions = [
@@ -36,10 +37,6 @@ export const activityListSchema = z.array(activityEntrySchema)
 export const activityQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(50),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
-      .optional(),
+    cursor: cursorSchema.optional(),
   })
   .strict()

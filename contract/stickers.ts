@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { EMOJI_MAX, EMOJI_PRIMARY, FALLBACK_EMOJI } from './limits'
+import { pickMediaFacts, type MediaFacts } from './media-facts'
 import { PLATFORM_LABELS, PLATFORMS, type Platform } from './platforms'
 
 export { PLATFORMS, type Platform }
@@ -172,3 +173,41 @@ export const stickerExportSchema = z.object({
 export type StickerExport = z.infer<typeof stickerExportSchema>
 
 export const stickerExportListSchema = z.array(stickerExportSchema)
+
+/** What the server made for one platform: the file, with its URL, name and facts, or the notes saying why there is none. */
+export interface MadeSticker {
+  platform: Platform
+  file?: MediaFacts & { url: string; fileName: string }
+  notes: string[]
+}
+
+/** What the list says of a platform's file while the server is still making it. */
+export const STICKER_PENDING_NOTE = 'Being made: the server renders it from the Lottie, usually within a minute.'
+
+/**
+ * An animation's chat app files as GET /api/wumpus/{id}/stickers lists them, from what the server made for
+ * it (undefined: nothing yet, from its current Lottie): one entry per platform, 'ready' with the file's facts,
+ * 'absent' with why, or 'pending' while it is being made. `emoji` are the animation's, in order.
+ */
+export function stickerExports(made: readonly MadeSticker[] | undefined, emoji: readonly string[]): StickerExport[] {
+  return PLATFORMS.map((platform) => {
+    const base = {
+      platform,
+      label: PLATFORM_RULES[platform].label,
+      url: null,
+      fileName: null,
+      contentType: null,
+      bytes: null,
+      width: null,
+      height: null,
+      frames: null,
+      durationMs: null,
+      emoji: platformEmoji(platform, emoji),
+    }
+    const one = made?.find((e) => e.platform === platform)
+    if (!one) return { ...base, status: 'pending' as const, notes: [STICKER_PENDING_NOTE] }
+    const file = one.file
+    if (!file) return { ...base, status: 'absent' as const, notes: one.notes }
+    return { ...base, status: 'ready' as const, ...pickMediaFacts(file), url: file.url, fileName: file.fileName, notes: one.notes }
+  })
+}

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { GalleryListFilter } from './api-paths'
 import { readGalleryFilter } from './gallery-search'
 import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './limits'
+import { cursorSchema } from './paging'
 import { PLATFORMS } from './platforms'
 import { LIST_SORTS, normalizeTag, SEARCH_MAX_LENGTH, tagProblem } from './search'
 
@@ -31,11 +32,7 @@ function galleryFilterProblem(key: keyof GalleryListFilter, value: unknown): str
 export const wumpusListQuerySchema = z
   .object({
     limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
-    cursor: z
-      .string()
-      .max(200)
-      .regex(/^[A-Za-z0-9_-]+$/, 'Not a valid cursor')
-      .optional(),
+    cursor: cursorSchema.optional(),
     u_email: z.string().email().max(254).optional(),
     // The gallery's search: read by its one set of rules (contract/gallery-search.ts), as pages and the service worker read it.
     q: z.unknown().optional(),

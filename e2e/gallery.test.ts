@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest'
-import { inspectMedia } from '../backend/src/media/inspect'
+import { inspectMedia } from '../backend/src/media/inspect/inspect'
 import { formatBytes } from '../app/lib/format-bytes'
 import { sessionToken, startSignedIn } from './support/accounts'
 import { appRunning, DESKTOP, launchBrowser, newContext, PHONE } from './support/browser'

@@ -2,9 +2,9 @@
 // with the server's Lottie renderer) on a coloured background and writes them to app/public/icons/.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { demoMascots } from '../backend/src/media/demo-set'
-import { encodePng } from '../backend/src/media/encode-apng'
-import { renderLottie } from '../backend/src/media/render-lottie'
+import { demoMascots } from '../backend/src/media/demo/demo-set'
+import { encodePng } from '../backend/src/media/encode/encode-apng'
+import { renderLottie } from '../backend/src/media/render/render-lottie'
 
 const OUT_DIR = path.resolve(import.meta.dirname, '../app/public/icons')
 /** Mantine indigo 9: the theme colour, dark enough behind the lavender mascot. */

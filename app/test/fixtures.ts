@@ -1,4 +1,5 @@
-import { platformEmoji, PLATFORM_RULES, PLATFORMS, type Platform, type StickerExport } from '../../contract/stickers'
+import type { MediaFacts } from '../../contract/media-facts'
+import { PLATFORM_RULES, PLATFORMS, stickerExports, type MadeSticker, type Platform, type StickerExport } from '../../contract/stickers'
 import type { Wumpus } from '../../contract/wumpus'
 
 /** A Lottie of one empty shape layer: what stickers play unless a test serves another. */
@@ -30,7 +31,7 @@ export function makeWumpuses(from: number, count: number): Wumpus[] {
   return Array.from({ length: count }, (_, i) => makeWumpus(from + i))
 }
 
-const STICKER_FACTS: Record<Platform, Pick<StickerExport, 'contentType' | 'width' | 'height' | 'frames' | 'durationMs'>> = {
+const STICKER_FACTS: Record<Platform, Omit<MediaFacts, 'bytes'>> = {
   discord: { contentType: 'image/apng', width: 320, height: 320, frames: 60, durationMs: 2000 },
   'discord-emoji': { contentType: 'image/gif', width: 128, height: 128, frames: 60, durationMs: 2000 },
   telegram: { contentType: 'application/x-tgsticker', width: 512, height: 512, frames: 120, durationMs: 2000 },
@@ -42,54 +43,29 @@ const STICKER_FACTS: Record<Platform, Pick<StickerExport, 'contentType' | 'width
 }
 
 /**
- * The chat app files of an animation as GET /api/wumpus/{id}/stickers lists them: every one ready
- * unless `absent` names a platform (with a reason), or everything still being made.
+ * The chat app files of an animation as GET /api/wumpus/{id}/stickers lists them (made by the server's own
+ * mapping, contract/stickers.ts): every one ready unless `absent` names a platform (with a reason), or
+ * everything still being made.
  */
 export function makeStickers(
   wumpus: Wumpus,
   options: { absent?: Partial<Record<Platform, string>>; pending?: boolean } = {},
 ): StickerExport[] {
   const stem = wumpus.name.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-  return PLATFORMS.map((platform, i) => {
-    const label = PLATFORM_RULES[platform].label
-    const emoji = platformEmoji(
-      platform,
-      wumpus.emoji.map((entry) => entry.char),
-    )
-    const empty = {
-      url: null,
-      fileName: null,
-      contentType: null,
-      bytes: null,
-      width: null,
-      height: null,
-      frames: null,
-      durationMs: null,
-      emoji,
-    }
-    if (options.pending)
-      return {
-        platform,
-        label,
-        status: 'pending' as const,
-        ...empty,
-        notes: ['Being made: the server renders it from the Lottie, usually within a minute.'],
-      }
-    const reason = options.absent?.[platform]
-    if (reason) return { platform, label, status: 'absent' as const, ...empty, notes: [reason] }
-    const fileName = `${stem}.${PLATFORM_RULES[platform].extension}`
-    return {
-      platform,
-      label,
-      status: 'ready' as const,
-      url: `/api/files/${'d'.repeat(20)}${String(i).padStart(4, '0')}/${fileName}`,
-      fileName,
-      bytes: 50_000 + i * 10_000,
-      ...STICKER_FACTS[platform],
-      emoji,
-      notes: platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : [],
-    }
-  })
+  const made = options.pending
+    ? undefined
+    : PLATFORMS.map((platform, i): MadeSticker => {
+        const reason = options.absent?.[platform]
+        if (reason) return { platform, notes: [reason] }
+        const fileName = `${stem}.${PLATFORM_RULES[platform].extension}`
+        const url = `/api/files/${'d'.repeat(20)}${String(i).padStart(4, '0')}/${fileName}`
+        const notes = platform === 'signal' ? ['384x384 instead of 512x512 to fit 300 KiB'] : []
+        return { platform, file: { url, fileName, bytes: 50_000 + i * 10_000, ...STICKER_FACTS[platform] }, notes }
+      })
+  return stickerExports(
+    made,
+    wumpus.emoji.map((entry) => entry.char),
+  )
 }
 
 /** Card preview URLs as the server gives them once made. */

@@ -2,109 +2,28 @@ import Koa from 'koa'
 import type Router from '@koa/router'
 import compress from 'koa-compress'
 import { koaBody } from 'koa-body'
-import type { Config } from './config'
-import type { Logger } from './logger'
-import type { Store, WumpusRecord } from './store/port'
-import { HttpError } from './http/http-error'
 import { errorShape, identityWhenNothingElse, requestLog, securityHeaders, serializeJson } from './http/middleware'
-import { createRateLimits, type RateLimits } from './http/rate-limit'
 import { linkPreviewPages } from './http/link-preview-pages'
 import { serverRenderedPages } from './http/server-rendered-pages'
 import { inlineScriptHashes, staticApp } from './http/static-app'
 import { activityRoutes } from './routes/activity'
+import { animationFileRoutes } from './routes/animation-files'
 import { clientConfigRoutes } from './routes/client-config'
+import { favouriteRoutes } from './routes/favourites'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
-import { sessionRoutes } from './routes/sessions'
-import { wumpusRoutes } from './routes/wumpuses'
-import { userRoutes } from './routes/users'
-import { uploadRoutes } from './routes/uploads'
-import { animationFileRoutes } from './routes/animation-files'
-import { stickerRoutes } from './routes/stickers'
 import { packRoutes } from './routes/packs'
-import { favouriteRoutes } from './routes/favourites'
 import { remixRoutes } from './routes/remixes'
-import { createFileKeys, type FileKeys } from './http/file-keys'
-import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
-import { createIdTokenVerifier, googleSigningKeys, type VerifyIdToken } from './auth/firebase-id-token'
-import { firebaseAdminAuth } from './auth/firebase-admin'
-import { DownloadCounter } from './services/download-counts'
+import type { RouteDeps } from './routes/route-deps'
+import { sessionRoutes } from './routes/sessions'
+import { stickerRoutes } from './routes/stickers'
 import { tagRoutes } from './routes/tags'
-import { createAuditLog, type AuditLog } from './services/audit'
-import { createSessionService, type SessionService } from './services/sessions'
-import { createColourChoices } from './services/remixes'
-import type { ColourChoices } from '../../contract/remix/recipe'
+import { uploadRoutes } from './routes/uploads'
+import { userRoutes } from './routes/users'
+import { wumpusRoutes } from './routes/wumpuses'
 
-export interface AppDeps {
-  config: Config
-  store: Store
-  logger: Logger
-  /** Firebase ID token verification; by default against this deployment's project or emulator. */
-  verifyIdToken?: VerifyIdToken
-  /** Download counting; the process that owns the app closes it (flushing pending counts) at exit. */
-  downloads?: DownloadCounter
-  /** Card previews and platform exports; by default made in the shared render worker. */
-  derivedMedia?: DerivedMediaService
-  /** The sessions' clock, in ms since the epoch (tests move it). */
-  now?: () => number
-  /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
-  revokeSignIns?: (uid: string) => Promise<void>
-}
-
-/** What every router gets: the settings, the store and the services built once per app. */
-export interface RouteDeps {
-  config: Config
-  store: Store
-  logger: Logger
-  verifyIdToken: VerifyIdToken
-  sessions: SessionService
-  limits: RateLimits
-  audit: AuditLog
-  downloads: DownloadCounter
-  derivedMedia: DerivedMediaService
-  revokeSignIns: (uid: string) => Promise<void>
-  /** The colour slots and presets a remix of an animation can use (kept per Lottie file). */
-  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>
-  /** Keys in the file URLs of private remixes. */
-  fileKeys: FileKeys
-}
-
-export function createRouteDeps({
-  config,
-  store,
-  logger,
-  verifyIdToken = defaultIdTokenVerifier(config),
-  downloads = new DownloadCounter(store, { logger }),
-  derivedMedia = createDerivedMediaService({ store, logger }),
-  now,
-  revokeSignIns = defaultSignInRevoker(config),
-}: AppDeps): RouteDeps {
-  return {
-    config,
-    store,
-    logger,
-    verifyIdToken,
-    sessions: createSessionService({
-      store,
-      secret: config.jwtSecret,
-      ttlSeconds: config.jwtTtlSeconds,
-      maxAgeSeconds: config.sessionMaxAgeSeconds,
-      idleSeconds: config.sessionIdleSeconds,
-      now,
-    }),
-    limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
-    audit: createAuditLog(store, logger),
-    downloads,
-    derivedMedia,
-    revokeSignIns,
-    colourChoices: createColourChoices(store),
-    fileKeys: createFileKeys(config.jwtSecret),
-  }
-}
-
-/** The whole HTTP application, without listening: tests drive it in-process. */
-export function createApp(input: AppDeps): Koa {
-  const deps = createRouteDeps(input)
+/** The whole HTTP application on what the composition root built (createRouteDeps), without listening: tests drive it in-process. */
+export function createApp(deps: RouteDeps): Koa {
   const { config, logger } = deps
   // Behind proxies, ctx.ip is the entry trustProxyHops from the right of X-Forwarded-For (what the outermost
   // proxy saw), never one the client wrote; without them, the socket's address.
@@ -130,7 +49,16 @@ export function createApp(input: AppDeps): Koa {
     app.use(router.routes())
     app.use(router.allowedMethods({ throw: true }))
   }
-  app.use(serverRenderedPages({ store: deps.store, logger, staticDir: config.staticDir, ssrDir: config.ssrDir, limits: deps.limits }))
+  app.use(
+    serverRenderedPages({
+      store: deps.store,
+      logger,
+      staticDir: config.staticDir,
+      ssrDir: config.ssrDir,
+      limits: deps.limits,
+      lists: { gallery: deps.galleryPages, tags: deps.tagLists, emoji: deps.emojiLists },
+    }),
+  )
   app.use(linkPreviewPages({ store: deps.store, staticDir: config.staticDir, publicUrl: config.publicUrl }))
   app.use(staticApp(config.staticDir, { exclude: ['/api'] }))
   return app
@@ -155,39 +83,4 @@ export function appRouters(deps: RouteDeps): Router[] {
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]
-}
-
-/** Firebase refuses the account's refresh tokens from now on, and our sign-in exchange its older ID tokens ('revoked'). */
-function defaultSignInRevoker(config: Config): (uid: string) => Promise<void> {
-  return async (uid) => {
-    try {
-      await firebaseAdminAuth(config).revokeRefreshTokens(uid)
-    } catch (error) {
-      if ((error as { code?: string }).code === 'auth/user-not-found') return
-      throw new HttpError('STORE_UNAVAILABLE', 'Sign-ins cannot be revoked right now, try again shortly')
-    }
-  }
-}
-
-function defaultIdTokenVerifier(config: Config): VerifyIdToken {
-  const auth = firebaseAdminAuth(config)
-  return createIdTokenVerifier({
-    projectId: config.firebase.projectId,
-    emulator: Boolean(config.firebase.authEmulatorHost),
-    signingKeys: googleSigningKeys(),
-    lookupAccount: async (uid) => {
-      try {
-        const user = await auth.getUser(uid)
-        return {
-          disabled: user.disabled,
-          tokensValidAfterTime: user.tokensValidAfterTime,
-          email: user.email,
-          emailVerified: user.emailVerified,
-        }
-      } catch (error) {
-        if ((error as { code?: string }).code === 'auth/user-not-found') return undefined
-        throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')
-      }
-    },
-  })
 }

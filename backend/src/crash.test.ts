@@ -9,9 +9,9 @@ import { wumpusListSchema, wumpusSchema } from '../../contract/wumpus'
 import { freePortRun } from '../test/support/ports'
 import { sessionKey, signSessionToken } from './auth/session-token'
 import { loadConfig } from './config'
-import { buildGif } from './media/test-fixtures/gif'
-import { lottieBytes } from './media/test-fixtures/lottie'
-import { buildApng } from './media/test-fixtures/png'
+import { buildGif } from '../test/fixtures/gif'
+import { lottieBytes } from '../test/fixtures/lottie'
+import { buildApng } from '../test/fixtures/png'
 import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 
 /**

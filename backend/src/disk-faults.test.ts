@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestServer, type TestServer } from '../test/support/test-server'
-import { buildGif } from './media/test-fixtures/gif'
+import { buildGif } from '../test/fixtures/gif'
 import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 
 /**

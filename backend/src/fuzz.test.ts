@@ -4,11 +4,12 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isErrorBody } from '../../contract/errors'
 import { addWumpus, startTestServer, type TestServer } from '../test/support/test-server'
-import { appRouters, createRouteDeps } from './app'
+import { appRouters } from './app'
+import { createRouteDeps } from './composition'
 import { createLogger } from './logger'
-import { buildGif } from './media/test-fixtures/gif'
-import { lottieBytes } from './media/test-fixtures/lottie'
-import { buildApng, stillPng } from './media/test-fixtures/png'
+import { buildGif } from '../test/fixtures/gif'
+import { lottieBytes } from '../test/fixtures/lottie'
+import { buildApng, stillPng } from '../test/fixtures/png'
 
 /**
  * A seeded fuzz run against the real server: every endpoint, every kind of caller, hostile input

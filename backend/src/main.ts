@@ -3,17 +3,15 @@ import { rm } from 'node:fs/promises'
 import { ConfigError, loadConfig } from './config'
 import { createLogger } from './logger'
 import { createApp } from './app'
+import { createRouteDeps } from './composition'
 import { createStore } from './store/create-store'
 import { StoreUnavailableError } from './store/port'
 import { DataDirInUseError } from './store/sqlite/database'
 import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
-import { closeRenderPool } from './media/render-pool'
-import { remakeStaleRemixes } from './services/remixes'
+import { closeRenderPool } from './media/render/render-pool'
 import { startOrphanSweeper } from './orphan-files'
-import { DownloadCounter } from './services/download-counts'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
-import { createDerivedMediaService } from './services/derived-media'
 
 async function main() {
   let config
@@ -48,10 +46,10 @@ async function main() {
   // Uploads a previous run was receiving when it stopped.
   await rm(uploadTempDir(config), { recursive: true, force: true })
 
-  const downloads = new DownloadCounter(store, { logger })
-  // Other instances on the same MongoDB share the work: each looks for jobs published or left elsewhere.
-  const derivedMedia = createDerivedMediaService({ store, logger, pollMs: config.renderPollSeconds * 1000 })
-  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia }).listen(config.port, config.host))
+  // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
+  const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
+  const { downloads, derivedMedia } = deps
+  const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
@@ -63,7 +61,7 @@ async function main() {
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
   // Remixes whose original's Lottie changed while the remakes were cut short (a stop, a crash), in the background.
-  void remakeStaleRemixes({ store, config, logger, derivedMedia }).then(
+  void deps.remixes.remakeStale().then(
     ({ remade }) => remade > 0 && logger.info('remixes made again', { remade }),
     (error: unknown) => logger.error('making remixes again failed', { error: String(error) }),
   )

@@ -1,20 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openSqliteStore } from './store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../test/support/temp-store'
 import type { NewFile, Store } from './store/port'
 import { sweepOrphanFiles } from './orphan-files'
 
-let dir: string
+let temp: TempStore
 let store: Store
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-orphans-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-orphans-')
+  store = temp.store
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 
 const put = (filename: string, purpose?: NewFile['purpose']) =>

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
+import { fileIdOfPath } from '../../contract/api-paths'
 import type { Logger } from './logger'
 import type { Store, StoredFile } from './store/port'
 
 const DAY_MS = 24 * 60 * 60 * 1000
-const FILE_URL_ID = /^\/api\/files\/([0-9a-f]{24})/
 
 /**
  * Removes uploads nobody used: animation files no record refers to, derived files (previews and
@@ -16,7 +16,7 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
   const usedImages = new Set<string>()
   for (const user of await store.users.list()) {
     for (const url of [user.photo, user.cover]) {
-      const id = FILE_URL_ID.exec(url)?.[1]
+      const id = fileIdOfPath(url)
       if (id) usedImages.add(id)
     }
   }

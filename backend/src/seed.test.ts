@@ -1,25 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from './logger'
-import { demoMascots } from './media/demo-set'
+import { demoMascots } from './media/demo/demo-set'
 import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, completeDemoGallery } from './seed'
-import { openSqliteStore } from './store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../test/support/temp-store'
 import type { Store } from './store/port'
-import { sampleWumpus } from './store/store-contract'
+import { sampleWumpus } from '../test/store-behaviour/store-behaviour'
 
 const logger = createLogger('silent')
-let dataDir: string
+let temp: TempStore
 let store: Store
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-seed-'))
-  store = await openSqliteStore({ dataDir })
+  temp = await openTempStore('wumpus-seed-')
+  store = temp.store
 })
 afterEach(async () => {
-  await store.close()
-  await rm(dataDir, { recursive: true, force: true })
+  await temp.close()
 })
 
 describe('completeDemoGallery', () => {

@@ -3,7 +3,7 @@ import type { FileRef, Store, WumpusRecord } from './store/port'
 import { stickerEmojiListSchema } from '../../contract/emoji'
 import { keywordsSchema } from '../../contract/wumpus-write'
 import { CONTENT_TYPE, MEDIA_FORMATS, PAGE_SIZE_MAX, type MediaFormat } from '../../contract/limits'
-import { demoMascots, renderDemoSet, type DemoMascot } from './media/demo-set'
+import { demoMascots, renderDemoSet, type DemoMascot } from './media/demo/demo-set'
 
 /**
  * The demo content's owner. Its address is on a reserved top-level domain (.invalid, RFC 2606):

@@ -7,14 +7,15 @@ import { userSchema } from '../../contract/user'
 import { wumpusListSchema, wumpusSchema } from '../../contract/wumpus'
 import { startMongoWireServer, type MongoWireServer } from '../test/support/mongo-wire-server'
 import { createApp } from './app'
+import { createRouteDeps } from './composition'
 import { sessionKey, signSessionToken } from './auth/session-token'
 import { loadConfig } from './config'
 import { hardenServer } from './http/node-server'
 import { RATE_LIMITS } from './http/rate-limit'
 import { createLogger } from './logger'
-import { buildGif } from './media/test-fixtures/gif'
-import { lottieBytes } from './media/test-fixtures/lottie'
-import { buildApng } from './media/test-fixtures/png'
+import { buildGif } from '../test/fixtures/gif'
+import { lottieBytes } from '../test/fixtures/lottie'
+import { buildApng } from '../test/fixtures/png'
 import { openMongoStore } from './store/mongo/open-mongo-store'
 import type { Store } from './store/port'
 
@@ -47,7 +48,7 @@ async function startInstance(uri: string): Promise<Instance> {
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
   })
   const store = await openMongoStore({ uri, dbName })
-  const server = hardenServer(createApp({ config, store, logger: createLogger('silent') }).listen(0, '127.0.0.1'))
+  const server = hardenServer(createApp(createRouteDeps({ config, store, logger: createLogger('silent') })).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

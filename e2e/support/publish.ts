@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
 import { wumpusSchema, type Wumpus } from '../../contract/wumpus'
-import { buildGif } from '../../backend/src/media/test-fixtures/gif'
-import { lottieBytes } from '../../backend/src/media/test-fixtures/lottie'
-import { buildApng } from '../../backend/src/media/test-fixtures/png'
+import { buildGif } from '../../backend/test/fixtures/gif'
+import { lottieBytes } from '../../backend/test/fixtures/lottie'
+import { buildApng } from '../../backend/test/fixtures/png'
 
 const folder = mkdtempSync(path.join(tmpdir(), 'wumpus-e2e-files-'))
 const fixture = (name: string, bytes: Uint8Array) => {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto'
 import jwt from 'jsonwebtoken'
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { createIdTokenVerifier, type AccountLookup } from './firebase-id-token'
 
 // Production mode: tokens must be RS256-signed by one of the provider's keys. The keys here are local.
@@ -40,9 +40,9 @@ async function reason(promise: Promise<unknown>): Promise<string> {
   try {
     await promise
   } catch (error) {
-    expect(error).toBeInstanceOf(HttpError)
-    expect((error as HttpError).status).toBe(401)
-    return ((error as HttpError).details as { reason: string }).reason
+    expect(error).toBeInstanceOf(DomainError)
+    expect((error as DomainError).kind).toBe('unauthenticated')
+    return ((error as DomainError).details as { reason: string }).reason
   }
   throw new Error('the token was accepted')
 }

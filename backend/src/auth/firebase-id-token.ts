@@ -1,5 +1,5 @@
 import jwt, { type JwtPayload } from 'jsonwebtoken'
-import { HttpError } from '../http/http-error'
+import { DomainError, unauthenticated, unavailable } from '../domain/errors'
 
 /** Who a verified Firebase ID token speaks for. */
 export interface FirebaseIdentity {
@@ -40,7 +40,7 @@ export interface IdTokenVerifierOptions {
   clockTolerance?: number
 }
 
-const unauthenticated = (message: string, reason: string) => new HttpError('UNAUTHENTICATED', message, { reason })
+const refused = (message: string, reason: string) => unauthenticated(message, { reason })
 
 /**
  * Verifies a Firebase ID token as firebase-admin does (RS256 against Google's keys, audience, issuer,
@@ -52,51 +52,50 @@ export function createIdTokenVerifier(options: IdTokenVerifierOptions) {
 
   return async function verifyIdToken(token: string): Promise<FirebaseIdentity> {
     const decoded = jwt.decode(token, { complete: true })
-    if (!decoded || typeof decoded.payload !== 'object') throw unauthenticated('Not a valid sign-in token', 'malformed')
+    if (!decoded || typeof decoded.payload !== 'object') throw refused('Not a valid sign-in token', 'malformed')
     const { alg, kid } = decoded.header
 
     let payload: JwtPayload
     try {
       const verifyOptions = { audience: options.projectId, issuer, clockTolerance }
       if (options.emulator) {
-        if (alg !== 'none') throw unauthenticated('Not a valid sign-in token', 'algorithm')
+        if (alg !== 'none') throw refused('Not a valid sign-in token', 'algorithm')
         payload = jwt.verify(token, '', { ...verifyOptions, algorithms: ['none'] }) as JwtPayload
       } else {
-        if (alg !== 'RS256' || !kid) throw unauthenticated('Not a valid sign-in token', 'algorithm')
+        if (alg !== 'RS256' || !kid) throw refused('Not a valid sign-in token', 'algorithm')
         const key = (await options.signingKeys())[kid]
-        if (!key) throw unauthenticated('Not a valid sign-in token', 'unknown-key')
+        if (!key) throw refused('Not a valid sign-in token', 'unknown-key')
         payload = jwt.verify(token, key, { ...verifyOptions, algorithms: ['RS256'] }) as JwtPayload
       }
     } catch (error) {
-      if (error instanceof HttpError) throw error
-      if (error instanceof jwt.TokenExpiredError) throw unauthenticated('Your sign-in has expired, sign in again', 'expired')
-      throw unauthenticated('Not a valid sign-in token', 'invalid')
+      if (error instanceof DomainError) throw error
+      if (error instanceof jwt.TokenExpiredError) throw refused('Your sign-in has expired, sign in again', 'expired')
+      throw refused('Not a valid sign-in token', 'invalid')
     }
 
     const now = Date.now() / 1000
     const authTime = typeof payload.auth_time === 'number' ? payload.auth_time : NaN
     if (typeof payload.sub !== 'string' || payload.sub.length === 0 || payload.sub.length > 128) {
-      throw unauthenticated('Not a valid sign-in token', 'subject')
+      throw refused('Not a valid sign-in token', 'subject')
     }
     if (!(authTime <= now + clockTolerance) || typeof payload.iat !== 'number' || payload.iat > now + clockTolerance) {
-      throw unauthenticated('Not a valid sign-in token', 'time')
+      throw refused('Not a valid sign-in token', 'time')
     }
     if (typeof payload.email !== 'string' || payload.email.length === 0) {
-      throw unauthenticated('This account has no email address', 'no-email')
+      throw refused('This account has no email address', 'no-email')
     }
 
     const account = await options.lookupAccount(payload.sub)
-    if (!account) throw unauthenticated('This account no longer exists', 'no-account')
-    if (account.disabled) throw unauthenticated('This account has been disabled', 'disabled')
+    if (!account) throw refused('This account no longer exists', 'no-account')
+    if (account.disabled) throw refused('This account has been disabled', 'disabled')
     if (account.tokensValidAfterTime && authTime * 1000 < Date.parse(account.tokensValidAfterTime)) {
-      throw unauthenticated('Your sign-in was revoked, sign in again', 'revoked')
+      throw refused('Your sign-in was revoked, sign in again', 'revoked')
     }
 
     let email = payload.email
     let emailVerified = payload.email_verified === true
     if (options.emulator) {
-      if (typeof account.email !== 'string' || account.email.length === 0)
-        throw unauthenticated('This account has no email address', 'no-email')
+      if (typeof account.email !== 'string' || account.email.length === 0) throw refused('This account has no email address', 'no-email')
       email = account.email
       emailVerified = account.emailVerified === true
     }
@@ -122,7 +121,7 @@ export function googleSigningKeys(fetchImpl: typeof fetch = fetch): SigningKeys 
   return async () => {
     if (cached && Date.now() < cached.until) return cached.keys
     const res = await fetchImpl(GOOGLE_CERTS_URL)
-    if (!res.ok) throw new HttpError('STORE_UNAVAILABLE', 'Sign-in cannot be checked right now, try again shortly')
+    if (!res.ok) throw unavailable('Sign-in cannot be checked right now, try again shortly')
     const maxAge = Number(/max-age=(\d+)/.exec(res.headers.get('cache-control') ?? '')?.[1] ?? 0)
     cached = { keys: (await res.json()) as Record<string, string>, until: Date.now() + maxAge * 1000 }
     return cached.keys

@@ -1,7 +1,7 @@
 import { createSecretKey, type KeyObject } from 'node:crypto'
 import jwt from 'jsonwebtoken'
 import { sessionClaimsSchema, type SessionClaims } from '../../../contract/user'
-import { HttpError } from '../http/http-error'
+import { unauthenticated } from '../domain/errors'
 
 const ISSUER = 'wumpus-gallery'
 
@@ -43,12 +43,12 @@ export function verifySessionToken(token: string, key: KeyObject, nowSeconds = M
     payload = jwt.verify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: ISSUER, clockTimestamp: nowSeconds })
   } catch (error) {
     if (error instanceof jwt.TokenExpiredError) {
-      throw new HttpError('UNAUTHENTICATED', 'Your session has expired', { reason: 'expired' })
+      throw unauthenticated('Your session has expired', { reason: 'expired' })
     }
-    throw new HttpError('UNAUTHENTICATED', 'Not a valid session', { reason: 'invalid' })
+    throw unauthenticated('Not a valid session', { reason: 'invalid' })
   }
   const claims = sessionClaimsSchema.safeParse(payload)
-  if (!claims.success) throw new HttpError('UNAUTHENTICATED', 'Not a valid session', { reason: 'invalid' })
+  if (!claims.success) throw unauthenticated('Not a valid session', { reason: 'invalid' })
   return claims.data
 }
 
@@ -61,7 +61,7 @@ export function sessionIdToRenew(token: string, key: KeyObject): string | undefi
   try {
     payload = jwt.verify(token, key, { algorithms: ['HS256'], issuer: ISSUER, audience: ISSUER, ignoreExpiration: true })
   } catch {
-    throw new HttpError('UNAUTHENTICATED', 'The session to renew is not valid', { reason: 'invalid' })
+    throw unauthenticated('The session to renew is not valid', { reason: 'invalid' })
   }
   const sid = (payload as { sid?: unknown }).sid
   return typeof sid === 'string' ? sid : undefined

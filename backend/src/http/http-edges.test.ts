@@ -6,6 +6,7 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isErrorBody } from '../../../contract/errors'
 import { createApp } from '../app'
+import { createRouteDeps } from '../composition'
 import { loadConfig } from '../config'
 import { createLogger } from '../logger'
 import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
@@ -179,14 +180,16 @@ describe('security headers', () => {
       LOG_LEVEL: 'silent',
     })
     const store = await openSqliteStore({ dataDir: `${server.dataDir}/production` })
-    const app = createApp({
-      config,
-      store,
-      logger: createLogger('silent'),
-      verifyIdToken: async () => {
-        throw new Error('unused')
-      },
-    })
+    const app = createApp(
+      createRouteDeps({
+        config,
+        store,
+        logger: createLogger('silent'),
+        verifyIdToken: async () => {
+          throw new Error('unused')
+        },
+      }),
+    )
     const listener = app.listen(0, '127.0.0.1')
     await new Promise((resolve) => listener.once('listening', resolve))
     try {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildGif } from '../media/test-fixtures/gif'
+import { buildGif } from '../../test/fixtures/gif'
 import type { DerivedMedia, WumpusRecord } from '../store/port'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 

@@ -1,11 +1,10 @@
 import type { IncomingMessage } from 'node:http'
 import { randomUUID } from 'node:crypto'
 import type { Context, Middleware } from 'koa'
-import { ZodError } from 'zod'
-import { FileInUseError, InvalidCursorError, StoreUnavailableError } from '../store/port'
 import type { Logger } from '../logger'
 import { logSecurityEvent, routePattern } from '../security-log'
-import { HttpError, isDiskFault, reasonOf, storeUnavailable } from './http-error'
+import { reasonOf } from '../domain/errors'
+import { HttpError, toHttpError } from './http-error'
 
 const REQUEST_ID = /^[\w.-]{1,64}$/
 
@@ -114,44 +113,6 @@ function dropRestOfBody(req: IncomingMessage): Promise<void> {
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
   return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0')
-}
-
-/** zlib and brotli stream errors: a request body whose Content-Encoding does not decode. */
-function isDecodingError(caught: unknown): boolean {
-  const code = (caught as { code?: unknown } | null)?.code
-  // zlib: Z_DATA_ERROR, Z_BUF_ERROR...; brotli: ERR__ERROR_FORMAT_PADDING_2 and the like.
-  return typeof code === 'string' && /^(Z_|ERR__ERROR_|ERR_BROTLI)/.test(code)
-}
-
-function toHttpError(caught: unknown): HttpError {
-  if (caught instanceof HttpError) return caught
-  if (caught instanceof ZodError) {
-    return new HttpError(
-      'BAD_REQUEST',
-      'The request is not valid',
-      caught.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-    )
-  }
-  if (caught instanceof InvalidCursorError) return new HttpError('BAD_REQUEST', caught.message)
-  if (caught instanceof StoreUnavailableError || isDiskFault(caught)) return storeUnavailable()
-  if (caught instanceof FileInUseError)
-    return new HttpError('CONFLICT', 'A file of this animation already belongs to another animation', { fileIds: caught.fileIds })
-  if (isDecodingError(caught)) return new HttpError('BAD_REQUEST', 'The request body does not match its Content-Encoding')
-  // Errors from koa-body / http-errors carry a status: body too large, malformed JSON, wrong type.
-  const status = (caught as { status?: unknown })?.status
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (status === 413) return new HttpError('PAYLOAD_TOO_LARGE', 'The request body is too large')
-    if (status === 415) {
-      const encoding = /Content-Encoding/i.test(String((caught as { message?: unknown }).message))
-      return new HttpError('UNSUPPORTED_MEDIA_TYPE', encoding ? 'Unsupported Content-Encoding' : 'Unsupported content type')
-    }
-    if (status === 401) return new HttpError('UNAUTHENTICATED', 'Sign in first')
-    if (status === 403) return new HttpError('FORBIDDEN', 'Not allowed')
-    if (status === 404) return new HttpError('NOT_FOUND', 'Not found')
-    if (status === 405) return new HttpError('METHOD_NOT_ALLOWED', 'This method is not allowed here')
-    return new HttpError('BAD_REQUEST', status === 400 ? 'The request body is not valid JSON' : 'Bad request')
-  }
-  return new HttpError('INTERNAL', 'Something went wrong on our side')
 }
 
 /** The hosts the Firebase Auth SDK calls: sign-in (Identity Toolkit) and token refresh (Secure Token). */

@@ -1,4 +1,4 @@
-import { notFound } from './http-error'
+import { HttpError } from './http-error'
 import { idSchema } from '../../../contract/wumpus'
 
 /** The `:id` path parameter when it is a well-formed id; undefined otherwise (the caller answers 404). */
@@ -12,6 +12,6 @@ export function emailParam(ctx: { params: Record<string, string | undefined> }):
   const email = String(ctx.params.email ?? '')
     .trim()
     .toLowerCase()
-  if (!email.includes('@') || email.length > 254) throw notFound('No such user')
+  if (!email.includes('@') || email.length > 254) throw new HttpError('NOT_FOUND', 'No such user')
   return email
 }

@@ -10,8 +10,8 @@ import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage 
 import type { Logger } from '../logger'
 import { HttpError } from './http-error'
 import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
-import { galleryPages } from '../services/gallery-pages'
-import { emojiLists, tagLists } from '../services/counted-lists'
+import type { GalleryPages } from './gallery-pages'
+import type { CountedLists } from './counted-lists'
 import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
 import type { RateLimits } from './rate-limit'
@@ -26,19 +26,28 @@ export interface ServerRenderedPagesOptions {
   ssrDir: string
   /** A search in the page URL counts against the API's search limit. */
   limits: RateLimits
+  /** The API's cached lists, whose answers the pages hold. */
+  lists: ListCaches
+}
+
+/** The cached API lists a page is made of: the same caches the API answers from. */
+export interface ListCaches {
+  gallery: GalleryPages
+  tags: CountedLists
+  emoji: CountedLists
 }
 
 /** The public pages rendered on the server, with the API reads each one makes while it loads. */
-const PAGES: Record<string, (store: Store, search: GalleryListFilter) => Promise<ApiAnswers>> = {
-  '/': async (store, search) => {
+const PAGES: Record<string, (lists: ListCaches, search: GalleryListFilter) => Promise<ApiAnswers>> = {
+  '/': async (lists, search) => {
     const list = wumpusListPath(search)
     const [listPath, listQuery = ''] = list.split('?')
     const tags = tagListPath(HOME_TAG_CHIPS)
     const emoji = emojiListPath(HOME_EMOJI_CHIPS)
     const [listPage, tagPage, emojiPage] = await Promise.all([
-      galleryPages(store).page(listPath!, listQuery),
-      tagLists(store).page(tags.split('?')[1]!),
-      emojiLists(store).page(emoji.split('?')[1]!),
+      lists.gallery.page(listPath!, listQuery),
+      lists.tags.page(tags.split('?')[1]!),
+      lists.emoji.page(emoji.split('?')[1]!),
     ])
     return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage), [emoji]: jsonAnswer(emojiPage) }
   },
@@ -78,7 +87,7 @@ const jsonAnswer = (page: CachedPage) => ({
  * (the full stylesheet loads without blocking). Pages are cached until the gallery changes, with ETags.
  * Without a server build (or if rendering fails) the static app shell is served as before.
  */
-export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits }: ServerRenderedPagesOptions): Middleware {
+export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, lists }: ServerRenderedPagesOptions): Middleware {
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
   // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
@@ -124,7 +133,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits }
     const revision = cache.revision()
     const pathname = url.split('?')[0]!
     try {
-      const answers = await PAGES[pathname]!(store, search)
+      const answers = await PAGES[pathname]!(lists, search)
       const { html, head, title } = await app.renderPage({ url, answers })
       const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
       const page = cache.set(key, revision, document, {})

@@ -3,9 +3,9 @@ import { activityListSchema, type ActivityEntry } from '../../../contract/audit'
 import { wumpusSchema } from '../../../contract/wumpus'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
-import { buildGif } from '../media/test-fixtures/gif'
-import { lottieBytes } from '../media/test-fixtures/lottie'
-import { buildApng } from '../media/test-fixtures/png'
+import { buildGif } from '../../test/fixtures/gif'
+import { lottieBytes } from '../../test/fixtures/lottie'
+import { buildApng } from '../../test/fixtures/png'
 
 let server: TestServer
 let admin: string

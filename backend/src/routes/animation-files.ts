@@ -1,18 +1,17 @@
 import Router from '@koa/router'
 import { animationFormatSchema, lottieLinkRequestSchema, renderRequestSchema } from '../../../contract/wumpus-write'
 import type { MediaFormat } from '../../../contract/limits'
-import type { RouteDeps } from '../app'
-import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
+import type { RouteDeps } from './route-deps'
+import { requireAdmin, requireSession, sessionOf } from '../http/require-session'
 import { HttpError } from '../http/http-error'
 import { toApiUploadedFile } from '../http/mappers/file'
 import { multipart, singleUploadedFile } from '../http/multipart'
-import { renderUploadedLottie, uploadAnimationFile, uploadLottieLink } from '../services/animation-files'
 
 /** Uploading the three files of an animation one by one, so the admin sees each checked before publishing. */
-export function animationFileRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'limits' | 'logger'>): Router {
-  const { store, config, limits } = deps
+export function animationFileRoutes(deps: RouteDeps): Router {
+  const { config, limits } = deps
   const router = new Router()
-  const admin = [requireSession(deps.sessions), requireAdmin(store)]
+  const admin = [requireSession(deps.sessions), requireAdmin(deps.accounts)]
   const largest = Math.max(config.limits.gif, config.limits.apng, config.limits.lottie)
 
   router.post(
@@ -29,7 +28,7 @@ export function animationFileRoutes(deps: Pick<RouteDeps, 'store' | 'config' | '
     async (ctx) => {
       const format = ctx.state.format as MediaFormat
       const { bytes, name } = await singleUploadedFile(ctx)
-      const uploaded = await uploadAnimationFile(deps, sessionOf(ctx).email, { format, bytes, name })
+      const uploaded = await deps.animationFiles.upload(sessionOf(ctx).email, { format, bytes, name })
       ctx.status = 201
       ctx.body = toApiUploadedFile(uploaded)
     },
@@ -37,14 +36,14 @@ export function animationFileRoutes(deps: Pick<RouteDeps, 'store' | 'config' | '
 
   router.post('/uploads/lottie-link', ...admin, limits.guard('lottieLink'), async (ctx) => {
     const { url } = lottieLinkRequestSchema.parse(ctx.request.body ?? {})
-    const uploaded = await uploadLottieLink(deps, sessionOf(ctx).email, url)
+    const uploaded = await deps.animationFiles.uploadLink(sessionOf(ctx).email, url)
     ctx.status = 201
     ctx.body = toApiUploadedFile(uploaded)
   })
 
   router.post('/renders', ...admin, limits.guard('render'), async (ctx) => {
     const { lottie } = renderRequestSchema.parse(ctx.request.body ?? {})
-    const rendered = await renderUploadedLottie(deps, sessionOf(ctx).email, lottie)
+    const rendered = await deps.animationFiles.render(sessionOf(ctx).email, lottie)
     ctx.status = 201
     ctx.body = { gif: toApiUploadedFile(rendered.gif), apng: toApiUploadedFile(rendered.apng) }
   })

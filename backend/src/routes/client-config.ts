@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import type { ClientConfig } from '../../../contract/client-config'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 
 /** Public settings the built app reads at run time, so one build serves every deployment. */
-export function clientConfigRoutes({ config }: Pick<RouteDeps, 'config'>): Router {
+export function clientConfigRoutes({ config }: RouteDeps): Router {
   const router = new Router()
   const body: ClientConfig = {
     firebase: {

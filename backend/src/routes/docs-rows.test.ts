@@ -2,11 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { appRouters, createRouteDeps } from '../app'
+import { appRouters } from '../app'
+import { createRouteDeps } from '../composition'
 import { loadConfig } from '../config'
 import { createLogger } from '../logger'
 import { createDerivedMediaService, type DerivedMediaService } from '../services/derived-media'
-import { DownloadCounter } from '../services/download-counts'
+import { createDownloadCounter, type DownloadCounter } from '../services/download-counts'
 import { createStore } from '../store/create-store'
 import type { Store } from '../store/port'
 import { anchorsOf, codeSpans, REPO_ROOT, repoFile, section, tableRows } from '../../test/support/markdown'
@@ -50,7 +51,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-docs-rows-'))
   store = await createStore({ dataDir })
   const logger = createLogger('silent')
-  downloads = new DownloadCounter(store, { logger })
+  downloads = createDownloadCounter(store, { logger })
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
 })
 afterAll(async () => {

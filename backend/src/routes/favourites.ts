@@ -1,28 +1,28 @@
 import Router from '@koa/router'
 import { favouriteListPath } from '../../../contract/api-paths'
 import { favouriteListQuerySchema } from '../../../contract/favourites'
-import type { RouteDeps } from '../app'
-import { requireSession, sessionOf, viewerOf } from '../auth/require-session'
+import type { RouteDeps } from './route-deps'
+import { requireSession, sessionOf, viewerOf } from '../http/require-session'
+import { toApiFavourite } from '../http/mappers/favourite'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
-import { createFavouriteService } from '../services/favourites'
 
 /**
  * One's own favourites (services/favourites.ts has the rules): any signed-in user, with a verified email
  * or not. Private to the account: never kept by caches.
  */
-export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'limits' | 'fileKeys'>): Router {
-  const favourites = createFavouriteService(deps.store, deps.fileKeys)
+export function favouriteRoutes(deps: RouteDeps): Router {
+  const { favourites } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   const write = deps.limits.guard('favourite')
 
   router.get('/me/favourites', session, async (ctx) => {
     const query = favouriteListQuerySchema.parse(ctx.query)
-    const page = await favourites.list((await viewerOf(ctx, deps.store))!, query)
+    const page = await favourites.list((await viewerOf(ctx, deps.accounts))!, query)
     setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items
+    ctx.body = page.items.map((favourite) => toApiFavourite(favourite, deps.fileKeys))
   })
 
   router.get('/me/favourite-ids', session, async (ctx) => {
@@ -31,7 +31,7 @@ export function favouriteRoutes(deps: Pick<RouteDeps, 'store' | 'sessions' | 'li
   })
 
   router.put('/me/favourites/:id', session, write, async (ctx) => {
-    await favourites.add((await viewerOf(ctx, deps.store))!, idParam(ctx))
+    await favourites.add((await viewerOf(ctx, deps.accounts))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })

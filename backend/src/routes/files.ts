@@ -1,10 +1,9 @@
 import Router from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
+import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
 import { idParam } from '../http/params'
-import { findFile, readStoredFile } from '../services/files'
-import { remixOfFile } from '../services/remixes'
-import { optionalSession, viewerOf } from '../auth/require-session'
+import { optionalSession, viewerOf } from '../http/require-session'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
@@ -12,13 +11,13 @@ import { contentDisposition } from '../http/content-disposition'
  * `?download=1` asks for an attachment, and counts as a download of the file's animation. The files of a
  * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown).
  */
-export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads' | 'sessions' | 'fileKeys'>): Router {
-  const { store, downloads } = deps
+export function fileRoutes(deps: RouteDeps): Router {
+  const { files, downloads } = deps
   const router = new Router()
 
   router.get(['/files/:id', '/files/:id/:name'], optionalSession(deps.sessions), async (ctx) => {
-    const info = await findFile(store, idParam(ctx))
-    const remix = await remixOfFile(store, info, await viewerOf(ctx, store), deps.fileKeys.valid(info.id, ctx.query.key))
+    const info = await files.find(idParam(ctx))
+    const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), deps.fileKeys.valid(info.id, ctx.query.key))
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256
@@ -28,11 +27,11 @@ export function fileRoutes(deps: Pick<RouteDeps, 'store' | 'downloads' | 'sessio
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
-      if (download) void downloads.countFile(info.id, ctx.ip)
+      if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
       return
     }
-    const bytes = await readStoredFile(store, info.id)
-    if (download) void downloads.countFile(info.id, ctx.ip)
+    const bytes = await files.read(info.id)
+    if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
     ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
     ctx.type = info.contentType
   })

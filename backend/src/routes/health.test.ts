@@ -5,6 +5,7 @@ import { errorBody } from '../../test/support/error-body'
 import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { createApp } from '../app'
+import { createRouteDeps } from '../composition'
 import { createLogger } from '../logger'
 import { openMongoStore } from '../store/mongo/open-mongo-store'
 
@@ -40,7 +41,7 @@ describe('readiness on MongoDB', () => {
   it('answers 503 in its own shape once the database goes away, and the API answers 503 in the error shape', async () => {
     const mongo = await startMongoWireServer()
     const store = await openMongoStore({ uri: mongo.uri, serverSelectionTimeoutMS: 300 })
-    const app = createApp({ config: server.config, store, logger: createLogger('silent') })
+    const app = createApp(createRouteDeps({ config: server.config, store, logger: createLogger('silent') }))
     const listener = app.listen(0, '127.0.0.1')
     await new Promise((resolve) => listener.once('listening', resolve))
     const url = `http://127.0.0.1:${(listener.address() as { port: number }).port}`

@@ -1,9 +1,9 @@
 import Router from '@koa/router'
 import type { Readiness } from '../../../contract/health'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 
 /** Liveness (the process answers) and readiness (the store answers too). */
-export function healthRoutes({ store }: Pick<RouteDeps, 'store'>): Router {
+export function healthRoutes({ store }: RouteDeps): Router {
   const router = new Router()
   router.get('/health', (ctx) => {
     ctx.set('Cache-Control', 'no-store')

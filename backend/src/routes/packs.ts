@@ -10,20 +10,14 @@ import {
   type PackVisibility,
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
-import type { RouteDeps } from '../app'
-import {
-  optionalSession,
-  requireAdmin,
-  requireSession,
-  requireVerifiedEmail,
-  sessionOf,
-  viewerOf,
-  type Actor,
-} from '../auth/require-session'
-import { notFound } from '../http/http-error'
+import type { RouteDeps } from './route-deps'
+import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
+import type { Actor } from '../domain/viewer'
+import { addressKey } from '../http/client-address'
+import { HttpError } from '../http/http-error'
+import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
-import { createPackService } from '../services/packs'
 import { contentDisposition } from '../http/content-disposition'
 
 /**
@@ -32,11 +26,8 @@ import { contentDisposition } from '../http/content-disposition'
  * admins make public packs, any verified user personal ones, listed at /me/packs. Personal packs are
  * never kept by shared caches.
  */
-export function packRoutes(
-  deps: Pick<RouteDeps, 'store' | 'sessions' | 'audit' | 'logger' | 'downloads' | 'config' | 'limits' | 'fileKeys'>,
-): Router {
-  const { store, downloads, config } = deps
-  const packs = createPackService(deps)
+export function packRoutes(deps: RouteDeps): Router {
+  const { downloads, config, fileKeys, packs } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   const maybeSession = optionalSession(deps.sessions)
@@ -46,7 +37,7 @@ export function packRoutes(
   /** The signed-in caller, an admin only with admin power (a verified email). */
   const actorOf = async (ctx: Context): Promise<Actor> => {
     sessionOf(ctx)
-    return (await viewerOf(ctx, store))!
+    return (await viewerOf(ctx, deps.accounts))!
   }
   /** Public packs are revalidated by any cache; personal ones (what a link opens, what an owner sees) are stored by none. */
   const cacheFor = (ctx: Context, visibility: PackVisibility, publicValue: string) =>
@@ -57,7 +48,7 @@ export function packRoutes(
     const page = await packs.list(query)
     setPageHeaders(ctx, page, (cursor) => packListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-cache')
-    ctx.body = page.items
+    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
   })
 
   router.get('/me/packs', session, async (ctx) => {
@@ -65,28 +56,29 @@ export function packRoutes(
     const page = await packs.listPersonal(sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myPackListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items
+    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
   })
 
   router.post('/me/packs', ...write, async (ctx) => {
     const body = createPersonalPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = await packs.createPersonal(sessionOf(ctx).email, body)
+    ctx.body = toApiPack(await packs.createPersonal(sessionOf(ctx).email, body), fileKeys)
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const pack = await packs.detail(ctx.params.id!, await viewerOf(ctx, store))
-    cacheFor(ctx, pack.visibility, 'no-cache')
-    ctx.body = pack
+    const view = await packs.detail(ctx.params.id!, await viewerOf(ctx, deps.accounts))
+    cacheFor(ctx, view.pack.visibility, 'no-cache')
+    ctx.body = toApiPackDetail(view, fileKeys)
   })
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
-    if (!platform.success) throw notFound(`No such platform: use ${PLATFORMS.join(', ')}`)
+    if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${PLATFORMS.join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, store), part)
-    for (const id of zip.wumpusIds) downloads.count(id, ctx.ip)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part)
+    const visitor = addressKey(ctx.ip)
+    for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
     cacheFor(ctx, zip.visibility, 'no-store')
     ctx.type = 'application/zip'
@@ -94,17 +86,17 @@ export function packRoutes(
     ctx.length = zip.bytes
   })
 
-  router.post('/packs', session, requireAdmin(store), deps.limits.guard('pack'), async (ctx) => {
+  router.post('/packs', session, requireAdmin(deps.accounts), deps.limits.guard('pack'), async (ctx) => {
     const body = createPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
-    ctx.body = await packs.create(sessionOf(ctx).email, body)
+    ctx.body = toApiPack(await packs.create(sessionOf(ctx).email, body), fileKeys)
   })
 
   router.put('/packs/:id', ...write, async (ctx) => {
     const { editedAt, ...patch } = updatePackSchema.parse(ctx.request.body ?? {})
     const updated = await packs.update(await actorOf(ctx), ctx.params.id!, patch, { editedAt: editedAt ? new Date(editedAt) : undefined })
-    cacheFor(ctx, updated.visibility, 'no-store')
-    ctx.body = updated
+    cacheFor(ctx, updated.pack.visibility, 'no-store')
+    ctx.body = toApiUpdatedPack(updated, fileKeys)
   })
 
   router.delete('/packs/:id', ...write, async (ctx) => {

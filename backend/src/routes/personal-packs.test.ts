@@ -3,7 +3,7 @@ import { API_PATHS, myPackListPath, packDownloadPath, packPath } from '../../../
 import { activityListSchema } from '../../../contract/audit'
 import { LINK_HEADER, PERSONAL_PACKS_MAX, TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { packDetailSchema, packListSchema, packSchema, updatedPackSchema, type PackVisibility } from '../../../contract/pack'
-import { errorBody } from '../../test/support/error-body'
+import { expectError as expectApiError } from '../../test/support/error-body'
 import { addPackWithSignalFile, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
@@ -51,12 +51,10 @@ async function makePack(token: string, body: Record<string, unknown>) {
 const ownedPack = (owner: string, visibility: PackVisibility) =>
   addPackWithSignalFile(server.store, `Owned ${visibility}`, new Uint8Array([1, 2, 3]), { createdBy: owner, visibility })
 
+/** A refusal, never kept by a cache (personal packs are private). */
 async function expectError(res: Response, status: number, code: string) {
-  expect(res.status).toBe(status)
   expect(res.headers.get('cache-control')).toBe('no-store')
-  const { error } = errorBody(await res.json())
-  expect(error.code).toBe(code)
-  return error
+  return expectApiError(res, status, code)
 }
 
 async function activity() {

@@ -7,11 +7,11 @@ import { remixCreatedSchema } from '../../../contract/remix/remix-api'
 import { stickerExportListSchema } from '../../../contract/stickers'
 import { wumpusListSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
 import { uploadedAnimationFileSchema } from '../../../contract/wumpus-write'
-import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
+import { lottie, lottieBytes } from '../../test/fixtures/lottie'
 import { createLogger } from '../logger'
-import { remakeStaleRemixes } from '../services/remixes'
+import { createRemixService } from '../services/remixes'
 import type { WumpusRecord } from '../store/port'
-import { errorBody } from '../../test/support/error-body'
+import { errorBody, expectError } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
@@ -26,14 +26,6 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const call = (method: string, path: string, token?: string, body?: unknown) => server.call(method, path, token, body)
-
-async function expectError(res: Response, status: number, code: string, reason?: string) {
-  expect(res.status, await res.clone().text()).toBe(status)
-  const { error } = errorBody(await res.json())
-  expect(error.code).toBe(code)
-  if (reason) expect((error.details as { reason?: string }).reason).toBe(reason)
-  return error
-}
 
 let people = 0
 async function someone(options: { emailVerified?: boolean } = {}): Promise<{ email: string; token: string }> {
@@ -356,10 +348,15 @@ describe('remixes left behind', () => {
       purpose: 'animation',
     })
     await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: next.id, filename: next.filename } } })
-    const deps = { store: server.store, config: server.config, logger: createLogger('silent'), derivedMedia: server.derivedMedia }
-    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 1 })
+    const remixes = createRemixService({
+      store: server.store,
+      config: server.config,
+      logger: createLogger('silent'),
+      derivedMedia: server.derivedMedia,
+    })
+    expect(await remixes.remakeStale()).toEqual({ remade: 1 })
     expect((await server.store.wumpuses.get(id))!.remix!.source).toBe(next.id)
-    expect(await remakeStaleRemixes(deps)).toEqual({ remade: 0 })
+    expect(await remixes.remakeStale()).toEqual({ remade: 0 })
   }, 60_000)
 })
 

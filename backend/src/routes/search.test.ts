@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { tagListSchema, wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
-import { errorBody } from '../../test/support/error-body'
+import { expectError } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import type { WumpusRecord } from '../store/port'
 
@@ -52,11 +52,6 @@ async function makeExports(record: WumpusRecord, ready: Platform[]) {
 
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, init)
 const names = async (res: Response) => wumpusListSchema.parse(await res.json()).map((item) => item.name)
-
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status).toBe(status)
-  expect(errorBody(await res.json()).error.code).toBe(code)
-}
 
 describe('GET /api/wumpuses with q, tag and sort', () => {
   it('ranks a word search, whatever the case and accents, with the matching total', async () => {

@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
 import { endedSessionsSchema, sessionResponseSchema } from '../../../contract/user'
-import { errorBody } from '../../test/support/error-body'
+import { expectError } from '../../test/support/error-body'
 import { createAccount, signIn, uniqueEmail, verifyEmail, type EmulatorAccount } from '../../test/support/firebase-emulator'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { createLogger } from '../logger'
@@ -25,13 +25,6 @@ beforeEach(() => {
 const call = (method: string, path: string, token?: string) =>
   fetch(server.url + path, { method, headers: token ? { authorization: `Bearer ${token}` } : {} })
 const profile = (email: string, token: string) => call('GET', `/api/profile/${email}`, token)
-
-async function expectError(res: Response, status: number, code: string, reason?: string) {
-  expect(res.status).toBe(status)
-  const { error } = errorBody(await res.json())
-  expect(error.code).toBe(code)
-  if (reason) expect(error.details).toMatchObject({ reason })
-}
 
 /** The app's sign-in exchange: a Firebase ID token for our session token (`session`: a renewal). */
 async function exchange(email: string, idToken: string, session?: string): Promise<string> {

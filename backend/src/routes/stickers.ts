@@ -1,14 +1,14 @@
 import Router, { type RouterContext } from '@koa/router'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 import { contentDisposition } from '../http/content-disposition'
 import { matchesEtag } from '../http/etag'
 import { toApiStickers } from '../http/mappers/stickers'
 import { sendTimeout } from '../http/node-server'
 import { idParam } from '../http/params'
 import { fileStem } from '../services/derived-media'
-import { cacheControlOf, findVisibleWumpus, remixOfRemix } from '../services/remixes'
-import { createStillPictures } from '../services/still-pictures'
-import { optionalSession, viewerOf } from '../auth/require-session'
+import { cacheControlOf } from '../http/cache-control'
+import { remixOfRemix } from '../services/remixes'
+import { optionalSession, viewerOf } from '../http/require-session'
 
 /**
  * GET /wumpus/{id}/stickers: one file per chat platform, from the facts stored with the animation.
@@ -16,12 +16,11 @@ import { optionalSession, viewerOf } from '../auth/require-session'
  * GET /wumpus/{id}/colours: the colour slots a remix can change, and presets (an original's only).
  * A private remix is unknown to all but its owner and admins here too.
  */
-export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessions' | 'colourChoices' | 'fileKeys'>): Router {
-  const { store, config } = deps
+export function stickerRoutes(deps: RouteDeps): Router {
+  const { config } = deps
   const router = new Router()
-  const stillOf = createStillPictures(store)
   const maybeSession = optionalSession(deps.sessions)
-  const visible = async (ctx: RouterContext) => findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
+  const visible = async (ctx: RouterContext) => deps.wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
 
   router.get('/wumpus/:id/stickers', maybeSession, async (ctx) => {
     const record = await visible(ctx)
@@ -31,7 +30,7 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessio
 
   router.get('/wumpus/:id/still.png', maybeSession, sendTimeout(config.sendTimeoutSeconds), async (ctx) => {
     const record = await visible(ctx)
-    const still = await stillOf(record)
+    const still = await deps.stills.of(record)
     // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.
     ctx.set('Cache-Control', record.remix ? 'private, no-cache' : 'no-cache')
     ctx.set('Content-Disposition', contentDisposition('inline', `${fileStem(record.name)}.png`))
@@ -55,7 +54,7 @@ export function stickerRoutes(deps: Pick<RouteDeps, 'store' | 'config' | 'sessio
       ctx.status = 304
       return
     }
-    ctx.body = await deps.colourChoices(record)
+    ctx.body = await deps.remixes.colourChoices(record)
   })
 
   return router

@@ -1,11 +1,9 @@
 import Router from '@koa/router'
-import { emojiLists, tagLists } from '../services/counted-lists'
-import type { RouteDeps } from '../app'
+import type { RouteDeps } from './route-deps'
 
 /** GET /tags and GET /emoji: the tags and emoji in use with how many animations carry each, most used first (anyone). */
-export function tagRoutes(deps: Pick<RouteDeps, 'store'>): Router {
-  const tags = tagLists(deps.store)
-  const emoji = emojiLists(deps.store)
+export function tagRoutes(deps: RouteDeps): Router {
+  const { tagLists: tags, emojiLists: emoji } = deps
   const router = new Router()
   router.get('/tags', (ctx) => tags.send(ctx))
   router.get('/emoji', (ctx) => emoji.send(ctx))

@@ -2,10 +2,10 @@ import { readdir } from 'node:fs/promises'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { MAX_MULTIPART_FIELDS_BYTES, MAX_PENDING_IMAGES, MAX_PROFILE_IMAGE_FRAMES } from '../../../contract/limits'
 import { uploadResponseSchema } from '../../../contract/user'
-import { lottieBytes } from '../media/test-fixtures/lottie'
-import { buildGif } from '../media/test-fixtures/gif'
-import { stillPng } from '../media/test-fixtures/png'
-import { errorBody } from '../../test/support/error-body'
+import { lottieBytes } from '../../test/fixtures/lottie'
+import { buildGif } from '../../test/fixtures/gif'
+import { stillPng } from '../../test/fixtures/png'
+import { errorBody, expectError } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import { uploadTempDir } from '../http/multipart'
 
@@ -22,11 +22,6 @@ function upload(files: { field?: string; name: string; bytes: Uint8Array; type?:
   for (const file of files)
     form.append(file.field ?? 'file', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name)
   return fetch(`${server.url}/api/uploads/image`, { method: 'POST', body: form, headers: auth ? { authorization: `Bearer ${auth}` } : {} })
-}
-
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status).toBe(status)
-  expect(errorBody(await res.json()).error.code).toBe(code)
 }
 
 describe('POST /api/uploads/image', () => {

@@ -18,10 +18,10 @@ import {
   verifyEmail,
   type EmulatorAccount,
 } from '../../test/support/firebase-emulator'
-import { errorBody } from '../../test/support/error-body'
+import { errorBody, expectError } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { firebaseAdminAuth } from '../auth/firebase-admin'
-import { stillPng } from '../media/test-fixtures/png'
+import { stillPng } from '../../test/fixtures/png'
 
 let server: TestServer
 const ADMIN = uniqueEmail('boss')
@@ -39,13 +39,6 @@ const put = (email: string, token: string | undefined, body: unknown) =>
 const get = (path: string, token?: string) => fetch(server.url + path, { headers: token ? { authorization: `Bearer ${token}` } : {} })
 const signOut = (token: string) => fetch(`${server.url}/api/session`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } })
 const claimsOf = (token: string) => sessionClaimsSchema.parse(jwt.decode(token))
-
-async function expectError(res: Response, status: number, code: string, reason?: string) {
-  expect(res.status).toBe(status)
-  const { error } = errorBody(await res.json())
-  expect(error.code).toBe(code)
-  if (reason) expect(error.details).toMatchObject({ reason })
-}
 
 /** The app's exchange after a Firebase sign-in (with `session`, a renewal of that session). */
 async function exchange(

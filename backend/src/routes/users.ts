@@ -2,20 +2,19 @@ import Router from '@koa/router'
 import type { Context } from 'koa'
 import { ZodError } from 'zod'
 import { profileUpdateSchema, signInPayloadSchema } from '../../../contract/user'
-import type { RouteDeps } from '../app'
-import { requireAdmin, requireSession, sessionOf } from '../auth/require-session'
+import type { RouteDeps } from './route-deps'
+import { requireAdmin, requireSession, sessionOf } from '../http/require-session'
 import { bearerToken, isSessionToken } from '../auth/session-token'
-import { HttpError, reasonOf } from '../http/http-error'
+import { DomainError, reasonOf } from '../domain/errors'
+import { HttpError, toHttpError } from '../http/http-error'
 import { emailParam } from '../http/params'
 import { toApiUser, toPublicProfile } from '../http/mappers/user'
-import { adminStatus, listUsers, makeAdmin, profileFor, signIn, updateProfile } from '../services/accounts'
 import { logSecurityEvent } from '../security-log'
 
 export function userRoutes(deps: RouteDeps): Router {
-  const { store, sessions, limits, verifyIdToken, config } = deps
+  const { sessions, limits, verifyIdToken, accounts } = deps
   const router = new Router()
   const session = requireSession(sessions)
-  const accounts = { store, sessions, audit: deps.audit, adminEmails: config.adminEmails }
 
   /**
    * One path, two uses (docs/rest-api.md#endpoints): with a Firebase ID token it signs the user in (registering
@@ -32,7 +31,7 @@ export function userRoutes(deps: RouteDeps): Router {
       await limits.ip('profile', ctx)
       await limits.account('profile', ctx, claims.email)
       const patch = profileUpdateSchema.parse(ctx.request.body ?? {})
-      const { modifiedCount, user, token: renamed } = await updateProfile(accounts, claims, email, patch)
+      const { modifiedCount, user, token: renamed } = await accounts.updateProfile(claims, email, patch)
       ctx.body = { modifiedCount, user: toApiUser(user), token: renamed }
       return
     }
@@ -43,9 +42,10 @@ export function userRoutes(deps: RouteDeps): Router {
       await exchange(ctx, token, email)
       logSecurityEvent(deps.logger, { event: 'sign-in', outcome: 'success', renewal, email, ip: ctx.ip })
     } catch (error) {
-      const refused = error instanceof HttpError ? error.status < 500 : error instanceof ZodError
-      if (refused) {
-        const reason = error instanceof HttpError ? (reasonOf(error) ?? error.code) : 'BAD_REQUEST'
+      const answer =
+        error instanceof HttpError || error instanceof DomainError || error instanceof ZodError ? toHttpError(error) : undefined
+      if (answer && answer.status < 500) {
+        const reason = reasonOf(answer) ?? answer.code
         const refusal = { event: 'sign-in', outcome: 'refused', renewal, reason } as const
         logSecurityEvent(deps.logger, { ...refusal, email: (ctx.state as { account?: string }).account, ip: ctx.ip })
       }
@@ -66,32 +66,37 @@ export function userRoutes(deps: RouteDeps): Router {
     }
     const payload = signInPayloadSchema.parse(ctx.request.body ?? {})
     if (payload.email.toLowerCase() !== email) throw new HttpError('BAD_REQUEST', 'The email in the body must match the path')
-    const { token: sessionToken, user } = await signIn(accounts, identity, payload)
+    const { token: sessionToken, user } = await accounts.signIn(identity, payload)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { token: sessionToken, user: toApiUser(user) }
   }
 
   router.get('/profile/:email', session, async (ctx) => {
-    const { user, whole } = await profileFor(store, sessionOf(ctx), emailParam(ctx))
+    const { user, whole } = await accounts.profileFor(sessionOf(ctx), emailParam(ctx))
     // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
     ctx.set('Cache-Control', 'no-store')
     ctx.body = whole ? toApiUser(user) : toPublicProfile(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {
-    const admin = await adminStatus(store, sessionOf(ctx), emailParam(ctx))
+    const admin = await accounts.adminStatus(sessionOf(ctx), emailParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { admin }
   })
 
-  router.get('/users', session, requireAdmin(store), async (ctx) => {
+  router.get('/users', session, requireAdmin(deps.accounts), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = (await listUsers(store)).map(toApiUser)
+    ctx.body = (await accounts.list()).map(toApiUser)
   })
 
-  router.put('/user/admin/:email', session, requireAdmin(store, 'You are not authorized to make this user an admin'), async (ctx) => {
-    ctx.body = { modifiedCount: await makeAdmin(accounts, sessionOf(ctx).email, emailParam(ctx)) }
-  })
+  router.put(
+    '/user/admin/:email',
+    session,
+    requireAdmin(deps.accounts, 'You are not authorized to make this user an admin'),
+    async (ctx) => {
+      ctx.body = { modifiedCount: await accounts.makeAdmin(sessionOf(ctx).email, emailParam(ctx)) }
+    },
+  )
 
   return router
 }

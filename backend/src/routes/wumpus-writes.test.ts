@@ -6,11 +6,11 @@ import {
   userListSchema,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { inspectMedia } from '../media/inspect'
-import { buildGif } from '../media/test-fixtures/gif'
-import { lottie, lottieBytes } from '../media/test-fixtures/lottie'
-import { buildApng, stillPng } from '../media/test-fixtures/png'
-import { errorBody } from '../../test/support/error-body'
+import { inspectMedia } from '../media/inspect/inspect'
+import { buildGif } from '../../test/fixtures/gif'
+import { lottie, lottieBytes } from '../../test/fixtures/lottie'
+import { buildApng, stillPng } from '../../test/fixtures/png'
+import { errorBody, expectError } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
@@ -31,11 +31,6 @@ beforeAll(async () => {
 afterAll(() => server.close())
 
 const call = (method: string, path: string, token?: string, body?: unknown) => server.call(method, path, token, body)
-
-async function expectError(res: Response, status: number, code: string) {
-  expect(res.status, await res.clone().text()).toBe(status)
-  expect(errorBody(await res.json()).error.code).toBe(code)
-}
 
 const form = (files: Record<string, { bytes: Uint8Array; name: string }>, fields: Record<string, string> = {}) => {
   const data = new FormData()

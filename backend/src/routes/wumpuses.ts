@@ -2,30 +2,21 @@ import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
-import { badRequest, HttpError } from '../http/http-error'
-import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../auth/require-session'
-import type { RouteDeps } from '../app'
+import { HttpError } from '../http/http-error'
+import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
+import type { RouteDeps } from './route-deps'
 import { toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
-import { galleryPages } from '../services/gallery-pages'
-import { cacheControlOf, findVisibleWumpus } from '../services/remixes'
-import {
-  deleteWumpus,
-  editableWumpus,
-  editWumpus,
-  mayDelete,
-  publishWumpus,
-  type PublishedFiles,
-  type SpendLimit,
-} from '../services/wumpuses'
+import { cacheControlOf } from '../http/cache-control'
+import type { PublishedFiles, SpendLimit } from '../services/wumpuses'
 
 /**
  * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
  * deleting (which start, replace and remove their previews and platform exports).
  */
 export function wumpusRoutes(deps: RouteDeps): Router {
-  const { store, config, limits } = deps
+  const { config, limits, wumpuses } = deps
   const router = new Router()
   const session = requireSession(deps.sessions)
   // The largest of the three limits per file; each file is checked against its own limit after.
@@ -35,7 +26,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     config,
   })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
-  const pages = galleryPages(store)
+  const pages = deps.galleryPages
   const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
   // A search reads far more than a page of the gallery: searches are limited, paging is not.
   const searchGuard = limits.guard('search')
@@ -48,19 +39,19 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus', session, searchLimit, async (ctx) => {
-    if (typeof ctx.query.u_email !== 'string') throw badRequest('u_email is required')
+    if (typeof ctx.query.u_email !== 'string') throw new HttpError('BAD_REQUEST', 'u_email is required')
     await sendPage(ctx, '/api/wumpus')
   })
 
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
-    const record = await findVisibleWumpus(store, idParam(ctx), await viewerOf(ctx, store))
+    const record = await wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = record.remix
       ? toApiWumpus(record, deps.fileKeys)
-      : { ...toApiWumpus(record), remixes: await store.wumpuses.countRemixes(record._id) }
+      : { ...toApiWumpus(record), remixes: await wumpuses.countRemixes(record._id) }
   })
 
-  router.post('/wumpuses', session, requireAdmin(store), limits.guard('upload'), multipartIfSent, async (ctx) => {
+  router.post('/wumpuses', session, requireAdmin(deps.accounts), limits.guard('upload'), multipartIfSent, async (ctx) => {
     const { email, name } = sessionOf(ctx)
     const spend: SpendLimit = async (limit) => {
       await limits.ip(limit, ctx)
@@ -75,7 +66,7 @@ export function wumpusRoutes(deps: RouteDeps): Router {
       fields = body
       files = { ids: body.files }
     }
-    const record = await publishWumpus(deps, { email, name }, fields, files, spend)
+    const record = await wumpuses.publish({ email, name }, fields, files, spend)
     ctx.status = 201
     ctx.body = toApiWumpus(record)
   })
@@ -83,16 +74,16 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   router.put('/wumpuses/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
     // Who may edit is answered before what they sent is read.
-    const record = await editableWumpus(store, me, idParam(ctx))
+    const record = await wumpuses.editable(me, idParam(ctx))
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
-    ctx.body = toApiWumpus(await editWumpus(deps, me, record, patch), deps.fileKeys)
+    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys)
   })
 
   // Admins delete any animation; a remix's owner their remix.
   router.delete('/wumpus/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
-    await mayDelete(store, me, idParam(ctx))
-    ctx.body = { deletedCount: await deleteWumpus(deps, me, idParam(ctx)) }
+    await wumpuses.mayDelete(me, idParam(ctx))
+    ctx.body = { deletedCount: await wumpuses.delete(me, idParam(ctx)) }
   })
 
   return router

@@ -1,28 +1,31 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { SessionClaims } from '../../../contract/user'
-import { HttpError } from '../http/http-error'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { DomainError } from '../domain/errors'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { addWumpus } from '../../test/support/test-server'
-import { adminStatus, profileFor } from './accounts'
+import { createLogger } from '../logger'
+import { createAccountService, type AccountService } from './accounts'
+import { createAuditLog } from './audit'
+import { createSessionService } from './sessions'
 
 const ADMIN = 'admin@example.com'
 const USER = 'user@example.com'
-let dir: string
+let temp: TempStore
 let store: Store
+let accounts: AccountService
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-accounts-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-accounts-')
+  store = temp.store
   await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await store.users.upsert(USER, { user_name: 'User Person' })
+  const sessions = createSessionService({ store, secret: 'x'.repeat(32), ttlSeconds: 600, maxAgeSeconds: 3600, idleSeconds: 3600 })
+  const audit = createAuditLog(store, createLogger('silent'))
+  accounts = createAccountService({ store, sessions, audit, adminEmails: [], revokeSignIns: async () => undefined })
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 
 const session = (email: string, verified = true): SessionClaims => ({
@@ -35,43 +38,43 @@ const session = (email: string, verified = true): SessionClaims => ({
   iat: 0,
 })
 
-async function codeOf(run: Promise<unknown>): Promise<string | undefined> {
+async function kindOf(run: Promise<unknown>): Promise<string | undefined> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   )
-  return error instanceof HttpError ? error.code : undefined
+  return error instanceof DomainError ? error.kind : undefined
 }
 
 describe('profiles', () => {
   it('reads a stored profile, and answers 404 for an email nobody signed in with', async () => {
-    expect(await profileFor(store, session(USER), USER)).toMatchObject({ user: { email: USER, user_name: 'User Person' }, whole: true })
-    expect(await codeOf(profileFor(store, session(ADMIN), 'nobody@example.com'))).toBe('NOT_FOUND')
+    expect(await accounts.profileFor(session(USER), USER)).toMatchObject({ user: { email: USER, user_name: 'User Person' }, whole: true })
+    expect(await kindOf(accounts.profileFor(session(ADMIN), 'nobody@example.com'))).toBe('not-found')
   })
 
   it("shows others only a contributor's public profile, and hides whether anyone else is registered", async () => {
     const other = session('other@example.com')
-    expect(await codeOf(profileFor(store, other, USER))).toBe('NOT_FOUND')
-    expect(await profileFor(store, session(ADMIN), USER)).toMatchObject({ whole: true })
-    expect(await codeOf(profileFor(store, session(ADMIN, false), USER))).toBe('NOT_FOUND')
+    expect(await kindOf(accounts.profileFor(other, USER))).toBe('not-found')
+    expect(await accounts.profileFor(session(ADMIN), USER)).toMatchObject({ whole: true })
+    expect(await kindOf(accounts.profileFor(session(ADMIN, false), USER))).toBe('not-found')
     await addWumpus(store, { u_email: USER })
-    expect(await profileFor(store, other, USER)).toMatchObject({ user: { email: USER }, whole: false })
+    expect(await accounts.profileFor(other, USER)).toMatchObject({ user: { email: USER }, whole: false })
   })
 })
 
 describe('who may ask about a role', () => {
   it('answers anyone about themselves: admin power needs the role and a verified email', async () => {
-    expect(await adminStatus(store, session(ADMIN), ADMIN)).toBe(true)
-    expect(await adminStatus(store, session(ADMIN, false), ADMIN)).toBe(false)
-    expect(await adminStatus(store, session(USER), USER)).toBe(false)
+    expect(await accounts.adminStatus(session(ADMIN), ADMIN)).toBe(true)
+    expect(await accounts.adminStatus(session(ADMIN, false), ADMIN)).toBe(false)
+    expect(await accounts.adminStatus(session(USER), USER)).toBe(false)
   })
 
   it('answers only verified admins about someone else', async () => {
-    expect(await adminStatus(store, session(ADMIN), USER)).toBe(false)
+    expect(await accounts.adminStatus(session(ADMIN), USER)).toBe(false)
     await store.users.setRole(USER, 'admin')
-    expect(await adminStatus(store, session(ADMIN), USER)).toBe(true)
+    expect(await accounts.adminStatus(session(ADMIN), USER)).toBe(true)
     await store.users.setRole(USER, 'user')
-    expect(await codeOf(adminStatus(store, session(USER), ADMIN))).toBe('FORBIDDEN')
-    expect(await codeOf(adminStatus(store, session(ADMIN, false), USER))).toBe('FORBIDDEN')
+    expect(await kindOf(accounts.adminStatus(session(USER), ADMIN))).toBe('forbidden')
+    expect(await kindOf(accounts.adminStatus(session(ADMIN, false), USER))).toBe('forbidden')
   })
 })

@@ -1,11 +1,13 @@
+import { fileIdOfPath } from '../../../contract/api-paths'
 import { CONFIG_ACTOR } from '../../../contract/audit'
 import { isReservedEmail, nameWithinRules, type ProfileUpdate, type SessionClaims, type SignInPayload } from '../../../contract/user'
 import type { FirebaseIdentity } from '../auth/firebase-id-token'
-import { isAdmin, isVerifiedAdmin } from '../auth/require-session'
-import { HttpError, notFound } from '../http/http-error'
+import type { Viewer } from '../domain/viewer'
+import { isAdmin, isVerifiedAdmin, viewerOfSession } from './roles'
 import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'
 import type { SessionService } from './sessions'
+import { forbidden, invalid, notFound } from '../domain/errors'
 
 /**
  * The account rules: power follows proof. An account (keyed by email) is bound to the Firebase
@@ -19,6 +21,47 @@ export interface AccountsDeps {
   audit: AuditLog
   /** Emails that become admins on any sign-in with the email verified (ADMIN_EMAILS). */
   adminEmails: readonly string[]
+  /** Revokes a Firebase account's sign-ins, so a device's Firebase login cannot start a new session. */
+  revokeSignIns: (uid: string) => Promise<void>
+}
+
+export interface AccountService {
+  /** The sign-in exchange (and its renewal, with `payload.session`): the account rules, then a session. */
+  signIn(identity: FirebaseIdentity, payload: SignInPayload): Promise<SignedIn>
+  /** A user changes their own profile, with a verified email; the answer's token keeps the session's expiry. */
+  updateProfile(session: SessionClaims, email: string, patch: ProfileUpdate): Promise<ProfileUpdated>
+  /** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
+  makeAdmin(actor: string, email: string): Promise<number>
+  /** Signs an account out everywhere (its Firebase sign-ins revoked first); answers how many sessions ended. */
+  signOutEverywhere(email: string): Promise<number>
+  /** An admin (checked by the route) signs a user out everywhere, audited; answers how many sessions ended. */
+  endSessionsOf(actor: string, email: string): Promise<number>
+  /** A profile as the caller may see it (profileFor). */
+  profileFor(session: SessionClaims, email: string): Promise<ProfileView>
+  /** Whether `email` is an admin: anyone may ask about themselves, only verified admins about someone else. */
+  adminStatus(session: SessionClaims, email: string): Promise<boolean>
+  /** Every user, for the admins' user list (the route checks the role). */
+  list(): Promise<UserRecord[]>
+  /** Whether the user is an admin now: read from the store, so a promotion counts at once. */
+  isAdmin(email: string): Promise<boolean>
+  /** The caller of a session as a Viewer: `admin` only with admin power (a verified email). */
+  viewerOf(session: SessionClaims | undefined): Promise<Viewer>
+}
+
+export function createAccountService(deps: AccountsDeps): AccountService {
+  const { store } = deps
+  return {
+    signIn: (identity, payload) => signIn(deps, identity, payload),
+    updateProfile: (session, email, patch) => updateProfile(deps, session, email, patch),
+    makeAdmin: (actor, email) => makeAdmin(deps, actor, email),
+    signOutEverywhere: (email) => signOutEverywhere(deps, email),
+    endSessionsOf: (actor, email) => endSessionsOf(deps, actor, email),
+    profileFor: (session, email) => profileFor(store, session, email),
+    adminStatus: (session, email) => adminStatus(store, session, email),
+    list: () => store.users.list(),
+    isAdmin: (email) => isAdmin(store, email),
+    viewerOf: (session) => viewerOfSession(store, session),
+  }
 }
 
 export interface SignedIn {
@@ -26,16 +69,15 @@ export interface SignedIn {
   user: UserRecord
 }
 
-const FILE_URL = /^\/api\/files\/([0-9a-f]{24})(?:\/|$)/
+const noSuchUser = () => notFound('No such user')
 
-const boundElsewhere = () =>
-  new HttpError('FORBIDDEN', 'This email address is linked to another sign-in account', { reason: 'account-bound' })
+const boundElsewhere = () => forbidden('This email address is linked to another sign-in account', { reason: 'account-bound' })
 
 /** The sign-in exchange (and its renewal, with `payload.session`): the account rules, then a session. */
-export async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, payload: SignInPayload): Promise<SignedIn> {
+async function signIn(deps: AccountsDeps, identity: FirebaseIdentity, payload: SignInPayload): Promise<SignedIn> {
   const { store } = deps
   const email = identity.email
-  if (isReservedEmail(email)) throw new HttpError('FORBIDDEN', 'Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
+  if (isReservedEmail(email)) throw forbidden('Addresses on reserved domains cannot sign in', { reason: 'reserved-email' })
 
   let user = await store.users.get(email)
   if (user?.firebaseUid !== undefined && user.firebaseUid !== identity.uid) throw boundElsewhere()
@@ -94,7 +136,7 @@ async function blanksFilled(
  * user uploaded (not someone else's, not an animation file); https links elsewhere are theirs to give.
  */
 async function imageProblem(store: Store, email: string, url: string): Promise<string | undefined> {
-  const id = FILE_URL.exec(url)?.[1]
+  const id = fileIdOfPath(url)
   if (!id) return undefined
   const file = await store.files.info(id)
   if (!file || file.purpose !== 'image') return 'No uploaded image at this address'
@@ -109,33 +151,32 @@ export interface ProfileUpdated {
 }
 
 /** A user changes their own profile, with a verified email; the answer's token keeps the session's expiry. */
-export async function updateProfile(
+async function updateProfile(
   deps: Pick<AccountsDeps, 'store' | 'sessions'>,
   session: SessionClaims,
   email: string,
   patch: ProfileUpdate,
 ): Promise<ProfileUpdated> {
   const { store } = deps
-  if (session.email !== email) throw new HttpError('FORBIDDEN', 'You can only change your own profile')
-  if (!session.email_verified)
-    throw new HttpError('FORBIDDEN', 'Verify your email address before changing your profile', { reason: 'email-not-verified' })
+  if (session.email !== email) throw forbidden('You can only change your own profile')
+  if (!session.email_verified) throw forbidden('Verify your email address before changing your profile', { reason: 'email-not-verified' })
   const problems = []
   for (const field of ['photo', 'cover'] as const) {
     const problem = patch[field] ? await imageProblem(store, email, patch[field]) : undefined
     if (problem) problems.push({ path: field, message: problem })
   }
-  if (problems.length > 0) throw new HttpError('BAD_REQUEST', 'The request is not valid', problems)
+  if (problems.length > 0) throw invalid('The request is not valid', problems)
   const before = await store.users.get(email)
-  if (!before) throw notFound('No such user')
+  if (!before) throw noSuchUser()
   const after = await store.users.upsert(email, patch)
   const modifiedCount = (Object.keys(patch) as (keyof ProfileUpdate)[]).some((key) => before[key] !== after[key]) ? 1 : 0
   return { modifiedCount, user: after, token: deps.sessions.reissue(session, after.user_name) }
 }
 
 /** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
-export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: string, email: string): Promise<number> {
+async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
-  if (!user) throw notFound('No such user')
+  if (!user) throw noSuchUser()
   const modified = await deps.store.users.setRole(email, 'admin')
   if (modified > 0) {
     await deps.audit.record({
@@ -148,16 +189,13 @@ export async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, act
   return modified
 }
 
-type SignOutDeps = Pick<AccountsDeps, 'store' | 'sessions'> & {
-  /** Revokes a Firebase account's sign-ins, so a device's Firebase login cannot start a new session. */
-  revokeSignIns: (uid: string) => Promise<void>
-}
+type SignOutDeps = Pick<AccountsDeps, 'store' | 'sessions' | 'revokeSignIns'>
 
 /**
  * Signs an account out everywhere: its Firebase sign-ins are revoked first (a failure changes
  * nothing), then every session of it ends. Answers how many sessions ended.
  */
-export async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<number> {
+async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<number> {
   const uid = (await deps.store.users.get(email))?.firebaseUid
   if (uid !== undefined) await deps.revokeSignIns(uid)
   return deps.sessions.endAll(email)
@@ -167,9 +205,9 @@ export async function signOutEverywhere(deps: SignOutDeps, email: string): Promi
  * An admin (checked by the route) signs a user out everywhere (the admin's own sessions too, when it
  * is them). Recorded in the audit log; answers how many sessions ended.
  */
-export async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
+async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
-  if (!user) throw notFound('No such user')
+  if (!user) throw noSuchUser()
   const ended = await signOutEverywhere(deps, email)
   await deps.audit.record({
     actor,
@@ -191,23 +229,18 @@ export interface ProfileView {
  * adminStatus), whole; a contributor's (someone with a published animation) public profile, without
  * the role; anyone else's is the same 404 as an unknown email, so it does not tell who is registered.
  */
-export async function profileFor(store: Store, session: SessionClaims, email: string): Promise<ProfileView> {
+async function profileFor(store: Store, session: SessionClaims, email: string): Promise<ProfileView> {
   const user = await store.users.get(email)
   const whole = email === session.email || (await isVerifiedAdmin(store, session))
   if (user && (whole || (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0)) return { user, whole }
-  throw notFound('No such user')
+  throw noSuchUser()
 }
 
 /** Whether `email` is an admin: anyone may ask about themselves, only verified admins about someone else. */
-export async function adminStatus(store: Store, session: SessionClaims, email: string): Promise<boolean> {
+async function adminStatus(store: Store, session: SessionClaims, email: string): Promise<boolean> {
   if (email !== session.email && !(await isVerifiedAdmin(store, session))) {
-    throw new HttpError('FORBIDDEN', "Only admins with a verified email may ask about someone else's role")
+    throw forbidden("Only admins with a verified email may ask about someone else's role")
   }
   // About oneself: whether admin power is usable now, which needs the email verified too.
   return email === session.email ? isVerifiedAdmin(store, session) : isAdmin(store, email)
-}
-
-/** Every user, for the admins' user list (the route checks the role). */
-export function listUsers(store: Store): Promise<UserRecord[]> {
-  return store.users.list()
 }

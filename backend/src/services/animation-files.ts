@@ -1,13 +1,14 @@
+import { fileIdOfPath } from '../../../contract/api-paths'
 import { CONTENT_TYPE, type MediaFormat } from '../../../contract/limits'
 import type { Config } from '../config'
-import { HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
-import { fetchRemote } from '../media/fetch-remote'
-import { inspectMedia } from '../media/inspect'
-import { MediaError } from '../media/media-error'
-import { RenderQueueFullError, renderAnimation } from '../media/render-pool'
+import { fetchRemote } from '../media/fetch/fetch-remote'
+import { inspectMedia } from '../media/inspect/inspect'
+import { MediaError } from '../media/inspect/media-error'
+import { RenderQueueFullError, renderAnimation } from '../media/render/render-pool'
 import type { Store, StoredFile } from '../store/port'
 import { linkFileName, safeBaseName } from './file-names'
+import { busy, DomainError, invalid, notFound, tooLarge } from '../domain/errors'
 
 /**
  * The three files of an animation before it is published: each judged by its bytes against its format
@@ -18,6 +19,24 @@ export interface AnimationFilesDeps {
   store: Store
   config: Config
   logger: Logger
+}
+
+/** Uploading an animation's files one by one, each judged before the animation is published. */
+export interface AnimationFileService {
+  /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
+  upload(owner: string, sent: { format: MediaFormat; bytes: Uint8Array; name: string }): Promise<InspectedFile>
+  /** The Lottie behind a link (POST /uploads/lottie-link), judged and stored like a sent one. */
+  uploadLink(owner: string, url: string): Promise<InspectedFile>
+  /** GIF and APNG rendered from an uploaded Lottie (POST /renders), stored under the caller. */
+  render(owner: string, lottieId: string): Promise<Record<'gif' | 'apng', InspectedFile>>
+}
+
+export function createAnimationFileService(deps: AnimationFilesDeps): AnimationFileService {
+  return {
+    upload: (owner, sent) => uploadAnimationFile(deps, owner, sent),
+    uploadLink: (owner, url) => uploadLottieLink(deps, owner, url),
+    render: (owner, lottieId) => renderUploadedLottie(deps, owner, lottieId),
+  }
 }
 
 /** A file stored for an animation, with what its inspection read from the bytes. */
@@ -42,7 +61,7 @@ export function inspectAs(bytes: Uint8Array, format: MediaFormat): MediaInfo {
   } catch (error) {
     if (!(error instanceof MediaError)) throw error
     const wrongKind = error.code === 'WRONG_FORMAT' || error.code === 'BAD_SIGNATURE' || error.code === 'NOT_ANIMATED'
-    throw new HttpError(wrongKind ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST', `${labelOf(format)}: ${error.message}`, {
+    throw new DomainError(wrongKind ? 'wrong-type' : 'invalid', `${labelOf(format)}: ${error.message}`, {
       mediaCode: error.code,
       format,
       ...(error.details && typeof error.details === 'object' ? error.details : {}),
@@ -71,7 +90,7 @@ export async function storeAnimationFile(
 }
 
 /** One file sent for an animation (POST /uploads/animation): within its limit, judged by its bytes, stored. */
-export async function uploadAnimationFile(
+async function uploadAnimationFile(
   deps: AnimationFilesDeps,
   owner: string,
   sent: { format: MediaFormat; bytes: Uint8Array; name: string },
@@ -84,12 +103,12 @@ export async function uploadAnimationFile(
 /** Bytes for an animation's file in `format`: within its limit (413) and judged by inspectAs. */
 export function checkedAnimationFile(config: Config, format: MediaFormat, bytes: Uint8Array): MediaInfo {
   const limit = limitOf(config, format)
-  if (bytes.length > limit) throw new HttpError('PAYLOAD_TOO_LARGE', `${labelOf(format)} files may be at most ${limit} bytes`)
+  if (bytes.length > limit) throw tooLarge(`${labelOf(format)} files may be at most ${limit} bytes`)
   return inspectAs(bytes, format)
 }
 
 /** The Lottie behind a link (POST /uploads/lottie-link), judged and stored like a sent one. */
-export async function uploadLottieLink(deps: AnimationFilesDeps, owner: string, url: string): Promise<InspectedFile> {
+async function uploadLottieLink(deps: AnimationFilesDeps, owner: string, url: string): Promise<InspectedFile> {
   const { bytes, name } = await linkedLottie(deps, url)
   const info = inspectAs(bytes, 'lottie')
   return { file: await storeAnimationFile(deps.store, bytes, 'lottie', name, owner), info }
@@ -101,15 +120,16 @@ export async function linkedLottie(
   url: string,
 ): Promise<{ bytes: Uint8Array; name: string }> {
   const linked = await lottieFromLink(deps.store, deps.config, url)
-  if (linked.bytes.length > deps.config.limits.lottie) throw new HttpError('PAYLOAD_TOO_LARGE', 'The linked Lottie is too large')
+  if (linked.bytes.length > deps.config.limits.lottie) throw tooLarge('The linked Lottie is too large')
   return linked
 }
 
 /** Bytes of a Lottie behind a link: one of our own file URLs, or an https link fetched with care. */
 export async function lottieFromLink(store: Store, config: Config, link: string): Promise<{ bytes: Uint8Array; name: string }> {
-  const own = /^(?:https?:\/\/[^/]+)?\/api\/files\/([0-9a-f]{24})(?:\/([^/?#]*))?/.exec(link)
+  // Our own file URLs, with this server's origin or without.
+  const own = fileIdOfPath(link.replace(/^https?:\/\/[^/]+/, ''))
   if (own) {
-    const file = await store.files.read(own[1]!)
+    const file = await store.files.read(own)
     if (!file) throw notFound('No file at that link')
     return { bytes: file.bytes, name: file.info.filename }
   }
@@ -118,7 +138,7 @@ export async function lottieFromLink(store: Store, config: Config, link: string)
 }
 
 /** GIF and APNG rendered from an uploaded Lottie (POST /renders): any animation Lottie, stored under the caller. */
-export async function renderUploadedLottie(
+async function renderUploadedLottie(
   deps: AnimationFilesDeps,
   owner: string,
   lottieId: string,
@@ -141,7 +161,7 @@ export async function renderAndStore(
   try {
     lottie = JSON.parse(new TextDecoder().decode(lottieBytes))
   } catch {
-    throw new HttpError('BAD_REQUEST', 'The Lottie is not valid JSON')
+    throw invalid('The Lottie is not valid JSON')
   }
   let rendered
   try {
@@ -149,20 +169,13 @@ export async function renderAndStore(
   } catch (error) {
     if (error instanceof RenderQueueFullError) {
       const { retryAfterSeconds } = error
-      throw new HttpError(
-        'SERVER_BUSY',
-        'The server is busy rendering other animations; try again shortly',
-        { retryAfterSeconds },
-        retryAfterSeconds,
-      )
+      throw busy('The server is busy rendering other animations; try again shortly', retryAfterSeconds, { retryAfterSeconds })
     }
     // What went wrong inside the renderer is for the logs; the answer only says that it did.
     logger?.error('render failed', { error: String(error) })
-    throw new HttpError(
-      'BAD_REQUEST',
-      'The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy',
-      { reason: 'render-failed' },
-    )
+    throw invalid('The Lottie could not be rendered: it may use features the renderer does not support, or be too heavy', {
+      reason: 'render-failed',
+    })
   }
   const stored: Partial<Record<'gif' | 'apng', InspectedFile>> = {}
   for (const format of ['gif', 'apng'] as const) {

@@ -6,8 +6,8 @@ import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../test/support/mongo-wire-server'
 import type { Logger } from '../logger'
-import type { DerivedMedia as MadeMedia } from '../media/derive-media'
-import { lottieBytes } from '../media/test-fixtures/lottie'
+import type { MadeMedia } from '../media/exports/make-media'
+import { lottieBytes } from '../../test/fixtures/lottie'
 import { openMongoStore } from '../store/mongo/open-mongo-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
@@ -66,7 +66,10 @@ const setups: Array<[string, () => Promise<Shared>]> = [
 function countingDerive(calls: string[]) {
   return async (lottie: object): Promise<MadeMedia> => {
     calls.push((lottie as { nm: string }).nm)
-    const file = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const file = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     return { previews: { small: file, large: file, still: file }, exports: [], timings: { previews: 0 } as MadeMedia['timings'] }
   }
 }

@@ -1,18 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
-import type { DerivedMedia as MadeMedia } from '../media/derive-media'
-import { lottieBytes } from '../media/test-fixtures/lottie'
-import { closeRenderPool } from '../media/render-pool'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import type { MadeMedia } from '../media/exports/make-media'
+import { lottieBytes } from '../../test/fixtures/lottie'
+import { closeRenderPool } from '../media/render/render-pool'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
 import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
 
-let dir: string
+let temp: TempStore
 let store: Store
 let service: DerivedMediaService
 let logged: Array<{ level: string; message: string; fields?: Record<string, unknown> }>
@@ -24,15 +21,14 @@ const logger: Logger = {
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-derived-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-derived-')
+  store = temp.store
   service = createDerivedMediaService({ store, logger })
   logged = []
 })
 afterEach(async () => {
   await service.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 afterAll(() => closeRenderPool())
 
@@ -160,7 +156,10 @@ describe('derived media service', () => {
 
   it('keeps the new set when removing the replaced files fails', async () => {
     const record = await animation('Rerendered Wumpus')
-    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const tiny = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     const derive = async (): Promise<MadeMedia> => ({
       previews: { small: tiny, large: tiny, still: tiny },
       exports: [],
@@ -192,7 +191,10 @@ describe('derived media service', () => {
   it('gives the derive step a remix’s outlined edit when its recipe leaves the outline to each app', async () => {
     const original = await animation('Original Wumpus')
     const seen = new Map<string, unknown>()
-    const tiny = { bytes: new Uint8Array([1, 2, 3]), width: 1, height: 1, frames: 1, durationMs: 0 }
+    const tiny = {
+      bytes: new Uint8Array([1, 2, 3]),
+      facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+    }
     const derive = async (lottie: object, options?: { outlined?: unknown }): Promise<MadeMedia> => {
       seen.set((lottie as { nm: string }).nm, options?.outlined)
       return { previews: { small: tiny, large: tiny, still: tiny }, exports: [], timings: {} as MadeMedia['timings'] }

@@ -22,8 +22,10 @@ import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe } from '../../../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
 import type { Logger } from '../logger'
-import { captionFont } from '../media/caption-font'
-import { deriveAnimation, type DerivedMedia as MadeMedia } from '../media/render-pool'
+import { pickMediaFacts } from '../../../contract/media-facts'
+import { captionFont } from '../media/render/caption-font'
+import type { MadeFile } from '../media/exports/made-file'
+import { deriveAnimation, type MadeMedia } from '../media/render/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
 
@@ -69,11 +71,6 @@ export interface DerivedMediaDeps {
   renewMs?: number
   /** The clock leases and retry times are read on (tests move it). */
   now?: () => Date
-}
-
-/** Whether the record's derived media were made from its current Lottie (by any version of the rules). */
-export function derivedIsCurrent(record: WumpusRecord): record is WumpusRecord & { derived: DerivedMedia } {
-  return record.derived !== undefined && record.derived.source === record.files.lottie.id
 }
 
 /** The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`. */
@@ -228,35 +225,20 @@ export function createDerivedMediaService({
     const stem = fileStem(record.name)
     const stored: string[] = []
     let after: WumpusRecord | undefined
-    const put = async (
-      bytes: Uint8Array,
-      filename: string,
-      facts: Omit<DerivedFile, 'id' | 'filename' | 'bytes'>,
-    ): Promise<DerivedFile> => {
+    const put = async ({ bytes, facts }: MadeFile, filename: string): Promise<DerivedFile> => {
       const info = await store.files.put({ bytes, contentType: facts.contentType, filename, owner: record.u_email, purpose: 'derived' })
       stored.push(info.id)
-      return { id: info.id, filename: info.filename, bytes: info.size, ...facts }
+      return { id: info.id, filename: info.filename, ...pickMediaFacts(facts), durationMs: Math.round(facts.durationMs) }
     }
     try {
-      const preview = (p: MadeMedia['previews']['small'], filename: string) =>
-        put(p.bytes, filename, { contentType: 'image/webp', width: p.width, height: p.height, frames: p.frames, durationMs: p.durationMs })
       const previews = {
-        small: await preview(made.previews.small, `${stem}.preview.webp`),
-        large: await preview(made.previews.large, `${stem}.preview@2x.webp`),
-        still: await preview(made.previews.still, `${stem}.still.webp`),
+        small: await put(made.previews.small, `${stem}.preview.webp`),
+        large: await put(made.previews.large, `${stem}.preview@2x.webp`),
+        still: await put(made.previews.still, `${stem}.still.webp`),
       }
       const exports = []
       for (const e of made.exports) {
-        const f = e.file
-        const file = f
-          ? await put(f.bytes, `${stem}.${PLATFORM_RULES[e.platform].extension}`, {
-              contentType: f.facts.contentType,
-              width: f.facts.width,
-              height: f.facts.height,
-              frames: f.facts.frames,
-              durationMs: Math.round(f.facts.durationMs),
-            })
-          : undefined
+        const file = e.file ? await put(e.file, `${stem}.${PLATFORM_RULES[e.platform].extension}`) : undefined
         exports.push({ platform: e.platform, ...(file ? { file } : {}), notes: e.notes })
       }
       const derived: DerivedMedia = { source, version: DERIVED_MEDIA_VERSION, madeAt: new Date(), previews, exports }

@@ -1,24 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createLogger } from '../logger'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store, WumpusRecord } from '../store/port'
-import { sampleWumpus } from '../store/store-contract'
-import { DownloadCounter } from './download-counts'
-import { COUNTS_MAX_AGE_MS } from '../http/page-cache'
-import { GalleryPages } from './gallery-pages'
+import { sampleWumpus } from '../../test/store-behaviour/store-behaviour'
+import { createDownloadCounter, type DownloadCounter } from './download-counts'
 
 const logger = createLogger('silent')
-let dataDir: string
+let temp: TempStore
 let store: Store
 let record: WumpusRecord
 let counter: DownloadCounter | undefined
 
 beforeEach(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'wumpus-downloads-'))
-  store = await openSqliteStore({ dataDir })
+  temp = await openTempStore('wumpus-downloads-')
+  store = temp.store
   record = await store.wumpuses.insert(sampleWumpus())
 })
 
@@ -26,15 +21,14 @@ afterEach(async () => {
   vi.useRealTimers()
   await counter?.close()
   counter = undefined
-  await store.close()
-  await rm(dataDir, { recursive: true, force: true })
+  await temp.close()
 })
 
 const downloadsOf = async (id = record._id) => (await store.wumpuses.get(id))!.downloads
 
 describe('DownloadCounter', () => {
   it('counts once per visitor and animation, and stores the counts when flushed', async () => {
-    counter = new DownloadCounter(store, { logger })
+    counter = createDownloadCounter(store, { logger })
     expect(counter.count(record._id, '203.0.113.1')).toBe(true)
     expect(counter.count(record._id, '203.0.113.1')).toBe(false)
     expect(counter.count(record._id, '203.0.113.2')).toBe(true)
@@ -46,7 +40,7 @@ describe('DownloadCounter', () => {
   })
 
   it('counts a file download for its animation only', async () => {
-    counter = new DownloadCounter(store, { logger })
+    counter = createDownloadCounter(store, { logger })
     await counter.countFile(record.files.gif.id, '203.0.113.1')
     await counter.countFile(record.files.lottie.id, '203.0.113.1')
     await counter.countFile('abcdefabcdefabcdefabcdef', '203.0.113.1')
@@ -56,7 +50,7 @@ describe('DownloadCounter', () => {
 
   it('counts the same visitor again in a new window, and starts a window early when full', async () => {
     vi.useFakeTimers({ toFake: ['Date'] })
-    counter = new DownloadCounter(store, { logger, windowMs: 60_000, maxMarks: 3 })
+    counter = createDownloadCounter(store, { logger, windowMs: 60_000, maxMarks: 3 })
     expect(counter.count(record._id, '203.0.113.1')).toBe(true)
     vi.setSystemTime(Date.now() + 59_000)
     expect(counter.count(record._id, '203.0.113.1')).toBe(false)
@@ -73,7 +67,7 @@ describe('DownloadCounter', () => {
 
   it('flushes on its own when many animations wait', async () => {
     const other = await store.wumpuses.insert(sampleWumpus())
-    counter = new DownloadCounter(store, { logger, maxPending: 2 })
+    counter = createDownloadCounter(store, { logger, maxPending: 2 })
     counter.count(record._id, '203.0.113.1')
     counter.count(other._id, '203.0.113.1')
     await vi.waitFor(async () => expect(await downloadsOf(other._id)).toBe(1))
@@ -93,49 +87,12 @@ describe('DownloadCounter', () => {
       ping: store.ping.bind(store),
       close: store.close.bind(store),
     }
-    counter = new DownloadCounter(flaky, { logger })
+    counter = createDownloadCounter(flaky, { logger })
     counter.count(record._id, '203.0.113.1')
     await counter.flush()
     expect(await downloadsOf()).toBe(0)
     counter.count(record._id, '203.0.113.2')
     await counter.flush()
     expect(await downloadsOf()).toBe(2)
-  })
-})
-
-describe('download counts and the cached list pages', () => {
-  it('keep the newest-first pages cached, and the popular order follows the counts once flushed', async () => {
-    const newer = await store.wumpuses.insert(sampleWumpus({ name: 'Newer Wumpus' }))
-    const pages = new GalleryPages(store)
-    const reads = vi.spyOn(store.wumpuses, 'list')
-    const order = async (querystring: string) =>
-      (JSON.parse((await pages.page('/api/wumpuses', querystring)).body) as { _id: string }[]).map((item) => item._id)
-    expect(await order('limit=10')).toEqual([newer._id, record._id])
-    expect(await order('limit=10&sort=popular')).toEqual([newer._id, record._id])
-    expect(reads).toHaveBeenCalledTimes(2)
-
-    counter = new DownloadCounter(store, { logger })
-    counter.count(record._id, '203.0.113.1')
-    expect(await order('limit=10&sort=popular')).toEqual([newer._id, record._id])
-    await counter.flush()
-    expect(await order('limit=10')).toEqual([newer._id, record._id])
-    expect(reads).toHaveBeenCalledTimes(2)
-    expect(await order('limit=10&sort=popular')).toEqual([record._id, newer._id])
-    expect(reads).toHaveBeenCalledTimes(3)
-    // The newest-first page shows the old counts for COUNTS_MAX_AGE_MS at most.
-    vi.useFakeTimers({ toFake: ['Date'] })
-    try {
-      vi.setSystemTime(Date.now() + COUNTS_MAX_AGE_MS + 1)
-      await order('limit=10')
-      expect(reads).toHaveBeenCalledTimes(4)
-      await order('limit=10')
-      expect(reads).toHaveBeenCalledTimes(4)
-    } finally {
-      vi.useRealTimers()
-    }
-    // A write to an animation still drops every page.
-    await store.wumpuses.update(newer._id, { name: 'Renamed Wumpus' })
-    await order('limit=10')
-    expect(reads).toHaveBeenCalledTimes(5)
   })
 })

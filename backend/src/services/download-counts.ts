@@ -3,13 +3,12 @@
  *
  * A download is a file GET with ?download=1 (the app's download buttons ask for files that way). It counts
  * for the animation the file belongs to, at most once per visitor and animation in a window (a day): a
- * visitor is their network address (an IPv6 address by its /64, which one host can rotate through), so
- * reloading or scripting one address does not inflate counts. Nothing about visitors is stored: the window
- * remembers keyed hashes whose random key lives in memory only and is replaced with each window, so
- * earlier marks cannot be tied to anyone. Counts are added to the store in batches, off the request path.
+ * visitor is their network address as the HTTP edge keys it (an IPv6 address by its /64, which one host can
+ * rotate through: http/client-address.ts), so reloading or scripting one address does not inflate counts.
+ * Nothing about visitors is stored: the window remembers keyed hashes whose random key lives in memory only
+ * and is replaced with each window, so earlier marks cannot be tied to anyone. Counts are added to the store in batches, off the request path.
  */
 import { createHmac, randomBytes } from 'node:crypto'
-import { addressKey } from '../http/client-address'
 import type { Logger } from '../logger'
 import type { Store } from '../store/port'
 
@@ -25,7 +24,25 @@ export interface DownloadCounterOptions {
   maxPending?: number
 }
 
-export class DownloadCounter {
+export interface DownloadCounter {
+  /**
+   * Counts a download of a stored file for the animation it belongs to (files of no animation are not
+   * counted). Never throws: counting must not fail a download.
+   */
+  countFile(fileId: string, visitor: string): Promise<void>
+  /** Counts one download of an animation by a visitor (their address key); answers whether it counted. */
+  count(wumpusId: string, visitor: string): boolean
+  /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
+  flush(): Promise<void>
+  /** Stops the timer and stores what is pending. */
+  close(): Promise<void>
+}
+
+export function createDownloadCounter(store: Store, options: DownloadCounterOptions): DownloadCounter {
+  return new DownloadCounts(store, options)
+}
+
+class DownloadCounts implements DownloadCounter {
   private pending = new Map<string, number>()
   private marks = new Set<string>()
   private key = randomBytes(32)
@@ -49,23 +66,18 @@ export class DownloadCounter {
     this.timer.unref()
   }
 
-  /**
-   * Counts a download of a stored file for the animation it belongs to (files of no animation are not
-   * counted). Never throws: counting must not fail a download.
-   */
-  async countFile(fileId: string, address: string): Promise<void> {
+  async countFile(fileId: string, visitor: string): Promise<void> {
     try {
       const wumpusId = await this.store.wumpuses.findByFile(fileId)
-      if (wumpusId) this.count(wumpusId, address)
+      if (wumpusId) this.count(wumpusId, visitor)
     } catch (error) {
       this.logger.error('could not count a download', { error: String(error) })
     }
   }
 
-  /** Counts one download of an animation by a visitor's address; answers whether it counted. */
-  count(wumpusId: string, address: string): boolean {
+  count(wumpusId: string, visitor: string): boolean {
     if (Date.now() - this.windowStart >= this.windowMs || this.marks.size >= this.maxMarks) this.startWindow()
-    const mark = createHmac('sha256', this.key).update(addressKey(address)).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
+    const mark = createHmac('sha256', this.key).update(visitor).update('\0').update(wumpusId).digest('base64url').slice(0, 22)
     if (this.marks.has(mark)) return false
     this.marks.add(mark)
     this.pending.set(wumpusId, (this.pending.get(wumpusId) ?? 0) + 1)
@@ -73,7 +85,6 @@ export class DownloadCounter {
     return true
   }
 
-  /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing
     if (this.pending.size === 0) return
@@ -90,7 +101,6 @@ export class DownloadCounter {
     }
   }
 
-  /** Stops the timer and stores what is pending. */
   async close(): Promise<void> {
     clearInterval(this.timer)
     await this.flush()

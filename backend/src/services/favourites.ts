@@ -1,17 +1,21 @@
 // The favourites rules: a signed-in user favourites existing animations, each once, up to FAVOURITES_MAX;
 // adding one already there and removing one not there are fine (a device replaying queued changes).
 import { FAVOURITES_MAX } from '../../../contract/limits'
-import type { Favourite } from '../../../contract/favourites'
-import { HttpError, notFound } from '../http/http-error'
-import type { FileKeys } from '../http/file-keys'
-import { toApiWumpus } from '../http/mappers/wumpus'
-import type { Store } from '../store/port'
-import type { Actor } from '../auth/require-session'
-import { canSee, findVisibleWumpus } from './remixes'
+import { canSee } from '../domain/visibility'
+import type { Store, WumpusRecord } from '../store/port'
+import type { Actor } from '../domain/viewer'
+import { findVisibleWumpus, noSuchAnimation } from './find-wumpus'
+import { conflict } from '../domain/errors'
+
+/** A favourite: the animation, and when it was favourited. */
+export interface FavouriteView {
+  record: WumpusRecord
+  favouritedAt: Date
+}
 
 export interface FavouriteService {
   /** Newest favourited first; favourites of animations deleted meanwhile (or remixes made private) are left out. */
-  list(viewer: Actor, page: { limit: number; cursor?: string }): Promise<{ items: Favourite[]; total: number; nextCursor?: string }>
+  list(viewer: Actor, page: { limit: number; cursor?: string }): Promise<{ items: FavouriteView[]; total: number; nextCursor?: string }>
   ids(email: string): Promise<string[]>
   /** Throws NOT_FOUND for an unknown animation (undefined: a malformed id, or a remix the viewer may not see), CONFLICT at the cap. */
   add(viewer: Actor, wumpusId: string | undefined): Promise<void>
@@ -19,16 +23,14 @@ export interface FavouriteService {
   remove(email: string, wumpusId: string | undefined): Promise<void>
 }
 
-const NO_SUCH_ANIMATION = 'No animation with this id'
-
-export function createFavouriteService(store: Store, fileKeys: FileKeys): FavouriteService {
+export function createFavouriteService(store: Store): FavouriteService {
   return {
     async list(viewer, page) {
       const { items, total, nextCursor } = await store.favourites.list(viewer.email, page)
       const records = await Promise.all(items.map((item) => store.wumpuses.get(item.wumpusId)))
       const favourites = items.flatMap((item, i) => {
         const record = records[i]
-        return record && canSee(record, viewer) ? [{ ...toApiWumpus(record, fileKeys), favouritedAt: item.favouritedAt.toISOString() }] : []
+        return record && canSee(record, viewer) ? [{ record, favouritedAt: item.favouritedAt }] : []
       })
       return { items: favourites, total, ...(nextCursor ? { nextCursor } : {}) }
     },
@@ -38,17 +40,16 @@ export function createFavouriteService(store: Store, fileKeys: FileKeys): Favour
     async add(viewer, wumpusId) {
       const record = await findVisibleWumpus(store, wumpusId, viewer)
       if ((await store.favourites.add(viewer.email, record._id, { max: FAVOURITES_MAX })) === 'full') {
-        throw new HttpError(
-          'CONFLICT',
-          `You have ${FAVOURITES_MAX.toLocaleString('en')} favourites, the most one can keep: remove some to add more`,
-          { reason: 'favourites-full', max: FAVOURITES_MAX },
-        )
+        throw conflict(`You have ${FAVOURITES_MAX.toLocaleString('en')} favourites, the most one can keep: remove some to add more`, {
+          reason: 'favourites-full',
+          max: FAVOURITES_MAX,
+        })
       }
     },
 
     async remove(email, wumpusId) {
-      if (wumpusId === undefined) throw notFound(NO_SUCH_ANIMATION)
-      if (!(await store.favourites.remove(email, wumpusId)) && !(await store.wumpuses.get(wumpusId))) throw notFound(NO_SUCH_ANIMATION)
+      if (wumpusId === undefined) throw noSuchAnimation()
+      if (!(await store.favourites.remove(email, wumpusId)) && !(await store.wumpuses.get(wumpusId))) throw noSuchAnimation()
     },
   }
 }

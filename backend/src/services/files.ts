@@ -1,16 +1,54 @@
-import { notFound } from '../http/http-error'
-import type { Store, StoredFile } from '../store/port'
+import { notFound } from '../domain/errors'
+import type { Viewer } from '../domain/viewer'
+import { canSee } from '../domain/visibility'
+import type { Store, StoredFile, WumpusRecord } from '../store/port'
+
+/** Stored files as the API serves them: what is known of one, its bytes, and whose remix it is. */
+export interface FileService {
+  /** What is stored about a file (name, type, hash), or NOT_FOUND; undefined id: one that is not even well formed. */
+  find(id: string | undefined): Promise<StoredFile>
+  /** A file's bytes, or NOT_FOUND (it went between reading its facts and its bytes). */
+  read(id: string): Promise<Uint8Array>
+  /**
+   * The remix a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no valid
+   * key (`keyed`); undefined for every other file.
+   */
+  remixOf(file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined>
+}
+
+export function createFileService(store: Store): FileService {
+  return {
+    find: (id) => findFile(store, id),
+    read: (id) => readStoredFile(store, id),
+    remixOf: (file, viewer, keyed) => remixOfFile(store, file, viewer, keyed),
+  }
+}
+
+const noSuchFile = () => notFound('No file with this id')
 
 /** What is stored about a file (name, type, hash), or 404; undefined id: one that is not even well formed. */
-export async function findFile(store: Store, id: string | undefined): Promise<StoredFile> {
+async function findFile(store: Store, id: string | undefined): Promise<StoredFile> {
   const info = id === undefined ? undefined : await store.files.info(id)
-  if (!info) throw notFound('No file with this id')
+  if (!info) throw noSuchFile()
   return info
 }
 
 /** A file's bytes, or 404 (it went between reading its facts and its bytes). */
-export async function readStoredFile(store: Store, id: string): Promise<Uint8Array> {
+async function readStoredFile(store: Store, id: string): Promise<Uint8Array> {
   const file = await store.files.read(id)
-  if (!file) throw notFound('No file with this id')
+  if (!file) throw noSuchFile()
   return file.bytes
+}
+
+/**
+ * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
+ * viewer may not see it and the URL has no valid key (the key its owner's URLs carry); undefined for every other file.
+ */
+async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined> {
+  if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
+  const id = await store.wumpuses.findByFile(file.id)
+  const record = id === undefined ? undefined : await store.wumpuses.get(id)
+  if (!record?.remix) return undefined
+  if (!keyed && !canSee(record, viewer)) throw noSuchFile()
+  return record
 }

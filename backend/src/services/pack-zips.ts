@@ -1,21 +1,21 @@
 // A pack's ZIPs for one chat platform: which stickers go in them (planZip, checked against the platform's
 // pack rules before a byte is sent, and split into parts where the app takes smaller packs: pack-parts.ts),
-// what the pack page says of them (toDownload), and each archive itself (writeZip), streamed entry by entry:
+// the file names and sizes of its parts (zipParts), and each archive itself (writeZip), streamed entry by entry:
 // one sticker file in memory at a time.
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
 import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
-import type { PackDownload, PackPart } from '../../../contract/pack'
 import { listInWords, PACK_NOUN, partsInWords } from '../../../contract/pack-parts'
 import { packDownloadPath } from '../../../contract/api-paths'
 import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
-import { badRequest, HttpError, notFound } from '../http/http-error'
 import type { Logger } from '../logger'
-import { lineSetImages, trayIcon } from '../media/pack-images'
+import { lineSetImages, trayIcon } from '../media/exports/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
-import { derivedIsCurrent, fileStem } from './derived-media'
+import { fileStem } from './derived-media'
+import { currentDerived } from '../store/records'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
 import { splitNotes, splitPack, type SplitPart } from './pack-parts'
+import { invalid, notFound } from '../domain/errors'
 
 /** A pack's ZIP for one platform, ready to stream. */
 export interface PackZip {
@@ -50,7 +50,7 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
   const entries: Entry[] = []
   const left: ZipPlan['left'] = []
   for (const record of items) {
-    const made = derivedIsCurrent(record) ? record.derived.exports.find((e) => e.platform === platform) : undefined
+    const made = currentDerived(record)?.exports.find((e) => e.platform === platform)
     if (made?.file) entries.push({ record, file: made.file })
     else left.push({ record, reason: made ? (made.notes[0] ?? `No file fits ${rules.label}`) : 'Still being made' })
   }
@@ -84,40 +84,32 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
 }
 
 /** `kind-wumpuses.whatsapp.zip`, or `kind-wumpuses.whatsapp.part-1-of-3.zip` for a part of a split pack. */
-function zipName(pack: PackRecord, platform: Platform, part?: Pick<ZipPart, 'number' | 'of'>): string {
+export function zipName(pack: PackRecord, platform: Platform, part?: Pick<ZipPart, 'number' | 'of'>): string {
   return `${fileStem(pack.name)}.${platform}${part && part.of > 1 ? `.part-${part.number}-of-${part.of}` : ''}.zip`
 }
 
-const bytesOf = (entries: Entry[]) => entries.reduce((sum, entry) => sum + entry.file.bytes, 0)
+/** The bytes of the sticker files of a ZIP. */
+export const bytesOf = (entries: Entry[]) => entries.reduce((sum, entry) => sum + entry.file.bytes, 0)
 
-/** The parts of a plan as the API lists them (each with its own URL and file name). */
-function apiParts(pack: PackRecord, plan: ZipPlan): PackPart[] {
+/** One ZIP of a pack a platform takes in parts. */
+export interface ZipPartFile {
+  /** From 1. */
+  part: number
+  fileName: string
+  stickers: number
+  bytes: number
+  still: boolean
+}
+
+/** The parts of a plan (each with its own file name). */
+export function zipParts(pack: PackRecord, plan: ZipPlan): ZipPartFile[] {
   return plan.parts.map((part, i) => ({
     part: i + 1,
-    url: packDownloadPath(pack.id, plan.platform, i + 1),
     fileName: zipName(pack, plan.platform, { number: i + 1, of: plan.parts.length }),
     stickers: part.items.length,
     bytes: bytesOf(part.items),
     still: part.still,
   }))
-}
-
-export function toDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
-  // What the download holds: the stickers of its parts (all with a file, when it does not fit: what there is).
-  const held = plan.fits ? plan.parts.flatMap((part) => part.items) : plan.entries
-  return {
-    platform: plan.platform,
-    label: PLATFORM_RULES[plan.platform].label,
-    url: packDownloadPath(pack.id, plan.platform),
-    fileName: zipName(pack, plan.platform),
-    fits: plan.fits,
-    message: plan.message,
-    stickers: held.length,
-    missing: plan.left.length,
-    bytes: bytesOf(held),
-    notes: plan.notes,
-    parts: plan.parts.length > 1 ? apiParts(pack, plan) : [],
-  }
 }
 
 /**
@@ -128,9 +120,9 @@ function partToWrite(pack: PackRecord, plan: ZipPlan, part: number | undefined):
   const of = plan.parts.length
   const comesAs = `This pack comes as ${partsInWords(plan.platform, of)}`
   if (part === undefined && of > 1) {
-    const files = apiParts(pack, plan)
-    throw badRequest(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
-      parts: files.map(({ part, url, fileName }) => ({ part, url, fileName })),
+    const files = zipParts(pack, plan)
+    throw invalid(`${comesAs}: download each with ?part=1 to ?part=${of} (${listInWords(files.map((file) => file.fileName))}).`, {
+      parts: files.map(({ part, fileName }) => ({ part, url: packDownloadPath(pack.id, plan.platform, part), fileName })),
     })
   }
   const number = part ?? 1
@@ -199,9 +191,9 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
 /** The cover's still (or its sticker file, whose first frame serves), for the pack's own images. */
 async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Promise<Uint8Array> {
   const cover = entries.find((entry) => entry.record._id === pack.coverWumpusId) ?? entries[0]!
-  const still = derivedIsCurrent(cover.record) ? cover.record.derived.previews?.still : undefined
+  const still = currentDerived(cover.record)?.previews?.still
   const source = (still && (await store.files.read(still.id))) || (await store.files.read(cover.file.id))
-  if (!source) throw new HttpError('NOT_FOUND', 'The cover’s image is missing; try again in a minute')
+  if (!source) throw notFound('The cover’s image is missing; try again in a minute')
   return source.bytes
 }
 
@@ -241,7 +233,7 @@ function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[], part: Zip
   )
   if (part.of > 1) {
     lines.push('The other parts of this pack:')
-    for (const other of apiParts(pack, plan)) {
+    for (const other of zipParts(pack, plan)) {
       if (other.part === part.number) continue
       const names = plan.parts[other.part - 1]!.items.map((entry) => entry.record.name)
       const count = `${other.stickers}${other.still ? ' still' : ''} sticker${other.stickers === 1 ? '' : 's'}`

@@ -6,47 +6,58 @@
 // made for each animation (services/derived-media.ts); the ZIPs themselves, checked against each
 // platform's pack rules before a byte is sent, are services/pack-zips.ts.
 import { PERSONAL_PACKS_MAX } from '../../../contract/limits'
-import type { Pack, PackDetail, UpdatedPack } from '../../../contract/pack'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
-import type { Actor, Viewer } from '../auth/require-session'
-import { badRequest, HttpError, notFound } from '../http/http-error'
+import { isAdminViewer, type Actor, type Viewer } from '../domain/viewer'
+import { canSee } from '../domain/visibility'
 import type { Logger } from '../logger'
-import type { FileKeys } from '../http/file-keys'
-import { toApiWumpus } from '../http/mappers/wumpus'
-import type { AuditChange, NewPack, PackPatch, PackRecord, Store, WumpusRecord } from '../store/port'
+import type { AuditChange, NewPack, PackPatch, PackRecord, PackUpdate, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
-import { planZip, toDownload, writeZip, type PackZip } from './pack-zips'
-import { canSee } from './remixes'
+import { planZip, writeZip, type PackZip, type ZipPlan } from './pack-zips'
+import { conflict, doesNotFit, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface PackServiceDeps {
   store: Store
   audit: AuditLog
   logger: Logger
-  /** Keys in the file URLs of the owner's private remixes. */
-  fileKeys?: FileKeys
 }
 
 type NewPackInput = Pick<NewPack, 'name' | 'description' | 'wumpusIds' | 'coverWumpusId'>
 const AUDIT_TEXT_MAX = 500
 const NO_SUCH_PACK = 'No pack with this id'
 
+/** A pack as the viewer may see it: its cover when they may see that animation, its maker when they may know them. */
+export interface PackView {
+  pack: PackRecord
+  cover: WumpusRecord | undefined
+  /** Who made it; null for a personal pack opened by anyone but its owner and admins. */
+  createdBy: string | null
+}
+
+/** A pack opened: its stickers the viewer may see, in order, and what each platform's ZIP would hold. */
+export interface PackDetailView extends PackView {
+  items: WumpusRecord[]
+  plans: ZipPlan[]
+}
+
+type Page<T> = { items: T[]; total: number; nextCursor?: string }
+
 export interface PackService {
   /** The public packs, newest first. */
-  list(query: { limit: number; cursor?: string }): Promise<{ items: Pack[]; total: number; nextCursor?: string }>
+  list(query: { limit: number; cursor?: string }): Promise<Page<PackView>>
   /** One owner's personal packs, most recently updated first. */
-  listPersonal(owner: string, query: { limit: number; cursor?: string }): Promise<{ items: Pack[]; total: number; nextCursor?: string }>
+  listPersonal(owner: string, query: { limit: number; cursor?: string }): Promise<Page<PackView>>
   /** The pack with its stickers in order and one download per platform; throws NOT_FOUND (a private pack the viewer may not open too). */
-  detail(id: string, viewer: Viewer): Promise<PackDetail>
+  detail(id: string, viewer: Viewer): Promise<PackDetailView>
   /** A public pack (the caller checked the actor is an admin). */
-  create(actor: string, input: NewPackInput): Promise<Pack>
+  create(actor: string, input: NewPackInput): Promise<PackView>
   /** A personal pack of the owner's; throws CONFLICT (reason packs-full) at PERSONAL_PACKS_MAX. */
-  createPersonal(owner: string, input: NewPackInput & { visibility: 'link' | 'private' }): Promise<Pack>
+  createPersonal(owner: string, input: NewPackInput & { visibility: 'link' | 'private' }): Promise<PackView>
   /**
    * Applies the fields of the patch not edited later than `editedAt` (default now; a later time is now).
    * Public packs: admins only; personal packs: their owner and admins. Throws NOT_FOUND for an unknown
    * pack (or a private pack of someone else), FORBIDDEN for a pack the actor may open but not change.
    */
-  update(actor: Actor, id: string, patch: PackPatch, options?: { editedAt?: Date }): Promise<UpdatedPack>
+  update(actor: Actor, id: string, patch: PackPatch, options?: { editedAt?: Date }): Promise<PackView & Pick<PackUpdate, 'superseded'>>
   /** Who may delete a pack is who may change it; answers 0 for an unknown pack. */
   remove(actor: Actor, id: string): Promise<number>
   /**
@@ -54,13 +65,12 @@ export interface PackService {
    * rules. `part` (from 1) picks one ZIP of a pack the platform takes in parts (BAD_REQUEST without it,
    * NOT_FOUND past the last).
    */
-  zip(id: string, platform: Platform, viewer: Viewer, part?: number): Promise<PackZip & Pick<Pack, 'visibility'>>
+  zip(id: string, platform: Platform, viewer: Viewer, part?: number): Promise<PackZip & Pick<PackRecord, 'visibility'>>
 }
 
-const isAdmin = (viewer: Viewer) => viewer?.role === 'admin'
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
 
-export function createPackService({ store, audit, logger, fileKeys }: PackServiceDeps): PackService {
+export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
   /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
   async function itemsOf(pack: Pick<PackRecord, 'wumpusIds'>): Promise<WumpusRecord[]> {
     const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
@@ -70,7 +80,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
   /** The pack, when the viewer may open it: a private pack is its owner's and admins' only. */
   async function getPack(id: string, viewer: Viewer): Promise<PackRecord> {
     const pack = await store.packs.get(id)
-    if (!pack || (pack.visibility === 'private' && !isOwner(pack, viewer) && !isAdmin(viewer))) throw notFound(NO_SUCH_PACK)
+    if (!pack || (pack.visibility === 'private' && !isOwner(pack, viewer) && !isAdminViewer(viewer))) throw notFound(NO_SUCH_PACK)
     return pack
   }
 
@@ -80,9 +90,9 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
    */
   function mayChange(pack: PackRecord, actor: Actor): { audited: boolean } {
     if (isOwner(pack, actor)) return { audited: false }
-    if (isAdmin(actor)) return { audited: true }
+    if (isAdminViewer(actor)) return { audited: true }
     if (pack.visibility === 'private') throw notFound(NO_SUCH_PACK)
-    throw new HttpError('FORBIDDEN', pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
+    throw forbidden(pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
 
   /** The pack's animations as the viewer sees them: without the private remixes they may not see. */
@@ -98,7 +108,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     const foreign = (record: WumpusRecord) => record.remix !== undefined && record.u_email !== owner
     const unknown = ids.filter((_, i) => !records[i] || (foreign(records[i]) && records[i].remix!.visibility === 'private'))
     if (unknown.length > 0) {
-      throw badRequest(
+      throw invalid(
         `${unknown.length === 1 ? 'One sticker does' : `${unknown.length} stickers do`} not exist (any more): ${unknown.join(', ')}`,
         {
           field: 'wumpusIds',
@@ -108,7 +118,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     }
     const remixes = ids.filter((_, i) => foreign(records[i]!))
     if (remixes.length > 0) {
-      throw badRequest(owner ? 'A pack can hold your own remixes only' : 'Public packs hold the gallery’s stickers, not remixes', {
+      throw invalid(owner ? 'A pack can hold your own remixes only' : 'Public packs hold the gallery’s stickers, not remixes', {
         field: 'wumpusIds',
         remixes,
       })
@@ -117,45 +127,33 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
   }
 
   /** The pack as the viewer sees it: a personal pack's owner is shown to them and admins only. */
-  async function toPack(pack: PackRecord, viewer: Viewer, items?: WumpusRecord[]): Promise<Pack> {
+  async function viewOf(pack: PackRecord, viewer: Viewer, items?: WumpusRecord[]): Promise<PackView> {
     const found = pack.coverWumpusId
       ? (items?.find((item) => item._id === pack.coverWumpusId) ?? (await store.wumpuses.get(pack.coverWumpusId)))
       : undefined
-    const cover = found && canSee(found, viewer) ? found : undefined
     return {
-      id: pack.id,
-      name: pack.name,
-      description: pack.description,
-      coverWumpusId: pack.coverWumpusId,
-      wumpusIds: pack.wumpusIds,
-      cover: cover ? toApiWumpus(cover, fileKeys) : null,
-      visibility: pack.visibility,
-      createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdmin(viewer) ? pack.createdBy : null,
-      createdAt: pack.createdAt.toISOString(),
-      updatedAt: pack.updatedAt.toISOString(),
+      pack,
+      cover: found && canSee(found, viewer) ? found : undefined,
+      createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdminViewer(viewer) ? pack.createdBy : null,
     }
   }
 
   return {
     async list(query) {
       const page = await store.packs.list(query)
-      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack, undefined))) }
+      return { ...page, items: await Promise.all(page.items.map((pack) => viewOf(pack, undefined))) }
     },
 
     async listPersonal(owner, query) {
       const page = await store.packs.listPersonal(owner, query)
       const viewer = { email: owner, role: 'user' } as const
-      return { ...page, items: await Promise.all(page.items.map((pack) => toPack(pack, viewer))) }
+      return { ...page, items: await Promise.all(page.items.map((pack) => viewOf(pack, viewer))) }
     },
 
     async detail(id, viewer) {
       const pack = await getPack(id, viewer)
       const items = await visibleItems(pack, viewer)
-      return {
-        ...(await toPack(pack, viewer, items)),
-        items: items.map((item) => toApiWumpus(item, fileKeys)),
-        downloads: PLATFORMS.map((platform) => toDownload(pack, planZip(pack, items, platform))),
-      }
+      return { ...(await viewOf(pack, viewer, items)), items, plans: PLATFORMS.map((platform) => planZip(pack, items, platform)) }
     },
 
     async create(actor, input) {
@@ -167,30 +165,30 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
         target: { type: 'pack', id: pack.id, name: pack.name },
         changes: packChanges(undefined, pack, items),
       })
-      return toPack(pack, undefined, items)
+      return viewOf(pack, undefined, items)
     },
 
     async createPersonal(owner, input) {
       const items = await existing(input.wumpusIds, owner)
       const pack = await store.packs.insertPersonal({ ...input, createdBy: owner }, { max: PERSONAL_PACKS_MAX })
       if (pack === 'full') {
-        throw new HttpError('CONFLICT', `You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
+        throw conflict(`You have ${PERSONAL_PACKS_MAX} packs, the most one can keep: delete one to make another`, {
           reason: 'packs-full',
           max: PERSONAL_PACKS_MAX,
         })
       }
-      return toPack(pack, { email: owner, role: 'user' }, items)
+      return viewOf(pack, { email: owner, role: 'user' }, items)
     },
 
     async update(actor, id, patch, options = {}) {
       const before = await getPack(id, actor)
       const { audited } = mayChange(before, actor)
       if (patch.visibility !== undefined && before.visibility === 'public') {
-        throw badRequest('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
+        throw invalid('Public packs are always public: only personal packs are private or shared by link', { field: 'visibility' })
       }
       const newItems = patch.wumpusIds ? await existing(patch.wumpusIds, before.visibility === 'public' ? undefined : before.createdBy) : []
       if (patch.coverWumpusId && !(patch.wumpusIds ?? before.wumpusIds).includes(patch.coverWumpusId)) {
-        throw badRequest('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
+        throw invalid('The cover must be one of the pack’s stickers', { field: 'coverWumpusId' })
       }
       // An edit cannot claim a time to come: it would win over every edit made until then.
       const now = Date.now()
@@ -201,7 +199,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
       const changes = packChanges(before, updated.pack, items)
       if (audited && changes.length > 0)
         await audit.record({ actor: actor.email, action: 'pack.edit', target: { type: 'pack', id, name: updated.pack.name }, changes })
-      return { ...(await toPack(updated.pack, actor, items)), superseded: updated.superseded }
+      return { ...(await viewOf(updated.pack, actor, items)), superseded: updated.superseded }
     },
 
     async remove(actor, id) {
@@ -223,8 +221,7 @@ export function createPackService({ store, audit, logger, fileKeys }: PackServic
     async zip(id, platform, viewer, part) {
       const pack = await getPack(id, viewer)
       const plan = planZip(pack, await visibleItems(pack, viewer), platform)
-      if (!plan.fits)
-        throw new HttpError('PACK_NOT_FIT', plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
+      if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
       return { ...(await writeZip(store, logger, pack, plan, part)), visibility: pack.visibility }
     },
   }

@@ -12,16 +12,51 @@ import { captionRefusal } from '../../../contract/remix/caption-font'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
 import { defaultRemixName, type RemixVisibility } from '../../../contract/remix/remix-api'
 import { describeRecipe } from '../../../contract/remix/recipe-text'
-import type { Actor, Viewer } from '../auth/require-session'
-import { badRequest, HttpError, notFound } from '../http/http-error'
-import { captionFont } from '../media/caption-font'
-import type { FileRef, Store, StoredFile, WumpusRecord } from '../store/port'
+import type { Actor, Viewer } from '../domain/viewer'
+import { captionFont } from '../media/render/caption-font'
+import type { FileRef, Store, WumpusPage, WumpusRecord } from '../store/port'
+import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
+import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
+}
+
+export interface RemixService {
+  /** A remix of an original for its owner, named `name` or "{original}, your version" (createRemix: its refusals, its files made, stored private). */
+  create(owner: Actor & { name: string }, originalId: string | undefined, recipe: Recipe, name?: string): Promise<WumpusRecord>
+  /** The remix `viewer` may share, else NOT_FOUND (not a remix, or someone else's private one) or FORBIDDEN (someone else's). */
+  own(viewer: Actor, id: string | undefined): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>>
+  /** Its owner shares a remix by link, or makes it private again. */
+  share(viewer: Actor, id: string | undefined, visibility: RemixVisibility): Promise<WumpusRecord>
+  /** One's own remixes, newest first. */
+  listOwn(owner: string, page: { limit: number; cursor?: string }): Promise<WumpusPage>
+  /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
+  colourChoices(record: WumpusRecord): Promise<ColourChoices>
+  /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
+  remakeAllOf(originalId: string): Promise<void>
+  /** With an original: every remix of it goes too. */
+  deleteAllOf(originalId: string): Promise<void>
+  /** At start: remixes whose original's Lottie changed without them are made again. */
+  remakeStale(): Promise<{ remade: number }>
+}
+
+export function createRemixService(deps: RemixesDeps): RemixService {
+  const { store } = deps
+  const colourChoices = createColourChoices(store)
+  return {
+    create: (owner, originalId, recipe, name) => createRemix(deps, owner, originalId, recipe, colourChoices, name),
+    own: (viewer, id) => ownRemix(store, viewer, id),
+    share: (viewer, id, visibility) => shareRemix(store, viewer, id, visibility),
+    listOwn: (owner, page) => listOwnRemixes(store, owner, page),
+    colourChoices,
+    remakeAllOf: (originalId) => remakeRemixesOf(deps, originalId),
+    deleteAllOf: (originalId) => deleteRemixesOf(deps, originalId),
+    remakeStale: () => remakeStaleRemixes(deps),
+  }
 }
 
 /** Colour choices of this many Lotties are kept (they change only with the Lottie file). */
@@ -31,40 +66,7 @@ const REMIX_PAGE = 50
 /** How often a remake starts over when the remix changed while it was being made. */
 const REMAKE_ATTEMPTS = 3
 
-const NO_SUCH_ANIMATION = 'No animation with this id'
-
-/** Whether the viewer may see the animation: any original, a remix shared by link, one's own remix; admins all. */
-export function canSee(record: WumpusRecord, viewer: Viewer): boolean {
-  return !record.remix || record.remix.visibility === 'link' || viewer?.role === 'admin' || viewer?.email === record.u_email
-}
-
-/** The animation with this id when the viewer may see it, else 404 (undefined id: not even well formed). */
-export async function findVisibleWumpus(store: Store, id: string | undefined, viewer: Viewer): Promise<WumpusRecord> {
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record || !canSee(record, viewer)) throw notFound(NO_SUCH_ANIMATION)
-  return record
-}
-
-/**
- * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
- * viewer may not see it and the URL has no valid key (http/file-keys.ts); undefined for every other file.
- */
-export async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined> {
-  if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
-  const id = await store.wumpuses.findByFile(file.id)
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record?.remix) return undefined
-  if (!keyed && !canSee(record, viewer)) throw notFound('No file with this id')
-  return record
-}
-
-/** Remixes are personal: no shared cache keeps what shows one. */
-export function cacheControlOf(record: WumpusRecord, publicValue: string): string {
-  return record.remix ? 'private, no-store' : publicValue
-}
-
-export const remixOfRemix = () =>
-  new HttpError('CONFLICT', 'This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })
+export const remixOfRemix = () => conflict('This is a remix: make yours from the original sticker instead', { reason: 'remix-of-remix' })
 
 /** The Lottie of a stored file; one that does not read as a Lottie has no layers (and no colours). */
 function readLottie(bytes: Uint8Array): Lottie {
@@ -84,7 +86,7 @@ async function lottieOf(store: Store, fileId: string): Promise<Lottie | undefine
 }
 
 /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
-export function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
+function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
   const kept = new Map<string, ColourChoices>()
   return async (record) => {
     if (record.remix) throw remixOfRemix()
@@ -92,7 +94,7 @@ export function createColourChoices(store: Store): (record: WumpusRecord) => Pro
     const known = kept.get(source)
     if (known) return known
     const lottie = await lottieOf(store, source)
-    if (!lottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+    if (!lottie) throw notFound('The animation’s Lottie file is missing')
     const slots = colourSlots(lottie)
     const choices: ColourChoices = {
       slots: slots.map(({ id, colour, share }) => ({ id, colour, share })),
@@ -111,7 +113,7 @@ export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.o
 
 /**
  * Makes the remix's GIF, APNG and Lottie from the original's Lottie: the edited Lottie is judged like an
- * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (SERVER_BUSY when
+ * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (busy when
  * full). Every stored id lands in `stored`, so the caller removes them when the record does not come.
  */
 async function makeRemixFiles(
@@ -144,7 +146,7 @@ function remixDescription(original: WumpusRecord, maker: string, recipe: Recipe)
  * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
  * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
  */
-export async function createRemix(
+async function createRemix(
   deps: RemixesDeps,
   owner: Actor & { name: string },
   originalId: string | undefined,
@@ -157,7 +159,7 @@ export async function createRemix(
   if (original.remix) throw remixOfRemix()
   // Cheap refusals first: a full account or a recipe that does not fit the sticker renders nothing.
   const full = () =>
-    new HttpError('CONFLICT', `You have ${REMIXES_MAX} remixes, the most one can keep: delete one to make another`, {
+    conflict(`You have ${REMIXES_MAX} remixes, the most one can keep: delete one to make another`, {
       reason: 'remixes-full',
       max: REMIXES_MAX,
     })
@@ -165,7 +167,7 @@ export async function createRemix(
   const slots = new Set((await colourChoices(original)).slots.map((slot) => slot.id))
   const unknown = Object.keys(recipe.colours ?? {}).filter((slot) => !slots.has(slot))
   if (unknown.length > 0) {
-    throw badRequest(`This sticker has no colour slot ${unknown.join(', ')}`, {
+    throw invalid(`This sticker has no colour slot ${unknown.join(', ')}`, {
       reason: 'unknown-colour-slot',
       field: 'colours',
       unknown,
@@ -174,14 +176,14 @@ export async function createRemix(
   }
   const refusal = recipe.caption ? captionRefusal(recipe.caption.text, captionFont()) : undefined
   if (recipe.caption && refusal) {
-    throw badRequest(refusal, {
+    throw invalid(refusal, {
       reason: 'caption-characters',
       field: 'caption.text',
       characters: captionFont().missing(recipe.caption.text),
     })
   }
   const originalLottie = await lottieOf(store, original.files.lottie.id)
-  if (!originalLottie) throw new HttpError('NOT_FOUND', 'The animation’s Lottie file is missing')
+  if (!originalLottie) throw notFound('The animation’s Lottie file is missing')
 
   const stored: string[] = []
   try {
@@ -212,19 +214,19 @@ export async function createRemix(
 }
 
 /** The remix `owner` may share, else 404 (not a remix, or someone else's private one) or 403 (someone else's). */
-export async function ownRemix(
+async function ownRemix(
   store: Store,
   viewer: NonNullable<Viewer>,
   id: string | undefined,
 ): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>> {
   const record = await findVisibleWumpus(store, id, viewer)
   if (!record.remix) throw notFound('No remix with this id')
-  if (record.u_email !== viewer.email) throw new HttpError('FORBIDDEN', 'Only its owner can share this remix')
+  if (record.u_email !== viewer.email) throw forbidden('Only its owner can share this remix')
   return record as WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>
 }
 
 /** Its owner shares a remix by link, or makes it private again. */
-export async function shareRemix(
+async function shareRemix(
   store: Store,
   viewer: NonNullable<Viewer>,
   id: string | undefined,
@@ -235,12 +237,12 @@ export async function shareRemix(
     // Only while its files (and so its remix.source) are the ones read: a remake meanwhile is kept.
     const updated = await store.wumpuses.update(record._id, { remix: { ...record.remix, visibility } }, { whileFiles: record.files })
     if (updated) return updated
-    if (attempt === REMAKE_ATTEMPTS) throw new HttpError('CONFLICT', 'This remix is being made again; try again shortly')
+    if (attempt === REMAKE_ATTEMPTS) throw conflict('This remix is being made again; try again shortly')
   }
 }
 
 /** One's own remixes, newest first. */
-export function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
+function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
   return store.wumpuses.listRemixes({ owner, ...page })
 }
 
@@ -261,7 +263,7 @@ async function eachRemix(store: Store, options: { of: string }, visit: (remix: W
  * The record takes the new files only while its files are still those read (else it starts over); the
  * files it let go are removed, the previews and chat app files follow.
  */
-export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
+async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
   const { store } = deps
   for (let attempt = 1; attempt <= REMAKE_ATTEMPTS; attempt++) {
     const before = await store.wumpuses.get(remixId)
@@ -279,7 +281,7 @@ export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'
       const files = await makeRemixFiles(deps, fileName, originalLottie, before.remix.recipe, before.u_email, stored).catch(
         async (error: unknown) => {
           // A busy render queue is waited out here: a remake has no one to answer 503 to.
-          if (!(error instanceof HttpError) || error.code !== 'SERVER_BUSY' || attempt === REMAKE_ATTEMPTS) throw error
+          if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
           await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
           return undefined
         },
@@ -306,7 +308,7 @@ export async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'
 }
 
 /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-export async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
+async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
   try {
     await eachRemix(deps.store, { of: originalId }, async (remix) => {
       await remakeRemix(deps, remix._id).catch((error: unknown) =>
@@ -322,7 +324,7 @@ export async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Pr
  * At start: remixes whose files were made from a Lottie their original no longer has are made again (an
  * edit whose remakes were cut short). The store lists remixes by original, so this goes through the originals.
  */
-export async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
+async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
   let remade = 0
   let cursor: string | undefined
   do {
@@ -343,7 +345,7 @@ export async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: n
 }
 
 /** Deletes one remix with its files and derived files; answers how many were deleted (0 or 1). */
-export async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id: string): Promise<number> {
+async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, id: string): Promise<number> {
   const { store } = deps
   const record = await store.wumpuses.get(id)
   const deleted = record ? await store.wumpuses.delete(record._id) : 0
@@ -355,7 +357,7 @@ export async function deleteRemix(deps: Pick<RemixesDeps, 'store' | 'derivedMedi
 }
 
 /** With an original: every remix of it goes too. */
-export async function deleteRemixesOf(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, originalId: string): Promise<void> {
+async function deleteRemixesOf(deps: Pick<RemixesDeps, 'store' | 'derivedMedia'>, originalId: string): Promise<void> {
   await eachRemix(deps.store, { of: originalId }, async (remix) => {
     await deleteRemix(deps, remix._id)
   })

@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import jwt from 'jsonwebtoken'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { HttpError } from '../http/http-error'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { DomainError } from '../domain/errors'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { createSessionService, type SessionIdentity } from './sessions'
 
 const HOUR = 3600
 const MAX_AGE = 24 * HOUR
 const IDLE = 100 * 60
-let dir: string
+let temp: TempStore
 let store: Store
 let clock: number
 const service = (options: { ttlSeconds?: number; idleSeconds?: number } = {}) =>
@@ -38,18 +35,18 @@ async function reason(promise: Promise<unknown>): Promise<string> {
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return ((error as HttpError).details as { reason: string }).reason
+  expect(error).toBeInstanceOf(DomainError)
+  expect((error as DomainError).kind).toBe('unauthenticated')
+  return ((error as DomainError).details as { reason: string }).reason
 }
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-sessions-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-sessions-')
+  store = temp.store
   clock = Date.UTC(2026, 0, 1)
 })
 afterEach(async () => {
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 
 describe('sessions', () => {

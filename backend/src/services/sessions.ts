@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto'
 import type { SessionClaims } from '../../../contract/user'
 import { sessionIdToRenew, sessionKey, signSessionToken, verifySessionToken } from '../auth/session-token'
-import { HttpError } from '../http/http-error'
+import { unauthenticated } from '../domain/errors'
 import type { SessionRecord, Store } from '../store/port'
 
 /** Who signed in with Firebase, as far as a session needs to know. */
@@ -44,7 +44,7 @@ export interface SessionServiceOptions {
   now?: () => number
 }
 
-const ended = (reason = 'session-ended') => new HttpError('UNAUTHENTICATED', 'Your session has ended, sign in again', { reason })
+const ended = (reason = 'session-ended') => unauthenticated('Your session has ended, sign in again', { reason })
 
 /**
  * Sessions live on the server (store.sessions) and the token only names one, so a session can end
@@ -96,7 +96,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       }
       const end = (identity.authTime + maxAgeSeconds) * 1000
       if (end <= nowSeconds() * 1000) {
-        throw new HttpError('UNAUTHENTICATED', 'You signed in too long ago; sign in again', { reason: 'sign-in-too-old' })
+        throw unauthenticated('You signed in too long ago; sign in again', { reason: 'sign-in-too-old' })
       }
       const session = await store.sessions.create({
         email: identity.email,

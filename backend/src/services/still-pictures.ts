@@ -1,7 +1,7 @@
-import { notFound } from '../http/http-error'
-import { stillPng } from '../media/still-png'
+import { stillPng } from '../media/encode/still-png'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
-import { derivedIsCurrent } from './derived-media'
+import { currentDerived } from '../store/records'
+import { notFound } from '../domain/errors'
 
 /** How many converted stills are kept in memory (a few KB to a few hundred KB each). */
 const STILLS_KEPT = 64
@@ -11,7 +11,7 @@ const STILLS_KEPT = 64
  * the GIF until then.
  */
 export function stillSource(record: WumpusRecord): { file: FileRef; width?: number; height?: number } {
-  const still = derivedIsCurrent(record) ? record.derived.previews?.still : undefined
+  const still = currentDerived(record)?.previews?.still
   return still ? { file: still, width: still.width, height: still.height } : { file: record.files.gif }
 }
 
@@ -24,9 +24,14 @@ export interface StillPicture {
  * An animation's first frame as a PNG (link previews, Copy image), made from its still source when
  * first asked for and kept by source file id: a stored file never changes, so neither does its PNG.
  */
-export function createStillPictures(store: Store): (record: WumpusRecord) => Promise<StillPicture> {
+export interface StillPictureService {
+  /** The animation's first frame as a PNG (NOT_FOUND when none can be made). */
+  of(record: WumpusRecord): Promise<StillPicture>
+}
+
+export function createStillPictureService(store: Store): StillPictureService {
   const stills = new Map<string, StillPicture>()
-  return async (record) => {
+  const of = async (record: WumpusRecord): Promise<StillPicture> => {
     const source = stillSource(record).file
     const kept = stills.get(source.id)
     if (kept) return kept
@@ -40,4 +45,5 @@ export function createStillPictures(store: Store): (record: WumpusRecord) => Pro
     stills.set(source.id, still)
     return still
   }
+  return { of }
 }

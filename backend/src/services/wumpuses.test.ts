@@ -1,60 +1,47 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../config'
-import { HttpError } from '../http/http-error'
+import { DomainError } from '../domain/errors'
 import { createLogger } from '../logger'
-import { buildGif } from '../media/test-fixtures/gif'
-import { lottieBytes } from '../media/test-fixtures/lottie'
-import { buildApng } from '../media/test-fixtures/png'
-import { closeRenderPool } from '../media/render-pool'
-import { openSqliteStore } from '../store/sqlite/open-sqlite-store'
+import { buildGif } from '../../test/fixtures/gif'
+import { lottieBytes } from '../../test/fixtures/lottie'
+import { buildApng } from '../../test/fixtures/png'
+import { closeRenderPool } from '../media/render/render-pool'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
-import { uploadAnimationFile } from './animation-files'
+import { createAnimationFileService, type AnimationFileService } from './animation-files'
 import { createAuditLog } from './audit'
 import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
-import {
-  deleteWumpus,
-  editableWumpus,
-  editWumpus,
-  findWumpus,
-  publishWumpus,
-  type SentFile,
-  type SpendLimit,
-  type WumpusesDeps,
-} from './wumpuses'
+import { createRemixService } from './remixes'
+import { createWumpusService, type SentFile, type SpendLimit, type WumpusService } from './wumpuses'
+import { findWumpus } from './find-wumpus'
 
 const ADMIN = 'admin@example.com'
 const MAKER = 'maker@example.com'
 const STRANGER = 'stranger@example.com'
 
-let dir: string
+let temp: TempStore
 let store: Store
 let derivedMedia: DerivedMediaService
-let deps: WumpusesDeps
+let wumpuses: WumpusService
+let animationFiles: AnimationFileService
 let spent: string[]
 
 beforeEach(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'wumpus-publish-'))
-  store = await openSqliteStore({ dataDir: dir })
+  temp = await openTempStore('wumpus-publish-')
+  store = temp.store
   const logger = createLogger('silent')
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
-  deps = {
-    store,
-    config: loadConfig({ DATA_DIR: dir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }),
-    logger,
-    audit: createAuditLog(store, logger),
-    derivedMedia,
-  }
+  const base = { store, config: loadConfig({ DATA_DIR: temp.dataDir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger }
+  const remixes = createRemixService({ ...base, derivedMedia })
+  wumpuses = createWumpusService({ ...base, audit: createAuditLog(store, logger), derivedMedia, remixes })
+  animationFiles = createAnimationFileService(base)
   await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await store.users.upsert(MAKER, { user_name: 'Maker Person' })
   spent = []
 })
 afterEach(async () => {
   await derivedMedia.close()
-  await store.close()
-  rmSync(dir, { recursive: true, force: true })
+  await temp.close()
 })
 afterAll(() => closeRenderPool())
 
@@ -69,24 +56,24 @@ const storedFiles = async () =>
   (await store.files.list({ createdBefore: new Date(Date.now() + 60_000), limit: 1000 })).map((f) => f.id).sort()
 const auditActions = async () => (await store.audit.list({ limit: 100 })).items.map((entry) => `${entry.action} by ${entry.actor}`)
 
-async function refusal(run: Promise<unknown>): Promise<HttpError> {
+async function refusal(run: Promise<unknown>): Promise<DomainError> {
   const error = await run.then(
     () => undefined,
     (e: unknown) => e,
   )
-  expect(error).toBeInstanceOf(HttpError)
-  return error as HttpError
+  expect(error).toBeInstanceOf(DomainError)
+  return error as DomainError
 }
 
 /** Three files uploaded one by one by `owner`, as the admin form does before publishing. */
 async function uploads(owner: string) {
-  const [gif, apng, lottie] = await Promise.all(sent().map((file) => uploadAnimationFile(deps, owner, file)))
+  const [gif, apng, lottie] = await Promise.all(sent().map((file) => animationFiles.upload(owner, file)))
   return { gif: gif!.file.id, apng: apng!.file.id, lottie: lottie!.file.id }
 }
 
 describe('publishing', () => {
   it('stores the sent files under the publisher, makes the record with their stored name, and logs it', async () => {
-    const record = await publishWumpus(deps, { email: ADMIN, name: 'session name' }, fields, { sent: sent() }, spend)
+    const record = await wumpuses.publish({ email: ADMIN, name: 'session name' }, fields, { sent: sent() }, spend)
     expect(record).toMatchObject({ name: 'Waving Wumpus', u_email: ADMIN, u_name: 'Admin Person' })
     for (const ref of Object.values(record.files))
       expect(await store.files.info(ref.id)).toMatchObject({ owner: ADMIN, purpose: 'animation' })
@@ -96,7 +83,7 @@ describe('publishing', () => {
   })
 
   it('renders the GIF and APNG from a sent Lottie, counting the render against the publisher', async () => {
-    const record = await publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[2]!] }, spend)
+    const record = await wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[2]!] }, spend)
     expect(spent).toEqual(['render'])
     expect((await store.files.info(record.files.gif.id))?.contentType).toBe('image/gif')
     expect((await store.files.info(record.files.apng.id))?.contentType).toBe('image/apng')
@@ -108,11 +95,12 @@ describe('publishing', () => {
   })
 
   it('removes every file it stored when the publish fails after storing them', async () => {
-    const refused: SpendLimit = async (name) => {
-      throw new HttpError('RATE_LIMITED', `Too many ${name}s`)
+    const overLimit = new Error('Too many lottieLinks')
+    const refused: SpendLimit = async () => {
+      throw overLimit
     }
-    const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused))
-    expect(error.code).toBe('RATE_LIMITED')
+    const failed = wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: [sent()[0]!, sent()[2]!] }, refused)
+    await expect(failed).rejects.toBe(overLimit)
     expect(await storedFiles()).toEqual([])
     expect(await store.wumpuses.count()).toBe(0)
     expect(await auditActions()).toEqual([])
@@ -120,31 +108,27 @@ describe('publishing', () => {
 
   it('stores nothing when one sent file is refused by its bytes or its size', async () => {
     const broken = [sent()[0]!, { format: 'apng' as const, bytes: buildGif(), name: 'not-a.png' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).code).toBe(
-      'UNSUPPORTED_MEDIA_TYPE',
-    )
+    expect((await refusal(wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: broken }, spend))).kind).toBe('wrong-type')
     const big = [{ format: 'gif' as const, bytes: new Uint8Array(60_001), name: 'big.gif' }, sent()[2]!]
-    expect((await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).code).toBe(
-      'PAYLOAD_TOO_LARGE',
-    )
+    expect((await refusal(wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: big }, spend))).kind).toBe('too-large')
     expect(await storedFiles()).toEqual([])
   })
 
   it('asks for the Lottie when none is sent', async () => {
-    const error = await refusal(publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { sent: sent().slice(0, 2) }, spend))
-    expect(error).toMatchObject({ code: 'BAD_REQUEST', details: [{ path: 'lottie', message: 'Enter lottie json link' }] })
+    const error = await refusal(wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: sent().slice(0, 2) }, spend))
+    expect(error).toMatchObject({ kind: 'invalid', details: [{ path: 'lottie', message: 'Enter lottie json link' }] })
     expect(await storedFiles()).toEqual([])
   })
 
   it('takes uploaded files only from their uploader, of the right format, and not already in an animation', async () => {
     const mine = await uploads(ADMIN)
     const theirs = await uploads(MAKER)
-    const publish = (ids: typeof mine) => publishWumpus(deps, { email: ADMIN, name: 'Admin' }, fields, { ids }, spend)
-    expect((await refusal(publish({ ...mine, gif: theirs.gif }))).code).toBe('FORBIDDEN')
-    expect((await refusal(publish({ ...mine, gif: mine.apng }))).code).toBe('UNSUPPORTED_MEDIA_TYPE')
-    expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).code).toBe('NOT_FOUND')
+    const publish = (ids: typeof mine) => wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { ids }, spend)
+    expect((await refusal(publish({ ...mine, gif: theirs.gif }))).kind).toBe('forbidden')
+    expect((await refusal(publish({ ...mine, gif: mine.apng }))).kind).toBe('wrong-type')
+    expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).kind).toBe('not-found')
     await publish(mine)
-    expect((await refusal(publish(mine))).code).toBe('CONFLICT')
+    expect((await refusal(publish(mine))).kind).toBe('conflict')
     // A refused publish by id removes nothing: the files stay the uploader's to use.
     expect(await storedFiles()).toEqual([...Object.values(mine), ...Object.values(theirs)].sort())
   })
@@ -152,18 +136,18 @@ describe('publishing', () => {
 
 describe('editing', () => {
   it('lets the uploader and admins edit, refuses others, and answers 404 before 403', async () => {
-    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    expect((await editableWumpus(store, MAKER, record._id))._id).toBe(record._id)
-    expect((await editableWumpus(store, ADMIN, record._id))._id).toBe(record._id)
-    expect((await refusal(editableWumpus(store, STRANGER, record._id))).code).toBe('FORBIDDEN')
-    expect((await refusal(editableWumpus(store, STRANGER, 'f'.repeat(24)))).code).toBe('NOT_FOUND')
-    expect((await refusal(editableWumpus(store, MAKER, undefined))).code).toBe('NOT_FOUND')
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    expect((await wumpuses.editable(MAKER, record._id))._id).toBe(record._id)
+    expect((await wumpuses.editable(ADMIN, record._id))._id).toBe(record._id)
+    expect((await refusal(wumpuses.editable(STRANGER, record._id))).kind).toBe('forbidden')
+    expect((await refusal(wumpuses.editable(STRANGER, 'f'.repeat(24)))).kind).toBe('not-found')
+    expect((await refusal(wumpuses.editable(MAKER, undefined))).kind).toBe('not-found')
   })
 
   it('removes the file an edit replaced, keeps the others, and logs only real changes', async () => {
-    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const newGif = (await uploadAnimationFile(deps, MAKER, sent()[0]!)).file.id
-    const updated = await editWumpus(deps, MAKER, record, { files: { gif: newGif }, name: 'Waving Wumpus 2' })
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const newGif = (await animationFiles.upload(MAKER, sent()[0]!)).file.id
+    const updated = await wumpuses.edit(MAKER, record, { files: { gif: newGif }, name: 'Waving Wumpus 2' })
     expect(updated).toMatchObject({
       name: 'Waving Wumpus 2',
       files: { gif: { id: newGif }, apng: record.files.apng, lottie: record.files.lottie },
@@ -171,26 +155,23 @@ describe('editing', () => {
     expect(await store.files.info(record.files.gif.id)).toBeUndefined()
     expect(await storedFiles()).toEqual([newGif, record.files.apng.id, record.files.lottie.id].sort())
 
-    await editWumpus(deps, MAKER, updated, { name: 'Waving Wumpus 2' })
+    await wumpuses.edit(MAKER, updated, { name: 'Waving Wumpus 2' })
     expect(await auditActions()).toEqual([`wumpus.edit by ${MAKER}`, `wumpus.publish by ${MAKER}`])
   })
 
   it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {
-    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const upload = async (format: 0 | 1) => (await uploadAnimationFile(deps, ADMIN, sent()[format]!)).file.id
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const upload = async (format: 0 | 1) => (await animationFiles.upload(ADMIN, sent()[format]!)).file.id
     // Both admins opened the animation before either saved: each edit starts from the same record.
     const [gif, apng, gif2, gif3] = [await upload(0), await upload(1), await upload(0), await upload(0)]
-    await editWumpus(deps, ADMIN, record, { files: { gif } })
-    await editWumpus(deps, ADMIN, record, { files: { apng } })
+    await wumpuses.edit(ADMIN, record, { files: { gif } })
+    await wumpuses.edit(ADMIN, record, { files: { apng } })
     let stored = await findWumpus(store, record._id)
     expect(stored.files).toMatchObject({ gif: { id: gif }, apng: { id: apng }, lottie: record.files.lottie })
     expect(await storedFiles()).toEqual([gif, apng, gif2, gif3, record.files.lottie.id].sort())
 
     // Two replacements of the same file at once: the last one stays, the other is removed with the old one.
-    await Promise.all([
-      editWumpus(deps, ADMIN, stored, { files: { gif: gif2 } }),
-      editWumpus(deps, ADMIN, stored, { files: { gif: gif3 } }),
-    ])
+    await Promise.all([wumpuses.edit(ADMIN, stored, { files: { gif: gif2 } }), wumpuses.edit(ADMIN, stored, { files: { gif: gif3 } })])
     stored = await findWumpus(store, record._id)
     expect([gif2, gif3]).toContain(stored.files.gif.id)
     expect(await storedFiles()).toEqual(
@@ -201,9 +182,9 @@ describe('editing', () => {
   })
 
   it('refuses a replacement file the editor did not upload, changing nothing', async () => {
-    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    const adminsGif = (await uploadAnimationFile(deps, ADMIN, sent()[0]!)).file.id
-    expect((await refusal(editWumpus(deps, MAKER, record, { files: { gif: adminsGif } }))).code).toBe('FORBIDDEN')
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const adminsGif = (await animationFiles.upload(ADMIN, sent()[0]!)).file.id
+    expect((await refusal(wumpuses.edit(MAKER, record, { files: { gif: adminsGif } }))).kind).toBe('forbidden')
     expect(await findWumpus(store, record._id)).toMatchObject({ files: record.files })
     expect(await store.files.info(record.files.gif.id)).toBeDefined()
   })
@@ -211,12 +192,12 @@ describe('editing', () => {
 
 describe('deleting', () => {
   it('removes the animation with its three files and logs it; a second delete finds nothing', async () => {
-    const record = await publishWumpus(deps, { email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
-    expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(1)
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    expect(await wumpuses.delete(ADMIN, record._id)).toBe(1)
     expect(await storedFiles()).toEqual([])
-    expect((await refusal(findWumpus(store, record._id))).code).toBe('NOT_FOUND')
-    expect(await deleteWumpus(deps, ADMIN, record._id)).toBe(0)
-    expect(await deleteWumpus(deps, ADMIN, undefined)).toBe(0)
+    expect((await refusal(findWumpus(store, record._id))).kind).toBe('not-found')
+    expect(await wumpuses.delete(ADMIN, record._id)).toBe(0)
+    expect(await wumpuses.delete(ADMIN, undefined)).toBe(0)
     expect(await auditActions()).toEqual([`wumpus.delete by ${ADMIN}`, `wumpus.publish by ${MAKER}`])
   })
 })

@@ -1,12 +1,14 @@
 import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
-import { isAdmin } from '../auth/require-session'
-import { badRequest, HttpError, notFound } from '../http/http-error'
+import { isAdmin } from './roles'
+import type { Viewer } from '../domain/viewer'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { DerivedMediaService } from './derived-media'
-import { deleteRemixesOf, remakeRemixesOf } from './remixes'
+import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
+import type { RemixService } from './remixes'
+import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../domain/errors'
 
 /**
  * The animations' rules: who publishes, edits and deletes, and that nothing is half-written (files stored
@@ -16,7 +18,47 @@ import { deleteRemixesOf, remakeRemixesOf } from './remixes'
 export interface WumpusesDeps extends AnimationFilesDeps {
   audit: AuditLog
   derivedMedia: DerivedMediaService
+  /** An original's remixes are made again when its Lottie changes, and go with it. */
+  remixes: Pick<RemixService, 'remakeAllOf' | 'deleteAllOf'>
 }
+
+export interface WumpusService {
+  /** The animation with this id when the viewer may see it, else NOT_FOUND (undefined id: not even well formed). */
+  findVisible(id: string | undefined, viewer: Viewer): Promise<WumpusRecord>
+  /** How many remixes were made of this animation. */
+  countRemixes(id: string): Promise<number>
+  /** An admin publishes an animation (publishWumpus). */
+  publish(
+    publisher: { email: string; name: string },
+    fields: PublishedFields,
+    files: PublishedFiles,
+    spend: SpendLimit,
+  ): Promise<WumpusRecord>
+  /** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; NOT_FOUND before FORBIDDEN. */
+  editable(editor: string, id: string | undefined): Promise<WumpusRecord>
+  /** Applies an edit to an animation `editable` gave (editWumpus). */
+  edit(editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord>
+  /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
+  mayDelete(actor: string, id: string | undefined): Promise<void>
+  /** Deletes an animation with its files, and an original's remixes with it; answers how many were deleted (0 or 1). */
+  delete(actor: string, id: string | undefined): Promise<number>
+}
+
+export function createWumpusService(deps: WumpusesDeps): WumpusService {
+  const { store } = deps
+  return {
+    findVisible: (id, viewer) => findVisibleWumpus(store, id, viewer),
+    countRemixes: (id) => store.wumpuses.countRemixes(id),
+    publish: (publisher, fields, files, spend) => publishWumpus(deps, publisher, fields, files, spend),
+    editable: (editor, id) => editableWumpus(store, editor, id),
+    edit: (editor, record, patch) => editWumpus(deps, editor, record, patch),
+    mayDelete: (actor, id) => mayDelete(store, actor, id),
+    delete: (actor, id) => deleteWumpus(deps, actor, id),
+  }
+}
+
+/** The text fields of a publish. */
+export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>
 
 /** A file sent in a multipart publish, not yet judged. */
 export interface SentFile {
@@ -31,18 +73,11 @@ export type PublishedFiles = { sent: SentFile[]; lottieUrl?: string } | { ids: R
 /** Counts one use of a rate-limited step (fetching a linked Lottie, rendering) for the caller; throws 429 when over. */
 export type SpendLimit = (name: 'lottieLink' | 'render') => Promise<void>
 
-/** The animation with this id (undefined: an id that is not even well formed), or 404. */
-export async function findWumpus(store: Store, id: string | undefined): Promise<WumpusRecord> {
-  const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record) throw notFound('No animation with this id')
-  return record
-}
-
 /** An admin publishes an animation: its files are judged and stored (or checked, when named by id), then the record made. */
-export async function publishWumpus(
+async function publishWumpus(
   deps: WumpusesDeps,
   publisher: { email: string; name: string },
-  fields: Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>,
+  fields: PublishedFields,
   files: PublishedFiles,
   spend: SpendLimit,
 ): Promise<WumpusRecord> {
@@ -93,13 +128,12 @@ async function storeSentFiles(
   const refs: Partial<Record<MediaFormat, FileRef>> = {}
   const inspected: SentFile[] = []
   for (const file of files.sent) {
-    if (file.bytes.length > limitOf(config, file.format)) throw new HttpError('PAYLOAD_TOO_LARGE', `The ${file.format} file is too large`)
+    if (file.bytes.length > limitOf(config, file.format)) throw tooLarge(`The ${file.format} file is too large`)
     inspectAs(file.bytes, file.format)
     inspected.push(file)
   }
   if (!inspected.some((f) => f.format === 'lottie')) {
-    if (!files.lottieUrl)
-      throw new HttpError('BAD_REQUEST', 'Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
+    if (!files.lottieUrl) throw invalid('Give the Lottie as a file or a link', [{ path: 'lottie', message: 'Enter lottie json link' }])
     await spend('lottieLink')
     const linked = await linkedLottie(deps, files.lottieUrl)
     inspectAs(linked.bytes, 'lottie')
@@ -130,22 +164,22 @@ async function storeSentFiles(
 }
 
 /** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; 404 before 403. */
-export async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
+async function editableWumpus(store: Store, editor: string, id: string | undefined): Promise<WumpusRecord> {
   const record = await findWumpus(store, id)
   if (record.u_email !== editor && !(await isAdmin(store, editor))) {
-    if (record.remix?.visibility === 'private') throw notFound('No animation with this id')
-    throw new HttpError('FORBIDDEN', 'Only admins and the uploader can edit this animation')
+    if (record.remix?.visibility === 'private') throw noSuchAnimation()
+    throw forbidden('Only admins and the uploader can edit this animation')
   }
   return record
 }
 
 /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
-export async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
+async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (record?.remix && record.u_email === actor) return
   if (await isAdmin(store, actor)) return
-  if (record?.remix?.visibility === 'private') throw notFound('No animation with this id')
-  throw new HttpError('FORBIDDEN', 'Only admins can do this')
+  if (record?.remix?.visibility === 'private') throw noSuchAnimation()
+  throw forbidden('Only admins can do this')
 }
 
 /** How often an edit is made again on a fresh read when another edit changed the files meanwhile. */
@@ -157,10 +191,10 @@ const EDIT_ATTEMPTS = 5
  * them meanwhile, this one is made again on a fresh read, so it neither writes back a file the other
  * removed nor removes one the other put in.
  */
-export async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
+async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord> {
   const { store } = deps
   if (record.remix && patch.files) {
-    throw badRequest('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
+    throw invalid('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
   }
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
   let before = record
@@ -179,7 +213,7 @@ export async function editWumpus(deps: WumpusesDeps, editor: string, record: Wum
     )
     if (updated) return edited(deps, editor, before, updated)
     before = await findWumpus(store, before._id)
-    if (attempt === EDIT_ATTEMPTS) throw new HttpError('CONFLICT', 'This animation is being changed by someone else; try again')
+    if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
   }
 }
 
@@ -200,7 +234,7 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
     if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
   await deps.derivedMedia.filesChanged(before, updated)
-  if (before.files.lottie.id !== updated.files.lottie.id) void remakeRemixesOf(deps, updated._id)
+  if (before.files.lottie.id !== updated.files.lottie.id) void deps.remixes.remakeAllOf(updated._id)
   return updated
 }
 
@@ -208,8 +242,8 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
  * Deletes an animation (mayDelete says who may) with its files, and an original's remixes with it; answers
  * how many were deleted (0 or 1).
  */
-export async function deleteWumpus(
-  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia'>,
+async function deleteWumpus(
+  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia' | 'remixes'>,
   actor: string,
   id: string | undefined,
 ): Promise<number> {
@@ -227,7 +261,7 @@ export async function deleteWumpus(
   if (record && deletedCount > 0) {
     await Promise.all(MEDIA_FORMATS.map((format) => store.files.delete(record.files[format].id)))
     await deps.derivedMedia.removed(record)
-    if (!record.remix) await deleteRemixesOf(deps, record._id)
+    if (!record.remix) await deps.remixes.deleteAllOf(record._id)
   }
   return deletedCount
 }
@@ -244,13 +278,11 @@ async function checkedFileRefs<F extends MediaFormat>(
   const refs: Partial<Record<F, FileRef>> = {}
   for (const [format, id] of Object.entries(ids) as [F, string][]) {
     const info = await store.files.info(id)
-    if (!info) throw new HttpError('NOT_FOUND', `No uploaded ${format} file with this id`, { format })
-    if (info.contentType !== CONTENT_TYPE[format])
-      throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `The ${format} file id names a ${info.contentType} file`, { format })
+    if (!info) throw notFound(`No uploaded ${format} file with this id`, { format })
+    if (info.contentType !== CONTENT_TYPE[format]) throw wrongType(`The ${format} file id names a ${info.contentType} file`, { format })
     if (info.purpose !== 'animation' || info.owner !== owner)
-      throw new HttpError('FORBIDDEN', `Use a ${format} file you uploaded for an animation`, { format })
-    if (await store.wumpuses.usesFile(id))
-      throw new HttpError('CONFLICT', `That ${format} file already belongs to an animation`, { format })
+      throw forbidden(`Use a ${format} file you uploaded for an animation`, { format })
+    if (await store.wumpuses.usesFile(id)) throw conflict(`That ${format} file already belongs to an animation`, { format })
     refs[format] = { id: info.id, filename: info.filename }
   }
   return refs

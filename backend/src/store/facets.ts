@@ -5,6 +5,7 @@
  */
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import type { DerivedMedia, WumpusFilters, WumpusRecord } from './port'
+import { currentDerived } from './records'
 
 export const TAG_FACET = 't:'
 const FITS_FACET = 'p:'
@@ -16,8 +17,8 @@ export const EMOJI_FACET = 'e:'
  * exports fit nothing) with a file. The same rule as GET /api/wumpus/{id}/stickers' 'ready'.
  */
 export function readyPlatforms(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): Platform[] {
-  const derived = record.derived
-  if (!derived || derived.source !== record.files.lottie.id) return []
+  const derived = currentDerived(record)
+  if (!derived) return []
   return PLATFORMS.filter((platform) => derived.exports.some((e) => e.platform === platform && e.file))
 }
 

@@ -27,6 +27,26 @@ export function decodeCursor(cursor: string, order: ListOrder): ListKey {
   return { rank: order === 'new' ? 0 : Number(match[2]), time: Number(match[3]), id: match[4]! }
 }
 
+/** The key of a row in a newest-first list: its time, then its id. */
+export function newestKey(time: Date, id: string): ListKey {
+  return { rank: 0, time: time.getTime(), id }
+}
+
+/**
+ * One page from rows read in the list's order as `limit + 1` (the extra one says whether more follow): the
+ * first `limit` made into items (`items`, which may leave out rows gone meanwhile), and the cursor after the
+ * last of them when more follow. Every paged list of both adapters ends here.
+ */
+export function pageOf<R, T>(
+  rows: readonly R[],
+  limit: number,
+  page: { items: (rows: R[]) => T[]; key: (item: T) => ListKey; order?: ListOrder },
+): { items: T[]; nextCursor?: string } {
+  const items = page.items(rows.slice(0, limit))
+  const last = items.at(-1)
+  return rows.length > limit && last !== undefined ? { items, nextCursor: encodeCursor(page.key(last), page.order ?? 'new') } : { items }
+}
+
 /**
  * Picks one page from candidates offered in any order: the first `limit` after the cursor's key, and
  * whether more follow. Counts every candidate offered (the list's total). Keeps only limit + 1 at a time,

@@ -1,11 +1,12 @@
 /**
  * The storage port. Handlers talk to this, never to a driver.
  * Two adapters implement it: sqlite (the embedded default, sqlite/) and mongo (official driver + GridFS),
- * one small repository per aggregate each, checked by one behaviour suite (store-contract.ts).
+ * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
+import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
 import type { PackEditField } from '../../../contract/pack-edits'
 import type { ListSort } from '../../../contract/search'
@@ -58,14 +59,7 @@ export interface FileRef {
 }
 
 /** A file made from the Lottie, with what the server read in it. */
-export interface DerivedFile extends FileRef {
-  contentType: string
-  bytes: number
-  width: number
-  height: number
-  frames: number
-  durationMs: number
-}
+export interface DerivedFile extends FileRef, MediaFacts {}
 
 /** One platform's export: the file when one fits the platform, and notes (what it gave up, or why there is none). */
 export interface StickerExportRecord {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 /** Record shaping shared by both adapters, so they answer exactly alike. */
 import { MEDIA_FORMATS } from '../../../contract/limits'
+import { pickMediaFacts } from '../../../contract/media-facts'
 import { newId } from './ids'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
@@ -158,16 +159,7 @@ export function toWumpusRecord(
 }
 
 function copyDerivedFile(file: DerivedFile): DerivedFile {
-  return {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: file.bytes,
-    width: file.width,
-    height: file.height,
-    frames: file.frames,
-    durationMs: file.durationMs,
-  }
+  return { id: file.id, filename: file.filename, ...pickMediaFacts(file) }
 }
 
 function copyPreviews(previews: NonNullable<DerivedMedia['previews']>): NonNullable<DerivedMedia['previews']> {
@@ -191,17 +183,27 @@ export function copyDerived(derived: DerivedMedia): DerivedMedia {
   }
 }
 
-/** Ids of every file in the derived media (previews and exports). */
+/**
+ * The record's derived media when they were made from its current Lottie (by any version of the rules);
+ * undefined when it has none, or only media of a Lottie it replaced. What the API shows, what fits which
+ * platform and what a render job still has to make all go by this.
+ */
+export function currentDerived(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): DerivedMedia | undefined {
+  const derived = record.derived
+  return derived && derived.source === record.files.lottie.id ? derived : undefined
+}
+
 /**
  * The rules' version the record's derived media were made by, from its current Lottie and without error;
  * 0 when it has none such. Kept beside the record by both adapters, indexed: render jobs are the records
  * below the current version (RenderJobRepository).
  */
 export function renderedVersion(record: { files: { lottie: { id: string } }; derived?: DerivedMedia }): number {
-  const derived = record.derived
-  return derived && derived.source === record.files.lottie.id && derived.error === undefined ? derived.version : 0
+  const derived = currentDerived(record)
+  return derived && derived.error === undefined ? derived.version : 0
 }
 
+/** Ids of every file in the derived media (previews and exports). */
 export function derivedFileIds(derived: DerivedMedia | undefined): string[] {
   if (!derived) return []
   const previews = derived.previews ? [derived.previews.small.id, derived.previews.large.id, derived.previews.still.id] : []

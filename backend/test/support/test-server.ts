@@ -6,9 +6,10 @@ import { inject } from 'vitest'
 import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
+import { createRouteDeps } from '../../src/composition'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger, type Logger } from '../../src/logger'
-import { DownloadCounter } from '../../src/services/download-counts'
+import type { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
 import type { FileRef, NewPack, NewWumpus, Store, WumpusRecord } from '../../src/store/port'
@@ -63,9 +64,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   })
   const store = await openSqliteStore({ dataDir })
   const logger = options.logger ?? createLogger(config.logLevel)
-  const downloads = new DownloadCounter(store, { logger })
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
-  const server = hardenServer(createApp({ config, store, logger, downloads, derivedMedia, now: options.now }).listen(0, '127.0.0.1'))
+  const deps = createRouteDeps({ config, store, logger, derivedMedia, now: options.now })
+  const { downloads } = deps
+  const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
   const key = sessionKey(config.jwtSecret)

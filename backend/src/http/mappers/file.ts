@@ -1,3 +1,4 @@
+import { filePath } from '../../../../contract/api-paths'
 import type { UploadedAnimationFile } from '../../../../contract/wumpus-write'
 import type { InspectedFile } from '../../services/animation-files'
 import type { FileRef, WumpusRecord } from '../../store/port'
@@ -5,7 +6,7 @@ import type { FileKeys } from '../file-keys'
 
 /** Stable URL of a stored file; it ends with the original name so a download can keep it (`key`: http/file-keys.ts). */
 export function fileUrl(ref: FileRef, key?: string): string {
-  return `/api/files/${ref.id}/${encodeURIComponent(ref.filename)}${key ? `?key=${key}` : ''}`
+  return filePath(ref.id, ref.filename, key)
 }
 
 /** The URL of a file of this record: with its key when the record is a private remix and keys are given. */

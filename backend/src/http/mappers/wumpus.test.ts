@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { WumpusRecord } from '../../store/port'
-import { sampleWumpus } from '../../store/store-contract'
+import { sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
 import { ApiWumpusJson, toApiWumpus } from './wumpus'
 
 const record = (i: number): WumpusRecord => ({

@@ -1,7 +1,7 @@
 import type { Wumpus } from '../../../../contract/wumpus'
-import { derivedIsCurrent } from '../../services/derived-media'
 import { readyPlatforms } from '../../store/facets'
 import type { WumpusRecord } from '../../store/port'
+import { currentDerived } from '../../store/records'
 import type { FileKeys } from '../file-keys'
 import { recordFileUrl } from './file'
 
@@ -11,7 +11,7 @@ import { recordFileUrl } from './file'
  */
 export function toApiWumpus(record: WumpusRecord, keys?: FileKeys): Wumpus {
   const fileUrl = recordFileUrl(record, keys)
-  const previews = derivedIsCurrent(record) ? record.derived.previews : undefined
+  const previews = currentDerived(record)?.previews
   return {
     _id: record._id,
     name: record.name,

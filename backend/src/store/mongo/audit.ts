@@ -1,7 +1,8 @@
 /** The audit log in MongoDB: the `audit` collection, newest first. */
 import type { Collection, Db, Filter } from 'mongodb'
 import { newId } from '../ids'
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
+import { afterNewest } from './paging'
 import type { AuditRecord, AuditRepository, NewAuditRecord } from '../port'
 import { toAuditRecord } from '../records'
 import { guard } from './errors'
@@ -31,9 +32,7 @@ export class MongoAudit implements AuditRepository {
   async list(options: { limit: number; cursor?: string }): Promise<{ items: AuditRecord[]; nextCursor?: string }> {
     // Newest first, paged with the gallery's newest-first cursors.
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
-    const filter: Filter<AuditDocument> = after
-      ? { $or: [{ at: { $lt: new Date(after.time) } }, { at: new Date(after.time), _id: { $lt: after.id } }] }
-      : {}
+    const filter: Filter<AuditDocument> = after ? { $or: afterNewest(after, 'at', '_id') } : {}
     const docs = await guard(() =>
       this.audit
         .find(filter)
@@ -41,10 +40,9 @@ export class MongoAudit implements AuditRepository {
         .limit(options.limit + 1)
         .toArray(),
     )
-    const items = docs.slice(0, options.limit).map((doc) => toAuditRecord({ ...doc, id: doc._id }))
-    const last = items.at(-1)
-    return docs.length > options.limit && last
-      ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') }
-      : { items }
+    return pageOf(docs, options.limit, {
+      items: (page) => page.map((doc) => toAuditRecord({ ...doc, id: doc._id })),
+      key: (entry) => newestKey(entry.at, entry.id),
+    })
   }
 }

@@ -1,6 +1,7 @@
 /** Favourites in MongoDB: the `favourites` collection, one document per (email, animation id), unique. */
 import type { Collection, Db, Filter } from 'mongodb'
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
+import { afterNewest } from './paging'
 import { DuplicateKeyError, type FavouriteAdded, type FavouriteRecord, type FavouriteRepository } from '../port'
 import { guard } from './errors'
 
@@ -53,12 +54,7 @@ export class MongoFavourites implements FavouriteRepository {
     options: { limit: number; cursor?: string },
   ): Promise<{ items: FavouriteRecord[]; total: number; nextCursor?: string }> {
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
-    const filter: Filter<FavouriteDocument> = after
-      ? {
-          email,
-          $or: [{ favouritedAt: { $lt: new Date(after.time) } }, { favouritedAt: new Date(after.time), wumpusId: { $lt: after.id } }],
-        }
-      : { email }
+    const filter: Filter<FavouriteDocument> = after ? { email, $or: afterNewest(after, 'favouritedAt', 'wumpusId') } : { email }
     const [docs, total] = await guard(() =>
       Promise.all([
         this.favourites
@@ -69,11 +65,11 @@ export class MongoFavourites implements FavouriteRepository {
         this.favourites.countDocuments({ email }),
       ]),
     )
-    const items = docs.slice(0, options.limit).map(fromDocument)
-    const last = items.at(-1)
-    return docs.length > options.limit && last
-      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.favouritedAt.getTime(), id: last.wumpusId }, 'new') }
-      : { items, total }
+    const page = pageOf(docs, options.limit, {
+      items: (shown) => shown.map(fromDocument),
+      key: (favourite) => newestKey(favourite.favouritedAt, favourite.wumpusId),
+    })
+    return { ...page, total }
   }
 
   async ids(email: string): Promise<string[]> {

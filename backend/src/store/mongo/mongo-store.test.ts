@@ -7,7 +7,7 @@ import { toStoreError } from './errors'
 import { openMongoStore } from './open-mongo-store'
 import { SEARCH_VERSION } from './search'
 import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
-import { describeStoreContract, sampleWumpus } from '../store-contract'
+import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
 
 // Against a real MongoDB when MONGODB_TEST_URI is set, else against the in-process wire server.
 const realUri = process.env.MONGODB_TEST_URI
@@ -40,7 +40,7 @@ async function openFresh(): Promise<{ store: Store; dbName: string }> {
   return { store: await openMongoStore({ uri, dbName }), dbName }
 }
 
-describeStoreContract(
+describeStoreBehaviour(
   realUri ? 'mongo (real server)' : 'mongo (wire server)',
   async () => {
     const dbName = freshDbName()

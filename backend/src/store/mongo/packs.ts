@@ -2,7 +2,8 @@
 import type { Collection, Db, Filter } from 'mongodb'
 import type { PackVisibility } from '../../../../contract/pack'
 import { isId, newId } from '../ids'
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
+import { afterNewest } from './paging'
 import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
 import { editedPack, newPackRecord, packCover, toPackRecord } from '../records'
 import { guard } from './errors'
@@ -58,9 +59,7 @@ export class MongoPacks implements PackRepository {
     options: { limit: number; cursor?: string },
   ): Promise<Page> {
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
-    const paged: Filter<PackDocument> = after
-      ? { ...filter, $or: [{ [key]: { $lt: new Date(after.time) } }, { [key]: new Date(after.time), _id: { $lt: after.id } }] }
-      : filter
+    const paged: Filter<PackDocument> = after ? { ...filter, $or: afterNewest(after, key, '_id') } : filter
     const [docs, total] = await guard(() =>
       Promise.all([
         this.packs
@@ -71,11 +70,10 @@ export class MongoPacks implements PackRepository {
         this.packs.countDocuments(filter),
       ]),
     )
-    const items = docs.slice(0, options.limit).map(fromDocument)
-    const last = items.at(-1)
-    return docs.length > options.limit && last
-      ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last[key].getTime(), id: last.id }, 'new') }
-      : { items, total }
+    return {
+      ...pageOf(docs, options.limit, { items: (page) => page.map(fromDocument), key: (pack) => newestKey(pack[key], pack.id) }),
+      total,
+    }
   }
 
   async get(id: string): Promise<PackRecord | undefined> {

@@ -5,7 +5,8 @@ import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
 import { mongoFilter, readyPlatforms } from '../facets'
 import { isId } from '../ids'
-import { decodeCursor, encodeCursor, recordKey } from '../list-order'
+import { decodeCursor, encodeCursor, pageOf, recordKey } from '../list-order'
+import { afterNewest } from './paging'
 import {
   DuplicateKeyError,
   FileInUseError,
@@ -177,9 +178,10 @@ export class MongoWumpuses implements WumpusRepository {
         .toArray(),
       this.wumpuses.countDocuments(filter),
     ])
-    const items = docs.slice(0, limit).map(toWumpusRecord)
-    const last = items[items.length - 1]
-    return docs.length > limit && last ? { items, total, nextCursor: encodeCursor(recordKey(last, order), order) } : { items, total }
+    return {
+      ...pageOf(docs, limit, { items: (page) => page.map(toWumpusRecord), key: (record) => recordKey(record, order), order }),
+      total,
+    }
   }
 
   /** A page of a search's kept matches, best first or newest first: a binary search, then the page's records. */
@@ -224,11 +226,7 @@ export class MongoWumpuses implements WumpusRepository {
       if (docs.length < wanted || found.length > limit || !last) break
       from = recordKey(toWumpusRecord(last), 'popular')
     }
-    const items = found.slice(0, limit)
-    const last = items.at(-1)
-    return found.length > limit && last
-      ? { items, total, nextCursor: encodeCursor(recordKey(last, 'popular'), 'popular') }
-      : { items, total }
+    return { ...pageOf(found, limit, { items: (page) => page, key: (record) => recordKey(record, 'popular'), order: 'popular' }), total }
   }
 
   /** Records by id, in the order given (one deleted meanwhile is left out). */
@@ -432,11 +430,10 @@ export class MongoWumpuses implements WumpusRepository {
         this.wumpuses.countDocuments(filter),
       ]),
     )
-    const items = docs.slice(0, options.limit).map(toWumpusRecord)
-    const last = items.at(-1)
-    return docs.length > options.limit && last
-      ? { items, total, nextCursor: encodeCursor(recordKey(last, 'new'), 'new') }
-      : { items, total }
+    return {
+      ...pageOf(docs, options.limit, { items: (page) => page.map(toWumpusRecord), key: (record) => recordKey(record, 'new') }),
+      total,
+    }
   }
 
   countRemixes(of: string): Promise<number> {
@@ -534,8 +531,7 @@ function listCounts(collection: Collection<CountDocument>): Promise<CountDocumen
 
 /** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */
 function afterKey(key: ListKey, order: ListOrder): Filter<WumpusDocument>[] {
-  const time = new Date(key.time)
-  const newest: Filter<WumpusDocument>[] = [{ createdAt: { $lt: time } }, { createdAt: time, _id: { $lt: key.id } }]
+  const newest = afterNewest<WumpusDocument>(key, 'createdAt', '_id')
   if (order !== 'popular') return newest
   return [{ downloads: { $lt: key.rank } }, ...newest.map((condition) => ({ downloads: key.rank, ...condition }))]
 }

@@ -1,6 +1,6 @@
 /** The audit log in SQLite, newest first. */
 import { newId } from '../ids'
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
 import type { AuditChange, AuditRecord, AuditRepository, NewAuditRecord } from '../port'
 import { toAuditRecord } from '../records'
 import { guarded, json, type Db } from './database'
@@ -79,11 +79,7 @@ export class SqliteAudit implements AuditRepository {
     return guarded(() => {
       const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
       const rows = after ? this.sql.pageAfter.all(after.time, after.id, options.limit + 1) : this.sql.page.all(options.limit + 1)
-      const items = rows.slice(0, options.limit).map(fromRow)
-      const last = items.at(-1)
-      return rows.length > options.limit && last
-        ? { items, nextCursor: encodeCursor({ rank: 0, time: last.at.getTime(), id: last.id }, 'new') }
-        : { items }
+      return pageOf(rows, options.limit, { items: (page) => page.map(fromRow), key: (entry) => newestKey(entry.at, entry.id) })
     })
   }
 }

@@ -1,5 +1,5 @@
 /** Favourites in SQLite: the `favourites` table, keyed (email, animation id). */
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
 import type { FavouriteAdded, FavouriteRecord, FavouriteRepository } from '../port'
 import { guarded, type Db } from './database'
 
@@ -54,12 +54,12 @@ export class SqliteFavourites implements FavouriteRepository {
       const rows = after
         ? this.sql.pageAfter.all(email, after.time, after.id, options.limit + 1)
         : this.sql.page.all(email, options.limit + 1)
-      const items = rows.slice(0, options.limit).map(fromRow)
       const total = this.sql.count.get(email)!.count
-      const last = items.at(-1)
-      return rows.length > options.limit && last
-        ? { items, total, nextCursor: encodeCursor({ rank: 0, time: last.favouritedAt.getTime(), id: last.wumpusId }, 'new') }
-        : { items, total }
+      const page = pageOf(rows, options.limit, {
+        items: (shown) => shown.map(fromRow),
+        key: (favourite) => newestKey(favourite.favouritedAt, favourite.wumpusId),
+      })
+      return { ...page, total }
     })
   }
 

@@ -2,7 +2,7 @@
 import type { PackVisibility } from '../../../../contract/pack'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../../contract/pack-edits'
 import { isId, newId } from '../ids'
-import { decodeCursor, encodeCursor } from '../list-order'
+import { decodeCursor, newestKey, pageOf } from '../list-order'
 import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
 import { editedPack, newPackRecord, packWithout, toPackRecord } from '../records'
 import { guarded, json, type Db } from './database'
@@ -93,7 +93,7 @@ export class SqlitePacks implements PackRepository {
     return guarded(() => {
       const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, 'new')
       const rows = after ? this.sql.pageAfter.all(after.time, after.id, options.limit + 1) : this.sql.page.all(options.limit + 1)
-      return pageOf(rows, options.limit, this.sql.count.get()!.count, (pack) => pack.createdAt)
+      return packPage(rows, options.limit, this.sql.count.get()!.count, (pack) => pack.createdAt)
     })
   }
 
@@ -103,7 +103,7 @@ export class SqlitePacks implements PackRepository {
       const rows = after
         ? this.sql.personalPageAfter.all(owner, after.time, after.id, options.limit + 1)
         : this.sql.personalPage.all(owner, options.limit + 1)
-      return pageOf(rows, options.limit, this.sql.personalCount.get(owner)!.count, (pack) => pack.updatedAt)
+      return packPage(rows, options.limit, this.sql.personalCount.get(owner)!.count, (pack) => pack.updatedAt)
     })
   }
 
@@ -174,11 +174,7 @@ export class SqlitePacks implements PackRepository {
   }
 }
 
-/** One page of rows (limit + 1 were read, to know whether more follow), its cursor made of `keyTime` and id. */
-function pageOf(rows: PackRow[], limit: number, total: number, keyTime: (pack: PackRecord) => Date): Page {
-  const items = rows.slice(0, limit).map(fromRow)
-  const last = items.at(-1)
-  return rows.length > limit && last
-    ? { items, total, nextCursor: encodeCursor({ rank: 0, time: keyTime(last).getTime(), id: last.id }, 'new') }
-    : { items, total }
+/** One page of packs, its cursor made of `keyTime` and id. */
+function packPage(rows: PackRow[], limit: number, total: number, keyTime: (pack: PackRecord) => Date): Page {
+  return { ...pageOf(rows, limit, { items: (page) => page.map(fromRow), key: (pack) => newestKey(keyTime(pack), pack.id) }), total }
 }

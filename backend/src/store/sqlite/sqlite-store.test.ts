@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '../port'
-import { describeStoreContract, sampleWumpus } from '../store-contract'
+import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
 import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
@@ -25,7 +25,7 @@ async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
 }
 
-describeStoreContract(
+describeStoreBehaviour(
   'sqlite',
   async () => {
     const dataDir = await tempDir()

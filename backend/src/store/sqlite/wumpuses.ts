@@ -2,7 +2,7 @@
 import { fieldWords, FIELD_BIT, listOrder, queryWords, SEARCH_FIELDS, type ListKey, type ListOrder } from '../../../../contract/search'
 import { EMOJI_FACET, filterFacets, recordFacets, TAG_FACET } from '../facets'
 import { isId } from '../ids'
-import { decodeCursor, encodeCursor, PageSelector, recordKey } from '../list-order'
+import { decodeCursor, encodeCursor, pageOf, PageSelector, recordKey } from '../list-order'
 import {
   FileInUseError,
   type DerivedMedia,
@@ -214,11 +214,10 @@ export class SqliteWumpuses implements WumpusRepository {
         `SELECT * FROM wumpuses WHERE ${where}${after ? ' AND (created_at, id) < (@time, @id)' : ''}
          ORDER BY created_at DESC, id DESC LIMIT @limit`,
       ).all({ ...params, limit: options.limit + 1 })
-      const items = rows.slice(0, options.limit).map(wumpusFromRow)
-      const last = items.at(-1)
-      return rows.length > options.limit && last
-        ? { items, total, nextCursor: encodeCursor(recordKey(last, 'new'), 'new') }
-        : { items, total }
+      return {
+        ...pageOf(rows, options.limit, { items: (page) => page.map(wumpusFromRow), key: (record) => recordKey(record, 'new') }),
+        total,
+      }
     })
   }
 
@@ -392,12 +391,8 @@ export class SqliteWumpuses implements WumpusRepository {
       sql = `SELECT w.seq FROM ${from} ${where(conditions)} ORDER BY w.downloads DESC, w.created_at DESC, w.id DESC LIMIT @limit`
     }
     const seqs = this.statement<number>(sql).pluck().all(params)
-    const items = this.records(seqs.slice(0, limit))
-    const total = this.total(facets)
-    const last = items.at(-1)
-    if (seqs.length <= limit || !last) return { items, total }
-    const rank = order === 'popular' ? last.downloads : 0
-    return { items, total, nextCursor: encodeCursor({ rank, time: last.createdAt.getTime(), id: last._id }, order) }
+    const page = pageOf(seqs, limit, { items: (shown) => this.records(shown), key: (record) => recordKey(record, order), order })
+    return { ...page, total: this.total(facets) }
   }
 
   /** How many animations belong to every facet (all of them for none); kept until membership changes. */

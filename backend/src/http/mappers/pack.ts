@@ -1,0 +1,67 @@
+import { packDownloadPath } from '../../../../contract/api-paths'
+import type { Pack, PackDetail, PackDownload, UpdatedPack } from '../../../../contract/pack'
+import { PLATFORM_RULES } from '../../../../contract/stickers'
+import { bytesOf, zipName, zipParts, type ZipPlan } from '../../services/pack-zips'
+import type { PackDetailView, PackView } from '../../services/packs'
+import type { PackRecord } from '../../store/port'
+import type { FileKeys } from '../file-keys'
+import { toApiWumpus } from './wumpus'
+
+/** A pack as the API shows it; `keys` for the file URLs of the owner's private remixes. */
+export function toApiPack({ pack, cover, createdBy }: PackView, keys?: FileKeys): Pack {
+  return {
+    id: pack.id,
+    name: pack.name,
+    description: pack.description,
+    coverWumpusId: pack.coverWumpusId,
+    wumpusIds: pack.wumpusIds,
+    cover: cover ? toApiWumpus(cover, keys) : null,
+    visibility: pack.visibility,
+    createdBy,
+    createdAt: pack.createdAt.toISOString(),
+    updatedAt: pack.updatedAt.toISOString(),
+  }
+}
+
+/** A pack after an edit, with the fields of the edit that a later one kept. */
+export function toApiUpdatedPack(view: PackView & Pick<UpdatedPack, 'superseded'>, keys?: FileKeys): UpdatedPack {
+  return { ...toApiPack(view, keys), superseded: view.superseded }
+}
+
+/** A pack opened (GET /api/packs/{id}): its stickers in order and one download per platform. */
+export function toApiPackDetail(view: PackDetailView, keys?: FileKeys): PackDetail {
+  return {
+    ...toApiPack(view, keys),
+    items: view.items.map((item) => toApiWumpus(item, keys)),
+    downloads: view.plans.map((plan) => toApiPackDownload(view.pack, plan)),
+  }
+}
+
+/** What the pack page says of one platform's ZIP: whether it fits, what it holds, and its parts with their URLs. */
+export function toApiPackDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
+  // What the download holds: the stickers of its parts (all with a file, when it does not fit: what there is).
+  const held = plan.fits ? plan.parts.flatMap((part) => part.items) : plan.entries
+  return {
+    platform: plan.platform,
+    label: PLATFORM_RULES[plan.platform].label,
+    url: packDownloadPath(pack.id, plan.platform),
+    fileName: zipName(pack, plan.platform),
+    fits: plan.fits,
+    message: plan.message,
+    stickers: held.length,
+    missing: plan.left.length,
+    bytes: bytesOf(held),
+    notes: plan.notes,
+    parts:
+      plan.parts.length > 1
+        ? zipParts(pack, plan).map(({ part, fileName, stickers, bytes, still }) => ({
+            part,
+            url: packDownloadPath(pack.id, plan.platform, part),
+            fileName,
+            stickers,
+            bytes,
+            still,
+          }))
+        : [],
+  }
+}

@@ -1,0 +1,49 @@
+// Gallery card previews, rendered from the Lottie at the card's display sizes: an animated WebP at
+// 1x and 2x of the 300 px card image, and a still of the first frame for cards that are not on
+// screen yet and for people who ask for reduced motion.
+import type { MediaFacts } from '../../../../contract/media-facts'
+import { encodeAnimatedWebp, encodeStillWebp } from '../encode/encode-webp'
+import type { MadeFile } from './made-file'
+import { lottieHeader, renderLottie } from '../render/render-lottie'
+
+/** The card image's CSS size: 300x300 (docs/product.md#limits). */
+export const CARD_SIZE = 300
+/** Previews move at most this many frames per second (the originals keep up to 30). */
+export const PREVIEW_MAX_FPS = 20
+/** Palette quality of the previews: small files for a thumbnail, still clean flat colours. */
+const PREVIEW_QUALITY = 60
+
+/** A preview: WebP bytes and their facts. */
+export type PreviewFile = MadeFile
+
+export interface CardPreviews {
+  /** Animated WebP at 1x (300 px). */
+  small: PreviewFile
+  /** Animated WebP at 2x (600 px). */
+  large: PreviewFile
+  /** The first frame at 2x, as a still WebP. */
+  still: PreviewFile
+}
+
+export async function cardPreviews(lottie: unknown): Promise<CardPreviews> {
+  const fps = Math.min(PREVIEW_MAX_FPS, lottieHeader(lottie).fr)
+  const animated = async (size: number): Promise<PreviewFile> => {
+    const seq = await renderLottie(lottie, { size, fps })
+    const { bytes } = await encodeAnimatedWebp(seq, { mode: 'palette', quality: PREVIEW_QUALITY })
+    return webp(bytes, { width: seq.width, height: seq.height, frames: seq.frames.length, durationMs: Math.round(seq.durationMs) })
+  }
+  const small = await animated(CARD_SIZE)
+  const large = await animated(CARD_SIZE * 2)
+  const first = await renderLottie(lottie, { size: CARD_SIZE * 2, fps: 1 })
+  const still = webp(await encodeStillWebp(first.width, first.height, first.frames[0]!), {
+    width: first.width,
+    height: first.height,
+    frames: 1,
+    durationMs: 0,
+  })
+  return { small, large, still }
+}
+
+function webp(bytes: Uint8Array, facts: Omit<MediaFacts, 'contentType' | 'bytes'>): PreviewFile {
+  return { bytes, facts: { contentType: 'image/webp', bytes: bytes.length, ...facts } }
+}

@@ -1,0 +1,58 @@
+import type { VerifyIdToken } from '../auth/firebase-id-token'
+import type { Config } from '../config'
+import type { CountedLists } from '../http/counted-lists'
+import type { FileKeys } from '../http/file-keys'
+import type { GalleryPages } from '../http/gallery-pages'
+import type { RateLimits } from '../http/rate-limit'
+import type { Logger } from '../logger'
+import type { AccountService } from '../services/accounts'
+import type { AnimationFileService } from '../services/animation-files'
+import type { AuditLog } from '../services/audit'
+import type { DerivedMediaService } from '../services/derived-media'
+import type { DownloadCounter } from '../services/download-counts'
+import type { FavouriteService } from '../services/favourites'
+import type { FileService } from '../services/files'
+import type { PackService } from '../services/packs'
+import type { ProfileImageService } from '../services/profile-images'
+import type { RemixService } from '../services/remixes'
+import type { StillPictureService } from '../services/still-pictures'
+import type { WumpusService } from '../services/wumpuses'
+import type { SessionService } from '../services/sessions'
+import type { Store } from '../store/port'
+
+/**
+ * What every router gets, built once per app by the composition root (composition.ts): the settings, the
+ * services (the rules; routes call them and never the store), and the HTTP edge's own per-app objects.
+ */
+export interface RouteDeps {
+  config: Config
+  logger: Logger
+  /** For the readiness probe, and the edge's page caches and link previews (they follow its revisions). */
+  store: Store
+
+  // The services.
+  sessions: SessionService
+  accounts: AccountService
+  wumpuses: WumpusService
+  animationFiles: AnimationFileService
+  remixes: RemixService
+  derivedMedia: DerivedMediaService
+  files: FileService
+  stills: StillPictureService
+  profileImages: ProfileImageService
+  favourites: FavouriteService
+  packs: PackService
+  audit: AuditLog
+  downloads: DownloadCounter
+
+  // The HTTP edge's.
+  /** Firebase ID token verification for the sign-in exchange. */
+  verifyIdToken: VerifyIdToken
+  limits: RateLimits
+  /** Keys in the file URLs of private remixes. */
+  fileKeys: FileKeys
+  /** The gallery's list pages, and the tags and emoji in use, cached (shared with server rendering). */
+  galleryPages: GalleryPages
+  tagLists: CountedLists
+  emojiLists: CountedLists
+}
