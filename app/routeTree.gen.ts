@@ -20,6 +20,7 @@ import { Route as SignUpRouteImport } from './routes/signUp'
 import { Route as AuthenticatedDashboardRouteImport } from './routes/_authenticated/dashboard'
 import { Route as PacksIndexRouteImport } from './routes/packs.index'
 import { Route as PacksIdRouteImport } from './routes/packs.$id'
+import { Route as WumpusIdRouteImport } from './routes/wumpus.$id'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
 import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
@@ -30,7 +31,6 @@ import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_aut
 import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authenticated/dashboard.users'
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
-import { Route as AuthenticatedWumpusIdRouteImport } from './routes/_authenticated/wumpus.$id'
 import { Route as AuthenticatedDashboardMyPacksIndexRouteImport } from './routes/_authenticated/dashboard.my-packs.index'
 import { Route as AuthenticatedDashboardMyPacksIdRouteImport } from './routes/_authenticated/dashboard.my-packs.$id'
 import { Route as AuthenticatedDashboardMyPacksNewRouteImport } from './routes/_authenticated/dashboard.my-packs.new'
@@ -93,6 +93,11 @@ const PacksIdRoute = PacksIdRouteImport.update({
   path: '/packs/$id',
   getParentRoute: () => rootRouteImport,
 } as any)
+const WumpusIdRoute = WumpusIdRouteImport.update({
+  id: '/wumpus/$id',
+  path: '/wumpus/$id',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AuthenticatedDashboardIndexRoute =
   AuthenticatedDashboardIndexRouteImport.update({
     id: '/',
@@ -153,11 +158,6 @@ const AuthenticatedProfileEmailRoute =
     path: '/profile/$email',
     getParentRoute: () => AuthenticatedRoute,
   } as any)
-const AuthenticatedWumpusIdRoute = AuthenticatedWumpusIdRouteImport.update({
-  id: '/wumpus/$id',
-  path: '/wumpus/$id',
-  getParentRoute: () => AuthenticatedRoute,
-} as any)
 const AuthenticatedDashboardMyPacksIndexRoute =
   AuthenticatedDashboardMyPacksIndexRouteImport.update({
     id: '/my-packs/',
@@ -211,6 +211,7 @@ export interface FileRoutesByFullPath {
   '/signUp': typeof SignUpRoute
   '/dashboard': typeof AuthenticatedDashboardRouteWithChildren
   '/packs/$id': typeof PacksIdRoute
+  '/wumpus/$id': typeof WumpusIdRoute
   '/packs/': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
@@ -221,7 +222,6 @@ export interface FileRoutesByFullPath {
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
-  '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
@@ -240,6 +240,7 @@ export interface FileRoutesByTo {
   '/signIn': typeof SignInRoute
   '/signUp': typeof SignUpRoute
   '/packs/$id': typeof PacksIdRoute
+  '/wumpus/$id': typeof WumpusIdRoute
   '/packs': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
@@ -250,7 +251,6 @@ export interface FileRoutesByTo {
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
-  '/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/dashboard': typeof AuthenticatedDashboardIndexRoute
   '/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
@@ -272,6 +272,7 @@ export interface FileRoutesById {
   '/signUp': typeof SignUpRoute
   '/_authenticated/dashboard': typeof AuthenticatedDashboardRouteWithChildren
   '/packs/$id': typeof PacksIdRoute
+  '/wumpus/$id': typeof WumpusIdRoute
   '/packs/': typeof PacksIndexRoute
   '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
@@ -282,7 +283,6 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/_authenticated/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
-  '/_authenticated/wumpus/$id': typeof AuthenticatedWumpusIdRoute
   '/_authenticated/dashboard/': typeof AuthenticatedDashboardIndexRoute
   '/_authenticated/dashboard/my-packs/$id': typeof AuthenticatedDashboardMyPacksIdRoute
   '/_authenticated/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
@@ -304,6 +304,7 @@ export interface FileRouteTypes {
     | '/signUp'
     | '/dashboard'
     | '/packs/$id'
+    | '/wumpus/$id'
     | '/packs/'
     | '/dashboard/activity'
     | '/dashboard/addNew'
@@ -314,7 +315,6 @@ export interface FileRouteTypes {
     | '/dashboard/users'
     | '/editWumpus/$id'
     | '/profile/$email'
-    | '/wumpus/$id'
     | '/dashboard/'
     | '/dashboard/my-packs/$id'
     | '/dashboard/my-packs/new'
@@ -333,6 +333,7 @@ export interface FileRouteTypes {
     | '/signIn'
     | '/signUp'
     | '/packs/$id'
+    | '/wumpus/$id'
     | '/packs'
     | '/dashboard/activity'
     | '/dashboard/addNew'
@@ -343,7 +344,6 @@ export interface FileRouteTypes {
     | '/dashboard/users'
     | '/editWumpus/$id'
     | '/profile/$email'
-    | '/wumpus/$id'
     | '/dashboard'
     | '/dashboard/my-packs/$id'
     | '/dashboard/my-packs/new'
@@ -364,6 +364,7 @@ export interface FileRouteTypes {
     | '/signUp'
     | '/_authenticated/dashboard'
     | '/packs/$id'
+    | '/wumpus/$id'
     | '/packs/'
     | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
@@ -374,7 +375,6 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/users'
     | '/_authenticated/editWumpus/$id'
     | '/_authenticated/profile/$email'
-    | '/_authenticated/wumpus/$id'
     | '/_authenticated/dashboard/'
     | '/_authenticated/dashboard/my-packs/$id'
     | '/_authenticated/dashboard/my-packs/new'
@@ -395,6 +395,7 @@ export interface RootRouteChildren {
   SignInRoute: typeof SignInRoute
   SignUpRoute: typeof SignUpRoute
   PacksIdRoute: typeof PacksIdRoute
+  WumpusIdRoute: typeof WumpusIdRoute
   PacksIndexRoute: typeof PacksIndexRoute
 }
 
@@ -477,6 +478,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof PacksIdRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/wumpus/$id': {
+      id: '/wumpus/$id'
+      path: '/wumpus/$id'
+      fullPath: '/wumpus/$id'
+      preLoaderRoute: typeof WumpusIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
     '/_authenticated/dashboard/': {
       id: '/_authenticated/dashboard/'
       path: '/'
@@ -545,13 +553,6 @@ declare module '@tanstack/react-router' {
       path: '/profile/$email'
       fullPath: '/profile/$email'
       preLoaderRoute: typeof AuthenticatedProfileEmailRouteImport
-      parentRoute: typeof AuthenticatedRoute
-    }
-    '/_authenticated/wumpus/$id': {
-      id: '/_authenticated/wumpus/$id'
-      path: '/wumpus/$id'
-      fullPath: '/wumpus/$id'
-      preLoaderRoute: typeof AuthenticatedWumpusIdRouteImport
       parentRoute: typeof AuthenticatedRoute
     }
     '/_authenticated/dashboard/my-packs/': {
@@ -654,7 +655,6 @@ interface AuthenticatedRouteChildren {
   AuthenticatedDashboardRoute: typeof AuthenticatedDashboardRouteWithChildren
   AuthenticatedEditWumpusIdRoute: typeof AuthenticatedEditWumpusIdRoute
   AuthenticatedProfileEmailRoute: typeof AuthenticatedProfileEmailRoute
-  AuthenticatedWumpusIdRoute: typeof AuthenticatedWumpusIdRoute
   AuthenticatedWumpusIdRemixRoute: typeof AuthenticatedWumpusIdRemixRoute
 }
 
@@ -662,7 +662,6 @@ const AuthenticatedRouteChildren: AuthenticatedRouteChildren = {
   AuthenticatedDashboardRoute: AuthenticatedDashboardRouteWithChildren,
   AuthenticatedEditWumpusIdRoute: AuthenticatedEditWumpusIdRoute,
   AuthenticatedProfileEmailRoute: AuthenticatedProfileEmailRoute,
-  AuthenticatedWumpusIdRoute: AuthenticatedWumpusIdRoute,
   AuthenticatedWumpusIdRemixRoute: AuthenticatedWumpusIdRemixRoute,
 }
 
@@ -680,6 +679,7 @@ const rootRouteChildren: RootRouteChildren = {
   SignInRoute: SignInRoute,
   SignUpRoute: SignUpRoute,
   PacksIdRoute: PacksIdRoute,
+  WumpusIdRoute: WumpusIdRoute,
   PacksIndexRoute: PacksIndexRoute,
 }
 export const routeTree = rootRouteImport

@@ -57,6 +57,10 @@ export const signInFormSchema = z.object({
 })
 export type SignInForm = z.infer<typeof signInFormSchema>
 
+/** Forgot password: the address to send the link to, checked like the sign-in form's. */
+export const passwordResetFormSchema = z.object({ email: signInFormSchema.shape.email })
+export type PasswordResetForm = z.infer<typeof passwordResetFormSchema>
+
 export const signUpFormSchema = z.object({
   name: z
     .string()

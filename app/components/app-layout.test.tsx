@@ -58,6 +58,26 @@ describe('layout and navigation', () => {
     expect(mobileMenu()).toBeNull()
     expect(burger).toHaveFocus()
   })
+
+  it('closes the mobile menu with Escape wherever the focus is, and with a tap outside it', async () => {
+    const { user } = renderApp('/about')
+    const burger = await screen.findByRole('button', { name: 'Open menu' })
+    await user.click(burger)
+    expect(mobileMenu()).not.toBeNull()
+    // Focus left on the page behind the menu.
+    screen.getByRole('main').focus()
+    await user.keyboard('{Escape}')
+    expect(mobileMenu()).toBeNull()
+    expect(burger).toHaveFocus()
+
+    await user.click(burger)
+    // A tap inside the menu keeps it open.
+    await user.click(mobileMenu()!)
+    expect(mobileMenu()).not.toBeNull()
+    await user.click(screen.getByRole('heading', { level: 1 }))
+    expect(mobileMenu()).toBeNull()
+    expect(burger).toHaveAttribute('aria-expanded', 'false')
+  })
 })
 
 describe('navigation when signed in', () => {
@@ -88,6 +108,33 @@ describe('navigation when signed in', () => {
     expect(menu.getByText('nameless@example.com')).toBeInTheDocument()
     expect(menu.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/dashboard')
     expect(menu.getByRole('button', { name: 'Sign Out' })).toBeInTheDocument()
+  })
+
+  it('puts Favourites, My packs and My animation one tap away in the mobile menu', async () => {
+    signInForTest({ email: 'ada@example.com', name: 'Ada' })
+    const { user } = renderApp('/about')
+    await user.click(await screen.findByRole('button', { name: 'Open menu' }))
+
+    const yours = within(within(mobileMenu()!).getByRole('group', { name: 'Yours' }))
+    expect(yours.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Favourites', '/dashboard/favourites'],
+      ['My packs', '/dashboard/my-packs'],
+      ['My animation', '/dashboard/own'],
+    ])
+  })
+
+  it('closes the mobile menu after Sign Out', async () => {
+    signInForTest({ email: 'ada@example.com', name: 'Ada' })
+    vi.mocked(firebase.signOutOfFirebase).mockResolvedValue()
+    server.use(http.delete('/api/session', () => new HttpResponse(null, { status: 204 })))
+    const { user } = renderApp('/about')
+    const burger = await screen.findByRole('button', { name: 'Open menu' })
+    await user.click(burger)
+    await user.click(within(mobileMenu()!).getByRole('button', { name: 'Sign Out' }))
+
+    await waitFor(() => expect(mobileMenu()).toBeNull())
+    expect(burger).toHaveAttribute('aria-expanded', 'false')
+    expect(await within(screen.getByRole('banner')).findAllByRole('link', { name: 'Sign In' })).not.toHaveLength(0)
   })
 
   it('signs out: ends the session on the server, removes accessToken, signs out of Firebase and shows Sign In again', async () => {

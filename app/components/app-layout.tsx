@@ -27,13 +27,36 @@ function WhenIdle({ children }: { children: ReactNode }) {
 export function AppLayout({ children }: { children: ReactNode }) {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false)
   const burgerRef = useRef<HTMLButtonElement>(null)
+  const menuRef = useRef<HTMLElement>(null)
   const pathname = useRouterState({ select: (state) => state.location.pathname })
+  const { status } = useSession()
 
-  // Close the mobile menu after every navigation.
+  // Close the mobile menu after every navigation, and when the user signs in or out.
   useEffect(() => {
     closeMenu()
-  }, [pathname, closeMenu])
+  }, [pathname, status, closeMenu])
   useEarlyAction('menu', toggleMenu)
+
+  // An open menu closes on Escape wherever the focus is, and on a tap anywhere outside it.
+  useEffect(() => {
+    if (!menuOpened) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      closeMenu()
+      burgerRef.current?.focus()
+    }
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node | null
+      if (target && (menuRef.current?.contains(target) || burgerRef.current?.contains(target))) return
+      closeMenu()
+    }
+    document.addEventListener('keydown', onKey)
+    document.addEventListener('pointerdown', onPointer)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      document.removeEventListener('pointerdown', onPointer)
+    }
+  }, [menuOpened, closeMenu])
 
   return (
     <>
@@ -76,17 +99,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
           </div>
         </div>
         {menuOpened && (
-          <nav
-            id={MOBILE_MENU_ID}
-            aria-label="Main"
-            className={`${classes.mobileMenu} ${classes.narrowOnly}`}
-            onKeyDown={(event) => {
-              if (event.key !== 'Escape') return
-              closeMenu()
-              burgerRef.current?.focus()
-            }}
-          >
+          <nav ref={menuRef} id={MOBILE_MENU_ID} aria-label="Main" className={`${classes.mobileMenu} ${classes.narrowOnly}`}>
             <NavLinks />
+            <YourThings />
             <div className={classes.mobileAccount}>
               <WhenIdle>
                 <InstallButton />
@@ -140,6 +155,25 @@ function NavLinks() {
   )
 }
 
+/** The phone menu's way to one's own things, one tap each (on wide screens the dashboard's sidebar shows them). */
+function YourThings() {
+  const { status } = useSession()
+  if (status !== 'signed-in') return null
+  return (
+    <div className={classes.yourThings} role="group" aria-label="Yours">
+      <Link to="/dashboard/favourites" className={classes.navLink}>
+        Favourites
+      </Link>
+      <Link to="/dashboard/my-packs" className={classes.navLink}>
+        My packs
+      </Link>
+      <Link to="/dashboard/own" className={classes.navLink}>
+        My animation
+      </Link>
+    </div>
+  )
+}
+
 /** Signed out: Sign In and Sign Up. Signed in: who (name, else email) and Sign Out. */
 function AccountLinks({ signOutLabel }: { signOutLabel: 'SignOut' | 'Sign Out' }) {
   const session = useSession()
@@ -164,8 +198,11 @@ function AccountLinks({ signOutLabel }: { signOutLabel: 'SignOut' | 'Sign Out' }
 
   async function signOut() {
     setSigningOut(true)
-    // Leave a protected page first, so signing out does not bounce the user to the sign-in screen.
-    if (router.state.matches.some((match) => match.routeId === '/_authenticated')) await navigate({ to: '/' })
+    // Leave a protected page first (an animation's page is one, but for shared remixes and saved stickers), so
+    // signing out does not bounce the user to the sign-in screen.
+    if (router.state.matches.some((match) => match.routeId === '/_authenticated' || match.routeId === '/wumpus/$id')) {
+      await navigate({ to: '/' })
+    }
     await store.signOut()
     setSigningOut(false)
   }

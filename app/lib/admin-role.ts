@@ -21,3 +21,16 @@ export function useIsAdmin(): { isAdmin: boolean; isPending: boolean } {
   const query = useQuery({ ...adminQueryOptions(email), enabled: email !== '' })
   return { isAdmin: query.data?.admin === true, isPending: email !== '' && query.isPending }
 }
+
+/**
+ * What the admin pages' guard throws for a signed-in user without admin power: the page then says it is for
+ * admins only (components/admins-only.tsx) instead of asking to sign in again.
+ */
+export class AdminsOnlyError extends Error {
+  constructor() {
+    super('This page is for admins only')
+    this.name = 'AdminsOnlyError'
+  }
+}
+
+export const isAdminsOnly = (error: unknown): boolean => error instanceof Error && error.name === 'AdminsOnlyError'

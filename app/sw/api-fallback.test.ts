@@ -204,6 +204,24 @@ describe('searching offline', () => {
     expect(response.headers.get('X-Total-Count')).toBe('12')
   })
 
+  it('lists the public packs saved on this device when the packs list was never loaded: none is an empty list, not an error', async () => {
+    const none = await ask('/api/packs?limit=24')
+    expect(none.response.status).toBe(200)
+    expect(none.response.headers.get(OFFLINE_HEADER)).toBe('1')
+    expect(none.body).toEqual([])
+
+    const pack = (id: string, visibility: string) => ({ id, name: `Pack ${id}`, visibility, items: [], wumpusIds: [] })
+    await set('p1', { pack: pack('p1', 'public'), savedAt: 1, addedStickerIds: [] }, offlineStore('saved-packs'))
+    await set('p2', { pack: pack('p2', 'link'), savedAt: 2, addedStickerIds: [] }, offlineStore('saved-packs'))
+    await set('p3', { pack: pack('p3', 'public'), savedAt: 3, addedStickerIds: [] }, offlineStore('saved-packs'))
+    const saved = await ask('/api/packs?limit=24')
+    expect((saved.body as unknown as { id: string }[]).map((item) => item.id)).toEqual(['p3', 'p1'])
+    expect(saved.response.headers.get('X-Total-Count')).toBe('2')
+    // One pack that was never kept still says so.
+    const one = await ask('/api/packs/65a0000000000000000000aa')
+    expect(one.response.status).toBe(503)
+  })
+
   it('still says a search is not available offline when nothing was kept', async () => {
     await Promise.all(STORE_NAMES.map((name) => clear(offlineStore(name))))
     expect((await ask('/api/wumpuses?limit=24&q=moon')).response.status).toBe(503)

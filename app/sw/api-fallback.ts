@@ -17,6 +17,7 @@ import {
   KEPT_HEADERS,
   offlineStore,
   parseJson,
+  type SavedPack,
   type SavedSticker,
   type StoreName,
   type StoredApiResponse,
@@ -143,8 +144,19 @@ function worthKeeping(url: URL): boolean {
   return !(url.pathname === API_PATHS.wumpusList && url.searchParams.get('q'))
 }
 
-/** An answer made from the kept animations, for reads that can be: a gallery list's first page, the tags, the emoji. */
+/**
+ * An answer made from what this device keeps, for reads that can be: a gallery list's first page, the tags, the
+ * emoji (from the kept animations), and the public packs' first page (the ones saved for offline, none or many).
+ */
 async function localAnswer(storeName: StoreName, url: URL): Promise<Response | undefined> {
+  if (storeName === 'packs' && url.pathname === API_PATHS.packs && !url.searchParams.has('cursor')) {
+    const saved = (await entries<string, SavedPack>(offlineStore('saved-packs')))
+      .map(([, entry]) => entry)
+      .filter((entry) => entry.pack.visibility === 'public')
+      .sort((a, b) => b.savedAt - a.savedAt)
+      .map((entry) => entry.pack)
+    return localJson(saved, saved.length)
+  }
   if (storeName === 'wumpus-pages' && !url.searchParams.has('cursor')) {
     const items = await keptWumpuses()
     if (items.length === 0) return undefined

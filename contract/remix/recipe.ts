@@ -25,6 +25,8 @@ export const recipeSchema = z
         text: z
           .string()
           .trim()
+          // Accents as one character each (é, not e and a combining accent), as the fonts draw them.
+          .normalize('NFC')
           .min(1, 'Write a caption, or remove it')
           .max(CAPTION_MAX, `A caption has at most ${CAPTION_MAX} characters`)
           // eslint-disable-next-line no-control-regex

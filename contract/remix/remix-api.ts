@@ -1,6 +1,8 @@
 // Remixes over HTTP: a person's own version of a sticker, made from a recipe (./recipe.ts).
 //
-// - POST /api/wumpus/{id}/remix with a recipe (signed in, verified email): 201 { id }. The remix is then an
+// - POST /api/wumpus/{id}/remix with a recipe and, optionally, the remix's name (signed in, verified email):
+//   201 { id }. Unnamed, it is "{original}, your version"; its description says whose remix of what it is, and
+//   its files carry its name (waving-wumpus-your-version.discord.png). The remix is then an
 //   animation at GET /api/wumpus/{remixId} (with remixOf, recipe and visibility), with files, previews and
 //   /stickers like any other. Its GIF, APNG and Lottie are made before the answer; previews and chat app
 //   files follow through the render queue, as for a new animation.
@@ -15,9 +17,34 @@
 //   render queue (SERVER_BUSY with Retry-After), and more than the render rate limit (RATE_LIMITED).
 // - Made again when the original's Lottie changes; removed with the original.
 import { z } from 'zod'
+import { recipeSchema } from './recipe'
 
 export const REMIX_VISIBILITIES = ['private', 'link'] as const
 export type RemixVisibility = (typeof REMIX_VISIBILITIES)[number]
+
+export const REMIX_NAME_MIN = 3
+export const REMIX_NAME_MAX = 60
+const REMIX_NAME_SUFFIX = ', your version'
+
+/** A remix's name when its maker gives none: "Waving Wumpus, your version" (a long name is shortened to fit). */
+export function defaultRemixName(original: string): string {
+  const room = REMIX_NAME_MAX - REMIX_NAME_SUFFIX.length
+  const name = original.trim()
+  return `${name.length > room ? `${name.slice(0, room - 1).trimEnd()}…` : name}${REMIX_NAME_SUFFIX}`
+}
+
+/** A remix's name: its maker's words, in any script, with the punctuation of a title. */
+export const remixNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Give your version a name')
+  .min(REMIX_NAME_MIN, `A name has at least ${REMIX_NAME_MIN} characters`)
+  .max(REMIX_NAME_MAX, `A name has at most ${REMIX_NAME_MAX} characters`)
+  .regex(/^[\p{L}\p{M}\p{N} .,'’!?&()_:…-]+$/u, "Use letters, digits, spaces and . , ' ! ? & ( ) - _ :")
+
+/** POST /api/wumpus/{id}/remix: the recipe, and the remix's name (left out: defaultRemixName). */
+export const remixRequestSchema = recipeSchema.extend({ name: remixNameSchema.optional() }).strict()
+export type RemixRequest = z.output<typeof remixRequestSchema>
 
 /** POST /api/wumpus/{id}/remix answers the new remix's id. */
 export const remixCreatedSchema = z.object({ id: z.string() })

@@ -147,4 +147,23 @@ describe('StickerPicture', () => {
       expect(screen.getByRole('img', { name: 'Wumpus 1: Animation number 1' })).toHaveAttribute('src', wumpus.gif)
     })
   })
+
+  it('shows a placeholder, not a broken image with its alt text, when the still cannot load offline, and tries again online', async () => {
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false)
+    act(() => void window.dispatchEvent(new Event('offline')))
+    renderWithProviders(<StickerPicture wumpus={wumpus} />)
+    const image = await screen.findByRole('img', { name: 'Wumpus 1: Animation number 1' })
+    fireEvent.error(image)
+
+    const placeholder = (await screen.findByText('Not saved for offline')).parentElement!
+    expect(placeholder).toHaveRole('img')
+    expect(placeholder).toHaveAccessibleName('Wumpus 1: Animation number 1')
+    expect(frame().querySelector('picture')!.className).toMatch(/hidden/)
+
+    online.mockReturnValue(true)
+    act(() => void window.dispatchEvent(new Event('online')))
+    await waitFor(() => expect(screen.queryByText('Not saved for offline')).not.toBeInTheDocument())
+    expect(frame().querySelector('img')).not.toBe(image)
+    online.mockRestore()
+  })
 })

@@ -5,6 +5,7 @@ import type { Wumpus } from '../../../contract/wumpus'
 import { useAfterInteractive } from '../../lib/after-interactive'
 import { stickerAlt } from '../../../contract/sticker-alt'
 import { useInView } from '../../lib/use-in-view'
+import { useOnline } from '../../lib/use-online'
 import { usePageVisible } from '../../lib/use-page-visible'
 import type { StickerMotionProps } from './sticker-motion'
 import classes from './sticker-picture.module.css'
@@ -69,6 +70,20 @@ export function StickerPicture({
   // The animated previews may be missing offline (a saved sticker keeps them only where its Lottie cannot play).
   const [webpFailed, setWebpFailed] = useState(false)
   const motion: Motion = playerState === 'ready' ? 'lottie' : playerState === 'failed' && moving && !webpFailed ? 'webp' : 'still'
+  // A still that cannot load (offline, never kept on this device) gives way to a placeholder, not a broken
+  // image with its long alt text; back online, it is asked for again.
+  const online = useOnline()
+  const [stillFailed, setStillFailed] = useState(false)
+  const [attempt, setAttempt] = useState(0)
+  const [wasOnline, setWasOnline] = useState(online)
+  if (online !== wasOnline) {
+    setWasOnline(online)
+    if (online && stillFailed) {
+      setStillFailed(false)
+      setAttempt(attempt + 1)
+    }
+  }
+  const missing = stillFailed && motion !== 'lottie'
 
   const alt = stickerAlt(wumpus)
   const onPlayerReady = useCallback(() => setPlayerState('ready'), [])
@@ -81,11 +96,12 @@ export function StickerPicture({
       data-playing={motion === 'lottie' && moving && pageVisible}
       data-testid="sticker-motion"
     >
-      <picture className={motion === 'lottie' ? classes.hidden : undefined}>
+      <picture className={motion === 'lottie' || missing ? classes.hidden : undefined}>
         {preview && (
           <source type="image/webp" srcSet={motion === 'webp' ? `${preview.webp} 1x, ${preview.webp2x} 2x` : `${preview.still} 2x`} />
         )}
         <img
+          key={attempt}
           className={className ?? classes.cardImage}
           src={wumpus.gif}
           alt={alt}
@@ -94,9 +110,14 @@ export function StickerPicture({
           loading={eager ? 'eager' : 'lazy'}
           fetchPriority={eager ? 'high' : undefined}
           decoding="async"
-          onError={motion === 'webp' ? () => setWebpFailed(true) : undefined}
+          onError={() => (motion === 'webp' ? setWebpFailed(true) : setStillFailed(true))}
         />
       </picture>
+      {missing && (
+        <div className={classes.missing} role="img" aria-label={alt}>
+          <span aria-hidden="true">{online ? 'The picture did not load' : 'Not saved for offline'}</span>
+        </div>
+      )}
       {wanted && playerState !== 'failed' && (
         <div className={`${classes.player} ${motion === 'lottie' ? '' : classes.hidden}`}>
           <Suspense fallback={null}>

@@ -33,14 +33,16 @@ describe('admin-only routes', () => {
     expect(router.state.location.pathname).toBe(path)
   })
 
-  it.each(ADMIN_PAGES)('send a signed-in non-admin from %s to /signIn', async (path) => {
-    signInForTest({ email: 'ada@example.com' })
+  it.each(ADMIN_PAGES)('tell a signed-in non-admin that %s is for admins only, without a sign-in form', async (path) => {
+    signInForTest({ email: 'ada@example.com', name: 'Ada' })
     server.use(...accountHandlers({ admin: false }).handlers)
     const { router } = renderApp(path)
 
-    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in' })).toBeInTheDocument()
-    expect(router.state.location.pathname).toBe('/signIn')
-    expect(router.state.location.search).toEqual({ from: path })
+    expect(await screen.findByRole('heading', { level: 1, name: 'Admins only' })).toBeInTheDocument()
+    expect(screen.getByText(/This page is for the gallery’s admins, and Ada is not one\./)).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/dashboard')
+    expect(screen.queryByRole('button', { name: 'Sign In' })).not.toBeInTheDocument()
+    expect(router.state.location.pathname).toBe(path)
   })
 
   it('send a signed-out visitor to /signIn', async () => {

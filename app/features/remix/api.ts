@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
 import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
-import type { RemixCreated, RemixVisibility } from '../../../contract/remix/remix-api'
-import type { ColourChoices, Recipe } from '../../../contract/remix/recipe'
+import type { RemixCreated, RemixRequest, RemixVisibility } from '../../../contract/remix/remix-api'
+import type { ColourChoices } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
@@ -31,11 +31,11 @@ export const myRemixesQueryOptions = () =>
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })
 
-/** POST /api/wumpus/{id}/remix: one's own version of the animation; answers the remix's id once its files are made. */
+/** POST /api/wumpus/{id}/remix: one's own version of the animation, named; answers the remix's id once its files are made. */
 export function useCreateRemix(originalId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (recipe: Recipe) => apiRequest(remixPath(originalId), trusted<RemixCreated>(), { method: 'POST', body: recipe }),
+    mutationFn: (request: RemixRequest) => apiRequest(remixPath(originalId), trusted<RemixCreated>(), { method: 'POST', body: request }),
     onSuccess: () =>
       Promise.all([
         queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),

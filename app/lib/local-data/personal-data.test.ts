@@ -9,7 +9,7 @@ import { pendingWrites, queueWrite } from './outbox'
 import { offlineStore } from './stores'
 import { resetOfflineData, storedKeys } from '../../test/offline-data'
 import { forgetPersonalOfflineData } from './personal-data'
-import type { SavedPack } from './saved-packs'
+import type { SavedPack } from './stores'
 
 const kept = (body: unknown) => ({ status: 200, body: JSON.stringify(body), headers: {}, storedAt: 1 })
 const pack = (id: string, visibility: PackDetail['visibility']): PackDetail => ({

@@ -3,8 +3,8 @@ import { API_PATHS, stickersPath, wumpusPath } from '../../../contract/api-paths
 import type { Pack } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
 import { forgetQueuedWrites } from './outbox'
-import { hasIndexedDb, offlineStore, parseJson, type SavedSticker, type StoredApiResponse } from './stores'
-import { removePackFromOffline, type SavedPack } from './saved-packs'
+import { hasIndexedDb, offlineStore, parseJson, type SavedPack, type SavedSticker, type StoredApiResponse } from './stores'
+import { removePackFromOffline } from './saved-packs'
 import { removeFromOffline } from './saved-stickers'
 
 /**

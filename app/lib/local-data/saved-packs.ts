@@ -3,15 +3,8 @@
 import { del, entries, get, set } from 'idb-keyval'
 import { packPath } from '../../../contract/api-paths'
 import type { PackDetail } from '../../../contract/pack'
-import { apiKey, hasIndexedDb, offlineStore } from './stores'
+import { apiKey, hasIndexedDb, offlineStore, type SavedPack } from './stores'
 import { jsonAnswer, removeFromOffline, saveForOffline } from './saved-stickers'
-
-export interface SavedPack {
-  pack: PackDetail
-  savedAt: number
-  /** Stickers this pack saved (ones saved before stay when the pack is removed). */
-  addedStickerIds: string[]
-}
 
 export async function getSavedPack(id: string): Promise<SavedPack | undefined> {
   if (!hasIndexedDb()) return undefined

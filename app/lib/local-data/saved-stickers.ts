@@ -41,6 +41,12 @@ export const savedStickers = {
   getSnapshot: (): ReadonlyMap<string, SavedSticker> | null => saved,
 }
 
+/** Whether the sticker is saved for offline on this device. */
+export async function isSavedForOffline(id: string): Promise<boolean> {
+  await load()
+  return saved?.has(id) ?? false
+}
+
 /** A kept file (saved or downloaded), or undefined; reading it counts as a use. */
 export async function readKeptFile(url: string): Promise<Blob | undefined> {
   if (!hasIndexedDb()) return undefined

@@ -4,6 +4,7 @@
 // (saved for offline on purpose), outbox.ts (writes not sent yet), favourites-store.ts (the favourites as last
 // read) and personal-data.ts (what sign-out forgets). The service worker reads and writes them too (app/sw/).
 import { createStore, type UseStore } from 'idb-keyval'
+import type { PackDetail } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
 
 export const STORE_NAMES = [
@@ -53,6 +54,14 @@ export interface SavedSticker {
   bytes: number
   /** Keys of its files in the `files` store. */
   files: string[]
+}
+
+/** A pack saved for offline (the `saved-packs` store): the page writes it, the service worker lists the public ones. */
+export interface SavedPack {
+  pack: PackDetail
+  savedAt: number
+  /** Stickers this pack saved (ones saved before stay when the pack is removed). */
+  addedStickerIds: string[]
 }
 
 /** An API answer as kept for offline use: enough to rebuild the same Response. */

@@ -1,11 +1,11 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { NotFound } from '../../components/not-found'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { adminQueryOptions, useIsAdmin } from '../../lib/admin-role'
 import { EditWumpusPage } from '../../features/admin/components/edit-wumpus-page'
 import { wumpusQueryOptions } from '../../entities/wumpus/api'
 import { loadById } from '../../lib/load-by-id'
+import { AnimationNotFound } from '../../entities/wumpus/animation-not-found'
 
 export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
   loader: ({ context, params }) =>
@@ -18,7 +18,9 @@ export const Route = createFileRoute('/_authenticated/editWumpus/$id')({
     ),
   pendingComponent: PageLoader,
   errorComponent: RouteError,
-  notFoundComponent: AnimationNotFound,
+  notFoundComponent: () => (
+    <AnimationNotFound message="We looked in every room of the cave and found no animation with this id, so there is nothing to edit." />
+  ),
   component: EditWumpusRoute,
 })
 
@@ -28,13 +30,4 @@ function EditWumpusRoute() {
   const { isAdmin, isPending } = useIsAdmin()
   if (isPending) return <PageLoader />
   return <EditWumpusPage id={id} email={user.email} isAdmin={isAdmin} />
-}
-
-function AnimationNotFound() {
-  return (
-    <NotFound
-      title="Animation not found"
-      message="We looked in every room of the cave and found no animation with this id, so there is nothing to edit."
-    />
-  )
 }

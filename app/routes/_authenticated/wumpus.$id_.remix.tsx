@@ -3,6 +3,7 @@ import { RemixPage } from '../../features/remix/components/remix-page'
 import { colourChoicesQueryOptions } from '../../features/remix/api'
 import { wumpusQueryOptions } from '../../entities/wumpus/api'
 import { loadById } from '../../lib/load-by-id'
+import { AnimationNotFound } from '../../entities/wumpus/animation-not-found'
 import { lottieJsonQueryOptions } from '../../lib/lottie-json'
 
 /**
@@ -11,8 +12,8 @@ import { lottieJsonQueryOptions } from '../../lib/lottie-json'
  */
 type RemixSearch = Partial<Record<'c' | 't' | 'tp' | 'o' | 's' | 'm', string | number>>
 
-// The editor's code (the recipe functions, the caption font) loads with this route only. Loading, errors and
-// not found: the router's defaults, so the route tree every page loads grows by as little as it can.
+// The editor's code (the recipe functions, the caption font) loads with this route only. Loading and errors:
+// the router's defaults; not found says what the detail page says.
 export const Route = createFileRoute('/_authenticated/wumpus/$id_/remix')({
   validateSearch: (search: Record<string, unknown>) => search as RemixSearch,
   loader: ({ context, params }) =>
@@ -22,6 +23,7 @@ export const Route = createFileRoute('/_authenticated/wumpus/$id_/remix')({
       void context.queryClient.prefetchQuery(lottieJsonQueryOptions(original.lottie))
       return original
     }),
+  notFoundComponent: () => <AnimationNotFound />,
   component: RemixRoute,
 })
 

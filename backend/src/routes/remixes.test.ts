@@ -90,7 +90,11 @@ describe('remixes over HTTP', () => {
       recipe: { ...recipe, colours: { [slot]: '#ff7fa6' } },
       visibility: 'private',
       u_email: owner.email,
-      name: original.name,
+      // Named and described as a remix, so it never passes for the original.
+      name: `${original.name}, your version`,
+      description: expect.stringMatching(
+        new RegExp(`^A remix of ${original.name} by .+: 1 colour changed, caption “Hi there” at the top, 1\\.5x speed, mirrored\\.$`),
+      ),
     })
     expect(shown.remixes).toBeUndefined()
     for (const url of [shown.gif, shown.apng, shown.lottie]) expect(url).not.toBe(original.gif)
@@ -154,6 +158,30 @@ describe('remixes over HTTP', () => {
     await expectError(await call('GET', unkeyed(discord.url!)), 404, 'NOT_FOUND')
   })
 
+  it('takes a name from its maker, which its files carry, and captions in Greek and Cyrillic', async () => {
+    const owner = await someone()
+    const id = await remix(original._id, owner.token, { name: 'Бал, Μπάλα 2', caption: { text: 'Привет, κόσμε', position: 'top' } })
+    const shown = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, owner.token)).json())
+    expect(shown.name).toBe('Бал, Μπάλα 2')
+    // The caption is drawn: its layer holds the outlines of the letters.
+    const edited = (await (await call('GET', shown.lottie, owner.token)).json()) as { layers: { nm?: string }[] }
+    expect(JSON.stringify(edited.layers.find((layer) => layer.nm === 'caption')).match(/"ty":"sh"/g)!.length).toBeGreaterThan(10)
+
+    const named = await remix(original._id, owner.token, { name: 'Ball in Pink' })
+    const record = (await server.store.wumpuses.get(named))!
+    expect(
+      Object.values(record.files)
+        .map((file) => file.filename)
+        .sort(),
+    ).toEqual(['ball-in-pink.gif', 'ball-in-pink.json', 'ball-in-pink.png'])
+    await server.derivedMedia.idle()
+    const stickers = stickerExportListSchema.parse(await (await call('GET', `/api/wumpus/${named}/stickers`, owner.token)).json())
+    expect(stickers.find((entry) => entry.platform === 'discord')?.fileName).toBe('ball-in-pink.discord.png')
+    for (const name of ['ab', 'x'.repeat(61), 'Ball <script>']) {
+      expect(await expectError(await call('POST', remixPath(original._id), owner.token, { name }), 400, 'BAD_REQUEST')).toBeTruthy()
+    }
+  })
+
   it('lets its owner rename a remix but never change its files, and delete it with every file', async () => {
     const owner = await someone()
     const other = await someone()
@@ -195,7 +223,20 @@ describe('remixes over HTTP', () => {
       'BAD_REQUEST',
       'caption-characters',
     )
-    expect(caption.message).toContain('你')
+    expect(caption.message).toMatch(/^Chinese script is not supported yet\./)
+    expect(caption.details).toMatchObject({ characters: ['你', '好'] })
+    for (const [text, reason] of [
+      ['مرحبا', /^Arabic script is not supported yet\./],
+      ['gm 👋', /^Emoji cannot be drawn in a caption yet\./],
+    ] as const) {
+      const refused = await expectError(
+        await call('POST', remixPath(original._id), owner.token, { caption: { text, position: 'bottom' } }),
+        400,
+        'BAD_REQUEST',
+        'caption-characters',
+      )
+      expect(refused.message).toMatch(reason)
+    }
     await expectError(await call('POST', remixPath(original._id), owner.token, { speed: 9 }), 400, 'BAD_REQUEST')
     await expectError(await call('POST', remixPath('f'.repeat(24)), owner.token, {}), 404, 'NOT_FOUND')
     await expectError(await call('POST', remixPath(original._id), undefined, {}), 401, 'UNAUTHENTICATED')

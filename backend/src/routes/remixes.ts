@@ -1,8 +1,7 @@
 import Router from '@koa/router'
 import { myRemixListPath } from '../../../contract/remix/remix-paths'
 import { pageQuerySchema } from '../../../contract/paging'
-import { recipeSchema } from '../../../contract/remix/recipe'
-import { remixSharingSchema } from '../../../contract/remix/remix-api'
+import { remixRequestSchema, remixSharingSchema } from '../../../contract/remix/remix-api'
 import type { RouteDeps } from './route-deps'
 import { requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import { toApiWumpus } from '../http/mappers/wumpus'
@@ -20,9 +19,9 @@ export function remixRoutes(deps: RouteDeps): Router {
   const session = requireSession(deps.sessions)
 
   router.post('/wumpus/:id/remix', session, requireVerifiedEmail, deps.limits.guard('render'), async (ctx) => {
-    const recipe = recipeSchema.parse(ctx.request.body ?? {})
+    const { name, ...recipe } = remixRequestSchema.parse(ctx.request.body ?? {})
     const owner = { ...(await viewerOf(ctx, deps.accounts))!, name: sessionOf(ctx).name }
-    const remix = await remixes.create(owner, idParam(ctx), recipe)
+    const remix = await remixes.create(owner, idParam(ctx), recipe, name)
     ctx.status = 201
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { id: remix._id }

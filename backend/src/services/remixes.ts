@@ -8,8 +8,10 @@
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourPresets, colourSlots } from '../../../contract/remix/colours'
 import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
+import { captionRefusal } from '../../../contract/remix/caption-font'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
-import type { RemixVisibility } from '../../../contract/remix/remix-api'
+import { defaultRemixName, type RemixVisibility } from '../../../contract/remix/remix-api'
+import { describeRecipe } from '../../../contract/remix/recipe-text'
 import type { Actor, Viewer } from '../domain/viewer'
 import { captionFont } from '../media/render/caption-font'
 import type { FileRef, Store, WumpusPage, WumpusRecord } from '../store/port'
@@ -24,8 +26,8 @@ export interface RemixesDeps extends AnimationFilesDeps {
 }
 
 export interface RemixService {
-  /** A remix of an original for its owner (createRemix: its refusals, its files made, stored private). */
-  create(owner: Actor & { name: string }, originalId: string | undefined, recipe: Recipe): Promise<WumpusRecord>
+  /** A remix of an original for its owner, named `name` or "{original}, your version" (createRemix: its refusals, its files made, stored private). */
+  create(owner: Actor & { name: string }, originalId: string | undefined, recipe: Recipe, name?: string): Promise<WumpusRecord>
   /** The remix `viewer` may share, else NOT_FOUND (not a remix, or someone else's private one) or FORBIDDEN (someone else's). */
   own(viewer: Actor, id: string | undefined): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>>
   /** Its owner shares a remix by link, or makes it private again. */
@@ -46,7 +48,7 @@ export function createRemixService(deps: RemixesDeps): RemixService {
   const { store } = deps
   const colourChoices = createColourChoices(store)
   return {
-    create: (owner, originalId, recipe) => createRemix(deps, owner, originalId, recipe, colourChoices),
+    create: (owner, originalId, recipe, name) => createRemix(deps, owner, originalId, recipe, colourChoices, name),
     own: (viewer, id) => ownRemix(store, viewer, id),
     share: (viewer, id, visibility) => shareRemix(store, viewer, id, visibility),
     listOwn: (owner, page) => listOwnRemixes(store, owner, page),
@@ -116,7 +118,7 @@ export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.o
  */
 async function makeRemixFiles(
   deps: AnimationFilesDeps,
-  original: WumpusRecord,
+  remixName: string,
   originalLottie: Lottie,
   recipe: Recipe,
   owner: string,
@@ -124,7 +126,7 @@ async function makeRemixFiles(
 ): Promise<WumpusRecord['files']> {
   const bytes = new TextEncoder().encode(JSON.stringify(remixLottie(originalLottie, recipe)))
   checkedAnimationFile(deps.config, 'lottie', bytes)
-  const name = `${fileStem(original.name)}-remix`
+  const name = fileStem(remixName)
   const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
   stored.push(rendered.gif.file.id, rendered.apng.file.id)
   const lottie = await storeAnimationFile(deps.store, bytes, 'lottie', name, owner)
@@ -133,8 +135,14 @@ async function makeRemixFiles(
   return { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file), lottie: ref(lottie) }
 }
 
+/** A remix's description: whose version of what it is, and what it changes. */
+function remixDescription(original: WumpusRecord, maker: string, recipe: Recipe): string {
+  const changes = describeRecipe(recipe, recipe.outline ?? false)
+  return `A remix of ${original.name}${maker ? ` by ${maker}` : ''}: ${changes}.`
+}
+
 /**
- * A remix of `originalId` for `owner`: refused for a remix (remix-of-remix), at REMIXES_MAX
+ * A remix of `originalId` for `owner`, named `name` (by default "{original}, your version"): refused for a remix (remix-of-remix), at REMIXES_MAX
  * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
  * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
  */
@@ -144,6 +152,7 @@ async function createRemix(
   originalId: string | undefined,
   recipe: Recipe,
   colourChoices: (record: WumpusRecord) => Promise<ColourChoices>,
+  name?: string,
 ): Promise<WumpusRecord> {
   const { store } = deps
   const original = await findVisibleWumpus(store, originalId, owner)
@@ -165,12 +174,12 @@ async function createRemix(
       issues: unknown.map((slot) => ({ path: `colours.${slot}`, message: 'Not a colour slot of this sticker' })),
     })
   }
-  const missing = recipe.caption ? captionFont().missing(recipe.caption.text) : []
-  if (missing.length > 0) {
-    throw invalid(`The caption font cannot draw ${missing.join(' ')}`, {
+  const refusal = recipe.caption ? captionRefusal(recipe.caption.text, captionFont()) : undefined
+  if (recipe.caption && refusal) {
+    throw invalid(refusal, {
       reason: 'caption-characters',
       field: 'caption.text',
-      characters: missing,
+      characters: captionFont().missing(recipe.caption.text),
     })
   }
   const originalLottie = await lottieOf(store, original.files.lottie.id)
@@ -178,12 +187,13 @@ async function createRemix(
 
   const stored: string[] = []
   try {
-    const files = await makeRemixFiles(deps, original, originalLottie, recipe, owner.email, stored)
+    const remixName = name ?? defaultRemixName(original.name)
+    const files = await makeRemixFiles(deps, remixName, originalLottie, recipe, owner.email, stored)
     const u_name = (await store.users.get(owner.email))?.user_name || owner.name
     const remix = await store.wumpuses.insertRemix(
       {
-        name: original.name,
-        description: original.description,
+        name: remixName,
+        description: remixDescription(original, u_name, recipe),
         tags: original.tags,
         emoji: original.emoji,
         keywords: original.keywords,
@@ -266,7 +276,9 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
     const stored: string[] = []
     let after: WumpusRecord | undefined
     try {
-      const files = await makeRemixFiles(deps, original, originalLottie, before.remix.recipe, before.u_email, stored).catch(
+      // Remixes made before they had names of their own are called as their original: their files say "remix".
+      const fileName = before.name === original.name ? `${original.name} remix` : before.name
+      const files = await makeRemixFiles(deps, fileName, originalLottie, before.remix.recipe, before.u_email, stored).catch(
         async (error: unknown) => {
           // A busy render queue is waited out here: a remake has no one to answer 503 to.
           if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error

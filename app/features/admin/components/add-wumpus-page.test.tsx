@@ -49,7 +49,7 @@ function errorOf(input: HTMLElement): string | null {
 }
 
 /** FileInput renders a button labelled by its label; the hidden file input carries the test id. */
-const fileButton = (label: string) => screen.getByRole('button', { name: label })
+const fileButton = (label: string | RegExp) => screen.getByRole('button', { name: label })
 
 async function setup() {
   const view = renderWithProviders(<AddWumpusPage />, { path: '/dashboard/addNew' })
@@ -107,9 +107,26 @@ describe('AddWumpusPage', () => {
 
     await user.type(field('Lottie link*'), 'not a link')
     expect(errorOf(field('Lottie link*'))).toBe('Enter a valid URL')
-    // A Lottie is given: the server can render the GIF and APNG, so neither is required any more.
-    expect(errorOf(fileButton('Upload .png file*'))).toBeNull()
-    expect(errorOf(fileButton('Upload .gif file*'))).toBeNull()
+    // A Lottie is given: the server can render the GIF and APNG, so neither is required (nor marked so) any more.
+    expect(errorOf(fileButton('Upload .png file'))).toBeNull()
+    expect(errorOf(fileButton('Upload .gif file'))).toBeNull()
+  })
+
+  it('marks the fields required only while they are: a Lottie file makes the link and the .png and .gif unneeded', async () => {
+    server.use(animationUploadHandler({}).handler)
+    const { user } = await setup()
+    await user.click(publish())
+    expect(errorOf(field('Lottie link*'))).toBe('Enter lottie json link')
+
+    await user.upload(screen.getByTestId('lottie-file'), lottieFile())
+    const link = await screen.findByLabelText('Lottie link')
+    // No red "Enter lottie json link" beside "this link is not needed".
+    expect(errorOf(link)).toBeNull()
+    expect(screen.getByText('The uploaded Lottie file is used; this link is not needed.')).toBeInTheDocument()
+    expect(fileButton('Upload .png file')).toBeInTheDocument()
+    expect(fileButton('Upload .gif file')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: /\*$/ })).not.toBeInTheDocument()
+    expect(screen.queryByText('.png file is required')).not.toBeInTheDocument()
   })
 
   it('uploads each file at once and shows its preview with what the server found, then publishes', async () => {
@@ -213,7 +230,7 @@ describe('AddWumpusPage', () => {
 
     await user.upload(screen.getByTestId('apng-file'), pngFile())
 
-    await waitFor(() => expect(errorOf(fileButton('Upload .png file*'))).toBe(reason))
+    await waitFor(() => expect(errorOf(fileButton(/^Upload \.png file/))).toBe(reason))
     expect(screen.queryByRole('group', { name: 'APNG preview' })).not.toBeInTheDocument()
   })
 

@@ -20,11 +20,20 @@ interface AnimationFilesFieldsProps {
 /** Lottie (link or .json file), APNG and GIF inputs, and the step that renders GIF and APNG from the Lottie. */
 export function AnimationFilesFields({ files, required, link, linkInputProps, errors = {} }: AnimationFilesFieldsProps) {
   const { lottie, apng, gif, render, renderTargets } = files
-  const star = required ? '*' : ''
   const keep = required ? undefined : 'Leave empty to keep the current file'
-  const lottieFromFile = lottie.state.status !== 'idle' && lottie.state.source === 'file'
+  // A Lottie file (chosen, uploading or uploaded) makes the link unneeded; a failed one does not.
+  const lottieFromFile = (lottie.state.status === 'working' || lottie.state.status === 'ready') && lottie.state.source === 'file'
   const linkFailure = lottie.state.status === 'error' && lottie.state.source === 'link' ? lottie.state.message : undefined
-  const lottieGiven = lottie.id !== '' || link.trim() !== ''
+  const lottieGiven = lottie.id !== '' || link.trim() !== '' || lottieFromFile
+  // Marked required exactly when the rules require them (contract/wumpus-write.ts): the link while no Lottie
+  // file is chosen, the .png and .gif while no Lottie is given at all (from a Lottie they can be made).
+  const linkStar = required && !lottieFromFile ? '*' : ''
+  const fileStar = required && !lottieGiven ? '*' : ''
+  const madeFromLottie = required
+    ? lottieGiven
+      ? 'Or make it from the Lottie below'
+      : 'Not needed with a Lottie: it can be made from it'
+    : undefined
   const renderNames = renderTargets.map((upload) => FORMAT_LABEL[upload.format]).join(' and ')
   // Once every target holds a file rendered from this Lottie, there is nothing left to generate.
   const rendered = renderTargets.every((upload) => upload.state.status === 'ready' && upload.state.source === 'render')
@@ -33,7 +42,7 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
     <Stack gap="md">
       <Stack gap="xs">
         <TextInput
-          label={`Lottie link${star}`}
+          label={`Lottie link${linkStar}`}
           description={
             lottieFromFile
               ? 'The uploaded Lottie file is used; this link is not needed.'
@@ -43,7 +52,7 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
           inputMode="url"
           placeholder="https://…/animation.json"
           {...linkInputProps}
-          error={linkFailure ?? linkInputProps.error}
+          error={lottieFromFile ? undefined : (linkFailure ?? linkInputProps.error)}
           onChange={(event) => {
             linkInputProps.onChange(event)
             files.onLinkChange(event.currentTarget.value)
@@ -66,11 +75,16 @@ export function AnimationFilesFields({ files, required, link, linkInputProps, er
 
       <AnimationFileField
         upload={apng}
-        label={`Upload .png file${star}`}
-        description={keep ?? 'An animated PNG (APNG)'}
-        error={errors.apng}
+        label={`Upload .png file${fileStar}`}
+        description={keep ?? `An animated PNG (APNG). ${madeFromLottie}`}
+        error={fileStar || !required ? errors.apng : undefined}
       />
-      <AnimationFileField upload={gif} label={`Upload .gif file${star}`} description={keep} error={errors.gif} />
+      <AnimationFileField
+        upload={gif}
+        label={`Upload .gif file${fileStar}`}
+        description={keep ?? madeFromLottie}
+        error={fileStar || !required ? errors.gif : undefined}
+      />
 
       {lottieGiven && renderTargets.length > 0 && !rendered && (
         <Paper withBorder p="sm" radius="md">

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
 import { TAGS_MAX } from '../../../../contract/search'
 import type { Wumpus } from '../../../../contract/wumpus'
-import { AnchorLink, ButtonLink } from '../../../components/router-links'
+import { AnchorLink } from '../../../components/router-links'
 import { isApiError } from '../../../lib/api-client'
 import { usePageTitle } from '../../../lib/page-title'
 import { wumpusQueryOptions } from '../../../entities/wumpus/api'
@@ -40,9 +40,9 @@ export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
 
   return (
     <Stack gap="lg" maw={760}>
-      <ButtonLink to="/wumpus/$id" params={{ id }} variant="subtle" size="compact-sm" w="fit-content" px={0}>
+      <AnchorLink to="/wumpus/$id" params={{ id }} size="sm">
         ← Back to {wumpus.name}
-      </ButtonLink>
+      </AnchorLink>
       <Title order={1}>Edit animation</Title>
       {canEdit ? (
         <>

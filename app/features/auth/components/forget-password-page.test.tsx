@@ -33,4 +33,37 @@ describe('forgot password page', () => {
     await user.click(screen.getByRole('button', { name: 'Reset password' }))
     expect(await screen.findByText('This email address is not valid.')).toBeInTheDocument()
   })
+
+  it('checks the address itself, without the browser’s bubble, and again as it is fixed', async () => {
+    const { user } = renderApp('/forgetPassword')
+    const email = await screen.findByLabelText(/Email Address/)
+    expect(email.closest('form')).toHaveAttribute('novalidate')
+    expect(email).not.toBeRequired()
+
+    await user.click(screen.getByRole('button', { name: 'Reset password' }))
+    expect(await screen.findByText('Email is required')).toBeInTheDocument()
+    await user.type(email, 'ada@')
+    expect(screen.getByText('Provide a valid email address')).toBeInTheDocument()
+    await user.type(email, 'example.com')
+    expect(screen.queryByText('Provide a valid email address')).not.toBeInTheDocument()
+    expect(firebase.sendPasswordReset).not.toHaveBeenCalled()
+  })
+
+  it('answers the same whether the address has an account or not', async () => {
+    const answers: string[] = []
+    for (const outcome of ['sent', 'no account'] as const) {
+      if (outcome === 'sent') vi.mocked(firebase.sendPasswordReset).mockResolvedValue()
+      else vi.mocked(firebase.sendPasswordReset).mockRejectedValue(firebaseError('auth/user-not-found'))
+      const { user, unmount } = renderApp('/forgetPassword')
+      await user.type(await screen.findByLabelText(/Email Address/), 'ada@example.com')
+      await user.click(screen.getByRole('button', { name: 'Reset password' }))
+      const said = await screen.findByRole('status')
+      expect(said).toHaveTextContent('If an account uses ada@example.com, a link to choose a new password is on its way.')
+      expect(await screen.findByText('Email sent')).toBeInTheDocument()
+      expect(screen.queryByText(/no account/i)).not.toBeInTheDocument()
+      answers.push(said.textContent ?? '')
+      unmount()
+    }
+    expect(answers[0]).toBe(answers[1])
+  })
 })

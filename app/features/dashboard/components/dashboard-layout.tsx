@@ -1,5 +1,5 @@
-import { Link, useRouterState } from '@tanstack/react-router'
-import { useEffect, useRef, type ReactNode } from 'react'
+import { Link } from '@tanstack/react-router'
+import type { ReactNode } from 'react'
 import classes from './dashboard-layout.module.css'
 
 interface DashboardLink {
@@ -38,26 +38,17 @@ interface DashboardLayoutProps {
   children: ReactNode
 }
 
-/** The dashboard's frame: a sidebar on wide screens, a scrolling tab strip on phones. */
+/** The dashboard's frame: a sidebar on wide screens; on phones every section at once, in rows that wrap. */
 export function DashboardLayout({ isAdmin, children }: DashboardLayoutProps) {
-  const listRef = useRef<HTMLUListElement>(null)
-  const pathname = useRouterState({ select: (state) => state.location.pathname })
-
-  // On phones the strip scrolls sideways: bring the current page's tab into view.
-  useEffect(() => {
-    const list = listRef.current
-    const current = list?.querySelector<HTMLElement>('[aria-current="page"]')
-    if (!list || !current || list.scrollWidth <= list.clientWidth) return
-    list.scrollLeft = current.offsetLeft - (list.clientWidth - current.offsetWidth) / 2
-  }, [pathname, isAdmin])
-
   return (
     <div className={classes.layout}>
       <nav aria-label="Dashboard" className={classes.sidebar}>
-        <ul className={classes.list} ref={listRef}>
+        <ul className={classes.list}>
           {EVERYONE.map((link) => (
             <DashboardNavItem key={link.to} link={link} />
           ))}
+          {/* On phones the admin pages start a row of their own. */}
+          {isAdmin && <li className={classes.rowBreak} aria-hidden="true" />}
           {isAdmin &&
             ADMINS.map((link, index) => (
               <DashboardNavItem key={link.to} link={link} className={index === 0 ? classes.adminStart : undefined} />

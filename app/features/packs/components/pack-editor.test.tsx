@@ -129,6 +129,25 @@ describe('PackEditor', () => {
     expect(bodies).toEqual([])
   })
 
+  it('says beside the button why an empty pack was not created, and takes each message back as the field is fixed', async () => {
+    const { user, bodies } = await setup()
+    const create = screen.getByRole('button', { name: 'Create pack' })
+    await user.click(create)
+    expect(create).toHaveAccessibleDescription('Not created yet: Name should be at least 3 characters. Add at least one sticker.')
+
+    await user.type(screen.getByLabelText(/Name/), 'Hel')
+    expect(screen.queryByText('Name should be at least 3 characters')).not.toBeInTheDocument()
+    expect(create).toHaveAccessibleDescription('Not created yet: Add at least one sticker.')
+    await user.clear(screen.getByLabelText(/Name/))
+    expect(screen.getByText('Name should be at least 3 characters')).toBeInTheDocument()
+    await user.type(screen.getByLabelText(/Name/), 'Hello pack')
+
+    await user.click(within(screen.getByRole('list', { name: 'Search results' })).getAllByRole('button', { name: /^Add / })[0]!)
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument()
+    expect(create).not.toHaveAccessibleDescription()
+    expect(bodies).toEqual([])
+  })
+
   it('edits an existing pack from its stored values and shows what the server refused', async () => {
     const items = [gallery[0]!, gallery[1]!]
     const pack: PackDetail = {

@@ -49,7 +49,10 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   const [visibility, setVisibility] = useState<PersonalVisibility>(pack?.visibility === 'link' ? 'link' : 'private')
   // An edit sends what changed from the pack as this form got it, not as later reads show it.
   const [loaded] = useState(pack)
-  const [errors, setErrors] = useState<Record<string, string>>({})
+  // Checked on submit, then again on every change (a fixed field loses its message as it is typed);
+  // what the server refused stays until the next submit.
+  const [submitted, setSubmitted] = useState(false)
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({})
   const [queueing, setQueueing] = useState(false)
   const queryClient = useQueryClient()
   const create = useCreatePack()
@@ -71,15 +74,17 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
   const remove = (id: string) => setItems((list) => list.filter((item) => item._id !== id))
   const add = (wumpus: Wumpus) => setItems((list) => (list.some((item) => item._id === wumpus._id) ? list : [...list, wumpus]))
 
+  const body = { name, description, wumpusIds: items.map((item) => item._id), ...(cover ? { coverWumpusId: cover } : {}) }
+  const checked = createPackSchema.safeParse(body)
+  // The first problem of each field, in the form's order.
+  const problems: Record<string, string> = {}
+  if (submitted && !checked.success) for (const issue of checked.error.issues) problems[String(issue.path[0])] ??= issue.message
+  const errors = { ...serverErrors, ...problems }
+
   async function save() {
-    const body = { name, description, wumpusIds: items.map((item) => item._id), ...(cover ? { coverWumpusId: cover } : {}) }
-    const checked = createPackSchema.safeParse(body)
-    if (!checked.success) {
-      // The first problem of each field.
-      setErrors(Object.fromEntries(checked.error.issues.reverse().map((issue) => [String(issue.path[0]), issue.message])))
-      return
-    }
-    setErrors({})
+    setSubmitted(true)
+    setServerErrors({})
+    if (!checked.success) return
     try {
       if (owner && loaded) return await saveEdit(owner, loaded)
       const saved = pack
@@ -90,7 +95,7 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
       notifications.show({ color: 'green', message: pack ? 'Pack saved' : 'Pack created' })
       onSaved(saved)
     } catch (error) {
-      setErrors(fieldErrors(error))
+      setServerErrors(fieldErrors(error))
       notifications.show({
         color: 'red',
         title: pack ? 'Could not save the pack' : 'Could not create the pack',
@@ -231,10 +236,21 @@ export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
           </section>
           <StickerPicker inPack={new Set(items.map((item) => item._id))} full={items.length >= PACK_ITEMS_MAX} onAdd={add} />
           <Group>
-            <Button type="submit" loading={saving} disabled={(needsNetwork && !network.online) || unverified}>
+            <Button
+              type="submit"
+              loading={saving}
+              disabled={(needsNetwork && !network.online) || unverified}
+              aria-describedby={Object.keys(problems).length > 0 ? 'pack-problems' : undefined}
+            >
               {pack ? 'Save pack' : 'Create pack'}
             </Button>
           </Group>
+          {/* What stops the submit, beside the button (the fields above say it too, where they may be scrolled away). */}
+          {Object.keys(problems).length > 0 && (
+            <Text size="sm" c="red" id="pack-problems" aria-live="polite">
+              {pack ? 'Not saved yet' : 'Not created yet'}: {Object.values(problems).join('. ')}.
+            </Text>
+          )}
         </Stack>
       </form>
     </Stack>

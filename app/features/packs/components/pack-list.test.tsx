@@ -41,4 +41,19 @@ describe('pack list', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Showing 3 of 3')
     expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument()
   })
+
+  it('offline, says what the list is: the packs saved on this device, or that none is saved yet', async () => {
+    const offlineAnswer = (packs: Pack[]) =>
+      http.get('/api/packs', () => HttpResponse.json(packs, { headers: { 'X-Total-Count': String(packs.length), 'X-Offline-Copy': '1' } }))
+    server.use(offlineAnswer([]))
+    const view = renderApp('/packs')
+    expect(await screen.findByText(/You are offline, and no pack is saved on this device yet\./)).toBeInTheDocument()
+    expect(screen.queryByText('No packs yet. Admins make them from the gallery.')).not.toBeInTheDocument()
+    view.unmount()
+
+    server.use(offlineAnswer([makePack(4)]))
+    renderApp('/packs')
+    expect(await screen.findByRole('heading', { level: 2, name: 'Pack 4' })).toBeInTheDocument()
+    expect(screen.getByText(/You are offline: packs saved for offline open without a connection/)).toBeInTheDocument()
+  })
 })

@@ -9,15 +9,24 @@ import { PackCard } from './pack-card'
 /** /packs: every pack, newest first, as cards. */
 export function PackList() {
   usePageTitle('Sticker packs')
-  const { items: packs, morePages } = usePagedList(useSuspenseInfiniteQuery(packListQueryOptions()))
+  const query = useSuspenseInfiniteQuery(packListQueryOptions())
+  const { items: packs, morePages } = usePagedList(query)
+  const offline = query.data.pages.some((page) => page.fromOfflineCopy)
   return (
     <Stack gap="lg">
       <Stack gap={4}>
         <Title order={1}>Sticker packs</Title>
         <Text>Sets of wumpuses ready for your chat app: one download per app, every sticker in it.</Text>
       </Stack>
+      {offline && (
+        <Text size="sm" c="dimmed" role="status">
+          {packs.length === 0
+            ? 'You are offline, and no pack is saved on this device yet. Save a pack for offline from its page, and it opens here without a connection.'
+            : 'You are offline: packs saved for offline open without a connection; the others need the network.'}
+        </Text>
+      )}
       {packs.length === 0 ? (
-        <Text c="dimmed">No packs yet. Admins make them from the gallery.</Text>
+        !offline && <Text c="dimmed">No packs yet. Admins make them from the gallery.</Text>
       ) : (
         <SimpleGrid component="ul" cols={{ base: 1, sm: 2, lg: 4 }} spacing="sm" p={0} m={0} aria-label="Packs">
           {packs.map((pack, index) => (

@@ -83,7 +83,7 @@ describe('MyProfile', () => {
     expect(card.queryByText('N/A')).not.toBeInTheDocument()
   })
 
-  it('has the profile fields, prefilled, and the note about waiting for the image', async () => {
+  it('has the profile fields, prefilled, and no note about waiting for an image before one is chosen', async () => {
     setup({ job: 'Illustrator' })
 
     expect(await screen.findByLabelText('Name')).toHaveValue('Ana Smith')
@@ -92,7 +92,7 @@ describe('MyProfile', () => {
     expect(screen.getByLabelText('Job')).toHaveValue('Illustrator')
     expect(screen.getByRole('button', { name: 'Photo' })).toBeInTheDocument()
     expect(screen.getByTestId('photo-file')).toHaveAttribute('type', 'file')
-    expect(screen.getByText(/wait for the uploaded image to load/i)).toBeInTheDocument()
+    expect(screen.queryByText(/wait for the uploaded image to load/i)).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Update Profile' })).toBeEnabled()
   })
 
@@ -200,6 +200,8 @@ describe('MyProfile', () => {
     // Uploading: progress shown, update disabled.
     expect(await screen.findByRole('progressbar', { name: 'Uploading photo' })).toBeInTheDocument()
     expect(updateButton).toBeDisabled()
+    // The spec's red note says why, while it has to be waited for.
+    expect(screen.getByText('Please wait for the uploaded image to load before you click Update Profile.')).toBeInTheDocument()
     // Sent once the upload code (loaded on first use) is there.
     await waitFor(() => expect(upload.requests()).toBe(1))
 
@@ -214,6 +216,7 @@ describe('MyProfile', () => {
     fireEvent.load(preview)
     await waitFor(() => expect(updateButton).toBeEnabled())
     expect(screen.getByText('Image ready')).toBeInTheDocument()
+    expect(screen.queryByText(/wait for the uploaded image to load/i)).not.toBeInTheDocument()
 
     await user.click(updateButton)
     expect(await screen.findByText('Profile updated')).toBeInTheDocument()

@@ -140,22 +140,22 @@ function ProfileForm({
           <TextInput label="Custom Url" type="url" placeholder="https://" autoComplete="url" {...form.getInputProps('url')} />
           <Textarea label="About you" rows={4} resize="vertical" {...form.getInputProps('description')} />
           <TextInput label="Job" autoComplete="organization-title" {...form.getInputProps('job')} />
-          <ImageUploadField
-            upload={photo}
-            label="Photo"
-            shape="round"
-            note={
-              <Text size="sm" className={classes.note}>
-                Please wait for the uploaded image to load before you click Update Profile.
-              </Text>
-            }
-          />
-          <ImageUploadField upload={cover} label="Cover" shape="wide" />
+          <ImageUploadField upload={photo} label="Photo" shape="round" note={photo.busy ? <WaitNote /> : undefined} />
+          <ImageUploadField upload={cover} label="Cover" shape="wide" note={cover.busy ? <WaitNote /> : undefined} />
           <SubmitRow loading={update.isPending} disabled={uploading || !emailVerified}>
             Update Profile
           </SubmitRow>
         </Stack>
       </form>
     </Card>
+  )
+}
+
+/** The spec's red note, shown while an image uploads or loads (Update Profile waits meanwhile). */
+function WaitNote() {
+  return (
+    <Text size="sm" className={classes.note} role="status">
+      Please wait for the uploaded image to load before you click Update Profile.
+    </Text>
   )
 }

@@ -11,13 +11,16 @@ import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { signInForTest } from '../../../test/session'
 
-// The real caption font, read from disk (the browser fetches the same file).
+// The real caption fonts, read from disk (the browser fetches the same files).
 vi.mock('../caption-font', async () => {
-  const { captionFontFrom } = await import('../../../../contract/remix/caption-font')
+  const { CAPTION_FONT_FILES, captionFontFrom } = await import('../../../../contract/remix/caption-font')
   const { parse } = await import('opentype.js')
-  const file = createRequire(import.meta.url).resolve('@fontsource/fredoka/files/fredoka-latin-600-normal.woff')
-  const bytes = readFileSync(file)
-  const font = captionFontFrom(parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength)))
+  const font = captionFontFrom(
+    CAPTION_FONT_FILES.map((file) => {
+      const bytes = readFileSync(createRequire(import.meta.url).resolve(file))
+      return parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+    }),
+  )
   return { captionFontQueryOptions: () => ({ queryKey: ['caption-font'], queryFn: async () => font, staleTime: Infinity }) }
 })
 
@@ -173,7 +176,8 @@ describe('remix editor', () => {
     const { user, router } = renderEditor('?c=8c9eff-ff0000&m=1')
     await user.click(await screen.findByRole('button', { name: 'Make my stickers' }))
     expect(await screen.findByRole('button', { name: 'Making your stickers…' })).toBeDisabled()
-    expect(sent).toEqual({ colours: { '8c9eff': '#ff0000' }, mirror: true })
+    // Named as a remix unless its maker says otherwise.
+    expect(sent).toEqual({ colours: { '8c9eff': '#ff0000' }, mirror: true, name: 'Happy Wumpus, your version' })
     answer()
     await waitFor(() => expect(router.state.location.pathname).toBe(`/wumpus/${remix._id}`))
     expect(await screen.findByText(/Your version of/)).toHaveTextContent('Your version of Happy Wumpus')
@@ -183,8 +187,8 @@ describe('remix editor', () => {
     [409, { code: 'CONFLICT', message: 'Too many remixes', details: { reason: 'remixes-full' } }, 'You have 50 remixes'],
     [
       400,
-      { code: 'BAD_REQUEST', message: 'No glyph', details: { reason: 'caption-characters' } },
-      'characters the sticker font cannot draw',
+      { code: 'BAD_REQUEST', message: 'Arabic script is not supported yet.', details: { reason: 'caption-characters' } },
+      'Arabic script is not supported yet.',
     ],
     [503, { code: 'SERVER_BUSY', message: 'Busy', details: { retryAfterSeconds: 30 } }, 'Try again in 30 seconds'],
     [400, { code: 'BAD_REQUEST', message: 'The edit is too complex for a sticker', details: [] }, 'The edit is too complex for a sticker'],
@@ -194,6 +198,55 @@ describe('remix editor', () => {
     await user.click(await screen.findByRole('button', { name: 'Make my stickers' }))
     expect(await screen.findByRole('alert')).toHaveTextContent(words)
     expect(screen.getByRole('button', { name: 'Make my stickers' })).toBeEnabled()
+  })
+
+  it('takes Greek and Cyrillic captions, and refuses other scripts and emoji while they are typed, saying why', async () => {
+    const { user } = renderEditor()
+    const caption = await screen.findByRole('textbox', { name: 'Caption text' })
+    const make = () => screen.getByRole('button', { name: 'Make my stickers' })
+
+    await user.type(caption, 'Привет κόσμε')
+    await waitFor(() => expect(screen.getByRole('status')).toHaveTextContent('caption “Привет κόσμε” at the bottom'))
+    expect(caption).not.toHaveAttribute('aria-invalid', 'true')
+    expect(make()).toBeEnabled()
+
+    await user.clear(caption)
+    await user.type(caption, 'مرحبا')
+    expect(await screen.findByText(/^Arabic script is not supported yet\./)).toHaveTextContent(
+      'Arabic script is not supported yet. Captions take Latin, Greek and Cyrillic letters, digits and punctuation.',
+    )
+    expect(caption).toHaveAttribute('aria-invalid', 'true')
+    expect(make()).toBeDisabled()
+
+    await user.clear(caption)
+    await user.click(caption)
+    await user.paste('gm 👋')
+    expect(await screen.findByText(/^Emoji cannot be drawn in a caption yet\./)).toBeInTheDocument()
+    expect(make()).toBeDisabled()
+    await user.type(caption, '{Backspace}{Backspace}')
+    await waitFor(() => expect(caption).not.toHaveAttribute('aria-invalid', 'true'))
+    expect(make()).toBeEnabled()
+  })
+
+  it('names the remix after its original, and takes another name from its maker', async () => {
+    let sent: { name?: string } | undefined
+    server.use(
+      http.post(`/api/wumpus/${original._id}/remix`, async ({ request }) => {
+        sent = (await request.json()) as { name?: string }
+        return HttpResponse.json({ error: { code: 'SERVER_BUSY', message: 'Busy', details: {} } }, { status: 503 })
+      }),
+    )
+    const { user } = renderEditor()
+    const name = await screen.findByRole('textbox', { name: 'Name of your version' })
+    expect(name).toHaveValue('Happy Wumpus, your version')
+    await user.clear(name)
+    await user.type(name, 'x')
+    expect(screen.getByText('A name has at least 3 characters')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Make my stickers' })).toBeDisabled()
+    await user.type(name, 'oxo in pink')
+    await user.click(screen.getByRole('button', { name: 'Make my stickers' }))
+    await screen.findByRole('alert')
+    expect(sent?.name).toBe('xoxo in pink')
   })
 
   it('asks for a verified email first', async () => {

@@ -3,13 +3,16 @@ import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect, useState } from 'react'
 import { CAPTION_MAX, CAPTION_POSITIONS, type CaptionPosition } from '../../../../contract/remix/caption'
+import { captionRefusal } from '../../../../contract/remix/caption-font'
 import { SPEED_MAX, SPEED_MIN } from '../../../../contract/remix/motion'
 import type { Recipe } from '../../../../contract/remix/recipe'
+import { defaultRemixName, REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-api'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { colourChoicesQueryOptions, useCreateRemix } from '../api'
-import { formatSpeed } from '../recipe-text'
+import { captionFontQueryOptions } from '../caption-font'
+import { formatSpeed } from '../../../../contract/remix/recipe-text'
 import { remixErrorMessage } from '../remix-errors'
 import { useRecipeHistory } from '../use-recipe-history'
 import { ColourSwatches } from './colour-swatches'
@@ -52,6 +55,12 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
   const history = useRecipeHistory(recipe, onRecipe)
   const create = useCreateRemix(original._id)
   const change = (edit: Partial<Recipe>, run?: string) => history.change(tidy({ ...recipe, ...edit }), run)
+  const [name, setName] = useState(() => defaultRemixName(original.name))
+  const nameCheck = remixNameSchema.safeParse(name)
+  const nameProblem = nameCheck.success ? undefined : nameCheck.error.issues[0]?.message
+  // What the caption fonts cannot draw is refused while it is typed, with the reason the server would give.
+  const font = useQuery({ ...captionFontQueryOptions(), enabled: recipe.caption !== undefined })
+  const captionProblem = recipe.caption && font.data ? captionRefusal(recipe.caption.text, font.data) : undefined
 
   // The caption box keeps what is typed (a space before the next word); the recipe holds it trimmed.
   const [captionText, setCaptionText] = useState(recipe.caption?.text ?? '')
@@ -101,7 +110,7 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
   })
 
   async function makeStickers() {
-    const { id } = await create.mutateAsync(recipe)
+    const { id } = await create.mutateAsync({ ...recipe, name: nameCheck.data })
     await navigate({ to: '/wumpus/$id', params: { id } })
   }
 
@@ -133,6 +142,7 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
               value={captionText}
               maxLength={CAPTION_MAX}
               description={`${captionText.length}/${CAPTION_MAX} characters`}
+              error={captionProblem}
               onChange={(event) => typeCaption(event.currentTarget.value)}
             />
             <Radio.Group label="Caption position" value={position} onChange={(value) => choosePosition(value)} mt="xs">
@@ -194,6 +204,15 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
             </Button>
           </Group>
 
+          <TextInput
+            label="Name of your version"
+            description="Its files are named after it"
+            value={name}
+            maxLength={REMIX_NAME_MAX}
+            error={nameProblem}
+            onChange={(event) => setName(event.currentTarget.value)}
+          />
+
           {create.isError && (
             <Alert color="red" variant="light" title="Your stickers were not made" role="alert">
               {remixErrorMessage(create.error)}
@@ -203,7 +222,7 @@ export function RemixEditor({ original, recipe, onRecipe }: RemixEditorProps) {
             <Button
               size="md"
               onClick={() => void makeStickers().catch(() => {})}
-              disabled={create.isPending}
+              disabled={create.isPending || captionProblem !== undefined || nameProblem !== undefined}
               leftSection={create.isPending ? <Loader size="xs" aria-hidden /> : undefined}
             >
               {create.isPending ? 'Making your stickers…' : 'Make my stickers'}

@@ -7,7 +7,7 @@ import { applyRecipe, type Recipe } from '../../../../contract/remix/recipe'
 import type { Lottie } from '../../../../contract/remix/lottie-walk'
 import { lottieJsonQueryOptions } from '../../../lib/lottie-json'
 import { captionFontQueryOptions } from '../caption-font'
-import { describeRecipe } from '../recipe-text'
+import { describeRecipe } from '../../../../contract/remix/recipe-text'
 import classes from './remix-editor.module.css'
 
 const LottiePlayer = lazy(() => import('../../../components/lottie-player'))

@@ -6,6 +6,10 @@ import { colourPresets, colourSlots, COLOUR_SLOTS_MAX, recolour } from '../../..
 import type { Lottie } from '../../../../contract/remix/lottie-walk'
 import { mirrored, withSpeed } from '../../../../contract/remix/motion'
 import { CAPTION_MAX, withCaption } from '../../../../contract/remix/caption'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import opentype from 'opentype.js'
+import { CAPTION_FONT_FILES, captionFontFrom, captionRefusal } from '../../../../contract/remix/caption-font'
 import { captionFont } from './caption-font'
 import { withOutline, withoutOutline } from '../../../../contract/remix/outline'
 import { applyRecipe, outlineFor, recipeFromSearch, recipeSchema, recipeToSearch, type Recipe } from '../../../../contract/remix/recipe'
@@ -224,6 +228,33 @@ describe('caption', () => {
   it('knows which characters its font cannot draw', () => {
     expect(font.missing('Café déjà vu')).toEqual([])
     expect(font.missing('hi 字🙂')).toEqual(['字', '🙂'])
+  })
+
+  it('takes Latin (Western and Central European), Greek, Cyrillic and Vietnamese letters', () => {
+    for (const text of ['Café déjà vu', 'Zażółć gęślą jaźń', 'Γειά σου κόσμε', 'Привет, мир! Ґанок', 'Xin chào thế giới']) {
+      expect(font.missing(text), text).toEqual([])
+      expect(captionRefusal(text, font), text).toBeUndefined()
+      expect(font.getAdvanceWidth(text, 100), text).toBeGreaterThan(100)
+    }
+  })
+
+  it('sets a Latin caption exactly as its Latin font alone does', () => {
+    const bytes = readFileSync(createRequire(import.meta.url).resolve(CAPTION_FONT_FILES[0]))
+    const fredoka = opentype.parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength))
+    const alone = captionFontFrom([fredoka])
+    expect(font.getPath('gm friends!', 10, 80, 48)).toEqual(alone.getPath('gm friends!', 10, 80, 48))
+    expect(font.getAdvanceWidth('gm friends!', 48)).toBe(alone.getAdvanceWidth('gm friends!', 48))
+    // Mixed scripts: each run by its own font, one after the other.
+    expect(font.getAdvanceWidth('Hi Привет', 48)).toBeCloseTo(font.getAdvanceWidth('Hi ', 48) + font.getAdvanceWidth('Привет', 48), 6)
+  })
+
+  it('says why it refuses a caption, by script', () => {
+    expect(captionRefusal('مرحبا', font)).toMatch(/^Arabic script is not supported yet\. Captions take Latin, Greek and Cyrillic/)
+    expect(captionRefusal('שלום', font)).toMatch(/^Hebrew script is not supported yet\./)
+    expect(captionRefusal('こんにちは', font)).toMatch(/^Japanese script is not supported yet\./)
+    expect(captionRefusal('gm 👋🏽', font)).toMatch(/^Emoji cannot be drawn in a caption yet\./)
+    expect(captionRefusal('❤️', font)).toMatch(/^Emoji cannot be drawn/)
+    expect(captionRefusal('a ✦ b', font)).toMatch(/^The caption font cannot draw “✦”\./)
   })
 })
 

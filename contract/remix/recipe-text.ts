@@ -1,4 +1,4 @@
-import type { Recipe } from '../../../contract/remix/recipe'
+import type { Recipe } from './recipe'
 
 /** What a recipe changes, in a sentence's words (the preview's live region, a remix's page). */
 export function describeRecipe(recipe: Recipe, outlined: boolean): string {
