@@ -61,6 +61,49 @@ function findEntryModules(): Plugin {
   }
 }
 
+/**
+ * vite-plugin-pwa 2.0.0 builds the service worker with `output.inlineDynamicImports`, which Rolldown
+ * deprecates (a boxed WARN on every build) for `codeSplitting: false`: the same output, said the new way.
+ * That build also ignores the build's log level and prints its progress: it says only what goes wrong.
+ */
+function serviceWorkerInOneFile(): Plugin {
+  return {
+    name: 'service-worker-in-one-file',
+    config: () => ({ logLevel: 'warn' }),
+    outputOptions({ inlineDynamicImports, ...options }) {
+      return inlineDynamicImports ? { ...options, codeSplitting: false } : undefined
+    },
+  }
+}
+
+/** Only the admin forms' emoji data may pass Vite's 500 kB warning: any other chunk that large is worth a look. */
+const CHUNK_WARNING_KB = 500
+function warnOfLargeChunks(): Plugin {
+  return {
+    name: 'warn-of-large-chunks',
+    apply: 'build',
+    generateBundle(_options, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk' || chunk.name === EMOJI_DATA_CHUNK || chunk.code.length <= CHUNK_WARNING_KB * 1000) continue
+        this.warn(`${chunk.fileName} is ${Math.round(chunk.code.length / 1000)} kB after minification (over ${CHUNK_WARNING_KB} kB)`)
+      }
+    },
+  }
+}
+
+/**
+ * Build logs that say nothing to act on. lottie-web's expression engine calls `eval` (Rolldown's EVAL
+ * warning, once per build of lottie-web it parses): the app never runs it, as the cards play with the light
+ * build (no expressions) and the pages' CSP has no 'unsafe-eval', so an expression could not run anyway.
+ */
+function isExpectedLog(log: { code?: string; id?: string; message: string }): boolean {
+  return log.code === 'EVAL' && /node_modules[\\/]lottie-web[\\/]/.test(log.id ?? log.message)
+}
+
+const quietLogs = (level: string, log: { code?: string; id?: string; message: string }, handler: (level: never, log: never) => void) => {
+  if (!isExpectedLog(log)) handler(level as never, log as never)
+}
+
 /** Mantine indigo 9: the icons' background and the browser's title bar. */
 const THEME_COLOR = '#364fc7'
 
@@ -88,6 +131,8 @@ export default defineConfig(({ isSsrBuild }) => ({
     }),
     react(),
     findEntryModules(),
+    // The server build is neither minified nor sent to browsers.
+    !isSsrBuild && warnOfLargeChunks(),
     // The server-rendering build (scripts/build.mjs) is a Node module: no service worker there.
     !isSsrBuild &&
       VitePWA({
@@ -101,6 +146,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // The PNG icons are for installing (the system keeps its own copy then): the worker does not keep them.
         includeManifestIcons: false,
         injectManifest: {
+          buildPlugins: { vite: [serviceWorkerInOneFile()] },
           globPatterns: ['**/*.{js,css,html,svg}'],
           // Only admins load it: the worker keeps it once loaded (app/sw.ts), not for everyone who keeps the app.
           globIgnores: [`**/${EMOJI_DATA_CHUNK}-*.js`],
@@ -137,8 +183,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     outDir: fromRoot(isSsrBuild ? './dist-ssr' : './dist'),
     copyPublicDir: !isSsrBuild,
     rolldownOptions: isSsrBuild
-      ? {}
+      ? { onLog: quietLogs }
       : {
+          onLog: quietLogs,
           output: {
             // The entry lists every lazy chunk's file for preloading: bare hashes keep that list 0.8 KB gzip
             // lighter, within the home page's budget. The groups below keep their names, and so do the few
@@ -156,5 +203,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
     emptyOutDir: true,
+    // Its own check (warnOfLargeChunks) leaves out the emoji data, which is large on purpose.
+    chunkSizeWarningLimit: Infinity,
   },
 }))

@@ -12,10 +12,23 @@ import { StoreUnavailableError } from '../port'
  * better-sqlite3 as this Node runs it: 13 (Node-API, prebuilt in its package) from Node 22 on, 12 on
  * Node 20, which 13 does not run on. (12 on Node 24 aborts the process when V8 collects one of its
  * objects while no JavaScript context is entered: its ObjectWrap destructor asserts, seen in the tests.)
+ * 13 is an optional dependency: npm installs it where its engines allow (Node 22+) and skips it quietly
+ * on Node 20, where a plain dependency would print an EBADENGINE warning at every install.
  */
-export const Database: typeof BetterSqlite3 = createRequire(import.meta.url)(
-  Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-13' : 'better-sqlite3',
-) as typeof BetterSqlite3
+export const Database: typeof BetterSqlite3 = loadBetterSqlite3()
+
+function loadBetterSqlite3(): typeof BetterSqlite3 {
+  const require = createRequire(import.meta.url)
+  if (Number(process.versions.node.split('.')[0]) < 22) return require('better-sqlite3') as typeof BetterSqlite3
+  try {
+    return require('better-sqlite3-13') as typeof BetterSqlite3
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw error
+    throw new Error(`better-sqlite3 13 is not installed (installed under Node 20?): run npm install again under Node ${process.version}`, {
+      cause: error,
+    })
+  }
+}
 
 export type Db = BetterSqlite3.Database
 
