@@ -203,6 +203,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
     emptyOutDir: true,
+    // Font files stay files: the caption editor fetch()es them, and the CSP's connect-src refuses data: URLs.
+    assetsInlineLimit: (file) => (file.endsWith('.woff') || file.endsWith('.woff2') ? false : undefined),
     // Its own check (warnOfLargeChunks) leaves out the emoji data, which is large on purpose.
     chunkSizeWarningLimit: Infinity,
   },

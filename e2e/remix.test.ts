@@ -42,7 +42,8 @@ describe('Make it yours', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('c')).toBe(`${slots[0]!.id}-${CHOSEN.hex.slice(1)}`)
     await page.getByRole('textbox', { name: 'Caption text' }).fill('Hello')
     await expect.poll(() => new URL(page.url()).searchParams.get('t')).toContain('Hello')
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('caption “Hello” at the bottom')
+    // Drawn in the preview: its fonts loaded (a font the page may not fetch would leave a note after "bottom").
+    await expect.poll(() => page.getByRole('status').first().textContent()).toMatch(/caption “Hello” at the bottom\.$/)
 
     await page.getByRole('button', { name: 'Make my stickers' }).click()
     await page.waitForURL((url) => /^\/wumpus\/[0-9a-f]{24}$/.test(url.pathname) && !url.pathname.endsWith(mascot._id), {
