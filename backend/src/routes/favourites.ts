@@ -37,7 +37,7 @@ export function favouriteRoutes(deps: RouteDeps): Router {
   })
 
   router.delete('/me/favourites/:id', session, write, async (ctx) => {
-    await favourites.remove(sessionOf(ctx).email, idParam(ctx))
+    await favourites.remove((await viewerOf(ctx, deps.accounts))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })
