@@ -5,7 +5,7 @@ import { recipeSchema } from '../../../contract/remix/recipe'
 import { remixSharingSchema } from '../../../contract/remix/remix-api'
 import type { RouteDeps } from './route-deps'
 import { requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
-import { toApiWumpus } from '../http/mappers/wumpus'
+import { makerEmailAlwaysShown, toApiWumpus } from '../http/mappers/wumpus'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
 
@@ -35,7 +35,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})
     const updated = await remixes.share(viewer, idParam(ctx), visibility)
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiWumpus(updated, deps.fileKeys)
+    ctx.body = toApiWumpus(updated, deps.fileKeys, makerEmailAlwaysShown)
   })
 
   router.get('/me/remixes', session, async (ctx) => {
@@ -43,7 +43,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     const page = await remixes.listOwn(sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myRemixListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items.map((item) => toApiWumpus(item, deps.fileKeys))
+    ctx.body = page.items.map((item) => toApiWumpus(item, deps.fileKeys, makerEmailAlwaysShown))
   })
 
   return router

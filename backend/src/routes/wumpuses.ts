@@ -5,7 +5,7 @@ import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type 
 import { HttpError } from '../http/http-error'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import type { RouteDeps } from './route-deps'
-import { toApiWumpus } from '../http/mappers/wumpus'
+import { makerEmailAlwaysShown, toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { cacheControlOf } from '../http/cache-control'
@@ -44,10 +44,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
-    const record = await wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
+    const viewer = await viewerOf(ctx, deps.accounts)
+    const record = await wumpuses.findVisible(idParam(ctx), viewer)
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = record.remix
-      ? toApiWumpus(record, deps.fileKeys)
+      ? toApiWumpus(record, deps.fileKeys, await deps.makers.emailShown(viewer, [record]))
       : { ...toApiWumpus(record), remixes: await wumpuses.countRemixes(record._id) }
   })
 
@@ -76,7 +77,8 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     // Who may edit is answered before what they sent is read.
     const record = await wumpuses.editable(me, idParam(ctx))
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
-    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys)
+    // Its editor is its owner or an admin.
+    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys, makerEmailAlwaysShown)
   })
 
   // Admins delete any animation; a remix's owner their remix.

@@ -8,6 +8,7 @@ import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'
 import type { SessionService } from './sessions'
 import { forbidden, invalid, notFound } from '../domain/errors'
+import { isContributor } from './makers'
 
 /**
  * The account rules: power follows proof. An account (keyed by email) is bound to the Firebase
@@ -232,7 +233,7 @@ export interface ProfileView {
 async function profileFor(store: Store, session: SessionClaims, email: string): Promise<ProfileView> {
   const user = await store.users.get(email)
   const whole = email === session.email || (await isVerifiedAdmin(store, session))
-  if (user && (whole || (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0)) return { user, whole }
+  if (user && (whole || (await isContributor(store, email)))) return { user, whole }
   throw noSuchUser()
 }
 
