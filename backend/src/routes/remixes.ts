@@ -28,7 +28,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     ctx.body = { id: remix._id }
   })
 
-  router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, async (ctx) => {
+  router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, deps.limits.guard('remixChange'), async (ctx) => {
     const viewer = (await viewerOf(ctx, deps.accounts))!
     // Whose remix it is is answered before what was sent is read.
     await remixes.own(viewer, idParam(ctx))

@@ -76,6 +76,8 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     const me = sessionOf(ctx).email
     // Who may edit is answered before what they sent is read.
     const record = await wumpuses.editable(me, idParam(ctx))
+    // A remix's changes are limited like a pack's (an admin's edits of the gallery are not).
+    if (record.remix) await limits.spend('remixChange', ctx)
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
     // Its editor is its owner or an admin.
     ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys, makerEmailAlwaysShown)
@@ -84,7 +86,8 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   // Admins delete any animation; a remix's owner their remix.
   router.delete('/wumpus/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
-    await wumpuses.mayDelete(me, idParam(ctx))
+    const record = await wumpuses.mayDelete(me, idParam(ctx))
+    if (record?.remix) await limits.spend('remixChange', ctx)
     ctx.body = { deletedCount: await wumpuses.delete(me, idParam(ctx)) }
   })
 
