@@ -5,8 +5,6 @@ import type { Viewer } from '../domain/viewer'
 import type { Store, WumpusRecord } from '../store/port'
 
 export interface MakerService {
-  /** Whether `email` has a published animation (remixes do not count): their profile is public. */
-  isContributor(email: string): Promise<boolean>
   /** For an answer to the viewer showing these animations: whether it names each one's maker by email. */
   emailShown(viewer: Viewer, records: ReadonlyArray<WumpusRecord | undefined>): Promise<MakerEmailShown>
 }
@@ -18,7 +16,6 @@ export async function isContributor(store: Store, email: string): Promise<boolea
 
 export function createMakerService(store: Store): MakerService {
   return {
-    isContributor: (email) => isContributor(store, email),
     async emailShown(viewer, records) {
       // Only the makers whose email depends on it are looked up (remixes of others, for anyone but an admin).
       const asked = new Set(records.flatMap((record) => (record && !showsMakerEmail(record, viewer, false) ? [record.u_email] : [])))
