@@ -31,7 +31,11 @@ export const wumpusSchema = z.object({
   apng: z.string(),
   lottie: z.string(),
   preview: wumpusPreviewSchema.optional(),
-  u_email: z.string(),
+  /**
+   * Its maker's email, which the app links to their profile. Absent where the maker is named by display name
+   * only: a remix shown to anyone but its owner and admins, unless its maker is a contributor (docs/product.md).
+   */
+  u_email: z.string().optional(),
   u_name: z.string(),
   /** Lower-case words (see contract/search.ts); [] for animations that have none. */
   tags: z.array(z.string()),

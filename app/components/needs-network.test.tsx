@@ -72,7 +72,7 @@ describe('actions that need the network, offline', () => {
 
     const wumpus = makeWumpus(7)
     server.use(wumpusDetailHandler([wumpus]))
-    renderWithProviders(<EditWumpusPage id={wumpus._id} email={wumpus.u_email} isAdmin />)
+    renderWithProviders(<EditWumpusPage id={wumpus._id} email={wumpus.u_email!} isAdmin />)
     expect(await screen.findByRole('button', { name: 'Save changes' })).toBeDisabled()
     expect(reason()).toBeInTheDocument()
   })

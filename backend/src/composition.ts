@@ -18,6 +18,7 @@ import { createDownloadCounter, type DownloadCounter } from './services/download
 import { createFavouriteService } from './services/favourites'
 import { createGalleryService } from './services/gallery'
 import { createFileService } from './services/files'
+import { createMakerService } from './services/makers'
 import { createPackService } from './services/packs'
 import { createProfileImageService } from './services/profile-images'
 import { createStillPictureService } from './services/still-pictures'
@@ -67,6 +68,7 @@ export function createRouteDeps({
   const audit = createAuditLog(store, logger)
   const gallery = createGalleryService(store)
   const remixes = createRemixService({ store, config, logger, derivedMedia })
+  const makers = createMakerService(store)
   return {
     config,
     logger,
@@ -82,6 +84,7 @@ export function createRouteDeps({
     profileImages: createProfileImageService(store),
     favourites: createFavouriteService(store),
     packs: createPackService({ store, audit, logger }),
+    makers,
     audit,
     downloads,
     verifyIdToken,

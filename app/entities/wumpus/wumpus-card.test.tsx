@@ -34,6 +34,13 @@ describe('WumpusCard', () => {
     expect(download).toHaveTextContent('Download')
   })
 
+  it('names a maker shown without an email (a remix of someone with no public profile) without a profile link', async () => {
+    const { u_email: _email, ...remix } = makeWumpus(8, { u_name: 'Remix Maker', remixOf: wumpus._id, visibility: 'link' })
+    renderWithProviders(<WumpusCard wumpus={remix} />)
+    expect(await screen.findByText('by Remix Maker')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'by Remix Maker' })).not.toBeInTheDocument()
+  })
+
   it('offers Send on devices whose share sheet takes files, and hands it the GIF itself', async () => {
     const shared: File[] = []
     Object.assign(navigator, {

@@ -42,9 +42,13 @@ function Card({ wumpus, eager = false }: WumpusCardProps) {
           {wumpus.name}
         </h2>
         <p className={classes.description}>{wumpus.description}</p>
-        <a href={profilePath(wumpus.u_email)} className={classes.author}>
-          by {wumpus.u_name}
-        </a>
+        {wumpus.u_email ? (
+          <a href={profilePath(wumpus.u_email)} className={classes.author}>
+            by {wumpus.u_name}
+          </a>
+        ) : (
+          <span className={classes.author}>by {wumpus.u_name}</span>
+        )}
       </div>
       <div className={classes.actions}>
         <Link

@@ -50,7 +50,7 @@ export const wrongType = (message: string, details?: unknown) => new DomainError
 export const doesNotFit = (message: string, details?: unknown) => new DomainError('does-not-fit', message, details)
 export const busy = (message: string, retryAfterSeconds: number, details?: unknown) =>
   new DomainError('busy', message, details, retryAfterSeconds)
-export const unavailable = (message: string) => new DomainError('unavailable', message)
+export const unavailable = (message: string, details?: unknown) => new DomainError('unavailable', message, details)
 
 /** The machine-readable reason a refusal gives (`details.reason`: 'expired', 'session-idle'…), if any. */
 export function reasonOf(error: { details?: unknown }): string | undefined {

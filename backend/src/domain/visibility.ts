@@ -8,3 +8,15 @@ import { isAdminViewer, type Viewer } from './viewer'
 export function canSee(record: Pick<WumpusRecord, 'u_email' | 'remix'>, viewer: Viewer): boolean {
   return !record.remix || record.remix.visibility === 'link' || isAdminViewer(viewer) || viewer?.email === record.u_email
 }
+
+/**
+ * Whether an answer names an animation's maker by email (and so links their profile) or by display name
+ * only. An original's maker is a contributor, whose profile is public; a remix's maker is named by display
+ * name to others, unless they are a contributor too: only they themself and admins see their email.
+ */
+export function showsMakerEmail(record: Pick<WumpusRecord, 'u_email' | 'remix'>, viewer: Viewer, makerIsContributor: boolean): boolean {
+  return !record.remix || makerIsContributor || isAdminViewer(viewer) || viewer?.email === record.u_email
+}
+
+/** For one answer: whether it names this animation's maker by email (showsMakerEmail, the contributors looked up). */
+export type MakerEmailShown = (record: Pick<WumpusRecord, 'u_email' | 'remix'>) => boolean

@@ -12,6 +12,12 @@ export function createFileKeys(secret: string): FileKeys {
   const sign = (fileId: string) => createHmac('sha256', secret).update('remix-file\0').update(fileId).digest('base64url').slice(0, 22)
   return {
     sign,
-    valid: (fileId, key) => typeof key === 'string' && key.length === 22 && timingSafeEqual(Buffer.from(key), Buffer.from(sign(fileId))),
+    valid: (fileId, key) => {
+      if (typeof key !== 'string') return false
+      // Compared as bytes: 22 characters can be more than 22 bytes, and timingSafeEqual throws on unequal lengths.
+      const given = Buffer.from(key)
+      const expected = Buffer.from(sign(fileId))
+      return given.length === expected.length && timingSafeEqual(given, expected)
+    },
   }
 }

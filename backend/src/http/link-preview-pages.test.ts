@@ -6,7 +6,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildGif } from '../../test/fixtures/gif'
 import type { DerivedMedia, WumpusRecord } from '../store/port'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addRemix, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 // The shell as the build makes it: a description, a title and the inline theme script the CSP allows by hash.
 const THEME_SCRIPT = "document.documentElement.setAttribute('data-mantine-color-scheme', 'dark')"
@@ -193,6 +193,17 @@ describe('link previews of sticker pages', () => {
     expect(renamed.status).toBe(200)
     expect(titleOf(await renamed.text())).toBe('Renamed Wumpus · Wumpus Gallery')
     await server.store.wumpuses.update(plain._id, { name: 'Plain Wumpus' })
+  })
+
+  it("follows a remix's renames and sharing, which leave the gallery's caches alone", async () => {
+    const remix = await addRemix(server.store, 'remixer@example.com', 'link', { name: 'Shared Remix' })
+    expect(titleOf(await (await page(`/wumpus/${remix._id}`)).text())).toBe('Shared Remix · Wumpus Gallery')
+    await server.store.wumpuses.update(remix._id, { name: 'Renamed Remix' })
+    expect(titleOf(await (await page(`/wumpus/${remix._id}`)).text())).toBe('Renamed Remix · Wumpus Gallery')
+    await server.store.wumpuses.update(remix._id, { remix: { ...remix.remix!, visibility: 'private' } })
+    const html = await (await page(`/wumpus/${remix._id}`)).text()
+    expect(html).not.toContain('Renamed Remix')
+    expect(titleOf(html)).toBe('Wumpus Gallery')
   })
 })
 

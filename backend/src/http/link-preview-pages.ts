@@ -6,7 +6,7 @@ import { idSchema } from '../../../contract/wumpus'
 import { PageCache } from './page-cache'
 import { canSee } from '../domain/visibility'
 import { stillSource } from '../services/still-pictures'
-import type { PackRecord, Store } from '../store/port'
+import type { PackRecord, Store, WumpusRecord } from '../store/port'
 import { matchesEtag } from './etag'
 import { SITE_NAME, unescapeHtml, withLinkPreview, type LinkPreview } from './link-preview'
 
@@ -27,7 +27,7 @@ interface PreviewPage {
 }
 
 const PAGES: PreviewPage[] = [
-  { pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview },
+  { pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview, version: remixVersion },
   { pattern: /^\/packs\/([^/]+)$/, preview: packPreview, version: packVersion },
 ]
 
@@ -74,7 +74,22 @@ async function packPreview(store: Store, [rawId]: string[], origin: string): Pro
 
 async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
   const pack = await openPack(store, rawId)
-  return pack ? pack.updatedAt.toISOString() : 'none'
+  if (!pack) return 'none'
+  const cover = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
+  return `${pack.updatedAt.toISOString()} ${cover ? recordVersion(cover) : ''}`
+}
+
+/** A remix's writes do not move the store's revision (it is in no list): its page follows the record itself. */
+async function remixVersion(store: Store, [rawId]: string[]): Promise<string> {
+  const id = idSchema.safeParse(rawId)
+  const record = id.success ? await store.wumpuses.get(id.data) : undefined
+  return record ? recordVersion(record) : 'none'
+}
+
+/** What a remix's preview shows changes with it (an original's moves the store's revision). */
+function recordVersion(record: WumpusRecord): string {
+  if (!record.remix) return ''
+  return JSON.stringify([record.remix.visibility, record.name, record.description, record.updatedAt, record.derived?.madeAt ?? null])
 }
 
 /**

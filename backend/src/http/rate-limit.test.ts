@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { errorBody } from '../../test/support/error-body'
 import { createAccount, verifyEmail } from '../../test/support/firebase-emulator'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addRemix, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { buildGif } from '../../test/fixtures/gif'
 import { stillPng } from '../../test/fixtures/png'
@@ -105,6 +105,24 @@ describe('rate limits', () => {
     // Reading them is not limited.
     expect((await call('GET', `/api/packs/${id}`, packer)).status).toBe(200)
     expect((await call('GET', '/api/me/packs', packer)).status).toBe(200)
+  })
+
+  it('limits remix changes per account: edits, sharing and deletes together; edits of an original are not counted', async () => {
+    const owner = 'remixer@example.com'
+    const token = await server.sessionToken(owner)
+    const remix = await addRemix(server.store, owner, 'private')
+    const allowed = limit('remixChange', 'perAccount')
+    expect(await statuses(allowed - 1, (i) => call('PUT', `/api/wumpuses/${remix._id}`, token, { name: `Mine ${i}` }))).toEqual(
+      Array(allowed - 1).fill(200),
+    )
+    expect((await call('PUT', `/api/wumpus/${remix._id}/sharing`, token, { visibility: 'link' })).status).toBe(200)
+    await expectLimited(await call('PUT', `/api/wumpus/${remix._id}/sharing`, token, { visibility: 'private' }), 'remixChange')
+    await expectLimited(await call('PUT', `/api/wumpuses/${remix._id}`, token, { name: 'One more' }), 'remixChange')
+    await expectLimited(await call('DELETE', `/api/wumpus/${remix._id}`, token), 'remixChange')
+    expect(await server.store.wumpuses.get(remix._id)).toMatchObject({ name: `Mine ${allowed - 2}`, remix: { visibility: 'link' } })
+    // The uploader of an original edits it as often as before.
+    const original = await addWumpus(server.store, { u_email: owner })
+    expect((await call('PUT', `/api/wumpuses/${original._id}`, token, { name: 'Still editable' })).status).toBe(200)
   })
 
   it('limits sign-in exchanges per Firebase account and per IP address', async () => {

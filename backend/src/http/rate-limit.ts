@@ -32,6 +32,8 @@ export const RATE_LIMITS = {
   favourite: { perIp: 600, perAccount: 300, windowSeconds: 600, what: 'favourite changes' },
   // Making, editing and deleting packs: a person arranging a pack, a device replaying its queued edits.
   pack: { perIp: 300, perAccount: 150, windowSeconds: 600, what: 'pack changes' },
+  // Editing, sharing and deleting remixes: like a pack's changes (making one is a render).
+  remixChange: { perIp: 300, perAccount: 150, windowSeconds: 600, what: 'remix changes' },
 } satisfies Record<string, Limit>
 
 export type LimitName = keyof typeof RATE_LIMITS
@@ -46,6 +48,8 @@ export interface RateLimits {
   account(name: LimitName, ctx: Context, account: string): Promise<void>
   /** Both, as middleware after requireSession (or optionalSession): the account is the signed-in email. */
   guard(name: LimitName): Middleware
+  /** What guard counts, where a route knows only later whether a write is limited (a remix's, not an original's). */
+  spend(name: LimitName, ctx: Context): Promise<void>
 }
 
 export interface RateLimitOptions {
@@ -106,14 +110,19 @@ export function createRateLimits(store: Store, { factor = 1, logger, secret }: R
   const hitIp = (name: LimitName, ctx: Context) => hit(name, ctx, 'address', addressKey(ctx.ip || 'unknown'))
   const hitAccount = (name: LimitName, ctx: Context, account: string) => hit(name, ctx, 'account', account.toLowerCase())
 
+  const spend = async (name: LimitName, ctx: Context) => {
+    const email = (ctx.state.session as { email?: string } | undefined)?.email
+    const waits = await Promise.all([hitIp(name, ctx), email === undefined ? 0 : hitAccount(name, ctx, email)])
+    refuse(name, Math.max(...waits))
+  }
+
   return {
     ip: async (name, ctx) => refuse(name, await hitIp(name, ctx)),
     account: async (name, ctx, account) => refuse(name, await hitAccount(name, ctx, account)),
     guard: (name) => async (ctx, next) => {
-      const email = (ctx.state.session as { email?: string } | undefined)?.email
-      const waits = await Promise.all([hitIp(name, ctx), email === undefined ? 0 : hitAccount(name, ctx, email)])
-      refuse(name, Math.max(...waits))
+      await spend(name, ctx)
       await next()
     },
+    spend,
   }
 }

@@ -5,7 +5,7 @@ import { FAVOURITES_MAX, LINK_HEADER, TOTAL_COUNT_HEADER } from '../../../contra
 import { toApiWumpus } from '../http/mappers/wumpus'
 import type { WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addRemix, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 let server: TestServer
 
@@ -104,6 +104,19 @@ describe('favourites', () => {
       await expectNotFound(await call('PUT', `${API_PATHS.favourites}/${id}`, me.token))
       await expectNotFound(await call('DELETE', `${API_PATHS.favourites}/${id}`, me.token))
     }
+    expect(await ids(me.token)).toEqual([])
+  })
+
+  it('answers a delete of another person’s private remix as of an unknown id, and of a remix shared by link as of any animation', async () => {
+    const [me, maker] = [await someone(), await someone()]
+    const [hidden, shared] = [await addRemix(server.store, maker.email, 'private'), await addRemix(server.store, maker.email, 'link')]
+    await expectNotFound(await call('DELETE', favouritePath(hidden._id), me.token))
+    expect((await call('DELETE', favouritePath(shared._id), me.token)).status).toBe(204)
+    expect((await call('DELETE', favouritePath(hidden._id), maker.token)).status).toBe(204)
+    // One favourited while it was shared is still removed once it is private again.
+    await favourite(me.token, shared._id)
+    await server.store.wumpuses.update(shared._id, { remix: { ...shared.remix!, visibility: 'private' } })
+    expect((await call('DELETE', favouritePath(shared._id), me.token)).status).toBe(204)
     expect(await ids(me.token)).toEqual([])
   })
 

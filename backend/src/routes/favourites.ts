@@ -19,10 +19,15 @@ export function favouriteRoutes(deps: RouteDeps): Router {
 
   router.get('/me/favourites', session, async (ctx) => {
     const query = favouriteListQuerySchema.parse(ctx.query)
-    const page = await favourites.list((await viewerOf(ctx, deps.accounts))!, query)
+    const viewer = (await viewerOf(ctx, deps.accounts))!
+    const page = await favourites.list(viewer, query)
+    const makerEmailShown = await deps.makers.emailShown(
+      viewer,
+      page.items.map((favourite) => favourite.record),
+    )
     setPageHeaders(ctx, page, (cursor) => favouriteListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items.map((favourite) => toApiFavourite(favourite, deps.fileKeys))
+    ctx.body = page.items.map((favourite) => toApiFavourite(favourite, deps.fileKeys, makerEmailShown))
   })
 
   router.get('/me/favourite-ids', session, async (ctx) => {
@@ -37,7 +42,7 @@ export function favouriteRoutes(deps: RouteDeps): Router {
   })
 
   router.delete('/me/favourites/:id', session, write, async (ctx) => {
-    await favourites.remove(sessionOf(ctx).email, idParam(ctx))
+    await favourites.remove((await viewerOf(ctx, deps.accounts))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })

@@ -15,6 +15,7 @@ import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, se
 import type { Actor } from '../domain/viewer'
 import { addressKey } from '../http/client-address'
 import { HttpError } from '../http/http-error'
+import { makerEmailAlwaysShown } from '../http/mappers/wumpus'
 import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
 import { setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
@@ -56,20 +57,22 @@ export function packRoutes(deps: RouteDeps): Router {
     const page = await packs.listPersonal(sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myPackListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
+    // The owner's own packs: their remixes, or originals.
+    ctx.body = page.items.map((view) => toApiPack(view, fileKeys, makerEmailAlwaysShown))
   })
 
   router.post('/me/packs', ...write, async (ctx) => {
     const body = createPersonalPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiPack(await packs.createPersonal(sessionOf(ctx).email, body), fileKeys)
+    ctx.body = toApiPack(await packs.createPersonal(sessionOf(ctx).email, body), fileKeys, makerEmailAlwaysShown)
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const view = await packs.detail(ctx.params.id!, await viewerOf(ctx, deps.accounts))
+    const viewer = await viewerOf(ctx, deps.accounts)
+    const view = await packs.detail(ctx.params.id!, viewer)
     cacheFor(ctx, view.pack.visibility, 'no-cache')
-    ctx.body = toApiPackDetail(view, fileKeys)
+    ctx.body = toApiPackDetail(view, fileKeys, await deps.makers.emailShown(viewer, [view.cover, ...view.items]))
   })
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
@@ -96,7 +99,8 @@ export function packRoutes(deps: RouteDeps): Router {
     const { editedAt, ...patch } = updatePackSchema.parse(ctx.request.body ?? {})
     const updated = await packs.update(await actorOf(ctx), ctx.params.id!, patch, { editedAt: editedAt ? new Date(editedAt) : undefined })
     cacheFor(ctx, updated.pack.visibility, 'no-store')
-    ctx.body = toApiUpdatedPack(updated, fileKeys)
+    // Its editor is its owner or an admin.
+    ctx.body = toApiUpdatedPack(updated, fileKeys, makerEmailAlwaysShown)
   })
 
   router.delete('/packs/:id', ...write, async (ctx) => {

@@ -122,6 +122,9 @@ describe('remixes over HTTP', () => {
     }
     for (const token of [undefined, other.token]) await expectError(await call('GET', `${bare}?download=1`, token), 404, 'NOT_FOUND')
     await expectError(await call('GET', `${bare}?key=${'A'.repeat(22)}`), 404, 'NOT_FOUND')
+    // A malformed key (22 characters of more than 22 bytes, a wrong length) is a wrong key, never a 500.
+    for (const key of ['é'.repeat(22), 'A'.repeat(23)])
+      await expectError(await call('GET', `${bare}?key=${encodeURIComponent(key)}`), 404, 'NOT_FOUND')
 
     const original_ = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${original._id}`)).json())
     expect(original_.remixes).toBeGreaterThanOrEqual(1)

@@ -4,7 +4,7 @@ import { pageQuerySchema } from '../../../contract/paging'
 import { remixRequestSchema, remixSharingSchema } from '../../../contract/remix/remix-api'
 import type { RouteDeps } from './route-deps'
 import { requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
-import { toApiWumpus } from '../http/mappers/wumpus'
+import { makerEmailAlwaysShown, toApiWumpus } from '../http/mappers/wumpus'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
 
@@ -27,14 +27,14 @@ export function remixRoutes(deps: RouteDeps): Router {
     ctx.body = { id: remix._id }
   })
 
-  router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, async (ctx) => {
+  router.put('/wumpus/:id/sharing', session, requireVerifiedEmail, deps.limits.guard('remixChange'), async (ctx) => {
     const viewer = (await viewerOf(ctx, deps.accounts))!
     // Whose remix it is is answered before what was sent is read.
     await remixes.own(viewer, idParam(ctx))
     const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})
     const updated = await remixes.share(viewer, idParam(ctx), visibility)
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = toApiWumpus(updated, deps.fileKeys)
+    ctx.body = toApiWumpus(updated, deps.fileKeys, makerEmailAlwaysShown)
   })
 
   router.get('/me/remixes', session, async (ctx) => {
@@ -42,7 +42,7 @@ export function remixRoutes(deps: RouteDeps): Router {
     const page = await remixes.listOwn(sessionOf(ctx).email, query)
     setPageHeaders(ctx, page, (cursor) => myRemixListPath({ limit: query.limit, cursor }))
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = page.items.map((item) => toApiWumpus(item, deps.fileKeys))
+    ctx.body = page.items.map((item) => toApiWumpus(item, deps.fileKeys, makerEmailAlwaysShown))
   })
 
   return router

@@ -12,6 +12,7 @@ import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
 import type { FavouriteService } from '../services/favourites'
 import type { FileService } from '../services/files'
+import type { MakerService } from '../services/makers'
 import type { PackService } from '../services/packs'
 import type { ProfileImageService } from '../services/profile-images'
 import type { RemixService } from '../services/remixes'
@@ -42,6 +43,7 @@ export interface RouteDeps {
   profileImages: ProfileImageService
   favourites: FavouriteService
   packs: PackService
+  makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter
 

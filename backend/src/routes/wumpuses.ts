@@ -5,7 +5,7 @@ import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type 
 import { HttpError } from '../http/http-error'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
 import type { RouteDeps } from './route-deps'
-import { toApiWumpus } from '../http/mappers/wumpus'
+import { makerEmailAlwaysShown, toApiWumpus } from '../http/mappers/wumpus'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { cacheControlOf } from '../http/cache-control'
@@ -44,10 +44,11 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/wumpus/:id', optionalSession(deps.sessions), async (ctx) => {
-    const record = await wumpuses.findVisible(idParam(ctx), await viewerOf(ctx, deps.accounts))
+    const viewer = await viewerOf(ctx, deps.accounts)
+    const record = await wumpuses.findVisible(idParam(ctx), viewer)
     ctx.set('Cache-Control', cacheControlOf(record, 'no-cache'))
     ctx.body = record.remix
-      ? toApiWumpus(record, deps.fileKeys)
+      ? toApiWumpus(record, deps.fileKeys, await deps.makers.emailShown(viewer, [record]))
       : { ...toApiWumpus(record), remixes: await wumpuses.countRemixes(record._id) }
   })
 
@@ -75,14 +76,18 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     const me = sessionOf(ctx).email
     // Who may edit is answered before what they sent is read.
     const record = await wumpuses.editable(me, idParam(ctx))
+    // A remix's changes are limited like a pack's (an admin's edits of the gallery are not).
+    if (record.remix) await limits.spend('remixChange', ctx)
     const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
-    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys)
+    // Its editor is its owner or an admin.
+    ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys, makerEmailAlwaysShown)
   })
 
   // Admins delete any animation; a remix's owner their remix.
   router.delete('/wumpus/:id', session, requireVerifiedEmail, async (ctx) => {
     const me = sessionOf(ctx).email
-    await wumpuses.mayDelete(me, idParam(ctx))
+    const record = await wumpuses.mayDelete(me, idParam(ctx))
+    if (record?.remix) await limits.spend('remixChange', ctx)
     ctx.body = { deletedCount: await wumpuses.delete(me, idParam(ctx)) }
   })
 

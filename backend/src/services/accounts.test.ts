@@ -78,3 +78,55 @@ describe('who may ask about a role', () => {
     expect(await kindOf(accounts.adminStatus(session(ADMIN, false), USER))).toBe('forbidden')
   })
 })
+
+describe('signing out everywhere', () => {
+  const failingRevoker = async () => {
+    throw new DomainError('unavailable', 'Sign-ins cannot be revoked right now, try again shortly')
+  }
+  const withRevoker = (revokeSignIns: (uid: string) => Promise<void>) => {
+    const sessions = createSessionService({ store, secret: 'x'.repeat(32), ttlSeconds: 600, maxAgeSeconds: 3600, idleSeconds: 3600 })
+    const audit = createAuditLog(store, createLogger('silent'))
+    return { sessions, accounts: createAccountService({ store, sessions, audit, adminEmails: [], revokeSignIns }) }
+  }
+  const signedIn = async (sessions: ReturnType<typeof withRevoker>['sessions'], email: string) => {
+    await store.users.bind(email, `uid-${email}`)
+    const identity = { email, uid: `uid-${email}`, name: email, emailVerified: true, authTime: Math.floor(Date.now() / 1000) }
+    return [await sessions.signIn(identity), await sessions.signIn(identity)]
+  }
+  const refused = async (sessions: ReturnType<typeof withRevoker>['sessions'], token: string) =>
+    sessions.check(token).then(
+      () => false,
+      () => true,
+    )
+
+  it('ends our sessions first, and reports a Firebase revocation that failed as UNAVAILABLE', async () => {
+    const { sessions, accounts } = withRevoker(failingRevoker)
+    const tokens = await signedIn(sessions, USER)
+    const error = await accounts.signOutEverywhere(USER).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
+    expect(error).toBeInstanceOf(DomainError)
+    expect(error).toMatchObject({ kind: 'unavailable', details: { reason: 'revocation-failed', endedCount: 2 } })
+    for (const token of tokens) expect(await refused(sessions, token)).toBe(true)
+  })
+
+  it("ends a user's sessions for an admin and records it, then reports a failed revocation", async () => {
+    const { sessions, accounts } = withRevoker(failingRevoker)
+    const tokens = await signedIn(sessions, USER)
+    expect(await kindOf(accounts.endSessionsOf(ADMIN, USER))).toBe('unavailable')
+    for (const token of tokens) expect(await refused(sessions, token)).toBe(true)
+    const { items } = await store.audit.list({ limit: 1 })
+    expect(items[0]).toMatchObject({ action: 'user.end-sessions', target: { id: USER } })
+  })
+
+  it('answers how many sessions ended when the revocation works', async () => {
+    const revoked: string[] = []
+    const { sessions, accounts } = withRevoker(async (uid) => {
+      revoked.push(uid)
+    })
+    await signedIn(sessions, USER)
+    expect(await accounts.signOutEverywhere(USER)).toBe(2)
+    expect(revoked).toEqual([`uid-${USER}`])
+  })
+})

@@ -7,7 +7,8 @@ import { isAdmin, isVerifiedAdmin, viewerOfSession } from './roles'
 import type { Store, UserPatch, UserRecord } from '../store/port'
 import type { AuditLog } from './audit'
 import type { SessionService } from './sessions'
-import { forbidden, invalid, notFound } from '../domain/errors'
+import { DomainError, forbidden, invalid, notFound, unavailable } from '../domain/errors'
+import { isContributor } from './makers'
 
 /**
  * The account rules: power follows proof. An account (keyed by email) is bound to the Firebase
@@ -32,9 +33,12 @@ export interface AccountService {
   updateProfile(session: SessionClaims, email: string, patch: ProfileUpdate): Promise<ProfileUpdated>
   /** An admin (checked by the route) makes another user an admin; answers how many changed (0 or 1). */
   makeAdmin(actor: string, email: string): Promise<number>
-  /** Signs an account out everywhere (its Firebase sign-ins revoked first); answers how many sessions ended. */
+  /**
+   * Signs an account out everywhere: its sessions end, then its Firebase sign-ins are revoked; answers how
+   * many sessions ended. A revocation that failed throws UNAVAILABLE (reason `revocation-failed`) after.
+   */
   signOutEverywhere(email: string): Promise<number>
-  /** An admin (checked by the route) signs a user out everywhere, audited; answers how many sessions ended. */
+  /** An admin (checked by the route) signs a user out everywhere, audited, as signOutEverywhere; answers how many sessions ended. */
   endSessionsOf(actor: string, email: string): Promise<number>
   /** A profile as the caller may see it (profileFor). */
   profileFor(session: SessionClaims, email: string): Promise<ProfileView>
@@ -192,13 +196,33 @@ async function makeAdmin(deps: Pick<AccountsDeps, 'store' | 'audit'>, actor: str
 type SignOutDeps = Pick<AccountsDeps, 'store' | 'sessions' | 'revokeSignIns'>
 
 /**
- * Signs an account out everywhere: its Firebase sign-ins are revoked first (a failure changes
- * nothing), then every session of it ends. Answers how many sessions ended.
+ * Ends every session of an account first (ours to end, whatever Firebase answers), then revokes its
+ * Firebase sign-ins. Answers how many sessions ended, and the revocation's failure as the error to throw.
  */
-async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<number> {
+async function endSessionsThenRevoke(deps: SignOutDeps, email: string): Promise<{ ended: number; failure?: DomainError }> {
+  const ended = await deps.sessions.endAll(email)
   const uid = (await deps.store.users.get(email))?.firebaseUid
-  if (uid !== undefined) await deps.revokeSignIns(uid)
-  return deps.sessions.endAll(email)
+  if (uid === undefined) return { ended }
+  try {
+    await deps.revokeSignIns(uid)
+    return { ended }
+  } catch (error) {
+    const message = error instanceof DomainError ? error.message : 'Sign-ins cannot be revoked right now, try again shortly'
+    return {
+      ended,
+      failure: unavailable(`${ended} sessions ended, but ${message.charAt(0).toLowerCase()}${message.slice(1)}`, {
+        reason: 'revocation-failed',
+        endedCount: ended,
+      }),
+    }
+  }
+}
+
+/** Signs an account out everywhere (endSessionsThenRevoke); a failed revocation is thrown once the sessions ended. */
+async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<number> {
+  const { ended, failure } = await endSessionsThenRevoke(deps, email)
+  if (failure) throw failure
+  return ended
 }
 
 /**
@@ -208,13 +232,14 @@ async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<numb
 async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
   if (!user) throw noSuchUser()
-  const ended = await signOutEverywhere(deps, email)
+  const { ended, failure } = await endSessionsThenRevoke(deps, email)
   await deps.audit.record({
     actor,
     action: 'user.end-sessions',
     target: { type: 'user', id: email, name: user.user_name },
     changes: [{ field: 'sessions', from: String(ended), to: '0' }],
   })
+  if (failure) throw failure
   return ended
 }
 
@@ -232,7 +257,7 @@ export interface ProfileView {
 async function profileFor(store: Store, session: SessionClaims, email: string): Promise<ProfileView> {
   const user = await store.users.get(email)
   const whole = email === session.email || (await isVerifiedAdmin(store, session))
-  if (user && (whole || (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0)) return { user, whole }
+  if (user && (whole || (await isContributor(store, email)))) return { user, whole }
   throw noSuchUser()
 }
 

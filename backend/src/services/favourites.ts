@@ -19,8 +19,11 @@ export interface FavouriteService {
   ids(email: string): Promise<string[]>
   /** Throws NOT_FOUND for an unknown animation (undefined: a malformed id, or a remix the viewer may not see), CONFLICT at the cap. */
   add(viewer: Actor, wumpusId: string | undefined): Promise<void>
-  /** Throws NOT_FOUND for an unknown animation that was not a favourite. */
-  remove(email: string, wumpusId: string | undefined): Promise<void>
+  /**
+   * Throws NOT_FOUND for an animation that was not a favourite and that is unknown or that the viewer may not
+   * see (another person's private remix answers as an unknown id does).
+   */
+  remove(viewer: Actor, wumpusId: string | undefined): Promise<void>
 }
 
 export function createFavouriteService(store: Store): FavouriteService {
@@ -47,9 +50,10 @@ export function createFavouriteService(store: Store): FavouriteService {
       }
     },
 
-    async remove(email, wumpusId) {
+    async remove(viewer, wumpusId) {
       if (wumpusId === undefined) throw noSuchAnimation()
-      if (!(await store.favourites.remove(email, wumpusId)) && !(await store.wumpuses.get(wumpusId))) throw noSuchAnimation()
+      if (await store.favourites.remove(viewer.email, wumpusId)) return
+      await findVisibleWumpus(store, wumpusId, viewer)
     },
   }
 }

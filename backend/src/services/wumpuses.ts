@@ -38,8 +38,8 @@ export interface WumpusService {
   editable(editor: string, id: string | undefined): Promise<WumpusRecord>
   /** Applies an edit to an animation `editable` gave (editWumpus). */
   edit(editor: string, record: WumpusRecord, patch: UpdateWumpus): Promise<WumpusRecord>
-  /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
-  mayDelete(actor: string, id: string | undefined): Promise<void>
+  /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix; answers it if known. */
+  mayDelete(actor: string, id: string | undefined): Promise<WumpusRecord | undefined>
   /** Deletes an animation with its files, and an original's remixes with it; answers how many were deleted (0 or 1). */
   delete(actor: string, id: string | undefined): Promise<number>
 }
@@ -174,10 +174,10 @@ async function editableWumpus(store: Store, editor: string, id: string | undefin
 }
 
 /** Throws unless `actor` may delete the animation: admins any (an unknown one too), a remix's owner their remix. */
-async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<void> {
+async function mayDelete(store: Store, actor: string, id: string | undefined): Promise<WumpusRecord | undefined> {
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (record?.remix && record.u_email === actor) return
-  if (await isAdmin(store, actor)) return
+  if (record?.remix && record.u_email === actor) return record
+  if (await isAdmin(store, actor)) return record
   if (record?.remix?.visibility === 'private') throw noSuchAnimation()
   throw forbidden('Only admins can do this')
 }

@@ -335,7 +335,8 @@ export interface WumpusRepository {
   /**
    * Grows with every animation write made through this store object, so the HTTP layer can cache
    * list pages. Writes by other processes (several instances on one MongoDB) do not move it. Download
-   * counts do not either (downloadsRevision does).
+   * counts do not either (downloadsRevision does), nor a remix's writes (a remix is in no list, search
+   * or count: what shows one keys on the record itself).
    */
   revision(): number
   /** Grows with every addDownloads that changed a record, for pages in an order by downloads. */

@@ -130,6 +130,22 @@ export function describeRemixBehaviour(t: StoreInUse): void {
       expect(await t.store.wumpuses.listEmoji()).toEqual([{ char: wave.char, count: 1 }])
     })
 
+    it('leaves the revision (what public caches key on) alone on every remix write: made, edited, shared, rendered, deleted', async () => {
+      const original = await listedOriginal()
+      const revision = t.store.wumpuses.revision()
+      const remix = await insertRemix(remixOf(original))
+      await t.store.wumpuses.update(remix._id, { name: 'Zebra Star', tags: ['night'] })
+      await t.store.wumpuses.update(remix._id, { description: 'Mine now' })
+      await t.store.wumpuses.update(remix._id, { remix: { ...remix.remix!, visibility: 'link' } })
+      await t.store.wumpuses.setDerived(remix._id, remix.files.lottie.id, exportsFor(remix.files.lottie.id, PLATFORMS))
+      await t.store.wumpuses.update(remix._id, { files: sampleFiles() })
+      expect(await t.store.wumpuses.delete(remix._id)).toBe(1)
+      expect(t.store.wumpuses.revision()).toBe(revision)
+      // An original's write still moves it.
+      await t.store.wumpuses.update(original._id, { description: 'Edited' })
+      expect(t.store.wumpuses.revision()).toBeGreaterThan(revision)
+    })
+
     it('lists remixes by owner and by original, newest first and paged, and counts those of an original', async () => {
       const [a, b] = await Promise.all([t.store.wumpuses.insert(sampleWumpus()), t.store.wumpuses.insert(sampleWumpus())])
       const remixes: WumpusRecord[] = []

@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { inject } from 'vitest'
+import { REMIXES_MAX } from '../../../contract/limits'
+import type { RemixVisibility } from '../../../contract/remix/remix-api'
 import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
@@ -110,13 +112,17 @@ export async function startTestServer(env: Record<string, string> = {}, options:
 
 /** Stores three small placeholder files and a record pointing at them. */
 export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): Promise<WumpusRecord> {
+  return store.wumpuses.insert({ ...(await addWumpusFields(store)), ...fields })
+}
+
+/** The fields of a test animation, with placeholder files of its own. */
+async function addWumpusFields(store: Store): Promise<NewWumpus> {
   const put = async (filename: string, contentType: string, text: string): Promise<FileRef> => {
     const info = await store.files.put({ bytes: new TextEncoder().encode(text), contentType, filename })
     return { id: info.id, filename: info.filename }
   }
-  const name = fields.name ?? 'Test Wumpus'
-  return store.wumpuses.insert({
-    name,
+  return {
+    name: 'Test Wumpus',
     description: 'A test animation for the gallery',
     u_email: 'maker@example.com',
     u_name: 'Maker',
@@ -125,8 +131,29 @@ export async function addWumpus(store: Store, fields: Partial<NewWumpus> = {}): 
       apng: await put('test.png', 'image/apng', 'PNG'),
       lottie: await put('test.json', 'application/json', '{}'),
     },
-    ...fields,
-  })
+  }
+}
+
+/** A remix of a new original (placeholder files), `owner`'s and shared as `visibility` says. */
+export async function addRemix(
+  store: Store,
+  owner: string,
+  visibility: RemixVisibility,
+  fields: Partial<NewWumpus> = {},
+): Promise<WumpusRecord> {
+  const original = await addWumpus(store)
+  const made = await store.wumpuses.insertRemix(
+    {
+      ...(await addWumpusFields(store)),
+      u_email: owner,
+      u_name: 'Remix Maker',
+      ...fields,
+      remix: { of: original._id, recipe: {}, source: original.files.lottie.id, visibility },
+    },
+    { max: REMIXES_MAX },
+  )
+  if (made === 'full') throw new Error(`${owner} has ${REMIXES_MAX} remixes already`)
+  return made
 }
 
 /**

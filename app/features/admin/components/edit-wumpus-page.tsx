@@ -35,7 +35,7 @@ interface EditWumpusPageProps {
 export function EditWumpusPage({ id, email, isAdmin }: EditWumpusPageProps) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
   usePageTitle(`Edit ${wumpus.name}`)
-  const canEdit = isAdmin || wumpus.u_email.toLowerCase() === email.toLowerCase()
+  const canEdit = isAdmin || wumpus.u_email?.toLowerCase() === email.toLowerCase()
   const [savedAt, setSavedAt] = useState<number | null>(null)
 
   return (

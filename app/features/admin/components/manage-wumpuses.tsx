@@ -64,11 +64,14 @@ export function ManageWumpuses() {
             {
               header: 'Uploader',
               className: adminTableClasses.name,
-              cell: (wumpus) => (
-                <Anchor href={profilePath(wumpus.u_email)} size="sm">
-                  {wumpus.u_name || wumpus.u_email}
-                </Anchor>
-              ),
+              cell: (wumpus) =>
+                wumpus.u_email ? (
+                  <Anchor href={profilePath(wumpus.u_email)} size="sm">
+                    {wumpus.u_name || wumpus.u_email}
+                  </Anchor>
+                ) : (
+                  wumpus.u_name
+                ),
             },
             {
               header: 'Details',

@@ -55,6 +55,30 @@ describe('SignOutEverywhere', () => {
     expect(onSignedOut).not.toHaveBeenCalled()
   })
 
+  it('signs out here when the sessions ended but Firebase could not revoke the sign-ins, and says so', async () => {
+    server.use(
+      http.delete('/api/sessions', () =>
+        HttpResponse.json(
+          {
+            error: {
+              code: 'STORE_UNAVAILABLE',
+              message: '2 sessions ended, but sign-ins cannot be revoked right now, try again shortly',
+              details: { reason: 'revocation-failed', endedCount: 2 },
+            },
+          },
+          { status: 503 },
+        ),
+      ),
+    )
+    const onSignedOut = vi.fn(async () => {})
+    const { user } = renderWithProviders(<SignOutEverywhere emailVerified onSignedOut={onSignedOut} />)
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }))
+    expect(await screen.findByText('Signed out everywhere, but sign-ins were not revoked')).toBeInTheDocument()
+    expect(screen.getByText('2 sessions ended, but sign-ins cannot be revoked right now, try again shortly')).toBeInTheDocument()
+    expect(onSignedOut).toHaveBeenCalledOnce()
+  })
+
   it('waits for a verified email', async () => {
     renderWithProviders(<SignOutEverywhere emailVerified={false} onSignedOut={vi.fn()} />)
     expect(await screen.findByRole('button', { name: 'Sign out everywhere' })).toBeDisabled()

@@ -2,6 +2,7 @@ import { Button, Card, Group, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
+import { isApiError } from '../../../lib/api-client'
 import { ConfirmModal } from '../../../components/confirm-modal'
 import { useNeedsNetwork } from '../../../components/needs-network'
 import { useSignOutEverywhere } from '../api'
@@ -12,6 +13,12 @@ interface SignOutEverywhereProps {
   /** Signs out here once every session ended on the server (the route: leave the page, then the session's signOut). */
   onSignedOut: () => Promise<void>
 }
+
+const REVOCATION_FAILED_TITLE = 'Signed out everywhere, but sign-ins were not revoked'
+
+/** A 503 that says our sessions ended and Firebase's revocation failed (docs/rest-api.md, DELETE /api/sessions). */
+const revocationFailed = (error: unknown) =>
+  isApiError(error) && (error.details as { reason?: unknown } | undefined)?.reason === 'revocation-failed'
 
 /**
  * My profile → "Sign out everywhere": after a confirmation every session of the account ends, on the
@@ -26,8 +33,14 @@ export function SignOutEverywhere({ emailVerified, onSignedOut }: SignOutEverywh
     try {
       await signOutEverywhere.mutateAsync()
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not sign out everywhere', message: errorMessage(error, 'Please try again.') })
       setConfirming(false)
+      if (revocationFailed(error)) {
+        // Every session ended on the server, this one too: only Firebase's revocation is to be tried again.
+        await onSignedOut()
+        notifications.show({ color: 'red', title: REVOCATION_FAILED_TITLE, message: errorMessage(error, 'Please try again.') })
+        return
+      }
+      notifications.show({ color: 'red', title: 'Could not sign out everywhere', message: errorMessage(error, 'Please try again.') })
       return
     }
     setConfirming(false)

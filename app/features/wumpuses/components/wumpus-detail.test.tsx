@@ -43,6 +43,17 @@ describe('wumpus detail page', () => {
     expect(document.title).toBe('Spinning Wumpus · Wumpus Gallery')
   })
 
+  it('names a maker shown without an email (a remix of someone with no public profile) without a profile link', async () => {
+    const { u_email: _email, ...remix } = makeWumpus(6, { u_name: 'Remix Maker', remixOf: wumpus._id, visibility: 'link' })
+    server.use(wumpusDetailHandler([wumpus, remix]))
+    renderApp(`/wumpus/${remix._id}`)
+
+    expect(await screen.findByRole('heading', { name: 'Animation by' })).toBeInTheDocument()
+    const author = within(screen.getByRole('region', { name: 'Animation by' }))
+    expect(author.getByText('Remix Maker')).toBeInTheDocument()
+    expect(author.queryByRole('link')).not.toBeInTheDocument()
+  })
+
   it('shows how often it was downloaded, and its tags as links to the gallery', async () => {
     renderApp(`/wumpus/${wumpus._id}`)
     expect(await screen.findByText('Downloaded 1,234 times')).toBeInTheDocument()

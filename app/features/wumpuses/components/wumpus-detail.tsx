@@ -138,7 +138,8 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
               <Title order={2} size="h4" id="author-heading" mb="xs">
                 Animation by
               </Title>
-              <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor>
+              {/* A remix's maker who is not a contributor is named without their email, and has no public profile. */}
+              {wumpus.u_email ? <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor> : <Text>{wumpus.u_name}</Text>}
             </section>
           </Stack>
         </Grid.Col>

@@ -5,17 +5,21 @@ import { bytesOf, zipName, zipParts, type ZipPlan } from '../../services/pack-zi
 import type { PackDetailView, PackView } from '../../services/packs'
 import type { PackRecord } from '../../store/port'
 import type { FileKeys } from '../file-keys'
+import type { MakerEmailShown } from '../../domain/visibility'
 import { toApiWumpus } from './wumpus'
 
-/** A pack as the API shows it; `keys` for the file URLs of the owner's private remixes. */
-export function toApiPack({ pack, cover, createdBy }: PackView, keys?: FileKeys): Pack {
+/**
+ * A pack as the API shows it; `keys` for the file URLs of the owner's private remixes, `makerEmailShown`
+ * for its remixes' maker (toApiWumpus).
+ */
+export function toApiPack({ pack, cover, createdBy }: PackView, keys?: FileKeys, makerEmailShown?: MakerEmailShown): Pack {
   return {
     id: pack.id,
     name: pack.name,
     description: pack.description,
     coverWumpusId: pack.coverWumpusId,
     wumpusIds: pack.wumpusIds,
-    cover: cover ? toApiWumpus(cover, keys) : null,
+    cover: cover ? toApiWumpus(cover, keys, makerEmailShown) : null,
     visibility: pack.visibility,
     createdBy,
     createdAt: pack.createdAt.toISOString(),
@@ -24,15 +28,19 @@ export function toApiPack({ pack, cover, createdBy }: PackView, keys?: FileKeys)
 }
 
 /** A pack after an edit, with the fields of the edit that a later one kept. */
-export function toApiUpdatedPack(view: PackView & Pick<UpdatedPack, 'superseded'>, keys?: FileKeys): UpdatedPack {
-  return { ...toApiPack(view, keys), superseded: view.superseded }
+export function toApiUpdatedPack(
+  view: PackView & Pick<UpdatedPack, 'superseded'>,
+  keys?: FileKeys,
+  makerEmailShown?: MakerEmailShown,
+): UpdatedPack {
+  return { ...toApiPack(view, keys, makerEmailShown), superseded: view.superseded }
 }
 
 /** A pack opened (GET /api/packs/{id}): its stickers in order and one download per platform. */
-export function toApiPackDetail(view: PackDetailView, keys?: FileKeys): PackDetail {
+export function toApiPackDetail(view: PackDetailView, keys?: FileKeys, makerEmailShown?: MakerEmailShown): PackDetail {
   return {
-    ...toApiPack(view, keys),
-    items: view.items.map((item) => toApiWumpus(item, keys)),
+    ...toApiPack(view, keys, makerEmailShown),
+    items: view.items.map((item) => toApiWumpus(item, keys, makerEmailShown)),
     downloads: view.plans.map((plan) => toApiPackDownload(view.pack, plan)),
   }
 }

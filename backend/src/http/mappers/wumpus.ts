@@ -3,13 +3,21 @@ import { readyPlatforms } from '../../store/facets'
 import type { WumpusRecord } from '../../store/port'
 import { currentDerived } from '../../store/records'
 import type { FileKeys } from '../file-keys'
+import type { MakerEmailShown } from '../../domain/visibility'
 import { recordFileUrl } from './file'
+
+/** Answers only a remix's owner or an admin gets: its maker's email is always theirs to see. */
+export const makerEmailAlwaysShown: MakerEmailShown = () => true
+
+/** Answers with no remix of others in them, or none to name by email: an original's maker only. */
+const originalsMakerEmail: MakerEmailShown = (record) => !record.remix
 
 /**
  * A stored record as the API shows it (docs/rest-api.md#data-shapes), with the card previews once they
- * exist; `keys` for answers that may show a private remix to its owner or an admin.
+ * exist; `keys` for answers that may show a private remix to its owner or an admin; `makerEmailShown`
+ * (services/makers.ts) for answers that may show a remix to others: without it no remix names its maker's email.
  */
-export function toApiWumpus(record: WumpusRecord, keys?: FileKeys): Wumpus {
+export function toApiWumpus(record: WumpusRecord, keys?: FileKeys, makerEmailShown: MakerEmailShown = originalsMakerEmail): Wumpus {
   const fileUrl = recordFileUrl(record, keys)
   const previews = currentDerived(record)?.previews
   return {
@@ -20,7 +28,7 @@ export function toApiWumpus(record: WumpusRecord, keys?: FileKeys): Wumpus {
     apng: fileUrl(record.files.apng),
     lottie: fileUrl(record.files.lottie),
     ...(previews ? { preview: { webp: fileUrl(previews.small), webp2x: fileUrl(previews.large), still: fileUrl(previews.still) } } : {}),
-    u_email: record.u_email,
+    ...(makerEmailShown(record) ? { u_email: record.u_email } : {}),
     u_name: record.u_name,
     tags: record.tags,
     emoji: record.emoji,

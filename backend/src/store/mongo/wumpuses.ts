@@ -294,7 +294,7 @@ export class MongoWumpuses implements WumpusRepository {
           ),
         ),
       )
-      if (doc) this.changed()
+      if (doc) this.changedUnlessRemix(doc)
       return doc ? toWumpusRecord(doc) : undefined
     }
     // The search prefixes and tag counts follow the text: written only if the text read is still the stored one.
@@ -321,7 +321,7 @@ export class MongoWumpuses implements WumpusRepository {
         ),
       )
       if (!doc) continue
-      this.changed()
+      this.changedUnlessRemix(doc)
       const updated = toWumpusRecord(doc)
       if (!updated.remix) {
         await this.moveCounts(before, -1, updated)
@@ -353,7 +353,7 @@ export class MongoWumpuses implements WumpusRepository {
     const doc = await guard(() =>
       this.wumpuses.findOneAndUpdate(filter, update, { returnDocument: 'after', projection: RECORD_PROJECTION }),
     )
-    if (doc) this.changed()
+    if (doc) this.changedUnlessRemix(doc)
     return doc ? toWumpusRecord(doc) : undefined
   }
 
@@ -377,7 +377,7 @@ export class MongoWumpuses implements WumpusRepository {
     if (!isId(id)) return 0
     const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 } }))
     if (!doc) return 0
-    this.changed()
+    this.changedUnlessRemix(doc)
     if (!doc.remixOf) await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
     await this.packs.removeWumpus(id)
     await this.favourites.removeWumpus(id)
@@ -407,7 +407,7 @@ export class MongoWumpuses implements WumpusRepository {
         if (error instanceof DuplicateKeyError && /remixSlot/.test(error.message)) continue
         throw error
       }
-      this.changed()
+      // A remix is in no list, search or count: public caches are left alone.
       return record
     }
     return 'full'
@@ -489,6 +489,11 @@ export class MongoWumpuses implements WumpusRepository {
   }
 
   /** What lists and searches see has changed. */
+  /** A remix's writes change no list, search or count (remixOf is never set or unset by an update). */
+  private changedUnlessRemix(doc: Pick<WumpusDocument, 'remixOf'>): void {
+    if (!doc.remixOf) this.changed()
+  }
+
   private changed(): void {
     this.revisionNumber++
     this.search.changed()

@@ -187,9 +187,8 @@ export class SqliteWumpuses implements WumpusRepository {
         this.store(record)
         return true
       })()
-      if (!stored) return 'full'
-      this.changed()
-      return record
+      // A remix is in no list, search or count: public caches are left alone.
+      return stored ? record : 'full'
     })
   }
 
@@ -286,7 +285,7 @@ export class SqliteWumpuses implements WumpusRepository {
         this.favourites.removeWumpus(id)
       })()
       this.downloads?.delete(row.seq)
-      this.changed()
+      if (row.remix_of === null) this.changed()
       return 1
     })
   }
@@ -471,7 +470,8 @@ export class SqliteWumpuses implements WumpusRepository {
       if (updated.files.lottie.id !== current.files.lottie.id) this.sql.newRenderJob.run(seq)
       this.index(seq, updated)
     })()
-    this.changed()
+    // A remix (a record is never made a remix, nor a remix an original) is in no list, search or count.
+    if (!updated.remix) this.changed()
   }
 
   /** Adds a record's words, facets and file claims; another record's claim on one of its files throws FileInUseError. */
