@@ -28,6 +28,10 @@ async function render({ url, answers }: SsrRequest): Promise<SsrPage> {
     const session = createSessionStore({ queryClient })
     const router = createAppRouter(queryClient, session, createMemoryHistory({ initialEntries: [url] }), { server: true })
     await router.load()
+    // A URL the router tidies (its validateSearch cut or trimmed the search) renders nothing on the server: it
+    // answers where to go, as TanStack's own request handler does (router-core/ssr/createRequestHandler).
+    const result = router._serverResult
+    if (result?.type === 'redirect') return { html: '', head: '', title: '', redirect: result.redirect.headers.get('Location') ?? '/' }
     const failed = router.state.matches.find((match) => match.status === 'error')
     if (failed) throw new Error(`${url} could not load on the server: ${String(failed.error)}`)
     const titleSink: { title?: string } = {}

@@ -30,6 +30,11 @@ export interface SsrPage {
   head: string
   /** The document title the page sets once it runs. */
   title: string
+  /**
+   * Where the app's router sends this URL instead (its search tidied: a long search cut, spaces trimmed): the
+   * server answers a redirect there, as the page would have nothing to render for the URL asked.
+   */
+  redirect?: string
 }
 
 export type RenderPage = (request: SsrRequest) => Promise<SsrPage>

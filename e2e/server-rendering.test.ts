@@ -143,6 +143,35 @@ describe('server-rendered public pages', () => {
     await context.close()
   })
 
+  it('sends a search the app tidies (too long, spaced) to its tidied URL, which renders and hydrates without an error', async () => {
+    const long = 'w'.repeat(120)
+    const tidied = `/?q=${'w'.repeat(100)}`
+    // The page the router would tidy is not rendered (it would be empty, and kept for the tidied URL too): it redirects.
+    for (const [asked, to] of [
+      [`/?q=${long}`, tidied],
+      ['/?q=%20%20zebra%20', '/?q=zebra'],
+      // What the search form sends without JavaScript: its empty fields too.
+      ['/?q=zebra&sort=&fits=', '/?q=zebra'],
+    ]) {
+      const res = await fetch(`${baseURL}${asked}`, { headers: { accept: 'text/html' }, redirect: 'manual' })
+      expect([res.status, res.headers.get('location')]).toEqual([302, to])
+    }
+    const html = await (await fetch(`${baseURL}${tidied}`, { headers: { accept: 'text/html' } })).text()
+    expect(html).toContain(`No animations match`)
+
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block', viewport: PHONE })
+    const page = await context.newPage()
+    const problems: string[] = []
+    page.on('pageerror', (error) => problems.push(error.message))
+    await page.goto(`/?q=${long}`)
+    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+    expect(new URL(page.url()).search).toBe(tidied.slice(1))
+    await page.getByRole('heading', { name: /^No animations match/ }).waitFor()
+    expect(problems).toEqual([])
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width)
+    await context.close()
+  })
+
   it('lets the browser keep both pages in its back/forward cache', async () => {
     // Playwright turns the back/forward cache off by default; this browser has it on.
     const bfcacheBrowser = await chromium.launch({

@@ -126,15 +126,19 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
       }
     })())
 
-  /** Renders a page into the cache (null when there is no server build or rendering failed). */
-  async function render({ key, url, search }: PageRequest): Promise<CachedPage | null> {
+  /**
+   * Renders a page into the cache (null when there is no server build or rendering failed), or says where the
+   * app's router sends this URL (not cached: the URL it names is rendered and cached when asked).
+   */
+  async function render({ key, url, search }: PageRequest): Promise<CachedPage | { redirect: string } | null> {
     const app = await load()
     if (!app) return null
     const revision = cache.revision()
     const pathname = url.split('?')[0]!
     try {
       const answers = await PAGES[pathname]!(lists, search)
-      const { html, head, title } = await app.renderPage({ url, answers })
+      const { html, head, title, redirect } = await app.renderPage({ url, answers })
+      if (redirect !== undefined) return { redirect }
       const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
       const page = cache.set(key, revision, document, {})
       // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
@@ -169,6 +173,13 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
     if (request.search.q !== undefined && !(await withinSearchLimit(ctx))) return next()
     const page = cache.get(request.key) ?? (await render(request))
     if (!page) return next()
+    if ('redirect' in page) {
+      // Only to a path of this site (the router answers one: its own tidied URL).
+      if (!page.redirect.startsWith('/') || page.redirect.startsWith('//')) return next()
+      ctx.set('Cache-Control', 'no-cache')
+      ctx.redirect(page.redirect)
+      return
+    }
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')
     ctx.set('Content-Security-Policy', withScriptHashes(ctx.response.get('Content-Security-Policy'), scriptHashesOf.get(page) ?? []))
