@@ -5,7 +5,7 @@ import { server } from '../test/msw-server'
 // A stand-in for the Firebase SDK (it cannot run in jsdom): records how lib/firebase drives it.
 // Registered afresh before each test (vi.doMock after vi.resetModules), so loads are counted per test.
 const sdk = (() => {
-  const state = { appLoads: 0, authLoads: 0, currentUser: null as unknown, calls: [] as unknown[][] }
+  const state = { appLoads: 0, authLoads: 0, currentUser: null as unknown, calls: [] as unknown[][], refuseContinueUrl: false }
   const record =
     (name: string, result?: (...args: unknown[]) => unknown) =>
     (...args: unknown[]) => {
@@ -41,7 +41,9 @@ const fakeAuth = () => {
     signInWithEmailAndPassword: sdk.record('signInWithEmailAndPassword', async () => ({ user: { email: 'e@example.com' } })),
     createUserWithEmailAndPassword: sdk.record('createUserWithEmailAndPassword', async () => ({ user: { email: 'n@example.com' } })),
     sendPasswordResetEmail: sdk.record('sendPasswordResetEmail', async () => {}),
-    sendEmailVerification: sdk.record('sendEmailVerification', async () => {}),
+    sendEmailVerification: sdk.record('sendEmailVerification', async (_user, settings) => {
+      if (settings && sdk.state.refuseContinueUrl) throw Object.assign(new Error('refused'), { code: 'auth/unauthorized-continue-uri' })
+    }),
     updateProfile: sdk.record('updateProfile', async () => {}),
     reload: sdk.record('reload', async () => {}),
     signOut: sdk.record('signOut', async () => {}),
@@ -63,6 +65,7 @@ beforeEach(() => {
   sdk.state.authLoads = 0
   sdk.state.calls.length = 0
   sdk.state.currentUser = null
+  sdk.state.refuseContinueUrl = false
 })
 
 const callsOf = (name: string) => sdk.state.calls.filter((call) => call[0] === name)
@@ -129,8 +132,27 @@ describe('lib/firebase', () => {
     await firebase.sendVerificationEmail()
     await expect(firebase.reloadAccount()).resolves.toBe(user)
     expect(callsOf('updateProfile')).toEqual([['updateProfile', user, { displayName: 'Ada Lovelace' }]])
-    expect(callsOf('sendEmailVerification')).toEqual([['sendEmailVerification', user]])
+    // The link's page leads back to the app's waiting page.
+    expect(callsOf('sendEmailVerification')).toEqual([
+      ['sendEmailVerification', user, { url: `${window.location.origin}/emailVerification`, handleCodeInApp: false }],
+    ])
     expect(callsOf('reload')).toEqual([['reload', user]])
+  })
+
+  it('sends the verification link back to a given page, and without the way back where Firebase refuses this origin', async () => {
+    server.use(config())
+    const firebase = await import('./firebase')
+    const user = { email: 'ada@example.com', emailVerified: false }
+    sdk.state.currentUser = user
+    await firebase.sendVerificationEmail('/emailVerification?from=%2Fdashboard')
+    expect(callsOf('sendEmailVerification')).toEqual([
+      ['sendEmailVerification', user, { url: `${window.location.origin}/emailVerification?from=%2Fdashboard`, handleCodeInApp: false }],
+    ])
+
+    sdk.state.calls.length = 0
+    sdk.state.refuseContinueUrl = true
+    await firebase.sendVerificationEmail()
+    expect(callsOf('sendEmailVerification').map((call) => call.length)).toEqual([3, 2])
   })
 
   it('tries again after a failed start (e.g. offline)', async () => {

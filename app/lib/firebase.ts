@@ -80,9 +80,24 @@ export async function updateAccountProfile(profile: { displayName?: string; phot
   await sdk.updateProfile(user, profile)
 }
 
-export async function sendVerificationEmail(): Promise<void> {
+/** Firebase's answers to a continue URL on a domain its project does not allow. */
+const REFUSED_CONTINUE_URL = new Set(['auth/unauthorized-continue-uri', 'auth/invalid-continue-uri'])
+
+/**
+ * Sends the verification link. Its page leads back to `returnTo` (a path of this app, by default the
+ * waiting page, which notices the verification and moves on). Where Firebase refuses this origin as a
+ * continue URL (a domain not in the project's authorized domains), the email goes without the way back.
+ */
+export async function sendVerificationEmail(returnTo = '/emailVerification'): Promise<void> {
   const { user, sdk } = await requireUser()
-  await sdk.sendEmailVerification(user)
+  const settings = { url: new URL(returnTo, window.location.origin).href, handleCodeInApp: false }
+  try {
+    await sdk.sendEmailVerification(user, settings)
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code
+    if (typeof code !== 'string' || !REFUSED_CONTINUE_URL.has(code)) throw error
+    await sdk.sendEmailVerification(user)
+  }
 }
 
 /** Reloads the signed-in account from Firebase (e.g. for a fresh emailVerified); null when signed out. */

@@ -1,17 +1,23 @@
 import { Button, Center, Loader, Text } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useMutation, useQuery } from '@tanstack/react-query'
+import { useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
 import { ButtonLink } from '../../../components/router-links'
 import { reloadAccount, sendVerificationEmail } from '../../../lib/firebase'
 import { usePageTitle } from '../../../lib/page-title'
+import { returnPath } from '../../../lib/paths'
 import type { SessionStore } from '../../../lib/session'
 import { useSession, useSessionStore } from '../../../lib/session-provider'
 import { authKeys } from '../api'
 import { authErrorMessage } from '../auth-errors'
 import { AuthCard } from './auth-card'
 
-type Verification = 'verified' | 'not-verified' | 'no-account'
+/** 'just-verified': verified since this session began, so the session was renewed and the page moves on. */
+type Verification = 'verified' | 'just-verified' | 'not-verified' | 'no-account'
+
+/** While the email waits for its link, the page asks Firebase again this often (only while it is in view). */
+const CHECK_EVERY_MS = 5_000
 
 /** Asks Firebase for the account's current flag; once verified, renews our token so its claim follows. */
 async function checkVerification(session: SessionStore): Promise<Verification> {
@@ -19,11 +25,14 @@ async function checkVerification(session: SessionStore): Promise<Verification> {
   if (!account) return 'no-account'
   if (!account.emailVerified) return 'not-verified'
   const current = session.getSnapshot()
-  if (current.status === 'signed-in' && !current.user.emailVerified) await session.renew()
-  return 'verified'
+  if (current.status !== 'signed-in' || current.user.emailVerified) return 'verified'
+  // As after a sign-in: a fresh Firebase token carries the flag into our session's claims.
+  if (!(await session.renew())) throw new Error('Your email is verified, but your session could not be renewed. Try again.')
+  return 'just-verified'
 }
 
-export function EmailVerificationPage() {
+/** /emailVerification. `from`: where the user was going, to move on there once verified (else the dashboard). */
+export function EmailVerificationPage({ from }: { from?: string }) {
   usePageTitle('Email verification')
   const session = useSession()
   const email = session.status === 'signed-in' ? session.user.email : null
@@ -35,7 +44,7 @@ export function EmailVerificationPage() {
           <Loader aria-label="Loading" />
         </Center>
       ) : email ? (
-        <VerificationStatus email={email} />
+        <VerificationStatus email={email} from={from} />
       ) : (
         <SignInFirst />
       )}
@@ -43,17 +52,43 @@ export function EmailVerificationPage() {
   )
 }
 
-function VerificationStatus({ email }: { email: string }) {
+function VerificationStatus({ email, from }: { email: string; from?: string }) {
   const store = useSessionStore()
+  const navigate = useNavigate()
   const verification = useQuery({
     queryKey: authKeys.emailVerification(email),
     queryFn: () => checkVerification(store),
-    // Check again whenever the user comes back from their mailbox.
     staleTime: 0,
     retry: false,
+    // Checked when the user comes back from their mailbox (below), and on a timer while waiting in view.
+    refetchOnWindowFocus: false,
+    refetchInterval: (query) => (query.state.data === 'not-verified' && query.state.status === 'success' ? CHECK_EVERY_MS : false),
+    refetchIntervalInBackground: false,
   })
+  const waiting = verification.data !== 'verified' && verification.data !== 'just-verified'
+  const { refetch } = verification
+  useEffect(() => {
+    if (!waiting) return
+    const checkNow = () => {
+      if (document.visibilityState !== 'hidden') void refetch({ cancelRefetch: false })
+    }
+    window.addEventListener('focus', checkNow)
+    document.addEventListener('visibilitychange', checkNow)
+    return () => {
+      window.removeEventListener('focus', checkNow)
+      document.removeEventListener('visibilitychange', checkNow)
+    }
+  }, [waiting, refetch])
+
+  const justVerified = verification.data === 'just-verified'
+  useEffect(() => {
+    if (!justVerified) return
+    notifications.show({ color: 'green', message: 'Your email is verified.' })
+    void navigate({ href: from ? returnPath(from) : '/dashboard', replace: true })
+  }, [justVerified, from, navigate])
+
   const sendAgain = useMutation({
-    mutationFn: sendVerificationEmail,
+    mutationFn: () => sendVerificationEmail(from ? `/emailVerification?${new URLSearchParams({ from }).toString()}` : undefined),
     onSuccess: () => notifications.show({ color: 'green', message: 'Email sent!' }),
     onError: (error) => notifications.show({ color: 'red', message: authErrorMessage(error) }),
   })
@@ -71,7 +106,7 @@ function VerificationStatus({ email }: { email: string }) {
     )
   }
   if (verification.data === 'no-account') return <SignInFirst />
-  if (verification.data === 'verified') {
+  if (!waiting) {
     return (
       <>
         <Text ta="center">You signed up successfully and your email is verified.</Text>
@@ -85,6 +120,9 @@ function VerificationStatus({ email }: { email: string }) {
     <>
       <Text ta="center">
         We sent a verification link to <strong>{email}</strong>. Please check your email and follow the link, then come back here.
+      </Text>
+      <Text ta="center" size="sm" c="dimmed">
+        This page moves on by itself once your email is verified.
       </Text>
       <Button fullWidth onClick={() => sendAgain.mutate()} loading={sendAgain.isPending}>
         Send Again

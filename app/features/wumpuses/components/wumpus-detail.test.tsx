@@ -57,6 +57,8 @@ describe('wumpus detail page', () => {
   it('shows how often it was downloaded, and its tags as links to the gallery', async () => {
     renderApp(`/wumpus/${wumpus._id}`)
     expect(await screen.findByText('Downloaded 1,234 times')).toBeInTheDocument()
+    // Counted once per visitor and day, so one's own download may not add one: the page says so.
+    expect(screen.getByText('Downloaded 1,234 times').nextElementSibling).toHaveTextContent('Downloads count once per person a day.')
     const tags = screen.getByRole('list', { name: 'Tags' })
     expect(within(tags).getByRole('link', { name: '#spin' })).toHaveAttribute('href', '/?tag=spin')
     expect(within(tags).getByRole('link', { name: '#happy' })).toHaveAttribute('href', '/?tag=happy')
@@ -79,6 +81,7 @@ describe('wumpus detail page', () => {
     server.use(wumpusDetailHandler([fresh]))
     renderApp(`/wumpus/${fresh._id}`)
     expect(await screen.findByText('Not downloaded yet: be the first')).toBeInTheDocument()
+    expect(screen.getByText('Downloads count once per person a day.')).toBeInTheDocument()
     expect(screen.queryByRole('list', { name: 'Tags' })).not.toBeInTheDocument()
   })
 

@@ -75,9 +75,15 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
                   Keywords: {wumpus.keywords.join(', ')}
                 </Text>
               )}
-              <Text size="sm" c="dimmed">
-                {downloadsLabel(wumpus.downloads ?? 0)}
-              </Text>
+              <div>
+                <Text size="sm" c="dimmed">
+                  {downloadsLabel(wumpus.downloads ?? 0)}
+                </Text>
+                {/* One's own download may not move the count (docs/product.md#downloads): say so. */}
+                <Text size="xs" c="dimmed">
+                  Downloads count once per person a day.
+                </Text>
+              </div>
               <Group gap="sm" mt="xs">
                 <FavouriteButton wumpus={wumpus}>Favourite</FavouriteButton>
                 <SendStickerButton url={wumpus.gif} description={`${wumpus.name} as a GIF`} />
