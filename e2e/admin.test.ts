@@ -50,8 +50,8 @@ describe('adding animations as the demo admin', () => {
     const page = await openAs(adminToken, '/dashboard/addNew')
     await fillNameAndDescription(page, 'Three File Wumpus')
     await chooseFile(page, 'or upload a Lottie .json file', FILES.lottie)
-    await chooseFile(page, 'Upload .png file*', FILES.apng)
-    await chooseFile(page, 'Upload .gif file*', FILES.gif)
+    await chooseFile(page, 'Upload .png file', FILES.apng)
+    await chooseFile(page, 'Upload .gif file', FILES.gif)
     // What the server checked shows before publishing.
     await page
       .getByText(/32\s*[×x]\s*32/)
@@ -211,7 +211,7 @@ describe('roles', () => {
     const token = await signInToken(email, 'normal-pass-1')
     for (const pathname of ['/dashboard/addNew', '/dashboard/manage', '/dashboard/users']) {
       const page = await openAs(token, pathname)
-      await page.waitForURL(/\/signIn/)
+      await page.getByRole('heading', { level: 1, name: 'Admins only' }).waitFor()
     }
     expect((await api('/api/users', token)).status).toBe(403)
     expect((await api('/api/user/admin/someone@example.com', token, { method: 'PUT' })).status).toBe(403)

@@ -17,9 +17,9 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** The detail page asks a visitor to sign in first: a link's click ends on the sign-in page, in the same document. */
+/** The detail page asks a visitor to sign in first, at its own address: a link's click ends there, in the same document. */
 async function followedInApp(page: Page, href: string | null): Promise<void> {
-  await page.waitForURL((url) => url.pathname === '/signIn' && url.searchParams.get('from') === href)
+  await page.waitForURL((url) => url.pathname === href)
   await page.getByRole('heading', { level: 1 }).waitFor()
   expect(await page.evaluate(() => (window as unknown as { samePage?: boolean }).samePage)).toBe(true)
 }

@@ -153,6 +153,6 @@ describe('multipart limits and temp files', () => {
     await expectError(await upload([{ name: 'big.png', bytes: big }]), 413, 'PAYLOAD_TOO_LARGE')
     await expectError(await upload([{ name: 'cut.png', bytes: stillPng(4, 4).slice(0, 40) }]), 400, 'BAD_REQUEST')
     expect((await upload([{ name: 'fine.png', bytes: stillPng(4, 4) }])).status).toBe(201)
-    await vi.waitFor(async () => expect(await tempFiles()).toEqual([]))
+    await vi.waitFor(async () => expect(await tempFiles()).toEqual([]), { timeout: 10_000 })
   })
 })
