@@ -15,7 +15,7 @@ import { EditWumpusPage } from '../features/admin/components/edit-wumpus-page'
 import { ManageWumpuses } from '../features/admin/components/manage-wumpuses'
 import { MyProfile } from '../features/profiles/components/my-profile'
 import { goOffline } from '../test/offline-data'
-import { NEEDS_NETWORK_MESSAGE } from './needs-network'
+import { NEEDS_NETWORK_MESSAGE } from '../components/needs-network'
 
 vi.mock('../lib/firebase', () => import('../test/firebase-fake'))
 vi.mock('../features/auth/components/mascot-player', () => ({ default: () => null }))
