@@ -50,9 +50,20 @@ export async function signInWithEmail(page: Page, email: string, password: strin
   await page.getByRole('button', { name: 'Sign In', exact: true }).click()
 }
 
-/** The toast text, once it shows. */
+/**
+ * The toast text, once it shows. A sign-up on a busy 2-core machine (Firebase SDK, emulator, upload,
+ * email) can take longer than 15 s; when the toast never comes, the error says what the page showed.
+ */
 export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.getByText(text, { exact: true }).first().waitFor({ timeout: 15_000 })
+  try {
+    await page.getByText(text, { exact: true }).first().waitFor({ timeout: 45_000 })
+  } catch (cause) {
+    const shown = await page
+      .getByRole('alert')
+      .allInnerTexts()
+      .catch(() => [])
+    throw new Error(`no toast '${text}' at ${page.url()}; alerts shown: ${JSON.stringify(shown)}`, { cause })
+  }
 }
 
 export const accessToken = (page: Page) => page.evaluate(() => localStorage.getItem('accessToken'))
