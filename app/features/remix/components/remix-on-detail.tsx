@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
@@ -42,9 +42,9 @@ export function MakeItYours({ wumpus }: { wumpus: Wumpus }) {
         ) : (
           <Text size="sm">
             Making your own version needs a verified email address.{' '}
-            <Anchor component={Link} to="/emailVerification">
+            <AnchorLink to="/emailVerification" search={{ from: editor }}>
               Verify it
-            </Anchor>
+            </AnchorLink>
           </Text>
         )}
       </Stack>
