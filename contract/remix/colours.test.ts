@@ -6,7 +6,7 @@ import type { Lottie } from './lottie-walk'
 function withGradient(stops: number): Lottie {
   const square = { ty: 'rc', s: { a: 0, k: [100, 100] }, p: { a: 0, k: [0, 0] }, r: { a: 0, k: 0 } }
   const gradient = { ty: 'gf', o: { a: 0, k: 100 }, t: 1, g: { p: stops, k: { a: 0, k: [0, 1, 0, 0, 1, 0, 0, 1] } } }
-  return { fr: 30, ip: 0, op: 30, w: 100, h: 100, layers: [{ ty: 4, shapes: [square, gradient] }] } as Lottie
+  return { fr: 30, ip: 0, op: 30, w: 100, h: 100, layers: [{ ty: 4, shapes: [square, gradient] }] }
 }
 
 describe('colour slots of gradients', () => {
