@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { notFound } from '../domain/errors'
 import type { Viewer } from '../domain/viewer'
 import { canSee } from '../domain/visibility'
@@ -9,6 +10,8 @@ export interface FileService {
   find(id: string | undefined): Promise<StoredFile>
   /** A file's bytes, or NOT_FOUND (it went between reading its facts and its bytes). */
   read(id: string): Promise<Uint8Array>
+  /** A file's bytes as a stream from where they are kept (never held whole for one request), or NOT_FOUND. */
+  stream(id: string): Promise<Readable>
   /**
    * The remix a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no valid
    * key (`keyed`); undefined for every other file.
@@ -20,6 +23,7 @@ export function createFileService(store: Store): FileService {
   return {
     find: (id) => findFile(store, id),
     read: (id) => readStoredFile(store, id),
+    stream: (id) => streamStoredFile(store, id),
     remixOf: (file, viewer, keyed) => remixOfFile(store, file, viewer, keyed),
   }
 }
@@ -38,6 +42,13 @@ async function readStoredFile(store: Store, id: string): Promise<Uint8Array> {
   const file = await store.files.read(id)
   if (!file) throw noSuchFile()
   return file.bytes
+}
+
+/** A file's bytes as a stream, or 404 (it went between reading its facts and its bytes). */
+async function streamStoredFile(store: Store, id: string): Promise<Readable> {
+  const file = await store.files.stream(id)
+  if (!file) throw noSuchFile()
+  return file.body
 }
 
 /**

@@ -4,6 +4,7 @@
  * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
@@ -488,6 +489,11 @@ export interface FileRepository {
   info(id: string): Promise<StoredFile | undefined>
   /** The whole file, or undefined when unknown. */
   read(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
+  /**
+   * The file's bytes as a stream read from where they are kept, a chunk at a time (a large file is never
+   * held whole in memory for one reader), or undefined when unknown. The caller ends or destroys it.
+   */
+  stream(id: string): Promise<{ info: StoredFile; body: Readable } | undefined>
   /** Answers whether a file was removed. */
   delete(id: string): Promise<boolean>
   /**
