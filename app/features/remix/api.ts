@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
-import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
+import { myRemixListPath, remixKeysPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import type { RemixCreated, RemixRequest, RemixVisibility } from '../../../contract/remix/remix-api'
 import type { ColourChoices } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'
@@ -45,6 +45,14 @@ export function useCreateRemix(originalId: string) {
   })
 }
 
+/** Its file URLs carry keys that a change of sharing or a renewal replaces: read again with the new ones. */
+const refreshFileUrls = (queryClient: ReturnType<typeof useQueryClient>, remixId: string) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: wumpusKeys.detail(remixId) }),
+    queryClient.invalidateQueries({ queryKey: wumpusKeys.stickers(remixId) }),
+    queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
+  ])
+
 /** PUT /api/wumpus/{remixId}/sharing: shared by link, or private again. */
 export function useRemixSharing(remixId: string) {
   const queryClient = useQueryClient()
@@ -52,8 +60,17 @@ export function useRemixSharing(remixId: string) {
     mutationFn: (visibility: RemixVisibility) => apiSend(remixSharingPath(remixId), { method: 'PUT', body: { visibility } }),
     onSuccess: (_answer, visibility) => {
       queryClient.setQueryData<Wumpus>(wumpusKeys.detail(remixId), (remix) => remix && { ...remix, visibility })
-      return queryClient.invalidateQueries({ queryKey: remixKeys.mine() })
+      return refreshFileUrls(queryClient, remixId)
     },
+  })
+}
+
+/** POST /api/wumpus/{remixId}/key: new keys in its file URLs; the links copied before open nothing any more. */
+export function useRenewRemixKeys(remixId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiSend(remixKeysPath(remixId), { method: 'POST' }),
+    onSuccess: () => refreshFileUrls(queryClient, remixId),
   })
 }
 
