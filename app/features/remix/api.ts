@@ -45,23 +45,32 @@ export function useCreateRemix(originalId: string) {
   })
 }
 
-/** Its file URLs carry keys that a change of sharing or a renewal replaces: read again with the new ones. */
-const refreshFileUrls = (queryClient: ReturnType<typeof useQueryClient>, remixId: string) =>
-  Promise.all([
-    queryClient.invalidateQueries({ queryKey: wumpusKeys.detail(remixId) }),
+type FileUrls = Pick<Wumpus, 'gif' | 'apng' | 'lottie' | 'preview'>
+
+/**
+ * Its file URLs carry keys that a change of sharing or a renewal replaces: the remix the server answers has
+ * the new ones; its chat app files and the My remixes list are read again.
+ */
+function takeNewFileUrls(queryClient: ReturnType<typeof useQueryClient>, remixId: string, answer: Partial<Wumpus> | undefined) {
+  const urls: Partial<FileUrls> = {}
+  for (const key of ['gif', 'apng', 'lottie', 'preview'] as const) if (answer?.[key]) Object.assign(urls, { [key]: answer[key] })
+  queryClient.setQueryData<Wumpus>(
+    wumpusKeys.detail(remixId),
+    (remix) => remix && { ...remix, ...urls, ...(answer?.visibility ? { visibility: answer.visibility } : {}) },
+  )
+  return Promise.all([
     queryClient.invalidateQueries({ queryKey: wumpusKeys.stickers(remixId) }),
     queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
   ])
+}
 
 /** PUT /api/wumpus/{remixId}/sharing: shared by link, or private again. */
 export function useRemixSharing(remixId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (visibility: RemixVisibility) => apiSend(remixSharingPath(remixId), { method: 'PUT', body: { visibility } }),
-    onSuccess: (_answer, visibility) => {
-      queryClient.setQueryData<Wumpus>(wumpusKeys.detail(remixId), (remix) => remix && { ...remix, visibility })
-      return refreshFileUrls(queryClient, remixId)
-    },
+    mutationFn: (visibility: RemixVisibility) =>
+      apiRequest(remixSharingPath(remixId), trusted<Partial<Wumpus> | undefined>(), { method: 'PUT', body: { visibility } }),
+    onSuccess: (answer, visibility) => takeNewFileUrls(queryClient, remixId, { ...answer, visibility }),
   })
 }
 
@@ -69,8 +78,8 @@ export function useRemixSharing(remixId: string) {
 export function useRenewRemixKeys(remixId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => apiSend(remixKeysPath(remixId), { method: 'POST' }),
-    onSuccess: () => refreshFileUrls(queryClient, remixId),
+    mutationFn: () => apiRequest(remixKeysPath(remixId), trusted<Partial<Wumpus> | undefined>(), { method: 'POST' }),
+    onSuccess: (answer) => takeNewFileUrls(queryClient, remixId, answer),
   })
 }
 

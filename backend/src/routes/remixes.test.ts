@@ -210,7 +210,8 @@ describe('remixes over HTTP', () => {
     await expectError(await call('POST', remixKeysPath(id)), 401, 'UNAUTHENTICATED')
     const stillShown = await shownTo(owner.token)
     expect((await call('GET', stillShown.gif)).status).toBe(200)
-  })
+    // A remix, its previews and chat app files are rendered here: minutes on a busy machine.
+  }, 120_000)
 
   it('takes a name from its maker, which its files carry, and captions in Greek and Cyrillic', async () => {
     const owner = await someone()
