@@ -20,7 +20,9 @@ export function fileRoutes(deps: RouteDeps): Router {
 
   router.get(['/files/:id', '/files/:id/:name'], optionalSession(deps.sessions), timed, async (ctx) => {
     const info = await files.find(idParam(ctx))
-    const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), deps.fileKeys.valid(info.id, ctx.query.key))
+    const keyOpens = (remix: { remix?: { keyGeneration?: number } }) =>
+      deps.fileKeys.valid(info.id, ctx.query.key, remix.remix?.keyGeneration)
+    const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), keyOpens)
 
     const download = ctx.query.download === '1'
     ctx.etag = info.sha256

@@ -119,6 +119,11 @@ export interface RemixInfo {
   /** The original's Lottie file when the remix's files were made: another one means they are to be made again. */
   source: string
   visibility: RemixVisibility
+  /**
+   * Which generation of its file keys (http/file-keys.ts) its URLs carry: moved on by each change of sharing
+   * and each renewal by its owner, so the keyed URLs shown before stop opening its files. Absent: 0.
+   */
+  keyGeneration?: number
 }
 
 export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived'> & {
