@@ -3,11 +3,10 @@
 // worker's caches follow the rule as they fill; at sign-out both the page and the service worker go
 // through every cache and drop anything personal that is left (kept by an older worker, or another tab).
 
+import { FILE_KEY_PARAM } from '../../../contract/api-paths'
+
 /** The message that asks the service worker to drop everything personal from Cache Storage; it answers on the given port. */
 export const FORGET_PERSONAL_MESSAGE = 'FORGET_PERSONAL'
-
-/** The query parameter of a private remix's file URLs that opens them without a bearer token. */
-export const FILE_KEY_PARAM = 'key'
 
 /** A URL that opens a file with a key: personal to whoever was shown it. */
 export function isKeyedUrl(url: string | URL): boolean {
