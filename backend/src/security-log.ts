@@ -17,7 +17,11 @@ export type SecurityEvent =
   /** `key`: the address key, or for an account a hash that groups its hits without naming it. */
   | { event: 'rate-limited'; limit: string; by: 'address' | 'account'; key: string; route: string }
   | { event: 'sign-out' }
-  | { event: 'sessions-ended'; endedBy: 'self' | 'admin'; count: number }
+  /**
+   * `count` of our sessions ended; `revoked`: whether Firebase revoked the sign-ins too (when not, they
+   * ended all the same and `reason` is `revocation-failed`).
+   */
+  | { event: 'sessions-ended'; endedBy: 'self' | 'admin'; count: number; revoked: boolean; reason?: string }
 
 /**
  * Logs a security event as one JSON line at info: `{ message: 'security event', event, … }`. Emails are

@@ -5,6 +5,7 @@ import { endedSessionsSchema, sessionResponseSchema } from '../../../contract/us
 import { expectError } from '../../test/support/error-body'
 import { createAccount, signIn, uniqueEmail, verifyEmail, type EmulatorAccount } from '../../test/support/firebase-emulator'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { unavailable } from '../domain/errors'
 import { createLogger } from '../logger'
 
 /** Every line the server logged, parsed: the security events are read from these. */
@@ -170,7 +171,7 @@ describe('security events', () => {
       expect.objectContaining({ event: 'refused', status: 403, route: 'PUT /api/user/:email', reason: 'email-mismatch', account: masked }),
       expect.objectContaining({ event: 'refused', status: 401, route: 'GET /api/profile/:email', reason: 'missing' }),
       expect.objectContaining({ event: 'refused', status: 403, route: 'GET /api/users', account: masked }),
-      expect.objectContaining({ event: 'sessions-ended', endedBy: 'self', count: 1, account: masked }),
+      expect.objectContaining({ event: 'sessions-ended', endedBy: 'self', count: 1, revoked: true, account: masked }),
     ])
     for (const event of securityEvents()) expect(event.ip).toBeTypeOf('string')
     const logged = lines.map((line) => JSON.stringify(line)).join('\n')
@@ -196,6 +197,7 @@ describe('security events', () => {
         event: 'sessions-ended',
         endedBy: 'admin',
         count: 2,
+        revoked: true,
         account: `${account.email[0]}***@example.com`,
         actor: `${admin.email[0]}***@example.com`,
       }),
@@ -204,5 +206,83 @@ describe('security events', () => {
     ])
     const logged = lines.map((line) => JSON.stringify(line)).join('\n')
     for (const secret of [phone, adminToken, account.email, admin.email]) expect(logged).not.toContain(secret)
+  })
+})
+
+describe('when Firebase cannot revoke the sign-ins', () => {
+  let failing: TestServer
+  beforeAll(async () => {
+    const logger = createLogger('info', (line) => lines.push(JSON.parse(line) as Record<string, unknown>))
+    // As the default revoker answers when firebase-admin fails.
+    const revokeSignIns = async () => {
+      throw unavailable('Sign-ins cannot be revoked right now, try again shortly')
+    }
+    failing = await startTestServer({ LOG_LEVEL: 'info' }, { logger, revokeSignIns })
+  })
+  afterAll(() => failing.close())
+
+  /** An account bound to a Firebase account (so its sign-ins are to be revoked), signed in on two devices. */
+  async function onTwoDevicesOfFailing(email: string): Promise<{ phone: string; laptop: string }> {
+    await failing.store.users.upsert(email, { user_name: 'Session Tester' })
+    await failing.store.users.bind(email, `uid-of-${email}`)
+    return { phone: await failing.sessionToken(email), laptop: await failing.sessionToken(email) }
+  }
+  const masked = (email: string) => `${email[0]}***@example.com`
+
+  it('ends our sessions all the same, answers 503 and logs that the sign-ins were not revoked', async () => {
+    const email = uniqueEmail('unrevoked')
+    const { phone, laptop } = await onTwoDevicesOfFailing(email)
+    lines.length = 0
+    const error = await expectError(await failing.call('DELETE', '/api/sessions', phone), 503, 'STORE_UNAVAILABLE', 'revocation-failed')
+    expect(error.details).toEqual({ reason: 'revocation-failed', endedCount: 2 })
+    await expectError(await failing.call('GET', `/api/profile/${email}`, laptop), 401, 'UNAUTHENTICATED', 'session-ended')
+    expect(securityEvents()[0]).toEqual(
+      expect.objectContaining({
+        event: 'sessions-ended',
+        endedBy: 'self',
+        count: 2,
+        revoked: false,
+        reason: 'revocation-failed',
+        account: masked(email),
+      }),
+    )
+    expect(lines.map((line) => JSON.stringify(line)).join('\n')).not.toContain(email)
+  })
+
+  it("for an admin: logs it, and the activity log says the user's sessions ended but their sign-ins were not revoked", async () => {
+    const admin = uniqueEmail('failing-admin')
+    await failing.store.users.upsert(admin, { user_name: 'The Boss', role: 'admin' })
+    const adminToken = await failing.sessionToken(admin)
+    const email = uniqueEmail('unrevoked-by-admin')
+    const { phone } = await onTwoDevicesOfFailing(email)
+    lines.length = 0
+    await expectError(
+      await failing.call('DELETE', `/api/admin/${email}/sessions`, adminToken),
+      503,
+      'STORE_UNAVAILABLE',
+      'revocation-failed',
+    )
+    await expectError(await failing.call('GET', `/api/profile/${email}`, phone), 401, 'UNAUTHENTICATED', 'session-ended')
+    expect(securityEvents()[0]).toEqual(
+      expect.objectContaining({
+        event: 'sessions-ended',
+        endedBy: 'admin',
+        count: 2,
+        revoked: false,
+        reason: 'revocation-failed',
+        account: masked(email),
+        actor: masked(admin),
+      }),
+    )
+    const [latest] = activityListSchema.parse(await (await failing.call('GET', '/api/activity', adminToken)).json())
+    expect(latest).toMatchObject({
+      actor: admin,
+      action: 'user.end-sessions',
+      target: { type: 'user', id: email, name: 'Session Tester' },
+      changes: [
+        { field: 'sessions', from: '2', to: '0' },
+        { field: 'signIns', to: 'not revoked' },
+      ],
+    })
   })
 })

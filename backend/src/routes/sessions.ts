@@ -1,8 +1,10 @@
 import Router from '@koa/router'
+import type { Context } from 'koa'
 import type { RouteDeps } from './route-deps'
 import { requireAdmin, requireSession, requireVerifiedEmail, sessionOf } from '../http/require-session'
 import { emailParam } from '../http/params'
 import { logSecurityEvent } from '../security-log'
+import { DomainError, reasonOf } from '../domain/errors'
 
 /**
  * Signing out on the server: the session ends, so its token and every renewal of it are refused from
@@ -15,6 +17,28 @@ export function sessionRoutes(deps: RouteDeps): Router {
   const router = new Router()
   const session = requireSession(sessions)
 
+  /**
+   * Signs an account out everywhere through `end` and logs it: our sessions ended, and whether Firebase
+   * revoked the sign-ins too (a failed revocation still ended the sessions, so it is logged before it is answered).
+   */
+  async function endLogged(
+    ctx: Context,
+    who: { endedBy: 'self' | 'admin'; email: string; actor?: string },
+    end: () => Promise<number>,
+  ): Promise<number> {
+    try {
+      const count = await end()
+      logSecurityEvent(logger, { event: 'sessions-ended', ...who, count, revoked: true, ip: ctx.ip })
+      return count
+    } catch (error) {
+      if (error instanceof DomainError && reasonOf(error) === 'revocation-failed') {
+        const count = (error.details as { endedCount: number }).endedCount
+        logSecurityEvent(logger, { event: 'sessions-ended', ...who, count, revoked: false, reason: 'revocation-failed', ip: ctx.ip })
+      }
+      throw error
+    }
+  }
+
   router.delete('/session', session, async (ctx) => {
     const claims = sessionOf(ctx)
     await sessions.end(claims)
@@ -26,8 +50,7 @@ export function sessionRoutes(deps: RouteDeps): Router {
   // Ending other sessions reaches beyond this device: power follows proof, as for profile changes.
   router.delete('/sessions', session, requireVerifiedEmail, async (ctx) => {
     const { email } = sessionOf(ctx)
-    const count = await deps.accounts.signOutEverywhere(email)
-    logSecurityEvent(logger, { event: 'sessions-ended', endedBy: 'self', count, email, ip: ctx.ip })
+    await endLogged(ctx, { endedBy: 'self', email }, () => deps.accounts.signOutEverywhere(email))
     ctx.set('Cache-Control', 'no-store')
     ctx.status = 204
   })
@@ -35,8 +58,7 @@ export function sessionRoutes(deps: RouteDeps): Router {
   router.delete('/admin/:email/sessions', session, requireAdmin(deps.accounts), async (ctx) => {
     const actor = sessionOf(ctx).email
     const email = emailParam(ctx)
-    const count = await deps.accounts.endSessionsOf(actor, email)
-    logSecurityEvent(logger, { event: 'sessions-ended', endedBy: 'admin', count, email, actor, ip: ctx.ip })
+    const count = await endLogged(ctx, { endedBy: 'admin', email, actor }, () => deps.accounts.endSessionsOf(actor, email))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = { endedCount: count }
   })

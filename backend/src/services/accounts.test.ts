@@ -117,7 +117,14 @@ describe('signing out everywhere', () => {
     expect(await kindOf(accounts.endSessionsOf(ADMIN, USER))).toBe('unavailable')
     for (const token of tokens) expect(await refused(sessions, token)).toBe(true)
     const { items } = await store.audit.list({ limit: 1 })
-    expect(items[0]).toMatchObject({ action: 'user.end-sessions', target: { id: USER } })
+    expect(items[0]).toMatchObject({
+      action: 'user.end-sessions',
+      target: { id: USER },
+      changes: [
+        { field: 'sessions', from: '2', to: '0' },
+        { field: 'signIns', to: 'not revoked' },
+      ],
+    })
   })
 
   it('answers how many sessions ended when the revocation works', async () => {
@@ -128,5 +135,13 @@ describe('signing out everywhere', () => {
     await signedIn(sessions, USER)
     expect(await accounts.signOutEverywhere(USER)).toBe(2)
     expect(revoked).toEqual([`uid-${USER}`])
+  })
+
+  it("records only the sessions in the audit log when an admin's revocation works", async () => {
+    const { sessions, accounts } = withRevoker(async () => undefined)
+    await signedIn(sessions, USER)
+    expect(await accounts.endSessionsOf(ADMIN, USER)).toBe(2)
+    const { items } = await store.audit.list({ limit: 1 })
+    expect(items[0]?.changes).toEqual([{ field: 'sessions', from: '2', to: '0' }])
   })
 })

@@ -227,7 +227,8 @@ async function signOutEverywhere(deps: SignOutDeps, email: string): Promise<numb
 
 /**
  * An admin (checked by the route) signs a user out everywhere (the admin's own sessions too, when it
- * is them). Recorded in the audit log; answers how many sessions ended.
+ * is them). Recorded in the audit log, a failed revocation too (the sessions ended all the same; the
+ * entry says the sign-ins were not revoked); answers how many sessions ended.
  */
 async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, actor: string, email: string): Promise<number> {
   const user = await deps.store.users.get(email)
@@ -237,7 +238,7 @@ async function endSessionsOf(deps: SignOutDeps & Pick<AccountsDeps, 'audit'>, ac
     actor,
     action: 'user.end-sessions',
     target: { type: 'user', id: email, name: user.user_name },
-    changes: [{ field: 'sessions', from: String(ended), to: '0' }],
+    changes: [{ field: 'sessions', from: String(ended), to: '0' }, ...(failure ? [{ field: 'signIns', to: 'not revoked' }] : [])],
   })
   if (failure) throw failure
   return ended

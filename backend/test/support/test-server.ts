@@ -46,6 +46,8 @@ export interface TestServerOptions {
   now?: () => number
   /** Where the server logs; default: a logger at the config's LOG_LEVEL (silent unless given). */
   logger?: Logger
+  /** Revokes a Firebase account's sign-ins (tests where Firebase fails); default: firebase-admin on the emulator. */
+  revokeSignIns?: (uid: string) => Promise<void>
 }
 
 /**
@@ -67,7 +69,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const store = await openSqliteStore({ dataDir })
   const logger = options.logger ?? createLogger(config.logLevel)
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
-  const deps = createRouteDeps({ config, store, logger, derivedMedia, now: options.now })
+  const deps = createRouteDeps({ config, store, logger, derivedMedia, now: options.now, revokeSignIns: options.revokeSignIns })
   const { downloads } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))

@@ -99,6 +99,28 @@ describe('ActivityLog', () => {
     expect(row.getAllByText('0')[0]!.tagName).toBe('INS')
   })
 
+  it("notes when the sessions ended but the user's sign-ins were not revoked", async () => {
+    server.use(
+      activityHandler([
+        entry({
+          action: 'user.end-sessions',
+          target: { type: 'user', id: 'ana@example.com', name: 'Ana' },
+          changes: [
+            { field: 'sessions', from: '2', to: '0' },
+            { field: 'signIns', to: 'not revoked' },
+          ],
+        }),
+      ]).handler,
+    )
+    renderWithProviders(<ActivityLog />, { path: '/dashboard/activity' })
+    const table = await screen.findByRole('table', { name: 'Admin activity' })
+    const row = within(within(table).getAllByRole('row')[1]!)
+    expect(row.getByText('Signed out everywhere')).toBeInTheDocument()
+    expect(row.getAllByText('Open sessions')[0]).toBeInTheDocument()
+    expect(row.getAllByText('Sign-ins')[0]).toBeInTheDocument()
+    expect(row.getAllByText('not revoked')[0]!.tagName).toBe('INS')
+  })
+
   it('loads older actions with Load more', async () => {
     const entries = Array.from({ length: 3 }, (_, i) =>
       entry({ target: { type: 'wumpus', id: `0123456789abcdef0123456${i}`, name: `Wumpus ${i}` } }),

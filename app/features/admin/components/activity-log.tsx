@@ -29,6 +29,7 @@ const FIELD: Record<string, string> = {
   ...FORMAT_LABEL,
   role: 'Role',
   sessions: 'Open sessions',
+  signIns: 'Sign-ins',
   stickers: 'Stickers',
   cover: 'Cover',
 }

@@ -113,6 +113,29 @@ describe('AllUsers', () => {
     expect(await screen.findByText(NOT_AUTHORIZED_SIGN_OUT)).toBeInTheDocument()
   })
 
+  it("says the user's sessions ended but their sign-ins were not revoked when Firebase failed, to try again", async () => {
+    const revocationFailed = apiError(
+      503,
+      'STORE_UNAVAILABLE',
+      '2 sessions ended, but sign-ins cannot be revoked right now, try again shortly',
+      {
+        reason: 'revocation-failed',
+        endedCount: 2,
+      },
+    )
+    server.use(endSessionsHandler({ answer: revocationFailed }).handler)
+    const { table, user } = await setup()
+    await user.click(within(rows(table)[1]!).getByRole('button', { name: 'Sign Ana Smith out everywhere' }))
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign out everywhere' }))
+    expect(await screen.findByText('Signed Ana Smith out everywhere, but their sign-ins were not revoked')).toBeInTheDocument()
+    expect(
+      screen.getByText(
+        '2 sessions ended, but their sign-ins could not be revoked: a device of theirs may still sign back in by itself. Please try again.',
+      ),
+    ).toBeInTheDocument()
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+  })
+
   it('shows many users a step at a time, and finds them by name or email', async () => {
     const many = Array.from({ length: USERS_STEP + 5 }, (_, i) => makeUser({ email: `user${i}@example.com`, user_name: `User ${i}` }))
     const { table, user } = await setup(many)

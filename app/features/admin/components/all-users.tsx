@@ -5,6 +5,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { User } from '../../../../contract/user'
 import { isApiError } from '../../../lib/api-client'
+import { revocationFailure } from '../../../lib/revocation-failed'
 import { usePageTitle } from '../../../lib/page-title'
 import { profilePath } from '../../../lib/paths'
 import { useNeedsNetwork } from '../../../components/needs-network'
@@ -21,6 +22,16 @@ export const NOT_AUTHORIZED = 'You are not authorized to make this user an admin
 export const NOT_AUTHORIZED_SIGN_OUT = 'You are not authorized to sign this user out'
 
 const displayName = (user: User) => user.user_name || user.email
+
+/** The toast when a user's sessions ended but Firebase could not revoke their sign-ins (a 503 to try again). */
+function notRevokedToast(name: string, endedCount: number | undefined) {
+  const ended = endedCount === undefined ? 'Their sessions' : `${endedCount} ${endedCount === 1 ? 'session' : 'sessions'}`
+  return {
+    color: 'red',
+    title: `Signed ${name} out everywhere, but their sign-ins were not revoked`,
+    message: `${ended} ended, but their sign-ins could not be revoked: a device of theirs may still sign back in by itself. Please try again.`,
+  }
+}
 
 /**
  * Dashboard → All users (admins): everyone, with a make-admin button for those who are not yet, and
@@ -71,7 +82,13 @@ export function AllUsers({ me }: { me?: string }) {
           : { color: 'yellow', message: `${displayName(toSignOut)} was not signed in anywhere` },
       )
     } catch (error) {
-      notifications.show({ color: 'red', message: isApiError(error, 403) ? NOT_AUTHORIZED_SIGN_OUT : errorMessage(error) })
+      // A failed revocation still ended every session: say so, and that the revocation is to be tried again.
+      const failure = revocationFailure(error)
+      notifications.show(
+        failure
+          ? notRevokedToast(displayName(toSignOut), failure.endedCount)
+          : { color: 'red', message: isApiError(error, 403) ? NOT_AUTHORIZED_SIGN_OUT : errorMessage(error) },
+      )
     }
     setToSignOut(null)
   }

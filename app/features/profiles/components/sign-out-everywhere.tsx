@@ -2,7 +2,7 @@ import { Button, Card, Group, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
-import { isApiError } from '../../../lib/api-client'
+import { revocationFailure } from '../../../lib/revocation-failed'
 import { ConfirmModal } from '../../../components/confirm-modal'
 import { useNeedsNetwork } from '../../../components/needs-network'
 import { useSignOutEverywhere } from '../api'
@@ -15,10 +15,6 @@ interface SignOutEverywhereProps {
 }
 
 const REVOCATION_FAILED_TITLE = 'Signed out everywhere, but sign-ins were not revoked'
-
-/** A 503 that says our sessions ended and Firebase's revocation failed (docs/rest-api.md, DELETE /api/sessions). */
-const revocationFailed = (error: unknown) =>
-  isApiError(error) && (error.details as { reason?: unknown } | undefined)?.reason === 'revocation-failed'
 
 /**
  * My profile → "Sign out everywhere": after a confirmation every session of the account ends, on the
@@ -34,7 +30,7 @@ export function SignOutEverywhere({ emailVerified, onSignedOut }: SignOutEverywh
       await signOutEverywhere.mutateAsync()
     } catch (error) {
       setConfirming(false)
-      if (revocationFailed(error)) {
+      if (revocationFailure(error)) {
         // Every session ended on the server, this one too: only Firebase's revocation is to be tried again.
         await onSignedOut()
         notifications.show({ color: 'red', title: REVOCATION_FAILED_TITLE, message: errorMessage(error, 'Please try again.') })
