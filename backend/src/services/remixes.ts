@@ -205,7 +205,7 @@ async function createRemix(
       { max: REMIXES_MAX },
     )
     if (remix === 'full') throw full()
-    void deps.derivedMedia.refresh(remix._id)
+    void deps.derivedMedia.refresh(remix._id, { priority: 'remix', account: owner.email })
     return remix
   } catch (error) {
     await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
@@ -301,7 +301,7 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
     }
     if (!after) continue
     await Promise.all(Object.values(before.files).map((file) => store.files.delete(file.id).catch(() => false)))
-    await deps.derivedMedia.filesChanged(before, after)
+    await deps.derivedMedia.filesChanged(before, after, { priority: 'remake', account: after.u_email })
     return 'made'
   }
   throw new Error('the remix kept changing while it was made again')
