@@ -19,10 +19,13 @@ import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
+import { createRemixBudget, type RemixBudget } from './remix-budget'
 import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
+  /** What remixes may render (default: from config's REMIX_RENDERS_PER_DAY and REMIX_RENDER_SHARE). */
+  budget?: RemixBudget
 }
 
 export interface RemixService {
@@ -44,7 +47,18 @@ export interface RemixService {
   remakeStale(): Promise<{ remade: number }>
 }
 
-export function createRemixService(deps: RemixesDeps): RemixService {
+export function createRemixService(given: RemixesDeps): RemixService {
+  const deps: RemixesDeps & { budget: RemixBudget } = {
+    ...given,
+    budget:
+      given.budget ??
+      createRemixBudget({
+        store: given.store,
+        derivedMedia: given.derivedMedia,
+        perDay: given.config.remixRendersPerDay,
+        share: given.config.remixRenderShare,
+      }),
+  }
   const { store } = deps
   const colourChoices = createColourChoices(store)
   return {
@@ -143,11 +157,12 @@ function remixDescription(original: WumpusRecord, maker: string, recipe: Recipe)
 
 /**
  * A remix of `originalId` for `owner`, named `name` (by default "{original}, your version"): refused for a remix (remix-of-remix), at REMIXES_MAX
- * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
- * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
+ * (remixes-full), for colours of slots the original does not have (unknown-colour-slot), for caption
+ * characters the font cannot draw (caption-characters) and past the render budget (remix-budget.ts),
+ * then made (see makeRemixFiles) and stored, private.
  */
 async function createRemix(
-  deps: RemixesDeps,
+  deps: RemixesDeps & { budget: RemixBudget },
   owner: Actor & { name: string },
   originalId: string | undefined,
   recipe: Recipe,
@@ -185,10 +200,16 @@ async function createRemix(
   const originalLottie = await lottieOf(store, original.files.lottie.id)
   if (!originalLottie) throw notFound('The animation’s Lottie file is missing')
 
+  // Last: a refusal above spends nothing of the account's day.
+  await deps.budget.admit(owner.email)
+
   const stored: string[] = []
   try {
     const remixName = name ?? defaultRemixName(original.name)
-    const files = await makeRemixFiles(deps, remixName, originalLottie, recipe, owner.email, stored)
+    const started = performance.now()
+    const files = await makeRemixFiles(deps, remixName, originalLottie, recipe, owner.email, stored).finally(() =>
+      deps.budget.spent(performance.now() - started),
+    )
     const u_name = (await store.users.get(owner.email))?.user_name || owner.name
     const remix = await store.wumpuses.insertRemix(
       {
