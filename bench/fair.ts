@@ -113,7 +113,7 @@ try {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
         body: JSON.stringify({ speed: 0.5, caption: { text: `Bench ${who}-${i}`, position: 'bottom' } }),
-        signal: AbortSignal.timeout(Math.max(1, end - performance.now())),
+        signal: AbortSignal.timeout(Math.max(1, Math.ceil(end - performance.now()))),
       }).catch(() => undefined)
       if (!res) {
         statuses.set(0, (statuses.get(0) ?? 0) + 1)

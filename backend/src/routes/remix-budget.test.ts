@@ -11,7 +11,7 @@ let server: TestServer
 const ADMIN = 'admin@example.com'
 
 beforeAll(async () => {
-  server = await startTestServer({ REMIX_RENDERS_PER_DAY: '2' })
+  server = await startTestServer({ REMIX_RENDERS_PER_DAY: '2', RATE_LIMIT_FACTOR: '1' })
   await server.store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
 })
 afterAll(() => server.close())

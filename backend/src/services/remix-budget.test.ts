@@ -20,7 +20,7 @@ async function refusal(admit: Promise<void>): Promise<DomainError | undefined> {
   }
 }
 
-function budget(options: { waitingRemixes?: number; derivedMs?: number; perDay?: number; now?: () => number } = {}) {
+function budget(options: { waitingRemixes?: number; derivedMs?: number; perDay?: number; factor?: number; now?: () => number } = {}) {
   return createRemixBudget({
     store: temp.store,
     derivedMedia: {
@@ -29,6 +29,7 @@ function budget(options: { waitingRemixes?: number; derivedMs?: number; perDay?:
     },
     perDay: options.perDay ?? 3,
     share: 0.5,
+    factor: options.factor,
     now: options.now,
   })
 }
@@ -68,5 +69,11 @@ describe('remix budget', () => {
     expect(await refusal(remixes.admit('b@example.com'))).toBeUndefined()
     // The previews and chat app files of remixes count too.
     expect((await refusal(budget({ derivedMs: REMIX_SHARE_WINDOW_MS }).admit('c@example.com')))?.kind).toBe('busy')
+  })
+
+  it('lets RATE_LIMIT_FACTOR multiply the day’s renders, the backlog and the share, as it does every limit', async () => {
+    const lifted = budget({ perDay: 1, factor: 3, waitingRemixes: REMIX_BACKLOG_MAX, derivedMs: REMIX_SHARE_WINDOW_MS })
+    for (let i = 0; i < 3; i++) expect(await refusal(lifted.admit('a@example.com'))).toBeUndefined()
+    expect((await refusal(lifted.admit('a@example.com')))?.details).toMatchObject({ limit: 'remix-renders', max: 3 })
   })
 })

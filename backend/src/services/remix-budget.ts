@@ -2,7 +2,8 @@
 // window counted in the store (a restart or a delete gives none back: made renders count, not live
 // remixes); site-wide, remixes take at most REMIX_RENDER_SHARE of the render worker's time over the last
 // 10 minutes, and none start while REMIX_BACKLOG_MAX remixes wait for their previews and chat app files
-// (an admin's publish goes before those: services/render-queue.ts).
+// (an admin's publish goes before those: services/render-queue.ts). RATE_LIMIT_FACTOR multiplies all
+// three, as it does every limit (tests and benches lift them).
 import type { Store } from '../store/port'
 import { busy, rateLimited } from '../domain/errors'
 import type { DerivedMediaService } from './derived-media'
@@ -26,14 +27,18 @@ export interface RemixBudgetDeps {
   derivedMedia: Pick<DerivedMediaService, 'waiting' | 'remixRenderMs'>
   perDay: number
   share: number
+  /** RATE_LIMIT_FACTOR: multiplies the day's renders, the share's time and the backlog (default 1). */
+  factor?: number
   now?: () => number
 }
 
-export function createRemixBudget({ store, derivedMedia, perDay, share, now = Date.now }: RemixBudgetDeps): RemixBudget {
-  const perAccount = store.rateCounter({ name: 'remix-renders:account', points: perDay, durationSeconds: 24 * 3600 })
+export function createRemixBudget({ store, derivedMedia, perDay, share, factor = 1, now = Date.now }: RemixBudgetDeps): RemixBudget {
+  const rendersPerDay = Math.max(1, Math.round(perDay * factor))
+  const backlogMax = Math.max(1, Math.round(REMIX_BACKLOG_MAX * factor))
+  const perAccount = store.rateCounter({ name: 'remix-renders:account', points: rendersPerDay, durationSeconds: 24 * 3600 })
   /** This instance's renders of remixes' own files, oldest first. */
   const renders: Array<{ at: number; ms: number }> = []
-  const allowedMs = share * REMIX_SHARE_WINDOW_MS
+  const allowedMs = share * REMIX_SHARE_WINDOW_MS * factor
 
   function recentMs(): number {
     const since = now() - REMIX_SHARE_WINDOW_MS
@@ -43,7 +48,7 @@ export function createRemixBudget({ store, derivedMedia, perDay, share, now = Da
 
   return {
     async admit(account) {
-      if (derivedMedia.waiting('remix') >= REMIX_BACKLOG_MAX) {
+      if (derivedMedia.waiting('remix') >= backlogMax) {
         throw busy(`Many remixes are waiting for their files; try again in ${BACKLOG_SECONDS} s`, BACKLOG_SECONDS, {
           reason: 'remix-backlog',
           retryAfterSeconds: BACKLOG_SECONDS,
@@ -62,9 +67,9 @@ export function createRemixBudget({ store, derivedMedia, perDay, share, now = Da
       if (waitMs > 0) {
         const retryAfterSeconds = Math.ceil(waitMs / 1000)
         throw rateLimited(
-          `You have made ${perDay} remixes today, the most for one day; try again in ${Math.ceil(retryAfterSeconds / 3600)} h`,
+          `You have made ${rendersPerDay} remixes today, the most for one day; try again in ${Math.ceil(retryAfterSeconds / 3600)} h`,
           retryAfterSeconds,
-          { limit: 'remix-renders', max: perDay, retryAfterSeconds },
+          { limit: 'remix-renders', max: rendersPerDay, retryAfterSeconds },
         )
       }
     },
