@@ -5,7 +5,8 @@
 //  - Private to its owner (and admins) unless shared by link: a private remix is as unknown to anyone else,
 //    on every path that shows an animation or its files. Its file URLs carry keys (http/file-keys.ts) of a
 //    generation that each change of sharing and each renewal by its owner moves on.
-//  - Made again when the original's Lottie changes (and at start for those left behind); removed with the original.
+//  - Made again lazily after the original's Lottie changes: when someone next opens it (remakeIfStale), once
+//    per change of the original, so an edit costs only the remixes people look at; removed with the original.
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourPresets, colourSlots } from '../../../contract/remix/colours'
 import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
@@ -42,12 +43,15 @@ export interface RemixService {
   listOwn(owner: string, page: { limit: number; cursor?: string }): Promise<WumpusPage>
   /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
   colourChoices(record: WumpusRecord): Promise<ColourChoices>
-  /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-  remakeAllOf(originalId: string): Promise<void>
+  /**
+   * A remix someone opens whose original's Lottie changed since it was made is made again in the
+   * background (at the render queue's lowest priority); it answers as it is meanwhile. One remake at a
+   * time per remix, and one that failed is not tried again for the same Lottie of its original. Resolves
+   * when done (tests wait for it); never rejects.
+   */
+  remakeIfStale(record: WumpusRecord): Promise<'made' | 'current' | 'gone' | 'failed'>
   /** With an original: every remix of it goes too. */
   deleteAllOf(originalId: string): Promise<void>
-  /** At start: remixes whose original's Lottie changed without them are made again. */
-  remakeStale(): Promise<{ remade: number }>
 }
 
 export function createRemixService(given: RemixesDeps): RemixService {
@@ -60,6 +64,7 @@ export function createRemixService(given: RemixesDeps): RemixService {
         derivedMedia: given.derivedMedia,
         perDay: given.config.remixRendersPerDay,
         share: given.config.remixRenderShare,
+        factor: given.config.rateLimitFactor,
       }),
   }
   const { store } = deps
@@ -71,9 +76,8 @@ export function createRemixService(given: RemixesDeps): RemixService {
     renewKeys: (viewer, id) => renewRemixKeys(store, viewer, id),
     listOwn: (owner, page) => listOwnRemixes(store, owner, page),
     colourChoices,
-    remakeAllOf: (originalId) => remakeRemixesOf(deps, originalId),
+    remakeIfStale: createLazyRemakes(deps),
     deleteAllOf: (originalId) => deleteRemixesOf(deps, originalId),
-    remakeStale: () => remakeStaleRemixes(deps),
   }
 }
 
@@ -347,41 +351,40 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
   throw new Error('the remix kept changing while it was made again')
 }
 
-/** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
-  try {
-    await eachRemix(deps.store, { of: originalId }, async (remix) => {
-      await remakeRemix(deps, remix._id).catch((error: unknown) =>
-        deps.logger.error('making a remix again failed', { id: remix._id, of: originalId, error: String(error) }),
-      )
-    })
-  } catch (error) {
-    deps.logger.error('listing remixes to make again failed', { of: originalId, error: String(error) })
-  }
-}
+/** Remakes that failed, kept per remix with the original's Lottie they were tried for (bounded). */
+const FAILED_KEPT = 1000
 
-/**
- * At start: remixes whose files were made from a Lottie their original no longer has are made again (an
- * edit whose remakes were cut short). The store lists remixes by original, so this goes through the originals.
- */
-async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
-  let remade = 0
-  let cursor: string | undefined
-  do {
-    const page = await deps.store.wumpuses.list({ limit: REMIX_PAGE, cursor })
-    for (const original of page.items) {
-      await eachRemix(deps.store, { of: original._id }, async (remix) => {
-        if (remix.remix?.source === original.files.lottie.id) return
-        try {
-          if ((await remakeRemix(deps, remix._id)) === 'made') remade++
-        } catch (error) {
-          deps.logger.error('making a remix again failed', { id: remix._id, error: String(error) })
-        }
+/** remakeIfStale: remakes in the background the remixes people open, each once per change of its original. */
+function createLazyRemakes(deps: RemixesDeps): RemixService['remakeIfStale'] {
+  const running = new Map<string, Promise<'made' | 'current' | 'gone' | 'failed'>>()
+  const failed = new Map<string, string>()
+  return (record) => {
+    const remix = record.remix
+    if (!remix) return Promise.resolve('current')
+    const known = running.get(record._id)
+    if (known) return known
+    const remake = (async () => {
+      const original = await deps.store.wumpuses.get(remix.of)
+      if (!original) return 'gone' as const
+      const source = original.files.lottie.id
+      if (remix.source === source || failed.get(record._id) === source) return 'current' as const
+      try {
+        return await remakeRemix(deps, record._id)
+      } catch (error) {
+        if (failed.size >= FAILED_KEPT) failed.delete(failed.keys().next().value!)
+        failed.set(record._id, source)
+        deps.logger.error('making a remix again failed', { id: record._id, of: remix.of, error: String(error) })
+        return 'failed' as const
+      }
+    })()
+      .catch((error: unknown) => {
+        deps.logger.error('making a remix again failed', { id: record._id, error: String(error) })
+        return 'failed' as const
       })
-    }
-    cursor = page.nextCursor
-  } while (cursor)
-  return { remade }
+      .finally(() => running.delete(record._id))
+    running.set(record._id, remake)
+    return remake
+  }
 }
 
 /** Deletes one remix with its files and derived files; answers how many were deleted (0 or 1). */
