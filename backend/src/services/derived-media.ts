@@ -17,13 +17,15 @@
 //    uploader) and listed on the record with the facts the platform check read from them; a record
 //    only takes them while its Lottie is still the one they were made from and the job still this
 //    instance's.
+//  - An animation whose Lottie (and outlined variant) has the bytes of one made recently on this instance
+//    takes copies of that one's files instead of rendering them (services/twin-files.ts).
 //  - Files a record no longer lists are removed: the previous set when a new one lands, every one
 //    when the animation is deleted, the new one when the record refused it.
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Lottie } from '../../../contract/remix/lottie-walk'
 import { applyRecipe } from '../../../contract/remix/recipe'
-import { PLATFORM_RULES, PLATFORMS } from '../../../contract/stickers'
+import { PLATFORM_RULES, PLATFORMS, type Platform } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { pickMediaFacts } from '../../../contract/media-facts'
 import { captionFont } from '../media/render/caption-font'
@@ -33,6 +35,7 @@ import { deriveAnimation, type MadeMedia } from '../media/render/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
 import { createRenderQueue, type RenderPriority } from './render-queue'
+import { createTwinIndex, mayShareFiles, sha256Hex } from './twin-files'
 
 /**
  * Bump when the previews or exports change, so existing animations get new ones (once across the fleet).
@@ -111,6 +114,12 @@ export function fileStem(name: string): string {
 
 type Outcome = 'made' | 'failed' | 'stale'
 
+/** Previews and exports as bytes with their facts, rendered (MadeMedia) or copied from a twin. */
+interface MediaToStore {
+  previews: Record<'small' | 'large' | 'still', MadeFile>
+  exports: Array<{ platform: Platform; file?: MadeFile; notes: string[] }>
+}
+
 export function createDerivedMediaService({
   store,
   logger,
@@ -135,6 +144,8 @@ export function createDerivedMediaService({
   let closed = false
   /** Jobs this instance has taken (made or failed), for backfill's report. */
   let taken = 0
+  /** Records whose derived media were made recently, by the bytes they were made from. */
+  const twins = createTwinIndex()
   const polling = enabled && pollMs ? setInterval(() => void sweep(), pollMs) : undefined
   polling?.unref()
 
@@ -238,10 +249,16 @@ export function createDerivedMediaService({
       logger.error('the Lottie of an animation is missing', { id, lottie: source })
       return 'failed'
     }
-    let made: MadeMedia
+    let made: MediaToStore
+    let key: string
+    let twinId: string | undefined
     try {
       const outlined = await outlinedRemix(record)
-      made = await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object, outlined ? { outlined } : undefined)
+      key = `${file.info.sha256} ${outlined ? sha256Hex(JSON.stringify(outlined)) : '-'}`
+      const copied = await twinMedia(key, record)
+      twinId = copied?.twinId
+      made =
+        copied?.media ?? (await derive(JSON.parse(new TextDecoder().decode(file.bytes)) as object, outlined ? { outlined } : undefined))
     } catch (error) {
       if (record.remix) spentOnRemix(performance.now() - started)
       if (closed) return 'stale'
@@ -288,18 +305,53 @@ export function createDerivedMediaService({
     await settle(record, after, stored).catch((error: unknown) =>
       logger.error('removing replaced derived files failed', { id, error: String(error) }),
     )
-    if (record.remix) spentOnRemix(performance.now() - started)
+    if (record.remix && !twinId) spentOnRemix(performance.now() - started)
     if (!after) return 'stale'
+    twins.remember(key, id)
     logger.info('made previews and platform exports', {
       id,
       name: record.name,
       ms: Math.round(performance.now() - started),
+      ...(twinId ? { copiedFrom: twinId } : {}),
       exports: after.derived?.exports
         .filter((e) => e.file)
         .map((e) => e.platform)
         .join(' '),
     })
     return 'made'
+  }
+
+  /**
+   * Copies of the previews and exports of a record made from the same bytes (`key`: the Lottie's and the
+   * outlined variant's), while that record still has them, made by these rules, and `record`'s owner may
+   * take them (twin-files.ts); undefined when there is none.
+   */
+  async function twinMedia(key: string, record: WumpusRecord): Promise<{ media: MediaToStore; twinId: string } | undefined> {
+    const twinId = twins.get(key)
+    if (!twinId || twinId === record._id) return undefined
+    const twin = await store.wumpuses.get(twinId)
+    const derived = twin?.derived
+    if (!twin || !derived?.previews || derived.error || derived.version !== DERIVED_MEDIA_VERSION) return undefined
+    if (derived.source !== twin.files.lottie.id || !mayShareFiles(twin, record.u_email)) return undefined
+    if ((await store.files.info(derived.source))?.sha256 !== key.split(' ')[0]) return undefined
+    const copy = async (file: DerivedFile) => {
+      const read = await store.files.read(file.id)
+      if (!read) throw new Error('gone')
+      return { bytes: read.bytes, facts: pickMediaFacts(file) }
+    }
+    try {
+      const { small, large, still } = derived.previews
+      const media: MediaToStore = {
+        previews: { small: await copy(small), large: await copy(large), still: await copy(still) },
+        exports: [],
+      }
+      for (const e of derived.exports)
+        media.exports.push({ platform: e.platform, notes: e.notes, ...(e.file ? { file: await copy(e.file) } : {}) })
+      return { media, twinId }
+    } catch {
+      // A file of the twin went meanwhile (it was edited or deleted): render instead.
+      return undefined
+    }
   }
 
   /**

@@ -22,6 +22,7 @@ import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAni
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
 import { createRemixBudget, type RemixBudget } from './remix-budget'
+import { createTwinIndex, mayShareFiles, sha256Hex, type TwinIndex } from './twin-files'
 import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface RemixesDeps extends AnimationFilesDeps {
@@ -29,6 +30,9 @@ export interface RemixesDeps extends AnimationFilesDeps {
   /** What remixes may render (default: from config's REMIX_RENDERS_PER_DAY and REMIX_RENDER_SHARE). */
   budget?: RemixBudget
 }
+
+/** The service's own parts beside its deps: the render budget and the recent remixes by their Lottie's bytes. */
+type RemixWork = RemixesDeps & { budget: RemixBudget; twins: TwinIndex }
 
 export interface RemixService {
   /** A remix of an original for its owner, named `name` or "{original}, your version" (createRemix: its refusals, its files made, stored private). */
@@ -55,8 +59,9 @@ export interface RemixService {
 }
 
 export function createRemixService(given: RemixesDeps): RemixService {
-  const deps: RemixesDeps & { budget: RemixBudget } = {
+  const deps: RemixWork = {
     ...given,
+    twins: createTwinIndex(),
     budget:
       given.budget ??
       createRemixBudget({
@@ -133,28 +138,76 @@ export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.o
   return applyRecipe(original, recipe, { font: captionFont(), outline })
 }
 
+/** How makeRemixFiles may save a render: the recent remixes by their Lottie's bytes, and what to do before rendering. */
+interface RemixMaking {
+  twins: TwinIndex
+  /** Called only when the GIF and APNG must be rendered (not when a twin's are copied): the render budget's admission. */
+  beforeRender?: () => Promise<void>
+  /** The time that rendering took, succeeded or not. */
+  afterRender?: (ms: number) => void
+}
+
 /**
  * Makes the remix's GIF, APNG and Lottie from the original's Lottie: the edited Lottie is judged like an
- * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (busy when
- * full). Every stored id lands in `stored`, so the caller removes them when the record does not come.
+ * uploaded one (size, structure, complexity); GIF and APNG are copies of a twin's (a remix whose Lottie has
+ * the same bytes, twin-files.ts) or come from the render queue (busy when full). Every stored id lands in
+ * `stored`, so the caller removes them when the record does not come. Answers the files and the Lottie's
+ * sha256 (twins are remembered by it).
  */
 async function makeRemixFiles(
   deps: AnimationFilesDeps,
+  making: RemixMaking,
   remixName: string,
   originalLottie: Lottie,
   recipe: Recipe,
   owner: string,
   stored: string[],
-): Promise<WumpusRecord['files']> {
+): Promise<{ files: WumpusRecord['files']; key: string }> {
   const bytes = new TextEncoder().encode(JSON.stringify(remixLottie(originalLottie, recipe)))
   checkedAnimationFile(deps.config, 'lottie', bytes)
   const name = fileStem(remixName)
-  const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
-  stored.push(rendered.gif.file.id, rendered.apng.file.id)
+  const key = sha256Hex(bytes)
+  const ref = ({ id, filename }: FileRef): FileRef => ({ id, filename })
+  let made = await copiedTwinFiles(deps, making.twins, key, name, owner, stored)
+  if (!made) {
+    await making.beforeRender?.()
+    const started = performance.now()
+    try {
+      const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
+      stored.push(rendered.gif.file.id, rendered.apng.file.id)
+      made = { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file) }
+    } finally {
+      making.afterRender?.(performance.now() - started)
+    }
+  }
   const lottie = await storeAnimationFile(deps.store, bytes, 'lottie', name, owner)
   stored.push(lottie.id)
-  const ref = ({ id, filename }: FileRef): FileRef => ({ id, filename })
-  return { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file), lottie: ref(lottie) }
+  return { files: { ...made, lottie: ref(lottie) }, key }
+}
+
+/** Copies of the GIF and APNG of a remix whose Lottie has these bytes (`key`), when there is one `owner` may take. */
+async function copiedTwinFiles(
+  deps: AnimationFilesDeps,
+  twins: TwinIndex,
+  key: string,
+  name: string,
+  owner: string,
+  stored: string[],
+): Promise<Pick<WumpusRecord['files'], 'gif' | 'apng'> | undefined> {
+  const twinId = twins.get(key)
+  const twin = twinId ? await deps.store.wumpuses.get(twinId) : undefined
+  if (!twin?.remix || !mayShareFiles(twin, owner)) return undefined
+  const lottie = await deps.store.files.info(twin.files.lottie.id)
+  if (lottie?.sha256 !== key) return undefined
+  const copies: Partial<Pick<WumpusRecord['files'], 'gif' | 'apng'>> = {}
+  for (const format of ['gif', 'apng'] as const) {
+    const file = await deps.store.files.read(twin.files[format].id)
+    if (!file) return undefined
+    const copy = await storeAnimationFile(deps.store, file.bytes, format, name, owner)
+    stored.push(copy.id)
+    copies[format] = { id: copy.id, filename: copy.filename }
+  }
+  return copies as Pick<WumpusRecord['files'], 'gif' | 'apng'>
 }
 
 /** A remix's description: whose version of what it is, and what it changes. */
@@ -170,7 +223,7 @@ function remixDescription(original: WumpusRecord, maker: string, recipe: Recipe)
  * then made (see makeRemixFiles) and stored, private.
  */
 async function createRemix(
-  deps: RemixesDeps & { budget: RemixBudget },
+  deps: RemixWork,
   owner: Actor & { name: string },
   originalId: string | undefined,
   recipe: Recipe,
@@ -208,15 +261,22 @@ async function createRemix(
   const originalLottie = await lottieOf(store, original.files.lottie.id)
   if (!originalLottie) throw notFound('The animation’s Lottie file is missing')
 
-  // Last: a refusal above spends nothing of the account's day.
-  await deps.budget.admit(owner.email)
-
   const stored: string[] = []
   try {
     const remixName = name ?? defaultRemixName(original.name)
-    const started = performance.now()
-    const files = await makeRemixFiles(deps, remixName, originalLottie, recipe, owner.email, stored).finally(() =>
-      deps.budget.spent(performance.now() - started),
+    const { files, key } = await makeRemixFiles(
+      deps,
+      {
+        twins: deps.twins,
+        // Last: a refusal above spends nothing of the account's day; a twin's copies spend none of it.
+        beforeRender: () => deps.budget.admit(owner.email),
+        afterRender: (ms) => deps.budget.spent(ms),
+      },
+      remixName,
+      originalLottie,
+      recipe,
+      owner.email,
+      stored,
     )
     const u_name = (await store.users.get(owner.email))?.user_name || owner.name
     const remix = await store.wumpuses.insertRemix(
@@ -234,6 +294,7 @@ async function createRemix(
       { max: REMIXES_MAX },
     )
     if (remix === 'full') throw full()
+    deps.twins.remember(key, remix._id)
     void deps.derivedMedia.refresh(remix._id, { priority: 'remix', account: owner.email })
     return remix
   } catch (error) {
@@ -307,7 +368,7 @@ async function eachRemix(store: Store, options: { of: string }, visit: (remix: W
  * The record takes the new files only while its files are still those read (else it starts over); the
  * files it let go are removed, the previews and chat app files follow.
  */
-async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
+async function remakeRemix(deps: RemixWork, remixId: string): Promise<'made' | 'current' | 'gone'> {
   const { store } = deps
   for (let attempt = 1; attempt <= REMAKE_ATTEMPTS; attempt++) {
     const before = await store.wumpuses.get(remixId)
@@ -319,18 +380,27 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
     if (!originalLottie) continue
     const stored: string[] = []
     let after: WumpusRecord | undefined
+    let key: string | undefined
     try {
       // Remixes made before they had names of their own are called as their original: their files say "remix".
       const fileName = before.name === original.name ? `${original.name} remix` : before.name
-      const files = await makeRemixFiles(deps, fileName, originalLottie, before.remix.recipe, before.u_email, stored).catch(
-        async (error: unknown) => {
-          // A busy render queue is waited out here: a remake has no one to answer 503 to.
-          if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
-          await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
-          return undefined
-        },
-      )
-      if (!files) continue
+      const made = await makeRemixFiles(
+        deps,
+        { twins: deps.twins },
+        fileName,
+        originalLottie,
+        before.remix.recipe,
+        before.u_email,
+        stored,
+      ).catch(async (error: unknown) => {
+        // A busy render queue is waited out here: a remake has no one to answer 503 to.
+        if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
+        await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
+        return undefined
+      })
+      if (!made) continue
+      const { files } = made
+      key = made.key
       // Read again just before writing, so a change of sharing made while rendering is kept.
       const latest = await store.wumpuses.get(remixId)
       if (latest?.remix) {
@@ -344,6 +414,7 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
       if (!after) await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
     }
     if (!after) continue
+    if (key) deps.twins.remember(key, remixId)
     await Promise.all(Object.values(before.files).map((file) => store.files.delete(file.id).catch(() => false)))
     await deps.derivedMedia.filesChanged(before, after, { priority: 'remake', account: after.u_email })
     return 'made'
@@ -355,7 +426,7 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
 const FAILED_KEPT = 1000
 
 /** remakeIfStale: remakes in the background the remixes people open, each once per change of its original. */
-function createLazyRemakes(deps: RemixesDeps): RemixService['remakeIfStale'] {
+function createLazyRemakes(deps: RemixWork): RemixService['remakeIfStale'] {
   const running = new Map<string, Promise<'made' | 'current' | 'gone' | 'failed'>>()
   const failed = new Map<string, string>()
   return (record) => {
