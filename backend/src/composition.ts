@@ -11,7 +11,7 @@ import { createRateLimits } from './http/rate-limit'
 import type { Logger } from './logger'
 import type { RouteDeps } from './routes/route-deps'
 import { createAccountService } from './services/accounts'
-import { createAnimationFileService } from './services/animation-files'
+import { checkedAnimationFile, createAnimationFileService } from './services/animation-files'
 import { createAuditLog } from './services/audit'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createDownloadCounter, type DownloadCounter } from './services/download-counts'
@@ -53,7 +53,12 @@ export function createRouteDeps({
   verifyIdToken = defaultIdTokenVerifier(config),
   downloads = createDownloadCounter(store, { logger }),
   renderPollMs,
-  derivedMedia = createDerivedMediaService({ store, logger, pollMs: renderPollMs }),
+  derivedMedia = createDerivedMediaService({
+    store,
+    logger,
+    pollMs: renderPollMs,
+    checkLottie: (bytes) => void checkedAnimationFile(config, 'lottie', bytes),
+  }),
   now,
   revokeSignIns = defaultSignInRevoker(config),
 }: AppDeps): RouteDeps {

@@ -24,6 +24,10 @@ export interface Config {
   rateLimitFactor: number
   /** How often to look in the store for derived media left to make (another instance's publish or job); 0: only at start and after edits. */
   renderPollSeconds: number
+  /** Remix renders one account may ask for per day (deleting a remix gives none back). */
+  remixRendersPerDay: number
+  /** The most of the render worker's time remixes may take over the last 10 minutes (0.5: half). */
+  remixRenderShare: number
   /** A costly public answer (still picture, pack, pack ZIP) whose client takes none of it for this long is cut off. */
   sendTimeoutSeconds: number
   adminEmails: string[]
@@ -118,6 +122,8 @@ const envSchema = z.object({
     .min(0)
     .max(24 * 3600)
     .default(30),
+  REMIX_RENDERS_PER_DAY: z.coerce.number({ message: 'must be a number' }).int().min(1).max(100_000).default(30),
+  REMIX_RENDER_SHARE: z.coerce.number({ message: 'must be a number between 0.05 and 1' }).min(0.05).max(1).default(0.5),
   SEND_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(3600).default(30),
   ADMIN_EMAILS: z
     .string()
@@ -216,6 +222,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleSeconds: e.SESSION_IDLE_SECONDS,
     rateLimitFactor: e.RATE_LIMIT_FACTOR,
     renderPollSeconds: e.RENDER_POLL_SECONDS,
+    remixRendersPerDay: e.REMIX_RENDERS_PER_DAY,
+    remixRenderShare: e.REMIX_RENDER_SHARE,
     sendTimeoutSeconds: e.SEND_TIMEOUT_SECONDS,
     adminEmails: e.ADMIN_EMAILS,
     firebase: {

@@ -60,11 +60,6 @@ async function main() {
   const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
-  // Remixes whose original's Lottie changed while the remakes were cut short (a stop, a crash), in the background.
-  void deps.remixes.remakeStale().then(
-    ({ remade }) => remade > 0 && logger.info('remixes made again', { remade }),
-    (error: unknown) => logger.error('making remixes again failed', { error: String(error) }),
-  )
 
   let stopping = false
   const stop = async (signal: string) => {

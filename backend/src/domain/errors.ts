@@ -21,6 +21,8 @@ export type DomainErrorKind =
   | 'wrong-type'
   /** A pack that breaks a chat platform's pack rules (422). */
   | 'does-not-fit'
+  /** A budget of this caller's is spent: try again after `retryAfterSeconds` (429). */
+  | 'rate-limited'
   /** Too much work queued: try again after `retryAfterSeconds` (503). */
   | 'busy'
   /** Something the rules depend on is out of reach now: the store, the disk, the identity provider (503). */
@@ -32,7 +34,7 @@ export class DomainError extends Error {
     message: string,
     /** Machine-readable detail, sent to the client as it is. */
     readonly details?: unknown,
-    /** When to try again (busy, unavailable). */
+    /** When to try again (rate-limited, busy, unavailable). */
     readonly retryAfterSeconds?: number,
   ) {
     super(message)
@@ -48,6 +50,8 @@ export const conflict = (message: string, details?: unknown) => new DomainError(
 export const tooLarge = (message: string, details?: unknown) => new DomainError('too-large', message, details)
 export const wrongType = (message: string, details?: unknown) => new DomainError('wrong-type', message, details)
 export const doesNotFit = (message: string, details?: unknown) => new DomainError('does-not-fit', message, details)
+export const rateLimited = (message: string, retryAfterSeconds: number, details?: unknown) =>
+  new DomainError('rate-limited', message, details, retryAfterSeconds)
 export const busy = (message: string, retryAfterSeconds: number, details?: unknown) =>
   new DomainError('busy', message, details, retryAfterSeconds)
 export const unavailable = (message: string, details?: unknown) => new DomainError('unavailable', message, details)

@@ -13,6 +13,7 @@ describe('toHttpError', () => {
       'too-large': ['PAYLOAD_TOO_LARGE', 413],
       'wrong-type': ['UNSUPPORTED_MEDIA_TYPE', 415],
       'does-not-fit': ['PACK_NOT_FIT', 422],
+      'rate-limited': ['RATE_LIMITED', 429],
       busy: ['SERVER_BUSY', 503],
       unavailable: ['STORE_UNAVAILABLE', 503],
     }

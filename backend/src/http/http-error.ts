@@ -39,6 +39,7 @@ const CODE_OF: Record<DomainErrorKind, ErrorCode> = {
   'too-large': 'PAYLOAD_TOO_LARGE',
   'wrong-type': 'UNSUPPORTED_MEDIA_TYPE',
   'does-not-fit': 'PACK_NOT_FIT',
+  'rate-limited': 'RATE_LIMITED',
   busy: 'SERVER_BUSY',
   unavailable: 'STORE_UNAVAILABLE',
 }

@@ -357,16 +357,20 @@ describe('remixes over HTTP', () => {
     expect(await items(other.token)).toEqual([original._id])
   })
 
-  it('makes remixes again when the original’s Lottie changes, and removes them with the original', async () => {
+  it('makes a remix again when it is next opened after the original’s Lottie changed, not before, and removes remixes with the original', async () => {
     const owner = await someone()
     const ball = await publish('Changing Ball')
     const id = await remix(ball._id, owner.token, { mirror: true })
+    const unopened = await remix(ball._id, owner.token, { speed: 2 })
     const before = (await server.store.wumpuses.get(id))!
     const edit = await call('PUT', `/api/wumpuses/${ball._id}`, admin, {
       files: { lottie: await uploadLottie(lottieBytes({ op: 30 })) },
     })
     expect(edit.status, await edit.clone().text()).toBe(200)
     const lottieId = (await server.store.wumpuses.get(ball._id))!.files.lottie.id
+    // Opening it answers it as it is, and starts its remake.
+    const opened = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, owner.token)).json())
+    expect(opened.lottie).toContain(before.files.lottie.id)
     const after = await vi.waitFor(
       async () => {
         const record = (await server.store.wumpuses.get(id))!
@@ -379,21 +383,25 @@ describe('remixes over HTTP', () => {
     expect(await stored(fileIds(before))).toEqual([false, false, false])
     const shown = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, owner.token)).json())
     expect(((await (await call('GET', shown.lottie, owner.token)).json()) as { op: number }).op).toBe(30)
+    // The remix nobody opened is as it was: the edit cost nothing for it.
+    expect((await server.store.wumpuses.get(unopened))!.remix!.source).toBe(before.remix!.source)
 
     await server.derivedMedia.idle()
+    const unopenedRecord = (await server.store.wumpuses.get(unopened))!
     expect((await call('DELETE', `/api/wumpus/${ball._id}`, admin)).status).toBe(200)
     expect(await server.store.wumpuses.get(id)).toBeUndefined()
-    expect(await stored(fileIds(after))).toEqual([false, false, false])
+    expect(await server.store.wumpuses.get(unopened)).toBeUndefined()
+    expect(await stored([...fileIds(after), ...fileIds(unopenedRecord)])).toEqual([false, false, false, false, false, false])
     // The render worker makes the original's and the remix's previews and exports first: slow on 2 cores.
   }, 120_000)
 })
 
 describe('remixes left behind', () => {
-  it('are made again at start when their original’s Lottie changed without them', async () => {
+  it('are made again when opened, once per change of their original, after a restart too', async () => {
     const owner = await someone()
     const ball = await publish('Restarted Ball')
     const id = await remix(ball._id, owner.token)
-    // The original's Lottie changed while no remake ran (a crash right after the edit).
+    // The original's Lottie changed while this server did not run (another instance's edit, a restart).
     const record = (await server.store.wumpuses.get(ball._id))!
     const next = await server.store.files.put({
       bytes: lottieBytes({ op: 20 }),
@@ -409,9 +417,37 @@ describe('remixes left behind', () => {
       logger: createLogger('silent'),
       derivedMedia: server.derivedMedia,
     })
-    expect(await remixes.remakeStale()).toEqual({ remade: 1 })
+    const stale = (await server.store.wumpuses.get(id))!
+    // Two opens at once make it once.
+    expect(await Promise.all([remixes.remakeIfStale(stale), remixes.remakeIfStale(stale)])).toEqual(['made', 'made'])
     expect((await server.store.wumpuses.get(id))!.remix!.source).toBe(next.id)
-    expect(await remixes.remakeStale()).toEqual({ remade: 0 })
+    expect(await remixes.remakeIfStale((await server.store.wumpuses.get(id))!)).toBe('current')
+  }, 60_000)
+
+  it('are not tried again after a failed remake until their original changes again', async () => {
+    const owner = await someone()
+    const ball = await publish('Broken Ball')
+    const id = await remix(ball._id, owner.token)
+    const record = (await server.store.wumpuses.get(ball._id))!
+    // A Lottie file the remake cannot read.
+    const broken = await server.store.files.put({
+      bytes: new TextEncoder().encode('{"not": "a lottie"'),
+      contentType: 'application/json',
+      filename: 'broken.json',
+      owner: ADMIN,
+      purpose: 'animation',
+    })
+    await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: broken.id, filename: broken.filename } } })
+    const remixes = createRemixService({
+      store: server.store,
+      config: server.config,
+      logger: createLogger('silent'),
+      derivedMedia: server.derivedMedia,
+    })
+    const stale = (await server.store.wumpuses.get(id))!
+    expect(await remixes.remakeIfStale(stale)).toBe('failed')
+    expect(await remixes.remakeIfStale(stale)).toBe('current')
+    expect((await server.store.wumpuses.get(id))!.files).toEqual(stale.files)
   }, 60_000)
 })
 

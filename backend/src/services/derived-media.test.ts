@@ -219,4 +219,53 @@ describe('derived media service', () => {
     expect(seen.get('off')).toBeUndefined()
     expect(seen.get('bounce')).toBeUndefined()
   })
+  it('copies the files of an animation made from the same bytes instead of rendering them again, never from someone else’s private remix', async () => {
+    const calls: string[] = []
+    const derive = async (lottie: object): Promise<MadeMedia> => {
+      calls.push((lottie as { nm: string }).nm)
+      const file = {
+        bytes: new Uint8Array([calls.length, 7, 7]),
+        facts: { contentType: 'image/webp', bytes: 3, width: 1, height: 1, frames: 1, durationMs: 0 },
+      }
+      return {
+        previews: { small: file, large: file, still: file },
+        exports: [{ platform: 'discord', file: { ...file, facts: { ...file.facts, contentType: 'image/png' } }, notes: ['a note'] }],
+        timings: {} as MadeMedia['timings'],
+      } as MadeMedia
+    }
+    const made = createDerivedMediaService({ store, logger, derive })
+    const first = await animation('First Twin', lottieBytes({ nm: 'twin' }))
+    const second = await animation('Second Twin', lottieBytes({ nm: 'twin' }))
+    await made.refresh(first._id)
+    await made.refresh(second._id)
+    expect(calls).toEqual(['twin'])
+    const a = (await store.wumpuses.get(first._id))!.derived!
+    const b = (await store.wumpuses.get(second._id))!.derived!
+    expect(b.exports).toEqual([
+      { platform: 'discord', notes: ['a note'], file: expect.objectContaining({ contentType: 'image/png', bytes: 3 }) },
+    ])
+    expect(b.exports[0]!.file!.filename).toBe('second-twin.discord.png')
+    // Copies of their own: the first's files can go without taking the second's.
+    expect(derivedFileIds(b).some((id) => derivedFileIds(a).includes(id))).toBe(false)
+    for (const [i, id] of derivedFileIds(a).entries()) {
+      expect((await store.files.read(derivedFileIds(b)[i]!))!.bytes).toEqual((await store.files.read(id))!.bytes)
+    }
+
+    // Someone else's private remix with those bytes is rendered for, not copied from.
+    const secret = await animation('Secret', lottieBytes({ nm: 'secret' }))
+    await store.wumpuses.delete(secret._id)
+    const remix = await store.wumpuses.insertRemix(
+      {
+        ...secret,
+        u_email: 'someone-else@example.com',
+        remix: { of: first._id, recipe: { outline: false }, source: first.files.lottie.id, visibility: 'private' },
+      },
+      { max: 10 },
+    )
+    await made.refresh((remix as WumpusRecord)._id)
+    const mine = await animation('Mine', lottieBytes({ nm: 'secret' }))
+    await made.refresh(mine._id)
+    expect(calls).toEqual(['twin', 'secret', 'secret'])
+    await made.close()
+  })
 })

@@ -5,7 +5,8 @@
 //  - Private to its owner (and admins) unless shared by link: a private remix is as unknown to anyone else,
 //    on every path that shows an animation or its files. Its file URLs carry keys (http/file-keys.ts) of a
 //    generation that each change of sharing and each renewal by its owner moves on.
-//  - Made again when the original's Lottie changes (and at start for those left behind); removed with the original.
+//  - Made again lazily after the original's Lottie changes: when someone next opens it (remakeIfStale), once
+//    per change of the original, so an edit costs only the remixes people look at; removed with the original.
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourPresets, colourSlots } from '../../../contract/remix/colours'
 import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
@@ -20,11 +21,18 @@ import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
+import { createRemixBudget, type RemixBudget } from './remix-budget'
+import { createTwinIndex, mayShareFiles, sha256Hex, type TwinIndex } from './twin-files'
 import { DomainError, conflict, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
+  /** What remixes may render (default: from config's REMIX_RENDERS_PER_DAY and REMIX_RENDER_SHARE). */
+  budget?: RemixBudget
 }
+
+/** The service's own parts beside its deps: the render budget and the recent remixes by their Lottie's bytes. */
+type RemixWork = RemixesDeps & { budget: RemixBudget; twins: TwinIndex }
 
 export interface RemixService {
   /** A remix of an original for its owner, named `name` or "{original}, your version" (createRemix: its refusals, its files made, stored private). */
@@ -39,15 +47,31 @@ export interface RemixService {
   listOwn(owner: string, page: { limit: number; cursor?: string }): Promise<WumpusPage>
   /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
   colourChoices(record: WumpusRecord): Promise<ColourChoices>
-  /** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-  remakeAllOf(originalId: string): Promise<void>
+  /**
+   * A remix someone opens whose original's Lottie changed since it was made is made again in the
+   * background (at the render queue's lowest priority); it answers as it is meanwhile. One remake at a
+   * time per remix, and one that failed is not tried again for the same Lottie of its original. Resolves
+   * when done (tests wait for it); never rejects.
+   */
+  remakeIfStale(record: WumpusRecord): Promise<'made' | 'current' | 'gone' | 'failed'>
   /** With an original: every remix of it goes too. */
   deleteAllOf(originalId: string): Promise<void>
-  /** At start: remixes whose original's Lottie changed without them are made again. */
-  remakeStale(): Promise<{ remade: number }>
 }
 
-export function createRemixService(deps: RemixesDeps): RemixService {
+export function createRemixService(given: RemixesDeps): RemixService {
+  const deps: RemixWork = {
+    ...given,
+    twins: createTwinIndex(),
+    budget:
+      given.budget ??
+      createRemixBudget({
+        store: given.store,
+        derivedMedia: given.derivedMedia,
+        perDay: given.config.remixRendersPerDay,
+        share: given.config.remixRenderShare,
+        factor: given.config.rateLimitFactor,
+      }),
+  }
   const { store } = deps
   const colourChoices = createColourChoices(store)
   return {
@@ -57,9 +81,8 @@ export function createRemixService(deps: RemixesDeps): RemixService {
     renewKeys: (viewer, id) => renewRemixKeys(store, viewer, id),
     listOwn: (owner, page) => listOwnRemixes(store, owner, page),
     colourChoices,
-    remakeAllOf: (originalId) => remakeRemixesOf(deps, originalId),
+    remakeIfStale: createLazyRemakes(deps),
     deleteAllOf: (originalId) => deleteRemixesOf(deps, originalId),
-    remakeStale: () => remakeStaleRemixes(deps),
   }
 }
 
@@ -115,28 +138,76 @@ export function remixLottie(original: Lottie, recipe: Recipe, outline = recipe.o
   return applyRecipe(original, recipe, { font: captionFont(), outline })
 }
 
+/** How makeRemixFiles may save a render: the recent remixes by their Lottie's bytes, and what to do before rendering. */
+interface RemixMaking {
+  twins: TwinIndex
+  /** Called only when the GIF and APNG must be rendered (not when a twin's are copied): the render budget's admission. */
+  beforeRender?: () => Promise<void>
+  /** The time that rendering took, succeeded or not. */
+  afterRender?: (ms: number) => void
+}
+
 /**
  * Makes the remix's GIF, APNG and Lottie from the original's Lottie: the edited Lottie is judged like an
- * uploaded one (size, structure, complexity), GIF and APNG come from the render queue (busy when
- * full). Every stored id lands in `stored`, so the caller removes them when the record does not come.
+ * uploaded one (size, structure, complexity); GIF and APNG are copies of a twin's (a remix whose Lottie has
+ * the same bytes, twin-files.ts) or come from the render queue (busy when full). Every stored id lands in
+ * `stored`, so the caller removes them when the record does not come. Answers the files and the Lottie's
+ * sha256 (twins are remembered by it).
  */
 async function makeRemixFiles(
   deps: AnimationFilesDeps,
+  making: RemixMaking,
   remixName: string,
   originalLottie: Lottie,
   recipe: Recipe,
   owner: string,
   stored: string[],
-): Promise<WumpusRecord['files']> {
+): Promise<{ files: WumpusRecord['files']; key: string }> {
   const bytes = new TextEncoder().encode(JSON.stringify(remixLottie(originalLottie, recipe)))
   checkedAnimationFile(deps.config, 'lottie', bytes)
   const name = fileStem(remixName)
-  const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
-  stored.push(rendered.gif.file.id, rendered.apng.file.id)
+  const key = sha256Hex(bytes)
+  const ref = ({ id, filename }: FileRef): FileRef => ({ id, filename })
+  let made = await copiedTwinFiles(deps, making.twins, key, name, owner, stored)
+  if (!made) {
+    await making.beforeRender?.()
+    const started = performance.now()
+    try {
+      const rendered = await renderAndStore(deps.store, bytes, name, owner, deps.logger)
+      stored.push(rendered.gif.file.id, rendered.apng.file.id)
+      made = { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file) }
+    } finally {
+      making.afterRender?.(performance.now() - started)
+    }
+  }
   const lottie = await storeAnimationFile(deps.store, bytes, 'lottie', name, owner)
   stored.push(lottie.id)
-  const ref = ({ id, filename }: FileRef): FileRef => ({ id, filename })
-  return { gif: ref(rendered.gif.file), apng: ref(rendered.apng.file), lottie: ref(lottie) }
+  return { files: { ...made, lottie: ref(lottie) }, key }
+}
+
+/** Copies of the GIF and APNG of a remix whose Lottie has these bytes (`key`), when there is one `owner` may take. */
+async function copiedTwinFiles(
+  deps: AnimationFilesDeps,
+  twins: TwinIndex,
+  key: string,
+  name: string,
+  owner: string,
+  stored: string[],
+): Promise<Pick<WumpusRecord['files'], 'gif' | 'apng'> | undefined> {
+  const twinId = twins.get(key)
+  const twin = twinId ? await deps.store.wumpuses.get(twinId) : undefined
+  if (!twin?.remix || !mayShareFiles(twin, owner)) return undefined
+  const lottie = await deps.store.files.info(twin.files.lottie.id)
+  if (lottie?.sha256 !== key) return undefined
+  const copies: Partial<Pick<WumpusRecord['files'], 'gif' | 'apng'>> = {}
+  for (const format of ['gif', 'apng'] as const) {
+    const file = await deps.store.files.read(twin.files[format].id)
+    if (!file) return undefined
+    const copy = await storeAnimationFile(deps.store, file.bytes, format, name, owner)
+    stored.push(copy.id)
+    copies[format] = { id: copy.id, filename: copy.filename }
+  }
+  return copies as Pick<WumpusRecord['files'], 'gif' | 'apng'>
 }
 
 /** A remix's description: whose version of what it is, and what it changes. */
@@ -147,11 +218,12 @@ function remixDescription(original: WumpusRecord, maker: string, recipe: Recipe)
 
 /**
  * A remix of `originalId` for `owner`, named `name` (by default "{original}, your version"): refused for a remix (remix-of-remix), at REMIXES_MAX
- * (remixes-full), for colours of slots the original does not have (unknown-colour-slot) and for caption
- * characters the font cannot draw (caption-characters), then made (see makeRemixFiles) and stored, private.
+ * (remixes-full), for colours of slots the original does not have (unknown-colour-slot), for caption
+ * characters the font cannot draw (caption-characters) and past the render budget (remix-budget.ts),
+ * then made (see makeRemixFiles) and stored, private.
  */
 async function createRemix(
-  deps: RemixesDeps,
+  deps: RemixWork,
   owner: Actor & { name: string },
   originalId: string | undefined,
   recipe: Recipe,
@@ -192,7 +264,20 @@ async function createRemix(
   const stored: string[] = []
   try {
     const remixName = name ?? defaultRemixName(original.name)
-    const files = await makeRemixFiles(deps, remixName, originalLottie, recipe, owner.email, stored)
+    const { files, key } = await makeRemixFiles(
+      deps,
+      {
+        twins: deps.twins,
+        // Last: a refusal above spends nothing of the account's day; a twin's copies spend none of it.
+        beforeRender: () => deps.budget.admit(owner.email),
+        afterRender: (ms) => deps.budget.spent(ms),
+      },
+      remixName,
+      originalLottie,
+      recipe,
+      owner.email,
+      stored,
+    )
     const u_name = (await store.users.get(owner.email))?.user_name || owner.name
     const remix = await store.wumpuses.insertRemix(
       {
@@ -209,7 +294,8 @@ async function createRemix(
       { max: REMIXES_MAX },
     )
     if (remix === 'full') throw full()
-    void deps.derivedMedia.refresh(remix._id)
+    deps.twins.remember(key, remix._id)
+    void deps.derivedMedia.refresh(remix._id, { priority: 'remix', account: owner.email })
     return remix
   } catch (error) {
     await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
@@ -282,7 +368,7 @@ async function eachRemix(store: Store, options: { of: string }, visit: (remix: W
  * The record takes the new files only while its files are still those read (else it starts over); the
  * files it let go are removed, the previews and chat app files follow.
  */
-async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' | 'current' | 'gone'> {
+async function remakeRemix(deps: RemixWork, remixId: string): Promise<'made' | 'current' | 'gone'> {
   const { store } = deps
   for (let attempt = 1; attempt <= REMAKE_ATTEMPTS; attempt++) {
     const before = await store.wumpuses.get(remixId)
@@ -294,18 +380,27 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
     if (!originalLottie) continue
     const stored: string[] = []
     let after: WumpusRecord | undefined
+    let key: string | undefined
     try {
       // Remixes made before they had names of their own are called as their original: their files say "remix".
       const fileName = before.name === original.name ? `${original.name} remix` : before.name
-      const files = await makeRemixFiles(deps, fileName, originalLottie, before.remix.recipe, before.u_email, stored).catch(
-        async (error: unknown) => {
-          // A busy render queue is waited out here: a remake has no one to answer 503 to.
-          if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
-          await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
-          return undefined
-        },
-      )
-      if (!files) continue
+      const made = await makeRemixFiles(
+        deps,
+        { twins: deps.twins },
+        fileName,
+        originalLottie,
+        before.remix.recipe,
+        before.u_email,
+        stored,
+      ).catch(async (error: unknown) => {
+        // A busy render queue is waited out here: a remake has no one to answer 503 to.
+        if (!(error instanceof DomainError) || error.kind !== 'busy' || attempt === REMAKE_ATTEMPTS) throw error
+        await new Promise((resolve) => setTimeout(resolve, (error.retryAfterSeconds ?? 1) * 1000))
+        return undefined
+      })
+      if (!made) continue
+      const { files } = made
+      key = made.key
       // Read again just before writing, so a change of sharing made while rendering is kept.
       const latest = await store.wumpuses.get(remixId)
       if (latest?.remix) {
@@ -319,48 +414,48 @@ async function remakeRemix(deps: RemixesDeps, remixId: string): Promise<'made' |
       if (!after) await Promise.all(stored.map((id) => store.files.delete(id).catch(() => false)))
     }
     if (!after) continue
+    if (key) deps.twins.remember(key, remixId)
     await Promise.all(Object.values(before.files).map((file) => store.files.delete(file.id).catch(() => false)))
-    await deps.derivedMedia.filesChanged(before, after)
+    await deps.derivedMedia.filesChanged(before, after, { priority: 'remake', account: after.u_email })
     return 'made'
   }
   throw new Error('the remix kept changing while it was made again')
 }
 
-/** After an original's Lottie changed: its remixes are made again, one at a time; failures are logged. */
-async function remakeRemixesOf(deps: RemixesDeps, originalId: string): Promise<void> {
-  try {
-    await eachRemix(deps.store, { of: originalId }, async (remix) => {
-      await remakeRemix(deps, remix._id).catch((error: unknown) =>
-        deps.logger.error('making a remix again failed', { id: remix._id, of: originalId, error: String(error) }),
-      )
-    })
-  } catch (error) {
-    deps.logger.error('listing remixes to make again failed', { of: originalId, error: String(error) })
-  }
-}
+/** Remakes that failed, kept per remix with the original's Lottie they were tried for (bounded). */
+const FAILED_KEPT = 1000
 
-/**
- * At start: remixes whose files were made from a Lottie their original no longer has are made again (an
- * edit whose remakes were cut short). The store lists remixes by original, so this goes through the originals.
- */
-async function remakeStaleRemixes(deps: RemixesDeps): Promise<{ remade: number }> {
-  let remade = 0
-  let cursor: string | undefined
-  do {
-    const page = await deps.store.wumpuses.list({ limit: REMIX_PAGE, cursor })
-    for (const original of page.items) {
-      await eachRemix(deps.store, { of: original._id }, async (remix) => {
-        if (remix.remix?.source === original.files.lottie.id) return
-        try {
-          if ((await remakeRemix(deps, remix._id)) === 'made') remade++
-        } catch (error) {
-          deps.logger.error('making a remix again failed', { id: remix._id, error: String(error) })
-        }
+/** remakeIfStale: remakes in the background the remixes people open, each once per change of its original. */
+function createLazyRemakes(deps: RemixWork): RemixService['remakeIfStale'] {
+  const running = new Map<string, Promise<'made' | 'current' | 'gone' | 'failed'>>()
+  const failed = new Map<string, string>()
+  return (record) => {
+    const remix = record.remix
+    if (!remix) return Promise.resolve('current')
+    const known = running.get(record._id)
+    if (known) return known
+    const remake = (async () => {
+      const original = await deps.store.wumpuses.get(remix.of)
+      if (!original) return 'gone' as const
+      const source = original.files.lottie.id
+      if (remix.source === source || failed.get(record._id) === source) return 'current' as const
+      try {
+        return await remakeRemix(deps, record._id)
+      } catch (error) {
+        if (failed.size >= FAILED_KEPT) failed.delete(failed.keys().next().value!)
+        failed.set(record._id, source)
+        deps.logger.error('making a remix again failed', { id: record._id, of: remix.of, error: String(error) })
+        return 'failed' as const
+      }
+    })()
+      .catch((error: unknown) => {
+        deps.logger.error('making a remix again failed', { id: record._id, error: String(error) })
+        return 'failed' as const
       })
-    }
-    cursor = page.nextCursor
-  } while (cursor)
-  return { remade }
+      .finally(() => running.delete(record._id))
+    running.set(record._id, remake)
+    return remake
+  }
 }
 
 /** Deletes one remix with its files and derived files; answers how many were deleted (0 or 1). */

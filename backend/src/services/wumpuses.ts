@@ -18,12 +18,15 @@ import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../
 export interface WumpusesDeps extends AnimationFilesDeps {
   audit: AuditLog
   derivedMedia: DerivedMediaService
-  /** An original's remixes are made again when its Lottie changes, and go with it. */
-  remixes: Pick<RemixService, 'remakeAllOf' | 'deleteAllOf'>
+  /** A remix opened after its original's Lottie changed is made again; an original's remixes go with it. */
+  remixes: Pick<RemixService, 'remakeIfStale' | 'deleteAllOf'>
 }
 
 export interface WumpusService {
-  /** The animation with this id when the viewer may see it, else NOT_FOUND (undefined id: not even well formed). */
+  /**
+   * The animation with this id when the viewer may see it, else NOT_FOUND (undefined id: not even well
+   * formed). A remix whose original changed since it was made starts being made again.
+   */
   findVisible(id: string | undefined, viewer: Viewer): Promise<WumpusRecord>
   /** How many remixes were made of this animation. */
   countRemixes(id: string): Promise<number>
@@ -47,7 +50,11 @@ export interface WumpusService {
 export function createWumpusService(deps: WumpusesDeps): WumpusService {
   const { store } = deps
   return {
-    findVisible: (id, viewer) => findVisibleWumpus(store, id, viewer),
+    findVisible: async (id, viewer) => {
+      const record = await findVisibleWumpus(store, id, viewer)
+      if (record.remix) void deps.remixes.remakeIfStale(record)
+      return record
+    },
     countRemixes: (id) => store.wumpuses.countRemixes(id),
     publish: (publisher, fields, files, spend) => publishWumpus(deps, publisher, fields, files, spend),
     editable: (editor, id) => editableWumpus(store, editor, id),
@@ -233,8 +240,8 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
   for (const format of MEDIA_FORMATS) {
     if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
+  // Its remixes are made again when next opened (RemixService.remakeIfStale), not all at once here.
   await deps.derivedMedia.filesChanged(before, updated)
-  if (before.files.lottie.id !== updated.files.lottie.id) void deps.remixes.remakeAllOf(updated._id)
   return updated
 }
 

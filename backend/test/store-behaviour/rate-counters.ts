@@ -14,5 +14,16 @@ export function describeRateCounterBehaviour(t: StoreInUse): void {
       expect(wait).toBeLessThanOrEqual(60_000)
       expect(await counter.hit('5.6.7.8')).toBe(0)
     })
+
+    it('keeps counting a day-long budget across a restart (remix renders per account)', async () => {
+      const options = { name: `budget-${randomBytes(4).toString('hex')}`, points: 2, durationSeconds: 24 * 3600 }
+      const counter = t.store.rateCounter(options)
+      expect(await counter.hit('maker@example.com')).toBe(0)
+      expect(await counter.hit('maker@example.com')).toBe(0)
+      const reopened = await t.subject.reopen()
+      const wait = await reopened.rateCounter(options).hit('maker@example.com')
+      expect(wait).toBeGreaterThan(23 * 3600_000)
+      expect(wait).toBeLessThanOrEqual(24 * 3600_000)
+    })
   })
 }
