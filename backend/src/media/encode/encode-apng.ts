@@ -13,6 +13,7 @@ import {
 } from './frames'
 import { quantizeFrames, type IndexedFrames } from './quantize'
 import { concatBytes } from './concat-bytes'
+import { countEncode } from '../render/render-stats'
 
 export interface ApngOptions {
   /** zlib level, 0-9 (default 7: level 9 is several times slower for a few per cent). */
@@ -246,6 +247,15 @@ function planFrames({ frames, clear, alphaOf }: PixelFrames, width: number, keep
  * consecutive identical frames become one longer frame.
  */
 export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}): Promise<EncodedApng> {
+  const started = performance.now()
+  try {
+    return await encodeApngUncounted(seq, options)
+  } finally {
+    countEncode('apng', performance.now() - started)
+  }
+}
+
+async function encodeApngUncounted(seq: FrameSequence, options: ApngOptions = {}): Promise<EncodedApng> {
   const { width, height, fps } = seq
   const input = checkedFrames(seq)
   const level = options.level ?? 7

@@ -4,6 +4,7 @@
 // indices in every frame and frame deltas stay small.
 import sharp from 'sharp'
 import type { FrameSequence } from './frames'
+import { countEncode } from '../render/render-stats'
 
 export interface IndexedFrames {
   /** RGBA entries, 4 bytes each: the fully transparent entry first, then the translucent ones, then the opaque. */
@@ -38,8 +39,32 @@ const SAMPLE_PIXELS = 1 << 16
 
 const alphaOf = (colour: number) => colour >>> 24
 
+/**
+ * Palettes already made for a sequence, by options: the steps of a size ladder that differ only in
+ * compression level, and the encoders that share a sequence, take the same one (callers only read it).
+ */
+const made = new WeakMap<FrameSequence, Map<string, Promise<IndexedFrames>>>()
+
 /** Maps the frames to at most 256 RGBA colours shared by all of them. */
-export async function quantizeFrames(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
+export function quantizeFrames(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
+  const key = `${options.quality ?? PALETTE_QUALITY} ${options.alphaThreshold ?? '-'}`
+  let palettes = made.get(seq)
+  if (!palettes) {
+    palettes = new Map()
+    made.set(seq, palettes)
+  }
+  let indexed = palettes.get(key)
+  if (!indexed) {
+    const started = performance.now()
+    indexed = quantizeFramesUncounted(seq, options).finally(() => countEncode('quantize', performance.now() - started))
+    palettes.set(key, indexed)
+    // A failure is not kept: the next caller tries again.
+    indexed.catch(() => palettes.delete(key))
+  }
+  return indexed
+}
+
+async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
   const threshold = options.alphaThreshold
   const quality = options.quality ?? PALETTE_QUALITY
   const frames = seq.frames.map((frame) => new Uint32Array(frame.buffer, frame.byteOffset, frame.length / 4))

@@ -4,7 +4,8 @@
 import { outlineFor } from '../../../../contract/remix/recipe'
 import { PLATFORMS, type Platform } from '../../../../contract/stickers'
 import { cardPreviews, type CardPreviews } from './card-previews'
-import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
+import { FrameSource } from '../render/frame-source'
+import { exportForPlatform, type ExportHints, type PlatformExport } from './platform-exports'
 
 /** The card previews and platform files made from one Lottie, before they are stored. */
 export interface MadeMedia {
@@ -24,14 +25,18 @@ export interface MakeMediaOptions {
 
 export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}): Promise<MadeMedia> {
   const started = performance.now()
-  const previews = await cardPreviews(lottie)
+  // Every frame sequence of each Lottie is drawn once for the previews and all platforms.
+  const plain = new FrameSource(lottie)
+  const outlined = options.outlined === undefined ? undefined : new FrameSource(options.outlined)
+  const previews = await cardPreviews(lottie, plain)
   const timings = { previews: performance.now() - started } as MadeMedia['timings']
   const exports: PlatformExport[] = []
   const hints: ExportHints = {}
   for (const platform of PLATFORMS) {
     const t = performance.now()
-    const source = options.outlined !== undefined && outlineFor({}, platform) ? options.outlined : lottie
-    const made = await exportForPlatform(platform, source, new RenderCache(source), hints)
+    const outline = outlined !== undefined && outlineFor({}, platform)
+    const source = outline ? options.outlined : lottie
+    const made = await exportForPlatform(platform, source, outline ? outlined : plain, hints)
     // Discord's APNG, when it needed no step-down, predicts Signal's at 512 px.
     if (platform === 'discord' && made.file && made.notes.length === 0) hints.discordBytes = made.file.bytes.length
     exports.push(made)

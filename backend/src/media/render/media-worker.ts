@@ -7,6 +7,7 @@ import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
 import { PALETTE_QUALITY } from '../encode/quantize'
 import { renderLottie } from './render-lottie'
+import { mediaStats } from './render-stats'
 import { PLATFORM_RULES } from '../../../../contract/stickers'
 
 export interface RenderJob {
@@ -53,11 +54,14 @@ const APNG_STEPS = [
 ]
 const GIF_STEPS = [{ quality: PALETTE_QUALITY }, { quality: 60 }, { quality: 40 }]
 
-async function withinCap<S>(steps: S[], encode: (step: S) => Promise<Uint8Array>): Promise<Uint8Array> {
+async function withinCap<S>(target: string, steps: S[], encode: (step: S) => Promise<Uint8Array>): Promise<Uint8Array> {
   let bytes: Uint8Array = new Uint8Array(0)
   for (const step of steps) {
+    const started = performance.now()
     bytes = await encode(step)
-    if (bytes.length <= ORIGINAL_MAX_BYTES) break
+    const fits = bytes.length <= ORIGINAL_MAX_BYTES
+    mediaStats.steps.push({ target, step: JSON.stringify(step), bytes: bytes.length, ms: performance.now() - started, fits })
+    if (fits) break
   }
   return bytes
 }
@@ -66,9 +70,9 @@ export async function runJob(job: RenderJob): Promise<RenderResult> {
   const t0 = performance.now()
   const seq = await renderLottie(job.lottie, { size: job.size, fps: job.fps })
   const t1 = performance.now()
-  const gif = await withinCap(GIF_STEPS, async ({ quality }) => (await encodeGif(seq, { quality })).bytes)
+  const gif = await withinCap('original GIF', GIF_STEPS, async ({ quality }) => (await encodeGif(seq, { quality })).bytes)
   const t2 = performance.now()
-  const apng = await withinCap(APNG_STEPS, async ({ quality, level }) => (await encodeApng(seq, { quality, level })).bytes)
+  const apng = await withinCap('original APNG', APNG_STEPS, async ({ quality, level }) => (await encodeApng(seq, { quality, level })).bytes)
   const t3 = performance.now()
   return {
     gif,
