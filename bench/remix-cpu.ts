@@ -9,8 +9,7 @@ import { applyRecipe, recipeSchema } from '../contract/remix/recipe'
 import { PLATFORM_RULES, PLATFORMS } from '../contract/stickers'
 import { captionFont } from '../backend/src/media/render/caption-font'
 import { demoMascots } from '../backend/src/media/demo/demo-set'
-import { makeMedia } from '../backend/src/media/exports/make-media'
-import { runJob } from '../backend/src/media/render/media-worker'
+import { runDerive, runJob } from '../backend/src/media/render/media-worker'
 import { mediaStats, resetMediaStats } from '../backend/src/media/render/render-stats'
 
 const slug = process.argv[2] ?? 'waving-wumpus'
@@ -37,7 +36,7 @@ const t1 = performance.now()
 const originals = await runJob({ id: 1, lottie: edited })
 const t2 = performance.now()
 const cpu2 = process.cpuUsage(cpu0)
-const derived = await makeMedia(edited, { outlined })
+const derived = await runDerive({ lottie: edited, outlined })
 const t3 = performance.now()
 const cpu = process.cpuUsage(cpu0)
 

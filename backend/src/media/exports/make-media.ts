@@ -23,12 +23,14 @@ export interface MakeMediaOptions {
   outlined?: unknown
 }
 
-export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}): Promise<MadeMedia> {
+/** `frames`: the Lottie's frames when some are drawn already (the originals job's). */
+export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}, frames = new FrameSource(lottie)): Promise<MadeMedia> {
   const started = performance.now()
-  // Every frame sequence of each Lottie is drawn once for the previews and all platforms.
-  const plain = new FrameSource(lottie)
+  // Every frame sequence of each Lottie is drawn once for all platforms.
+  const plain = frames
   const outlined = options.outlined === undefined ? undefined : new FrameSource(options.outlined)
-  const previews = await cardPreviews(lottie, plain)
+  // The previews' frames (20 fps, up to 600 px) serve no export: they are let go once the previews are made.
+  const previews = await cardPreviews(lottie)
   const timings = { previews: performance.now() - started } as MadeMedia['timings']
   const exports: PlatformExport[] = []
   const hints: ExportHints = {}

@@ -10,7 +10,7 @@ import { encodeAnimatedWebp } from '../encode/encode-webp'
 import type { FrameSequence } from '../encode/frames'
 import type { MadeFile } from './made-file'
 import { checkStickerFile, kb, seconds, type StickerFacts } from './platform-check'
-import { FrameSource } from '../render/frame-source'
+import { fileKey, FrameSource } from '../render/frame-source'
 import { mediaStats } from '../render/render-stats'
 import { DEFAULT_MAX_FPS, lottieHeader } from '../render/render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
@@ -48,6 +48,8 @@ type Render = (size: number, fps: number) => Promise<FrameSequence>
 export interface ExportHints {
   /** Bytes of the Discord APNG when it needed no step-down (320 px, full rate, default palette). */
   discordBytes?: number
+  /** Bytes of Discord's first try (320 px, full rate, default palette), whether it fit or not; set by the Discord export. */
+  discordFirstBytes?: number
 }
 
 /** The export for one platform (never throws for a Lottie that renders). */
@@ -71,7 +73,8 @@ export async function exportForPlatform(
   switch (platform) {
     case 'discord': {
       const attempts = colourLadder(320, sourceFps, [1, 0.5])
-      return ladder(platform, attempts, { render: renders.square, files: renders }, paletteApng, square)
+      const first = (bytes: number) => (hints.discordFirstBytes = bytes)
+      return ladder(platform, attempts, { render: renders.square, files: renders }, paletteApng, square, undefined, first)
     }
     case 'signal': {
       // A smaller square before a jerkier animation: stickers show at about 256 px in the chat.
@@ -103,7 +106,17 @@ export async function exportForPlatform(
       )
       const encode = async (seq: FrameSequence, a: Attempt) =>
         encodeAnimatedWebp(seq, { mode: a.mode, quality: a.quality, fullFirstFrame: true })
-      return ladder(platform, attempts, { render: renders.square, files: renders }, { format: 'webp full-first-frame', encode }, square)
+      // Discord's first APNG predicts this one: a palette WebP at 512 px came to 1.8 times its bytes
+      // (a remix at half speed: 1460 KB beside 820 KB), so a hopeless first try at full rate is skipped.
+      const estimate = hints.discordFirstBytes === undefined ? undefined : hints.discordFirstBytes * 1.8
+      return ladder(
+        platform,
+        attempts,
+        { render: renders.square, files: renders },
+        { format: 'webp full-first-frame', encode },
+        square,
+        estimate,
+      )
     }
     case 'slack': {
       // At most 50 frames: long animations play at a lower rate.
@@ -120,8 +133,10 @@ export async function exportForPlatform(
 }
 
 const gif = { format: 'gif', encode: (seq: FrameSequence, a: Attempt) => encodeGif(seq, { quality: a.quality }) }
+/** The APNG over one palette; the original APNG is this file when its palette fits (see media-worker). */
+export const PALETTE_APNG = 'apng palette'
 const paletteApng = {
-  format: 'apng palette',
+  format: PALETTE_APNG,
   encode: (seq: FrameSequence, a: Attempt) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
 }
 
@@ -157,6 +172,7 @@ async function ladder(
   { format, encode }: { format: string; encode: (seq: FrameSequence, attempt: Attempt) => Promise<Encoded> },
   baseNotes: string[] = [],
   estimate?: number,
+  first?: (bytes: number) => void,
 ): Promise<PlatformExport> {
   const rules = PLATFORM_RULES[platform]
   const ideal = attempts[0]!
@@ -169,9 +185,7 @@ async function ladder(
     const started = performance.now()
     const seq = await render(attempt.size, attempt.fps)
     // Two platforms that want the same file (Slack and Discord emoji at the same rate) get it made once.
-    const encoded = await files.once(seq, `${format} ${attempt.quality} ${attempt.level ?? '-'} ${attempt.mode ?? '-'}`, () =>
-      encode(seq, attempt),
-    )
+    const encoded = await files.once(seq, fileKey(format, attempt), () => encode(seq, attempt))
     const check = checkStickerFile(platform, encoded.bytes)
     mediaStats.steps.push({
       target: platform,
@@ -180,8 +194,12 @@ async function ladder(
       ms: performance.now() - started,
       fits: check.problems.length === 0,
     })
-    if (attempt === ideal) idealColours = encoded.colours
-    reference ??= encoded.bytes.length / attempt.expected
+    if (attempt === ideal) {
+      idealColours = encoded.colours
+      first?.(encoded.bytes.length)
+    }
+    // The latest file is the best guide to the next steps' sizes.
+    reference = encoded.bytes.length / attempt.expected
     smallest = Math.min(smallest, encoded.bytes.length)
     if (check.problems.length === 0 && check.facts) {
       const notes = [...baseNotes, ...gaveUp({ attempt: ideal, colours: idealColours }, attempt, encoded, rules.maxBytesLabel)]

@@ -9,6 +9,11 @@ import { padToSquare, type FrameSequence } from '../encode/frames'
 import { lottieHeader, renderLottie, renderedSize, type RenderedFrames } from './render-lottie'
 import { mediaStats } from './render-stats'
 
+/** The name `once` knows an encoded file by: its format, then the settings that change its bytes. */
+export function fileKey(format: string, setting: { quality: number; level?: number; mode?: string }): string {
+  return `${format} ${setting.quality} ${setting.level ?? '-'} ${setting.mode ?? '-'}`
+}
+
 export class FrameSource {
   private readonly sequences = new Map<string, Promise<RenderedFrames>>()
   private readonly squares = new Map<FrameSequence, FrameSequence>()
@@ -50,6 +55,11 @@ export class FrameSource {
       this.memo.set(full, made)
     }
     return made
+  }
+
+  /** Keeps a file made elsewhere from `seq` (the original APNG) for whoever asks `once` for the same key. */
+  remember<T>(seq: FrameSequence, key: string, value: T): void {
+    void this.once(seq, key, () => Promise.resolve(value))
   }
 
   /** The frames the renderer would draw at `size` and `fps`, rendered, scaled or picked. */
