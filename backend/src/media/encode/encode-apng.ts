@@ -248,11 +248,9 @@ function planFrames({ frames, clear, alphaOf }: PixelFrames, width: number, keep
  */
 export async function encodeApng(seq: FrameSequence, options: ApngOptions = {}): Promise<EncodedApng> {
   const started = performance.now()
-  try {
-    return await encodeApngUncounted(seq, options)
-  } finally {
-    countEncode('apng', performance.now() - started)
-  }
+  const encoded = await encodeApngUncounted(seq, options)
+  countEncode('apng', performance.now() - started, encoded.bytes)
+  return encoded
 }
 
 async function encodeApngUncounted(seq: FrameSequence, options: ApngOptions = {}): Promise<EncodedApng> {

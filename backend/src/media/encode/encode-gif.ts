@@ -58,11 +58,9 @@ interface FramePlan {
  */
 export async function encodeGif(seq: FrameSequence, options: GifOptions = {}): Promise<EncodedGif> {
   const started = performance.now()
-  try {
-    return await encodeGifUncounted(seq, options)
-  } finally {
-    countEncode('gif', performance.now() - started)
-  }
+  const encoded = await encodeGifUncounted(seq, options)
+  countEncode('gif', performance.now() - started, encoded.bytes)
+  return encoded
 }
 
 async function encodeGifUncounted(seq: FrameSequence, options: GifOptions = {}): Promise<EncodedGif> {

@@ -38,11 +38,9 @@ export function webpDelays(count: number, fps: number): number[] {
 /** An animated WebP that loops forever. */
 export async function encodeAnimatedWebp(seq: FrameSequence, options: WebpOptions = {}): Promise<EncodedWebp> {
   const started = performance.now()
-  try {
-    return await encodeAnimatedWebpUncounted(seq, options)
-  } finally {
-    countEncode('webp', performance.now() - started)
-  }
+  const encoded = await encodeAnimatedWebpUncounted(seq, options)
+  countEncode('webp', performance.now() - started, encoded.bytes)
+  return encoded
 }
 
 async function encodeAnimatedWebpUncounted(seq: FrameSequence, options: WebpOptions = {}): Promise<EncodedWebp> {

@@ -89,8 +89,9 @@ export async function exportForPlatform(
           .slice(3)
           .map((a) => ({ ...a, expected: a.expected * 0.4 })),
       ]
-      // The same APNG at 320 px predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
-      const estimate = hints.discordBytes === undefined ? undefined : hints.discordBytes * (512 / 320) ** 2
+      // The same APNG at 320 px (Discord's first try, whether it fit or not) predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
+      const discord = hints.discordBytes ?? hints.discordFirstBytes
+      const estimate = discord === undefined ? undefined : discord * (512 / 320) ** 2
       return ladder(platform, attempts, { render: renders.square, files: renders }, paletteApng, square, estimate)
     }
     case 'whatsapp': {

@@ -62,25 +62,26 @@ const GIF_STEPS = [
 
 /**
  * The steps in order until one fits; `expected` is a step's size relative to the first's. A step the
- * last file says will be far over the cap is skipped (never the last: its file is kept when none fits).
+ * latest file says will be far over the cap is skipped; when none fits, the smallest file made is kept.
  */
 async function withinCap<S extends { expected: number }>(
   target: string,
   steps: S[],
   encode: (step: S) => Promise<Uint8Array>,
 ): Promise<Uint8Array> {
-  let bytes: Uint8Array = new Uint8Array(0)
+  let smallest: Uint8Array | undefined
   let reference: number | undefined
-  for (const [i, step] of steps.entries()) {
-    if (reference !== undefined && i < steps.length - 1 && reference * step.expected > ORIGINAL_MAX_BYTES * 1.2) continue
+  for (const step of steps) {
+    if (reference !== undefined && reference * step.expected > ORIGINAL_MAX_BYTES * 1.2) continue
     const started = performance.now()
-    bytes = await encode(step)
+    const bytes = await encode(step)
     reference = bytes.length / step.expected
     const fits = bytes.length <= ORIGINAL_MAX_BYTES
     mediaStats.steps.push({ target, step: JSON.stringify(step), bytes: bytes.length, ms: performance.now() - started, fits })
-    if (fits) break
+    if (fits) return bytes
+    if (!smallest || bytes.length < smallest.length) smallest = bytes
   }
-  return bytes
+  return smallest!
 }
 
 /**

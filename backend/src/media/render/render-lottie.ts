@@ -104,6 +104,7 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
   const started = performance.now()
   mediaStats.renders++
   mediaStats.framesRendered += count
+  mediaStats.rendered.push(`${String((lottie as { nm?: unknown }).nm)} ${width}x${height}@${fps}`)
   // An outline the vector one cannot draw (images, text) is drawn on the frames instead.
   const rasterOutline = rasterOutlineSource(lottie as object)
   const player = await loadPlayer(rasterOutline ?? (lottie as object), width, height)
