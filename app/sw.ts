@@ -9,7 +9,9 @@
 //     searches, tags and emoji never asked for online are answered from the kept animations).
 //  4. Animation files: previews (the still and WebP images, and the Lottie JSON the cards play) cached
 //     (cache first), downloads from the network; either falls back to the files the user downloaded or
-//     saved (IndexedDB) when the network fails.
+//     saved (IndexedDB) when the network fails. Nothing personal is cached: no keyed URL (a private remix's
+//     files), no answer marked `private` or `no-store` (lib/pwa/personal-caches.ts); at sign-out the page
+//     asks this worker to drop anything personal still in Cache Storage.
 //
 // Why navigations never get stale HTML after a deploy: HTML is only ever served from this build's cache
 // (no runtime route caches it: the app-file and navigation routes come before every runtime route, and
@@ -23,6 +25,7 @@ import { API_PATHS, emojiListPath, tagListPath, wumpusListPath } from '../contra
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../contract/limits'
 import { apiStoreFor, networkFirstWithStore, notAvailableOffline, storedFileResponse } from './sw/api-fallback'
 import { KEEP_APP_MESSAGE } from './lib/pwa/keep-app'
+import { FORGET_PERSONAL_MESSAGE, forgetPersonalCaches, isKeyedUrl, mayKeepInCache } from './lib/pwa/personal-caches'
 import { clientsClaim } from 'workbox-core'
 import { ExpirationPlugin } from 'workbox-expiration'
 import { NavigationRoute, registerRoute } from 'workbox-routing'
@@ -117,14 +120,24 @@ const keptFileFallback: WorkboxPlugin = {
 }
 const isFile = (url: URL) => url.pathname.startsWith(API_PATHS.filesPrefix)
 
+/** Only what is nobody's own is cached: a private remix's files (keyed, or marked private) never are. */
+const keepNothingPersonal: WorkboxPlugin = {
+  cacheWillUpdate: async ({ request, response }) => (response.status === 200 && mayKeepInCache(request, response) ? response : null),
+}
+
 // Files never change under their URL, so previews can come from the cache. A file asked for as JSON is a
-// Lottie a page plays (lib/lottie-json.ts); downloads ask for files without an Accept header.
+// Lottie a page plays (lib/lottie-json.ts); downloads ask for files without an Accept header. A keyed URL
+// goes to the network only (below).
 const isPreview = (request: Request) => request.destination === 'image' || request.headers.get('Accept') === 'application/json'
 registerRoute(
-  ({ url, request, sameOrigin }) => sameOrigin && isFile(url) && isPreview(request),
+  ({ url, request, sameOrigin }) => sameOrigin && isFile(url) && !isKeyedUrl(url) && isPreview(request),
   new CacheFirst({
     cacheName: 'previews',
-    plugins: [new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }), keptFileFallback],
+    plugins: [
+      new ExpirationPlugin({ maxEntries: 300, maxAgeSeconds: 30 * 24 * 3600, purgeOnQuotaError: true }),
+      keepNothingPersonal,
+      keptFileFallback,
+    ],
   }),
 )
 registerRoute(({ url, sameOrigin }) => sameOrigin && isFile(url), new NetworkOnly({ plugins: [keptFileFallback] }))
@@ -133,6 +146,8 @@ self.addEventListener('message', (event) => {
   const type = (event.data as { type?: unknown } | null)?.type
   // Activated on the page's request only (the update prompt's Reload), never on its own.
   if (type === 'SKIP_WAITING') void self.skipWaiting()
+  if (type === FORGET_PERSONAL_MESSAGE)
+    event.waitUntil(forgetPersonalCaches(self.caches).then(() => event.ports[0]?.postMessage('forgotten')))
   if (type === KEEP_APP_MESSAGE)
     event.waitUntil(
       keepWholeApp().then(

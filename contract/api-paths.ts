@@ -109,12 +109,15 @@ export const API_PATHS = {
   favouriteIds: '/api/me/favourite-ids',
 } as const
 
+/** The query parameter of a private remix's file URLs that opens them without a bearer token. */
+export const FILE_KEY_PARAM = 'key'
+
 /**
  * A stored file's URL: `/api/files/{id}/{name}`, ending with its name so that a download keeps it; `key` opens
  * a private remix's file without a bearer token (backend/src/http/file-keys.ts).
  */
 export function filePath(id: string, filename: string, key?: string): string {
-  return `${API_PATHS.filesPrefix}${id}/${encodeURIComponent(filename)}${key ? `?key=${key}` : ''}`
+  return `${API_PATHS.filesPrefix}${id}/${encodeURIComponent(filename)}${key ? `?${FILE_KEY_PARAM}=${key}` : ''}`
 }
 
 /** The id of a stored file from its URL path (`/api/files/{id}`, with its name or not); undefined for any other path. */

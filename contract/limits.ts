@@ -32,6 +32,11 @@ export const MAX_LOTTIE_EFFECTS = 100
 /** Precomposition layers inside precompositions, this deep at most (and never in a cycle). */
 export const MAX_LOTTIE_PRECOMP_DEPTH = 10
 export const MAX_LOTTIE_IMAGES = 20
+/**
+ * Colour stops of one gradient (its `g.p`); real files use 2 to a dozen. Each stop is 4 numbers of `g.k`
+ * (position, r, g, b), and an opacity stop 2 more, so a value has at most 6 per stop.
+ */
+export const MAX_LOTTIE_GRADIENT_STOPS = 32
 
 /** Every animation exists in these three formats. */
 export const MEDIA_FORMATS = ['gif', 'apng', 'lottie'] as const

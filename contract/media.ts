@@ -31,7 +31,8 @@ export const mediaErrorMessages: Record<MediaErrorCode, string> = {
   TOO_LARGE: 'The image is too large: too many pixels or too many frames.',
   INVALID_JSON: 'The file is not valid UTF-8 JSON.',
   NOT_LOTTIE: 'The JSON is not a Lottie animation.',
-  TOO_COMPLEX: 'The animation is too complex: too many layers, effects, shapes (repeated copies included), images or nested compositions.',
+  TOO_COMPLEX:
+    'The animation is too complex: too many layers, effects, shapes (repeated copies included), images, nested compositions or gradient colour stops.',
 }
 
 /** Every format the inspectors recognise; gif, apng and lottie are the animation formats. */

@@ -183,6 +183,7 @@ describe('the detail page', () => {
 
   it('says so for an unknown animation', async () => {
     const page = await openPage('/wumpus/0123456789abcdef01234567', DESKTOP, true)
+    expect((await fetch(`${baseURL}/wumpus/0123456789abcdef01234567`, { headers: { accept: 'text/html' } })).status).toBe(404)
     await expect
       .poll(() =>
         page
@@ -198,6 +199,7 @@ describe('the detail page', () => {
 describe('unknown routes', () => {
   it('show a friendly not-found page with a way home', async () => {
     const page = await openPage('/no/such/page')
+    expect((await fetch(`${baseURL}/no/such/page`, { headers: { accept: 'text/html' } })).status).toBe(404)
     await expect
       .poll(() =>
         page

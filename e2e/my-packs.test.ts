@@ -14,7 +14,7 @@ async function signedInContext(token: string, options: Parameters<typeof newCont
 }
 
 describe('my packs', () => {
-  it('makes a pack and a favourite, edits the pack offline (rename, reorder), reloads offline with the edit, syncs it online; another device finds both', async () => {
+  it('makes a pack and a favourite, edits the pack offline (rename, reorder), reloads offline with the edit, syncs it online; another device finds both and makes a pack of the favourites', async () => {
     const email = uniqueEmail('packer')
     const password = 'packer-pass-1'
     await createAccount(email, password, 'Pack Maker', { verified: true })
@@ -92,5 +92,16 @@ describe('my packs', () => {
     await other.goto('/dashboard/favourites')
     await other.getByRole('heading', { level: 1, name: 'Favourites' }).waitFor()
     await other.getByRole('list', { name: 'Favourites' }).getByRole('listitem', { name: 'Sleepy Wumpus' }).waitFor()
+
+    // A pack made from one's favourites starts with them.
+    await other.getByRole('link', { name: 'Make a pack from my favourites' }).click()
+    await other.getByRole('heading', { level: 1, name: 'New pack' }).waitFor()
+    expect(await other.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe('My favourites')
+    await other.getByRole('button', { name: 'Create pack' }).click()
+    await expectToast(other, 'Pack created')
+    await other.waitForURL(/\/packs\/[0-9a-f]{24}$/)
+    const made = other.getByRole('list', { name: 'Stickers in My favourites' }).getByRole('heading', { level: 2 })
+    await made.first().waitFor()
+    expect(await made.allTextContents()).toEqual(['Sleepy Wumpus'])
   }, 240_000)
 })

@@ -1,11 +1,14 @@
 // Colour slots: an animation's distinct fill, stroke, gradient and solid colours, grouped so that shades
 // of one colour (a body, its shadow and its highlight) form one slot that is recoloured as one. Each
 // member keeps its offset from the slot's colour, so the shading survives a new colour.
+import { MAX_LOTTIE_GRADIENT_STOPS } from '../limits'
 import { chroma, hexToRgb, labToRgb, rgbToHex, rgbToLab, type Lab } from './colour-space'
 import { forEachShapeItem, isObject, layerLists, mapPropValues, propValues, type Json, type Lottie, type LottieProp } from './lottie-walk'
 
 /** Slots an animation offers at most. */
 export const COLOUR_SLOTS_MAX = 8
+/** The most covering colours grouped by shade; real stickers have a few dozen. */
+const CLUSTERED_COLOURS_MAX = 256
 
 export interface ColourSlot {
   /** The slot's colour without `#`: stable as long as the drawing's main colours stay. */
@@ -32,16 +35,28 @@ type Use = { hex: string; weight: number }
 function colourUses(lottie: Lottie): Use[] {
   const uses: Use[] = []
   const add = (rgb: number[], weight: number) => uses.push({ hex: rgbToHex(scaled(rgb)), weight: Math.max(MIN_WEIGHT, weight) })
-  forEachShapeItem(lottie, (item, siblings) => {
-    const area = () => siblings.slice(0, siblings.indexOf(item)).reduce((sum, shape) => sum + shapeArea(shape), 0)
+  // The area of the shapes before each item of a list, summed once per list rather than once per item.
+  const areasBefore = new Map<Json[], number[]>()
+  const areaBefore = (siblings: Json[], index: number) => {
+    let sums = areasBefore.get(siblings)
+    if (!sums) {
+      sums = [0]
+      for (const shape of siblings) sums.push(sums[sums.length - 1]! + (isObject(shape) ? shapeArea(shape) : 0))
+      areasBefore.set(siblings, sums)
+    }
+    return sums[index] ?? 0
+  }
+  forEachShapeItem(lottie, (item, siblings, index) => {
     if ((item.ty === 'fl' || item.ty === 'st') && isObject(item.c)) {
-      const weight = item.ty === 'fl' ? area() : Math.sqrt(area()) * 4 * staticNumber(item.w, 1)
+      const area = areaBefore(siblings, index)
+      const weight = item.ty === 'fl' ? area : Math.sqrt(area) * 4 * staticNumber(item.w, 1)
       for (const value of propValues(item.c as LottieProp)) add(value, weight)
     }
     if ((item.ty === 'gf' || item.ty === 'gs') && isObject(item.g)) {
-      const stops = Number(item.g.p) || 0
+      const area = areaBefore(siblings, index)
       for (const value of propValues(item.g.k as LottieProp)) {
-        for (let i = 0; i < stops; i++) add(value.slice(i * 4 + 1, i * 4 + 4), area() / stops)
+        const stops = gradientStops(item.g, value)
+        for (let i = 0; i < stops; i++) add(value.slice(i * 4 + 1, i * 4 + 4), area / stops)
       }
     }
   })
@@ -52,6 +67,15 @@ function colourUses(lottie: Lottie): Use[] {
     }
   }
   return uses
+}
+
+/**
+ * The colour stops of a gradient value that are read: its `p`, never more than the value holds nor than an
+ * upload may have (files stored before that cap are read only that far).
+ */
+function gradientStops(gradient: Json, value: number[]): number {
+  const stops = Math.floor(Number(gradient.p) || 0)
+  return Math.max(0, Math.min(stops, Math.floor(value.length / 4), MAX_LOTTIE_GRADIENT_STOPS))
 }
 
 /** Some files write colour channels 0..255 instead of 0..1. */
@@ -156,7 +180,7 @@ export function colourSlots(lottie: Lottie): ColourSlot[] {
     .map(([hex, weight]) => ({ hex, weight, lab: rgbToLab(hexToRgb(hex)) }))
     .sort((x, y) => y.weight - x.weight || (x.hex < y.hex ? -1 : 1))
   const clusters: Cluster[] = []
-  for (const colour of colours) {
+  for (const colour of colours.slice(0, CLUSTERED_COLOURS_MAX)) {
     let best: { cluster: Cluster; gap: number } | undefined
     for (const cluster of clusters) {
       const gaps = cluster.members.map((member) => shadeGap(member.lab, colour.lab))
@@ -170,7 +194,19 @@ export function colourSlots(lottie: Lottie): ColourSlot[] {
       clusters.push({ members: [colour], weight: colour.weight })
     }
   }
-  while (clusters.length > COLOUR_SLOTS_MAX) mergeClosest(clusters, (x, y) => labDistance(centre(x), centre(y)))
+  // Past that many, a colour joins the slot of the closest one already placed: the shade rule above
+  // compares each colour with every member, which would take minutes for a drawing of 20,000 colours.
+  const placed = clusters.flatMap((cluster) => cluster.members.map((member) => ({ cluster, lab: member.lab })))
+  for (const colour of colours.slice(CLUSTERED_COLOURS_MAX)) {
+    let nearest = placed[0]!
+    for (const member of placed) if (labDistance(member.lab, colour.lab) < labDistance(nearest.lab, colour.lab)) nearest = member
+    nearest.cluster.members.push(colour)
+    nearest.cluster.weight += colour.weight
+  }
+  while (clusters.length > COLOUR_SLOTS_MAX) {
+    const centres = new Map(clusters.map((cluster) => [cluster, centre(cluster)]))
+    mergeClosest(clusters, (x, y) => labDistance(centres.get(x)!, centres.get(y)!))
+  }
   const total = clusters.reduce((sum, cluster) => sum + cluster.weight, 0) || 1
   return clusters
     .map((cluster) => {
@@ -227,9 +263,10 @@ export function recolour<T extends Lottie>(lottie: T, colours: Record<string, st
   forEachShapeItem(copy, (item) => {
     if ((item.ty === 'fl' || item.ty === 'st') && isObject(item.c)) mapPropValues(item.c as LottieProp, swap)
     if ((item.ty === 'gf' || item.ty === 'gs') && isObject(item.g)) {
-      const stops = Number(item.g.p) || 0
+      const gradient = item.g
       mapPropValues(item.g.k as LottieProp, (value) => {
         const next = [...value]
+        const stops = gradientStops(gradient, value)
         for (let i = 0; i < stops; i++) next.splice(i * 4 + 1, 3, ...swap(value.slice(i * 4 + 1, i * 4 + 4)).slice(0, 3))
         return next
       })

@@ -103,12 +103,12 @@ export function addSceneParent(lottie: Json, name: string, transform: { p: numbe
  * Calls `visit` for each shape item of every shape layer, depth first, with the items beside it (a fill
  * paints the paths of its group that come before it).
  */
-export function forEachShapeItem(lottie: Json, visit: (item: Json, siblings: Json[]) => void): void {
+export function forEachShapeItem(lottie: Json, visit: (item: Json, siblings: Json[], index: number) => void): void {
   const walk = (items: unknown) => {
     if (!Array.isArray(items)) return
-    for (const item of items as Json[]) {
+    for (const [index, item] of (items as Json[]).entries()) {
       if (!isObject(item)) continue
-      visit(item, items as Json[])
+      visit(item, items as Json[], index)
       if (item.ty === 'gr') walk(item.it)
     }
   }

@@ -8,6 +8,9 @@ export const remixPath = (id: string) => `${wumpusPath(id)}/remix`
 /** `PUT { visibility }`: a remix shared by link, or private again. */
 export const remixSharingPath = (id: string) => `${wumpusPath(id)}/sharing`
 
+/** `POST`: its owner gives a remix's files new keys; the keyed URLs shown before open nothing any more. */
+export const remixKeysPath = (id: string) => `${wumpusPath(id)}/key`
+
 /** One's own remixes, newest first, a page at a time: `GET /api/me/remixes`. */
 export function myRemixListPath(page: { limit?: number; cursor?: string | null } = {}): string {
   return pagedPath('/api/me/remixes', page)

@@ -44,5 +44,7 @@ export async function publishAnimation(adminToken: string, name: string, extras:
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ name, description: 'Published for a browser test', files, ...extras }),
   })
-  return wumpusSchema.parse(await res.json())
+  const body: unknown = await res.json()
+  if (res.status !== 201) throw new Error(`publish answered ${res.status}: ${JSON.stringify(body)}`)
+  return wumpusSchema.parse(body)
 }

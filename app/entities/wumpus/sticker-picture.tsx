@@ -9,6 +9,7 @@ import { useOnline } from '../../lib/use-online'
 import { usePageVisible } from '../../lib/use-page-visible'
 import type { StickerMotionProps } from './sticker-motion'
 import classes from './sticker-picture.module.css'
+import { isKeyedUrl } from '../../lib/pwa/personal-caches'
 
 // Without the player's chunk (offline before it was ever loaded) the sticker plays as its WebP.
 const StickerMotion = lazy(() => import('./sticker-motion').catch(() => ({ default: PlayerUnavailable })))
@@ -104,6 +105,8 @@ export function StickerPicture({
           key={attempt}
           className={className ?? classes.cardImage}
           src={wumpus.gif}
+          // A private remix's image URL carries its key: never dragged out of the page (into a chat, a new tab).
+          draggable={isKeyedUrl(wumpus.gif) ? false : undefined}
           alt={alt}
           width={size}
           height={size}

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
-import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
+import { myRemixListPath, remixKeysPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import type { RemixCreated, RemixRequest, RemixVisibility } from '../../../contract/remix/remix-api'
 import type { ColourChoices } from '../../../contract/remix/recipe'
 import type { Wumpus } from '../../../contract/wumpus'
@@ -45,15 +45,41 @@ export function useCreateRemix(originalId: string) {
   })
 }
 
+type FileUrls = Pick<Wumpus, 'gif' | 'apng' | 'lottie' | 'preview'>
+
+/**
+ * Its file URLs carry keys that a change of sharing or a renewal replaces: the remix the server answers has
+ * the new ones; its chat app files and the My remixes list are read again.
+ */
+function takeNewFileUrls(queryClient: ReturnType<typeof useQueryClient>, remixId: string, answer: Partial<Wumpus> | undefined) {
+  const urls: Partial<FileUrls> = {}
+  for (const key of ['gif', 'apng', 'lottie', 'preview'] as const) if (answer?.[key]) Object.assign(urls, { [key]: answer[key] })
+  queryClient.setQueryData<Wumpus>(
+    wumpusKeys.detail(remixId),
+    (remix) => remix && { ...remix, ...urls, ...(answer?.visibility ? { visibility: answer.visibility } : {}) },
+  )
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: wumpusKeys.stickers(remixId) }),
+    queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
+  ])
+}
+
 /** PUT /api/wumpus/{remixId}/sharing: shared by link, or private again. */
 export function useRemixSharing(remixId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (visibility: RemixVisibility) => apiSend(remixSharingPath(remixId), { method: 'PUT', body: { visibility } }),
-    onSuccess: (_answer, visibility) => {
-      queryClient.setQueryData<Wumpus>(wumpusKeys.detail(remixId), (remix) => remix && { ...remix, visibility })
-      return queryClient.invalidateQueries({ queryKey: remixKeys.mine() })
-    },
+    mutationFn: (visibility: RemixVisibility) =>
+      apiRequest(remixSharingPath(remixId), trusted<Partial<Wumpus> | undefined>(), { method: 'PUT', body: { visibility } }),
+    onSuccess: (answer, visibility) => takeNewFileUrls(queryClient, remixId, { ...answer, visibility }),
+  })
+}
+
+/** POST /api/wumpus/{remixId}/key: new keys in its file URLs; the links copied before open nothing any more. */
+export function useRenewRemixKeys(remixId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiRequest(remixKeysPath(remixId), trusted<Partial<Wumpus> | undefined>(), { method: 'POST' }),
+    onSuccess: (answer) => takeNewFileUrls(queryClient, remixId, answer),
   })
 }
 

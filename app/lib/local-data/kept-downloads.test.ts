@@ -33,6 +33,13 @@ beforeEach(async () => {
 })
 
 describe('kept downloads', () => {
+  it('never keeps a keyed download (a private remix’s file): it is its owner’s, and sign-out must leave nothing of it', async () => {
+    await keepDownload(`${url('a')}?key=AAAAAAAAAAAAAAAAAAAAAA`, file(3))
+    expect(await storedKeys('files')).toEqual([])
+    expect(await storedKeys('file-uses')).toEqual([])
+    expect(await keptDownloadsUsage()).toMatchObject({ bytes: 0, files: 0 })
+  })
+
   it('keeps a download with its size and last use, and counts it', async () => {
     await keepDownload(url('a'), file(3))
     expect(await storedKeys('files')).toEqual([new URL(url('a'), 'http://x').pathname])

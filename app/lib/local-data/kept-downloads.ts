@@ -1,8 +1,10 @@
 // Files a user downloads are kept so the same download works offline. Unlike stickers saved on purpose
 // they are kept only while there is room: least recently used first, the oldest go once they pass a size
 // budget. As in Excalidraw's local data module: a store of its own for the bookkeeping ('file-uses'),
-// and last-use writes batched and debounced (a gallery page reads many files at once).
+// and last-use writes batched and debounced (a gallery page reads many files at once). A keyed file (a
+// private remix's) is never kept: it is its owner's, and the next person on this device must not find it.
 import { delMany, entries, getMany, set, setMany, values } from 'idb-keyval'
+import { isKeyedUrl } from '../pwa/personal-caches'
 import { fileKey, hasIndexedDb, offlineStore } from './stores'
 import type { SavedSticker } from './stores'
 
@@ -41,10 +43,10 @@ function changed() {
 
 /**
  * Keeps a downloaded file (so it can be downloaded again offline), then prunes the kept downloads down
- * to the budget. Never throws.
+ * to the budget; a keyed URL (a private remix's file) is not kept. Never throws.
  */
 export async function keepDownload(url: string, blob: Blob, budget = KEPT_DOWNLOADS_BUDGET_BYTES): Promise<void> {
-  if (!hasIndexedDb()) return
+  if (!hasIndexedDb() || isKeyedUrl(url)) return
   try {
     const key = fileKey(url)
     await set(key, blob, offlineStore('files'))

@@ -2,6 +2,7 @@ import { clear, del, entries } from 'idb-keyval'
 import { API_PATHS, stickersPath, wumpusPath } from '../../../contract/api-paths'
 import type { Pack } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
+import { forgetPersonalCaches, forgetPersonalInServiceWorker, isKeyedUrl } from '../pwa/personal-caches'
 import { forgetQueuedWrites } from './outbox'
 import { hasIndexedDb, offlineStore, parseJson, type SavedPack, type SavedSticker, type StoredApiResponse } from './stores'
 import { removePackFromOffline } from './saved-packs'
@@ -12,8 +13,10 @@ import { removeFromOffline } from './saved-stickers'
  * writes (the outbox) are the user's own: when the user signs out (here or in another tab; main.tsx calls
  * this from the session's sign-out listener), the copies on this device go too, and so do remixes (one's own
  * versions of stickers, kept when opened or saved). Gallery pages, details, saved stickers and public packs are public.
+ * Cache Storage loses every keyed or private answer, here and in the service worker (lib/pwa/personal-caches.ts).
  */
 export async function forgetPersonalOfflineData(): Promise<void> {
+  await Promise.all([forgetPersonalCaches(), forgetPersonalInServiceWorker()])
   if (!hasIndexedDb()) return
   await Promise.all([
     clear(offlineStore('profiles')),
@@ -22,7 +25,44 @@ export async function forgetPersonalOfflineData(): Promise<void> {
     forgetQueuedWrites(),
     forgetPersonalPacks(),
     forgetRemixes(),
+    forgetKeyedCacheBookkeeping(),
   ]).catch(() => {})
+}
+
+/** Workbox's expiration plugin notes each cached URL with its time (database `workbox-expiration`). */
+const CACHE_BOOKKEEPING = { database: 'workbox-expiration', store: 'cache-entries' }
+
+/**
+ * Drops workbox's notes of keyed URLs (an older service worker cached a private remix's previews):
+ * the URLs name the files and carry their keys. A device that never had the database gets none.
+ */
+async function forgetKeyedCacheBookkeeping(): Promise<void> {
+  const db = await new Promise<IDBDatabase | undefined>((resolve) => {
+    const request = indexedDB.open(CACHE_BOOKKEEPING.database)
+    // Not there: opening would make it, so the upgrade is undone.
+    request.onupgradeneeded = () => request.transaction?.abort()
+    request.onsuccess = () => resolve(request.result)
+    request.onerror = () => resolve(undefined)
+  })
+  if (!db) return
+  try {
+    if (!db.objectStoreNames.contains(CACHE_BOOKKEEPING.store)) return
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction(CACHE_BOOKKEEPING.store, 'readwrite')
+      const cursorRequest = tx.objectStore(CACHE_BOOKKEEPING.store).openCursor()
+      cursorRequest.onsuccess = () => {
+        const cursor = cursorRequest.result
+        if (!cursor) return
+        const url = (cursor.value as { url?: unknown }).url
+        if (typeof url === 'string' && isKeyedUrl(url)) cursor.delete()
+        cursor.continue()
+      }
+      tx.oncomplete = () => resolve()
+      tx.onerror = () => reject(new Error(String(tx.error)))
+    })
+  } finally {
+    db.close()
+  }
 }
 
 /** Every remix kept on this device: its detail, its chat app files' list, and its saved copy with its files. */

@@ -167,10 +167,11 @@ describe('link previews of sticker pages', () => {
     expect((await page(`/wumpus/${plain._id}`, { accept: 'application/json' })).headers.get('content-type')).not.toContain('text/html')
   })
 
-  it('gives an unknown or malformed id the shell with the site preview (the app says it is not found)', async () => {
+  it('gives an unknown or malformed id the shell with the site preview and 404 (the app says it is not found)', async () => {
     for (const id of ['abcdefabcdefabcdefabcdef', 'not-an-id', '%3Cscript%3E']) {
       const res = await page(`/wumpus/${id}`)
-      expect(res.status, id).toBe(200)
+      expect(res.status, id).toBe(404)
+      expect(res.headers.get('etag')).toBeNull()
       const html = await res.text()
       expect(titleOf(html)).toBe('Wumpus Gallery')
       expect(html).not.toContain('<script>"')
@@ -251,7 +252,10 @@ describe('link previews of pack pages', () => {
     })
     const hidden = await server.store.packs.insert({ ...personal, name: 'Secret Pack', visibility: 'private' })
     const unknown = await (await page('/packs/0123456789abcdef01234567')).text()
-    const html = await (await page(`/packs/${hidden.id}`)).text()
+    const hiddenPage = await page(`/packs/${hidden.id}`)
+    // Answered like an unknown pack, 404, for visitors and bots; the app shows it to its owner all the same.
+    expect(hiddenPage.status).toBe(404)
+    const html = await hiddenPage.text()
     expect(html).not.toContain('Secret Pack')
     expect(html).not.toContain('Mine')
     expect(metaOf(html)).toEqual({ ...metaOf(unknown), 'og:url': `${server.url}/packs/${hidden.id}` })
@@ -260,8 +264,10 @@ describe('link previews of pack pages', () => {
     expect(await (await page(`/packs/${shared.id}`)).text()).not.toContain('Shared Pack')
   })
 
-  it('gives an unknown pack the site preview', async () => {
-    const html = await (await page('/packs/0123456789abcdef01234567')).text()
+  it('gives an unknown pack the site preview and 404', async () => {
+    const res = await page('/packs/0123456789abcdef01234567')
+    expect(res.status).toBe(404)
+    const html = await res.text()
     expect(metaOf(html)['og:image']).toBe(`${server.url}/icons/icon-512.png`)
   })
 })

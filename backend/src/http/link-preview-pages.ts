@@ -3,7 +3,7 @@ import path from 'node:path'
 import type { Context, Middleware } from 'koa'
 import { wumpusStillPath } from '../../../contract/api-paths'
 import { idSchema } from '../../../contract/wumpus'
-import { PageCache } from './page-cache'
+import { PageCache, type CachedPage } from './page-cache'
 import { canSee } from '../domain/visibility'
 import { stillSource } from '../services/still-pictures'
 import type { PackRecord, Store, WumpusRecord } from '../store/port'
@@ -95,13 +95,16 @@ function recordVersion(record: WumpusRecord): string {
 /**
  * Answers page navigations (and bots asking for HTML or anything) to pages with a link preview with the
  * app shell holding that page's title, description, Open Graph and Twitter card tags; what it shows is
- * unknown: the shell with the site's own preview (the app then says it is not found). Pages are cached
+ * unknown or not open to visitors: the shell with the site's own preview and HTTP 404 (the app then says it
+ * is not found, or shows a private one to its owner, whom the server cannot tell from a document request). Pages are cached
  * until the gallery changes, per origin, with ETags and `no-cache` like every document.
  */
 export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPagesOptions): Middleware {
   const templateFile = path.join(staticDir, 'index.html')
   const cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000 })
   let template: { html: string; mtimeMs: number } | undefined
+  /** Pages that show a signed-out visitor nothing (unknown, malformed or private): answered 404. */
+  const notFound = new WeakSet<CachedPage>()
 
   /** The built index.html, read again when a deploy replaced it. */
   async function currentTemplate(): Promise<{ html: string; mtimeMs: number } | undefined> {
@@ -120,9 +123,12 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     const cached = cache.get(key)
     if (cached) return cached
     const revision = cache.revision()
-    const preview = (await page.preview(store, params, origin)) ?? sitePreview(shell.html, origin, ctx.path)
-    const html = withLinkPreview(shell.html, preview)
-    return html === undefined ? undefined : cache.set(key, revision, html, {})
+    const own = await page.preview(store, params, origin)
+    const html = withLinkPreview(shell.html, own ?? sitePreview(shell.html, origin, ctx.path))
+    if (html === undefined) return undefined
+    const rendered = cache.set(key, revision, html, {})
+    if (!own) notFound.add(rendered)
+    return rendered
   }
 
   return async (ctx, next) => {
@@ -136,6 +142,12 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     if (!rendered) return next()
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')
+    if (notFound.has(rendered)) {
+      // The app, signed in, may still show it (a private remix to its owner): the shell, with 404.
+      ctx.status = 404
+      ctx.body = rendered.body
+      return
+    }
     ctx.etag = rendered.etag
     if (matchesEtag(ctx.get('If-None-Match'), rendered.etag)) {
       ctx.status = 304

@@ -15,7 +15,9 @@ export async function renderPage(request) {
   globalThis.ssrCalls.push(request)
   if (globalThis.ssrFails) throw new Error('the render broke')
   const list = Object.entries(request.answers).find(([path]) => path.startsWith('/api/wumpuses?'))?.[1]
-  const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + w.name.replace(/</g, '&lt;') + '</li>').join('')
+  // A name starting "Unescaped:" stands for a future bug that lets a value into the markup as it is.
+  const markup = (name) => (name.startsWith('Unescaped:') ? name.slice('Unescaped:'.length) : name.replace(/</g, '&lt;'))
+  const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + markup(w.name) + '</li>').join('')
   const head = request.url === '/' ? '<link rel="preload" href="/first.webp" as="image"/>' : ''
   return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', head, title: 'Title of ' + request.url }
 }`
@@ -113,6 +115,22 @@ describe('server-rendered public pages', () => {
     const script = /<script>([^<]*data-beasties-media[^<]*)<\/script>/.exec(html)![1]!
     const hash = createHash('sha256').update(script).digest('base64')
     expect(res.headers.get('content-security-policy')).toContain(`'sha256-${hash}'`)
+  })
+
+  it("allows only the template's own inline scripts, never one that rendered content carries", async () => {
+    await addWumpus(server.store, { name: 'Unescaped:<script>alert("injected")</script>' })
+    const res = await page('/')
+    const html = await res.text()
+    const csp = res.headers.get('content-security-policy')!
+    const allowed = (script: string) => csp.includes(`'sha256-${createHash('sha256').update(script).digest('base64')}'`)
+    const inline = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map((match) => match[1]!)
+    expect(inline).toContain('alert("injected")')
+    expect(allowed('alert("injected")')).toBe(false)
+    // The others are the template's: the loader of the module scripts and the stylesheet switch.
+    const own = inline.filter((script) => script !== 'alert("injected")')
+    expect(own.some((script) => script.includes('/assets/app.js'))).toBe(true)
+    expect(own.some((script) => script.includes('data-beasties-media'))).toBe(true)
+    for (const script of own) expect(allowed(script)).toBe(true)
   })
 
   it('keeps hostile text from closing the answers script', async () => {

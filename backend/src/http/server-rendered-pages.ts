@@ -106,7 +106,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
     reduceInlineStyles: false,
     mergeStylesheets: false,
   })
-  let renderer: Promise<{ renderPage: RenderPage; template: string } | null> | undefined
+  let renderer: Promise<{ renderPage: RenderPage; template: string; scriptHashes: string[] } | null> | undefined
 
   const load = () =>
     (renderer ??= (async () => {
@@ -116,7 +116,12 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
       }
       try {
         const module = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
-        return { renderPage: module.renderPage, template: loadScriptsAfterFirstPaint(readFileSync(templateFile, 'utf8')) }
+        const template = loadScriptsAfterFirstPaint(readFileSync(templateFile, 'utf8'))
+        // The inline scripts a page may run are the template's own (the loader, beasties' stylesheet switch):
+        // hashed from a page with nothing rendered in it, never from a rendered page, so a script that
+        // rendered content ever carried would not run.
+        const bare = await beasties.process(fillTemplate(template, { html: '', head: '', title: '', answers: {} }))
+        return { renderPage: module.renderPage, template, scriptHashes: scriptHashes(bare) }
       } catch (error) {
         logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', {
           entry,
@@ -140,16 +145,12 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
       const { html, head, title, redirect } = await app.renderPage({ url, answers })
       if (redirect !== undefined) return { redirect }
       const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
-      const page = cache.set(key, revision, document, {})
-      // The page's inline scripts (beasties' stylesheet switch among them) are allowed by their hashes.
-      scriptHashesOf.set(page, scriptHashes(document))
-      return page
+      return cache.set(key, revision, document, {})
     } catch (error) {
       logger.error('server rendering failed: serving the app shell', { path: url, error: String(error) })
       return null
     }
   }
-  const scriptHashesOf = new WeakMap<CachedPage, string[]>()
 
   /** Past the limit the page is the app shell, not an error: the app's own search then hears the 429. */
   async function withinSearchLimit(ctx: Context): Promise<boolean> {
@@ -182,7 +183,9 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
     }
     ctx.type = 'text/html; charset=utf-8'
     ctx.set('Cache-Control', 'no-cache')
-    ctx.set('Content-Security-Policy', withScriptHashes(ctx.response.get('Content-Security-Policy'), scriptHashesOf.get(page) ?? []))
+    // Only the template's own inline scripts (a page is only ever rendered from a loaded template).
+    const allowed = (await load())?.scriptHashes ?? []
+    ctx.set('Content-Security-Policy', withScriptHashes(ctx.response.get('Content-Security-Policy'), allowed))
     ctx.etag = page.etag
     if (matchesEtag(ctx.get('If-None-Match'), page.etag)) {
       ctx.status = 304

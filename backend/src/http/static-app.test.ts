@@ -23,10 +23,15 @@ afterAll(() => server.close())
 const get = (p: string, headers: Record<string, string> = {}) => fetch(server.url + p, { headers })
 
 describe('serving the built app', () => {
-  it('serves index.html for page navigations to any client route', async () => {
-    for (const p of ['/', '/about', '/wumpus/0123456789abcdef01234567', '/no/such/page', '/profile/ana@studio.gallery']) {
+  it("serves index.html for page navigations to the app's pages, and with 404 to any other path", async () => {
+    const pages = ['/', '/about', '/packs/', '/wumpus/0123456789abcdef01234567/remix', '/profile/ana@studio.gallery']
+    for (const [p, status] of [
+      ...pages.map((p) => [p, 200] as const),
+      ['/no/such/page', 404] as const,
+      ['/dashboard/nope', 404] as const,
+    ]) {
       const res = await get(p, { accept: 'text/html' })
-      expect(res.status).toBe(200)
+      expect(res.status, p).toBe(status)
       expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8')
       expect(res.headers.get('cache-control')).toBe('no-cache')
       expect(await res.text()).toContain('<title>Wumpus</title>')

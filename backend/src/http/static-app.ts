@@ -3,6 +3,7 @@ import { createReadStream, existsSync, readFileSync } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { Middleware } from 'koa'
+import { isAppPage } from '../../../contract/app-pages'
 import { matchesEtag } from './etag'
 
 const TYPES: Record<string, string> = {
@@ -25,7 +26,8 @@ const TYPES: Record<string, string> = {
 /**
  * Serves the built PWA from `root`. Hashed files under /assets/ cache forever; everything else
  * (index.html, the service worker, the manifest) must be revalidated so a deploy shows at once.
- * Page navigations to unknown paths get index.html: the client router decides what they show.
+ * Page navigations to the app's pages get index.html: the client router decides what they show; to any
+ * other path, index.html with HTTP 404 (the app shows its not-found page).
  */
 export function staticApp(root: string, options: { exclude: string[] }): Middleware {
   const resolvedRoot = path.resolve(root)
@@ -37,11 +39,21 @@ export function staticApp(root: string, options: { exclude: string[] }): Middlew
     let info = file ? await statFile(file) : undefined
     // Page paths may look like files (/profile/ana@studio.gallery); only hashed assets never fall back.
     const isNavigation = ctx.get('Accept').includes('text/html') && !ctx.path.startsWith('/assets/')
+    let missingPage = false
     if (!info && isNavigation) {
       file = path.join(resolvedRoot, 'index.html')
       info = await statFile(file)
+      missingPage = !isAppPage(ctx.path)
     }
     if (!info || !file) return next()
+    if (missingPage) {
+      // The shell, for the app to show its not-found page, but the answer a missing page deserves.
+      ctx.status = 404
+      ctx.type = 'text/html; charset=utf-8'
+      ctx.set('Cache-Control', 'no-cache')
+      ctx.body = ctx.method === 'HEAD' ? null : createReadStream(file)
+      return
+    }
 
     const ext = path.extname(file)
     ctx.type = TYPES[ext] ?? 'application/octet-stream'

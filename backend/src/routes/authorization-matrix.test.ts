@@ -229,6 +229,11 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'PUT', path: `/api/wumpus/${(await usersRemix()).id}/sharing`, body: { visibility: 'link' } }),
     expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 404, unverifiedAdmin: 403, admin: 403 },
   },
+  // Renewing a private remix's file keys: its owner only, like its sharing.
+  'POST /api/wumpus/:id/key': {
+    request: async () => ({ method: 'POST', path: `/api/wumpus/${(await usersRemix()).id}/key` }),
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 404, unverifiedAdmin: 403, admin: 403 },
+  },
   // One's own remixes (each sees only their own: remixes.test.ts).
   'GET /api/me/remixes': { request: async () => ({ method: 'GET', path: '/api/me/remixes' }), expected: signedIn(200) },
   'GET /api/users': { request: async () => ({ method: 'GET', path: '/api/users' }), expected: adminOnly(200) },

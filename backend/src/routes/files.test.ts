@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { errorBody } from '../../test/support/error-body'
 import { startTestServer, type TestServer } from '../../test/support/test-server'
 import type { StoredFile } from '../store/port'
@@ -27,6 +27,19 @@ describe('GET /api/files/:id/:name', () => {
     expect(res.headers.get('etag')).toBe(`"${gif.sha256}"`)
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     expect(res.headers.get('content-disposition')).toMatch(/^inline;/)
+  })
+
+  it('streams a large file from the store with its exact length, never reading it whole', async () => {
+    const bytes = new Uint8Array(randomBytes(3 * 1024 * 1024))
+    const big = await server.store.files.put({ bytes, contentType: 'image/gif', filename: 'big.gif' })
+    const read = vi.spyOn(server.store.files, 'read')
+    const res = await get(`/api/files/${big.id}/big.gif`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-length')).toBe(String(bytes.length))
+    expect(res.headers.get('etag')).toBe(`"${big.sha256}"`)
+    expect(Buffer.compare(Buffer.from(await res.arrayBuffer()), Buffer.from(bytes))).toBe(0)
+    expect(read).not.toHaveBeenCalled()
+    read.mockRestore()
   })
 
   it('answers 304 without a body when the ETag matches', async () => {

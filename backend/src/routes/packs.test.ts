@@ -372,6 +372,34 @@ describe('packs: one ZIP per platform', () => {
     })
   }
 
+  it("names a personal pack's maker as its WhatsApp publisher to them and admins, the gallery to anyone else", async () => {
+    const maker = 'pack-maker@example.com'
+    await server.store.users.upsert(maker, { user_name: 'Grace Hopper' })
+    const personal = await server.store.packs.insert({
+      name: 'Grace’s Pack',
+      description: '',
+      wumpusIds: ids,
+      createdBy: maker,
+      visibility: 'link',
+    })
+    const publisherAs = async (token?: string) => {
+      const res = await fetch(`${server.url}/api/packs/${personal.id}/download/whatsapp`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      })
+      expect(res.status).toBe(200)
+      const entries = await readZip(new Uint8Array(await res.arrayBuffer()))
+      const contents = JSON.parse(text(entries, 'contents.json')) as { sticker_packs: Array<{ publisher: string }> }
+      expect(contents.sticker_packs[0]!.publisher).toBe(text(entries, 'author.txt'))
+      return text(entries, 'author.txt')
+    }
+    expect(await publisherAs(await server.sessionToken(maker))).toBe('Grace Hopper')
+    expect(await publisherAs(admin)).toBe('Grace Hopper')
+    // Anyone with the link downloads it, without learning whose it is.
+    expect(await publisherAs(user)).toBe('Wumpus Gallery')
+    expect(await publisherAs()).toBe('Wumpus Gallery')
+    await server.store.packs.delete(personal.id)
+  })
+
   it('says on the pack what each ZIP holds, and counts a ZIP as a download of its stickers', async () => {
     const opened = await detail(pack)
     const telegram = opened.downloads.find((d) => d.platform === 'telegram')!

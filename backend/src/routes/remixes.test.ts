@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { wumpusColoursPath } from '../../../contract/api-paths'
-import { myRemixListPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
+import { myRemixListPath, remixKeysPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourChoicesSchema } from '../../../contract/remix/recipe'
 import { remixCreatedSchema } from '../../../contract/remix/remix-api'
@@ -160,6 +160,58 @@ describe('remixes over HTTP', () => {
     expect((await call('GET', discord.url!)).status).toBe(200)
     await expectError(await call('GET', unkeyed(discord.url!)), 404, 'NOT_FOUND')
   })
+
+  it('gives a private remix’s files new keys when its sharing changes and when its owner renews them: the old keyed URLs are 404', async () => {
+    const owner = await someone()
+    const other = await someone()
+    const id = await remix(original._id, owner.token)
+    const shownTo = async (token: string) => wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, token)).json())
+    const first = await shownTo(owner.token)
+    const keyedUrls = (wumpus: Wumpus) => [wumpus.gif, wumpus.apng, wumpus.lottie]
+    for (const url of keyedUrls(first)) expect((await call('GET', url)).status).toBe(200)
+
+    // Private, shared, private again: the URLs shown while it was first private open nothing any more.
+    await call('PUT', remixSharingPath(id), owner.token, { visibility: 'link' })
+    const again = await call('PUT', remixSharingPath(id), owner.token, { visibility: 'private' })
+    const second = wumpusSchema.parse(await again.json())
+    expect(second.gif).not.toBe(first.gif)
+    expect(unkeyed(second.gif)).toBe(unkeyed(first.gif))
+    for (const url of keyedUrls(first)) await expectError(await call('GET', url), 404, 'NOT_FOUND')
+    for (const url of keyedUrls(second)) expect((await call('GET', url)).status).toBe(200)
+    // Asking for the sharing it has already changes nothing.
+    const same = wumpusSchema.parse(await (await call('PUT', remixSharingPath(id), owner.token, { visibility: 'private' })).json())
+    expect(same.gif).toBe(second.gif)
+
+    // Renewed by its owner: the answer carries the new URLs, the old ones are 404, its owner still sees it.
+    const renewed = await call('POST', remixKeysPath(id), owner.token)
+    expect(renewed.status).toBe(200)
+    expect(renewed.headers.get('cache-control')).toBe('no-store')
+    const third = wumpusSchema.parse(await renewed.json())
+    expect(third).toMatchObject({ _id: id, visibility: 'private' })
+    expect(third.gif).not.toBe(second.gif)
+    for (const url of keyedUrls(second)) await expectError(await call('GET', url), 404, 'NOT_FOUND')
+    for (const url of keyedUrls(third)) expect((await call('GET', url)).status).toBe(200)
+    expect((await shownTo(owner.token)).gif).toBe(third.gif)
+    expect((await call('GET', unkeyed(third.gif), owner.token)).status).toBe(200)
+    // Its chat app files and previews follow the same keys.
+    await server.derivedMedia.idle()
+    const discord = stickerExportListSchema
+      .parse(await (await call('GET', `/api/wumpus/${id}/stickers`, owner.token)).json())
+      .find((entry) => entry.platform === 'discord')!
+    expect(discord.url).toMatch(/\?key=/)
+    expect((await call('GET', discord.url!)).status).toBe(200)
+    await call('POST', remixKeysPath(id), owner.token)
+    await expectError(await call('GET', discord.url!), 404, 'NOT_FOUND')
+
+    // Its owner only, as for sharing; an original has no keys; signed out is 401.
+    await expectError(await call('POST', remixKeysPath(id), other.token), 404, 'NOT_FOUND')
+    await expectError(await call('POST', remixKeysPath(id), admin), 403, 'FORBIDDEN')
+    await expectError(await call('POST', remixKeysPath(original._id), admin), 404, 'NOT_FOUND')
+    await expectError(await call('POST', remixKeysPath(id)), 401, 'UNAUTHENTICATED')
+    const stillShown = await shownTo(owner.token)
+    expect((await call('GET', stillShown.gif)).status).toBe(200)
+    // A remix, its previews and chat app files are rendered here: minutes on a busy machine.
+  }, 120_000)
 
   it('takes a name from its maker, which its files carry, and captions in Greek and Cyrillic', async () => {
     const owner = await someone()
@@ -373,6 +425,19 @@ describe('remixes and the render rate limit', () => {
       // 20 renders per account in 10 min at factor 1: 2 here. An unknown original costs no render but counts.
       for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.url}${remixPath('f'.repeat(24))}`, post(token))).status)
       expect(statuses).toEqual([404, 404, 429])
+    } finally {
+      await limited.close()
+    }
+  })
+
+  it('counts a renewal of file keys as a remix change', async () => {
+    const limited = await startTestServer({ RATE_LIMIT_FACTOR: '0.1' })
+    try {
+      const token = await limited.sessionToken('renewer@example.com')
+      const statuses: number[] = []
+      // 150 remix changes per account in 10 min at factor 1: 15 here. An unknown remix changes nothing but counts.
+      for (let i = 0; i < 16; i++) statuses.push((await fetch(`${limited.url}${remixKeysPath('f'.repeat(24))}`, post(token))).status)
+      expect(statuses).toEqual([...Array<number>(15).fill(404), 429])
     } finally {
       await limited.close()
     }

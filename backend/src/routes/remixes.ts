@@ -10,7 +10,8 @@ import { idParam } from '../http/params'
 
 /**
  * Remixes (services/remixes.ts has the rules; contract/remix/remix-api.ts the contract): made by any user
- * with a verified email, at the render rate limit; shared by their owner; listed for their owner. A remix
+ * with a verified email, at the render rate limit; shared by their owner, who can also renew its file keys;
+ * listed for their owner. A remix
  * is otherwise an animation: read, edited and deleted under /wumpus/{id} (routes/wumpuses.ts).
  */
 export function remixRoutes(deps: RouteDeps): Router {
@@ -33,6 +34,13 @@ export function remixRoutes(deps: RouteDeps): Router {
     await remixes.own(viewer, idParam(ctx))
     const { visibility } = remixSharingSchema.parse(ctx.request.body ?? {})
     const updated = await remixes.share(viewer, idParam(ctx), visibility)
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = toApiWumpus(updated, deps.fileKeys, makerEmailAlwaysShown)
+  })
+
+  // New keys for a remix's files (http/file-keys.ts): the keyed URLs its owner was shown before open nothing.
+  router.post('/wumpus/:id/key', session, requireVerifiedEmail, deps.limits.guard('remixChange'), async (ctx) => {
+    const updated = await remixes.renewKeys((await viewerOf(ctx, deps.accounts))!, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = toApiWumpus(updated, deps.fileKeys, makerEmailAlwaysShown)
   })

@@ -134,6 +134,24 @@ describe('POST /api/renders and lottie links', () => {
     expect(errorBody(await res.json()).error.details).toMatchObject({ mediaCode: 'TOO_COMPLEX', what: 'layers' })
   })
 
+  it('refuses a Lottie whose gradient claims millions of colour stops, in the error shape', async () => {
+    const ball = (lottie().layers as Record<string, unknown>[])[0]!
+    const gradient = {
+      ty: 'gf',
+      o: { a: 0, k: 100 },
+      s: { a: 0, k: [0, 0] },
+      e: { a: 0, k: [1, 1] },
+      t: 1,
+      g: { p: 3_000_000, k: { a: 0, k: [0, 1, 0, 0, 1, 0, 0, 1] } },
+    }
+    const heavy = lottieBytes({ layers: [{ ...ball, shapes: [...(ball.shapes as object[]), gradient] }] })
+    const res = await call('POST', '/api/uploads/animation?format=lottie', admin, form({ file: { bytes: heavy, name: 'gradient.json' } }))
+    expect(res.status).toBe(400)
+    const { error } = errorBody(await res.json())
+    expect(error).toMatchObject({ code: 'BAD_REQUEST', details: { mediaCode: 'TOO_COMPLEX', what: 'gradient stops', count: 3_000_000 } })
+    expect(error.message).toMatch(/gradient colour stops/)
+  })
+
   it('says a render failed without passing on what the renderer said', async () => {
     // A valid Lottie file, but 1,000 s long: more frames than the renderer makes.
     const broken = await upload('lottie', lottieBytes({ fr: 1, op: 1000 }), 'broken.json')

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { notFound } from '../domain/errors'
 import type { Viewer } from '../domain/viewer'
 import { canSee } from '../domain/visibility'
@@ -9,18 +10,21 @@ export interface FileService {
   find(id: string | undefined): Promise<StoredFile>
   /** A file's bytes, or NOT_FOUND (it went between reading its facts and its bytes). */
   read(id: string): Promise<Uint8Array>
+  /** A file's bytes as a stream from where they are kept (never held whole for one request), or NOT_FOUND. */
+  stream(id: string): Promise<Readable>
   /**
-   * The remix a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no valid
-   * key (`keyed`); undefined for every other file.
+   * The remix a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no key
+   * that opens it (`keyOpens`: a key of the remix's current generation); undefined for every other file.
    */
-  remixOf(file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined>
+  remixOf(file: StoredFile, viewer: Viewer, keyOpens: (remix: WumpusRecord) => boolean): Promise<WumpusRecord | undefined>
 }
 
 export function createFileService(store: Store): FileService {
   return {
     find: (id) => findFile(store, id),
     read: (id) => readStoredFile(store, id),
-    remixOf: (file, viewer, keyed) => remixOfFile(store, file, viewer, keyed),
+    stream: (id) => streamStoredFile(store, id),
+    remixOf: (file, viewer, keyOpens) => remixOfFile(store, file, viewer, keyOpens),
   }
 }
 
@@ -40,15 +44,27 @@ async function readStoredFile(store: Store, id: string): Promise<Uint8Array> {
   return file.bytes
 }
 
+/** A file's bytes as a stream, or 404 (it went between reading its facts and its bytes). */
+async function streamStoredFile(store: Store, id: string): Promise<Readable> {
+  const file = await store.files.stream(id)
+  if (!file) throw noSuchFile()
+  return file.body
+}
+
 /**
  * The remix a stored file belongs to (its own files and its previews and chat app files), 404 when the
  * viewer may not see it and the URL has no valid key (the key its owner's URLs carry); undefined for every other file.
  */
-async function remixOfFile(store: Store, file: StoredFile, viewer: Viewer, keyed: boolean): Promise<WumpusRecord | undefined> {
+async function remixOfFile(
+  store: Store,
+  file: StoredFile,
+  viewer: Viewer,
+  keyOpens: (remix: WumpusRecord) => boolean,
+): Promise<WumpusRecord | undefined> {
   if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
   const id = await store.wumpuses.findByFile(file.id)
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
   if (!record?.remix) return undefined
-  if (!keyed && !canSee(record, viewer)) throw noSuchFile()
+  if (!canSee(record, viewer) && !keyOpens(record)) throw noSuchFile()
   return record
 }

@@ -24,7 +24,7 @@ export interface ManifestFile {
   text: string
 }
 
-/** The publisher chat apps show for our packs. */
+/** The publisher chat apps show for our packs (a personal pack's maker, to those who may know whose it is). */
 export const PACK_PUBLISHER = 'Wumpus Gallery'
 /** WhatsApp reads at most this many characters of an animated sticker's accessibility text. */
 const WHATSAPP_ACCESSIBILITY_MAX = 255
@@ -59,13 +59,19 @@ export function discordEmojiName(record: WumpusRecord): string {
 }
 
 /** The importer files of a platform's ZIP (none for LINE and Slack, whose uploads take no emoji). */
-export function packManifests(pack: PackRecord, platform: Platform, entries: readonly PackEntry[], part: ZipPart): ManifestFile[] {
+export function packManifests(
+  pack: PackRecord,
+  platform: Platform,
+  entries: readonly PackEntry[],
+  part: ZipPart,
+  publisher = PACK_PUBLISHER,
+): ManifestFile[] {
   switch (platform) {
     case 'telegram':
     case 'telegram-emoji':
       return [{ name: 'stickers.json', text: json(telegramList(pack, platform, entries, part)) }]
     case 'whatsapp':
-      return [{ name: 'contents.json', text: json(whatsappContents(pack, entries, part)) }]
+      return [{ name: 'contents.json', text: json(whatsappContents(pack, entries, part, publisher)) }]
     case 'signal':
     case 'discord':
       return [{ name: 'emoji.txt', text: lines(entries.map((entry) => `${entry.name}\t${entryEmoji(platform, entry.record).join('')}`)) }]
@@ -98,7 +104,7 @@ function telegramList(pack: PackRecord, platform: Platform, entries: readonly Pa
  * WhatsApp: the layout of contents.json in WhatsApp's own sticker-pack sample, with one pack (each part of a
  * split pack is a pack of its own: its own identifier and name; still parts are not animated packs).
  */
-function whatsappContents(pack: PackRecord, entries: readonly PackEntry[], part: ZipPart) {
+function whatsappContents(pack: PackRecord, entries: readonly PackEntry[], part: ZipPart, publisher: string) {
   return {
     android_play_store_link: '',
     ios_app_store_link: '',
@@ -106,7 +112,7 @@ function whatsappContents(pack: PackRecord, entries: readonly PackEntry[], part:
       {
         identifier: part.of === 1 ? pack.id : `${pack.id}-${part.number}`,
         name: partTitle(pack, part),
-        publisher: PACK_PUBLISHER,
+        publisher,
         tray_image_file: 'tray.png',
         // Apps update an installed pack when this changes.
         image_data_version: String(pack.updatedAt.getTime()),

@@ -137,7 +137,14 @@ function entryNames(entries: Entry[]): string[] {
 }
 
 /** One ZIP of a plan that fits: the pack's only one, or the part `part` asks for (checked before anything is made). */
-export async function writeZip(store: Store, logger: Logger, pack: PackRecord, plan: ZipPlan, part?: number): Promise<PackZip> {
+export async function writeZip(
+  store: Store,
+  logger: Logger,
+  pack: PackRecord,
+  plan: ZipPlan,
+  part?: number,
+  publisher = PACK_PUBLISHER,
+): Promise<PackZip> {
   const which = partToWrite(pack, plan, part)
   const stickers = plan.parts[which.number - 1]!.items
   const zip = new ZipFile()
@@ -163,14 +170,14 @@ export async function writeZip(store: Store, logger: Logger, pack: PackRecord, p
     zip.addBuffer(Buffer.from(tray), 'tray.png', { mtime, compress: false })
     // Sticker apps that import .wastickers archives read the title and author from these.
     text('title.txt', partTitle(pack, which))
-    text('author.txt', PACK_PUBLISHER)
+    text('author.txt', publisher)
   }
   if (lineImages) {
     zip.addBuffer(Buffer.from(lineImages.main), 'main.png', { mtime, compress: false })
     zip.addBuffer(Buffer.from(lineImages.tab), 'tab.png', { mtime, compress: false })
   }
   const entries = stickers.map((entry, i) => ({ name: names[i]!, record: entry.record }))
-  for (const manifest of packManifests(pack, plan.platform, entries, which)) text(manifest.name, manifest.text)
+  for (const manifest of packManifests(pack, plan.platform, entries, which, publisher)) text(manifest.name, manifest.text)
   text('README.txt', readme(pack, plan, entries, which))
   // yazl answers the archive's final size (@types/yazl leaves the argument out); -1 would mean unknown.
   const end = zip.end.bind(zip) as (options: undefined, onSize: (bytes: number) => void) => void

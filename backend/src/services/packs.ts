@@ -12,6 +12,7 @@ import { canSee } from '../domain/visibility'
 import type { Logger } from '../logger'
 import type { AuditChange, NewPack, PackPatch, PackRecord, PackUpdate, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
+import { PACK_PUBLISHER } from './pack-manifests'
 import { planZip, writeZip, type PackZip, type ZipPlan } from './pack-zips'
 import { conflict, doesNotFit, forbidden, invalid, notFound } from '../domain/errors'
 
@@ -126,6 +127,15 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     return records as WumpusRecord[]
   }
 
+  /**
+   * Who chat apps name as the pack's publisher: a personal pack's maker, by display name, for those who
+   * may see whose it is (its owner and admins); the gallery for public packs and everyone else.
+   */
+  async function publisherFor(pack: PackRecord, viewer: Viewer): Promise<string> {
+    if (!isOwner(pack, viewer) && !(pack.visibility !== 'public' && isAdminViewer(viewer))) return PACK_PUBLISHER
+    return (await store.users.get(pack.createdBy))?.user_name.trim() || PACK_PUBLISHER
+  }
+
   /** The pack as the viewer sees it: a personal pack's owner is shown to them and admins only. */
   async function viewOf(pack: PackRecord, viewer: Viewer, items?: WumpusRecord[]): Promise<PackView> {
     const found = pack.coverWumpusId
@@ -222,7 +232,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       const pack = await getPack(id, viewer)
       const plan = planZip(pack, await visibleItems(pack, viewer), platform)
       if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
-      return { ...(await writeZip(store, logger, pack, plan, part)), visibility: pack.visibility }
+      return { ...(await writeZip(store, logger, pack, plan, part, await publisherFor(pack, viewer))), visibility: pack.visibility }
     },
   }
 }

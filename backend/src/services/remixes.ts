@@ -3,7 +3,8 @@
 //  - Its GIF, APNG and Lottie are made before the answer; previews and chat app files follow through the
 //    derived media queue (services/derived-media.ts), like a new animation's.
 //  - Private to its owner (and admins) unless shared by link: a private remix is as unknown to anyone else,
-//    on every path that shows an animation or its files.
+//    on every path that shows an animation or its files. Its file URLs carry keys (http/file-keys.ts) of a
+//    generation that each change of sharing and each renewal by its owner moves on.
 //  - Made again when the original's Lottie changes (and at start for those left behind); removed with the original.
 import { REMIXES_MAX } from '../../../contract/limits'
 import { colourPresets, colourSlots } from '../../../contract/remix/colours'
@@ -14,7 +15,7 @@ import { defaultRemixName, type RemixVisibility } from '../../../contract/remix/
 import { describeRecipe } from '../../../contract/remix/recipe-text'
 import type { Actor, Viewer } from '../domain/viewer'
 import { captionFont } from '../media/render/caption-font'
-import type { FileRef, Store, WumpusPage, WumpusRecord } from '../store/port'
+import type { FileRef, RemixInfo, Store, WumpusPage, WumpusRecord } from '../store/port'
 import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
 import type { DerivedMediaService } from './derived-media'
@@ -30,8 +31,10 @@ export interface RemixService {
   create(owner: Actor & { name: string }, originalId: string | undefined, recipe: Recipe, name?: string): Promise<WumpusRecord>
   /** The remix `viewer` may share, else NOT_FOUND (not a remix, or someone else's private one) or FORBIDDEN (someone else's). */
   own(viewer: Actor, id: string | undefined): Promise<WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>>
-  /** Its owner shares a remix by link, or makes it private again. */
+  /** Its owner shares a remix by link, or makes it private again; a change gives its files new keys. */
   share(viewer: Actor, id: string | undefined, visibility: RemixVisibility): Promise<WumpusRecord>
+  /** Its owner gives its files new keys: the keyed URLs shown before open nothing any more. */
+  renewKeys(viewer: Actor, id: string | undefined): Promise<WumpusRecord>
   /** One's own remixes, newest first. */
   listOwn(owner: string, page: { limit: number; cursor?: string }): Promise<WumpusPage>
   /** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
@@ -51,6 +54,7 @@ export function createRemixService(deps: RemixesDeps): RemixService {
     create: (owner, originalId, recipe, name) => createRemix(deps, owner, originalId, recipe, colourChoices, name),
     own: (viewer, id) => ownRemix(store, viewer, id),
     share: (viewer, id, visibility) => shareRemix(store, viewer, id, visibility),
+    renewKeys: (viewer, id) => renewRemixKeys(store, viewer, id),
     listOwn: (owner, page) => listOwnRemixes(store, owner, page),
     colourChoices,
     remakeAllOf: (originalId) => remakeRemixesOf(deps, originalId),
@@ -225,20 +229,35 @@ async function ownRemix(
   return record as WumpusRecord & Required<Pick<WumpusRecord, 'remix'>>
 }
 
-/** Its owner shares a remix by link, or makes it private again. */
-async function shareRemix(
+/** The next generation of a remix's file keys (http/file-keys.ts). */
+const nextKeys = (remix: RemixInfo): RemixInfo => ({ ...remix, keyGeneration: (remix.keyGeneration ?? 0) + 1 })
+
+/**
+ * Changes the remix `viewer` owns (ownRemix) as `change` says, only while its files (and so its
+ * remix.source) are the ones read: a remake meanwhile is kept, and the change is tried again.
+ */
+async function changeOwnRemix(
   store: Store,
   viewer: NonNullable<Viewer>,
   id: string | undefined,
-  visibility: RemixVisibility,
+  change: (remix: RemixInfo) => RemixInfo,
 ): Promise<WumpusRecord> {
   for (let attempt = 1; ; attempt++) {
     const record = await ownRemix(store, viewer, id)
-    // Only while its files (and so its remix.source) are the ones read: a remake meanwhile is kept.
-    const updated = await store.wumpuses.update(record._id, { remix: { ...record.remix, visibility } }, { whileFiles: record.files })
+    const updated = await store.wumpuses.update(record._id, { remix: change(record.remix) }, { whileFiles: record.files })
     if (updated) return updated
     if (attempt === REMAKE_ATTEMPTS) throw conflict('This remix is being made again; try again shortly')
   }
+}
+
+/** Its owner shares a remix by link, or makes it private again; a change gives its files new keys. */
+function shareRemix(store: Store, viewer: NonNullable<Viewer>, id: string | undefined, visibility: RemixVisibility): Promise<WumpusRecord> {
+  return changeOwnRemix(store, viewer, id, (remix) => (remix.visibility === visibility ? remix : nextKeys({ ...remix, visibility })))
+}
+
+/** Its owner gives its files new keys: the keyed URLs shown before open nothing any more. */
+function renewRemixKeys(store: Store, viewer: NonNullable<Viewer>, id: string | undefined): Promise<WumpusRecord> {
+  return changeOwnRemix(store, viewer, id, nextKeys)
 }
 
 /** One's own remixes, newest first. */

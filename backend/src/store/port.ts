@@ -4,6 +4,7 @@
  * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
@@ -118,6 +119,11 @@ export interface RemixInfo {
   /** The original's Lottie file when the remix's files were made: another one means they are to be made again. */
   source: string
   visibility: RemixVisibility
+  /**
+   * Which generation of its file keys (http/file-keys.ts) its URLs carry: moved on by each change of sharing
+   * and each renewal by its owner, so the keyed URLs shown before stop opening its files. Absent: 0.
+   */
+  keyGeneration?: number
 }
 
 export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived'> & {
@@ -488,6 +494,11 @@ export interface FileRepository {
   info(id: string): Promise<StoredFile | undefined>
   /** The whole file, or undefined when unknown. */
   read(id: string): Promise<{ info: StoredFile; bytes: Uint8Array } | undefined>
+  /**
+   * The file's bytes as a stream read from where they are kept, a chunk at a time (a large file is never
+   * held whole in memory for one reader), or undefined when unknown. The caller ends or destroys it.
+   */
+  stream(id: string): Promise<{ info: StoredFile; body: Readable } | undefined>
   /** Answers whether a file was removed. */
   delete(id: string): Promise<boolean>
   /**

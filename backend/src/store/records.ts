@@ -92,6 +92,7 @@ export function copyRemix(remix: RemixInfo): RemixInfo {
     },
     source: remix.source,
     visibility: remix.visibility,
+    ...(remix.keyGeneration === undefined ? {} : { keyGeneration: remix.keyGeneration }),
   }
 }
 

@@ -60,6 +60,19 @@ export function describeFileBehaviour(t: StoreInUse): void {
       expect(Buffer.compare(Buffer.from(read!.bytes), Buffer.from(bytes))).toBe(0)
     })
 
+    it('streams small and large files byte for byte, and nothing for unknown ids', async () => {
+      for (const size of [3, 2 * 1024 * 1024 + 17]) {
+        const bytes = new Uint8Array(randomBytes(size))
+        const info = await t.store.files.put({ bytes, contentType: 'image/gif', filename: 'w.gif' })
+        const file = await t.store.files.stream(info.id)
+        expect(file?.info).toEqual(info)
+        const parts: Buffer[] = []
+        for await (const part of file!.body) parts.push(part as Buffer)
+        expect(Buffer.compare(Buffer.concat(parts), Buffer.from(bytes))).toBe(0)
+      }
+      for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) expect(await t.store.files.stream(id)).toBeUndefined()
+    })
+
     it('round-trips an empty file', async () => {
       const info = await t.store.files.put({ bytes: new Uint8Array(), contentType: 'application/json', filename: 'empty.json' })
       expect(info.size).toBe(0)

@@ -237,6 +237,18 @@ export function describeRemixBehaviour(t: StoreInUse): void {
       expect((await collectPages(t.store, 5, {})).ids).toEqual(newestFirst([original, other]))
     })
 
+    it("keeps a remix's key generation through its writes and a reopen (absent on a remix never renewed)", async () => {
+      const original = await listedOriginal()
+      const remix = await insertRemix(remixOf(original))
+      expect(remix.remix!.keyGeneration).toBeUndefined()
+      const renewed = { ...remix.remix!, keyGeneration: 2 }
+      expect((await t.store.wumpuses.update(remix._id, { remix: renewed }, { whileFiles: remix.files }))!.remix).toEqual(renewed)
+      expect((await t.store.wumpuses.update(remix._id, { name: 'Renamed' }))!.remix).toEqual(renewed)
+      t.store = await t.subject.reopen()
+      expect((await t.store.wumpuses.get(remix._id))!.remix).toEqual(renewed)
+      expect((await t.store.wumpuses.listRemixes({ owner: remix.u_email, limit: 5 })).items[0]!.remix).toEqual(renewed)
+    })
+
     it('keeps remixes in packs and favourites, claims their files, and removes them from all of it', async () => {
       const original = await t.store.wumpuses.insert(sampleWumpus())
       const remix = await insertRemix(remixOf(original, { u_email: 'me@example.com' }))

@@ -54,9 +54,19 @@ describe('the Favourites page', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Showing 2 of 2')
   })
 
+  it('offers to make a pack from them, once there are some', async () => {
+    favourites = [favourite(1, '2026-11-26T10:00:00Z')]
+    renderPage()
+    expect(await screen.findByRole('link', { name: 'Make a pack from my favourites' })).toHaveAttribute(
+      'href',
+      '/dashboard/my-packs/new?from=favourites',
+    )
+  })
+
   it('says how to add one when there is none', async () => {
     renderPage()
     expect(await screen.findByText(/No favourites yet\. Tap the heart on any sticker in the/)).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: 'Make a pack from my favourites' })).not.toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'gallery' })).toHaveAttribute('href', '/')
   })
 

@@ -1,7 +1,7 @@
-import { SimpleGrid, Stack, Text, Title } from '@mantine/core'
+import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { MorePages } from '../../../components/more-pages'
-import { AnchorLink } from '../../../components/router-links'
+import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { usePagedList } from '../../../lib/use-paged-list'
 import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
@@ -19,10 +19,17 @@ export function FavouritesPage({ email }: { email: string }) {
 
   return (
     <Stack gap="lg">
-      <Stack gap={4}>
-        <Title order={1}>Favourites</Title>
-        <Text>Your favourites follow you to every device you sign in on.</Text>
-      </Stack>
+      <Group justify="space-between" align="flex-end" gap="sm">
+        <Stack gap={4}>
+          <Title order={1}>Favourites</Title>
+          <Text>Your favourites follow you to every device you sign in on.</Text>
+        </Stack>
+        {items.length > 0 && (
+          <ButtonLink to="/dashboard/my-packs/new" search={{ from: 'favourites' }} variant="light">
+            Make a pack from my favourites
+          </ButtonLink>
+        )}
+      </Group>
       {items.length === 0 ? (
         <Text>
           No favourites yet. Tap the heart on any sticker in the <AnchorLink to="/">gallery</AnchorLink> to keep it here.

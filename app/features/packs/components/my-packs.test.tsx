@@ -59,7 +59,11 @@ describe('My packs', () => {
     renderWithProviders(<MyPacks emailVerified={false} />, { path: '/dashboard/my-packs' })
     expect(await screen.findByText('Verify your email address first')).toBeInTheDocument()
     expect(screen.getByText(/Making packs needs a verified email address/)).toBeInTheDocument()
-    expect(screen.getByRole('link', { name: 'Verify it or send the email again' })).toHaveAttribute('href', '/emailVerification')
+    // The waiting page comes back here once the email is verified.
+    expect(screen.getByRole('link', { name: 'Verify it or send the email again' })).toHaveAttribute(
+      'href',
+      '/emailVerification?from=%2Fdashboard%2Fmy-packs',
+    )
     expect(screen.getByRole('button', { name: 'New pack' })).toBeDisabled()
   })
 

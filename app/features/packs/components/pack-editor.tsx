@@ -26,6 +26,8 @@ export interface PackOwner {
 interface PackEditorProps {
   /** The pack to edit; none to make a new one. */
   pack?: PackDetail
+  /** What a new pack starts with (a pack made from one's favourites). */
+  start?: { name: string; items: Wumpus[] }
   /**
    * A personal pack of this owner (Dashboard → My packs), with its visibility; its edits go through the
    * outbox, so they work offline. Without it, a curated pack (admins).
@@ -40,11 +42,11 @@ type PersonalVisibility = 'private' | 'link'
  * Dashboard → Packs or My packs → New pack / Edit: name, description, stickers in order (add, move, remove)
  * and the cover; for a personal pack also who may open it.
  */
-export function PackEditor({ pack, owner, onSaved }: PackEditorProps) {
+export function PackEditor({ pack, start, owner, onSaved }: PackEditorProps) {
   usePageTitle(pack ? `Edit ${pack.name}` : 'New pack')
-  const [name, setName] = useState(pack?.name ?? '')
+  const [name, setName] = useState(pack?.name ?? start?.name ?? '')
   const [description, setDescription] = useState(pack?.description ?? '')
-  const [items, setItems] = useState<Wumpus[]>(pack?.items ?? [])
+  const [items, setItems] = useState<Wumpus[]>(pack?.items ?? start?.items.slice(0, PACK_ITEMS_MAX) ?? [])
   const [coverId, setCoverId] = useState<string | null>(pack?.coverWumpusId ?? null)
   const [visibility, setVisibility] = useState<PersonalVisibility>(pack?.visibility === 'link' ? 'link' : 'private')
   // An edit sends what changed from the pack as this form got it, not as later reads show it.

@@ -56,7 +56,10 @@ describe('MyProfile', () => {
     const { bodies } = setup({}, { emailVerified: false })
     const alert = await screen.findByRole('alert')
     expect(alert).toHaveTextContent('Verify your email address first')
-    expect(within(alert).getByRole('link', { name: 'Verify it or send the email again' })).toHaveAttribute('href', '/emailVerification')
+    expect(within(alert).getByRole('link', { name: 'Verify it or send the email again' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/emailVerification\?from=%2F/),
+    )
     expect(screen.getByRole('button', { name: 'Update Profile' })).toBeDisabled()
     expect(bodies).toHaveLength(0)
   })

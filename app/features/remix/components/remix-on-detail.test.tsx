@@ -40,7 +40,10 @@ describe('remixes on the detail page', () => {
     renderApp(`/wumpus/${original._id}`)
     const section = await screen.findByRole('region', { name: 'Your own version' })
     expect(within(section).queryByRole('link', { name: 'Make it yours' })).not.toBeInTheDocument()
-    expect(within(section).getByRole('link', { name: 'Verify it' })).toHaveAttribute('href', '/emailVerification')
+    expect(within(section).getByRole('link', { name: 'Verify it' })).toHaveAttribute(
+      'href',
+      `/emailVerification?from=${encodeURIComponent(`/wumpus/${original._id}/remix`)}`,
+    )
   })
 
   it('a remix says whose version of what it is; its owner shares it by link, copies the link and makes it private again', async () => {

@@ -1,7 +1,7 @@
-import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
@@ -11,7 +11,7 @@ import { useSession } from '../../../lib/session-provider'
 import { ConfirmDeleteModal } from '../../../components/confirm-delete'
 import { useOnline } from '../../../lib/use-online'
 import { wumpusQueryOptions } from '../../../entities/wumpus/api'
-import { useDeleteRemix, useRemixSharing } from '../api'
+import { useDeleteRemix, useRemixSharing, useRenewRemixKeys } from '../api'
 import { describeRecipe } from '../../../../contract/remix/recipe-text'
 
 /** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it); nothing on a remix's. */
@@ -42,9 +42,9 @@ export function MakeItYours({ wumpus }: { wumpus: Wumpus }) {
         ) : (
           <Text size="sm">
             Making your own version needs a verified email address.{' '}
-            <Anchor component={Link} to="/emailVerification">
+            <AnchorLink to="/emailVerification" search={{ from: editor }}>
               Verify it
-            </Anchor>
+            </AnchorLink>
           </Text>
         )}
       </Stack>
@@ -84,6 +84,7 @@ const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(
 
 function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
   const sharing = useRemixSharing(remix._id)
+  const renewal = useRenewRemixKeys(remix._id)
   const remove = useDeleteRemix(remix)
   const navigate = useNavigate()
   const online = useOnline()
@@ -97,6 +98,15 @@ function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
       notifications.show({ color: 'green', message: next ? 'Anyone with the link can see it now' : 'Only you can see it now' })
     } catch (error) {
       notifications.show({ color: 'red', title: 'Could not change who sees it', message: errorMessage(error) })
+    }
+  }
+
+  async function renewLinks() {
+    try {
+      await renewal.mutateAsync()
+      notifications.show({ color: 'green', message: 'New private links made: the ones copied before no longer open its files' })
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not renew the private links', message: errorMessage(error) })
     }
   }
 
@@ -118,13 +128,23 @@ function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
           {shared ? 'Make private' : 'Share by link'}
         </Button>
         {shared && <ShareButton title={remix.name} text={remix.description} url={url} />}
+        {!shared && (
+          <Button variant="light" onClick={() => void renewLinks()} disabled={renewal.isPending || !online}>
+            Renew private links
+          </Button>
+        )}
         <Button variant="light" color="red" onClick={() => setConfirming(true)} disabled={!online}>
           Delete
         </Button>
       </Group>
+      {!shared && (
+        <Text size="xs" c="dimmed">
+          Its files open by private links only you were shown. Renew them if one went somewhere it should not: the old links stop working.
+        </Text>
+      )}
       {!online && (
         <Alert color="gray" variant="light">
-          Sharing and deleting need the network.
+          Sharing, renewing links and deleting need the network.
         </Alert>
       )}
       <ConfirmDeleteModal

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Stack, Text } from '@mantine/core'
+import { Alert, Stack } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
 import { useMemo } from 'react'
 import { recipeFromSearch, recipeToSearch, type Recipe } from '../../../../contract/remix/recipe'
 import { AnchorLink } from '../../../components/router-links'
+import { VerifyEmailFirst } from '../../../components/verify-email-first'
 import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { RemixEditor } from './remix-editor'
 
@@ -39,16 +39,7 @@ export function RemixPage({ id, search, emailVerified, onSearch }: RemixPageProp
     )
   }
   if (!emailVerified) {
-    return (
-      <Alert color="yellow" variant="light" title="Verify your email address first">
-        <Text inherit>
-          Making your own version of a sticker needs a verified email address.{' '}
-          <Anchor component={Link} to="/emailVerification" inherit c="inherit" underline="always" fw={600}>
-            Verify it or send the email again
-          </Anchor>
-        </Text>
-      </Alert>
-    )
+    return <VerifyEmailFirst>Making your own version of a sticker needs a verified email address.</VerifyEmailFirst>
   }
   return <RemixEditor original={original} recipe={recipe} onRecipe={(next) => onSearch(recipeSearch(next))} />
 }

@@ -7,6 +7,7 @@ import { wumpusStillPath } from '../../../../contract/api-paths'
 import { FORMAT_LABELS } from '../../../../contract/format-labels'
 import { AnchorLink } from '../../../components/router-links'
 import { fileNameFromUrl } from '../../../lib/download'
+import { isKeyedUrl } from '../../../lib/pwa/personal-caches'
 import { usePageTitle } from '../../../lib/page-title'
 import { FavouriteButton } from '../../../entities/favourite/favourite-button'
 import { SaveOfflineButton } from '../../../entities/saved-copy/save-offline-button'
@@ -49,8 +50,9 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
           <div
             className={classes.previewFrame}
             tabIndex={reducedMotion ? 0 : undefined}
-            draggable
-            onDragStart={(event) => dragAsFile(event, wumpus.gif)}
+            // A private remix's file URLs carry its key: nothing of it is dragged out of the page.
+            draggable={!isKeyedUrl(wumpus.gif)}
+            onDragStart={(event) => (isKeyedUrl(wumpus.gif) ? event.preventDefault() : dragAsFile(event, wumpus.gif))}
             {...pointedAt.handlers}
           >
             <StickerPicture
@@ -114,6 +116,7 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
                   <Anchor
                     key={key}
                     href={wumpus[key]}
+                    draggable={isKeyedUrl(wumpus[key]) ? false : undefined}
                     target="_blank"
                     rel="noopener noreferrer"
                     aria-label={`${label}: view ${wumpus.name} in a new tab`}

@@ -11,7 +11,8 @@ export function fileUrl(ref: FileRef, key?: string): string {
 
 /** The URL of a file of this record: with its key when the record is a private remix and keys are given. */
 export function recordFileUrl(record: WumpusRecord, keys?: FileKeys): (ref: FileRef) => string {
-  return (ref) => fileUrl(ref, keys && record.remix?.visibility === 'private' ? keys.sign(ref.id) : undefined)
+  const remix = record.remix
+  return (ref) => fileUrl(ref, keys && remix?.visibility === 'private' ? keys.sign(ref.id, remix.keyGeneration) : undefined)
 }
 
 /** A file uploaded for an animation as the API shows it, with what its inspection read. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   MAX_LOTTIE_EFFECTS,
+  MAX_LOTTIE_GRADIENT_STOPS,
   MAX_LOTTIE_IMAGES,
   MAX_LOTTIE_LAYERS,
   MAX_LOTTIE_PRECOMP_DEPTH,
@@ -183,6 +184,56 @@ describe('inspectLottie', () => {
       const uses = Array.from({ length: MAX_LOTTIE_EFFECTS / 10 + 1 }, () => layer({ ty: 0, refId: 'blurred' }))
       expect(detailsOf(lottieBytes({ layers: uses, assets: [inner] }))).toMatchObject({ what: 'effects' })
       expect(inspectLottie(lottieBytes({ layers: [layer({ ef: many.slice(1) })] })).format).toBe('lottie')
+    })
+  })
+
+  describe('gradients (TOO_COMPLEX)', () => {
+    const layer = (extra: Record<string, unknown> = {}) => ({ ...(lottie().layers as object[])[0], ...extra })
+    const detailsOf = (file: Uint8Array) => mediaErrorOf(() => inspectLottie(file)).details
+    const gradient = (stops: unknown, k: unknown) => ({
+      ty: 'gf',
+      o: { a: 0, k: 100 },
+      s: { a: 0, k: [0, 0] },
+      e: { a: 0, k: [1, 1] },
+      t: 1,
+      g: { p: stops, k },
+    })
+    const stopValues = (stops: number) => Array.from({ length: stops }, (_, i) => [i / Math.max(1, stops - 1), 1, 0.5, 0]).flat()
+    const inGroup = (item: unknown) => lottieBytes({ layers: [layer({ shapes: [{ ty: 'gr', it: [item] }] })] })
+
+    it('accepts gradients of up to the stop limit, opacity stops included, fixed or keyframed', () => {
+      const stops = MAX_LOTTIE_GRADIENT_STOPS
+      const withOpacity = [...stopValues(stops), ...Array.from({ length: stops }, (_, i) => [i / stops, 1]).flat()]
+      expect(inspectLottie(inGroup(gradient(stops, { a: 0, k: withOpacity }))).format).toBe('lottie')
+      const keyed = {
+        a: 1,
+        k: [
+          { t: 0, s: stopValues(2) },
+          { t: 30, s: stopValues(2) },
+        ],
+      }
+      expect(inspectLottie(inGroup({ ...gradient(2, keyed), ty: 'gs' })).format).toBe('lottie')
+    })
+
+    it('refuses a gradient with too many stops, however few values it carries', () => {
+      expect(detailsOf(inGroup(gradient(3_000_000, { a: 0, k: stopValues(2) })))).toMatchObject({
+        what: 'gradient stops',
+        count: 3_000_000,
+        max: MAX_LOTTIE_GRADIENT_STOPS,
+      })
+      expect(detailsOf(inGroup(gradient('1e9', { a: 0, k: stopValues(2) })))).toMatchObject({ what: 'gradient stops' })
+    })
+
+    it('refuses gradient values longer than their stops have, fixed or in a keyframe', () => {
+      expect(detailsOf(inGroup(gradient(2, { a: 0, k: stopValues(40) })))).toMatchObject({ what: 'gradient values', max: 12 })
+      const keyed = {
+        a: 1,
+        k: [
+          { t: 0, s: stopValues(2) },
+          { t: 30, s: stopValues(5) },
+        ],
+      }
+      expect(detailsOf(inGroup({ ...gradient(2, keyed), ty: 'gs' }))).toMatchObject({ what: 'gradient values' })
     })
   })
 

@@ -1,5 +1,6 @@
 import {
   MAX_LOTTIE_EFFECTS,
+  MAX_LOTTIE_GRADIENT_STOPS,
   MAX_LOTTIE_IMAGES,
   MAX_LOTTIE_LAYERS,
   MAX_LOTTIE_PRECOMP_DEPTH,
@@ -119,10 +120,32 @@ function assertComplexityWithinLimits(lottie: Record<string, unknown>): void {
       if (!isObject(item) || typeof item.ty !== 'string') continue
       shapeCount += times
       if (shapeCount > MAX_LOTTIE_SHAPES) tooComplex('shapes', shapeCount, MAX_LOTTIE_SHAPES)
+      if ((item.ty === 'gf' || item.ty === 'gs') && isObject(item.g)) assertGradientWithinLimits(item.g, tooComplex)
       if (item.ty === 'rp') times *= repeaterCopies(item.c)
       for (const key of ['shapes', 'it']) if (Array.isArray(item[key])) shapeLists.push({ items: item[key], times })
     }
   }
+}
+
+/** Values of a gradient's stops per stop at most: position, r, g, b of a colour stop and position, alpha of an opacity stop. */
+const GRADIENT_NUMBERS_PER_STOP = 6
+
+/**
+ * A gradient's stop count (`g.p`) is capped, and none of its values (`g.k`, fixed or each keyframe's) holds
+ * more numbers than that many stops have: both are walked per stop when colours are read or changed.
+ */
+function assertGradientWithinLimits(
+  gradient: Record<string, unknown>,
+  tooComplex: (what: string, count: number, max: number) => never,
+): void {
+  const stops = Number(gradient.p)
+  if (stops > MAX_LOTTIE_GRADIENT_STOPS) tooComplex('gradient stops', stops, MAX_LOTTIE_GRADIENT_STOPS)
+  // Without a stop count, no stop is read.
+  if (!Number.isFinite(stops)) return
+  const max = Math.max(0, Math.ceil(stops)) * GRADIENT_NUMBERS_PER_STOP
+  const k = isObject(gradient.k) ? gradient.k.k : undefined
+  const values = Array.isArray(k) && k.some(isObject) ? k.flatMap((key) => (isObject(key) ? [key.s, key.e] : [])) : [k]
+  for (const value of values) if (Array.isArray(value) && value.length > max) tooComplex('gradient values', value.length, max)
 }
 
 /** The most copies a repeater makes over the animation (its `c` property, fixed or keyframed), at least 1. */

@@ -1,5 +1,6 @@
 /** Stored files in MongoDB: GridFS (`files.files` and `files.chunks`), with what is known of each in its metadata. */
 import { createHash } from 'node:crypto'
+import type { Readable } from 'node:stream'
 import { GridFSBucket, ObjectId, type Collection, type Db, type Filter } from 'mongodb'
 import { isId, newId } from '../ids'
 import type { FilePurpose, FileRepository, NewFile, StoredFile } from '../port'
@@ -80,6 +81,11 @@ export class MongoFiles implements FileRepository {
       return Buffer.concat(parts)
     })
     return { info, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
+  }
+
+  async stream(id: string): Promise<{ info: StoredFile; body: Readable } | undefined> {
+    const info = await this.info(id)
+    return info && { info, body: this.bucket.openDownloadStream(new ObjectId(id)) }
   }
 
   async delete(id: string): Promise<boolean> {

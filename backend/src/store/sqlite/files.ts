@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { open, opendir, readFile, rename, rm, stat, unlink, mkdir } from 'node:fs/promises'
 import path from 'node:path'
+import { Readable } from 'node:stream'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { isId, newId } from '../ids'
 import type { FilePurpose, FileRepository, NewFile, StoredFile } from '../port'
@@ -52,6 +53,8 @@ const INCOMING = '.incoming'
 /** Names of the temp files of the store before SQLite (`<id>.<random>.tmp`), left by a crash. */
 const OLD_TEMP = /^[0-9a-f]{24}\.[0-9a-f]+\.tmp$/
 const PRIVATE_FILE = 0o600
+/** Bytes read from disk at a time when a file is streamed. */
+const STREAM_CHUNK = 64 * 1024
 
 export class SqliteFiles implements FileRepository {
   private readonly bytesCache = new FileBytesCache()
@@ -130,6 +133,28 @@ export class SqliteFiles implements FileRepository {
         // Deleted while it was being read: not worth keeping.
         if (this.sql.get.get(id)) this.bytesCache.set(id, bytes)
         return { info, bytes }
+      } catch (error) {
+        if (isMissing(error)) return undefined
+        throw error
+      }
+    })
+  }
+
+  /** Small files come from (and go to) the bytes cache; larger ones are read from disk as they are sent. */
+  stream(id: string): Promise<{ info: StoredFile; body: Readable } | undefined> {
+    return guarded(async () => {
+      const row = isId(id) ? this.sql.get.get(id) : undefined
+      if (!row) return undefined
+      if (row.size <= this.bytesCache.maxFileBytes) {
+        const file = await this.read(id)
+        if (!file) return undefined
+        const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength)
+        return { info: file.info, body: Readable.from([bytes], { objectMode: false }) }
+      }
+      try {
+        // Opened here, so a file gone from disk is unknown rather than a stream that fails once sent.
+        const handle = await open(this.pathOf(id), 'r')
+        return { info: fromRow(row), body: handle.createReadStream({ highWaterMark: STREAM_CHUNK }) }
       } catch (error) {
         if (isMissing(error)) return undefined
         throw error
@@ -251,7 +276,7 @@ class FileBytesCache {
 
   constructor(
     private readonly maxBytes = 64 * 1024 * 1024,
-    private readonly maxFileBytes = 1024 * 1024,
+    readonly maxFileBytes = 1024 * 1024,
   ) {}
 
   get(id: string): Uint8Array | undefined {
