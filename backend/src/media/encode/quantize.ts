@@ -74,22 +74,11 @@ async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOpti
     return threshold === undefined ? pixel : (pixel | 0xff000000) >>> 0
   }
 
-  // Every colour with how often it occurs (little-endian: a pixel's u32 holds alpha in the top byte).
+  // Every colour with how often it occurs, after the alpha threshold.
   const counts = new Map<number, number>()
-  for (const frame of frames) {
-    let last = -1
-    let run = 0
-    for (let i = 0; i < frame.length; i++) {
-      const pixel = frame[i]!
-      if (pixel === last) {
-        run++
-        continue
-      }
-      if (run > 0) counts.set(normal(last), (counts.get(normal(last)) ?? 0) + run)
-      last = pixel
-      run = 1
-    }
-    if (run > 0) counts.set(normal(last), (counts.get(normal(last)) ?? 0) + run)
+  for (const [pixel, count] of histogramOf(seq)) {
+    const colour = normal(pixel)
+    counts.set(colour, (counts.get(colour) ?? 0) + count)
   }
 
   // Exact when the colours fit, unless fewer were asked for.
@@ -111,6 +100,10 @@ async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOpti
     if (distance > max) max = distance
   }
 
+  // And each pixel value as it is in the frames (before the alpha threshold) to its entry.
+  const entryOf = new Map<number, number>()
+  for (const pixel of histogramOf(seq).keys()) entryOf.set(pixel, nearest.get(normal(pixel))!)
+
   const indexed = frames.map((frame) => {
     const out = new Uint8Array(frame.length)
     let last = -1
@@ -119,7 +112,7 @@ async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOpti
       const pixel = frame[i]!
       if (pixel !== last) {
         last = pixel
-        lastIndex = nearest.get(normal(pixel))!
+        lastIndex = entryOf.get(pixel)!
       }
       out[i] = lastIndex
     }
@@ -133,6 +126,33 @@ async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOpti
     error: { rms: Math.sqrt(sum / Math.max(1, pixels) / 4), max: Math.round(Math.sqrt(max)) },
     quantized,
   }
+}
+
+/** Each sequence's raw histogram (every pixel value with how often it occurs), counted once for all its palettes. */
+const histograms = new WeakMap<FrameSequence, Map<number, number>>()
+
+function histogramOf(seq: FrameSequence): Map<number, number> {
+  let counts = histograms.get(seq)
+  if (counts) return counts
+  counts = new Map()
+  for (const bytes of seq.frames) {
+    const frame = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+    let last = -1
+    let run = 0
+    for (let i = 0; i < frame.length; i++) {
+      const pixel = frame[i]!
+      if (pixel === last) {
+        run++
+        continue
+      }
+      if (run > 0) counts.set(last, (counts.get(last) ?? 0) + run)
+      last = pixel
+      run = 1
+    }
+    if (run > 0) counts.set(last, (counts.get(last) ?? 0) + run)
+  }
+  histograms.set(seq, counts)
+  return counts
 }
 
 /** libimagequant's palette for this histogram, fed as a small image where each colour appears about as often as it does in the frames. */
