@@ -16,7 +16,7 @@ import { concatBytes } from './concat-bytes'
 import { countEncode } from '../render/render-stats'
 
 export interface ApngOptions {
-  /** zlib level, 0-9 (default 7: level 9 is several times slower for a few per cent). */
+  /** zlib level, 0-9 (default 7; the ladders use 8 to fit: about 4% smaller than 7 for a little more time, where 9 saves 1% more for twice the time). */
   level?: number
   /**
    * 'auto' (default): 8-bit indexed with tRNS when one palette holds the animation within

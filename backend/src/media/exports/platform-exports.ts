@@ -145,10 +145,10 @@ const paletteApng = {
 function colourLadder(size: number, fps: number, shares: number[]): Attempt[] {
   const qualities = [
     { quality: 80, level: 7, expected: 1 },
-    { quality: 80, level: 9, expected: 0.94 },
-    { quality: 60, level: 9, expected: 0.85 },
-    { quality: 40, level: 9, expected: 0.75 },
-    { quality: 20, level: 9, expected: 0.65 },
+    { quality: 80, level: 8, expected: 0.94 },
+    { quality: 60, level: 8, expected: 0.85 },
+    { quality: 40, level: 8, expected: 0.75 },
+    { quality: 20, level: 8, expected: 0.65 },
   ]
   return shares.flatMap((share, i) =>
     qualities
@@ -253,7 +253,7 @@ async function lineExport(
     const frames = Math.max(5, Math.min(count, Math.round(seconds1 * sourceFps)))
     return [80, 60, 40, 20]
       .slice(i === 0 ? 0 : 2)
-      .map((quality) => ({ size, fps: frames / seconds1, quality, level: 9, expected: (frames / 20) * (0.6 + quality / 200) }))
+      .map((quality) => ({ size, fps: frames / seconds1, quality, level: 8, expected: (frames / 20) * (0.6 + quality / 200) }))
   })
   const notes = [`Plays ${plays === 1 ? 'once' : `${plays} times`} (${seconds(durationMs * plays)} in all)`]
   // LINE's canvas need not be square.

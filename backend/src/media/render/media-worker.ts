@@ -45,14 +45,14 @@ export type RenderReply<R = RenderResult | MadeMedia> = { id: number; ok: true; 
 
 /**
  * The plain downloads are Discord-ready: when a file is over Discord's cap, it is encoded again
- * harder (zlib level 9), then with fewer colours.
+ * harder (zlib level 8), then with fewer colours.
  */
 const ORIGINAL_MAX_BYTES = PLATFORM_RULES.discord.maxBytes
 const APNG_STEPS = [
   { quality: PALETTE_QUALITY, level: 7, expected: 1 },
-  { quality: PALETTE_QUALITY, level: 9, expected: 0.94 },
-  { quality: 60, level: 9, expected: 0.85 },
-  { quality: 40, level: 9, expected: 0.75 },
+  { quality: PALETTE_QUALITY, level: 8, expected: 0.94 },
+  { quality: 60, level: 8, expected: 0.85 },
+  { quality: 40, level: 8, expected: 0.75 },
 ]
 const GIF_STEPS = [
   { quality: PALETTE_QUALITY, expected: 1 },
