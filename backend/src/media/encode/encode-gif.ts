@@ -2,6 +2,7 @@ import { createRequire } from 'node:module'
 import { Bounds, checkedFrames, holdRepeats, sameBytes, type FrameSequence, type HeldFrame, type Rect } from './frames'
 import { quantizeFrames } from './quantize'
 import { concatBytes } from './concat-bytes'
+import { countEncode } from '../render/render-stats'
 
 // gifenc is CommonJS without named exports Node can see, while Vite picks its ESM build whose
 // default export differs: require() loads the same CommonJS build everywhere.
@@ -56,6 +57,13 @@ interface FramePlan {
  * soft shadows vanish and edges stay clean on any page colour.
  */
 export async function encodeGif(seq: FrameSequence, options: GifOptions = {}): Promise<EncodedGif> {
+  const started = performance.now()
+  const encoded = await encodeGifUncounted(seq, options)
+  countEncode('gif', performance.now() - started, encoded.bytes)
+  return encoded
+}
+
+async function encodeGifUncounted(seq: FrameSequence, options: GifOptions = {}): Promise<EncodedGif> {
   const { width, height, fps } = seq
   checkedFrames(seq)
   const indexed = await quantizeFrames(seq, { alphaThreshold: options.alphaThreshold ?? 128, quality: options.quality })

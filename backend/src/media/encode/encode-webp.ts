@@ -3,6 +3,7 @@
 import sharp from 'sharp'
 import { checkedFrames, type FrameSequence } from './frames'
 import { quantizeFrames } from './quantize'
+import { countEncode } from '../render/render-stats'
 
 export interface WebpOptions {
   /**
@@ -36,6 +37,13 @@ export function webpDelays(count: number, fps: number): number[] {
 
 /** An animated WebP that loops forever. */
 export async function encodeAnimatedWebp(seq: FrameSequence, options: WebpOptions = {}): Promise<EncodedWebp> {
+  const started = performance.now()
+  const encoded = await encodeAnimatedWebpUncounted(seq, options)
+  countEncode('webp', performance.now() - started, encoded.bytes)
+  return encoded
+}
+
+async function encodeAnimatedWebpUncounted(seq: FrameSequence, options: WebpOptions = {}): Promise<EncodedWebp> {
   const frames = checkedFrames(seq)
   const { width, height } = seq
   const size = width * height * 4

@@ -4,6 +4,7 @@
 // indices in every frame and frame deltas stay small.
 import sharp from 'sharp'
 import type { FrameSequence } from './frames'
+import { countEncode } from '../render/render-stats'
 
 export interface IndexedFrames {
   /** RGBA entries, 4 bytes each: the fully transparent entry first, then the translucent ones, then the opaque. */
@@ -38,8 +39,32 @@ const SAMPLE_PIXELS = 1 << 16
 
 const alphaOf = (colour: number) => colour >>> 24
 
+/**
+ * Palettes already made for a sequence, by options: the steps of a size ladder that differ only in
+ * compression level, and the encoders that share a sequence, take the same one (callers only read it).
+ */
+const made = new WeakMap<FrameSequence, Map<string, Promise<IndexedFrames>>>()
+
 /** Maps the frames to at most 256 RGBA colours shared by all of them. */
-export async function quantizeFrames(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
+export function quantizeFrames(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
+  const key = `${options.quality ?? PALETTE_QUALITY} ${options.alphaThreshold ?? '-'}`
+  let palettes = made.get(seq)
+  if (!palettes) {
+    palettes = new Map()
+    made.set(seq, palettes)
+  }
+  let indexed = palettes.get(key)
+  if (!indexed) {
+    const started = performance.now()
+    indexed = quantizeFramesUncounted(seq, options).finally(() => countEncode('quantize', performance.now() - started))
+    palettes.set(key, indexed)
+    // A failure is not kept: the next caller tries again.
+    indexed.catch(() => palettes.delete(key))
+  }
+  return indexed
+}
+
+async function quantizeFramesUncounted(seq: FrameSequence, options: QuantizeOptions = {}): Promise<IndexedFrames> {
   const threshold = options.alphaThreshold
   const quality = options.quality ?? PALETTE_QUALITY
   const frames = seq.frames.map((frame) => new Uint32Array(frame.buffer, frame.byteOffset, frame.length / 4))
@@ -49,22 +74,11 @@ export async function quantizeFrames(seq: FrameSequence, options: QuantizeOption
     return threshold === undefined ? pixel : (pixel | 0xff000000) >>> 0
   }
 
-  // Every colour with how often it occurs (little-endian: a pixel's u32 holds alpha in the top byte).
+  // Every colour with how often it occurs, after the alpha threshold.
   const counts = new Map<number, number>()
-  for (const frame of frames) {
-    let last = -1
-    let run = 0
-    for (let i = 0; i < frame.length; i++) {
-      const pixel = frame[i]!
-      if (pixel === last) {
-        run++
-        continue
-      }
-      if (run > 0) counts.set(normal(last), (counts.get(normal(last)) ?? 0) + run)
-      last = pixel
-      run = 1
-    }
-    if (run > 0) counts.set(normal(last), (counts.get(normal(last)) ?? 0) + run)
+  for (const [pixel, count] of histogramOf(seq)) {
+    const colour = normal(pixel)
+    counts.set(colour, (counts.get(colour) ?? 0) + count)
   }
 
   // Exact when the colours fit, unless fewer were asked for.
@@ -86,6 +100,10 @@ export async function quantizeFrames(seq: FrameSequence, options: QuantizeOption
     if (distance > max) max = distance
   }
 
+  // And each pixel value as it is in the frames (before the alpha threshold) to its entry.
+  const entryOf = new Map<number, number>()
+  for (const pixel of histogramOf(seq).keys()) entryOf.set(pixel, nearest.get(normal(pixel))!)
+
   const indexed = frames.map((frame) => {
     const out = new Uint8Array(frame.length)
     let last = -1
@@ -94,7 +112,7 @@ export async function quantizeFrames(seq: FrameSequence, options: QuantizeOption
       const pixel = frame[i]!
       if (pixel !== last) {
         last = pixel
-        lastIndex = nearest.get(normal(pixel))!
+        lastIndex = entryOf.get(pixel)!
       }
       out[i] = lastIndex
     }
@@ -108,6 +126,33 @@ export async function quantizeFrames(seq: FrameSequence, options: QuantizeOption
     error: { rms: Math.sqrt(sum / Math.max(1, pixels) / 4), max: Math.round(Math.sqrt(max)) },
     quantized,
   }
+}
+
+/** Each sequence's raw histogram (every pixel value with how often it occurs), counted once for all its palettes. */
+const histograms = new WeakMap<FrameSequence, Map<number, number>>()
+
+function histogramOf(seq: FrameSequence): Map<number, number> {
+  let counts = histograms.get(seq)
+  if (counts) return counts
+  counts = new Map()
+  for (const bytes of seq.frames) {
+    const frame = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4)
+    let last = -1
+    let run = 0
+    for (let i = 0; i < frame.length; i++) {
+      const pixel = frame[i]!
+      if (pixel === last) {
+        run++
+        continue
+      }
+      if (run > 0) counts.set(last, (counts.get(last) ?? 0) + run)
+      last = pixel
+      run = 1
+    }
+    if (run > 0) counts.set(last, (counts.get(last) ?? 0) + run)
+  }
+  histograms.set(seq, counts)
+  return counts
 }
 
 /** libimagequant's palette for this histogram, fed as a small image where each colour appears about as often as it does in the frames. */

@@ -4,7 +4,8 @@
 import type { MediaFacts } from '../../../../contract/media-facts'
 import { encodeAnimatedWebp, encodeStillWebp } from '../encode/encode-webp'
 import type { MadeFile } from './made-file'
-import { lottieHeader, renderLottie } from '../render/render-lottie'
+import { FrameSource } from '../render/frame-source'
+import { lottieHeader } from '../render/render-lottie'
 
 /** The card image's CSS size: 300x300 (docs/product.md#limits). */
 export const CARD_SIZE = 300
@@ -25,16 +26,24 @@ export interface CardPreviews {
   still: PreviewFile
 }
 
-export async function cardPreviews(lottie: unknown): Promise<CardPreviews> {
+/** `frames`: the Lottie's frames, shared with the platform exports (the 1x preview is the 2x one scaled down). */
+export async function cardPreviews(lottie: unknown, frames = new FrameSource(lottie)): Promise<CardPreviews> {
   const fps = Math.min(PREVIEW_MAX_FPS, lottieHeader(lottie).fr)
-  const animated = async (size: number): Promise<PreviewFile> => {
-    const seq = await renderLottie(lottie, { size, fps })
-    const { bytes } = await encodeAnimatedWebp(seq, { mode: 'palette', quality: PREVIEW_QUALITY })
-    return webp(bytes, { width: seq.width, height: seq.height, frames: seq.frames.length, durationMs: Math.round(seq.durationMs) })
-  }
-  const small = await animated(CARD_SIZE)
+  // The larger first: the smaller is scaled from it.
   const large = await animated(CARD_SIZE * 2)
-  const first = await renderLottie(lottie, { size: CARD_SIZE * 2, fps: 1 })
+  const small = await animated(CARD_SIZE)
+  async function animated(size: number): Promise<PreviewFile> {
+    const seq = await frames.asIs(size, fps)
+    const { bytes } = await encodeAnimatedWebp(seq, { mode: 'palette', quality: PREVIEW_QUALITY })
+    return webp(bytes, {
+      width: seq.width,
+      height: seq.height,
+      frames: seq.frames.length,
+      durationMs: Math.round((seq.frames.length * 1000) / seq.fps),
+    })
+  }
+  // The first frame is the same at every rate.
+  const first = await frames.asIs(CARD_SIZE * 2, fps)
   const still = webp(await encodeStillWebp(first.width, first.height, first.frames[0]!), {
     width: first.width,
     height: first.height,

@@ -4,7 +4,8 @@
 import { outlineFor } from '../../../../contract/remix/recipe'
 import { PLATFORMS, type Platform } from '../../../../contract/stickers'
 import { cardPreviews, type CardPreviews } from './card-previews'
-import { exportForPlatform, RenderCache, type ExportHints, type PlatformExport } from './platform-exports'
+import { FrameSource } from '../render/frame-source'
+import { exportForPlatform, type ExportHints, type PlatformExport } from './platform-exports'
 
 /** The card previews and platform files made from one Lottie, before they are stored. */
 export interface MadeMedia {
@@ -22,16 +23,22 @@ export interface MakeMediaOptions {
   outlined?: unknown
 }
 
-export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}): Promise<MadeMedia> {
+/** `frames`: the Lottie's frames when some are drawn already (the originals job's). */
+export async function makeMedia(lottie: unknown, options: MakeMediaOptions = {}, frames = new FrameSource(lottie)): Promise<MadeMedia> {
   const started = performance.now()
+  // Every frame sequence of each Lottie is drawn once for all platforms.
+  const plain = frames
+  const outlined = options.outlined === undefined ? undefined : new FrameSource(options.outlined)
+  // The previews' frames (20 fps, up to 600 px) serve no export: they are let go once the previews are made.
   const previews = await cardPreviews(lottie)
   const timings = { previews: performance.now() - started } as MadeMedia['timings']
   const exports: PlatformExport[] = []
   const hints: ExportHints = {}
   for (const platform of PLATFORMS) {
     const t = performance.now()
-    const source = options.outlined !== undefined && outlineFor({}, platform) ? options.outlined : lottie
-    const made = await exportForPlatform(platform, source, new RenderCache(source), hints)
+    const outline = outlined !== undefined && outlineFor({}, platform)
+    const source = outline ? options.outlined : lottie
+    const made = await exportForPlatform(platform, source, outline ? outlined : plain, hints)
     // Discord's APNG, when it needed no step-down, predicts Signal's at 512 px.
     if (platform === 'discord' && made.file && made.notes.length === 0) hints.discordBytes = made.file.bytes.length
     exports.push(made)

@@ -7,10 +7,12 @@ import { PLATFORM_RULES, type Platform } from '../../../../contract/stickers'
 import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
 import { encodeAnimatedWebp } from '../encode/encode-webp'
-import { padToSquare, type FrameSequence } from '../encode/frames'
+import type { FrameSequence } from '../encode/frames'
 import type { MadeFile } from './made-file'
 import { checkStickerFile, kb, seconds, type StickerFacts } from './platform-check'
-import { DEFAULT_MAX_FPS, lottieHeader, renderLottie } from '../render/render-lottie'
+import { fileKey, FrameSource } from '../render/frame-source'
+import { mediaStats } from '../render/render-stats'
+import { DEFAULT_MAX_FPS, lottieHeader } from '../render/render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
 
 export interface PlatformExport {
@@ -42,39 +44,19 @@ const fpsText = (fps: number) => `${Math.round(fps * 10) / 10} fps`
 
 type Render = (size: number, fps: number) => Promise<FrameSequence>
 
-/** Renders of one Lottie, shared by the attempts of every platform in a job. */
-export class RenderCache {
-  private readonly cache = new Map<string, Promise<FrameSequence>>()
-
-  constructor(private readonly lottie: unknown) {}
-
-  /** At `size` (longest side) and `fps`; centred on a square canvas when `square`. */
-  get(size: number, fps: number, square = true): Promise<FrameSequence> {
-    const key = `${size}@${fps}${square ? ' square' : ''}`
-    let render = this.cache.get(key)
-    if (!render) {
-      const plain = renderLottie(this.lottie, { size, fps })
-      render = square ? plain.then(padToSquare) : plain
-      this.cache.set(key, render)
-    }
-    return render
-  }
-
-  square: Render = (size, fps) => this.get(size, fps, true)
-  asIs: Render = (size, fps) => this.get(size, fps, false)
-}
-
 /** What earlier exports of the same animation tell about this one's sizes. */
 export interface ExportHints {
   /** Bytes of the Discord APNG when it needed no step-down (320 px, full rate, default palette). */
   discordBytes?: number
+  /** Bytes of Discord's first try (320 px, full rate, default palette), whether it fit or not; set by the Discord export. */
+  discordFirstBytes?: number
 }
 
 /** The export for one platform (never throws for a Lottie that renders). */
 export async function exportForPlatform(
   platform: Platform,
   lottie: unknown,
-  renders = new RenderCache(lottie),
+  renders = new FrameSource(lottie),
   hints: ExportHints = {},
 ): Promise<PlatformExport> {
   const header = lottieHeader(lottie)
@@ -91,13 +73,8 @@ export async function exportForPlatform(
   switch (platform) {
     case 'discord': {
       const attempts = colourLadder(320, sourceFps, [1, 0.5])
-      return ladder(
-        platform,
-        attempts,
-        renders.square,
-        (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
-        square,
-      )
+      const first = (bytes: number) => (hints.discordFirstBytes = bytes)
+      return ladder(platform, attempts, { render: renders.square, files: renders }, paletteApng, square, undefined, first)
     }
     case 'signal': {
       // A smaller square before a jerkier animation: stickers show at about 256 px in the chat.
@@ -112,16 +89,10 @@ export async function exportForPlatform(
           .slice(3)
           .map((a) => ({ ...a, expected: a.expected * 0.4 })),
       ]
-      // The same APNG at 320 px predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
-      const estimate = hints.discordBytes === undefined ? undefined : hints.discordBytes * (512 / 320) ** 2
-      return ladder(
-        platform,
-        attempts,
-        renders.square,
-        (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
-        square,
-        estimate,
-      )
+      // The same APNG at 320 px (Discord's first try, whether it fit or not) predicts the 512 px one (four fifths of the pixels are new, 2.56 times as many).
+      const discord = hints.discordBytes ?? hints.discordFirstBytes
+      const estimate = discord === undefined ? undefined : discord * (512 / 320) ** 2
+      return ladder(platform, attempts, { render: renders.square, files: renders }, paletteApng, square, estimate)
     }
     case 'whatsapp': {
       // Lossless over a palette first (sharp and exact for flat art), lossy after, fewer frames last.
@@ -136,32 +107,48 @@ export async function exportForPlatform(
       )
       const encode = async (seq: FrameSequence, a: Attempt) =>
         encodeAnimatedWebp(seq, { mode: a.mode, quality: a.quality, fullFirstFrame: true })
-      return ladder(platform, attempts, renders.square, encode, square)
+      // Discord's first APNG predicts this one: a palette WebP at 512 px came to 1.8 times its bytes
+      // (a remix at half speed: 1460 KB beside 820 KB), so a hopeless first try at full rate is skipped.
+      const estimate = hints.discordFirstBytes === undefined ? undefined : hints.discordFirstBytes * 1.8
+      return ladder(
+        platform,
+        attempts,
+        { render: renders.square, files: renders },
+        { format: 'webp full-first-frame', encode },
+        square,
+        estimate,
+      )
     }
     case 'slack': {
       // At most 50 frames: long animations play at a lower rate.
       const fps = Math.min(sourceFps, Math.floor((50 * 1000) / durationMs))
       if (fps < 1) return absent(platform, [`The animation runs ${seconds(durationMs)}: 50 frames cannot show it`])
       const notes = fps < sourceFps ? [`${fpsText(fps)} so it fits in 50 frames`, ...square] : square
-      return ladder(platform, colourLadder(128, fps, [1, 0.5]), renders.square, gif, notes)
+      return ladder(platform, colourLadder(128, fps, [1, 0.5]), { render: renders.square, files: renders }, gif, notes)
     }
     case 'discord-emoji':
-      return ladder(platform, colourLadder(128, sourceFps, [1, 0.5]), renders.square, gif, square)
+      return ladder(platform, colourLadder(128, sourceFps, [1, 0.5]), { render: renders.square, files: renders }, gif, square)
     case 'line':
       return lineExport(lottie, header, durationMs, renders)
   }
 }
 
-const gif = (seq: FrameSequence, a: Attempt) => encodeGif(seq, { quality: a.quality })
+const gif = { format: 'gif', encode: (seq: FrameSequence, a: Attempt) => encodeGif(seq, { quality: a.quality }) }
+/** The APNG over one palette; the original APNG is this file when its palette fits (see media-worker). */
+export const PALETTE_APNG = 'apng palette'
+const paletteApng = {
+  format: PALETTE_APNG,
+  encode: (seq: FrameSequence, a: Attempt) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level }),
+}
 
 /** Palette qualities 80 to 20 at each share of the frame rate; colours go first, frames after. */
 function colourLadder(size: number, fps: number, shares: number[]): Attempt[] {
   const qualities = [
     { quality: 80, level: 7, expected: 1 },
-    { quality: 80, level: 9, expected: 0.94 },
-    { quality: 60, level: 9, expected: 0.85 },
-    { quality: 40, level: 9, expected: 0.75 },
-    { quality: 20, level: 9, expected: 0.65 },
+    { quality: 80, level: 8, expected: 0.94 },
+    { quality: 60, level: 8, expected: 0.85 },
+    { quality: 40, level: 8, expected: 0.75 },
+    { quality: 20, level: 8, expected: 0.65 },
   ]
   return shares.flatMap((share, i) =>
     qualities
@@ -182,10 +169,11 @@ function absent(platform: Platform, notes: string[]): PlatformExport {
 async function ladder(
   platform: Platform,
   attempts: Attempt[],
-  render: Render,
-  encode: (seq: FrameSequence, attempt: Attempt) => Promise<Encoded>,
+  { render, files }: { render: Render; files: FrameSource },
+  { format, encode }: { format: string; encode: (seq: FrameSequence, attempt: Attempt) => Promise<Encoded> },
   baseNotes: string[] = [],
   estimate?: number,
+  first?: (bytes: number) => void,
 ): Promise<PlatformExport> {
   const rules = PLATFORM_RULES[platform]
   const ideal = attempts[0]!
@@ -195,11 +183,24 @@ async function ladder(
   for (const [i, attempt] of attempts.entries()) {
     const last = i === attempts.length - 1
     if (reference !== undefined && !last && reference * attempt.expected > rules.maxBytes * 1.2) continue
+    const started = performance.now()
     const seq = await render(attempt.size, attempt.fps)
-    const encoded = await encode(seq, attempt)
+    // Two platforms that want the same file (Slack and Discord emoji at the same rate) get it made once.
+    const encoded = await files.once(seq, fileKey(format, attempt), () => encode(seq, attempt))
     const check = checkStickerFile(platform, encoded.bytes)
-    if (attempt === ideal) idealColours = encoded.colours
-    reference ??= encoded.bytes.length / attempt.expected
+    mediaStats.steps.push({
+      target: platform,
+      step: `${attempt.size}px ${fpsText(attempt.fps)} ${attempt.mode ?? ''} q${attempt.quality}${attempt.level ? ` z${attempt.level}` : ''}`,
+      bytes: encoded.bytes.length,
+      ms: performance.now() - started,
+      fits: check.problems.length === 0,
+    })
+    if (attempt === ideal) {
+      idealColours = encoded.colours
+      first?.(encoded.bytes.length)
+    }
+    // The latest file is the best guide to the next steps' sizes.
+    reference = encoded.bytes.length / attempt.expected
     smallest = Math.min(smallest, encoded.bytes.length)
     if (check.problems.length === 0 && check.facts) {
       const notes = [...baseNotes, ...gaveUp({ attempt: ideal, colours: idealColours }, attempt, encoded, rules.maxBytesLabel)]
@@ -237,7 +238,7 @@ async function lineExport(
   lottie: unknown,
   header: { w: number; h: number },
   durationMs: number,
-  renders: RenderCache,
+  renders: FrameSource,
 ): Promise<PlatformExport> {
   const rules = PLATFORM_RULES.line
   if (durationMs > rules.maxDurationMs) {
@@ -252,15 +253,18 @@ async function lineExport(
     const frames = Math.max(5, Math.min(count, Math.round(seconds1 * sourceFps)))
     return [80, 60, 40, 20]
       .slice(i === 0 ? 0 : 2)
-      .map((quality) => ({ size, fps: frames / seconds1, quality, level: 9, expected: (frames / 20) * (0.6 + quality / 200) }))
+      .map((quality) => ({ size, fps: frames / seconds1, quality, level: 8, expected: (frames / 20) * (0.6 + quality / 200) }))
   })
   const notes = [`Plays ${plays === 1 ? 'once' : `${plays} times`} (${seconds(durationMs * plays)} in all)`]
   // LINE's canvas need not be square.
   const result = await ladder(
     'line',
     attempts,
-    renders.asIs,
-    (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }),
+    { render: renders.asIs, files: renders },
+    {
+      format: `apng palette ${plays} plays, repeats kept`,
+      encode: (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }),
+    },
     notes,
   )
   if (result.file)

@@ -6,7 +6,10 @@ import { makeMedia, madeBuffers, ownBytes, type MadeMedia, type MakeMediaOptions
 import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
 import { PALETTE_QUALITY } from '../encode/quantize'
-import { renderLottie } from './render-lottie'
+import { fileKey, FrameSource } from './frame-source'
+import { PALETTE_APNG } from '../exports/platform-exports'
+import { DEFAULT_MAX_FPS, DEFAULT_SIZE, lottieHeader } from './render-lottie'
+import { mediaStats } from './render-stats'
 import { PLATFORM_RULES } from '../../../../contract/stickers'
 
 export interface RenderJob {
@@ -42,49 +45,97 @@ export type RenderReply<R = RenderResult | MadeMedia> = { id: number; ok: true; 
 
 /**
  * The plain downloads are Discord-ready: when a file is over Discord's cap, it is encoded again
- * harder (zlib level 9), then with fewer colours.
+ * harder (zlib level 8), then with fewer colours.
  */
 const ORIGINAL_MAX_BYTES = PLATFORM_RULES.discord.maxBytes
 const APNG_STEPS = [
-  { quality: PALETTE_QUALITY, level: 7 },
-  { quality: PALETTE_QUALITY, level: 9 },
-  { quality: 60, level: 9 },
-  { quality: 40, level: 9 },
+  { quality: PALETTE_QUALITY, level: 7, expected: 1 },
+  { quality: PALETTE_QUALITY, level: 8, expected: 0.94 },
+  { quality: 60, level: 8, expected: 0.85 },
+  { quality: 40, level: 8, expected: 0.75 },
 ]
-const GIF_STEPS = [{ quality: PALETTE_QUALITY }, { quality: 60 }, { quality: 40 }]
+const GIF_STEPS = [
+  { quality: PALETTE_QUALITY, expected: 1 },
+  { quality: 60, expected: 0.85 },
+  { quality: 40, expected: 0.75 },
+]
 
-async function withinCap<S>(steps: S[], encode: (step: S) => Promise<Uint8Array>): Promise<Uint8Array> {
-  let bytes: Uint8Array = new Uint8Array(0)
+/**
+ * The steps in order until one fits; `expected` is a step's size relative to the first's. A step the
+ * latest file says will be far over the cap is skipped; when none fits, the smallest file made is kept.
+ */
+async function withinCap<S extends { expected: number }>(
+  target: string,
+  steps: S[],
+  encode: (step: S) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  let smallest: Uint8Array | undefined
+  let reference: number | undefined
   for (const step of steps) {
-    bytes = await encode(step)
-    if (bytes.length <= ORIGINAL_MAX_BYTES) break
+    if (reference !== undefined && reference * step.expected > ORIGINAL_MAX_BYTES * 1.2) continue
+    const started = performance.now()
+    const bytes = await encode(step)
+    reference = bytes.length / step.expected
+    const fits = bytes.length <= ORIGINAL_MAX_BYTES
+    mediaStats.steps.push({ target, step: JSON.stringify(step), bytes: bytes.length, ms: performance.now() - started, fits })
+    if (fits) return bytes
+    if (!smallest || bytes.length < smallest.length) smallest = bytes
   }
-  return bytes
+  return smallest!
+}
+
+/**
+ * The frames of the Lottie this worker rendered last. A remix's originals job is followed by its
+ * derived job on the same Lottie: that one starts from these frames (and the palettes made from them)
+ * instead of drawing them again. Only one Lottie is kept, and only until its derived job is done.
+ */
+let recent: { json: string; frames: FrameSource } | undefined
+
+function framesOf(lottie: unknown): FrameSource {
+  const json = JSON.stringify(lottie)
+  if (recent?.json !== json) recent = { json, frames: new FrameSource(lottie) }
+  return recent.frames
 }
 
 export async function runJob(job: RenderJob): Promise<RenderResult> {
   const t0 = performance.now()
-  const seq = await renderLottie(job.lottie, { size: job.size, fps: job.fps })
+  const header = lottieHeader(job.lottie)
+  const seq = await framesOf(job.lottie).asIs(job.size ?? DEFAULT_SIZE, job.fps ?? Math.min(header.fr, DEFAULT_MAX_FPS))
   const t1 = performance.now()
-  const gif = await withinCap(GIF_STEPS, async ({ quality }) => (await encodeGif(seq, { quality })).bytes)
+  const gif = await withinCap('original GIF', GIF_STEPS, async ({ quality }) => (await encodeGif(seq, { quality })).bytes)
   const t2 = performance.now()
-  const apng = await withinCap(APNG_STEPS, async ({ quality, level }) => (await encodeApng(seq, { quality, level })).bytes)
+  const frames = framesOf(job.lottie)
+  const apng = await withinCap('original APNG', APNG_STEPS, async ({ quality, level }) => {
+    const encoded = await encodeApng(seq, { quality, level })
+    // With its palette, this is the file Discord's export tries first at the same settings: made once.
+    if (encoded.colours !== null) frames.remember(seq, fileKey(PALETTE_APNG, { quality, level }), encoded)
+    return encoded.bytes
+  })
   const t3 = performance.now()
   return {
     gif,
     apng,
     frames: seq.frames.length,
-    durationMs: seq.durationMs,
+    durationMs: (seq.frames.length * 1000) / seq.fps,
     width: seq.width,
     height: seq.height,
     timings: { render: t1 - t0, gif: t2 - t1, apng: t3 - t2 },
   }
 }
 
+/** Card previews and platform exports; the frames the originals job of the same Lottie drew are used again. */
+export async function runDerive(job: Omit<DeriveJob, 'kind' | 'id'>): Promise<MadeMedia> {
+  try {
+    return await makeMedia(job.lottie, { outlined: job.outlined }, framesOf(job.lottie))
+  } finally {
+    recent = undefined
+  }
+}
+
 async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
   try {
     if (job.kind === 'derived') {
-      const result = await makeMedia(job.lottie, { outlined: job.outlined })
+      const result = await runDerive(job)
       return { reply: { id: job.id, ok: true, result }, transfer: madeBuffers(result) }
     }
     const made = await runJob(job)

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { DotLottie, type RenderSurface } from '@lottiefiles/dotlottie-web'
 import { drawOutline, rasterOutlineSource } from './raster-outline'
+import { mediaStats } from './render-stats'
 
 export interface RenderOptions {
   /** Longest side of the output in pixels (default 320). */
@@ -55,6 +56,15 @@ export function lottieHeader(lottie: unknown): LottieHeader {
   return header
 }
 
+/** The width, height and frame count renderLottie answers for `size` and `fps`. */
+export function renderedSize(header: LottieHeader, size: number, fps: number): { width: number; height: number; count: number } {
+  const scale = size / Math.max(header.w, header.h)
+  const width = Math.max(1, Math.round(header.w * scale))
+  const height = Math.max(1, Math.round(header.h * scale))
+  const seconds = (header.op - header.ip) / header.fr
+  return { width, height, count: Math.max(1, Math.round(seconds * fps)) }
+}
+
 let wasmReady = false
 
 /** Points the player at the packaged WASM: a data: URL, since Node's fetch cannot read file: URLs. */
@@ -86,15 +96,15 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
   const fps = options.fps ?? Math.min(header.fr, DEFAULT_MAX_FPS)
   if (!(fps > 0 && fps <= MAX_FPS)) throw new Error(`fps must be between 1 and ${MAX_FPS}`)
 
-  const scale = size / Math.max(header.w, header.h)
-  const width = Math.max(1, Math.round(header.w * scale))
-  const height = Math.max(1, Math.round(header.h * scale))
-  const seconds = (header.op - header.ip) / header.fr
-  const count = Math.max(1, Math.round(seconds * fps))
+  const { width, height, count } = renderedSize(header, size, fps)
   if (count > MAX_OUTPUT_FRAMES) throw new Error(`animation too long: ${count} frames (max ${MAX_OUTPUT_FRAMES})`)
   if (count * width * height > MAX_TOTAL_PIXELS) throw new Error(`animation too large to render: ${count} frames of ${width}x${height}`)
 
   useLocalWasm()
+  const started = performance.now()
+  mediaStats.renders++
+  mediaStats.framesRendered += count
+  mediaStats.rendered.push(`${String((lottie as { nm?: unknown }).nm)} ${width}x${height}@${fps}`)
   // An outline the vector one cannot draw (images, text) is drawn on the frames instead.
   const rasterOutline = rasterOutlineSource(lottie as object)
   const player = await loadPlayer(rasterOutline ?? (lottie as object), width, height)
@@ -108,6 +118,7 @@ export async function renderLottie(lottie: unknown, options: RenderOptions = {})
       frames.push(pixels.slice())
     }
     if (rasterOutline) drawOutline(frames, width, height)
+    mediaStats.renderMs += performance.now() - started
     return { width, height, fps, frames, durationMs: (count * 1000) / fps }
   } finally {
     player.destroy()
