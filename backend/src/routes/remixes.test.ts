@@ -408,6 +408,7 @@ describe('remixes left behind', () => {
       config: server.config,
       logger: createLogger('silent'),
       derivedMedia: server.derivedMedia,
+      colourSlots: server.colourSlots,
     })
     expect(await remixes.remakeStale()).toEqual({ remade: 1 })
     expect((await server.store.wumpuses.get(id))!.remix!.source).toBe(next.id)

@@ -5,6 +5,7 @@ import type { Viewer } from '../domain/viewer'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
+import type { ColourSlotService } from './colour-slots'
 import type { DerivedMediaService } from './derived-media'
 import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
 import type { RemixService } from './remixes'
@@ -18,6 +19,8 @@ import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../
 export interface WumpusesDeps extends AnimationFilesDeps {
   audit: AuditLog
   derivedMedia: DerivedMediaService
+  /** An original's colour slots are read (in the render worker) and stored when it comes and when its Lottie changes. */
+  colourSlots: Pick<ColourSlotService, 'refresh'>
   /** An original's remixes are made again when its Lottie changes, and go with it. */
   remixes: Pick<RemixService, 'remakeAllOf' | 'deleteAllOf'>
 }
@@ -109,6 +112,7 @@ async function publishWumpus(
     })
     // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
     void deps.derivedMedia.refresh(record._id)
+    void deps.colourSlots.refresh(record)
     return record
   } catch (error) {
     await Promise.all(stored.map((id) => store.files.delete(id)))
@@ -217,7 +221,7 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
   }
 }
 
-/** After an edit was written: the audit entry, the files it replaced removed, the derived media followed. */
+/** After an edit was written: the audit entry, the files it replaced removed, the derived media and colour slots followed. */
 async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, updated: WumpusRecord): Promise<WumpusRecord> {
   const changes = wumpusChanges(before, updated)
   // The Activity log is the admins' record of the gallery: one's own remix is not part of it.
@@ -234,7 +238,10 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
     if (before.files[format].id !== updated.files[format].id) await deps.store.files.delete(before.files[format].id)
   }
   await deps.derivedMedia.filesChanged(before, updated)
-  if (before.files.lottie.id !== updated.files.lottie.id) void deps.remixes.remakeAllOf(updated._id)
+  if (before.files.lottie.id !== updated.files.lottie.id) {
+    void deps.colourSlots.refresh(updated)
+    void deps.remixes.remakeAllOf(updated._id)
+  }
   return updated
 }
 
