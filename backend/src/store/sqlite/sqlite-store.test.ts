@@ -113,6 +113,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_COLOUR_SLOTS)
     db.exec(BEFORE_REMIXES)
     db.exec(BEFORE_PERSONAL_PACKS)
     db.exec(
