@@ -13,6 +13,7 @@ import type { RouteDeps } from './routes/route-deps'
 import { createAccountService } from './services/accounts'
 import { checkedAnimationFile, createAnimationFileService } from './services/animation-files'
 import { createAuditLog } from './services/audit'
+import { createColourSlotService } from './services/colour-slots'
 import { createDerivedMediaService, type DerivedMediaService } from './services/derived-media'
 import { createDownloadCounter, type DownloadCounter } from './services/download-counts'
 import { createFavouriteService } from './services/favourites'
@@ -72,7 +73,8 @@ export function createRouteDeps({
   })
   const audit = createAuditLog(store, logger)
   const gallery = createGalleryService(store)
-  const remixes = createRemixService({ store, config, logger, derivedMedia })
+  const colourSlots = createColourSlotService({ store, logger })
+  const remixes = createRemixService({ store, config, logger, derivedMedia, colourSlots })
   const makers = createMakerService(store)
   return {
     config,
@@ -80,10 +82,11 @@ export function createRouteDeps({
     store,
     sessions,
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
-    wumpuses: createWumpusService({ store, config, logger, derivedMedia, audit, remixes }),
+    wumpuses: createWumpusService({ store, config, logger, derivedMedia, colourSlots, audit, remixes }),
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,
+    colourSlots,
     files: createFileService(store),
     stills: createStillPictureService(store),
     profileImages: createProfileImageService(store),

@@ -48,7 +48,7 @@ async function main() {
 
   // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
   const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
-  const { downloads, derivedMedia } = deps
+  const { downloads, derivedMedia, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
@@ -60,6 +60,11 @@ async function main() {
   const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
+  // Colour slots for originals that lack them (the demo set on a first start, animations stored before slots were kept).
+  void colourSlots.backfill().then(
+    ({ animations }) => animations > 0 && logger.info('colour slots read', { animations }),
+    (error: unknown) => logger.error('reading colour slots failed', { error: String(error) }),
+  )
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -70,7 +75,7 @@ async function main() {
     await new Promise<void>((resolve) => server.close(() => resolve()))
     stopSweeper()
     await downloads.close()
-    await Promise.all([derivedMedia.close(), closeRenderPool()])
+    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool()])
     await store.close()
     process.exit(0)
   }

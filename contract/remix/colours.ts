@@ -7,6 +7,11 @@ import { forEachShapeItem, isObject, layerLists, mapPropValues, propValues, type
 
 /** Slots an animation offers at most. */
 export const COLOUR_SLOTS_MAX = 8
+/**
+ * Bump when colourSlots answers other slots for the same Lottie: the server keeps each animation's slots
+ * (backend/src/services/colour-slots.ts) and reads them again when they were read by other rules.
+ */
+export const COLOUR_SLOTS_VERSION = 1
 /** The most covering colours grouped by shade; real stickers have a few dozen. */
 const CLUSTERED_COLOURS_MAX = 256
 
@@ -20,6 +25,9 @@ export interface ColourSlot {
   /** Every `#rrggbb` of the drawing in this slot. */
   members: string[]
 }
+
+/** A slot as GET /api/wumpus/{id}/colours shows it and a recipe names it: without its members. */
+export type ColourSlotSummary = Pick<ColourSlot, 'id' | 'colour' | 'share'>
 
 export interface ColourPreset {
   id: 'night' | 'pastel' | 'mono'
@@ -282,7 +290,7 @@ export function recolour<T extends Lottie>(lottie: T, colours: Record<string, st
 const NIGHT_HUE = Math.atan2(-0.12, -0.03)
 
 /** A few ready-made recolourings of the slots: night, pastel and mono. */
-export function colourPresets(slots: readonly ColourSlot[]): ColourPreset[] {
+export function colourPresets(slots: readonly Pick<ColourSlot, 'id' | 'colour'>[]): ColourPreset[] {
   const each = (fn: (lab: Lab) => Lab) =>
     Object.fromEntries(slots.map((slot) => [slot.id, rgbToHex(labToRgb(fn(rgbToLab(hexToRgb(slot.colour)))))]))
   return [

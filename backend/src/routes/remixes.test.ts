@@ -416,6 +416,7 @@ describe('remixes left behind', () => {
       config: server.config,
       logger: createLogger('silent'),
       derivedMedia: server.derivedMedia,
+      colourSlots: server.colourSlots,
     })
     const stale = (await server.store.wumpuses.get(id))!
     // Two opens at once make it once.
@@ -443,6 +444,7 @@ describe('remixes left behind', () => {
       config: server.config,
       logger: createLogger('silent'),
       derivedMedia: server.derivedMedia,
+      colourSlots: server.colourSlots,
     })
     const stale = (await server.store.wumpuses.get(id))!
     expect(await remixes.remakeIfStale(stale)).toBe('failed')

@@ -8,6 +8,7 @@ import type { Logger } from '../logger'
 import type { AccountService } from '../services/accounts'
 import type { AnimationFileService } from '../services/animation-files'
 import type { AuditLog } from '../services/audit'
+import type { ColourSlotService } from '../services/colour-slots'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
 import type { FavouriteService } from '../services/favourites'
@@ -38,6 +39,7 @@ export interface RouteDeps {
   animationFiles: AnimationFileService
   remixes: RemixService
   derivedMedia: DerivedMediaService
+  colourSlots: ColourSlotService
   files: FileService
   stills: StillPictureService
   profileImages: ProfileImageService

@@ -220,6 +220,19 @@ describe('GET /api/wumpus/{id}/colours', () => {
     expect(again.status).toBe(304)
   })
 
+  it('answers the slots stored with the animation, read in the render worker after the publish', async () => {
+    const id = await publish('Stored Wumpus', lottieBytes())
+    await server.colourSlots.idle()
+    const record = (await server.store.wumpuses.get(id))!
+    expect(record.colourSlots).toMatchObject({ source: record.files.lottie.id, slots: [{ id: '5966f2', colour: '#5966f2', share: 1 }] })
+    // What the endpoint answers is what is stored (changed by hand here), not the file read again.
+    const slots = [{ id: 'abcdef', colour: '#abcdef', share: 1 }]
+    await server.store.wumpuses.setColourSlots(id, { ...record.colourSlots!, slots })
+    const choices = colourChoicesSchema.parse(await (await fetch(`${server.url}${wumpusColoursPath(id)}`)).json())
+    expect(choices.slots).toEqual(slots)
+    expect(Object.keys(choices.presets[0]!.colours)).toEqual(['abcdef'])
+  })
+
   it('is NOT_FOUND for an unknown animation', async () => {
     const res = await fetch(`${server.url}${wumpusColoursPath('0123456789abcdef01234567')}`)
     expect(res.status).toBe(404)

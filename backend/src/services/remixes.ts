@@ -8,7 +8,7 @@
 //  - Made again lazily after the original's Lottie changes: when someone next opens it (remakeIfStale), once
 //    per change of the original, so an edit costs only the remixes people look at; removed with the original.
 import { REMIXES_MAX } from '../../../contract/limits'
-import { colourPresets, colourSlots } from '../../../contract/remix/colours'
+import { colourPresets } from '../../../contract/remix/colours'
 import { isObject, type Lottie } from '../../../contract/remix/lottie-walk'
 import { captionRefusal } from '../../../contract/remix/caption-font'
 import { applyRecipe, type ColourChoices, type Recipe } from '../../../contract/remix/recipe'
@@ -19,6 +19,7 @@ import { captionFont } from '../media/render/caption-font'
 import type { FileRef, RemixInfo, Store, WumpusPage, WumpusRecord } from '../store/port'
 import { findVisibleWumpus } from './find-wumpus'
 import { type AnimationFilesDeps, checkedAnimationFile, renderAndStore, storeAnimationFile } from './animation-files'
+import type { ColourSlotService } from './colour-slots'
 import type { DerivedMediaService } from './derived-media'
 import { fileStem } from './derived-media'
 import { createRemixBudget, type RemixBudget } from './remix-budget'
@@ -29,6 +30,8 @@ export interface RemixesDeps extends AnimationFilesDeps {
   derivedMedia: DerivedMediaService
   /** What remixes may render (default: from config's REMIX_RENDERS_PER_DAY and REMIX_RENDER_SHARE). */
   budget?: RemixBudget
+  /** The originals' colour slots, as stored (read in the render worker when missing). */
+  colourSlots: Pick<ColourSlotService, 'of'>
 }
 
 /** The service's own parts beside its deps: the render budget and the recent remixes by their Lottie's bytes. */
@@ -73,21 +76,18 @@ export function createRemixService(given: RemixesDeps): RemixService {
       }),
   }
   const { store } = deps
-  const colourChoices = createColourChoices(store)
   return {
-    create: (owner, originalId, recipe, name) => createRemix(deps, owner, originalId, recipe, colourChoices, name),
+    create: (owner, originalId, recipe, name) => createRemix(deps, owner, originalId, recipe, name),
     own: (viewer, id) => ownRemix(store, viewer, id),
     share: (viewer, id, visibility) => shareRemix(store, viewer, id, visibility),
     renewKeys: (viewer, id) => renewRemixKeys(store, viewer, id),
     listOwn: (owner, page) => listOwnRemixes(store, owner, page),
-    colourChoices,
+    colourChoices: (record) => colourChoicesOf(deps, record),
     remakeIfStale: createLazyRemakes(deps),
     deleteAllOf: (originalId) => deleteRemixesOf(deps, originalId),
   }
 }
 
-/** Colour choices of this many Lotties are kept (they change only with the Lottie file). */
-const CHOICES_KEPT = 200
 /** Remixes read at a time when going through many. */
 const REMIX_PAGE = 50
 /** How often a remake starts over when the remix changed while it was being made. */
@@ -112,25 +112,14 @@ async function lottieOf(store: Store, fileId: string): Promise<Lottie | undefine
   return file ? readLottie(file.bytes) : undefined
 }
 
-/** The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own. */
-function createColourChoices(store: Store): (record: WumpusRecord) => Promise<ColourChoices> {
-  const kept = new Map<string, ColourChoices>()
-  return async (record) => {
-    if (record.remix) throw remixOfRemix()
-    const source = record.files.lottie.id
-    const known = kept.get(source)
-    if (known) return known
-    const lottie = await lottieOf(store, source)
-    if (!lottie) throw notFound('The animation’s Lottie file is missing')
-    const slots = colourSlots(lottie)
-    const choices: ColourChoices = {
-      slots: slots.map(({ id, colour, share }) => ({ id, colour, share })),
-      presets: colourPresets(slots),
-    }
-    if (kept.size >= CHOICES_KEPT) kept.delete(kept.keys().next().value!)
-    kept.set(source, choices)
-    return choices
-  }
+/**
+ * The colour slots a recipe can change and presets (GET /api/wumpus/{id}/colours); a remix has none of its own.
+ * The slots are the original's stored ones (services/colour-slots.ts); the presets are worked out from them.
+ */
+async function colourChoicesOf(deps: Pick<RemixesDeps, 'colourSlots'>, record: WumpusRecord): Promise<ColourChoices> {
+  if (record.remix) throw remixOfRemix()
+  const slots = await deps.colourSlots.of(record)
+  return { slots, presets: colourPresets(slots) }
 }
 
 /** The edited Lottie of a recipe, as a remix's files are made from it (outlined only when the recipe says so). */
@@ -227,7 +216,6 @@ async function createRemix(
   owner: Actor & { name: string },
   originalId: string | undefined,
   recipe: Recipe,
-  colourChoices: (record: WumpusRecord) => Promise<ColourChoices>,
   name?: string,
 ): Promise<WumpusRecord> {
   const { store } = deps
@@ -240,7 +228,8 @@ async function createRemix(
       max: REMIXES_MAX,
     })
   if ((await store.wumpuses.listRemixes({ owner: owner.email, limit: 1 })).total >= REMIXES_MAX) throw full()
-  const slots = new Set((await colourChoices(original)).slots.map((slot) => slot.id))
+  // The original's stored slots (read in the render worker if it has none yet).
+  const slots = new Set((await deps.colourSlots.of(original)).map((slot) => slot.id))
   const unknown = Object.keys(recipe.colours ?? {}).filter((slot) => !slots.has(slot))
   if (unknown.length > 0) {
     throw invalid(`This sticker has no colour slot ${unknown.join(', ')}`, {

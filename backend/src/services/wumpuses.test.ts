@@ -3,13 +3,15 @@ import { loadConfig } from '../config'
 import { DomainError } from '../domain/errors'
 import { createLogger } from '../logger'
 import { buildGif } from '../../test/fixtures/gif'
-import { lottieBytes } from '../../test/fixtures/lottie'
+import { lottie, lottieBytes, utf8 } from '../../test/fixtures/lottie'
+import { COLOUR_SLOTS_VERSION } from '../../../contract/remix/colours'
 import { buildApng } from '../../test/fixtures/png'
 import { closeRenderPool } from '../media/render/render-pool'
 import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { Store } from '../store/port'
 import { createAnimationFileService, type AnimationFileService } from './animation-files'
 import { createAuditLog } from './audit'
+import { createColourSlotService, type ColourSlotService } from './colour-slots'
 import { createDerivedMediaService, type DerivedMediaService } from './derived-media'
 import { createRemixService } from './remixes'
 import { createWumpusService, type SentFile, type SpendLimit, type WumpusService } from './wumpuses'
@@ -22,6 +24,7 @@ const STRANGER = 'stranger@example.com'
 let temp: TempStore
 let store: Store
 let derivedMedia: DerivedMediaService
+let colourSlots: ColourSlotService
 let wumpuses: WumpusService
 let animationFiles: AnimationFileService
 let spent: string[]
@@ -32,8 +35,9 @@ beforeEach(async () => {
   const logger = createLogger('silent')
   derivedMedia = createDerivedMediaService({ store, logger, enabled: false })
   const base = { store, config: loadConfig({ DATA_DIR: temp.dataDir, LOG_LEVEL: 'silent', MAX_GIF_BYTES: '60000' }), logger }
-  const remixes = createRemixService({ ...base, derivedMedia })
-  wumpuses = createWumpusService({ ...base, audit: createAuditLog(store, logger), derivedMedia, remixes })
+  colourSlots = createColourSlotService({ store, logger })
+  const remixes = createRemixService({ ...base, derivedMedia, colourSlots })
+  wumpuses = createWumpusService({ ...base, audit: createAuditLog(store, logger), derivedMedia, colourSlots, remixes })
   animationFiles = createAnimationFileService(base)
   await store.users.upsert(ADMIN, { user_name: 'Admin Person', role: 'admin' })
   await store.users.upsert(MAKER, { user_name: 'Maker Person' })
@@ -41,6 +45,7 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await derivedMedia.close()
+  await colourSlots.close()
   await temp.close()
 })
 afterAll(() => closeRenderPool())
@@ -120,6 +125,17 @@ describe('publishing', () => {
     expect(await storedFiles()).toEqual([])
   })
 
+  it('reads the colour slots of the Lottie in the render worker and stores them with the record', async () => {
+    const record = await wumpuses.publish({ email: ADMIN, name: 'Admin' }, fields, { sent: sent() }, spend)
+    await colourSlots.idle()
+    expect((await findWumpus(store, record._id)).colourSlots).toEqual({
+      source: record.files.lottie.id,
+      version: COLOUR_SLOTS_VERSION,
+      // The fixture is one ball filled with rgb(0.35, 0.4, 0.95).
+      slots: [{ id: '5966f2', colour: '#5966f2', share: 1 }],
+    })
+  })
+
   it('takes uploaded files only from their uploader, of the right format, and not already in an animation', async () => {
     const mine = await uploads(ADMIN)
     const theirs = await uploads(MAKER)
@@ -157,6 +173,23 @@ describe('editing', () => {
 
     await wumpuses.edit(MAKER, updated, { name: 'Waving Wumpus 2' })
     expect(await auditActions()).toEqual([`wumpus.edit by ${MAKER}`, `wumpus.publish by ${MAKER}`])
+  })
+
+  it('reads the colour slots of a new Lottie, and keeps them when the Lottie stays', async () => {
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    await colourSlots.idle()
+    const renamed = await wumpuses.edit(MAKER, record, { name: 'Renamed Wumpus' })
+    await colourSlots.idle()
+    expect((await findWumpus(store, record._id)).colourSlots).toEqual(renamed.colourSlots)
+    const red = utf8(JSON.stringify(lottie()).replace('[0.35,0.4,0.95,1]', '[1,0,0,1]'))
+    const newLottie = (await animationFiles.upload(MAKER, { format: 'lottie', bytes: red, name: 'red.json' })).file.id
+    await wumpuses.edit(MAKER, renamed, { files: { lottie: newLottie } })
+    await colourSlots.idle()
+    expect((await findWumpus(store, record._id)).colourSlots).toEqual({
+      source: newLottie,
+      version: COLOUR_SLOTS_VERSION,
+      slots: [{ id: 'ff0000', colour: '#ff0000', share: 1 }],
+    })
   })
 
   it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {

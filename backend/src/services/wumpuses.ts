@@ -5,6 +5,7 @@ import type { Viewer } from '../domain/viewer'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
+import type { ColourSlotService } from './colour-slots'
 import type { DerivedMediaService } from './derived-media'
 import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
 import type { RemixService } from './remixes'
@@ -18,6 +19,8 @@ import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../
 export interface WumpusesDeps extends AnimationFilesDeps {
   audit: AuditLog
   derivedMedia: DerivedMediaService
+  /** An original's colour slots are read (in the render worker) and stored when it comes and when its Lottie changes. */
+  colourSlots: Pick<ColourSlotService, 'refresh'>
   /** A remix opened after its original's Lottie changed is made again; an original's remixes go with it. */
   remixes: Pick<RemixService, 'remakeIfStale' | 'deleteAllOf'>
 }
@@ -116,6 +119,7 @@ async function publishWumpus(
     })
     // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
     void deps.derivedMedia.refresh(record._id)
+    void deps.colourSlots.refresh(record)
     return record
   } catch (error) {
     await Promise.all(stored.map((id) => store.files.delete(id)))
@@ -224,7 +228,7 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
   }
 }
 
-/** After an edit was written: the audit entry, the files it replaced removed, the derived media followed. */
+/** After an edit was written: the audit entry, the files it replaced removed, the derived media and colour slots followed. */
 async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, updated: WumpusRecord): Promise<WumpusRecord> {
   const changes = wumpusChanges(before, updated)
   // The Activity log is the admins' record of the gallery: one's own remix is not part of it.
@@ -242,6 +246,7 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
   }
   // Its remixes are made again when next opened (RemixService.remakeIfStale), not all at once here.
   await deps.derivedMedia.filesChanged(before, updated)
+  if (before.files.lottie.id !== updated.files.lottie.id) void deps.colourSlots.refresh(updated)
   return updated
 }
 

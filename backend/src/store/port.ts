@@ -14,6 +14,7 @@ import type { ListSort } from '../../../contract/search'
 import type { Platform } from '../../../contract/stickers'
 import type { StickerEmoji, TagCount } from '../../../contract/wumpus'
 import type { Recipe } from '../../../contract/remix/recipe'
+import type { ColourSlotSummary } from '../../../contract/remix/colours'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
 
 export type { StickerEmoji, TagCount }
@@ -83,6 +84,16 @@ export interface DerivedMedia {
   error?: string
 }
 
+/** The colour slots of an animation's Lottie (contract/remix/colours.ts), read in the render worker after it was stored. */
+export interface ColourSlots {
+  /** Id of the Lottie file they were read from: once the animation's Lottie changes they are stale. */
+  source: string
+  /** The rules' version they were read by (COLOUR_SLOTS_VERSION); older ones are read again. */
+  version: number
+  /** Most covering first, as GET /api/wumpus/{id}/colours shows them. */
+  slots: ColourSlotSummary[]
+}
+
 export interface WumpusRecord {
   _id: string
   name: string
@@ -101,6 +112,8 @@ export interface WumpusRecord {
   downloads: number
   /** Absent until the server has made them. */
   derived?: DerivedMedia
+  /** Absent until the server has read them (services/colour-slots.ts); never on a remix. */
+  colourSlots?: ColourSlots
   /** Remixes only: a person's own version of another animation (contract/remix/remix-api.ts). */
   remix?: RemixInfo
   createdAt: Date
@@ -126,7 +139,10 @@ export interface RemixInfo {
   keyGeneration?: number
 }
 
-export type NewWumpus = Omit<WumpusRecord, '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived'> & {
+export type NewWumpus = Omit<
+  WumpusRecord,
+  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots'
+> & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
   /** Each defaults to none. */
@@ -324,6 +340,12 @@ export interface WumpusRepository {
     derived: DerivedMedia | null,
     options?: { leaseOwner?: string },
   ): Promise<WumpusRecord | undefined>
+  /**
+   * Stores the colour slots read from the record's Lottie, only while its Lottie is still the file
+   * `colourSlots.source`; answers whether it did (false for unknown ids). Touches neither updatedAt nor
+   * the revision: no list or search shows them.
+   */
+  setColourSlots(id: string, colourSlots: ColourSlots): Promise<boolean>
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change

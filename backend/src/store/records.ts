@@ -7,6 +7,7 @@ import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edi
 import type {
   NewSession,
   AuditRecord,
+  ColourSlots,
   DerivedFile,
   DerivedMedia,
   FilePurpose,
@@ -153,6 +154,7 @@ export function toWumpusRecord(
     keywords: [...(doc.keywords ?? [])],
     downloads: doc.downloads ?? 0,
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
+    ...(doc.colourSlots ? { colourSlots: copyColourSlots(doc.colourSlots) } : {}),
     ...(doc.remix ? { remix: copyRemix(doc.remix) } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -181,6 +183,15 @@ export function copyDerived(derived: DerivedMedia): DerivedMedia {
       notes: [...e.notes],
     })),
     ...(derived.error === undefined ? {} : { error: derived.error }),
+  }
+}
+
+/** A copy holding only the known fields. */
+export function copyColourSlots(colourSlots: ColourSlots): ColourSlots {
+  return {
+    source: colourSlots.source,
+    version: colourSlots.version,
+    slots: colourSlots.slots.map(({ id, colour, share }) => ({ id, colour, share })),
   }
 }
 

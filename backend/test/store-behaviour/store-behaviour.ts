@@ -18,6 +18,7 @@ import { describeFileBehaviour } from './files'
 import { describeDerivedMediaBehaviour } from './derived-media'
 import { describeRenderJobBehaviour } from './render-jobs'
 import { describeRemixBehaviour } from './remixes'
+import { describeColourSlotBehaviour } from './colour-slots'
 import {
   collectPages,
   fileIds,
@@ -76,6 +77,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeDerivedMediaBehaviour(storeInUse)
     describeRenderJobBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
+    describeColourSlotBehaviour(storeInUse)
 
     it('keeps everything across close and reopen', async () => {
       const records: WumpusRecord[] = []

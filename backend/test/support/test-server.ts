@@ -11,6 +11,7 @@ import { createApp } from '../../src/app'
 import { createRouteDeps } from '../../src/composition'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger, type Logger } from '../../src/logger'
+import type { ColourSlotService } from '../../src/services/colour-slots'
 import type { DownloadCounter } from '../../src/services/download-counts'
 import { createDerivedMediaService, type DerivedMediaService } from '../../src/services/derived-media'
 import { openSqliteStore } from '../../src/store/sqlite/open-sqlite-store'
@@ -29,6 +30,8 @@ export interface TestServer {
   connections(): Promise<number>
   /** Makes previews and exports only when the server was started with `deriveMedia: true`. */
   derivedMedia: DerivedMediaService
+  /** Reads and stores the originals' colour slots (in the render worker) after each publish and Lottie edit. */
+  colourSlots: ColourSlotService
   /** A request to the API as a client sends it: a bearer token when given, a body as JSON (FormData as it is). */
   call(method: string, path: string, token?: string, body?: unknown): Promise<Response>
   close(): Promise<void>
@@ -70,7 +73,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const logger = options.logger ?? createLogger(config.logLevel)
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
   const deps = createRouteDeps({ config, store, logger, derivedMedia, now: options.now, revokeSignIns: options.revokeSignIns })
-  const { downloads } = deps
+  const { downloads, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
   const { port } = server.address() as AddressInfo
@@ -100,12 +103,14 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     downloads,
     dataDir,
     derivedMedia,
+    colourSlots,
     connections: () => new Promise((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count)))),
     async close() {
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
       await downloads.close()
       await derivedMedia.close()
+      await colourSlots.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

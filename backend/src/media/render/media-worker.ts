@@ -1,7 +1,9 @@
-// worker_threads entry: renders a Lottie and encodes it off the main thread. Two kinds of job: the
-// original GIF and APNG of an animation, and everything derived from it (card previews and platform
-// exports, see exports/make-media.ts).
+// worker_threads entry: renders a Lottie and encodes it off the main thread. Three kinds of job: the
+// original GIF and APNG of an animation, everything derived from it (card previews and platform
+// exports, see exports/make-media.ts), and its colour slots (inspect/lottie-colour-slots.ts).
 import { parentPort } from 'node:worker_threads'
+import type { ColourSlotSummary } from '../../../../contract/remix/colours'
+import { lottieColourSlots } from '../inspect/lottie-colour-slots'
 import { makeMedia, madeBuffers, ownBytes, type MadeMedia, type MakeMediaOptions } from '../exports/make-media'
 import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
@@ -26,7 +28,14 @@ export interface DeriveJob extends MakeMediaOptions {
   lottie: unknown
 }
 
-export type MediaJob = RenderJob | DeriveJob
+/** The colour slots of a stored Lottie, from its bytes (parsed in the worker too). */
+export interface ColourSlotsJob {
+  id: number
+  kind: 'colours'
+  lottie: Uint8Array
+}
+
+export type MediaJob = RenderJob | DeriveJob | ColourSlotsJob
 
 export interface RenderResult {
   gif: Uint8Array
@@ -41,7 +50,8 @@ export interface RenderResult {
 
 export type { MadeMedia, MakeMediaOptions }
 
-export type RenderReply<R = RenderResult | MadeMedia> = { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
+export type RenderReply<R = RenderResult | MadeMedia | ColourSlotSummary[]> =
+  { id: number; ok: true; result: R } | { id: number; ok: false; error: string }
 
 /**
  * The plain downloads are Discord-ready: when a file is over Discord's cap, it is encoded again
@@ -134,6 +144,7 @@ export async function runDerive(job: Omit<DeriveJob, 'kind' | 'id'>): Promise<Ma
 
 async function reply(job: MediaJob): Promise<{ reply: RenderReply; transfer: ArrayBuffer[] }> {
   try {
+    if (job.kind === 'colours') return { reply: { id: job.id, ok: true, result: lottieColourSlots(job.lottie) }, transfer: [] }
     if (job.kind === 'derived') {
       const result = await runDerive(job)
       return { reply: { id: job.id, ok: true, result }, transfer: madeBuffers(result) }

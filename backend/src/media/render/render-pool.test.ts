@@ -9,7 +9,15 @@ import { withOutline } from '../../../../contract/remix/outline'
 import type { Platform } from '../../../../contract/stickers'
 import { inspectMedia } from '../inspect/inspect'
 import { whiteRing } from '../../../test/fixtures/frame-error'
-import { closeRenderPool, deriveAnimation, renderAnimation, RenderPool, RenderQueueFullError, type MadeMedia } from './render-pool'
+import {
+  closeRenderPool,
+  deriveAnimation,
+  readColourSlots,
+  renderAnimation,
+  RenderPool,
+  RenderQueueFullError,
+  type MadeMedia,
+} from './render-pool'
 
 const tiny = {
   v: '5.7.4',
@@ -109,6 +117,12 @@ describe('renderAnimation (shared worker)', () => {
     }
   })
 
+  it('reads the colour slots of a stored Lottie in the worker thread', async () => {
+    const bytes = new TextEncoder().encode(JSON.stringify(tiny))
+    expect(await readColourSlots(bytes)).toEqual([{ id: '3399ff', colour: '#3399ff', share: 1 }])
+    expect(await readColourSlots(new TextEncoder().encode('not a Lottie'))).toEqual([])
+  })
+
   it('rejects a failing job and keeps serving', async () => {
     const bad = renderAnimation({ v: '5.7.4', fr: 30 })
     const good = renderAnimation(tiny, { size: 16, fps: 10 })
@@ -195,6 +209,18 @@ describe('RenderPool with a misbehaving worker', () => {
     await expect(running).rejects.toThrow(/timed out/)
     await expect(queued).resolves.toMatchObject({ frames: 1 })
     await expect(background).resolves.toMatchObject({ frames: 7 })
+    await pool.close()
+  })
+
+  it('reads colour slots ahead of the renders waiting, in the order asked, even when the queue is full', async () => {
+    const pool = new RenderPool({ workerUrl: pathToFileURL(script), maxQueued: 1, jobTimeoutMs: 1000 })
+    const done: string[] = []
+    const running = pool.render('hang').catch(() => done.push('running render'))
+    const queued = pool.render(1).then(() => done.push('queued render'))
+    await expect(pool.render(2)).rejects.toBeInstanceOf(RenderQueueFullError)
+    const colours = [1, 2].map((n) => pool.colourSlots(new Uint8Array([n])).then(() => done.push(`colours ${n}`)))
+    await Promise.all([running, queued, ...colours])
+    expect(done).toEqual(['running render', 'colours 1', 'colours 2', 'queued render'])
     await pool.close()
   })
 

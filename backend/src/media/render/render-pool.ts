@@ -1,8 +1,9 @@
-// Runs render jobs in one worker thread (the machines have 2 cores), one at a time, so HTTP
-// requests never wait on rendering. The worker starts on first use and again after a crash.
+// Runs render jobs (and the reading of colour slots) in one worker thread (the machines have 2 cores), one
+// at a time, so HTTP requests never wait on rendering. The worker starts on first use and again after a crash.
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import type { ColourSlotSummary } from '../../../../contract/remix/colours'
 import type { MadeMedia, MakeMediaOptions, MediaJob, RenderReply, RenderResult } from './media-worker'
 
 export type { MadeMedia, MakeMediaOptions, RenderResult }
@@ -79,7 +80,15 @@ export class RenderPool {
     return this.run({ id: this.nextId++, kind: 'derived', lottie, outlined: options.outlined }, { bounded: false })
   }
 
-  private run<R>(job: MediaJob, { bounded = true } = {}): Promise<R> {
+  /**
+   * The colour slots of a stored Lottie's bytes. Never refused, and ahead of the renders waiting: a person
+   * may be waiting on them, and they take a second at most (a 2 MB Lottie of 19,000 colours).
+   */
+  colourSlots(lottie: Uint8Array): Promise<ColourSlotSummary[]> {
+    return this.run({ id: this.nextId++, kind: 'colours', lottie }, { bounded: false, ahead: true })
+  }
+
+  private run<R>(job: MediaJob, { bounded = true, ahead = false } = {}): Promise<R> {
     if (this.closed) return Promise.reject(new Error('render pool is closed'))
     const maxQueued = this.options.maxQueued ?? 4
     if (bounded && this.queue.length >= maxQueued) {
@@ -88,7 +97,9 @@ export class RenderPool {
       return Promise.reject(new RenderQueueFullError(Math.min(120, Math.max(1, Math.ceil(wait / 1000)))))
     }
     return new Promise<R>((resolve, reject) => {
-      this.queue.push({ job, resolve, reject })
+      // Ahead of every render waiting, behind the jobs that came ahead before it.
+      const at = ahead ? this.queue.findIndex((p) => p.job.kind !== 'colours') : -1
+      this.queue.splice(at === -1 ? this.queue.length : at, 0, { job, resolve, reject })
       this.pump()
     })
   }
@@ -110,7 +121,8 @@ export class RenderPool {
     worker.on('message', (reply: RenderReply) => {
       const p = this.current
       if (!p || p.job.id !== reply.id) return
-      this.averageJobMs = 0.8 * this.averageJobMs + 0.2 * (performance.now() - this.jobStartedAt)
+      // The pace of renders: what a job refused for a full queue waits behind.
+      if (p.job.kind !== 'colours') this.averageJobMs = 0.8 * this.averageJobMs + 0.2 * (performance.now() - this.jobStartedAt)
       this.finish()
       if (reply.ok) p.resolve(reply.result as never)
       else p.reject(new Error(reply.error))
@@ -189,6 +201,12 @@ export function renderAnimation(lottie: object, options?: RenderAnimationOptions
 export function deriveAnimation(lottie: object, options?: MakeMediaOptions): Promise<MadeMedia> {
   shared ??= new RenderPool()
   return shared.derive(lottie, options)
+}
+
+/** The colour slots of a stored Lottie's bytes, read in the shared worker. */
+export function readColourSlots(lottie: Uint8Array): Promise<ColourSlotSummary[]> {
+  shared ??= new RenderPool()
+  return shared.colourSlots(lottie)
 }
 
 export async function closeRenderPool(): Promise<void> {

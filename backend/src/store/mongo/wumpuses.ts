@@ -10,6 +10,7 @@ import { afterNewest } from './paging'
 import {
   DuplicateKeyError,
   FileInUseError,
+  type ColourSlots,
   type DerivedMedia,
   type EmojiUse,
   type ListRemixesOptions,
@@ -25,6 +26,7 @@ import {
 import {
   WUMPUS_FILE_ID_PATHS,
   assertRemixPatch,
+  copyColourSlots,
   copyDerived,
   derivedFileIds,
   renderedVersion,
@@ -355,6 +357,14 @@ export class MongoWumpuses implements WumpusRepository {
     )
     if (doc) this.changedUnlessRemix(doc)
     return doc ? toWumpusRecord(doc) : undefined
+  }
+
+  async setColourSlots(id: string, colourSlots: ColourSlots): Promise<boolean> {
+    if (!isId(id)) return false
+    const { matchedCount } = await guard(() =>
+      this.wumpuses.updateOne({ _id: id, 'files.lottie.id': colourSlots.source }, { $set: { colourSlots: copyColourSlots(colourSlots) } }),
+    )
+    return matchedCount > 0
   }
 
   /**

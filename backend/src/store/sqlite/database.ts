@@ -236,6 +236,11 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX wumpuses_remixes_by_owner ON wumpuses (u_email, created_at DESC, id DESC) WHERE remix_of IS NOT NULL;
   CREATE INDEX wumpuses_remixes_of ON wumpuses (remix_of, created_at DESC, id DESC) WHERE remix_of IS NOT NULL;
   `,
+  // Colour slots (port ColourSlots) as JSON: NULL until read, for the animations stored before too (the
+  // server reads theirs at start or when first asked, services/colour-slots.ts).
+  `
+  ALTER TABLE wumpuses ADD COLUMN colour_slots TEXT;
+  `,
 ]
 
 /**

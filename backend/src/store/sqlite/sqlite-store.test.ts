@@ -8,6 +8,9 @@ import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behavi
 import { Database, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
+/** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
+
 /** Undoes migration 7 (remixes) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_REMIXES = `
   DROP INDEX wumpuses_remixes_by_owner; DROP INDEX wumpuses_remixes_of; DROP INDEX wumpuses_newest; DROP INDEX wumpuses_popular;
@@ -110,6 +113,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_COLOUR_SLOTS)
     db.exec(BEFORE_REMIXES)
     db.exec(BEFORE_PERSONAL_PACKS)
     db.exec(
@@ -220,6 +224,7 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       db.exec(
@@ -259,6 +264,7 @@ describe('sqlite store upgrades to personal packs', () => {
       await store.close()
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       // Made a minute ago, changed 5 s later.
@@ -305,6 +311,7 @@ describe('sqlite store upgrades to remixes', () => {
       await store.close()
       // The database as version 6 (personal packs) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.pragma('user_version = 6')
       db.close()
@@ -325,6 +332,31 @@ describe('sqlite store upgrades to remixes', () => {
       expect(await store.wumpuses.list({ limit: 10 })).toEqual(newest)
       expect((await store.wumpuses.list({ limit: 10, tag: 'old' })).total).toBe(3)
       expect(await store.wumpuses.countRemixes(original._id)).toBe(1)
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('sqlite store upgrades to colour slots', () => {
+  it('keeps the animations stored before, without colour slots until they are read', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const record = await store.wumpuses.insert(sampleWumpus())
+      await store.close()
+      // The database as version 7 (remixes) left it.
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_COLOUR_SLOTS)
+      db.pragma('user_version = 7')
+      db.close()
+
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.get(record._id)).toEqual(record)
+      const colourSlots = { source: record.files.lottie.id, version: 1, slots: [{ id: '5966f2', colour: '#5966f2', share: 1 }] }
+      expect(await store.wumpuses.setColourSlots(record._id, colourSlots)).toBe(true)
+      expect(await store.wumpuses.get(record._id)).toEqual({ ...record, colourSlots })
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })

@@ -5,6 +5,7 @@ import { isId } from '../ids'
 import { decodeCursor, encodeCursor, pageOf, PageSelector, recordKey } from '../list-order'
 import {
   FileInUseError,
+  type ColourSlots,
   type DerivedMedia,
   type EmojiUse,
   type ListRemixesOptions,
@@ -17,7 +18,16 @@ import {
   type WumpusRecord,
   type WumpusRepository,
 } from '../port'
-import { copyDerived, newWumpusRecord, patchedWumpus, renderedVersion, sameFiles, toWumpusRecord, wumpusFileIds } from '../records'
+import {
+  copyColourSlots,
+  copyDerived,
+  newWumpusRecord,
+  patchedWumpus,
+  renderedVersion,
+  sameFiles,
+  toWumpusRecord,
+  wumpusFileIds,
+} from '../records'
 import type { Statement } from 'better-sqlite3'
 import { guarded, json, type Db } from './database'
 import type { SqliteFavourites } from './favourites'
@@ -50,6 +60,8 @@ export interface WumpusRow {
   /** Remixes only (RemixInfo as JSON, and its `of`); NULL on every other animation. */
   remix: string | null
   remix_of: string | null
+  /** ColourSlots as JSON; NULL until read. */
+  colour_slots: string | null
 }
 
 /** The columns written from a record. */
@@ -76,6 +88,7 @@ export function toRow(record: WumpusRecord): RecordRow {
     rendered_version: renderedVersion(record),
     remix: record.remix ? json.write(record.remix) : null,
     remix_of: record.remix?.of ?? null,
+    colour_slots: record.colourSlots ? json.write(copyColourSlots(record.colourSlots)) : null,
   }
 }
 
@@ -93,6 +106,7 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
     files: json.read<WumpusRecord['files']>(row.files),
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
     ...(row.remix === null ? {} : { remix: json.read<RemixInfo>(row.remix) }),
+    ...(row.colour_slots === null ? {} : { colourSlots: json.read<ColourSlots>(row.colour_slots) }),
     downloads: row.downloads,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -123,15 +137,20 @@ export class SqliteWumpuses implements WumpusRepository {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at,
-         rendered_version, remix, remix_of)
+         rendered_version, remix, remix_of, colour_slots)
          VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at,
-         @rendered_version, @remix, @remix_of)`,
+         @rendered_version, @remix, @remix_of, @colour_slots)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
          keywords = @keywords, files = @files,
-         derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of
+         derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of,
+         colour_slots = @colour_slots
          WHERE seq = @seq`,
+      ),
+      // Nothing a list or search shows: the row alone, while its Lottie is still the one read.
+      setColourSlots: db.prepare<[string, string, string]>(
+        "UPDATE wumpuses SET colour_slots = ? WHERE id = ? AND json_extract(files, '$.lottie.id') = ?",
       ),
       newRenderJob: db.prepare<[number]>(
         'UPDATE wumpuses SET render_failures = 0, render_failed_version = 0, render_retry_at = NULL WHERE seq = ?',
@@ -271,6 +290,14 @@ export class SqliteWumpuses implements WumpusRepository {
       const updated: WumpusRecord = derived ? { ...rest, derived: copyDerived(derived) } : rest
       this.replace(row.seq, current, updated)
       return updated
+    })
+  }
+
+  setColourSlots(id: string, colourSlots: ColourSlots): Promise<boolean> {
+    return guarded(() => {
+      if (!isId(id)) return false
+      const stored = json.write(copyColourSlots(colourSlots))
+      return this.sql.setColourSlots.run(stored, id, colourSlots.source).changes > 0
     })
   }
 
