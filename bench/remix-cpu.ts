@@ -45,7 +45,7 @@ console.log(`A remix of ${slug} (recolour, caption, speed 0.5, outline left open
 console.log(`  CPU (user + system, sharp's threads included)  ${seconds(cpu).toFixed(1)} s   (originals ${seconds(cpu2).toFixed(1)} s)`)
 console.log(`  wall: recipe ${ms(t1 - t0)}, originals ${ms(t2 - t1)}, previews + exports ${ms(t3 - t2)}, total ${ms(t3 - t0)}`)
 console.log(
-  `  frames rendered per sticker ${mediaStats.framesRendered} in ${mediaStats.renders} renderer calls (${originals.frames} frames in the animation), ${mediaStats.derived} sequences scaled or picked from them`,
+  `  frames rendered per sticker ${mediaStats.framesRendered} in ${mediaStats.renders} renderer calls (${originals.frames} frames in the animation), ${mediaStats.derived} sequences picked from them`,
 )
 console.log(`  rendering ${ms(mediaStats.renderMs)}`)
 for (const kind of Object.keys(mediaStats.encodes).sort())

@@ -26,10 +26,9 @@ export interface CardPreviews {
   still: PreviewFile
 }
 
-/** `frames`: the Lottie's frames, shared with the platform exports (the 1x preview is the 2x one scaled down). */
+/** `frames`: the Lottie's frames, shared with the platform exports (each size rendered once for all of them). */
 export async function cardPreviews(lottie: unknown, frames = new FrameSource(lottie)): Promise<CardPreviews> {
   const fps = Math.min(PREVIEW_MAX_FPS, lottieHeader(lottie).fr)
-  // The larger first: the smaller is scaled from it.
   const large = await animated(CARD_SIZE * 2)
   const small = await animated(CARD_SIZE)
   async function animated(size: number): Promise<PreviewFile> {

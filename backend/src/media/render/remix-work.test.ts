@@ -3,13 +3,15 @@
 // each file once.
 import { describe, expect, it } from 'vitest'
 import { lottie } from '../../../test/fixtures/lottie'
+import { FrameSource } from './frame-source'
 import { runDerive, runJob } from './media-worker'
+import { renderLottie } from './render-lottie'
 import { mediaStats, resetMediaStats } from './render-stats'
 
 const duplicates = (values: string[]) => values.filter((value, i) => values.indexOf(value) !== i)
 
 describe('a remix in the render worker', () => {
-  it('renders each frame sequence once across its originals and derived jobs, scaling and picking the rest', async () => {
+  it('renders each frame sequence once across its originals and derived jobs', async () => {
     const plain = lottie({ nm: 'plain' })
     const outlined = lottie({ nm: 'outlined' })
     resetMediaStats()
@@ -17,8 +19,6 @@ describe('a remix in the render worker', () => {
     const made = await runDerive({ lottie: plain, outlined })
     expect(made.exports.filter((e) => e.file).length).toBeGreaterThanOrEqual(6)
     expect(duplicates(mediaStats.rendered)).toEqual([])
-    // Discord emoji (128 px) and LINE come from Discord's 320 px frames; Signal shares WhatsApp's 512 px ones.
-    expect(mediaStats.derived).toBeGreaterThanOrEqual(2)
     expect(mediaStats.rendered.filter((r) => r.startsWith('outlined')).length).toBe(1)
   })
 
@@ -32,5 +32,11 @@ describe('a remix in the render worker', () => {
     expect(file('slack')).toEqual(file('discord-emoji'))
     expect(file('discord')).toEqual(originals.apng)
     expect(duplicates(mediaStats.made)).toEqual([])
+  })
+  it('draws a smaller size itself rather than scaling a larger render down (scaled frames encode 20-80% larger)', async () => {
+    const source = new FrameSource(lottie({ nm: 'sizes' }))
+    await source.asIs(512, 30)
+    const small = await source.asIs(128, 30)
+    expect(small.frames).toEqual((await renderLottie(lottie({ nm: 'sizes' }), { size: 128, fps: 30 })).frames)
   })
 })

@@ -9,7 +9,7 @@ export interface MediaStats {
   framesRendered: number
   /** Milliseconds spent rendering frames. */
   renderMs: number
-  /** Frame sequences made by scaling or picking frames of a rendered one instead of rendering again. */
+  /** Frame sequences made by picking frames of a rendered one (a lower rate at the same size) instead of rendering again. */
   derived: number
   /** Files encoded (every ladder step counts), by encoder. */
   encodes: Record<string, number>
