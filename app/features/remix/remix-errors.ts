@@ -19,10 +19,22 @@ export function remixErrorMessage(error: unknown): string {
   if (refusal) return refusal
   if (error.code === 'SERVER_BUSY' || error.code === 'RATE_LIMITED') {
     const wait = Number(details.retryAfterSeconds)
-    const when = Number.isFinite(wait) && wait > 0 ? `in ${Math.ceil(wait)} ${Math.ceil(wait) === 1 ? 'second' : 'seconds'}` : 'in a moment'
-    return error.code === 'SERVER_BUSY'
-      ? `The server is busy making other stickers. Try again ${when}.`
-      : `You made many stickers just now. Try again ${when}.`
+    const when = Number.isFinite(wait) && wait > 0 ? `in ${duration(wait)}` : 'in a moment'
+    if (error.code === 'SERVER_BUSY') return `The server is busy making other stickers. Try again ${when}.`
+    const limit = error.details as { limit?: unknown; max?: unknown } | undefined
+    // The day's remix renders (deleting a remix gives none back).
+    if (limit?.limit === 'remix-renders' && typeof limit.max === 'number') {
+      return `You have made ${limit.max} remixes today, the most for one day. Try again ${when}.`
+    }
+    return `You made many stickers just now. Try again ${when}.`
   }
   return error.message
+}
+
+/** A wait in words: seconds, minutes or hours, whichever reads best. */
+function duration(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  if (seconds < 90) return unit(Math.ceil(seconds), 'second')
+  if (seconds < 90 * 60) return unit(Math.ceil(seconds / 60), 'minute')
+  return unit(Math.ceil(seconds / 3600), 'hour')
 }
