@@ -11,6 +11,7 @@ import path from 'node:path'
 import { startAuthEmulator, stopAuthEmulator } from '../scripts/auth-emulator.mjs'
 import { freePortRun } from '../backend/test/support/ports'
 import { lottieBytes } from '../backend/test/fixtures/lottie'
+import { signedInSession, waitForReady } from './support/server-process'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 150)
 /** When the admin publishes, after the remixing started. */
@@ -40,45 +41,7 @@ const server: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'backen
   },
 })
 
-async function waitForReady() {
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}`)
-    try {
-      if ((await fetch(`${base}/ready`)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
-async function emulatorCall(endpoint: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/${endpoint}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  })
-  const json = (await res.json()) as Record<string, string>
-  if (!res.ok) throw new Error(`${endpoint}: ${JSON.stringify(json)}`)
-  return json
-}
-
-/** A verified account signed in through the server's exchange: our session token. */
-async function signedInSession(email: string): Promise<string> {
-  const password = 'bench-pass-1'
-  const created = await emulatorCall('accounts:signUp?key=demo-api-key', { email, password, displayName: 'Bench', returnSecureToken: true })
-  await emulatorCall(
-    'projects/demo-wumpus/accounts:update',
-    { localId: created.localId, emailVerified: true },
-    { authorization: 'Bearer owner' },
-  )
-  const { idToken } = await emulatorCall('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true })
-  const res = await fetch(`${base}/api/user/${email}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
-    body: JSON.stringify({ email, user_name: 'Bench', photo: '' }),
-  })
-  if (!res.ok) throw new Error(`sign-in of ${email}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { token: string }).token
-}
+const signIn = (email: string) => signedInSession(emulator.host, base, email, 'Bench')
 
 /** The server process's CPU time (all its threads, the render worker's too) in ms, and its RSS in MB. */
 function processUse(): { cpuMs: number; rssMb: number } {
@@ -91,9 +54,9 @@ function processUse(): { cpuMs: number; rssMb: number } {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 try {
-  await waitForReady()
-  const admin = await signedInSession(ADMIN)
-  const remixers = await Promise.all(REMIXERS.map(signedInSession))
+  await waitForReady(base, server)
+  const admin = await signIn(ADMIN)
+  const remixers = await Promise.all(REMIXERS.map(signIn))
   const gallery = (await (await fetch(`${base}/api/wumpuses?limit=100`)).json()) as Array<{ _id: string; name: string }>
   const mascot = gallery.find((item) => item.name.length > 0)
   if (!mascot) throw new Error('the seeded gallery is empty')

@@ -13,6 +13,7 @@ import { freePortRun } from '../backend/test/support/ports'
 import { buildGif } from '../backend/test/fixtures/gif'
 import { lottieBytes } from '../backend/test/fixtures/lottie'
 import { buildApng } from '../backend/test/fixtures/png'
+import { signedInSession, waitForReady } from './support/server-process'
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 60)
 const CONNECTIONS = 100
@@ -57,50 +58,7 @@ function startServer(): ChildProcess {
   })
 }
 
-async function waitForReady(child: ChildProcess) {
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
-    try {
-      if ((await fetch(`${base}/ready`)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-}
-
-async function emulatorCall(endpoint: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`http://${emulator.host}/identitytoolkit.googleapis.com/v1/${endpoint}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  })
-  const json = (await res.json()) as Record<string, string>
-  if (!res.ok) throw new Error(`${endpoint}: ${JSON.stringify(json)}`)
-  return json
-}
-
-/** A verified email/password account, signed in through the server's exchange: our session token. */
-async function signedInSession(email: string): Promise<string> {
-  const password = 'bench-pass-1'
-  const created = await emulatorCall('accounts:signUp?key=demo-api-key', {
-    email,
-    password,
-    displayName: 'Bench User',
-    returnSecureToken: true,
-  })
-  await emulatorCall(
-    'projects/demo-wumpus/accounts:update',
-    { localId: created.localId, emailVerified: true },
-    { authorization: 'Bearer owner' },
-  )
-  const { idToken } = await emulatorCall('accounts:signInWithPassword?key=demo-api-key', { email, password, returnSecureToken: true })
-  const res = await fetch(`${base}/api/user/${email}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${idToken}` },
-    body: JSON.stringify({ email, user_name: 'Bench User', photo: '' }),
-  })
-  if (!res.ok) throw new Error(`sign-in of ${email}: ${res.status} ${await res.text()}`)
-  return ((await res.json()) as { token: string }).token
-}
+const signIn = (email: string) => signedInSession(emulator.host, base, email)
 
 // ---- HTTP over one keep-alive pool of CONNECTIONS sockets ----
 
@@ -154,13 +112,13 @@ const LOTTIE = lottieBytes()
 // ---- The run ----
 
 let server = startServer()
-await waitForReady(server)
+await waitForReady(base, server)
 console.log(`server ready (${serverRoot}); signing in ${CONNECTIONS} users and ${ADMINS} admins...`)
 const userEmails = Array.from({ length: CONNECTIONS }, (_, i) => `bench-user-${i}@example.com`)
 const userTokens: string[] = []
-for (const email of userEmails) userTokens.push(await signedInSession(email))
+for (const email of userEmails) userTokens.push(await signIn(email))
 const adminTokens: string[] = []
-for (const email of adminEmails) adminTokens.push(await signedInSession(email))
+for (const email of adminEmails) adminTokens.push(await signIn(email))
 
 const gallery = JSON.parse((await request('GET', '/api/wumpuses?limit=100')).body.toString()) as {
   _id: string
@@ -252,7 +210,7 @@ agent.destroy()
 server.kill('SIGKILL')
 await new Promise((resolve) => server.once('exit', resolve))
 server = startServer()
-await waitForReady(server)
+await waitForReady(base, server)
 let lost = 0
 for (const [index, email] of userEmails.entries()) {
   const expected = lastJob.get(email)

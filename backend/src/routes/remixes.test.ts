@@ -396,6 +396,16 @@ describe('remixes over HTTP', () => {
   }, 120_000)
 })
 
+/** The remix service as another instance (or this one after a restart) has it: nothing remembered in memory. */
+const freshRemixService = () =>
+  createRemixService({
+    store: server.store,
+    config: server.config,
+    logger: createLogger('silent'),
+    derivedMedia: server.derivedMedia,
+    colourSlots: server.colourSlots,
+  })
+
 describe('remixes left behind', () => {
   it('are made again when opened, once per change of their original, after a restart too', async () => {
     const owner = await someone()
@@ -411,13 +421,7 @@ describe('remixes left behind', () => {
       purpose: 'animation',
     })
     await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: next.id, filename: next.filename } } })
-    const remixes = createRemixService({
-      store: server.store,
-      config: server.config,
-      logger: createLogger('silent'),
-      derivedMedia: server.derivedMedia,
-      colourSlots: server.colourSlots,
-    })
+    const remixes = freshRemixService()
     const stale = (await server.store.wumpuses.get(id))!
     // Two opens at once make it once.
     expect(await Promise.all([remixes.remakeIfStale(stale), remixes.remakeIfStale(stale)])).toEqual(['made', 'made'])
@@ -439,13 +443,7 @@ describe('remixes left behind', () => {
       purpose: 'animation',
     })
     await server.store.wumpuses.update(ball._id, { files: { ...record.files, lottie: { id: broken.id, filename: broken.filename } } })
-    const remixes = createRemixService({
-      store: server.store,
-      config: server.config,
-      logger: createLogger('silent'),
-      derivedMedia: server.derivedMedia,
-      colourSlots: server.colourSlots,
-    })
+    const remixes = freshRemixService()
     const stale = (await server.store.wumpuses.get(id))!
     expect(await remixes.remakeIfStale(stale)).toBe('failed')
     expect(await remixes.remakeIfStale(stale)).toBe('current')
