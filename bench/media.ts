@@ -37,6 +37,7 @@ const apng: number[] = []
 const previews = { small: [] as number[], large: [] as number[], still: [] as number[] }
 const platforms = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
 const platformMs = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
+const signalRows: string[] = []
 console.log('Demo set, one sticker at a time (times in ms):')
 console.log(
   `${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`,
@@ -53,6 +54,11 @@ for (const mascot of demoMascots()) {
   previews.still.push(derived.previews.still.bytes.length)
   for (const e of derived.exports) if (e.file) platforms[e.platform]!.push(e.file.bytes.length)
   for (const p of PLATFORMS) platformMs[p]!.push(derived.timings[p])
+  const signal = derived.exports.find((e) => e.platform === 'signal')!
+  const facts = signal.file?.facts
+  signalRows.push(
+    `  ${mascot.slug.padEnd(20)}${facts ? `${facts.width}px ${facts.frames} frames ${facts.durationMs} ms ${kb(signal.file!.bytes.length)}, PNG colour type ${signal.file!.bytes[25]}` : 'none'}${signal.notes.length ? `: ${signal.notes.join('; ')}` : ''}`,
+  )
   const exportsMs = PLATFORMS.reduce((sum, p) => sum + derived.timings[p], 0)
   const made = derived.exports.filter((e) => e.file).map((e) => e.platform)
   console.log(
@@ -73,6 +79,8 @@ for (const p of PLATFORMS) {
     `  ${PLATFORM_RULES[p].label.padEnd(14)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}; time median ${Math.round(median(ms))} ms, max ${Math.round(Math.max(...ms))} ms`,
   )
 }
+console.log('Signal per sticker (colour type 6: truecolour, 3: palette):')
+for (const row of signalRows) console.log(row)
 
 // 2. A remix, edit to all files ready, in the render worker as the server makes it: the recipe applied
 // (the plain Lottie, and the outlined one for the apps that recommend an outline), GIF and APNG, then

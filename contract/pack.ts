@@ -111,6 +111,13 @@ export type UpdatedPack = z.infer<typeof updatedPackSchema>
 export const packListSchema = z.array(packSchema)
 
 /**
+ * WhatsApp's pack as a `.wastickers` file, the name sticker maker apps on phones open (the same archive:
+ * stickers, tray.png, title.txt, author.txt, contents.json): `GET /api/packs/{id}/download/wastickers`.
+ */
+export const WASTICKERS = 'wastickers'
+export const wastickersFileSchema = z.object({ url: z.string(), fileName: z.string() })
+
+/**
  * One ZIP of a pack that a platform takes only in parts (WhatsApp 3 to 30 stickers, never still and
  * animated together; Telegram 120; Signal 200; LINE sets of 8, 16 or 24): `…part-1-of-3…`.
  */
@@ -122,6 +129,8 @@ export const packPartSchema = z.object({
   bytes: z.number().int().nonnegative(),
   /** Still stickers (WhatsApp keeps still and animated stickers in separate packs). */
   still: z.boolean(),
+  /** WhatsApp: the same part as a `.wastickers` file; null for other apps. */
+  wastickers: wastickersFileSchema.nullable(),
 })
 export type PackPart = z.infer<typeof packPartSchema>
 
@@ -145,6 +154,8 @@ export const packDownloadSchema = z.object({
   bytes: z.number().int().nonnegative(),
   notes: z.array(z.string()),
   parts: z.array(packPartSchema),
+  /** WhatsApp: the pack as a `.wastickers` file for sticker maker apps (per part in `parts` when split); null for other apps. */
+  wastickers: wastickersFileSchema.nullable(),
 })
 export type PackDownload = z.infer<typeof packDownloadSchema>
 

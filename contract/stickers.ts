@@ -25,6 +25,8 @@ export interface PlatformRules {
   /** Frames shorter than this are refused. */
   minFrameMs?: number
   fps?: number
+  /** 'truecolour': an APNG must not be indexed (PNG colour type 3), for clients that cannot play one. */
+  colour?: 'truecolour'
   /**
    * How many of a sticker's emoji the app takes with it (its first ones): 0 for none. Telegram suggests a
    * sticker for each; WhatsApp searches by them; Signal and Discord stickers have one.
@@ -97,6 +99,9 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     canvas: { exact: 512 },
     minFrameMs: 8,
   },
+  // Signal's support page "Sticker packs" (animated: APNG, at most 300 KiB, at most 3 s, 512x512, one
+  // emoji each), as quoted in signalstickers/stickers-scripts#3 (2025). Signal on iPhone shows an indexed
+  // APNG as a still (signalapp/Signal-iOS#4611, #4782, #5320: wontfix), so the file is truecolour with alpha.
   signal: {
     label: PLATFORM_LABELS.signal,
     emoji: 1,
@@ -105,9 +110,10 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     extension: 'signal.png',
     maxBytes: 300 * 1024,
     maxBytesLabel: '300 KiB',
-    maxDurationMs: Infinity,
+    maxDurationMs: 3000,
     canvas: { maxWidth: 512, maxHeight: 512, square: true },
     plays: 'forever',
+    colour: 'truecolour',
   },
   line: {
     label: PLATFORM_LABELS.line,

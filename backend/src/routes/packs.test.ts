@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { activityListSchema } from '../../../contract/audit'
 import { LINK_HEADER, TOTAL_COUNT_HEADER, WHATSAPP_TRAY_MAX_BYTES } from '../../../contract/limits'
@@ -372,6 +377,26 @@ describe('packs: one ZIP per platform', () => {
     })
   }
 
+  it('wastickers: the WhatsApp pack under the name sticker maker apps open, the same files, read by unzip', async () => {
+    const whatsapp = (await detail(pack)).downloads.find((d) => d.platform === 'whatsapp')!
+    expect(whatsapp.wastickers).toEqual({ url: `/api/packs/${pack}/download/wastickers`, fileName: 'zipped-wumpuses.wastickers' })
+    expect((await detail(pack)).downloads.filter((d) => d.wastickers !== null).map((d) => d.platform)).toEqual(['whatsapp'])
+    const res = await fetch(`${server.url}${whatsapp.wastickers!.url}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toBe('application/octet-stream')
+    expect(res.headers.get('content-disposition')).toContain('attachment; filename="zipped-wumpuses.wastickers"')
+    const bytes = new Uint8Array(await res.arrayBuffer())
+    const zip = await readZip(new Uint8Array(await (await fetch(`${server.url}${whatsapp.url}`)).arrayBuffer()))
+    expect((await readZip(bytes)).map((entry) => [entry.name, entry.bytes])).toEqual(zip.map((entry) => [entry.name, entry.bytes]))
+    // An independent reader lists the same entries: the stickers, tray.png, title.txt and author.txt.
+    const file = join(mkdtempSync(join(tmpdir(), 'wastickers-')), 'pack.wastickers')
+    writeFileSync(file, bytes)
+    // Not execFileSync: the server answers in this process, and its event loop must keep running.
+    const listed = (await promisify(execFile)('unzip', ['-Z1', file], { encoding: 'utf8' })).stdout.trim().split('\n')
+    expect(listed).toEqual(zip.map((entry) => entry.name))
+    expect(listed).toEqual(expect.arrayContaining(['tray.png', 'title.txt', 'author.txt', '01-zipped-1.whatsapp.webp']))
+  })
+
   it("names a personal pack's maker as its WhatsApp publisher to them and admins, the gallery to anyone else", async () => {
     const maker = 'pack-maker@example.com'
     await server.store.users.upsert(maker, { user_name: 'Grace Hopper' })
@@ -470,7 +495,7 @@ describe('packs: one ZIP per platform', () => {
       const refused = await fetch(`${server.url}/api/packs/${id}/download/${unknown}`)
       expect(refused.status).toBe(404)
       expect(errorBody(await refused.json()).error.message).toBe(
-        'No such platform: use discord, discord-emoji, telegram, telegram-emoji, whatsapp, signal, line, slack',
+        'No such platform: use discord, discord-emoji, telegram, telegram-emoji, whatsapp, signal, line, slack, wastickers',
       )
     }
     expect((await fetch(`${server.url}/api/packs/abcdefabcdefabcdefabcdef/download/slack`)).status).toBe(404)
@@ -530,8 +555,10 @@ describe('packs: split within each app’s rules', () => {
         stickers,
         bytes: stickers * fileBytes('whatsapp'),
         still: i === 2,
+        wastickers: { url: `/api/packs/${id}/download/wastickers?part=${i + 1}`, fileName: `split-wumpuses.part-${i + 1}-of-3.wastickers` },
       })),
     )
+    expect(whatsapp.wastickers).toBeNull()
 
     // A part counts as a download of its own stickers only.
     const first = await zipOf(whatsapp.parts[0]!.url, whatsapp.parts[0]!.fileName)
@@ -587,6 +614,12 @@ describe('packs: split within each app’s rules', () => {
       /^This pack comes as 3 WhatsApp packs: download each with \?part=1 to \?part=3 \(split-wumpuses\.whatsapp\.part-1-of-3\.zip, .+ and split-wumpuses\.whatsapp\.part-3-of-3\.zip\)\.$/,
     )
     await refused(`${whatsapp.url}?part=4`, 404, /^This pack comes as 3 WhatsApp packs: there is no part 4\.$/)
+
+    // Each part also as a .wastickers file.
+    const secondAsWastickers = await fetch(`${server.url}${whatsapp.parts[1]!.wastickers!.url}`)
+    expect(secondAsWastickers.headers.get('content-disposition')).toContain('filename="split-wumpuses.part-2-of-3.wastickers"')
+    const secondEntries = await readZip(new Uint8Array(await secondAsWastickers.arrayBuffer()))
+    expect(secondEntries.filter((entry) => entry.name.endsWith('.webp'))).toHaveLength(15)
   })
 
   it('LINE: 40 stickers come as sets of 24 and 16; 30 as one set of 24 with 6 listed', async () => {

@@ -7,6 +7,7 @@ import {
   packDownloadQuerySchema,
   packListQuerySchema,
   updatePackSchema,
+  WASTICKERS,
   type PackVisibility,
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
@@ -76,15 +77,18 @@ export function packRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
-    const platform = platformSchema.safeParse(ctx.params.platform)
-    if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${PLATFORMS.join(', ')}`)
+    // `wastickers`: WhatsApp's archive under the name sticker maker apps open.
+    const wastickers = ctx.params.platform === WASTICKERS
+    const platform = platformSchema.safeParse(wastickers ? 'whatsapp' : ctx.params.platform)
+    if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${[...PLATFORMS, WASTICKERS].join(', ')}`)
     const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part, wastickers ? 'wastickers' : 'zip')
     const visitor = addressKey(ctx.ip)
     for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
     cacheFor(ctx, zip.visibility, 'no-store')
-    ctx.type = 'application/zip'
+    // A .wastickers file goes as plain bytes: typed as a ZIP, phones would hand it to an archive app by its type.
+    ctx.type = wastickers ? 'application/octet-stream' : 'application/zip'
     ctx.body = zip.stream
     ctx.length = zip.bytes
   })

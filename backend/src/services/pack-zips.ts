@@ -83,9 +83,16 @@ export function planZip(pack: PackRecord, items: WumpusRecord[], platform: Platf
   }
 }
 
-/** `kind-wumpuses.whatsapp.zip`, or `kind-wumpuses.whatsapp.part-1-of-3.zip` for a part of a split pack. */
-export function zipName(pack: PackRecord, platform: Platform, part?: Pick<ZipPart, 'number' | 'of'>): string {
-  return `${fileStem(pack.name)}.${platform}${part && part.of > 1 ? `.part-${part.number}-of-${part.of}` : ''}.zip`
+/** How a pack's archive is named: a ZIP, or WhatsApp's as sticker maker apps open it. */
+export type PackArchive = 'zip' | 'wastickers'
+
+/**
+ * `kind-wumpuses.whatsapp.zip`, or `kind-wumpuses.whatsapp.part-1-of-3.zip` for a part of a split pack;
+ * `kind-wumpuses.wastickers` (`kind-wumpuses.part-1-of-3.wastickers`) for sticker maker apps.
+ */
+export function zipName(pack: PackRecord, platform: Platform, part?: Pick<ZipPart, 'number' | 'of'>, archive: PackArchive = 'zip'): string {
+  const partName = part && part.of > 1 ? `.part-${part.number}-of-${part.of}` : ''
+  return archive === 'wastickers' ? `${fileStem(pack.name)}${partName}.wastickers` : `${fileStem(pack.name)}.${platform}${partName}.zip`
 }
 
 /** The bytes of the sticker files of a ZIP. */
@@ -144,6 +151,7 @@ export async function writeZip(
   plan: ZipPlan,
   part?: number,
   publisher = PACK_PUBLISHER,
+  archive: PackArchive = 'zip',
 ): Promise<PackZip> {
   const which = partToWrite(pack, plan, part)
   const stickers = plan.parts[which.number - 1]!.items
@@ -188,7 +196,7 @@ export async function writeZip(
     logger.error('a pack ZIP stopped while streaming', { pack: pack.id, platform: plan.platform, error: String(error) }),
   )
   return {
-    fileName: zipName(pack, plan.platform, which),
+    fileName: zipName(pack, plan.platform, which, archive),
     bytes,
     stream: zip.outputStream as Readable,
     wumpusIds: stickers.map((entry) => entry.record._id),

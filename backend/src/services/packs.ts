@@ -13,7 +13,7 @@ import type { Logger } from '../logger'
 import type { AuditChange, NewPack, PackPatch, PackRecord, PackUpdate, Store, WumpusRecord } from '../store/port'
 import { fieldChanges, type AuditLog } from './audit'
 import { PACK_PUBLISHER } from './pack-manifests'
-import { planZip, writeZip, type PackZip, type ZipPlan } from './pack-zips'
+import { planZip, writeZip, type PackArchive, type PackZip, type ZipPlan } from './pack-zips'
 import { conflict, doesNotFit, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface PackServiceDeps {
@@ -66,7 +66,13 @@ export interface PackService {
    * rules. `part` (from 1) picks one ZIP of a pack the platform takes in parts (BAD_REQUEST without it,
    * NOT_FOUND past the last).
    */
-  zip(id: string, platform: Platform, viewer: Viewer, part?: number): Promise<PackZip & Pick<PackRecord, 'visibility'>>
+  zip(
+    id: string,
+    platform: Platform,
+    viewer: Viewer,
+    part?: number,
+    archive?: PackArchive,
+  ): Promise<PackZip & Pick<PackRecord, 'visibility'>>
 }
 
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
@@ -228,11 +234,14 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       return deleted
     },
 
-    async zip(id, platform, viewer, part) {
+    async zip(id, platform, viewer, part, archive) {
       const pack = await getPack(id, viewer)
       const plan = planZip(pack, await visibleItems(pack, viewer), platform)
       if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
-      return { ...(await writeZip(store, logger, pack, plan, part, await publisherFor(pack, viewer))), visibility: pack.visibility }
+      return {
+        ...(await writeZip(store, logger, pack, plan, part, await publisherFor(pack, viewer), archive)),
+        visibility: pack.visibility,
+      }
     },
   }
 }

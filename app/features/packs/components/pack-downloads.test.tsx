@@ -22,6 +22,7 @@ function download(platform: PackDownload['platform'], label: string, overrides: 
     bytes: 35 * 100_000,
     notes: [],
     parts: [],
+    wastickers: null,
     ...overrides,
   }
 }
@@ -33,6 +34,7 @@ const whatsappParts = [16, 15, 4].map((stickers, i) => ({
   stickers,
   bytes: stickers * 100_000,
   still: i === 2,
+  wastickers: { url: `/api/packs/${ID}/download/wastickers?part=${i + 1}`, fileName: `split-pack.part-${i + 1}-of-3.wastickers` },
 }))
 
 const pack: PackDetail = {
@@ -68,12 +70,18 @@ describe('pack downloads', () => {
     const whatsapp = screen.getByText('WhatsApp', { selector: 'p' }).closest('li')!
     expect(within(whatsapp).getByText('Comes as 3 WhatsApp packs: 16, 15 and 4 stickers')).toBeInTheDocument()
     expect(within(whatsapp).getByText(/keeps still and animated stickers in separate packs/)).toBeInTheDocument()
-    const parts = within(whatsapp).getAllByRole('link')
+    const parts = within(whatsapp).getAllByRole('link', { name: /\(ZIP\)$/ })
     expect(parts.map((link) => link.getAttribute('aria-label'))).toEqual([
       'Download Split Pack for WhatsApp, part 1 of 3: 16 stickers (ZIP)',
       'Download Split Pack for WhatsApp, part 2 of 3: 15 stickers (ZIP)',
       'Download Split Pack for WhatsApp, part 3 of 3: 4 still stickers (ZIP)',
     ])
+    // Each part also as the .wastickers file sticker maker apps open, with a sentence on how.
+    const wastickers = within(whatsapp).getAllByRole('link', { name: /\.wastickers\)$/ })
+    expect(wastickers.map((link) => [link.getAttribute('href'), link.getAttribute('download')])).toEqual(
+      whatsappParts.map((part) => [part.wastickers.url, part.wastickers.fileName]),
+    )
+    expect(within(whatsapp).getByText(/open the \.wastickers file with a sticker maker app/)).toBeInTheDocument()
     expect(parts.map((link) => [link.getAttribute('href'), link.getAttribute('download')])).toEqual(
       whatsappParts.map((part) => [part.url, part.fileName]),
     )
@@ -91,6 +99,7 @@ describe('pack downloads', () => {
     expect(signal).toHaveAttribute('href', `/api/packs/${ID}/download/signal`)
     expect(signal).toHaveTextContent('Download ZIP')
     expect(screen.queryByText(/Comes as .* Signal/)).not.toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: /Signal.*\.wastickers/ })).not.toBeInTheDocument()
 
     expect(screen.getByText('LINE sets have 8, 16 or 24 stickers; this pack has 7.')).toBeInTheDocument()
     expect(screen.queryByRole('link', { name: /for LINE/ })).not.toBeInTheDocument()

@@ -39,6 +39,11 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                   {download.missing === 1 ? ' is' : ' are'} left out.
                 </Text>
               )}
+              {download.platform === 'whatsapp' && download.fits && (
+                <Text size="sm">
+                  On a phone, open the .wastickers file with a sticker maker app to add the pack to WhatsApp; the ZIP holds the same files.
+                </Text>
+              )}
               {download.notes.map((note) => (
                 <Text key={note} size="sm" c="yellow.9" className="pack-note">
                   {note}
@@ -64,6 +69,19 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                     >
                       Part {part.part} of {download.parts.length}
                     </Button>
+                    {part.wastickers && (
+                      <Button
+                        component="a"
+                        href={part.wastickers.url}
+                        download={part.wastickers.fileName}
+                        variant="subtle"
+                        size="compact-sm"
+                        disabled={!network.online}
+                        aria-label={`Download ${packName} for a sticker maker app, part ${part.part} of ${download.parts.length} (.wastickers)`}
+                      >
+                        .wastickers
+                      </Button>
+                    )}
                   </li>
                 ))}
               </ul>
@@ -78,6 +96,18 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                 aria-label={`Download ${packName} for ${download.label} (ZIP)`}
               >
                 Download ZIP
+              </Button>
+            )}
+            {download.fits && download.parts.length <= 1 && download.wastickers && (
+              <Button
+                component="a"
+                href={download.wastickers.url}
+                download={download.wastickers.fileName}
+                variant="subtle"
+                disabled={!network.online}
+                aria-label={`Download ${packName} for a sticker maker app (.wastickers)`}
+              >
+                .wastickers
               </Button>
             )}
           </li>

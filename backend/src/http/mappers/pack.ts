@@ -1,5 +1,5 @@
 import { packDownloadPath } from '../../../../contract/api-paths'
-import type { Pack, PackDetail, PackDownload, UpdatedPack } from '../../../../contract/pack'
+import { WASTICKERS, type Pack, type PackDetail, type PackDownload, type UpdatedPack } from '../../../../contract/pack'
 import { PLATFORM_RULES } from '../../../../contract/stickers'
 import { bytesOf, zipName, zipParts, type ZipPlan } from '../../services/pack-zips'
 import type { PackDetailView, PackView } from '../../services/packs'
@@ -69,7 +69,15 @@ export function toApiPackDownload(pack: PackRecord, plan: ZipPlan): PackDownload
             stickers,
             bytes,
             still,
+            wastickers: wastickersFile(pack, plan, { number: part, of: plan.parts.length }),
           }))
         : [],
+    wastickers: plan.parts.length > 1 ? null : wastickersFile(pack, plan),
   }
+}
+
+/** WhatsApp's pack (or part) as a `.wastickers` file; null for other apps. */
+function wastickersFile(pack: PackRecord, plan: ZipPlan, part?: { number: number; of: number }): PackDownload['wastickers'] {
+  if (plan.platform !== 'whatsapp') return null
+  return { url: packDownloadPath(pack.id, WASTICKERS, part?.number), fileName: zipName(pack, plan.platform, part, 'wastickers') }
 }

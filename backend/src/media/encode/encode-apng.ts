@@ -20,9 +20,11 @@ export interface ApngOptions {
   level?: number
   /**
    * 'auto' (default): 8-bit indexed with tRNS when one palette holds the animation within
-   * PALETTE_FIT, else RGBA. 'always': indexed, whatever the error. 'never': RGBA.
+   * PALETTE_FIT, else RGBA. 'always': indexed, whatever the error. 'never': RGBA. 'rgba': the
+   * palette's colours (as 'always' picks them) stored as RGBA, for players that cannot show an
+   * indexed APNG (Signal on iPhone): few colours still compress well, about 1.4 times the indexed bytes.
    */
-  palette?: 'auto' | 'always' | 'never'
+  palette?: 'auto' | 'always' | 'never' | 'rgba'
   /** Palette quality, 1-100: lower gives fewer colours (default PALETTE_QUALITY). */
   quality?: number
   /** How many times to play; 0 = forever (default). */
@@ -33,7 +35,7 @@ export interface ApngOptions {
 
 export interface EncodedApng {
   bytes: Uint8Array
-  /** Palette entries, or null for RGBA. */
+  /** Palette entries (the colours of an 'rgba' file), or null for RGBA of any colour. */
   colours: number | null
   frames: number
 }
@@ -269,6 +271,18 @@ async function encodeApngUncounted(seq: FrameSequence, options: ApngOptions = {}
   let pixels: PixelFrames = { frames: rgba, clear: 0, alphaOf: (v) => v >>> 24 }
   let entries: number[] = []
   let keepAvailable = true
+  let colours: number | null = null
+  if (indexed && choice === 'rgba') {
+    const { palette } = indexed
+    const table = new Uint32Array(palette.buffer, palette.byteOffset, indexed.colours)
+    pixels.frames = indexed.frames.map((f) => {
+      const out = new Uint32Array(f.length)
+      for (let i = 0; i < f.length; i++) out[i] = table[f[i]!]!
+      return out
+    })
+    colours = indexed.colours
+    indexed = undefined
+  }
   if (indexed) {
     entries = [...new Uint32Array(indexed.palette.buffer, indexed.palette.byteOffset, indexed.colours)]
     let frames = indexed.frames
@@ -337,7 +351,7 @@ async function encodeApngUncounted(seq: FrameSequence, options: ApngOptions = {}
     }
   })
   parts.push(chunk('IEND', new Uint8Array(0)))
-  return { bytes: concatBytes(parts), colours: indexed ? entries.length : null, frames: plans.length }
+  return { bytes: concatBytes(parts), colours: indexed ? entries.length : colours, frames: plans.length }
 }
 
 /** PLTE and, when some entries are not opaque, tRNS (entries are ordered translucent first). */

@@ -5,7 +5,7 @@ import { checkStickerFile } from './platform-check'
 import { buildGif } from '../../../test/fixtures/gif'
 import { webpAnimated } from '../../../test/fixtures/image'
 import { lottie } from '../../../test/fixtures/lottie'
-import { buildApng } from '../../../test/fixtures/png'
+import { apngChunks, buildApng, buildPng, chunk, ihdr } from '../../../test/fixtures/png'
 
 // Files built by hand (test-fixtures), so the checks are proven against bytes no encoder of ours wrote.
 const apng = (size: number, frames: number, options: { plays?: number; delayNum?: number; delayDen?: number; width?: number } = {}) =>
@@ -25,6 +25,14 @@ const layer = (extra: Record<string, unknown>) => ({ ...(lottie().layers as obje
 const shapes = (...list: object[]) => ({ layers: [layer({ shapes: list })] })
 
 describe('checkStickerFile', () => {
+  it('refuses a Signal APNG with a palette (Signal on iPhone shows it as a still), and takes it for Discord', () => {
+    const [, ...rest] = apngChunks({ width: 320, height: 320 })
+    const indexed = buildPng([ihdr(320, 320, 8, 3), chunk('PLTE', [0, 0, 0, 255, 255, 255]), ...rest])
+    expect(checkStickerFile('signal', indexed).problems).toEqual(['It has a palette; Signal on iPhone plays only a truecolour APNG'])
+    expect(checkStickerFile('discord', indexed).problems).toEqual([])
+    expect(checkStickerFile('signal', apng(320, 3)).problems).toEqual([])
+  })
+
   it('accepts files that keep every rule and reports what it read', () => {
     expect(checkStickerFile('discord', apng(320, 10))).toMatchObject({
       problems: [],
@@ -112,6 +120,7 @@ describe('checkStickerFile', () => {
     expect(checkStickerFile('discord', apng(320, 60, { delayNum: 1, delayDen: 10 })).problems).toEqual(['It runs 6 s; Discord allows 5 s'])
     expect(checkStickerFile('signal', apng(512, 3, { width: 400 })).problems).toEqual(['400x512 is not square'])
     expect(checkStickerFile('signal', apng(400, 3, { plays: 2 })).problems).toEqual(['It does not loop forever'])
+    expect(checkStickerFile('signal', apng(320, 31)).problems).toEqual(['It runs 3.1 s; Signal allows 3 s'])
     expect(checkStickerFile('line', apng(300, 10, { plays: 1 })).problems).toEqual(['300x300 does not fit within 320x270'])
     expect(checkStickerFile('line', apng(200, 10, { plays: 1 })).problems).toEqual(['200x200 has no side of at least 270 pixels'])
     expect(checkStickerFile('line', apng(270, 4, { plays: 1 })).problems).toEqual(['4 frames are fewer than 5'])

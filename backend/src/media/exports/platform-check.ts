@@ -66,6 +66,8 @@ export function checkStickerFile(platform: Platform, bytes: Uint8Array): Sticker
   if (rules.minFrameMs !== undefined && facts.shortestFrameMs < rules.minFrameMs)
     problems.push(`A frame lasts ${facts.shortestFrameMs} ms, under ${rules.minFrameMs} ms`)
   if (rules.fps !== undefined && facts.fps !== rules.fps) problems.push(`It runs at ${facts.fps} fps, not ${rules.fps}`)
+  if (rules.colour === 'truecolour' && rules.kind === 'APNG' && bytes[25] === PNG_INDEXED)
+    problems.push(`It has a palette; ${rules.label} on iPhone plays only a truecolour APNG`)
   if (rules.plays === 'forever' && facts.plays !== 0) problems.push('It does not loop forever')
   if (typeof rules.plays === 'object') {
     if (facts.plays === 0 || facts.plays < rules.plays.min || facts.plays > rules.plays.max) {
@@ -80,6 +82,9 @@ export function checkStickerFile(platform: Platform, bytes: Uint8Array): Sticker
   }
   return { facts, problems, overCap }
 }
+
+/** The colour type byte of a PNG's IHDR (at 25: signature, chunk length and type, width, height, depth) for palette images. */
+const PNG_INDEXED = 3
 
 function reasonOf(error: MediaError): string {
   const reason = (error.details as { reason?: unknown } | undefined)?.reason

@@ -55,6 +55,39 @@ describe('exportForPlatform', () => {
     ])
   }, 60_000)
 
+  it('makes Signal a truecolour APNG (an indexed one is a still on iPhone) that plays every frame, within 300 KiB', async () => {
+    const mascot = demoMascots().find((m) => m.slug === 'waving-wumpus')!
+    const signal = await exportForPlatform('signal', mascot.lottie)
+    expect(signal.file, signal.notes.join('; ')).toBeDefined()
+    const bytes = signal.file!.bytes
+    // IHDR's colour type: 6 is truecolour with alpha, 3 would be a palette.
+    expect(bytes[25]).toBe(6)
+    expect(checkStickerFile('signal', bytes).problems).toEqual([])
+    expect(bytes.length).toBeLessThanOrEqual(300 * 1024)
+    const decoded = decodeApng(bytes)
+    expect(decoded.frames.length).toBeGreaterThan(1)
+    expect(decoded.frames).toHaveLength(signal.file!.facts.frames)
+  }, 60_000)
+
+  it('plays a longer animation faster to fit Signal’s 3 s, and cuts what twice as fast still runs over', async () => {
+    const four = await exportForPlatform('signal', lottie({ op: 120 }))
+    expect(four.file!.facts).toMatchObject({ durationMs: 3000, plays: 0 })
+    expect(four.notes).toContain('Plays 1.33 times as fast (4 s in 3 s) to fit Signal’s 3 s')
+    expect(checkStickerFile('signal', four.file!.bytes).problems).toEqual([])
+
+    const nine = await exportForPlatform('signal', lottie({ op: 270 }))
+    expect(nine.file!.facts.durationMs).toBe(3000)
+    expect(nine.notes).toEqual(
+      expect.arrayContaining([
+        'Plays 2 times as fast (9 s in 4.5 s) to fit Signal’s 3 s',
+        'Cut to its first 3 s (of 4.5 s) to fit Signal’s 3 s',
+      ]),
+    )
+    // Within 3 s, nothing is said about time.
+    const two = await exportForPlatform('signal', lottie())
+    expect(two.notes.join(' ')).not.toMatch(/as fast|Cut to/)
+  }, 60_000)
+
   it('fits a long animation into LINE’s frames and plays, and refuses what runs too long', async () => {
     const line = await exportForPlatform('line', lottie({ op: 90 }))
     expect(line.file!.facts).toMatchObject({ width: 270, height: 270, frames: 20, plays: 1 })
