@@ -112,6 +112,9 @@ export const API_PATHS = {
 /** The query parameter of a private remix's file URLs that opens them without a bearer token. */
 export const FILE_KEY_PARAM = 'key'
 
+/** The answer header of a file download (`?download=1`) that counted: the id of the animation it counted for. */
+export const DOWNLOAD_COUNTED_HEADER = 'X-Download-Counted'
+
 /**
  * A stored file's URL: `/api/files/{id}/{name}`, ending with its name so that a download keeps it; `key` opens
  * a private remix's file without a bearer token (backend/src/http/file-keys.ts).

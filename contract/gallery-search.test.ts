@@ -31,6 +31,9 @@ describe('the gallery search, read by one set of rules', () => {
     })
     expect(galleryFilterFrom({ q: 42 })).toEqual({ q: '42', tag: undefined, fits: undefined, sort: undefined })
     expect(galleryFilterFrom({ q: 'a'.repeat(150) }).q).toHaveLength(100)
+    // An emoji is two UTF-16 units: a cut through one leaves it out whole, never half of it.
+    expect(galleryFilterFrom({ q: `a${'😀'.repeat(60)}` }).q).toBe(`a${'😀'.repeat(49)}`)
+    expect(galleryFilterFrom({ q: '😀'.repeat(60) }).q).toBe('😀'.repeat(50))
     expect(galleryFilterFromPageQuery('q=moon&sort=&fits=')).toEqual(galleryFilterFrom(parseSearchLikeTheRouter('q=moon&sort=&fits=')))
   })
 

@@ -47,13 +47,24 @@ export function readGalleryFilter(raw: Record<string, unknown>): GalleryFilterRe
  * set, to undefined when absent (the router lays the result over the raw values: a bad one must be overwritten).
  */
 export function galleryFilterFrom(raw: Record<string, unknown>): GalleryListFilter {
-  const q = typeof raw.q === 'string' || typeof raw.q === 'number' ? String(raw.q).trim().slice(0, SEARCH_MAX_LENGTH) : ''
+  const q = typeof raw.q === 'string' || typeof raw.q === 'number' ? cutToLength(String(raw.q).trim(), SEARCH_MAX_LENGTH) : ''
   return {
     q: GALLERY_RULES.q(q || undefined),
     tag: GALLERY_RULES.tag(raw.tag),
     fits: GALLERY_RULES.fits(raw.fits),
     sort: GALLERY_RULES.sort(raw.sort),
   }
+}
+
+/**
+ * The text cut to at most `max` UTF-16 units (the unit String.length and an input's maxlength count) without
+ * splitting a character made of two: half an emoji is no character, and the server's page (which writes it as
+ * U+FFFD) would not match the browser's (React error #418).
+ */
+export function cutToLength(text: string, max: number): string {
+  if (text.length <= max) return text
+  const high = text.charCodeAt(max - 1)
+  return text.slice(0, high >= 0xd800 && high <= 0xdbff ? max - 1 : max)
 }
 
 /** A page URL's query string read as the app's router reads it: the server renders the list the app will ask for. */

@@ -194,6 +194,23 @@ describe('the detail page', () => {
       .toBe(true)
     await page.context().close()
   })
+
+  it("says the same on the unknown animation's remix editor and edit form, answered 404 too", async () => {
+    const detail = await openPage('/wumpus/0123456789abcdef01234567', DESKTOP, true)
+    const heading = await detail.getByRole('heading', { level: 1 }).textContent()
+    await detail.context().close()
+    for (const pathname of ['/wumpus/0123456789abcdef01234567/remix', '/editWumpus/0123456789abcdef01234567']) {
+      expect((await fetch(baseURL + pathname, { headers: { accept: 'text/html' } })).status, pathname).toBe(404)
+    }
+    const remix = await openPage('/wumpus/0123456789abcdef01234567/remix', DESKTOP, true)
+    await remix.getByRole('heading', { level: 1, name: heading! }).waitFor()
+    await remix.context().close()
+  })
+
+  it("answers 404 for the profile of someone with no published animation, 200 for a contributor's", async () => {
+    expect((await fetch(`${baseURL}/profile/${first.u_email}`, { headers: { accept: 'text/html' } })).status).toBe(200)
+    expect((await fetch(`${baseURL}/profile/no-one-here@example.com`, { headers: { accept: 'text/html' } })).status).toBe(404)
+  })
 })
 
 describe('unknown routes', () => {

@@ -5,6 +5,8 @@ import { packSchema } from '../contract/pack'
 import { DESCRIPTION_MAX, JOB_MAX, USER_NAME_MAX } from '../contract/user'
 import { PACK_DESCRIPTION_MAX, PACK_NAME_MAX } from '../contract/limits'
 import { CAPTION_MAX } from '../contract/remix/caption'
+import { REMIX_NAME_MAX } from '../contract/remix/remix-api'
+import { SEARCH_MAX_LENGTH } from '../contract/search'
 import { WUMPUS_DESCRIPTION_MAX, WUMPUS_NAME_MAX } from '../contract/wumpus-write'
 import { createAccount, DEMO_ADMIN, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
 import { browserForTests, PHONE } from './support/browser'
@@ -80,14 +82,26 @@ describe('the longest inputs the rules allow, on a 375 px phone', () => {
     })
     expect(made.status, await made.clone().text()).toBe(201)
     const pack = packSchema.parse(await made.json())
+    // Its remix, named and captioned with one word each at their longest.
+    const remixed = await fetch(`${baseURL}/api/wumpus/${wumpus._id}/remix`, {
+      method: 'POST',
+      headers: auth(token),
+      body: JSON.stringify({ name: word(REMIX_NAME_MAX), caption: { text: word(CAPTION_MAX), position: 'bottom' } }),
+    })
+    expect(remixed.status, await remixed.clone().text()).toBe(201)
+    const remix = (await remixed.json()) as { id: string }
+    // A search word that matches nothing (the W words above would match): the empty state repeats it.
+    const unmatched = 'Q'.repeat(SEARCH_MAX_LENGTH)
 
     const context = await openContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true })
     await startSignedIn(context, token)
     const page = await context.newPage()
     const pages = [
       '/',
-      `/?q=${word(100)}`,
+      `/?q=${word(SEARCH_MAX_LENGTH)}`,
+      `/?q=${unmatched}`,
       `/wumpus/${wumpus._id}`,
+      `/wumpus/${remix.id}`,
       `/profile/${email}`,
       `/packs/${pack.id}`,
       '/packs',
@@ -96,10 +110,16 @@ describe('the longest inputs the rules allow, on a 375 px phone', () => {
       '/dashboard/favourites',
       '/dashboard/my-packs',
       '/dashboard/manage',
+      '/dashboard/users',
+      '/dashboard/activity',
+      '/dashboard/packs',
+      '/saved',
     ]
     const forms = [
       '/dashboard/profile',
       '/dashboard/my-packs/new',
+      `/dashboard/my-packs/${pack.id}`,
+      '/dashboard/packs/new',
       '/dashboard/addNew',
       `/editWumpus/${wumpus._id}`,
       `/wumpus/${wumpus._id}/remix`,
@@ -113,9 +133,25 @@ describe('the longest inputs the rules allow, on a 375 px phone', () => {
         expect(await fillLongest(page), pathname).toBeGreaterThan(0)
       }
       if (pathname.endsWith('/remix')) await page.getByRole('textbox', { name: 'Caption text' }).fill(word(CAPTION_MAX))
+      if (pathname === `/?q=${unmatched}`) await page.getByRole('heading', { name: /^No animations match/ }).waitFor()
       const width = await pageWidth(page)
       if (width > PHONE.width) wide.push(`${pathname}: ${width} px`)
     }
+
+    // Typed into the home page's search: the empty state follows the typing.
+    await page.goto('/')
+    await page.getByRole('searchbox').first().fill(unmatched)
+    await page.getByRole('heading', { name: /^No animations match/ }).waitFor()
+    const searched = await pageWidth(page)
+    if (searched > PHONE.width) wide.push(`/ with a search typed: ${searched} px`)
+
+    // A toast that names the pack (toasts sit over the page: their own box must fit).
+    await page.goto(`/packs/${pack.id}`)
+    await page.getByRole('button', { name: 'Save for offline' }).click()
+    const toast = page.getByRole('alert').filter({ hasText: 'Saved for offline' })
+    await toast.waitFor()
+    const box = (await toast.boundingBox())!
+    if (box.x < 0 || box.x + box.width > PHONE.width) wide.push(`the toast on /packs/${pack.id}: ${box.x} to ${box.x + box.width} px`)
 
     // Signed out: the account forms.
     const visitor = await openContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true })

@@ -112,6 +112,9 @@ describe('searching the gallery in a browser', () => {
     await page.goto(`/wumpus/${target!._id}`)
     await page.getByText(/^(Downloaded \d+ times?|Not downloaded yet: be the first)$/).waitFor()
     await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])
+    // The page adds one's own download that counted at once (no reload).
+    const counted = `Downloaded ${before + 1} time${before + 1 === 1 ? '' : 's'}`
+    await page.getByText(counted).waitFor()
     // The counts reach the store in batches, every few seconds (newest-first lists may show older counts
     // for a while: the animation's own answer and the popular order follow at once).
     await expect
@@ -119,8 +122,10 @@ describe('searching the gallery in a browser', () => {
         timeout: 20_000,
       })
       .toBe(before + 1)
+    // A second download the same day is not counted: the page stays, and the server's count too.
+    await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^APNG: download/ }).click()])
     await page.reload()
-    await page.getByText(`Downloaded ${before + 1} time${before + 1 === 1 ? '' : 's'}`).waitFor()
+    await page.getByText(counted).waitFor()
 
     await page.goto('/?sort=popular')
     await cards(page).first().waitFor()

@@ -146,9 +146,13 @@ describe('server-rendered public pages', () => {
   it('sends a search the app tidies (too long, spaced) to its tidied URL, which renders and hydrates without an error', async () => {
     const long = 'w'.repeat(120)
     const tidied = `/?q=${'w'.repeat(100)}`
+    // 121 UTF-16 units whose 100th is the first half of an emoji: the cut leaves that emoji out whole.
+    const longEmoji = `a${'😀'.repeat(60)}`
+    const tidiedEmoji = `/?q=${encodeURIComponent(`a${'😀'.repeat(49)}`)}`
     // The page the router would tidy is not rendered (it would be empty, and kept for the tidied URL too): it redirects.
     for (const [asked, to] of [
       [`/?q=${long}`, tidied],
+      [`/?q=${encodeURIComponent(longEmoji)}`, tidiedEmoji],
       ['/?q=%20%20zebra%20', '/?q=zebra'],
       // What the search form sends without JavaScript: its empty fields too.
       ['/?q=zebra&sort=&fits=', '/?q=zebra'],
@@ -160,15 +164,22 @@ describe('server-rendered public pages', () => {
     expect(html).toContain(`No animations match`)
 
     const context = await newContext(browser, baseURL, { serviceWorkers: 'block', viewport: PHONE })
-    const page = await context.newPage()
-    const problems: string[] = []
-    page.on('pageerror', (error) => problems.push(error.message))
-    await page.goto(`/?q=${long}`)
-    await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
-    expect(new URL(page.url()).search).toBe(tidied.slice(1))
-    await page.getByRole('heading', { name: /^No animations match/ }).waitFor()
-    expect(problems).toEqual([])
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width)
+    for (const [asked, to] of [
+      [`/?q=${long}`, tidied],
+      [`/?q=${encodeURIComponent(longEmoji)}`, tidiedEmoji],
+    ]) {
+      const page = await context.newPage()
+      const problems: string[] = []
+      page.on('pageerror', (error) => problems.push(error.message))
+      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()))
+      await page.goto(asked!)
+      await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+      expect(new URL(page.url()).search).toBe(to!.slice(1))
+      await page.getByRole('heading', { name: /^No animations match/ }).waitFor()
+      expect(problems, asked).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width)
+      await page.close()
+    }
     await context.close()
   })
 

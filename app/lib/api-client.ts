@@ -165,8 +165,13 @@ export async function apiRequest<T>(path: string, parser: ResponseParser<T>, opt
 
 /** Fetches a file (e.g. an animation) as a Blob. */
 export async function apiGetBlob(path: string, options?: RequestOptions): Promise<Blob> {
+  return (await apiGetBlobWithHeaders(path, options)).blob
+}
+
+/** Fetches a file as a Blob, with the answer's headers. */
+export async function apiGetBlobWithHeaders(path: string, options?: RequestOptions): Promise<{ blob: Blob; headers: Headers }> {
   const response = await send(path, options)
-  return response.blob()
+  return { blob: await response.blob(), headers: response.headers }
 }
 
 function withAccept(headers: HeadersInit | undefined, accept: string): Headers {

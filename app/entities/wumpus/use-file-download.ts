@@ -1,17 +1,28 @@
 import { notifications } from '@mantine/notifications'
+import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
+import { DOWNLOAD_COUNTED_HEADER } from '../../../contract/api-paths'
+import type { Wumpus } from '../../../contract/wumpus'
 import { errorMessage } from '../../lib/error-message'
-import { apiGetBlob } from '../../lib/api-client'
+import { apiGetBlobWithHeaders } from '../../lib/api-client'
 import { downloadUrl, fileNameFromUrl, saveBlob } from '../../lib/download'
 import { keepDownload } from '../../lib/local-data/kept-downloads'
+import { wumpusKeys } from './api'
 
 /**
  * Fetches a file as a download (which the server counts). It is kept on this device while there is room, so
- * the same file works offline (the service worker serves it).
+ * the same file works offline (the service worker serves it). A download that counted (once per person and
+ * animation a day) is added at once to the count its animation's page shows.
  */
-export async function fetchAsDownload(url: string): Promise<Blob> {
-  const blob = await apiGetBlob(downloadUrl(url))
+export async function fetchAsDownload(url: string, queryClient?: QueryClient): Promise<Blob> {
+  const { blob, headers } = await apiGetBlobWithHeaders(downloadUrl(url))
   void keepDownload(url, blob)
+  const counted = headers.get(DOWNLOAD_COUNTED_HEADER)
+  if (counted && queryClient) {
+    queryClient.setQueryData<Wumpus>(wumpusKeys.detail(counted), (wumpus) =>
+      wumpus ? { ...wumpus, downloads: (wumpus.downloads ?? 0) + 1 } : wumpus,
+    )
+  }
   return blob
 }
 
@@ -21,11 +32,12 @@ export async function fetchAsDownload(url: string): Promise<Blob> {
  */
 export function useFileDownload() {
   const [busy, setBusy] = useState(false)
+  const queryClient = useQueryClient()
 
   async function download(url: string, fileName = fileNameFromUrl(url)) {
     setBusy(true)
     try {
-      saveBlob(await fetchAsDownload(url), fileName)
+      saveBlob(await fetchAsDownload(url, queryClient), fileName)
     } catch (error) {
       notifications.show({
         color: 'red',

@@ -184,6 +184,42 @@ describe('link previews of sticker pages', () => {
     }
   })
 
+  it("answers an animation's remix editor and edit form, and a contributor's profile, 200; 404 when they show a visitor nothing", async () => {
+    const hidden = await addRemix(server.store, 'hider@example.com', 'private', { name: 'Hidden Remix' })
+    const found = [`/wumpus/${plain._id}/remix`, `/editWumpus/${plain._id}`]
+    for (const pathname of found) {
+      const res = await page(pathname)
+      expect(res.status, pathname).toBe(200)
+      expect(metaOf(await res.text())['og:title'], pathname).toBe('Plain Wumpus')
+    }
+    // A contributor (an animation published): by the address as the API reads it, in any case, written with %40 too.
+    for (const pathname of ['/profile/maker@example.com', '/profile/Maker@Example.com', '/profile/maker%40example.com']) {
+      const res = await page(pathname)
+      expect(res.status, pathname).toBe(200)
+      expect(metaOf(await res.text())['og:title'], pathname).toBe('Wumpus Gallery')
+    }
+    const missing = [
+      '/wumpus/abcdefabcdefabcdefabcdef/remix',
+      '/wumpus/not-an-id/remix',
+      `/wumpus/${hidden._id}/remix`,
+      '/editWumpus/abcdefabcdefabcdefabcdef',
+      '/editWumpus/not-an-id',
+      // No one with that address, a maker of remixes only (no public profile), not an address.
+      '/profile/nobody@example.com',
+      '/profile/hider@example.com',
+      '/profile/not-an-address',
+      '/profile/%E0%A4%A',
+    ]
+    for (const pathname of missing) {
+      const res = await page(pathname)
+      expect(res.status, pathname).toBe(404)
+      const html = await res.text()
+      expect(html).not.toContain('Hidden Remix')
+      expect(metaOf(html)['og:image'], pathname).toBe(`${server.url}/icons/icon-512.png`)
+      expect(html).toContain('<div id="root"></div>')
+    }
+  })
+
   it('is a no-cache document with an ETag that answers 304 until the sticker changes', async () => {
     const first = await page(`/wumpus/${plain._id}`)
     expect(first.headers.get('cache-control')).toBe('no-cache')

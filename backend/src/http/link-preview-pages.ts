@@ -5,9 +5,11 @@ import { wumpusStillPath } from '../../../contract/api-paths'
 import { idSchema } from '../../../contract/wumpus'
 import { PageCache, type CachedPage } from './page-cache'
 import { canSee } from '../domain/visibility'
+import { isContributor } from '../services/makers'
 import { stillSource } from '../services/still-pictures'
 import type { PackRecord, Store, WumpusRecord } from '../store/port'
 import { matchesEtag } from './etag'
+import { emailParam } from './params'
 import { SITE_NAME, unescapeHtml, withLinkPreview, type LinkPreview } from './link-preview'
 
 export interface LinkPreviewPagesOptions {
@@ -18,17 +20,24 @@ export interface LinkPreviewPagesOptions {
   publicUrl?: string
 }
 
-/** A public page that has a preview of its own: its path, and the preview of what it shows (undefined: none). */
+/**
+ * A page about one thing (an animation, a pack, a person): its path, and the preview of what it shows ('site': the
+ * site's own; undefined: it shows a visitor nothing, answered 404).
+ */
 interface PreviewPage {
   pattern: RegExp
-  preview: (store: Store, params: string[], origin: string) => Promise<LinkPreview | undefined>
+  preview: (store: Store, params: string[], origin: string) => Promise<LinkPreview | 'site' | undefined>
   /** What else the cached page depends on besides the gallery (a pack's own edits). */
   version?: (store: Store, params: string[]) => Promise<string>
 }
 
 const PAGES: PreviewPage[] = [
   { pattern: /^\/wumpus\/([^/]+)$/, preview: wumpusPreview, version: remixVersion },
+  // Its remix editor and its edit form show the animation too, or that it is not found.
+  { pattern: /^\/wumpus\/([^/]+)\/remix$/, preview: wumpusPreview, version: remixVersion },
+  { pattern: /^\/editWumpus\/([^/]+)$/, preview: wumpusPreview, version: remixVersion },
   { pattern: /^\/packs\/([^/]+)$/, preview: packPreview, version: packVersion },
+  { pattern: /^\/profile\/([^/]+)$/, preview: profilePreview },
 ]
 
 /** A sticker's name, description and still PNG. */
@@ -72,6 +81,21 @@ async function packPreview(store: Store, [rawId]: string[], origin: string): Pro
   }
 }
 
+/**
+ * A contributor's profile is public (someone with a published animation: the API shows it to anyone signed in), with
+ * the site's preview; anyone else's is as unknown, 404, so the answer does not tell who has an account.
+ */
+async function profilePreview(store: Store, [rawEmail]: string[]): Promise<'site' | undefined> {
+  let email: string
+  try {
+    // Read as the API reads it (GET /api/profile/{email}).
+    email = emailParam({ params: { email: decodeURIComponent(rawEmail!) } })
+  } catch {
+    return undefined
+  }
+  return (await isContributor(store, email)) ? 'site' : undefined
+}
+
 async function packVersion(store: Store, [rawId]: string[]): Promise<string> {
   const pack = await openPack(store, rawId)
   if (!pack) return 'none'
@@ -93,10 +117,11 @@ function recordVersion(record: WumpusRecord): string {
 }
 
 /**
- * Answers page navigations (and bots asking for HTML or anything) to pages with a link preview with the
+ * Answers page navigations (and bots asking for HTML or anything) to pages about one thing with the
  * app shell holding that page's title, description, Open Graph and Twitter card tags; what it shows is
  * unknown or not open to visitors: the shell with the site's own preview and HTTP 404 (the app then says it
- * is not found, or shows a private one to its owner, whom the server cannot tell from a document request). Pages are cached
+ * is not found, or shows a private one or one's own profile to its owner, whom the server cannot tell from a
+ * document request). Pages are cached
  * until the gallery changes, per origin, with ETags and `no-cache` like every document.
  */
 export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPagesOptions): Middleware {
@@ -124,10 +149,10 @@ export function linkPreviewPages({ store, staticDir, publicUrl }: LinkPreviewPag
     if (cached) return cached
     const revision = cache.revision()
     const own = await page.preview(store, params, origin)
-    const html = withLinkPreview(shell.html, own ?? sitePreview(shell.html, origin, ctx.path))
+    const html = withLinkPreview(shell.html, own === undefined || own === 'site' ? sitePreview(shell.html, origin, ctx.path) : own)
     if (html === undefined) return undefined
     const rendered = cache.set(key, revision, html, {})
-    if (!own) notFound.add(rendered)
+    if (own === undefined) notFound.add(rendered)
     return rendered
   }
 

@@ -24,11 +24,14 @@ const get = (p: string, headers: Record<string, string> = {}) => fetch(server.ur
 
 describe('serving the built app', () => {
   it("serves index.html for page navigations to the app's pages, and with 404 to any other path", async () => {
-    const pages = ['/', '/about', '/packs/', '/wumpus/0123456789abcdef01234567/remix', '/profile/ana@studio.gallery']
+    const pages = ['/', '/about', '/packs/', '/signIn', '/dashboard/my-packs/0123456789abcdef01234567']
     for (const [p, status] of [
       ...pages.map((p) => [p, 200] as const),
       ['/no/such/page', 404] as const,
       ['/dashboard/nope', 404] as const,
+      // Pages about one thing answer 404 when it is not there for a visitor (link-preview-pages.test.ts).
+      ['/wumpus/0123456789abcdef01234567/remix', 404] as const,
+      ['/profile/ana@studio.gallery', 404] as const,
     ]) {
       const res = await get(p, { accept: 'text/html' })
       expect(res.status, p).toBe(status)

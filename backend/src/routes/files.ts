@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import { DOWNLOAD_COUNTED_HEADER } from '../../../contract/api-paths'
 import type { RouteDeps } from './route-deps'
 import { addressKey } from '../http/client-address'
 import { matchesEtag } from '../http/etag'
@@ -9,7 +10,8 @@ import { sendTimeout } from '../http/node-server'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
- * `?download=1` asks for an attachment, and counts as a download of the file's animation. The files of a
+ * `?download=1` asks for an attachment, and counts as a download of the file's animation (once per visitor a
+ * day; one that counted names the animation in X-Download-Counted). The files of a
  * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown).
  * The bytes are streamed from the store, and a client that takes none of them for the send timeout is cut off.
  */
@@ -25,6 +27,9 @@ export function fileRoutes(deps: RouteDeps): Router {
     const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), keyOpens)
 
     const download = ctx.query.download === '1'
+    // A download that counted names its animation, so the page showing the count can add it at once.
+    const counted = download ? await downloads.countFile(info.id, addressKey(ctx.ip)) : undefined
+    if (counted) ctx.set(DOWNLOAD_COUNTED_HEADER, counted)
     ctx.etag = info.sha256
     // A remix's files are personal, and who may see them can change: each use asks again (by ETag).
     ctx.set('Cache-Control', remix ? 'private, no-cache' : 'public, max-age=31536000, immutable')
@@ -32,11 +37,9 @@ export function fileRoutes(deps: RouteDeps): Router {
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304
-      if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
       return
     }
     const body = await files.stream(info.id)
-    if (download) void downloads.countFile(info.id, addressKey(ctx.ip))
     // Streamed from the store as the client takes it; the size is known, so it is sent as Content-Length.
     ctx.body = body
     ctx.length = info.size

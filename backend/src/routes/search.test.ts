@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DOWNLOAD_COUNTED_HEADER } from '../../../contract/api-paths'
 import { PLATFORMS, type Platform } from '../../../contract/stickers'
 import { tagListSchema, wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
 import { expectError } from '../../test/support/error-body'
@@ -167,12 +168,17 @@ describe('download counts', () => {
   }
 
   it('counts a download once per visitor and animation, whatever the format and however often', async () => {
+    const counted: Array<string | null> = []
     for (const format of ['gif', 'apng', 'lottie', 'gif'] as const) {
       const res = await download(cafe, format, '203.0.113.7')
       expect(res.status).toBe(200)
       expect(res.headers.get('content-disposition')).toMatch(/^attachment;/)
+      counted.push(res.headers.get(DOWNLOAD_COUNTED_HEADER))
     }
     expect(await downloadsOf(cafe)).toBe(1)
+    // The download that counted names its animation (the app adds it to the count it shows); the others do not.
+    expect(counted).toEqual([cafe._id, null, null, null])
+    expect((await get(`/api/files/${cafe.files.gif.id}/x.gif`)).headers.get(DOWNLOAD_COUNTED_HEADER)).toBeNull()
     // Another address counts; another address in the same IPv6 /64 does not.
     await download(cafe, 'gif', '203.0.113.8')
     await download(cafe, 'gif', '2001:db8:1:2::10')

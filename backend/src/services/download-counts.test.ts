@@ -41,9 +41,10 @@ describe('DownloadCounter', () => {
 
   it('counts a file download for its animation only', async () => {
     counter = createDownloadCounter(store, { logger })
-    await counter.countFile(record.files.gif.id, '203.0.113.1')
-    await counter.countFile(record.files.lottie.id, '203.0.113.1')
-    await counter.countFile('abcdefabcdefabcdefabcdef', '203.0.113.1')
+    // It answers the animation when the download counted.
+    expect(await counter.countFile(record.files.gif.id, '203.0.113.1')).toBe(record._id)
+    expect(await counter.countFile(record.files.lottie.id, '203.0.113.1')).toBeUndefined()
+    expect(await counter.countFile('abcdefabcdefabcdefabcdef', '203.0.113.1')).toBeUndefined()
     await counter.close()
     expect(await downloadsOf()).toBe(1)
   })

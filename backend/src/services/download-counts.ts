@@ -27,9 +27,9 @@ export interface DownloadCounterOptions {
 export interface DownloadCounter {
   /**
    * Counts a download of a stored file for the animation it belongs to (files of no animation are not
-   * counted). Never throws: counting must not fail a download.
+   * counted); answers that animation's id when this download counted. Never throws: counting must not fail a download.
    */
-  countFile(fileId: string, visitor: string): Promise<void>
+  countFile(fileId: string, visitor: string): Promise<string | undefined>
   /** Counts one download of an animation by a visitor (their address key); answers whether it counted. */
   count(wumpusId: string, visitor: string): boolean
   /** Adds the pending counts to the store (one batch at a time); on failure they wait for the next flush. */
@@ -66,12 +66,13 @@ class DownloadCounts implements DownloadCounter {
     this.timer.unref()
   }
 
-  async countFile(fileId: string, visitor: string): Promise<void> {
+  async countFile(fileId: string, visitor: string): Promise<string | undefined> {
     try {
       const wumpusId = await this.store.wumpuses.findByFile(fileId)
-      if (wumpusId) this.count(wumpusId, visitor)
+      return wumpusId && this.count(wumpusId, visitor) ? wumpusId : undefined
     } catch (error) {
       this.logger.error('could not count a download', { error: String(error) })
+      return undefined
     }
   }
 

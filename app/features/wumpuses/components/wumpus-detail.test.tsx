@@ -136,6 +136,30 @@ describe('wumpus detail page', () => {
       expect(document.querySelector('a[download]')).toBeNull()
     })
 
+    it("add one's own download to the count shown when the server counted it, and not when it did not", async () => {
+      let counted = true
+      server.use(
+        http.get('/api/files/65a0000000000000000000aa/*', () => {
+          const headers: Record<string, string> = { 'Content-Type': 'image/gif' }
+          // The server names the animation when the download counted (once per person a day).
+          if (counted) headers['X-Download-Counted'] = wumpus._id
+          return new HttpResponse(new Uint8Array([0x47, 0x49, 0x46]), { headers })
+        }),
+      )
+      const { user } = renderApp(`/wumpus/${wumpus._id}`)
+      const button = await screen.findByRole('button', { name: 'GIF: download Spinning Wumpus as GIF' })
+      expect(screen.getByText('Downloaded 1,234 times')).toBeInTheDocument()
+
+      await user.click(button)
+      expect(await screen.findByText('Downloaded 1,235 times')).toBeInTheDocument()
+
+      // The same person again the same day: not counted, so the count stays.
+      counted = false
+      await user.click(button)
+      await waitFor(() => expect(clicked).toHaveLength(2))
+      expect(screen.getByText('Downloaded 1,235 times')).toBeInTheDocument()
+    })
+
     it('save the Lottie JSON as .json and the APNG as .png', async () => {
       server.use(
         http.get(wumpus.lottie, () => HttpResponse.json({ v: '5.7.0' })),
