@@ -78,8 +78,9 @@ export function packRoutes(deps: RouteDeps): Router {
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
     const platform = platformSchema.safeParse(ctx.params.platform)
     if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${PLATFORMS.join(', ')}`)
-    const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part)
+    const { part, key } = packDownloadQuerySchema.parse(ctx.query)
+    const asMaker = key !== undefined && fileKeys.validPack(ctx.params.id!, key)
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part, asMaker)
     const visitor = addressKey(ctx.ip)
     for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))
