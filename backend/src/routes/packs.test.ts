@@ -5,7 +5,7 @@ import { packDetailSchema, packListSchema, packSchema, type PackDetail } from '.
 import { PLATFORMS, PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import { checkStickerFile } from '../media/exports/platform-check'
 import { lottieBytes } from '../../test/fixtures/lottie'
-import { fileStem } from '../services/derived-media'
+import { fileStem } from '../services/file-names'
 import type { DerivedFile, DerivedMedia, NewWumpus, WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'

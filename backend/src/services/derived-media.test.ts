@@ -7,7 +7,8 @@ import { closeRenderPool } from '../media/render/render-pool'
 import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
-import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
+import { createDerivedMediaService, DERIVED_MEDIA_VERSION, type DerivedMediaService } from './derived-media'
+import { fileStem } from './file-names'
 
 let temp: TempStore
 let store: Store
