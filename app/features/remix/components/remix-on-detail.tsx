@@ -125,6 +125,7 @@ function RenameRemix({ remix }: { remix: Wumpus }) {
           description="Its files are named after it"
           value={name}
           maxLength={REMIX_NAME_MAX}
+          maw={480}
           onChange={(event) => setName(event.currentTarget.value)}
           error={problem}
           autoFocus
