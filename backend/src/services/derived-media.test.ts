@@ -58,6 +58,9 @@ describe('fileStem', () => {
     expect(fileStem('Waving Wumpus')).toBe('waving-wumpus')
     expect(fileStem('  Crème brûlée!! 2 ')).toBe('creme-brulee-2')
     expect(fileStem('***')).toBe('wumpus')
+    // A remix's name in another script keeps its letters (Cyrillic й keeps its breve), not a bare "wumpus".
+    expect(fileStem('Бал, Μπάλα 2')).toBe('бал-μπάλα-2')
+    expect(fileStem('Мой зайчик')).toBe('мой-зайчик')
   })
 })
 

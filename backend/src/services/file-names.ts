@@ -1,10 +1,16 @@
-/** The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`. */
+/**
+ * The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`, `Crème brûlée` ->
+ * `creme-brulee`; letters of other scripts stay as they are (a remix may be named `Привет, κόσμε`:
+ * `привет-κόσμε`), so a name in Cyrillic or Greek does not become a bare `wumpus`.
+ */
 export function fileStem(name: string): string {
   const stem = name
     .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+    // Latin letters lose their accents (é -> e); other scripts keep theirs (й stays й).
+    .replace(/(\p{Script=Latin})\p{M}+/gu, '$1')
+    .normalize('NFC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
     .replace(/^-+|-+$/g, '')
     .slice(0, 60)
     .replace(/-+$/, '')
