@@ -72,10 +72,15 @@ export function packPath(id: string): string {
 
 /**
  * One platform's ZIP of a pack: `GET /api/packs/{id}/download/{platform}`; a pack the platform takes only
- * in parts has one ZIP per part, `?part=1` to `?part=N`.
+ * in parts has one ZIP per part, `?part=1` to `?part=N`; `key`: in the URLs shown to a personal pack's maker
+ * and admins (a plain download link carries no bearer).
  */
-export function packDownloadPath(id: string, platform: string, part?: number): string {
-  return `${packPath(id)}/download/${platform}${part === undefined ? '' : `?part=${part}`}`
+export function packDownloadPath(id: string, platform: string, part?: number, key?: string): string {
+  const query = new URLSearchParams()
+  if (part !== undefined) query.set('part', String(part))
+  if (key !== undefined) query.set('key', key)
+  const search = query.toString()
+  return `${packPath(id)}/download/${platform}${search ? `?${search}` : ''}`
 }
 
 /** One's personal packs, most recently edited first, a page at a time: `GET /api/me/packs`. */

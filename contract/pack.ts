@@ -170,4 +170,10 @@ export type PackDetail = z.infer<typeof packDetailSchema>
 export const packListQuerySchema = pageQuerySchema
 
 /** GET /api/packs/{id}/download/{platform}?part=N, for a platform that takes the pack in parts. */
-export const packDownloadQuerySchema = z.object({ part: z.coerce.number().int().min(1).max(PACK_ITEMS_MAX).optional() }).strict()
+export const packDownloadQuerySchema = z
+  .object({
+    part: z.coerce.number().int().min(1).max(PACK_ITEMS_MAX).optional(),
+    /** In the URLs a personal pack's maker and admins are shown: the ZIP as they may have it, without a bearer. */
+    key: z.string().max(64).optional(),
+  })
+  .strict()

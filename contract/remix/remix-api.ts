@@ -8,6 +8,7 @@
 //   files follow through the render queue, as for a new animation.
 // - Private unless shared: 404 to anyone but its owner and admins while private; PUT
 //   /api/wumpus/{remixId}/sharing { visibility } by its owner shares it by link (or makes it private again).
+// - PUT /api/wumpuses/{remixId} by its owner renames it (updateRemixSchema); its files follow the new name.
 // - DELETE /api/wumpus/{remixId} by its owner (or an admin) removes it and its files.
 // - GET /api/me/remixes: one's own remixes, newest first, paged.
 // - Refused: a remix of a remix (CONFLICT, reason remix-of-remix: edit the original again), more than
@@ -17,6 +18,7 @@
 //   render queue (SERVER_BUSY with Retry-After), and more than the render rate limit (RATE_LIMITED).
 // - Made again when the original's Lottie changes; removed with the original.
 import { z } from 'zod'
+import { updateWumpusSchema } from '../wumpus-write'
 import { recipeSchema } from './recipe'
 
 export const REMIX_VISIBILITIES = ['private', 'link'] as const
@@ -41,6 +43,13 @@ export const remixNameSchema = z
   .min(REMIX_NAME_MIN, `A name has at least ${REMIX_NAME_MIN} characters`)
   .max(REMIX_NAME_MAX, `A name has at most ${REMIX_NAME_MAX} characters`)
   .regex(/^[\p{L}\p{M}\p{N} .,'’!?&()_:…-]+$/u, "Use letters, digits, spaces and . , ' ! ? & ( ) - _ :")
+
+/**
+ * PUT /api/wumpuses/{remixId} by its maker: as for any animation (never its files: a new recipe is a new remix),
+ * with the remix's name rules. Its files are downloaded under its new name.
+ */
+export const updateRemixSchema = updateWumpusSchema.extend({ name: remixNameSchema.optional() }).strict()
+export type UpdateRemix = z.input<typeof updateRemixSchema>
 
 /** POST /api/wumpus/{id}/remix: the recipe, and the remix's name (left out: defaultRemixName). */
 export const remixRequestSchema = recipeSchema.extend({ name: remixNameSchema.optional() }).strict()

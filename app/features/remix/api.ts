@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { wumpusColoursPath, wumpusPath } from '../../../contract/api-paths'
+import { wumpusColoursPath, wumpusEditPath, wumpusPath } from '../../../contract/api-paths'
 import { myRemixListPath, remixKeysPath, remixPath, remixSharingPath } from '../../../contract/remix/remix-paths'
 import type { RemixCreated, RemixRequest, RemixVisibility } from '../../../contract/remix/remix-api'
 import type { ColourChoices } from '../../../contract/remix/recipe'
@@ -80,6 +80,22 @@ export function useRenewRemixKeys(remixId: string) {
   return useMutation({
     mutationFn: () => apiRequest(remixKeysPath(remixId), trusted<Partial<Wumpus> | undefined>(), { method: 'POST' }),
     onSuccess: (answer) => takeNewFileUrls(queryClient, remixId, answer),
+  })
+}
+
+/** PUT /api/wumpuses/{remixId} by its owner: a new name, which its files are downloaded under from then on. */
+export function useRenameRemix(remixId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (name: string) => apiRequest(wumpusEditPath(remixId), trusted<Wumpus>(), { method: 'PUT', body: { name } }),
+    onSuccess: (answer) => {
+      queryClient.setQueryData<Wumpus>(wumpusKeys.detail(remixId), answer)
+      return Promise.all([
+        // Its chat app files' names follow its name.
+        queryClient.invalidateQueries({ queryKey: wumpusKeys.stickers(remixId) }),
+        queryClient.invalidateQueries({ queryKey: remixKeys.mine() }),
+      ])
+    },
   })
 }
 

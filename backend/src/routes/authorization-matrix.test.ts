@@ -90,8 +90,8 @@ async function uploadAs(persona: Persona, format: 'gif' | 'apng' | 'lottie', byt
   return ((await res.json()) as { id: string }).id
 }
 
-/** A private remix of the "user" persona's (USER), with placeholder files. */
-async function usersRemix(): Promise<{ id: string; gif: string }> {
+/** A remix of the "user" persona's (USER), with placeholder files: private unless shared by link. */
+async function usersRemix(visibility: 'private' | 'link' = 'private'): Promise<{ id: string; gif: string }> {
   const original = await addWumpus(server.store)
   const put = async (filename: string, contentType: string) => {
     const info = await server.store.files.put({ bytes: new Uint8Array([1]), contentType, filename, owner: USER, purpose: 'animation' })
@@ -109,7 +109,7 @@ async function usersRemix(): Promise<{ id: string; gif: string }> {
       u_email: USER,
       u_name: 'Owner',
       files,
-      remix: { of: original._id, recipe: {}, source: original.files.lottie.id, visibility: 'private' },
+      remix: { of: original._id, recipe: {}, source: original.files.lottie.id, visibility },
     },
     { max: 1000 },
   )
@@ -345,6 +345,32 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   'DELETE /api/wumpus/:id of a private remix': {
     request: async () => ({ method: 'DELETE', path: `/api/wumpus/${(await usersRemix()).id}` }),
     expected: personalWrite(200, 404),
+  },
+  // A remix shared by link: anyone with the link reads it and its files, as a pack shared by link; its
+  // maker (or an admin) alone changes it.
+  'GET /api/wumpus/:id of a remix shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersRemix('link')).id}` }),
+    expected: everyone(200),
+  },
+  'GET /api/wumpus/:id/stickers of a remix shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersRemix('link')).id}/stickers` }),
+    expected: everyone(200),
+  },
+  'GET /api/files/:id of a remix shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/files/${(await usersRemix('link')).gif}` }),
+    expected: everyone(200),
+  },
+  'PUT /api/wumpuses/:id of a remix shared by link': {
+    request: async () => ({ method: 'PUT', path: `/api/wumpuses/${(await usersRemix('link')).id}`, body: { name: 'Renamed Remix' } }),
+    expected: personalWrite(200, 403),
+  },
+  'PUT /api/wumpus/:id/sharing of a remix shared by link': {
+    request: async () => ({ method: 'PUT', path: `/api/wumpus/${(await usersRemix('link')).id}/sharing`, body: { visibility: 'private' } }),
+    expected: { ...personalWrite(200, 403), admin: 403 },
+  },
+  'DELETE /api/wumpus/:id of a remix shared by link': {
+    request: async () => ({ method: 'DELETE', path: `/api/wumpus/${(await usersRemix('link')).id}` }),
+    expected: personalWrite(200, 403),
   },
   // Personal packs of the "user" persona's, by visibility: the rows above are the admins' public packs.
   'GET /api/packs/:id of a private pack': {

@@ -7,6 +7,7 @@ import { idParam } from '../http/params'
 import { optionalSession, viewerOf } from '../http/require-session'
 import { contentDisposition } from '../http/content-disposition'
 import { sendTimeout } from '../http/node-server'
+import { shownFileName } from '../services/file-names'
 
 /**
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
@@ -33,7 +34,10 @@ export function fileRoutes(deps: RouteDeps): Router {
     ctx.etag = info.sha256
     // A remix's files are personal, and who may see them can change: each use asks again (by ETag).
     ctx.set('Cache-Control', remix ? 'private, no-cache' : 'public, max-age=31536000, immutable')
-    ctx.set('Content-Disposition', contentDisposition(download ? 'attachment' : 'inline', info.filename))
+    ctx.set(
+      'Content-Disposition',
+      contentDisposition(download ? 'attachment' : 'inline', remix ? shownFileName(remix, info.filename) : info.filename),
+    )
     ctx.type = info.contentType
     if (matchesEtag(ctx.get('If-None-Match'), ctx.response.get('ETag'))) {
       ctx.status = 304

@@ -10,7 +10,7 @@ import { packDetailSchema, packListSchema, packSchema, type PackDetail } from '.
 import { PLATFORMS, PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import { checkStickerFile } from '../media/exports/platform-check'
 import { lottieBytes } from '../../test/fixtures/lottie'
-import { fileStem } from '../services/derived-media'
+import { fileStem } from '../services/file-names'
 import type { DerivedFile, DerivedMedia, NewWumpus, WumpusRecord } from '../store/port'
 import { errorBody } from '../../test/support/error-body'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
@@ -423,6 +423,43 @@ describe('packs: one ZIP per platform', () => {
     expect(await publisherAs(user)).toBe('Wumpus Gallery')
     expect(await publisherAs()).toBe('Wumpus Gallery')
     await server.store.packs.delete(personal.id)
+  })
+
+  it("gives a personal pack's maker and admins ZIP links that download it as its maker has it, without a bearer (a browser's download link)", async () => {
+    const maker = 'link-maker@example.com'
+    await server.store.users.upsert(maker, { user_name: 'Ada Lovelace' })
+    const makerToken = await server.sessionToken(maker)
+    const insert = (visibility: 'private' | 'link') =>
+      server.store.packs.insert({ name: 'Ada’s Pack', description: '', wumpusIds: ids, createdBy: maker, visibility })
+    const zipUrl = async (id: string, token?: string) => {
+      const res = await fetch(`${server.url}/api/packs/${id}`, { headers: token ? { authorization: `Bearer ${token}` } : {} })
+      expect(res.status).toBe(200)
+      return packDetailSchema.parse(await res.json()).downloads.find((d) => d.platform === 'whatsapp')!.url
+    }
+    // The link as the page shows it, followed as a plain <a href download> does: no Authorization header.
+    const authorOf = async (url: string) => {
+      const res = await fetch(`${server.url}${url}`)
+      expect(res.status).toBe(200)
+      return text(await readZip(new Uint8Array(await res.arrayBuffer())), 'author.txt')
+    }
+
+    const shared = await insert('link')
+    expect(await authorOf(await zipUrl(shared.id, makerToken))).toBe('Ada Lovelace')
+    expect(await authorOf(await zipUrl(shared.id, admin))).toBe('Ada Lovelace')
+    // Anyone else with the link is given a plain URL: the gallery is the publisher.
+    expect(await zipUrl(shared.id, user)).toBe(`/api/packs/${shared.id}/download/whatsapp`)
+    expect(await authorOf(await zipUrl(shared.id))).toBe('Wumpus Gallery')
+
+    // A private pack: its maker's link downloads it; without the key, or with another pack's, it is unknown.
+    const hidden = await insert('private')
+    const keyed = await zipUrl(hidden.id, makerToken)
+    expect(await authorOf(keyed)).toBe('Ada Lovelace')
+    const bare = `/api/packs/${hidden.id}/download/whatsapp`
+    expect((await fetch(`${server.url}${bare}`)).status).toBe(404)
+    const otherKey = new URL(await zipUrl(shared.id, makerToken), server.url).searchParams.get('key')!
+    expect((await fetch(`${server.url}${bare}?key=${otherKey}`)).status).toBe(404)
+    await server.store.packs.delete(shared.id)
+    await server.store.packs.delete(hidden.id)
   })
 
   it('says on the pack what each ZIP holds, and counts a ZIP as a download of its stickers', async () => {

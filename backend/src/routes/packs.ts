@@ -81,8 +81,10 @@ export function packRoutes(deps: RouteDeps): Router {
     const wastickers = ctx.params.platform === WASTICKERS
     const platform = platformSchema.safeParse(wastickers ? 'whatsapp' : ctx.params.platform)
     if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${[...PLATFORMS, WASTICKERS].join(', ')}`)
-    const { part } = packDownloadQuerySchema.parse(ctx.query)
-    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), part, wastickers ? 'wastickers' : 'zip')
+    const { part, key } = packDownloadQuerySchema.parse(ctx.query)
+    const asMaker = key !== undefined && fileKeys.validPack(ctx.params.id!, key)
+    const archive = wastickers ? 'wastickers' : 'zip'
+    const zip = await packs.zip(ctx.params.id!, platform.data, await viewerOf(ctx, deps.accounts), { part, asMaker, archive })
     const visitor = addressKey(ctx.ip)
     for (const id of zip.wumpusIds) downloads.count(id, visitor)
     ctx.set('Content-Disposition', contentDisposition('attachment', zip.fileName))

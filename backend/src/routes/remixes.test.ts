@@ -237,6 +237,30 @@ describe('remixes over HTTP', () => {
     }
   })
 
+  it('renames a remix by the remix name rules, and its files follow the new name: URLs, chat app files and downloads', async () => {
+    const owner = await someone()
+    const id = await remix(original._id, owner.token)
+    await server.derivedMedia.idle()
+    // Its default name has a comma, as remix names may: it is taken back as it was given.
+    const shown = wumpusSchema.parse(await (await call('GET', `/api/wumpus/${id}`, owner.token)).json())
+    expect((await call('PUT', `/api/wumpuses/${id}`, owner.token, { name: shown.name })).status).toBe(200)
+    const renamed = await call('PUT', `/api/wumpuses/${id}`, owner.token, { name: 'Waving back, in pink' })
+    expect(renamed.status).toBe(200)
+    const after = wumpusSchema.parse(await renamed.json())
+    expect(after.name).toBe('Waving back, in pink')
+    expect(decodeURIComponent(new URL(after.gif, server.url).pathname.split('/').pop()!)).toBe('waving-back-in-pink.gif')
+
+    const stickers = stickerExportListSchema.parse(await (await call('GET', `/api/wumpus/${id}/stickers`, owner.token)).json())
+    const discord = stickers.find((entry) => entry.platform === 'discord')!
+    expect(discord.fileName).toBe('waving-back-in-pink.discord.png')
+    const download = await call('GET', `${discord.url!}${discord.url!.includes('?') ? '&' : '?'}download=1`, owner.token)
+    expect(download.headers.get('content-disposition')).toContain('filename="waving-back-in-pink.discord.png"')
+    const gif = await call('GET', `${after.gif}${after.gif.includes('?') ? '&' : '?'}download=1`, owner.token)
+    expect(gif.headers.get('content-disposition')).toContain('filename="waving-back-in-pink.gif"')
+
+    await expectError(await call('PUT', `/api/wumpuses/${id}`, owner.token, { name: 'ab' }), 400, 'BAD_REQUEST')
+  })
+
   it('lets its owner rename a remix but never change its files, and delete it with every file', async () => {
     const owner = await someone()
     const other = await someone()

@@ -1,6 +1,7 @@
 import Router from '@koa/router'
 import type { Context, Middleware } from 'koa'
 import { MEDIA_FORMATS, type MediaFormat } from '../../../contract/limits'
+import { updateRemixSchema } from '../../../contract/remix/remix-api'
 import { createWumpusFieldsSchema, createWumpusSchema, updateWumpusSchema, type CreateWumpus } from '../../../contract/wumpus-write'
 import { HttpError } from '../http/http-error'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
@@ -78,7 +79,8 @@ export function wumpusRoutes(deps: RouteDeps): Router {
     const record = await wumpuses.editable(me, idParam(ctx))
     // A remix's changes are limited like a pack's (an admin's edits of the gallery are not).
     if (record.remix) await limits.spend('remixChange', ctx)
-    const patch = updateWumpusSchema.parse(ctx.request.body ?? {})
+    // A remix is named by the remix rules (any script, a title's punctuation: "Waving Wumpus, your version").
+    const patch = (record.remix ? updateRemixSchema : updateWumpusSchema).parse(ctx.request.body ?? {})
     // Its editor is its owner or an admin.
     ctx.body = toApiWumpus(await wumpuses.edit(me, record, patch), deps.fileKeys, makerEmailAlwaysShown)
   })

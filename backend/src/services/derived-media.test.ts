@@ -7,7 +7,8 @@ import { closeRenderPool } from '../media/render/render-pool'
 import { openTempStore, type TempStore } from '../../test/support/temp-store'
 import type { FileRef, Store, WumpusRecord } from '../store/port'
 import { derivedFileIds } from '../store/records'
-import { createDerivedMediaService, DERIVED_MEDIA_VERSION, fileStem, type DerivedMediaService } from './derived-media'
+import { createDerivedMediaService, DERIVED_MEDIA_VERSION, type DerivedMediaService } from './derived-media'
+import { fileStem } from './file-names'
 
 let temp: TempStore
 let store: Store
@@ -57,6 +58,9 @@ describe('fileStem', () => {
     expect(fileStem('Waving Wumpus')).toBe('waving-wumpus')
     expect(fileStem('  Crème brûlée!! 2 ')).toBe('creme-brulee-2')
     expect(fileStem('***')).toBe('wumpus')
+    // A remix's name in another script keeps its letters (Cyrillic й keeps its breve), not a bare "wumpus".
+    expect(fileStem('Бал, Μπάλα 2')).toBe('бал-μπάλα-2')
+    expect(fileStem('Мой зайчик')).toBe('мой-зайчик')
   })
 })
 

@@ -34,6 +34,7 @@ import type { MadeFile } from '../media/exports/made-file'
 import { deriveAnimation, type MadeMedia } from '../media/render/render-pool'
 import { derivedFileIds } from '../store/records'
 import type { DerivedFile, DerivedMedia, RenderJob, Store, WumpusRecord } from '../store/port'
+import { fileStem } from './file-names'
 import { createRenderQueue, type RenderPriority } from './render-queue'
 import { createTwinIndex, mayShareFiles, sha256Hex } from './twin-files'
 
@@ -97,19 +98,6 @@ export interface DerivedMediaDeps {
    * one is judged; throws when it does not pass (default: the upload's Lottie checks, media/inspect).
    */
   checkLottie?: (bytes: Uint8Array) => void
-}
-
-/** The animation's name as a file name stem: `Waving Wumpus` -> `waving-wumpus`. */
-export function fileStem(name: string): string {
-  const stem = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '')
-  return stem || 'wumpus'
 }
 
 type Outcome = 'made' | 'failed' | 'stale'

@@ -11,7 +11,7 @@ import { PLATFORM_RULES, type Platform } from '../../../contract/stickers'
 import type { Logger } from '../logger'
 import { lineSetImages, trayIcon } from '../media/exports/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
-import { fileStem } from './derived-media'
+import { fileStem, shownFileName } from './file-names'
 import { currentDerived } from '../store/records'
 import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
 import { splitNotes, splitPack, type SplitPart } from './pack-parts'
@@ -140,7 +140,7 @@ function partToWrite(pack: PackRecord, plan: ZipPlan, part: number | undefined):
 /** Entry names keep the pack's order: `01-waving-wumpus.whatsapp.webp`. */
 function entryNames(entries: Entry[]): string[] {
   const width = String(entries.length).length
-  return entries.map((entry, i) => `${String(i + 1).padStart(width, '0')}-${entry.file.filename}`)
+  return entries.map((entry, i) => `${String(i + 1).padStart(width, '0')}-${shownFileName(entry.record, entry.file.filename)}`)
 }
 
 /** One ZIP of a plan that fits: the pack's only one, or the part `part` asks for (checked before anything is made). */

@@ -64,14 +64,14 @@ export interface PackService {
   /**
    * Throws NOT_FOUND as detail does, or PACK_NOT_FIT (422) with the reason when the pack breaks the platform's
    * rules. `part` (from 1) picks one ZIP of a pack the platform takes in parts (BAD_REQUEST without it,
-   * NOT_FOUND past the last).
+   * NOT_FOUND past the last). `asMaker` (the key in the URLs its maker and admins are shown): a personal
+   * pack as its maker has it, their private remixes and name as its publisher included. `archive`: how it is named.
    */
   zip(
     id: string,
     platform: Platform,
     viewer: Viewer,
-    part?: number,
-    archive?: PackArchive,
+    options?: { part?: number; asMaker?: boolean; archive?: PackArchive },
   ): Promise<PackZip & Pick<PackRecord, 'visibility'>>
 }
 
@@ -234,7 +234,10 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       return deleted
     },
 
-    async zip(id, platform, viewer, part, archive) {
+    async zip(id, platform, viewer, { part, asMaker = false, archive } = {}) {
+      // A personal pack's keyed URL (shown to its maker and admins) downloads it as its maker would.
+      const personal = asMaker ? await store.packs.get(id) : undefined
+      if (personal && personal.visibility !== 'public') viewer = { email: personal.createdBy, role: 'user' }
       const pack = await getPack(id, viewer)
       const plan = planZip(pack, await visibleItems(pack, viewer), platform)
       if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })

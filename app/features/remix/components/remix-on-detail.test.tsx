@@ -76,6 +76,39 @@ describe('remixes on the detail page', () => {
     expect(sent).toEqual([{ visibility: 'link' }, { visibility: 'private' }])
   })
 
+  it('its owner renames it, checked while typing, and the page shows the new name', async () => {
+    signInForTest()
+    const sent: unknown[] = []
+    server.use(
+      http.put(`/api/wumpuses/${remix._id}`, async ({ request }) => {
+        const body = (await request.json()) as { name: string }
+        sent.push(body)
+        return HttpResponse.json({ ...remix, name: body.name, gif: `/api/files/${'f'.repeat(24)}/waving-back-in-pink.gif` })
+      }),
+    )
+    const { user } = renderApp(`/wumpus/${remix._id}`)
+    await user.click(await screen.findByRole('button', { name: 'Rename' }))
+    const name = screen.getByRole('textbox', { name: 'Name of your version' })
+    expect(name).toHaveValue('Happy Wumpus')
+    await user.clear(name)
+    await user.type(name, 'ab')
+    expect(screen.getByText('A name has at least 3 characters')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled()
+    await user.type(name, 'c, in pink')
+    await user.click(screen.getByRole('button', { name: 'Save name' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'abc, in pink' })).toBeInTheDocument()
+    expect(sent).toEqual([{ name: 'abc, in pink' }])
+    expect(screen.queryByRole('textbox', { name: 'Name of your version' })).not.toBeInTheDocument()
+  })
+
+  it('someone else is offered no Rename', async () => {
+    signInForTest({ email: 'grace@example.com' })
+    server.use(wumpusDetailHandler([original, { ...remix, visibility: 'link' }]))
+    renderApp(`/wumpus/${remix._id}`)
+    await screen.findByText(/version of/)
+    expect(screen.queryByRole('button', { name: 'Rename' })).not.toBeInTheDocument()
+  })
+
   it('its owner deletes it and lands on My animation', async () => {
     signInForTest()
     const deleted: string[] = []

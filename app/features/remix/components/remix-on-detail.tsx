@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core'
+import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
@@ -11,7 +11,8 @@ import { useSession } from '../../../lib/session-provider'
 import { ConfirmDeleteModal } from '../../../components/confirm-delete'
 import { useOnline } from '../../../lib/use-online'
 import { wumpusQueryOptions } from '../../../entities/wumpus/api'
-import { useDeleteRemix, useRemixSharing, useRenewRemixKeys } from '../api'
+import { useDeleteRemix, useRemixSharing, useRenameRemix, useRenewRemixKeys } from '../api'
+import { REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-api'
 import { describeRecipe } from '../../../../contract/remix/recipe-text'
 
 /** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it); nothing on a remix's. */
@@ -75,12 +76,72 @@ function AboutRemix({ remix }: { remix: Wumpus & { remixOf: string } }) {
           {capitalised(describeRecipe(remix.recipe, remix.recipe.outline ?? false))}
         </Text>
       )}
+      {owner && <RenameRemix remix={remix} />}
       {owner && <RemixOwnerActions remix={remix} />}
     </Stack>
   )
 }
 
 const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1)
+
+/** Its owner renames it ("Waving Wumpus, your version" by default): its files are downloaded under the new name. */
+function RenameRemix({ remix }: { remix: Wumpus }) {
+  const rename = useRenameRemix(remix._id)
+  const online = useOnline()
+  const [name, setName] = useState<string | null>(null)
+  if (name === null) {
+    return (
+      <Group gap="sm">
+        <Button variant="subtle" size="compact-sm" onClick={() => setName(remix.name)} disabled={!online}>
+          Rename
+        </Button>
+      </Group>
+    )
+  }
+  const check = remixNameSchema.safeParse(name)
+  const problem = check.success ? undefined : check.error.issues[0]?.message
+
+  async function save() {
+    if (!check.success) return
+    try {
+      await rename.mutateAsync(check.data)
+      notifications.show({ color: 'green', message: 'Your version was renamed' })
+      setName(null)
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not rename your version', message: errorMessage(error) })
+    }
+  }
+
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault()
+        void save()
+      }}
+    >
+      <Stack gap="xs">
+        <TextInput
+          label="Name of your version"
+          description="Its files are named after it"
+          value={name}
+          maxLength={REMIX_NAME_MAX}
+          maw={480}
+          onChange={(event) => setName(event.currentTarget.value)}
+          error={problem}
+          autoFocus
+        />
+        <Group gap="sm">
+          <Button type="submit" loading={rename.isPending} disabled={problem !== undefined || !online}>
+            Save name
+          </Button>
+          <Button variant="default" onClick={() => setName(null)} disabled={rename.isPending}>
+            Cancel
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  )
+}
 
 function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
   const sharing = useRemixSharing(remix._id)

@@ -41,18 +41,28 @@ export function toApiPackDetail(view: PackDetailView, keys?: FileKeys, makerEmai
   return {
     ...toApiPack(view, keys, makerEmailShown),
     items: view.items.map((item) => toApiWumpus(item, keys, makerEmailShown)),
-    downloads: view.plans.map((plan) => toApiPackDownload(view.pack, plan)),
+    // A personal pack's maker and admins get keyed URLs: a plain download link carries no bearer.
+    downloads: view.plans.map((plan) =>
+      toApiPackDownload(
+        view.pack,
+        plan,
+        keys && view.pack.visibility !== 'public' && view.createdBy !== null ? keys.signPack(view.pack.id) : undefined,
+      ),
+    ),
   }
 }
 
-/** What the pack page says of one platform's ZIP: whether it fits, what it holds, and its parts with their URLs. */
-export function toApiPackDownload(pack: PackRecord, plan: ZipPlan): PackDownload {
+/**
+ * What the pack page says of one platform's ZIP: whether it fits, what it holds, and its parts with their URLs
+ * (with `key` in them for a personal pack's maker and admins).
+ */
+export function toApiPackDownload(pack: PackRecord, plan: ZipPlan, key?: string): PackDownload {
   // What the download holds: the stickers of its parts (all with a file, when it does not fit: what there is).
   const held = plan.fits ? plan.parts.flatMap((part) => part.items) : plan.entries
   return {
     platform: plan.platform,
     label: PLATFORM_RULES[plan.platform].label,
-    url: packDownloadPath(pack.id, plan.platform),
+    url: packDownloadPath(pack.id, plan.platform, undefined, key),
     fileName: zipName(pack, plan.platform),
     fits: plan.fits,
     message: plan.message,
@@ -64,20 +74,20 @@ export function toApiPackDownload(pack: PackRecord, plan: ZipPlan): PackDownload
       plan.parts.length > 1
         ? zipParts(pack, plan).map(({ part, fileName, stickers, bytes, still }) => ({
             part,
-            url: packDownloadPath(pack.id, plan.platform, part),
+            url: packDownloadPath(pack.id, plan.platform, part, key),
             fileName,
             stickers,
             bytes,
             still,
-            wastickers: wastickersFile(pack, plan, { number: part, of: plan.parts.length }),
+            wastickers: wastickersFile(pack, plan, key, { number: part, of: plan.parts.length }),
           }))
         : [],
-    wastickers: plan.parts.length > 1 ? null : wastickersFile(pack, plan),
+    wastickers: plan.parts.length > 1 ? null : wastickersFile(pack, plan, key),
   }
 }
 
 /** WhatsApp's pack (or part) as a `.wastickers` file; null for other apps. */
-function wastickersFile(pack: PackRecord, plan: ZipPlan, part?: { number: number; of: number }): PackDownload['wastickers'] {
+function wastickersFile(pack: PackRecord, plan: ZipPlan, key?: string, part?: { number: number; of: number }): PackDownload['wastickers'] {
   if (plan.platform !== 'whatsapp') return null
-  return { url: packDownloadPath(pack.id, WASTICKERS, part?.number), fileName: zipName(pack, plan.platform, part, 'wastickers') }
+  return { url: packDownloadPath(pack.id, WASTICKERS, part?.number, key), fileName: zipName(pack, plan.platform, part, 'wastickers') }
 }

@@ -4,6 +4,7 @@ import type { WumpusRecord } from '../../store/port'
 import { currentDerived } from '../../store/records'
 import type { FileKeys } from '../file-keys'
 import { recordFileUrl } from './file'
+import { shownFileName } from '../../services/file-names'
 
 /** One entry per platform, from what is stored on the record (GET /api/wumpus/{id}/stickers). */
 export function toApiStickers(record: WumpusRecord, keys?: FileKeys): StickerExport[] {
@@ -11,7 +12,7 @@ export function toApiStickers(record: WumpusRecord, keys?: FileKeys): StickerExp
   const made = currentDerived(record)?.exports.map(({ platform, file, notes }) => ({
     platform,
     notes,
-    ...(file ? { file: { ...pickMediaFacts(file), url: fileUrl(file), fileName: file.filename } } : {}),
+    ...(file ? { file: { ...pickMediaFacts(file), url: fileUrl(file), fileName: shownFileName(record, file.filename) } } : {}),
   }))
   return stickerExports(
     made,

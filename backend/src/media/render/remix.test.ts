@@ -214,6 +214,25 @@ describe('caption', () => {
     expect(whiteIn(top, bottomBand)).toBe(whiteIn(plain, bottomBand))
   })
 
+  it('draws Cyrillic and Greek captions as letters on the server, as it draws Latin ones', async () => {
+    const plain = await frame(waving, 0)
+    /** Pixels of the top quarter that the caption changed. */
+    const changed = (rgba: Uint8Array) => {
+      let count = 0
+      for (let at = 0; at < (SIZE * SIZE) / 4; at++) {
+        if ([0, 1, 2, 3].some((c) => Math.abs(rgba[at * 4 + c]! - plain[at * 4 + c]!) > 40)) count++
+      }
+      return count
+    }
+    const captioned = async (text: string) => changed(await frame(withCaption(waving, { text, position: 'top' }, font), 0))
+    // Here (64 px) "Hello!" changes about 200 of the band's 1,024 pixels, "Привет!" and "Γειά σου" about 300;
+    // characters no caption font has change none (such a caption is refused before it is made: captionRefusal).
+    expect(await captioned('Hello!')).toBeGreaterThan(100)
+    expect(await captioned('Привет!')).toBeGreaterThan(100)
+    expect(await captioned('Γειά σου')).toBeGreaterThan(100)
+    expect(await captioned('字字字')).toBe(0)
+  })
+
   it('fits the longest caption within the canvas, on two lines', () => {
     const text = 'the quick brown fox jumps over the lazy d'.slice(0, CAPTION_MAX)
     const caption = withCaption(waving, { text, position: 'bottom' }, font).layers[0]!
