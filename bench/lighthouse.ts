@@ -1,15 +1,33 @@
-// npm run bench:lighthouse — Lighthouse 12 (system Chromium) on / and /about, mobile and desktop, three
-// runs each: prints the medians and every audit that failed in any run.
+// npm run bench:lighthouse — Lighthouse 12 (system Chromium) on /, /about, /packs and a pack's page, mobile and
+// desktop, three runs each: prints the medians and every audit that failed in any run.
 // Aims (mobile): performance ≥ 95 (LCP ≤ 2.0 s, TBT ≤ 150 ms, CLS ≤ 0.02); accessibility, best practices
 // and SEO 100; desktop performance 100.
+//
+// The same phone on every machine: Lighthouse's mobile run simulates a CPU `cpuSlowdownMultiplier` times
+// slower than the host. Its default (4) stands for a phone of benchmark index about 640 only on a host of
+// index 2,560; on a faster host it measures a faster phone, on a slower (or busy) one a slower phone. So
+// before each mobile run the host's index is measured the way Lighthouse measures it
+// (`environment.benchmarkIndex`, its own page function, in the same browser) and the slowdown is set to
+// index / 640: every run stands for the phone most people carry (between DevTools' low-tier, 264, and
+// mid-tier, 1,000, phones). A busy machine has a lower index and gets a smaller slowdown; its runs are
+// still noisier than a quiet machine's: read the printed indexes.
+//
+// Settings: RUNS (3), FORM_FACTORS (`mobile,desktop`), PAGES (`/,/about,/packs,pack`: `pack` is the first
+// public pack's page), PHONE_BENCHMARK_INDEX (640).
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
-import { chromium } from 'playwright-core'
+import { throttling } from 'lighthouse/core/config/constants.js'
+import { pageFunctions } from 'lighthouse/core/lib/page-functions.js'
+import { chromium, type Browser } from 'playwright-core'
 import { CHROMIUM_ARGS } from '../e2e/support/browser'
 import { freePortRun } from '../backend/test/support/ports'
 import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
 
 const RUNS = Number(process.env.RUNS ?? 3)
+const FORM_FACTORS = (process.env.FORM_FACTORS ?? 'mobile,desktop').split(',') as Array<'mobile' | 'desktop'>
+const PAGES = (process.env.PAGES ?? '/,/about,/packs,pack').split(',')
+/** The phone measured: about the index of the phone most people carry. */
+const PHONE_BENCHMARK_INDEX = Number(process.env.PHONE_BENCHMARK_INDEX ?? 640)
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const METRICS = [
   ['FCP', 'first-contentful-paint', 's'],
@@ -32,9 +50,25 @@ const format = (value: number, unit: string) =>
         ? `${Math.round(value / 1024)} KB`
         : value.toFixed(3)
 
+/** The host's benchmark index as Lighthouse computes it (its own page function, run in a blank page of the same browser). */
+async function hostBenchmarkIndex(browser: Browser): Promise<number> {
+  const page = await browser.newPage()
+  try {
+    return await page.evaluate(pageFunctions.computeBenchmarkIndex)
+  } finally {
+    await page.close()
+  }
+}
+
 const server = await buildAndServe()
 // Measure the gallery as visitors see it once the card previews exist (made in the background after start).
 await waitForDerivedMedia(server.baseURL)
+const [firstPack] = (await (await fetch(`${server.baseURL}/api/packs?limit=1`)).json()) as Array<{ id: string }>
+const pagePath = (name: string) => {
+  if (name !== 'pack') return name
+  if (!firstPack) throw new Error('the gallery has no pack to measure')
+  return `/packs/${firstPack.id}`
+}
 const debuggingPort = await freePortRun(1)
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -42,19 +76,30 @@ const browser = await chromium.launch({
   // Playwright turns the back/forward cache off; Lighthouse's bf-cache audit must see the app's own answer.
   ignoreDefaultArgs: ['--disable-back-forward-cache'],
 })
+const summary: string[] = []
 try {
-  for (const path of ['/', '/about']) {
-    for (const formFactor of ['mobile', 'desktop'] as const) {
+  for (const name of PAGES) {
+    const path = pagePath(name)
+    for (const formFactor of FORM_FACTORS) {
       const scores = new Map<string, number[]>(CATEGORIES.map((id) => [id, []]))
-      const metrics = new Map<string, number[]>(METRICS.map(([name]) => [name, []]))
+      const metrics = new Map<string, number[]>(METRICS.map(([metric]) => [metric, []]))
       const failing = new Map<string, string[]>()
+      const hosts: string[] = []
       for (let run = 0; run < RUNS; run++) {
+        let config = desktopConfig
+        if (formFactor === 'mobile') {
+          const index = await hostBenchmarkIndex(browser)
+          const cpuSlowdownMultiplier = Math.max(1, index / PHONE_BENCHMARK_INDEX)
+          hosts.push(`${Math.round(index)} → ${cpuSlowdownMultiplier.toFixed(2)}x`)
+          config = { extends: 'lighthouse:default', settings: { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier } } }
+        }
         const result = await lighthouse(
           server.baseURL + path,
           { port: debuggingPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
-          formFactor === 'desktop' ? desktopConfig : undefined,
+          config,
         )
         const lhr = result!.lhr
+        if (formFactor === 'mobile') hosts[hosts.length - 1] += ` (Lighthouse's own ${Math.round(lhr.environment.benchmarkIndex)})`
         if (lhr.runtimeError)
           failing.set('runtime error', [...(failing.get('runtime error') ?? []), `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`])
         for (const id of CATEGORIES) {
@@ -67,17 +112,22 @@ try {
               failing.set(`${id}: ${audit.id}`, [...(failing.get(`${id}: ${audit.id}`) ?? []), String(audit.displayValue ?? audit.score)])
           }
         }
-        for (const [name, id] of METRICS) metrics.get(name)!.push(lhr.audits[id]!.numericValue ?? NaN)
+        for (const [metric, id] of METRICS) metrics.get(metric)!.push(lhr.audits[id]!.numericValue ?? NaN)
         const bfcache = lhr.audits['bf-cache']
         if (bfcache && bfcache.score !== 1) failing.set('back/forward cache', [String(bfcache.displayValue ?? 'not eligible')])
       }
       const categoryLine = CATEGORIES.map((id) => `${id} ${median(scores.get(id)!)} (${scores.get(id)!.join(', ')})`).join(' · ')
-      const metricLine = METRICS.map(([name, , unit]) => `${name} ${format(median(metrics.get(name)!), unit)}`).join(' · ')
+      const metricLine = METRICS.map(([metric, , unit]) => `${metric} ${format(median(metrics.get(metric)!), unit)}`).join(' · ')
       console.log(`${path} ${formFactor}, median of ${RUNS}: ${categoryLine}`)
       console.log(`    ${metricLine}`)
+      if (hosts.length > 0) console.log(`    host benchmark index → CPU slowdown: ${hosts.join(', ')}`)
       for (const [audit, values] of failing) console.log(`    failed ${values.length}/${RUNS}: ${audit} (${values.join(', ')})`)
+      summary.push(
+        `${name === 'pack' ? 'a pack' : path} ${formFactor}: performance ${median(scores.get('performance')!)} (${scores.get('performance')!.join(', ')}), TBT ${format(median(metrics.get('TBT')!), 'ms')}`,
+      )
     }
   }
+  console.log(`\nPerformance, median of ${RUNS}:\n${summary.map((line) => `  ${line}`).join('\n')}`)
 } finally {
   await browser.close()
   await server.stop()
