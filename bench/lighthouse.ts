@@ -5,20 +5,24 @@
 //
 // The same phone on every machine: Lighthouse's mobile run simulates a CPU `cpuSlowdownMultiplier` times
 // slower than the host. Its default (4) stands for a phone of benchmark index about 640 only on a host of
-// index 2,560; on a faster host it measures a faster phone, on a slower (or busy) one a slower phone. So
-// before each mobile run the host's index is measured the way Lighthouse measures it
-// (`environment.benchmarkIndex`, its own page function, in the same browser) and the slowdown is set to
-// index / 640: every run stands for the phone most people carry (between DevTools' low-tier, 264, and
-// mid-tier, 1,000, phones). A busy machine has a lower index and gets a smaller slowdown; its runs are
-// still noisier than a quiet machine's: read the printed indexes.
+// index 2,560; on a faster host it measures a faster phone, on a slower (or busy) one a slower phone. So each
+// mobile run is gathered first (unthrottled: Lighthouse's simulated throttling only applies when it audits),
+// its `BenchmarkIndex` (what the report calls `environment.benchmarkIndex`, measured by Lighthouse at the
+// start of that very run) read, and the run audited with the slowdown set to index / 640: every run stands
+// for the phone most people carry (between DevTools' low-tier, 264, and mid-tier, 1,000, phones). A busy
+// machine has a lower index and gets a smaller slowdown (below 1 when the host is slower than that phone);
+// its runs are still noisier than a quiet machine's: read the printed indexes.
 //
 // Settings: RUNS (3), FORM_FACTORS (`mobile,desktop`), PAGES (`/,/about,/packs,pack`: `pack` is the first
-// public pack's page), PHONE_BENCHMARK_INDEX (640).
+// public pack's page), PHONE_BENCHMARK_INDEX (640), BASE_URL (measure a server already running, e.g.
+// `npm start`'s, with its card previews made, instead of building and starting one).
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
-import { throttling } from 'lighthouse/core/config/constants.js'
-import { pageFunctions } from 'lighthouse/core/lib/page-functions.js'
-import { chromium, type Browser } from 'playwright-core'
+import { throttling as lighthouseThrottling } from 'lighthouse/core/config/constants.js'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
 import { CHROMIUM_ARGS } from '../e2e/support/browser'
 import { freePortRun } from '../backend/test/support/ports'
 import { buildAndServe, waitForDerivedMedia } from './support/serve-build'
@@ -28,6 +32,7 @@ const FORM_FACTORS = (process.env.FORM_FACTORS ?? 'mobile,desktop').split(',') a
 const PAGES = (process.env.PAGES ?? '/,/about,/packs,pack').split(',')
 /** The phone measured: about the index of the phone most people carry. */
 const PHONE_BENCHMARK_INDEX = Number(process.env.PHONE_BENCHMARK_INDEX ?? 640)
+const { mobileSlow4G } = lighthouseThrottling
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const METRICS = [
   ['FCP', 'first-contentful-paint', 's'],
@@ -50,17 +55,34 @@ const format = (value: number, unit: string) =>
         ? `${Math.round(value / 1024)} KB`
         : value.toFixed(3)
 
-/** The host's benchmark index as Lighthouse computes it (its own page function, run in a blank page of the same browser). */
-async function hostBenchmarkIndex(browser: Browser): Promise<number> {
-  const page = await browser.newPage()
+/**
+ * One mobile run measured on the phone of PHONE_BENCHMARK_INDEX: gathered, then audited with the CPU slowdown
+ * its own benchmark index calls for. Answers the report and the index.
+ */
+async function mobileRun(url: string, port: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'wumpus-lighthouse-'))
   try {
-    return await page.evaluate(pageFunctions.computeBenchmarkIndex)
+    const flags = { port, logLevel: 'error' as const, onlyCategories: CATEGORIES }
+    await lighthouse(url, { ...flags, gatherMode: dir })
+    const file = join(dir, 'artifacts.json')
+    const artifacts = JSON.parse(readFileSync(file, 'utf8')) as { BenchmarkIndex: number; settings: { throttling: object } }
+    const index = artifacts.BenchmarkIndex
+    const throttling = { ...mobileSlow4G, cpuSlowdownMultiplier: index / PHONE_BENCHMARK_INDEX }
+    // The gathered settings must be the audit's: only the slowdown changes, which the simulation alone reads.
+    artifacts.settings.throttling = throttling
+    writeFileSync(file, JSON.stringify(artifacts))
+    const result = await lighthouse(
+      url,
+      { ...flags, output: 'json', auditMode: dir },
+      { extends: 'lighthouse:default', settings: { throttling } },
+    )
+    return { lhr: result!.lhr, index, slowdown: throttling.cpuSlowdownMultiplier }
   } finally {
-    await page.close()
+    rmSync(dir, { recursive: true, force: true })
   }
 }
 
-const server = await buildAndServe()
+const server = process.env.BASE_URL ? { baseURL: process.env.BASE_URL, stop: async () => {} } : await buildAndServe()
 // Measure the gallery as visitors see it once the card previews exist (made in the background after start).
 await waitForDerivedMedia(server.baseURL)
 const [firstPack] = (await (await fetch(`${server.baseURL}/api/packs?limit=1`)).json()) as Array<{ id: string }>
@@ -86,20 +108,19 @@ try {
       const failing = new Map<string, string[]>()
       const hosts: string[] = []
       for (let run = 0; run < RUNS; run++) {
-        let config = desktopConfig
+        let lhr
         if (formFactor === 'mobile') {
-          const index = await hostBenchmarkIndex(browser)
-          const cpuSlowdownMultiplier = Math.max(1, index / PHONE_BENCHMARK_INDEX)
-          hosts.push(`${Math.round(index)} → ${cpuSlowdownMultiplier.toFixed(2)}x`)
-          config = { extends: 'lighthouse:default', settings: { throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier } } }
+          const measured = await mobileRun(server.baseURL + path, debuggingPort)
+          lhr = measured.lhr
+          hosts.push(`${Math.round(measured.index)} → ${measured.slowdown.toFixed(2)}x`)
+        } else {
+          const result = await lighthouse(
+            server.baseURL + path,
+            { port: debuggingPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
+            desktopConfig,
+          )
+          lhr = result!.lhr
         }
-        const result = await lighthouse(
-          server.baseURL + path,
-          { port: debuggingPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
-          config,
-        )
-        const lhr = result!.lhr
-        if (formFactor === 'mobile') hosts[hosts.length - 1] += ` (Lighthouse's own ${Math.round(lhr.environment.benchmarkIndex)})`
         if (lhr.runtimeError)
           failing.set('runtime error', [...(failing.get('runtime error') ?? []), `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`])
         for (const id of CATEGORIES) {
