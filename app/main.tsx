@@ -4,7 +4,7 @@ import './styles.css'
 import { onlineManager } from '@tanstack/react-query'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { SSR_ANSWERS_ELEMENT_ID } from '../contract/ssr'
+import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers } from '../contract/ssr'
 import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './lib/pwa/install-prompt'
@@ -88,11 +88,23 @@ const app = (
   </StrictMode>
 )
 
-// A server-rendered page carries the API answers it was rendered from: the route loads from them and
-// hydrates the markup. The app shell (service worker, other routes) has none and renders from scratch.
-const answers = document.getElementById(SSR_ANSWERS_ELEMENT_ID)
-if (answers?.textContent) {
-  primeApiAnswers(JSON.parse(answers.textContent))
+/**
+ * A server-rendered page carries the API answers it was rendered from: the route loads from them and
+ * hydrates the markup. The app shell (service worker, other routes) has none and renders from scratch, and
+ * so does a page rendered from a personal answer (a pack shared by link) for someone signed in: it was
+ * rendered for a visitor, and its owner sees more (their private remixes in it, edits still queued here).
+ */
+function serverAnswers(): ApiAnswers | undefined {
+  const text = document.getElementById(SSR_ANSWERS_ELEMENT_ID)?.textContent
+  if (!text) return undefined
+  const answers = JSON.parse(text) as ApiAnswers
+  const personal = Object.values(answers).some((answer) => /\bprivate\b/.test(answer.headers['Cache-Control'] ?? ''))
+  return personal && session.getSnapshot().status !== 'signed-out' ? undefined : answers
+}
+
+const answers = serverAnswers()
+if (answers) {
+  primeApiAnswers(answers)
   // Tells the router the markup came from a server render, so it builds the same tree (no outer Suspense).
   router.ssr = { manifest: undefined }
   // Cards far from the screen keep their server HTML until they come near it or someone reaches for them.

@@ -1,6 +1,7 @@
 import type { Browser, ConsoleMessage, Page } from 'playwright-core'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest'
+import { createAccount, signInToken, startSignedIn, uniqueEmail } from './support/accounts'
 import { CHROMIUM_ARGS, launchBrowser, newContext, PHONE } from './support/browser'
 
 const baseURL = inject('baseURL')
@@ -21,6 +22,42 @@ async function gallery() {
     total: Number(res.headers.get('x-total-count')),
     items: (await res.json()) as { _id: string; name: string; gif: string; preview?: { still: string } }[],
   }
+}
+
+interface PackListed {
+  id: string
+  name: string
+}
+interface PackOpened extends PackListed {
+  items: { _id: string; name: string }[]
+}
+
+async function publicPacks() {
+  const res = await fetch(`${baseURL}/api/packs`)
+  return (await res.json()) as PackListed[]
+}
+
+async function firstPack() {
+  const [first] = await publicPacks()
+  return (await (await fetch(`${baseURL}/api/packs/${first!.id}`)).json()) as PackOpened
+}
+
+/** React text as the browser reads it (React puts `<!-- -->` between adjacent texts). */
+const textOf = (html: string) => html.replace(/<!-- -->/g, '')
+
+/** Opens a server-rendered page and waits until the app has hydrated it; answers the errors and API reads seen. */
+async function hydrate(page: Page, path: string) {
+  const problems: string[] = []
+  const apiReads: string[] = []
+  page.on('console', (message: ConsoleMessage) => message.type() === 'error' && problems.push(message.text()))
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url())
+    if (pathname.startsWith('/api/') && !pathname.startsWith('/api/files/')) apiReads.push(request.url())
+  })
+  await page.goto(path)
+  await page.waitForFunction(() => performance.getEntriesByName('app-interactive').length > 0)
+  return { problems, apiReads }
 }
 
 describe('server-rendered public pages', () => {
@@ -180,6 +217,105 @@ describe('server-rendered public pages', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width)
       await page.close()
     }
+    await context.close()
+  })
+
+  it('answers /packs and a pack page with their content already in the HTML', async () => {
+    const packs = await publicPacks()
+    expect(packs.length).toBeGreaterThan(0)
+    const list = await fetch(`${baseURL}/packs`, { headers: { accept: 'text/html' } })
+    expect(list.headers.get('cache-control')).toBe('no-cache')
+    const listHtml = textOf(await list.text())
+    expect(listHtml).toContain('Sticker packs</h1>')
+    expect(listHtml).toContain('<title>Sticker packs · Wumpus Gallery</title>')
+    for (const pack of packs) expect(listHtml).toMatch(new RegExp(`<h2[^>]*>${pack.name}</h2>`))
+    expect(listHtml).toMatch(/<style>[^<]*mantine/)
+
+    const pack = await firstPack()
+    const res = await fetch(`${baseURL}/packs/${pack.id}`, { headers: { accept: 'text/html' } })
+    expect(res.status).toBe(200)
+    const html = textOf(await res.text())
+    expect(html).toMatch(new RegExp(`<h1[^>]*>${pack.name}</h1>`))
+    expect(html).toContain(`<title>${pack.name} · Wumpus Gallery</title>`)
+    // Its link preview, as the app shell for the page had it.
+    expect(html).toMatch(new RegExp(`<meta property="og:title" content="${pack.name}" ?/?>`))
+    expect(html).toContain('Download for your chat app</h2>')
+    for (const item of pack.items) expect(html).toContain(`>${item.name}</h2>`)
+  })
+
+  it('shows /packs and a pack page with JavaScript off', async () => {
+    const pack = await firstPack()
+    const context = await newContext(browser, baseURL, { javaScriptEnabled: false, viewport: PHONE })
+    const page = await context.newPage()
+    await page.goto('/packs')
+    await page.getByRole('heading', { level: 1, name: 'Sticker packs' }).waitFor()
+    await page.getByRole('link', { name: `Open ${pack.name}` }).click()
+    await page.getByRole('heading', { level: 1, name: pack.name }).waitFor()
+    const stickers = page.getByRole('list', { name: `Stickers in ${pack.name}` }).getByRole('heading', { level: 2 })
+    expect(await stickers.allTextContents()).toEqual(pack.items.map((item) => item.name))
+    await context.close()
+  })
+
+  it('hydrates /packs and a pack page without asking the API again and without a hydration error, on a phone and in the dark theme', async () => {
+    const pack = await firstPack()
+    for (const options of [{ viewport: PHONE, isMobile: true, hasTouch: true }, { colorScheme: 'dark' as const }]) {
+      const context = await newContext(browser, baseURL, { serviceWorkers: 'block', ...options })
+      if (options.colorScheme) await context.addInitScript(() => localStorage.setItem('theme', 'dark'))
+      for (const path of ['/packs', `/packs/${pack.id}`]) {
+        const page = await context.newPage()
+        const { problems, apiReads } = await hydrate(page, path)
+        expect(apiReads, `${path}: ${apiReads.join()}`).toEqual([])
+        expect(problems, path).toEqual([])
+        await page.close()
+      }
+      // The hydrated list is the app: opening a pack changes the page without loading a new document.
+      const page = await context.newPage()
+      await hydrate(page, '/packs')
+      await page.evaluate(() => Object.assign(window, { sameDocument: true }))
+      await page.getByRole('link', { name: `Open ${pack.name}` }).click()
+      await page.getByRole('heading', { level: 1, name: pack.name }).waitFor()
+      expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true)
+      await context.close()
+    }
+  })
+
+  it("renders a pack shared by link for anyone with the link, and its owner's own view once signed in; a private one not at all", async () => {
+    const email = uniqueEmail('ssr-pack')
+    await createAccount(email, 'ssr-pack-pass-1', 'Pack Owner', { verified: true })
+    const token = await signInToken(email, 'ssr-pack-pass-1')
+    const { items } = await gallery()
+    const make = async (name: string, visibility: 'link' | 'private') => {
+      const res = await fetch(`${baseURL}/api/me/packs`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name, description: 'Made for the rendering test', wumpusIds: [items[0]!._id], visibility }),
+      })
+      expect(res.status, await res.clone().text()).toBe(201)
+      return ((await res.json()) as PackListed).id
+    }
+    const shared = await make('Shared Rendered Pack', 'link')
+    const kept = await make('Private Rendered Pack', 'private')
+
+    const res = await fetch(`${baseURL}/packs/${shared}`, { headers: { accept: 'text/html' } })
+    // Kept by no shared cache, as its API answer is not.
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    const html = textOf(await res.text())
+    expect(html).toMatch(/<h1[^>]*>Shared Rendered Pack<\/h1>/)
+    expect(html).toContain(`>${items[0]!.name}</h2>`)
+    const hidden = await fetch(`${baseURL}/packs/${kept}`, { headers: { accept: 'text/html' } })
+    expect(hidden.status).toBe(404)
+    expect(await hidden.text()).not.toContain('Private Rendered Pack')
+
+    // Its owner, signed in, gets their own view (Edit) from the same first HTML, without an error.
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block', viewport: PHONE })
+    await startSignedIn(context, token)
+    const page = await context.newPage()
+    const { problems } = await hydrate(page, `/packs/${shared}`)
+    await page.getByRole('link', { name: 'Edit' }).waitFor()
+    await page.getByRole('link', { name: '← My packs' }).waitFor()
+    expect(problems).toEqual([])
+    await page.goto(`/packs/${kept}`)
+    await page.getByRole('heading', { level: 1, name: 'Private Rendered Pack' }).waitFor()
     await context.close()
   })
 

@@ -1,5 +1,6 @@
 import lottie, { type AnimationItem } from 'lottie-web/build/player/lottie_light'
 import { useEffect, useRef, useState } from 'react'
+import { whenIdle } from '../lib/idle-queue'
 import { motionClock } from '../lib/motion-clock'
 
 export interface LottiePlayerProps {
@@ -23,29 +24,35 @@ export default function LottiePlayer({ data, playing, label, onReady, onError }:
   useEffect(() => {
     const element = container.current
     if (!element) return
-    let item: AnimationItem
-    try {
-      // lottie-web writes into the data it is given: a copy keeps the cached answer as the server sent it.
-      item = lottie.loadAnimation({
-        container: element,
-        renderer: 'svg',
-        loop: true,
-        autoplay: false,
-        animationData: structuredClone(data),
+    let item: AnimationItem | undefined
+    // Each player starts in an idle moment of its own (building its SVG is the costly part), not all of a
+    // page's cards in the one task that mounts them: the still shows until then.
+    const cancel = whenIdle(() => {
+      try {
+        // lottie-web writes into the data it is given: a copy keeps the cached answer as the server sent it.
+        item = lottie.loadAnimation({
+          container: element,
+          renderer: 'svg',
+          loop: true,
+          autoplay: false,
+          animationData: structuredClone(data),
+        })
+      } catch {
+        callbacks.current.onError()
+        return
+      }
+      const started = item
+      started.addEventListener('DOMLoaded', () => {
+        setAnimation(started)
+        callbacks.current.onReady()
       })
-    } catch {
-      callbacks.current.onError()
-      return
-    }
-    item.addEventListener('DOMLoaded', () => {
-      setAnimation(item)
-      callbacks.current.onReady()
+      started.addEventListener('error', () => callbacks.current.onError())
+      started.addEventListener('data_failed', () => callbacks.current.onError())
     })
-    item.addEventListener('error', () => callbacks.current.onError())
-    item.addEventListener('data_failed', () => callbacks.current.onError())
     return () => {
+      cancel()
       setAnimation(null)
-      item.destroy()
+      item?.destroy()
     }
   }, [data])
 

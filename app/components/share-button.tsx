@@ -1,19 +1,30 @@
 import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
-import { useState } from 'react'
+import { useState, useSyncExternalStore } from 'react'
 import { StrokeIcon } from './stroke-icon'
 import { canShareNatively, shareOrCopyLink, type ShareData } from '../lib/share'
 
+const noSubscription = () => () => {}
+
 /**
  * Share a page: the device's share sheet (title, text and link) where there is one, else Copy link with
- * a "Link copied" toast. Closing the share sheet says nothing.
+ * a "Link copied" toast. Closing the share sheet says nothing. `url` may be a path from the site's root
+ * (server-rendered pages know no origin): it is made absolute against the page's own.
  */
-export function ShareButton({ title, text, url, ...props }: ShareData & Omit<ButtonProps, 'children'>) {
+export function ShareButton({ title, text, url: given, ...props }: ShareData & Omit<ButtonProps, 'children'>) {
   const [busy, setBusy] = useState(false)
-  const native = canShareNatively({ title, text, url })
+  const absolute = () => new URL(given, window.location.href).href
+  // A server-rendered page (and so the first render in the browser, which hydrates it) says Copy link: the
+  // server cannot tell whether the device has a share sheet.
+  const native = useSyncExternalStore(
+    noSubscription,
+    () => canShareNatively({ title, text, url: absolute() }),
+    () => false,
+  )
 
   async function share() {
     setBusy(true)
+    const url = absolute()
     try {
       const done = await shareOrCopyLink({ title, text, url })
       if (done === 'copied') notifications.show({ color: 'green', message: 'Link copied' })

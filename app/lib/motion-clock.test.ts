@@ -114,4 +114,28 @@ describe('motion clock', () => {
     expect(logged).toHaveBeenCalledWith(new Error('broken sticker'))
     logged.mockRestore()
   })
+
+  it('draws in one frame only the stickers its budget allows, and the others first in the next frame', () => {
+    const browser = handClock()
+    const drawn: string[][] = [[]]
+    // Each drawing costs 3 ms of script: with a 4 ms budget a frame draws two of the four.
+    for (const name of ['wave', 'dance', 'nap', 'jump'])
+      browser.clock.start(() => {
+        drawn.at(-1)!.push(name)
+        browser.advance(3)
+        return 0
+      })
+    browser.frame(2)
+    drawn.push([])
+    browser.advance(100)
+    browser.frame(2)
+    drawn.push([])
+    browser.advance(100)
+    browser.frame(2)
+    expect(drawn).toEqual([
+      ['wave', 'dance'],
+      ['nap', 'jump'],
+      ['wave', 'dance'],
+    ])
+  })
 })

@@ -4,7 +4,7 @@
 export interface ShareData {
   title: string
   text: string
-  /** Absolute URL of the page. */
+  /** URL of the page (absolute; ShareButton also takes one from the site's root). */
   url: string
 }
 

@@ -12,7 +12,7 @@ import { clientConfigRoutes } from './routes/client-config'
 import { favouriteRoutes } from './routes/favourites'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
-import { packRoutes } from './routes/packs'
+import { packRoutes, visitorPackAnswers } from './routes/packs'
 import { remixRoutes } from './routes/remixes'
 import type { RouteDeps } from './routes/route-deps'
 import { sessionRoutes } from './routes/sessions'
@@ -56,7 +56,8 @@ export function createApp(deps: RouteDeps): Koa {
       staticDir: config.staticDir,
       ssrDir: config.ssrDir,
       limits: deps.limits,
-      lists: { gallery: deps.galleryPages, tags: deps.tagLists, emoji: deps.emojiLists },
+      lists: { gallery: deps.galleryPages, tags: deps.tagLists, emoji: deps.emojiLists, packs: visitorPackAnswers(deps) },
+      publicUrl: config.publicUrl,
     }),
   )
   app.use(linkPreviewPages({ store: deps.store, staticDir: config.staticDir, publicUrl: config.publicUrl }))

@@ -63,8 +63,8 @@ async function openPack(store: Store, rawId: string | undefined): Promise<PackRe
   return pack?.visibility === 'private' ? undefined : pack
 }
 
-/** A pack's name, description and its cover's still PNG. */
-async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
+/** A pack's name, description and its cover's still PNG (server-rendered pack pages carry it too). */
+export async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const pack = await openPack(store, rawId)
   if (!pack) return undefined
   const found = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined

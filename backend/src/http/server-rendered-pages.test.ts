@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
+import { packListPath } from '../../../contract/api-paths'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
 import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
 import { RATE_LIMITS } from './rate-limit'
@@ -41,8 +42,8 @@ beforeAll(async () => {
   writeFileSync(path.join(built, 'ssr', 'entry-server.js'), RENDERER)
   globalThis.ssrCalls = []
   server = await startTestServer({ STATIC_DIR: path.join(built, 'static'), SSR_DIR: path.join(built, 'ssr') })
-  // Both pages are rendered as the server starts.
-  await vi.waitFor(() => expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/', '/about']))
+  // The pages without an id are rendered as the server starts.
+  await vi.waitFor(() => expect(globalThis.ssrCalls.map((call) => call.url)).toEqual(['/', '/about', '/packs']))
 })
 afterAll(async () => {
   await server.close()
@@ -212,6 +213,73 @@ describe('server-rendered public pages', () => {
     expect(html).toContain('<h1>Page /about</h1>')
     expect(html).toContain('<title>Title of /about</title>')
     expect(answersIn(html)).toEqual({})
+  })
+
+  it('renders /packs and a pack anyone may open with their API answers as a visitor gets them, and the pack as last edited', async () => {
+    const wumpus = await addWumpus(server.store, { name: 'Packed Wumpus' })
+    const pack = await server.store.packs.insert({
+      name: 'Rendered Pack',
+      description: 'For the page test',
+      wumpusIds: [wumpus._id],
+      createdBy: 'admin@example.com',
+    })
+    const list = await page('/packs')
+    expect(list.headers.get('cache-control')).toBe('no-cache')
+    const listAnswers = answersIn(await list.text())
+    // The path the app asks for (contract/api-paths.ts), as the API answers it.
+    expect(Object.keys(listAnswers)).toEqual([packListPath()])
+    const api = await fetch(server.url + packListPath())
+    expect(listAnswers[packListPath()]!.body).toBe(await api.text())
+    expect(listAnswers[packListPath()]!.headers['X-Total-Count']).toBe(api.headers.get('x-total-count'))
+
+    const opened = await page(`/packs/${pack.id}`)
+    expect(opened.status).toBe(200)
+    expect(opened.headers.get('cache-control')).toBe('no-cache')
+    const html = await opened.text()
+    expect(html).toContain(`<h1>Page /packs/${pack.id}</h1>`)
+    expect(answersIn(html)[`/api/packs/${pack.id}`]!.body).toBe(await (await fetch(`${server.url}/api/packs/${pack.id}`)).text())
+    // Its link preview, as the app shell for the page has it without a server build.
+    expect(html).toMatch(/<meta property="og:title" content="Rendered Pack" ?\/?>/)
+    expect(html).toContain('<title>Rendered Pack · Wumpus Gallery</title>')
+    expect(html).toMatch(new RegExp(`<meta property="og:url" content="${server.url}/packs/${pack.id}" ?/?>`))
+    const etag = opened.headers.get('etag')!
+    expect((await page(`/packs/${pack.id}`, { 'if-none-match': etag })).status).toBe(304)
+
+    // A pack's edit does not move the gallery's revision: the page follows the pack itself.
+    await server.store.packs.update(pack.id, { name: 'Renamed Pack' })
+    const renamed = await page(`/packs/${pack.id}`, { 'if-none-match': etag })
+    expect(renamed.status).toBe(200)
+    expect(JSON.parse(answersIn(await renamed.text())[`/api/packs/${pack.id}`]!.body).name).toBe('Renamed Pack')
+  })
+
+  it('renders a pack shared by link for anyone (kept by no shared cache), never a private one or an unknown id', async () => {
+    const wumpus = await addWumpus(server.store, { name: 'Personal Wumpus' })
+    const personal = (visibility: 'link' | 'private') =>
+      server.store.packs.insert({
+        name: `A ${visibility} pack`,
+        description: '',
+        wumpusIds: [wumpus._id],
+        createdBy: 'owner@example.com',
+        visibility,
+      })
+    const shared = await personal('link')
+    const res = await page(`/packs/${shared.id}`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('private, no-store')
+    expect(answersIn(await res.text())[`/api/packs/${shared.id}`]!.headers['Cache-Control']).toBe('private, no-store')
+
+    const kept = await personal('private')
+    globalThis.ssrCalls = []
+    for (const p of [`/packs/${kept.id}`, '/packs/0123456789abcdef01234567', '/packs/not-an-id']) {
+      const shell = await page(p)
+      // The app shell (the link previews answer these pages with 404), never rendered.
+      expect(shell.status, p).toBe(404)
+      const body = await shell.text()
+      expect(body).not.toContain('A private pack')
+      expect(body).toContain('<div id="root"></div>')
+    }
+    expect(await (await page(`/packs/${shared.id}?from=chat`)).text()).toContain('<div id="root"></div>')
+    expect(globalThis.ssrCalls).toEqual([])
   })
 
   it('serves the app shell when rendering fails, for other pages, and for pages with a query string', async () => {

@@ -1,12 +1,13 @@
+import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import Beasties from 'beasties'
 import type { Context, Middleware } from 'koa'
-import { emojiListPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
+import { emojiListPath, packListPath, packPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
 import { GALLERY_SEARCH_KEYS, galleryFilterFromPageQuery } from '../../../contract/gallery-search'
-import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
-import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
+import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS, ID_PATTERN } from '../../../contract/limits'
+import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswer, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { HttpError } from './http-error'
 import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
@@ -16,6 +17,8 @@ import type { Store } from '../store/port'
 import { matchesEtag } from './etag'
 import type { RateLimits } from './rate-limit'
 import { scriptHashes, withScriptHashes } from './static-app'
+import { withLinkPreview, type LinkPreview } from './link-preview'
+import { packPreview } from './link-preview-pages'
 
 export interface ServerRenderedPagesOptions {
   store: Store
@@ -26,53 +29,101 @@ export interface ServerRenderedPagesOptions {
   ssrDir: string
   /** A search in the page URL counts against the API's search limit. */
   limits: RateLimits
-  /** The API's cached lists, whose answers the pages hold. */
+  /** The API's cached lists and the pack pages' reads, whose answers the pages hold. */
   lists: ListCaches
+  /** The public origin for link previews' absolute URLs; unset: the request's own. */
+  publicUrl?: string
 }
 
-/** The cached API lists a page is made of: the same caches the API answers from. */
+/** The API reads a page is made of: the same caches and answers the API answers from. */
 export interface ListCaches {
   gallery: GalleryPages
   tags: CountedLists
   emoji: CountedLists
+  packs: PackAnswers
 }
 
-/** The public pages rendered on the server, with the API reads each one makes while it loads. */
-const PAGES: Record<string, (lists: ListCaches, search: GalleryListFilter) => Promise<ApiAnswers>> = {
-  '/': async (lists, search) => {
-    const list = wumpusListPath(search)
-    const [listPath, listQuery = ''] = list.split('?')
-    const tags = tagListPath(HOME_TAG_CHIPS)
-    const emoji = emojiListPath(HOME_EMOJI_CHIPS)
-    const [listPage, tagPage, emojiPage] = await Promise.all([
-      lists.gallery.page(listPath!, listQuery),
-      lists.tags.page(tags.split('?')[1]!),
-      lists.emoji.page(emoji.split('?')[1]!),
-    ])
-    return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage), [emoji]: jsonAnswer(emojiPage) }
-  },
-  '/about': async () => ({}),
+/** The pack pages' API reads as a signed-out visitor makes them (routes/packs.ts answers them). */
+export interface PackAnswers {
+  /** GET /api/packs (its first page). */
+  list(): Promise<ApiAnswer>
+  /** GET /api/packs/{id}; undefined when a visitor cannot open it (unknown, or private to its owner). */
+  detail(id: string): Promise<ApiAnswer | undefined>
 }
 
 interface PageRequest {
-  /** The cache key: the page and what it searches. */
+  /** Which page (a key of PAGES). */
+  page: string
+  /** The cache key: the page and what it searches or shows. */
   key: string
   /** Path and query as the browser has them (the app's router reads them, on the server as in the browser). */
   url: string
   search: GalleryListFilter
+  /** The pack a pack's page shows. */
+  id?: string
 }
+
+interface PublicPage {
+  /** The API reads the page makes while it loads; undefined: nothing a visitor may see (the app shell is served). */
+  answers: (lists: ListCaches, request: PageRequest) => Promise<ApiAnswers | undefined>
+  /**
+   * The page follows answers that change without the gallery's revision moving (pack edits): they are read
+   * for every request and the page is kept by what they hold, so a page never shows an older pack.
+   */
+  keyedByAnswers?: boolean
+  /** Its link preview (what chat apps show for a shared link), for the page's origin. */
+  preview?: (store: Store, request: PageRequest, origin: string) => Promise<LinkPreview | undefined>
+}
+
+/** The public pages rendered on the server, with the API reads each one makes while it loads. */
+const PAGES: Record<string, PublicPage> = {
+  '/': {
+    answers: async (lists, { search }) => {
+      const list = wumpusListPath(search)
+      const [listPath, listQuery = ''] = list.split('?')
+      const tags = tagListPath(HOME_TAG_CHIPS)
+      const emoji = emojiListPath(HOME_EMOJI_CHIPS)
+      const [listPage, tagPage, emojiPage] = await Promise.all([
+        lists.gallery.page(listPath!, listQuery),
+        lists.tags.page(tags.split('?')[1]!),
+        lists.emoji.page(emoji.split('?')[1]!),
+      ])
+      return { [list]: jsonAnswer(listPage), [tags]: jsonAnswer(tagPage), [emoji]: jsonAnswer(emojiPage) }
+    },
+  },
+  '/about': { answers: async () => ({}) },
+  '/packs': {
+    answers: async (lists) => ({ [packListPath()]: await lists.packs.list() }),
+    keyedByAnswers: true,
+  },
+  '/packs/$id': {
+    answers: async (lists, { id }) => {
+      const pack = await lists.packs.detail(id!)
+      return pack && { [packPath(id!)]: pack }
+    },
+    keyedByAnswers: true,
+    preview: (store, { id }, origin) => packPreview(store, [id!], origin),
+  },
+}
+
+const PACK_PAGE = /^\/packs\/([^/]+)$/
 
 /**
  * The rendered page for a request, or undefined for the app shell. The home page is rendered for a gallery
  * search in its URL too (/?q=moon: its search form sends that without JavaScript); other query strings get the shell.
  */
 function pageRequest(pathname: string, querystring: string): PageRequest | undefined {
+  const id = PACK_PAGE.exec(pathname)?.[1]
+  if (id !== undefined) {
+    // A malformed id is the app's not-found page, rendered in the browser (answered 404 by the link previews).
+    return ID_PATTERN.test(id) && !querystring ? { page: '/packs/$id', key: pathname, url: pathname, search: {}, id } : undefined
+  }
   if (!PAGES[pathname]) return undefined
-  if (!querystring) return { key: pathname, url: pathname, search: {} }
+  if (!querystring) return { page: pathname, key: pathname, url: pathname, search: {} }
   if (pathname !== '/' || [...new URLSearchParams(querystring).keys()].some((key) => !GALLERY_SEARCH_KEYS.includes(key))) return undefined
   const search = galleryFilterFromPageQuery(querystring)
   const searched = Object.values(search).some((value) => value !== undefined)
-  return { key: searched ? `/?${wumpusListPath(search).split('?')[1]}` : '/', url: `/?${querystring}`, search }
+  return { page: '/', key: searched ? `/?${wumpusListPath(search).split('?')[1]}` : '/', url: `/?${querystring}`, search }
 }
 
 const jsonAnswer = (page: CachedPage) => ({
@@ -81,13 +132,24 @@ const jsonAnswer = (page: CachedPage) => ({
   body: page.body,
 })
 
+const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url')
+
 /**
- * Answers page navigations to `/` and `/about` with HTML that already holds the page (same React
+ * Answers page navigations to `/`, `/about`, `/packs` and a pack's page (public, or shared by link) with HTML that already holds the page (same React
  * components as the browser), its API answers for hydration, and the CSS the first paint needs inlined
- * (the full stylesheet loads without blocking). Pages are cached until the gallery changes, with ETags.
+ * (the full stylesheet loads without blocking), and a pack's link preview. Pages are cached until the gallery
+ * changes (pack pages: while their answers are the same), with ETags.
  * Without a server build (or if rendering fails) the static app shell is served as before.
  */
-export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, lists }: ServerRenderedPagesOptions): Middleware {
+export function serverRenderedPages({
+  store,
+  logger,
+  staticDir,
+  ssrDir,
+  limits,
+  lists,
+  publicUrl,
+}: ServerRenderedPagesOptions): Middleware {
   const entry = path.join(ssrDir, 'entry-server.js')
   const templateFile = path.join(staticDir, 'index.html')
   // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
@@ -132,22 +194,35 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
     })())
 
   /**
-   * Renders a page into the cache (null when there is no server build or rendering failed), or says where the
-   * app's router sends this URL (not cached: the URL it names is rendered and cached when asked).
+   * The page from the cache or rendered into it (null when there is no server build, rendering failed or the
+   * page shows a visitor nothing), or where the app's router sends this URL (not cached: the URL it names is
+   * rendered and cached when asked).
    */
-  async function render({ key, url, search }: PageRequest): Promise<CachedPage | { redirect: string } | null> {
+  async function render(request: PageRequest, origin: string): Promise<CachedPage | { redirect: string } | null> {
     const app = await load()
     if (!app) return null
+    const page = PAGES[request.page]!
+    if (!page.keyedByAnswers) {
+      const cached = cache.get(request.key)
+      if (cached) return cached
+    }
     const revision = cache.revision()
-    const pathname = url.split('?')[0]!
     try {
-      const answers = await PAGES[pathname]!(lists, search)
-      const { html, head, title, redirect } = await app.renderPage({ url, answers })
+      const answers = await page.answers(lists, request)
+      if (!answers) return null
+      const preview = await page.preview?.(store, request, origin)
+      const key = page.keyedByAnswers ? `${request.key} ${sha1(JSON.stringify([answers, preview ?? null]))}` : request.key
+      const cached = page.keyedByAnswers && cache.get(key)
+      if (cached) return cached
+      const { html, head, title, redirect } = await app.renderPage({ url: request.url, answers })
       if (redirect !== undefined) return { redirect }
-      const document = await beasties.process(fillTemplate(app.template, { html, head, title, answers }))
-      return cache.set(key, revision, document, {})
+      const filled = fillTemplate(app.template, { html, head, title, answers })
+      const document = await beasties.process(preview ? (withLinkPreview(filled, preview) ?? filled) : filled)
+      // A personal pack (shared by link) is kept by no shared cache, as its API answer is not.
+      const personal = Object.values(answers).some((answer) => /\bprivate\b/.test(answer.headers['Cache-Control'] ?? ''))
+      return cache.set(key, revision, document, { 'Cache-Control': personal ? 'private, no-store' : 'no-cache' })
     } catch (error) {
-      logger.error('server rendering failed: serving the app shell', { path: url, error: String(error) })
+      logger.error('server rendering failed: serving the app shell', { path: request.url, error: String(error) })
       return null
     }
   }
@@ -165,14 +240,15 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
 
   // The first visitor should not wait for the module to load and the pages to render.
   void (async () => {
-    for (const pathname of Object.keys(PAGES)) await render(pageRequest(pathname, '')!)
+    for (const pathname of Object.keys(PAGES).filter((key) => !key.includes('$'))) await render(pageRequest(pathname, '')!, publicUrl ?? '')
   })()
 
   return async (ctx, next) => {
     const request = pageRequest(ctx.path, ctx.querystring)
     if (!request || (ctx.method !== 'GET' && ctx.method !== 'HEAD') || !ctx.accepts('html')) return next()
     if (request.search.q !== undefined && !(await withinSearchLimit(ctx))) return next()
-    const page = cache.get(request.key) ?? (await render(request))
+    // (Behind a trusted proxy, protocol and host are the forwarded ones.)
+    const page = await render(request, publicUrl ?? `${ctx.protocol}://${ctx.host}`)
     if (!page) return next()
     if ('redirect' in page) {
       // Only to a path of this site (the router answers one: its own tidied URL).
@@ -182,7 +258,7 @@ export function serverRenderedPages({ store, logger, staticDir, ssrDir, limits, 
       return
     }
     ctx.type = 'text/html; charset=utf-8'
-    ctx.set('Cache-Control', 'no-cache')
+    ctx.set('Cache-Control', page.headers['Cache-Control'] ?? 'no-cache')
     // Only the template's own inline scripts (a page is only ever rendered from a loaded template).
     const allowed = (await load())?.scriptHashes ?? []
     ctx.set('Content-Security-Policy', withScriptHashes(ctx.response.get('Content-Security-Policy'), allowed))

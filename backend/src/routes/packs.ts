@@ -1,4 +1,5 @@
 import Router from '@koa/router'
+import type { z } from 'zod'
 import type { Context } from 'koa'
 import { myPackListPath, packListPath } from '../../../contract/api-paths'
 import {
@@ -11,16 +12,72 @@ import {
   type PackVisibility,
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
+import type { ApiAnswer } from '../../../contract/ssr'
 import type { RouteDeps } from './route-deps'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
-import type { Actor } from '../domain/viewer'
+import type { Actor, Viewer } from '../domain/viewer'
 import { addressKey } from '../http/client-address'
 import { HttpError } from '../http/http-error'
 import { makerEmailAlwaysShown } from '../http/mappers/wumpus'
 import { toApiPack, toApiPackDetail, toApiUpdatedPack } from '../http/mappers/pack'
-import { setPageHeaders } from '../http/page-headers'
+import { pageHeaders, setPageHeaders } from '../http/page-headers'
 import { sendTimeout } from '../http/node-server'
 import { contentDisposition } from '../http/content-disposition'
+import { DomainError } from '../domain/errors'
+import type { PackAnswers } from '../http/server-rendered-pages'
+
+/** A JSON answer before it is serialized: its headers (besides Content-Type) and body. */
+interface JsonAnswer {
+  headers: Record<string, string>
+  body: unknown
+}
+
+type PackDeps = Pick<RouteDeps, 'packs' | 'fileKeys' | 'makers'>
+
+/** GET /api/packs: a page of the public packs. */
+async function packListAnswer({ packs, fileKeys }: PackDeps, query: z.infer<typeof packListQuerySchema>): Promise<JsonAnswer> {
+  const page = await packs.list(query)
+  return {
+    headers: { ...pageHeaders(page, (cursor) => packListPath({ limit: query.limit, cursor })), 'Cache-Control': 'no-cache' },
+    body: page.items.map((view) => toApiPack(view, fileKeys)),
+  }
+}
+
+/**
+ * GET /api/packs/{id}: public packs are revalidated by any cache; personal ones (what a link opens, what an
+ * owner sees) are stored by none.
+ */
+async function packDetailAnswer({ packs, fileKeys, makers }: PackDeps, id: string, viewer: Viewer): Promise<JsonAnswer> {
+  const view = await packs.detail(id, viewer)
+  return {
+    headers: { 'Cache-Control': view.pack.visibility === 'public' ? 'no-cache' : 'private, no-store' },
+    body: toApiPackDetail(view, fileKeys, await makers.emailShown(viewer, [view.cover, ...view.items])),
+  }
+}
+
+const asApiAnswer = ({ headers, body }: JsonAnswer): ApiAnswer => ({
+  status: 200,
+  headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+})
+
+/**
+ * The pack pages' API reads as a signed-out visitor makes them, for the server-rendered /packs and
+ * /packs/{id}: the same answers as the routes below give. A pack a visitor cannot open is undefined.
+ */
+export function visitorPackAnswers(deps: PackDeps): PackAnswers {
+  return {
+    list: async () => asApiAnswer(await packListAnswer(deps, packListQuerySchema.parse({}))),
+    detail: async (id) => {
+      try {
+        return asApiAnswer(await packDetailAnswer(deps, id, undefined))
+      } catch (error) {
+        if (error instanceof DomainError && error.kind === 'not-found') return undefined
+        throw error
+      }
+    },
+  }
+}
 
 /**
  * Sticker packs (services/packs.ts has the rules): anyone lists the public ones; anyone opens a public or
@@ -41,16 +98,14 @@ export function packRoutes(deps: RouteDeps): Router {
     sessionOf(ctx)
     return (await viewerOf(ctx, deps.accounts))!
   }
-  /** Public packs are revalidated by any cache; personal ones (what a link opens, what an owner sees) are stored by none. */
+  /** Public packs are revalidated by any cache; personal ones are stored by none. */
   const cacheFor = (ctx: Context, visibility: PackVisibility, publicValue: string) =>
     ctx.set('Cache-Control', visibility === 'public' ? publicValue : 'private, no-store')
 
   router.get('/packs', async (ctx) => {
-    const query = packListQuerySchema.parse(ctx.query)
-    const page = await packs.list(query)
-    setPageHeaders(ctx, page, (cursor) => packListPath({ limit: query.limit, cursor }))
-    ctx.set('Cache-Control', 'no-cache')
-    ctx.body = page.items.map((view) => toApiPack(view, fileKeys))
+    const { headers, body } = await packListAnswer(deps, packListQuerySchema.parse(ctx.query))
+    ctx.set(headers)
+    ctx.body = body
   })
 
   router.get('/me/packs', session, async (ctx) => {
@@ -70,10 +125,9 @@ export function packRoutes(deps: RouteDeps): Router {
   })
 
   router.get('/packs/:id', maybeSession, costly, async (ctx) => {
-    const viewer = await viewerOf(ctx, deps.accounts)
-    const view = await packs.detail(ctx.params.id!, viewer)
-    cacheFor(ctx, view.pack.visibility, 'no-cache')
-    ctx.body = toApiPackDetail(view, fileKeys, await deps.makers.emailShown(viewer, [view.cover, ...view.items]))
+    const { headers, body } = await packDetailAnswer(deps, ctx.params.id!, await viewerOf(ctx, deps.accounts))
+    ctx.set(headers)
+    ctx.body = body
   })
 
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {

@@ -50,11 +50,7 @@ export function PackPage({ id }: { id: string }) {
             </ButtonLink>
           )}
           {pack.visibility !== 'private' && (
-            <ShareButton
-              title={pack.name}
-              text={pack.description || stickerCount(pack.items.length)}
-              url={new URL(`/packs/${pack.id}`, window.location.origin).href}
-            />
+            <ShareButton title={pack.name} text={pack.description || stickerCount(pack.items.length)} url={`/packs/${pack.id}`} />
           )}
           <SavePackOfflineButton pack={pack} />
         </Group>
