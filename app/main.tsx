@@ -4,7 +4,7 @@ import './styles.css'
 import { onlineManager } from '@tanstack/react-query'
 import { startTransition, StrictMode } from 'react'
 import { createRoot, hydrateRoot } from 'react-dom/client'
-import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers } from '../contract/ssr'
+import { holdsPersonalAnswer, SSR_ANSWERS_ELEMENT_ID, type ApiAnswers } from '../contract/ssr'
 import { App } from './app'
 import { loadShellPieces } from './components/shell-pieces'
 import { captureInstallPrompt } from './lib/pwa/install-prompt'
@@ -98,8 +98,7 @@ function serverAnswers(): ApiAnswers | undefined {
   const text = document.getElementById(SSR_ANSWERS_ELEMENT_ID)?.textContent
   if (!text) return undefined
   const answers = JSON.parse(text) as ApiAnswers
-  const personal = Object.values(answers).some((answer) => /\bprivate\b/.test(answer.headers['Cache-Control'] ?? ''))
-  return personal && session.getSnapshot().status !== 'signed-out' ? undefined : answers
+  return holdsPersonalAnswer(answers) && session.getSnapshot().status !== 'signed-out' ? undefined : answers
 }
 
 const answers = serverAnswers()

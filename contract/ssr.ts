@@ -16,6 +16,11 @@ export interface ApiAnswer {
 /** API answers by request path and query, e.g. `/api/wumpuses?limit=24`. */
 export type ApiAnswers = Record<string, ApiAnswer>
 
+/** Some answer is personal (`Cache-Control: private`, a pack shared by link): no shared cache keeps the page. */
+export function holdsPersonalAnswer(answers: ApiAnswers): boolean {
+  return Object.values(answers).some((answer) => /\bprivate\b/.test(answer.headers['Cache-Control'] ?? ''))
+}
+
 export interface SsrRequest {
   /** Path and query of the page, e.g. `/` or `/about`. */
   url: string

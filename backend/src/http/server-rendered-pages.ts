@@ -7,7 +7,14 @@ import type { Context, Middleware } from 'koa'
 import { emojiListPath, packListPath, packPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
 import { GALLERY_SEARCH_KEYS, galleryFilterFromPageQuery } from '../../../contract/gallery-search'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS, ID_PATTERN } from '../../../contract/limits'
-import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswer, type ApiAnswers, type RenderPage, type SsrPage } from '../../../contract/ssr'
+import {
+  holdsPersonalAnswer,
+  SSR_ANSWERS_ELEMENT_ID,
+  type ApiAnswer,
+  type ApiAnswers,
+  type RenderPage,
+  type SsrPage,
+} from '../../../contract/ssr'
 import type { Logger } from '../logger'
 import { HttpError } from './http-error'
 import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
@@ -219,8 +226,7 @@ export function serverRenderedPages({
       const filled = fillTemplate(app.template, { html, head, title, answers })
       const document = await beasties.process(preview ? (withLinkPreview(filled, preview) ?? filled) : filled)
       // A personal pack (shared by link) is kept by no shared cache, as its API answer is not.
-      const personal = Object.values(answers).some((answer) => /\bprivate\b/.test(answer.headers['Cache-Control'] ?? ''))
-      return cache.set(key, revision, document, { 'Cache-Control': personal ? 'private, no-store' : 'no-cache' })
+      return cache.set(key, revision, document, { 'Cache-Control': holdsPersonalAnswer(answers) ? 'private, no-store' : 'no-cache' })
     } catch (error) {
       logger.error('server rendering failed: serving the app shell', { path: request.url, error: String(error) })
       return null
