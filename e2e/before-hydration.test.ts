@@ -3,6 +3,7 @@
 // buttons are replayed. The app's scripts are held back until the test lets them through.
 import type { ConsoleMessage, Page } from 'playwright-core'
 import { describe, expect, inject, it } from 'vitest'
+import { expectToast } from './support/accounts'
 import { appRunning, newContext, PHONE, browserForTests } from './support/browser'
 
 const baseURL = inject('baseURL')
@@ -143,5 +144,28 @@ describe('the home page before its scripts have run', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(`${expected.total} wumpus animation in 3 format`)
     expect(await searchBox(page).inputValue()).toBe(WORD)
     expect(await page.title()).toBe(`“${WORD}” · Wumpus Gallery`)
+  })
+})
+
+describe('a pack page before its scripts have run', () => {
+  it('copies the link tapped before the app ran, once it runs', async () => {
+    const [pack] = (await (await fetch(`${baseURL}/api/packs?limit=1`)).json()) as { id: string; name: string }[]
+    const page = await phone({ permissions: ['clipboard-read', 'clipboard-write'] })
+    const problems = problemsOf(page)
+    const scripts = await holdAppScripts(page)
+    await page.goto(`/packs/${pack!.id}`, { waitUntil: 'domcontentloaded' })
+    await page.getByRole('heading', { level: 1, name: pack!.name }).waitFor()
+    await expect.poll(() => scripts.asked()).toBe(true)
+
+    const copy = page.getByRole('button', { name: 'Copy link' })
+    await copy.tap()
+    expect(await copy.getAttribute('aria-busy')).toBe('true')
+    expect(await hydrated(page)).toBe(false)
+
+    scripts.release()
+    await expectToast(page, 'Link copied')
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${baseURL}/packs/${pack!.id}`)
+    expect(await copy.getAttribute('aria-busy')).toBeNull()
+    expect(problems).toEqual([])
   })
 })

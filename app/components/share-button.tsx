@@ -2,6 +2,7 @@ import { Button, type ButtonProps } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useState, useSyncExternalStore } from 'react'
 import { StrokeIcon } from './stroke-icon'
+import { useEarlyAction } from '../lib/early-actions'
 import { canShareNatively, shareOrCopyLink, type ShareData } from '../lib/share'
 
 const noSubscription = () => () => {}
@@ -35,8 +36,20 @@ export function ShareButton({ title, text, url: given, ...props }: ShareData & O
     }
   }
 
+  // A tap on the server-rendered page before the app ran is replayed once it has (one Share button a page).
+  useEarlyAction('share', () => void share())
+
   return (
-    <Button variant="light" loading={busy} onClick={() => void share()} leftSection={<ShareIcon />} {...props}>
+    <Button
+      variant="light"
+      loading={busy}
+      onClick={() => void share()}
+      leftSection={<ShareIcon />}
+      data-early-action="share"
+      // index.html's early tap script may have set aria-busy on the server-rendered button.
+      suppressHydrationWarning
+      {...props}
+    >
       {native ? 'Share' : 'Copy link'}
     </Button>
   )
