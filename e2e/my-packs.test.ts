@@ -87,7 +87,7 @@ describe('my packs', () => {
     const card = other.getByRole('list', { name: 'My packs' }).getByRole('listitem', { name: renamed })
     await card.waitFor()
     expect(await card.textContent()).toContain('3 stickers')
-    await card.getByRole('link', { name: `Open ${renamed}` }).click()
+    await card.getByRole('link', { name: `Open pack: ${renamed}` }).click()
     await other.getByRole('heading', { level: 1, name: renamed }).waitFor()
     await other.goto('/dashboard/favourites')
     await other.getByRole('heading', { level: 1, name: 'Favourites' }).waitFor()

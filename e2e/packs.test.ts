@@ -38,7 +38,7 @@ describe('packs', () => {
     const visitorContext = await context({ viewport: PHONE })
     const page = await visitorContext.newPage()
     await page.goto('/packs')
-    await page.getByRole('link', { name: `Open ${name}` }).click()
+    await page.getByRole('link', { name: `Open pack: ${name}` }).click()
     await page.getByRole('heading', { level: 1, name }).waitFor()
     const stickers = page.getByRole('list', { name: `Stickers in ${name}` }).getByRole('heading', { level: 2 })
     expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])

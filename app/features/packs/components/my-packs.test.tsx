@@ -39,7 +39,7 @@ describe('My packs', () => {
     expect(night).toHaveTextContent('3 stickers')
     expect(night).toHaveTextContent('Shared by link')
     expect(within(night).getByRole('img')).toBeInTheDocument()
-    expect(within(night).getByRole('link', { name: 'Open Night pack' })).toHaveAttribute('href', `/packs/${makePack(1).id}`)
+    expect(within(night).getByRole('link', { name: 'Open pack: Night pack' })).toHaveAttribute('href', `/packs/${makePack(1).id}`)
     expect(within(night).getByRole('link', { name: 'Edit Night pack' })).toHaveAttribute('href', `/dashboard/my-packs/${makePack(1).id}`)
     const work = within(list).getByRole('listitem', { name: 'Work pack' })
     expect(work).toHaveTextContent('1 sticker')

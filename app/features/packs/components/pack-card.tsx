@@ -34,7 +34,7 @@ export function PackCard({ pack, eager = false, actions }: { pack: Pack; eager?:
         </Text>
       </Stack>
       <Group gap="xs" mt="sm" wrap="nowrap">
-        <ButtonLink to="/packs/$id" params={{ id: pack.id }} aria-label={`Open ${pack.name}`} style={{ flex: 1 }}>
+        <ButtonLink to="/packs/$id" params={{ id: pack.id }} aria-label={`Open pack: ${pack.name}`} style={{ flex: 1 }}>
           Open pack
         </ButtonLink>
         {actions}
