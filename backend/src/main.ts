@@ -6,7 +6,7 @@ import { createApp } from './app'
 import { createRouteDeps } from './composition'
 import { createStore } from './store/create-store'
 import { StoreUnavailableError } from './store/port'
-import { DataDirInUseError } from './store/sqlite/database'
+import { DatabaseNewerError, DataDirInUseError } from './store/sqlite/database'
 import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render/render-pool'
 import { startOrphanSweeper } from './orphan-files'
@@ -31,8 +31,8 @@ async function main() {
   try {
     store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
   } catch (error) {
-    // A folder in use or not writable, a database out of reach: said in one line, no stack.
-    if (error instanceof DataDirInUseError || error instanceof StoreUnavailableError) {
+    // A folder in use or not writable, a database out of reach or newer than this code: said in one line, no stack.
+    if (error instanceof DataDirInUseError || error instanceof DatabaseNewerError || error instanceof StoreUnavailableError) {
       console.error(error.message)
       process.exit(1)
     }

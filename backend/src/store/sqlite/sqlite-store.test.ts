@@ -5,11 +5,14 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
-import { Database, DataDirInUseError, DATABASE_FILE } from './database'
+import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
+
+/** Undoes migration 9 (pack members by pack) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_PACK_MEMBERS_BY_PACK = 'DROP INDEX pack_members_by_pack'
 
 /** Undoes migration 7 (remixes) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_REMIXES = `
@@ -113,6 +116,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
     db.exec(BEFORE_COLOUR_SLOTS)
     db.exec(BEFORE_REMIXES)
     db.exec(BEFORE_PERSONAL_PACKS)
@@ -224,7 +228,8 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+    db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       db.exec(
@@ -264,7 +269,8 @@ describe('sqlite store upgrades to personal packs', () => {
       await store.close()
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+    db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       // Made a minute ago, changed 5 s later.
@@ -311,7 +317,8 @@ describe('sqlite store upgrades to remixes', () => {
       await store.close()
       // The database as version 6 (personal packs) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+    db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.pragma('user_version = 6')
       db.close()
@@ -348,7 +355,8 @@ describe('sqlite store upgrades to colour slots', () => {
       await store.close()
       // The database as version 7 (remixes) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
-      db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+    db.exec(BEFORE_COLOUR_SLOTS)
       db.pragma('user_version = 7')
       db.close()
 
@@ -364,7 +372,67 @@ describe('sqlite store upgrades to colour slots', () => {
   })
 })
 
+describe('sqlite store indexes', () => {
+  it("replaces a pack's members through the index by pack, also on a database upgraded to it", async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      await store.close()
+      const plan = () => {
+        const db = new Database(path.join(dataDir, DATABASE_FILE))
+        try {
+          return (db.prepare('EXPLAIN QUERY PLAN DELETE FROM pack_members WHERE pack_id = ?').all('p') as { detail: string }[])
+            .map((row) => row.detail)
+            .join('; ')
+        } finally {
+          db.close()
+        }
+      }
+      expect(plan()).toMatch(/USING (COVERING )?INDEX pack_members_by_pack/)
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+      db.pragma('user_version = 8')
+      db.close()
+      expect(plan()).toMatch(/^SCAN pack_members/)
+      store = await openSqliteStore({ dataDir })
+      await store.close()
+      expect(plan()).toMatch(/USING (COVERING )?INDEX pack_members_by_pack/)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('sqlite store when the folder cannot be opened', () => {
+  it('refuses a database upgraded by a newer version, and leaves it as it was', async () => {
+    const dataDir = await tempDir()
+    try {
+      const store = await openSqliteStore({ dataDir })
+      await store.users.upsert('ann@example.com', { user_name: 'Ann' })
+      await store.close()
+      const file = path.join(dataDir, DATABASE_FILE)
+      const setVersion = (version: number) => {
+        const db = new Database(file)
+        db.pragma(`user_version = ${version}`)
+        db.close()
+      }
+      setVersion(99)
+      const refused = openSqliteStore({ dataDir })
+      await expect(refused).rejects.toBeInstanceOf(DatabaseNewerError)
+      await expect(refused).rejects.toThrow(`The database ${file} was upgraded by a newer Wumpus Gallery (schema 99;`)
+      const db = new Database(file)
+      expect(db.pragma('user_version', { simple: true })).toBe(99)
+      db.close()
+      // Back at a version this code knows, nothing was lost.
+      setVersion(9)
+      const reopened = await openSqliteStore({ dataDir })
+      expect(await reopened.users.get('ann@example.com')).toMatchObject({ user_name: 'Ann' })
+      await reopened.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('says which folder holds both a database and older data files', async () => {
     const dataDir = await tempDir()
     try {
