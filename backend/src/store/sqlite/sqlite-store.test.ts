@@ -229,7 +229,7 @@ describe('sqlite store upgrades', () => {
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
-    db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       db.exec(
@@ -270,7 +270,7 @@ describe('sqlite store upgrades to personal packs', () => {
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
-    db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.exec(BEFORE_PERSONAL_PACKS)
       // Made a minute ago, changed 5 s later.
@@ -318,7 +318,7 @@ describe('sqlite store upgrades to remixes', () => {
       // The database as version 6 (personal packs) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
-    db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
       db.pragma('user_version = 6')
       db.close()
@@ -356,7 +356,7 @@ describe('sqlite store upgrades to colour slots', () => {
       // The database as version 7 (remixes) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
-    db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_COLOUR_SLOTS)
       db.pragma('user_version = 7')
       db.close()
 
