@@ -587,3 +587,11 @@ export class StoreUnavailableError extends Error {
     this.name = 'StoreUnavailableError'
   }
 }
+
+/** Thrown when the database's file is damaged (a corrupt page, not a database at all): only a backup mends it. */
+export class StoreDamagedError extends StoreUnavailableError {
+  constructor(message = 'The database is damaged: restore it from a backup', options?: { cause?: unknown }) {
+    super(message, options)
+    this.name = 'StoreDamagedError'
+  }
+}

@@ -6,7 +6,7 @@ import { chmodSync, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import type BetterSqlite3 from 'better-sqlite3'
-import { StoreUnavailableError } from '../port'
+import { StoreDamagedError, StoreUnavailableError } from '../port'
 
 /**
  * better-sqlite3 as this Node runs it: 13 (Node-API, prebuilt in its package) from Node 22 on, 12 on
@@ -313,13 +313,17 @@ export function sqliteCode(error: unknown): string | undefined {
 }
 
 /** SQLite and file system errors that mean the disk cannot take writes now (full, read only, failing). */
-const UNAVAILABLE_SQLITE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|PROTOCOL|NOTADB|CORRUPT)/
+const UNAVAILABLE_SQLITE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|BUSY|PROTOCOL)/
+/** SQLite's errors for a file that is damaged, which waiting for room or a retry will not mend. */
+const DAMAGED_SQLITE = /^SQLITE_(NOTADB|CORRUPT)/
 const UNAVAILABLE_ERRNO = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EIO', 'EACCES', 'EPERM', 'EFBIG'])
 
-/** The port's StoreUnavailableError for errors of the disk; others pass through. */
+/** The port's StoreUnavailableError for errors of the disk (StoreDamagedError for a damaged file); others pass through. */
 export function toStoreError(error: unknown): unknown {
   const code = sqliteCode(error) ?? (error as NodeJS.ErrnoException | null)?.code
   if (typeof code !== 'string') return error
+  if (DAMAGED_SQLITE.test(code))
+    return new StoreDamagedError(`The database is damaged (${code}): restore it from a backup`, { cause: error })
   if (UNAVAILABLE_SQLITE.test(code) || UNAVAILABLE_ERRNO.has(code)) {
     return new StoreUnavailableError(`The data folder cannot be written: ${code}`, { cause: error })
   }

@@ -5,7 +5,7 @@
 import { constants as fsConstants } from 'node:fs'
 import { access, chmod, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { StoreUnavailableError, type Store } from '../port'
+import { StoreDamagedError, StoreUnavailableError, type Store } from '../port'
 import { SqliteAudit } from './audit'
 import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
 import { SqliteFiles } from './files'
@@ -37,6 +37,12 @@ export async function openSqliteStore(options: SqliteStoreOptions): Promise<Stor
     const unusable = toStoreError(error)
     if (!(unusable instanceof StoreUnavailableError)) throw error
     const code = sqliteCode(error) ?? (error as NodeJS.ErrnoException).code
+    if (unusable instanceof StoreDamagedError) {
+      throw new StoreDamagedError(
+        `The database ${path.join(dataDir, DATABASE_FILE)} is damaged (${code}): restore it from a backup. The server does not start on a damaged database.`,
+        { cause: error },
+      )
+    }
     throw new StoreUnavailableError(`The data folder ${dataDir} cannot be written (${code}): the server keeps its data there.`, {
       cause: error,
     })

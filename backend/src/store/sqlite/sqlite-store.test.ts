@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile, mkdir } from 'node:fs/
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Store } from '../port'
+import { StoreDamagedError, type Store } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
 import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
@@ -404,6 +404,40 @@ describe('sqlite store indexes', () => {
 })
 
 describe('sqlite store when the folder cannot be opened', () => {
+  it('names a database with damaged pages as damaged, to be restored from a backup, and does not start on it', async () => {
+    const dataDir = await tempDir()
+    try {
+      const store = await openSqliteStore({ dataDir })
+      for (let i = 0; i < 40; i++) await store.users.upsert(`user${i}@example.com`, { user_name: 'x'.repeat(400) })
+      await store.close()
+      const file = path.join(dataDir, DATABASE_FILE)
+      // Every page after the schema's (8 KiB pages) overwritten, as a failing disk or a bad copy might leave it.
+      const bytes = await readFile(file)
+      bytes.fill(0x5a, 2 * 8192)
+      await writeFile(file, bytes)
+      const refused = openSqliteStore({ dataDir })
+      await expect(refused).rejects.toBeInstanceOf(StoreDamagedError)
+      await expect(refused).rejects.toThrow(`The database ${file} is damaged (SQLITE_CORRUPT): restore it from a backup.`)
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('names a file that is not a database as damaged', async () => {
+    const dataDir = await tempDir()
+    try {
+      const file = path.join(dataDir, DATABASE_FILE)
+      await writeFile(file, 'not a database, whatever its name says\n'.repeat(200))
+      await expect(openSqliteStore({ dataDir })).rejects.toThrow(
+        `The database ${file} is damaged (SQLITE_NOTADB): restore it from a backup.`,
+      )
+      // Left as it was, for whoever looks into it.
+      expect(await readFile(file, 'utf8')).toBe('not a database, whatever its name says\n'.repeat(200))
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('refuses a database upgraded by a newer version, and leaves it as it was', async () => {
     const dataDir = await tempDir()
     try {
