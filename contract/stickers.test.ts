@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { DISCORD_STICKER_NAME, discordStickerName } from './stickers'
+import { LINE_SET_SIZES, LINE_ZIP_MAX_BYTES, PACK_IMAGE_MAX_BYTES } from './limits'
+import { DISCORD_STICKER_NAME, discordStickerName, PLATFORM_RULES } from './stickers'
 
 describe('discordStickerName', () => {
   it('keeps a name of 2 to 30 characters as it is', () => {
@@ -18,5 +19,25 @@ describe('discordStickerName', () => {
     expect(discordStickerName(`${'z'.repeat(29)}🎉`).name).toBe(`${'z'.repeat(29)}🎉`)
     expect([...discordStickerName(`${'z'.repeat(30)}🎉🎉`).name]).toHaveLength(30)
     expect(discordStickerName('A')).toEqual({ name: 'Wumpus', cut: true })
+  })
+})
+
+describe('LINE’s rules', () => {
+  it('keep a full set of 24 within the 20 MB submission ZIP, with its main and tab images', () => {
+    const set = Math.max(...LINE_SET_SIZES) * PLATFORM_RULES.line.maxBytes + 2 * PACK_IMAGE_MAX_BYTES
+    expect(set).toBeLessThanOrEqual(LINE_ZIP_MAX_BYTES)
+  })
+
+  it('are those of LINE Creators Market’s animated sticker guidelines', () => {
+    expect(PLATFORM_RULES.line).toMatchObject({
+      kind: 'APNG',
+      maxBytes: 300_000,
+      maxDurationMs: 4000,
+      canvas: { maxWidth: 320, maxHeight: 270, minLongSide: 270 },
+      minFrames: 5,
+      maxFrames: 20,
+      plays: { min: 1, max: 4 },
+    })
+    expect(LINE_SET_SIZES).toEqual([8, 16, 24])
   })
 })
