@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LINE_SET_SIZES, LINE_ZIP_MAX_BYTES, PACK_IMAGE_MAX_BYTES } from './limits'
-import { DISCORD_STICKER_NAME, discordStickerName, PLATFORM_RULES } from './stickers'
+import { DISCORD_STICKER_NAME, discordNameNote, discordStickerName, PLATFORM_RULES } from './stickers'
 
 describe('discordStickerName', () => {
   it('keeps a name of 2 to 30 characters as it is', () => {
@@ -19,6 +19,13 @@ describe('discordStickerName', () => {
     expect(discordStickerName(`${'z'.repeat(29)}🎉`).name).toBe(`${'z'.repeat(29)}🎉`)
     expect([...discordStickerName(`${'z'.repeat(30)}🎉🎉`).name]).toHaveLength(30)
     expect(discordStickerName('A')).toEqual({ name: 'Wumpus', cut: true })
+  })
+
+  it('gives a Discord file a note saying what to name it only when its name is not one Discord takes', () => {
+    expect(discordNameNote('Waving Wumpus')).toBeUndefined()
+    expect(discordNameNote('The Very Sleepy Wumpus, after a long day at the office')).toBe(
+      'Name it “The Very Sleepy Wumpus, after” in Discord, which takes sticker names of 2 to 30 characters',
+    )
   })
 })
 

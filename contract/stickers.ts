@@ -173,6 +173,13 @@ export const DISCORD_STICKER_TAGS = { min: 2, max: 200 } as const
  */
 export const FIRST_FRAME_MIN_COVER = 0.8
 
+/** The note a Discord sticker file carries when its animation's name is not one Discord takes; undefined when it is. */
+export function discordNameNote(name: string): string | undefined {
+  const sticker = discordStickerName(name)
+  if (!sticker.cut) return undefined
+  return `Name it “${sticker.name}” in Discord, which takes sticker names of ${DISCORD_STICKER_NAME.min} to ${DISCORD_STICKER_NAME.max} characters`
+}
+
 /**
  * A Discord sticker name for an animation's name: cut at a word boundary to at most 30 characters (whole
  * characters, never half an emoji), or `fallback` when fewer than 2 are left. `cut` says whether it changed.

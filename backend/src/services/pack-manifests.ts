@@ -64,9 +64,10 @@ export function discordEmojiName(record: WumpusRecord): string {
 const SHORTCODES = iamcalShortcodes as Record<string, string | string[] | undefined>
 
 /**
- * The name Discord knows a unicode emoji by ("wave" for 👋, "thumbsup" for 👍): Discord's names are the
- * Slack-style ones of iamcal's emoji-data, as emojibase lists them; the first made of letters, digits and
- * underscores ("+1" is not a name Discord suggests by). Undefined for a character that is not a known emoji.
+ * The name Discord knows a unicode emoji by ("wave" for 👋, "thumbsup" for 👍): the Slack-style short names
+ * of iamcal's emoji-data, as emojibase lists them, are the published list closest to Discord's own (which
+ * Discord does not publish); the first made of letters, digits and underscores ("thumbsup", not "+1").
+ * Undefined for a character that is not a known emoji.
  */
 export function discordEmojiTag(char: string): string | undefined {
   const hex = (text: string) => [...text].map((c) => c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')).join('-')
