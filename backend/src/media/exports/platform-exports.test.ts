@@ -106,7 +106,7 @@ describe('exportForPlatform', () => {
     expect((await exportForPlatform('whatsapp', tooLong)).file).toBeDefined()
   })
 
-  it('starts WhatsApp’s file at a frame that shows the whole sticker when the animation grows from nothing, and says so', async () => {
+  it('starts WhatsApp’s and LINE’s files at a frame that shows the whole sticker when the animation grows from nothing, and says so', async () => {
     // The ball grows from nothing over its first half second, then bounces at full size.
     const growing = lottie()
     const layer = (growing.layers as Array<{ ks: Record<string, unknown> }>)[0]!
@@ -136,6 +136,12 @@ describe('exportForPlatform', () => {
     }
     const covers = Array.from({ length: info.pages! }, (_, n) => cover(n))
     expect(covers[0]).toBeGreaterThanOrEqual(Math.max(...covers) * 0.8)
+    // LINE shows the first frame as the still too: its APNG starts at the same whole frame.
+    const line = await exportForPlatform('line', growing)
+    expect(line.notes.join(' ')).toMatch(/Starts 0\.[3-5]\d* s in, at its first frame that shows the whole sticker \(LINE shows/)
+    const lineFrames = decodeApng(line.file!.bytes).frames
+    const opaque = (frame: Uint8Array) => frame.filter((_, i) => i % 4 === 3 && frame[i]! >= 128).length
+    expect(opaque(lineFrames[0]!)).toBeGreaterThanOrEqual(Math.max(...lineFrames.map(opaque)) * 0.8)
     // The same frames in the Lottie's order, starting from nothing, are refused: such a file is never offered.
     const asDrawn = await encodeAnimatedWebp(await new FrameSource(growing).square(512, 30), { fullFirstFrame: true })
     expect((await checkStickerFileFully('whatsapp', asDrawn.bytes)).problems).toEqual([

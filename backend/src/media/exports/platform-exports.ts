@@ -341,7 +341,8 @@ async function lineExport(
   const result = await ladder(
     'line',
     attempts,
-    { render: renders.asIs, files: renders },
+    // LINE shows the first frame as the sticker's still (its guidelines): it shows the whole sticker too.
+    { render: wholeFirst(renders.asIs, notes, rules.label), files: renders },
     {
       format: `apng palette ${plays} plays, repeats kept`,
       encode: (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }),
