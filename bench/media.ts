@@ -38,6 +38,12 @@ const previews = { small: [] as number[], large: [] as number[], still: [] as nu
 const platforms = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
 const platformMs = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
 const signalRows: string[] = []
+const durations = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
+/** Frames per second as shown (frames over duration; held frames make an APNG's count lower than its rate). */
+const rates = Object.fromEntries(PLATFORMS.map((p) => [p, [] as number[]])) as Record<string, number[]>
+const timeNotes: string[] = []
+/** Every file of one sticker: GIF and APNG, previews and every platform export, in ms. */
+const oneSticker: number[] = []
 console.log('Demo set, one sticker at a time (times in ms):')
 console.log(
   `${'sticker'.padEnd(20)}${pad('GIF', 10)}${pad('APNG', 10)}${pad('originals', 11)}${pad('previews', 10)}${pad('exports', 9)}  exports made`,
@@ -52,7 +58,15 @@ for (const mascot of demoMascots()) {
   previews.small.push(derived.previews.small.bytes.length)
   previews.large.push(derived.previews.large.bytes.length)
   previews.still.push(derived.previews.still.bytes.length)
-  for (const e of derived.exports) if (e.file) platforms[e.platform]!.push(e.file.bytes.length)
+  for (const e of derived.exports) {
+    if (!e.file) continue
+    platforms[e.platform]!.push(e.file.bytes.length)
+    const facts = e.file.facts
+    durations[e.platform]!.push(facts.durationMs)
+    rates[e.platform]!.push(facts.fps ?? (facts.durationMs > 0 ? (facts.frames * 1000) / facts.durationMs : 0))
+    for (const note of e.notes) if (/as fast|Cut to|Starts .* in,/.test(note)) timeNotes.push(`${mascot.slug} ${e.platform}: ${note}`)
+  }
+  oneSticker.push(originalsMs + derived.timings.previews + PLATFORMS.reduce((sum, p) => sum + derived.timings[p], 0))
   for (const p of PLATFORMS) platformMs[p]!.push(derived.timings[p])
   const signal = derived.exports.find((e) => e.platform === 'signal')!
   const facts = signal.file?.facts
@@ -79,6 +93,16 @@ for (const p of PLATFORMS) {
     `  ${PLATFORM_RULES[p].label.padEnd(14)} [${PLATFORM_RULES[p].maxBytesLabel.padStart(7)}]  ${platforms[p]!.length}/12 made, ${stats(platforms[p]!)}; time median ${Math.round(median(ms))} ms, max ${Math.round(Math.max(...ms))} ms`,
   )
 }
+const range = (values: number[], unit: string, digits = 0) =>
+  values.length === 0 ? 'none' : `median ${median(values).toFixed(digits)} ${unit}, max ${Math.max(...values).toFixed(digits)} ${unit}`
+console.log('Duration and frame rate per platform export:')
+for (const p of PLATFORMS)
+  console.log(`  ${PLATFORM_RULES[p].label.padEnd(14)} duration ${range(durations[p]!, 'ms')}; rate ${range(rates[p]!, 'fps', 1)}`)
+console.log(`Files sped up, cut or started later to fit a rule: ${timeNotes.length === 0 ? 'none' : ''}`)
+for (const note of timeNotes) console.log(`  ${note}`)
+console.log(
+  `Every file of one sticker (GIF, APNG, previews, all platform exports), one after another: median ${Math.round(median(oneSticker))} ms, max ${Math.round(Math.max(...oneSticker))} ms`,
+)
 console.log('Signal per sticker (colour type 6: truecolour, 3: palette):')
 for (const row of signalRows) console.log(row)
 

@@ -94,6 +94,8 @@ export const WHATSAPP_TRAY_SIZE = 96
 export const WHATSAPP_TRAY_MAX_BYTES = 50_000
 /** LINE sells animated sticker sets of these sizes, with a main image and a chat tab image (PNG, at most 1 MB). */
 export const LINE_SET_SIZES = [8, 16, 24] as const
+/** LINE Creators Market: a submission ZIP of all a set's images is at most 20 MB (creator.line.me/en/guideline/animationsticker/). */
+export const LINE_ZIP_MAX_BYTES = 20_000_000
 export const LINE_MAIN_SIZE = { width: 240, height: 240 }
 export const LINE_TAB_SIZE = { width: 96, height: 74 }
 export const PACK_IMAGE_MAX_BYTES = 1_000_000

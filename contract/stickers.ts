@@ -27,6 +27,8 @@ export interface PlatformRules {
   fps?: number
   /** 'truecolour': an APNG must not be indexed (PNG colour type 3), for clients that cannot play one. */
   colour?: 'truecolour'
+  /** 'whole': the first frame is what the app shows where animation is off, so it must show the whole sticker (FIRST_FRAME_MIN_COVER). */
+  firstFrame?: 'whole'
   /**
    * How many of a sticker's emoji the app takes with it (its first ones): 0 for none. Telegram suggests a
    * sticker for each; WhatsApp searches by them; Signal and Discord stickers have one.
@@ -39,6 +41,8 @@ export interface PlatformRules {
  * platform says KB, binary where it says KiB, so every file is within the stricter reading.
  */
 export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
+  // Discord's Create Guild Sticker (discord.com/developers/docs/resources/sticker#create-guild-sticker): PNG, APNG,
+  // GIF or Lottie, at most 512 KB, 320x320, an animated sticker at most 5 s; names and tags in DISCORD_STICKER_NAME/TAGS.
   discord: {
     label: PLATFORM_LABELS.discord,
     emoji: 1,
@@ -87,6 +91,8 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     canvas: { exact: 100 },
     fps: 60,
   },
+  // WhatsApp/stickers README (Android, "Sticker art and app requirements"): animated WebP, 512x512, at most 500 KB,
+  // at most 10 s, frames at least 8 ms. It shows the first frame where animation is off: see firstFrameCover.
   whatsapp: {
     label: PLATFORM_LABELS.whatsapp,
     emoji: EMOJI_PRIMARY,
@@ -98,6 +104,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     maxDurationMs: 10_000,
     canvas: { exact: 512 },
     minFrameMs: 8,
+    firstFrame: 'whole',
   },
   // Signal's support page "Sticker packs" (animated: APNG, at most 300 KiB, at most 3 s, 512x512, one
   // emoji each), as quoted in signalstickers/stickers-scripts#3 (2025). Signal on iPhone shows an indexed
@@ -115,6 +122,10 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     plays: 'forever',
     colour: 'truecolour',
   },
+  // LINE Creators Market, "Animated Sticker Creation Guidelines" (creator.line.me/en/guideline/animationsticker/,
+  // checked 2026-12): APNG within 320x270 with one side at least 270; 5 to 20 frames; 1 to 4 loops whose
+  // combined length is at most 4 s; at most 300 KB per image; sets of 8, 16 or 24 (LINE_SET_SIZES), in one
+  // ZIP of at most 20 MB (LINE_ZIP_MAX_BYTES). The first frame is the still LINE shows in its store.
   line: {
     label: PLATFORM_LABELS.line,
     emoji: 0,
@@ -141,6 +152,46 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     canvas: { exact: 128 },
     maxFrames: 50,
   },
+}
+
+/**
+ * A Discord sticker's name: 2 to 30 characters (Create Guild Sticker's `name`,
+ * discord.com/developers/docs/resources/sticker#create-guild-sticker).
+ */
+export const DISCORD_STICKER_NAME = { min: 2, max: 30 } as const
+/**
+ * A Discord sticker's tags: for a guild sticker, "the Discord name of a unicode emoji representing the sticker's
+ * expression", 2 to 200 characters (the same page's `tags`; the Sticker object calls them autocomplete/suggestion tags).
+ */
+export const DISCORD_STICKER_TAGS = { min: 2, max: 200 } as const
+
+/**
+ * Where an app shows only the first frame (WhatsApp with animation off, WhatsApp/stickers README; LINE's store),
+ * that frame must show the whole sticker: its opaque pixels at least this share of the most any frame has.
+ * A fade-in or a sticker that grows from nothing starts nearly empty; its file starts at its first frame that
+ * covers this much instead (the loop is the same, begun later), and its notes say so.
+ */
+export const FIRST_FRAME_MIN_COVER = 0.8
+
+/** The note a Discord sticker file carries when its animation's name is not one Discord takes; undefined when it is. */
+export function discordNameNote(name: string): string | undefined {
+  const sticker = discordStickerName(name)
+  if (!sticker.cut) return undefined
+  return `Name it “${sticker.name}” in Discord, which takes sticker names of ${DISCORD_STICKER_NAME.min} to ${DISCORD_STICKER_NAME.max} characters`
+}
+
+/**
+ * A Discord sticker name for an animation's name: cut at a word boundary to at most 30 characters (whole
+ * characters, never half an emoji), or `fallback` when fewer than 2 are left. `cut` says whether it changed.
+ */
+export function discordStickerName(name: string, fallback = 'Wumpus'): { name: string; cut: boolean } {
+  const chars = [...name.trim().replace(/\s+/g, ' ')]
+  if (chars.length < DISCORD_STICKER_NAME.min) return { name: fallback, cut: true }
+  if (chars.length <= DISCORD_STICKER_NAME.max) return { name: chars.join(''), cut: false }
+  const head = chars.slice(0, DISCORD_STICKER_NAME.max).join('')
+  const space = head.lastIndexOf(' ')
+  const cut = (space >= DISCORD_STICKER_NAME.min ? head.slice(0, space) : head).replace(/[\s,.;:–-]+$/u, '')
+  return { name: [...cut].length >= DISCORD_STICKER_NAME.min ? cut : head, cut: true }
 }
 
 export const platformSchema = z.enum(PLATFORMS)

@@ -311,7 +311,9 @@ describe('packs: one ZIP per platform', () => {
       const taken = PLATFORM_RULES[platform].emoji
       const own = emoji.map((e) => e.char).slice(0, taken)
       const emojiOf = (i: number) => (taken === 0 ? [] : names[i] === 'Zipped Long' ? ['🙂'] : own)
-      if (taken > 0) expect(readme).toContain(`  ${stickerNames[0]}  ${own.join(' ')}\r\n`)
+      // Discord: each sticker's name (2 to 30 characters) and related emoji, with the emoji's Discord name as its tag.
+      if (platform === 'discord') expect(readme).toContain(`  ${stickerNames[0]}  “Zipped 1”  👋 (wave)\r\n`)
+      else if (taken > 0) expect(readme).toContain(`  ${stickerNames[0]}  ${own.join(' ')}\r\n`)
 
       if (platform === 'whatsapp') {
         const tray = entries.find((entry) => entry.name === 'tray.png')!
@@ -365,7 +367,18 @@ describe('packs: one ZIP per platform', () => {
             ? names.map((name) => `:${name.toLowerCase().replace(' ', '_')}:`)
             : names.map((_, i) => emojiOf(i).join(''))
         expect(rows).toEqual(stickerNames.map((name, i) => `${name}\t${tags[i]}`))
-        expect(entries.map((entry) => entry.name).slice(count)).toEqual(['emoji.txt', 'README.txt'])
+        if (platform === 'discord') {
+          // Create Guild Sticker's fields: the tag is the Discord name of the emoji (🙂 is slightly_smiling_face).
+          expect(JSON.parse(text(entries, 'stickers.json'))).toEqual({
+            stickers: stickerNames.map((file, i) => ({
+              file,
+              name: names[i],
+              tags: names[i] === 'Zipped Long' ? 'slightly_smiling_face' : 'wave',
+              emoji: emojiOf(i)[0],
+            })),
+          })
+          expect(entries.map((entry) => entry.name).slice(count)).toEqual(['emoji.txt', 'stickers.json', 'README.txt'])
+        } else expect(entries.map((entry) => entry.name).slice(count)).toEqual(['emoji.txt', 'README.txt'])
       } else if (platform === 'line') {
         expect(pngSize(entries.find((entry) => entry.name === 'main.png')!.bytes)).toEqual([240, 240])
         expect(pngSize(entries.find((entry) => entry.name === 'tab.png')!.bytes)).toEqual([96, 74])

@@ -41,8 +41,10 @@ import { createTwinIndex, mayShareFiles, sha256Hex } from './twin-files'
 /**
  * Bump when the previews or exports change, so existing animations get new ones (once across the fleet).
  * 2: Discord and Telegram custom emoji.
+ * 3: Signal in truecolour within 3 s (an indexed APNG is a still on iPhone), WhatsApp's first frame whole (issue 34):
+ *    files made under version 2 break these rules and must not stay on offer.
  */
-export const DERIVED_MEDIA_VERSION = 2
+export const DERIVED_MEDIA_VERSION = 3
 
 /** Between a failed render and the next attempt: after the first failure, the second, the third, then always. */
 export const RETRY_DELAYS_MS = [60_000, 10 * 60_000, 3600_000, 24 * 3600_000] as const

@@ -1,7 +1,10 @@
 // What each chat app's importer reads beside a pack's sticker files, so nobody types an emoji by hand:
 // Telegram a list in sending order (the Bot API's InputSticker fields), WhatsApp the contents.json of
-// its own sticker-pack sample, Signal and Discord each file's emoji (or emoji name) in a text file.
-import { platformEmoji, type Platform } from '../../../contract/stickers'
+// its own sticker-pack sample, Signal and Discord each file's emoji (or emoji name) in a text file, and Discord
+// stickers the fields of its Create Guild Sticker (a name of 2 to 30 characters, the emoji's Discord name as tag).
+import iamcalShortcodes from 'emojibase-data/en/shortcodes/iamcal.json'
+import { FALLBACK_EMOJI } from '../../../contract/limits'
+import { DISCORD_STICKER_TAGS, discordStickerName, platformEmoji, type Platform } from '../../../contract/stickers'
 import { stickerAlt } from '../../../contract/sticker-alt'
 import type { PackRecord, WumpusRecord } from '../store/port'
 
@@ -58,6 +61,40 @@ export function discordEmojiName(record: WumpusRecord): string {
   return name.length >= 2 ? name : `wumpus_${record._id.slice(-6)}`
 }
 
+const SHORTCODES = iamcalShortcodes as Record<string, string | string[] | undefined>
+
+/**
+ * The name Discord knows a unicode emoji by ("wave" for 👋, "thumbsup" for 👍): the Slack-style short names
+ * of iamcal's emoji-data, as emojibase lists them, are the published list closest to Discord's own (which
+ * Discord does not publish); the first made of letters, digits and underscores ("thumbsup", not "+1").
+ * Undefined for a character that is not a known emoji.
+ */
+export function discordEmojiTag(char: string): string | undefined {
+  const hex = (text: string) => [...text].map((c) => c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')).join('-')
+  const codes = SHORTCODES[hex(char)] ?? SHORTCODES[hex(char.replace(/\uFE0F/g, ''))]
+  const names = codes === undefined ? [] : Array.isArray(codes) ? codes : [codes]
+  return names.find((name) => /^\w+$/.test(name) && name.length >= DISCORD_STICKER_TAGS.min) ?? names[0]
+}
+
+/**
+ * A Discord sticker as Create Guild Sticker takes it: `name` (2 to 30 characters, the animation's name cut
+ * at a word when longer), `tags` (the Discord name of its emoji) and `emoji` (the character, for the upload
+ * dialog's "Related emoji"); `nameCut` when the name had to change.
+ */
+export function discordSticker(record: WumpusRecord): { name: string; nameCut: boolean; tags: string; emoji: string } {
+  const emoji = entryEmoji('discord', record)[0] ?? FALLBACK_EMOJI
+  const stored = record.emoji.find((e) => e.char === emoji)
+  const tags =
+    discordEmojiTag(emoji) ??
+    stored?.shortcode ??
+    (stored?.name ?? 'sticker')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '_')
+      .replace(/^_+|_+$/g, '')
+  const { name, cut } = discordStickerName(record.name)
+  return { name, nameCut: cut, tags: tags.slice(0, DISCORD_STICKER_TAGS.max), emoji }
+}
+
 /** The importer files of a platform's ZIP (none for LINE and Slack, whose uploads take no emoji). */
 export function packManifests(
   pack: PackRecord,
@@ -73,13 +110,30 @@ export function packManifests(
     case 'whatsapp':
       return [{ name: 'contents.json', text: json(whatsappContents(pack, entries, part, publisher)) }]
     case 'signal':
+      return [{ name: 'emoji.txt', text: emojiRows(platform, entries) }]
     case 'discord':
-      return [{ name: 'emoji.txt', text: lines(entries.map((entry) => `${entry.name}\t${entryEmoji(platform, entry.record).join('')}`)) }]
+      return [
+        { name: 'emoji.txt', text: emojiRows(platform, entries) },
+        { name: 'stickers.json', text: json(discordStickers(entries)) },
+      ]
     case 'discord-emoji':
       return [{ name: 'emoji.txt', text: lines(entries.map((entry) => `${entry.name}\t:${discordEmojiName(entry.record)}:`)) }]
     case 'line':
     case 'slack':
       return []
+  }
+}
+
+const emojiRows = (platform: Platform, entries: readonly PackEntry[]) =>
+  lines(entries.map((entry) => `${entry.name}\t${entryEmoji(platform, entry.record).join('')}`))
+
+/** Discord stickers: each file with Create Guild Sticker's fields (a bot's upload, or what to type by hand). */
+function discordStickers(entries: readonly PackEntry[]) {
+  return {
+    stickers: entries.map((entry) => {
+      const sticker = discordSticker(entry.record)
+      return { file: entry.name, name: sticker.name, tags: sticker.tags, emoji: sticker.emoji }
+    }),
   }
 }
 

@@ -13,7 +13,16 @@ import { lineSetImages, trayIcon } from '../media/exports/pack-images'
 import type { DerivedFile, PackRecord, Store, WumpusRecord } from '../store/port'
 import { fileStem, shownFileName } from './file-names'
 import { currentDerived } from '../store/records'
-import { discordEmojiName, entryEmoji, PACK_PUBLISHER, packManifests, partTitle, type PackEntry, type ZipPart } from './pack-manifests'
+import {
+  discordEmojiName,
+  discordSticker,
+  entryEmoji,
+  PACK_PUBLISHER,
+  packManifests,
+  partTitle,
+  type PackEntry,
+  type ZipPart,
+} from './pack-manifests'
 import { splitNotes, splitPack, type SplitPart } from './pack-parts'
 import { invalid, notFound } from '../domain/errors'
 
@@ -214,7 +223,7 @@ async function coverStill(store: Store, pack: PackRecord, entries: Entry[]): Pro
 
 const HOW_TO: Record<Platform, string> = {
   discord:
-    'Discord: Server Settings > Stickers > Upload Sticker, one file at a time, with the emoji listed above (and in emoji.txt) as its related emoji (a server has 5 to 60 sticker slots by boost level).',
+    'Discord: Server Settings > Stickers > Upload Sticker, one file at a time, with the name and emoji listed above as its sticker name and related emoji (a server has 5 to 60 sticker slots by boost level); stickers.json lists the same (name, tags) for a bot calling Create Guild Sticker.',
   'discord-emoji':
     'Discord: Server Settings > Emoji > Upload Emoji, several .gif files at once, named as listed above (and in emoji.txt) (a server has 50 to 250 animated emoji slots by boost level).',
   telegram:
@@ -230,6 +239,12 @@ const HOW_TO: Record<Platform, string> = {
 
 /** How a sticker is listed in README.txt: its file and, where the app takes them, its emoji or emoji name. */
 function readmeLine(platform: Platform, entry: PackEntry): string {
+  if (platform === 'discord') {
+    // Discord takes names of 2 to 30 characters: a longer one is cut, and the README says so.
+    const sticker = discordSticker(entry.record)
+    const cut = sticker.nameCut ? ` (cut from “${entry.record.name}”: Discord takes 2 to 30 characters)` : ''
+    return `  ${entry.name}  “${sticker.name}”${cut}  ${sticker.emoji} (${sticker.tags})`
+  }
   const tag = platform === 'discord-emoji' ? `:${discordEmojiName(entry.record)}:` : entryEmoji(platform, entry.record).join(' ')
   return tag ? `  ${entry.name}  ${tag}` : `  ${entry.name}`
 }

@@ -1,5 +1,5 @@
 import { pickMediaFacts } from '../../../../contract/media-facts'
-import { stickerExports, type StickerExport } from '../../../../contract/stickers'
+import { discordNameNote, stickerExports, type StickerExport } from '../../../../contract/stickers'
 import type { WumpusRecord } from '../../store/port'
 import { currentDerived } from '../../store/records'
 import type { FileKeys } from '../file-keys'
@@ -14,8 +14,14 @@ export function toApiStickers(record: WumpusRecord, keys?: FileKeys): StickerExp
     notes,
     ...(file ? { file: { ...pickMediaFacts(file), url: fileUrl(file), fileName: shownFileName(record, file.filename) } } : {}),
   }))
+  // Discord takes sticker names of 2 to 30 characters: a longer name's file says what to name it.
+  const nameNote = discordNameNote(record.name)
   return stickerExports(
     made,
     record.emoji.map((emoji) => emoji.char),
+  ).map((sticker) =>
+    nameNote && sticker.platform === 'discord' && sticker.status === 'ready'
+      ? { ...sticker, notes: [...sticker.notes, nameNote] }
+      : sticker,
   )
 }

@@ -3,7 +3,8 @@
 // do not report), and lists every rule of PLATFORM_RULES the file breaks. An export is only offered
 // when this finds nothing.
 import { gunzipSync } from 'node:zlib'
-import { PLATFORM_RULES, type Platform } from '../../../../contract/stickers'
+import sharp from 'sharp'
+import { FIRST_FRAME_MIN_COVER, PLATFORM_RULES, type Platform } from '../../../../contract/stickers'
 import { type MediaInfo } from '../../../../contract/media'
 import { pickMediaFacts, type MediaFacts } from '../../../../contract/media-facts'
 import { inspectGif } from '../inspect/inspect-gif'
@@ -81,6 +82,37 @@ export function checkStickerFile(platform: Platform, bytes: Uint8Array): Sticker
     problems.push(`It runs ${seconds(facts.durationMs)}; ${rules.label} allows ${seconds(rules.maxDurationMs)}`)
   }
   return { facts, problems, overCap }
+}
+
+/**
+ * checkStickerFile, and where the app shows the first frame as the sticker's still (PLATFORM_RULES' firstFrame),
+ * every frame decoded by libvips to see that the first shows the whole sticker. Run on every file before it is offered.
+ */
+export async function checkStickerFileFully(platform: Platform, bytes: Uint8Array): Promise<StickerCheck> {
+  const check = checkStickerFile(platform, bytes)
+  if (check.problems.length > 0 || PLATFORM_RULES[platform].firstFrame !== 'whole') return check
+  const { data, info } = await sharp(bytes, { pages: -1 }).ensureAlpha().raw().toBuffer({ resolveWithObject: true })
+  const frameBytes = info.width * (info.pageHeight ?? info.height) * 4
+  const frames = Array.from({ length: Math.round(data.length / frameBytes) }, (_, i) => data.subarray(i * frameBytes, (i + 1) * frameBytes))
+  const problem = firstFrameProblem(opaqueCover(frames))
+  return problem ? { ...check, problems: [problem] } : check
+}
+
+/** Opaque pixels (alpha at least half) of each straight-alpha RGBA frame. */
+export function opaqueCover(frames: readonly Uint8Array[]): number[] {
+  return frames.map((frame) => {
+    let count = 0
+    for (let i = 3; i < frame.length; i += 4) if (frame[i]! >= 128) count++
+    return count
+  })
+}
+
+/** The first-frame rule: the first frame covers at least FIRST_FRAME_MIN_COVER of the fullest frame's opaque pixels. */
+export function firstFrameProblem(covers: readonly number[]): string | undefined {
+  const most = Math.max(0, ...covers)
+  const first = covers[0] ?? 0
+  if (most === 0 || first >= most * FIRST_FRAME_MIN_COVER) return undefined
+  return `Its first frame shows ${Math.round((first / most) * 100)}% of the sticker (the still the app shows where animation is off); at least ${Math.round(FIRST_FRAME_MIN_COVER * 100)}% is needed`
 }
 
 /** The colour type byte of a PNG's IHDR (at 25: signature, chunk length and type, width, height, depth) for palette images. */

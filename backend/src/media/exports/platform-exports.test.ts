@@ -3,8 +3,10 @@ import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
 import { PLATFORM_RULES } from '../../../../contract/stickers'
 import { demoMascots } from '../demo/demo-set'
-import { checkStickerFile } from './platform-check'
+import { checkStickerFile, checkStickerFileFully } from './platform-check'
 import { exportForPlatform } from './platform-exports'
+import { encodeAnimatedWebp } from '../encode/encode-webp'
+import { FrameSource } from '../render/frame-source'
 import { decodeApng } from '../../../test/fixtures/decode-apng'
 import { decodeGif } from '../../../test/fixtures/decode-gif'
 import { frameError, shownFrames, thresholded } from '../../../test/fixtures/frame-error'
@@ -103,6 +105,49 @@ describe('exportForPlatform', () => {
     })
     expect((await exportForPlatform('whatsapp', tooLong)).file).toBeDefined()
   })
+
+  it('starts WhatsApp’s and LINE’s files at a frame that shows the whole sticker when the animation grows from nothing, and says so', async () => {
+    // The ball grows from nothing over its first half second, then bounces at full size.
+    const growing = lottie()
+    const layer = (growing.layers as Array<{ ks: Record<string, unknown> }>)[0]!
+    layer.ks.s = {
+      a: 1,
+      k: [
+        { t: 0, s: [0, 0, 100], i: { x: [0.5], y: [1] }, o: { x: [0.5], y: [0] } },
+        { t: 15, s: [100, 100, 100] },
+      ],
+    }
+    const whatsapp = await exportForPlatform('whatsapp', growing)
+    expect(whatsapp.file, whatsapp.notes.join('; ')).toBeDefined()
+    expect(whatsapp.notes).toContainEqual(
+      expect.stringMatching(
+        /^Starts 0\.[3-5]\d* s in, at its first frame that shows the whole sticker \(WhatsApp shows the first frame where animation is off\); the loop is the same$/,
+      ),
+    )
+    const bytes = whatsapp.file!.bytes
+    expect((await checkStickerFileFully('whatsapp', bytes)).problems).toEqual([])
+    // Read back by libvips: the first frame shows at least 80% of the fullest frame's opaque pixels.
+    const { data, info } = await sharp(bytes, { pages: -1 }).raw().toBuffer({ resolveWithObject: true })
+    const page = info.width * info.pageHeight! * 4
+    const cover = (n: number) => {
+      let count = 0
+      for (let i = n * page + 3; i < (n + 1) * page; i += 4) if (data[i]! >= 128) count++
+      return count
+    }
+    const covers = Array.from({ length: info.pages! }, (_, n) => cover(n))
+    expect(covers[0]).toBeGreaterThanOrEqual(Math.max(...covers) * 0.8)
+    // LINE shows the first frame as the still too: its APNG starts at the same whole frame.
+    const line = await exportForPlatform('line', growing)
+    expect(line.notes.join(' ')).toMatch(/Starts 0\.[3-5]\d* s in, at its first frame that shows the whole sticker \(LINE shows/)
+    const lineFrames = decodeApng(line.file!.bytes).frames
+    const opaque = (frame: Uint8Array) => frame.filter((_, i) => i % 4 === 3 && frame[i]! >= 128).length
+    expect(opaque(lineFrames[0]!)).toBeGreaterThanOrEqual(Math.max(...lineFrames.map(opaque)) * 0.8)
+    // The same frames in the Lottie's order, starting from nothing, are refused: such a file is never offered.
+    const asDrawn = await encodeAnimatedWebp(await new FrameSource(growing).square(512, 30), { fullFirstFrame: true })
+    expect((await checkStickerFileFully('whatsapp', asDrawn.bytes)).problems).toEqual([
+      expect.stringMatching(/^Its first frame shows \d+% of the sticker .*; at least 80% is needed$/),
+    ])
+  }, 60_000)
 
   it('keeps Slack within 50 frames by lowering the rate, and centres wide art on a square', async () => {
     const wide = lottie({ w: 640, h: 320, op: 120 })

@@ -3,13 +3,13 @@
 // frames per second, then for Signal a smaller square; lossy quality for WebP) until it fits, and
 // says what it gave up. Every file is judged by checkStickerFile before it is offered; a platform
 // the animation cannot fit is absent, with the reason.
-import { PLATFORM_RULES, type Platform } from '../../../../contract/stickers'
+import { FIRST_FRAME_MIN_COVER, PLATFORM_RULES, type Platform } from '../../../../contract/stickers'
 import { encodeApng } from '../encode/encode-apng'
 import { encodeGif } from '../encode/encode-gif'
 import { encodeAnimatedWebp } from '../encode/encode-webp'
 import type { FrameSequence } from '../encode/frames'
 import type { MadeFile } from './made-file'
-import { checkStickerFile, kb, seconds, type StickerFacts } from './platform-check'
+import { checkStickerFile, checkStickerFileFully, kb, opaqueCover, seconds, type StickerFacts } from './platform-check'
 import { fileKey, FrameSource } from '../render/frame-source'
 import { mediaStats } from '../render/render-stats'
 import { DEFAULT_MAX_FPS, lottieHeader } from '../render/render-lottie'
@@ -94,12 +94,13 @@ export async function exportForPlatform(
       // Discord's first APNG predicts this one: a palette WebP at 512 px came to 1.8 times its bytes
       // (a remix at half speed: 1460 KB beside 820 KB), so a hopeless first try at full rate is skipped.
       const estimate = hints.discordFirstBytes === undefined ? undefined : hints.discordFirstBytes * 1.8
+      const notes = [...square]
       return ladder(
         platform,
         attempts,
-        { render: renders.square, files: renders },
+        { render: wholeFirst(renders.square, notes, rules.label), files: renders },
         { format: 'webp full-first-frame', encode },
-        square,
+        notes,
         estimate,
       )
     }
@@ -190,6 +191,37 @@ const truecolourApng = {
   encode: (seq: FrameSequence, a: Attempt) => encodeApng(seq, { palette: 'rgba', quality: a.quality, level: a.level }),
 }
 
+/**
+ * For an app that shows the first frame as the sticker's still (WhatsApp where animation is off): frames that
+ * start nearly empty (a fade-in, a sticker growing from nothing) start instead at the first frame that covers
+ * FIRST_FRAME_MIN_COVER of the fullest one; a looping sticker plays the same loop, begun later. The first
+ * sequence drawn decides the note (`notes` is the ladder's own list, so every file made from it says so).
+ */
+function wholeFirst(render: Render, notes: string[], label: string): Render {
+  const turned = new Map<FrameSequence, FrameSequence>()
+  let noted = false
+  return async (size, fps) => {
+    const seq = await render(size, fps)
+    let out = turned.get(seq)
+    if (!out) {
+      const covers = opaqueCover(seq.frames)
+      const most = Math.max(0, ...covers)
+      const start = most === 0 ? 0 : covers.findIndex((cover) => cover >= most * FIRST_FRAME_MIN_COVER)
+      out = start <= 0 ? seq : { ...seq, frames: [...seq.frames.slice(start), ...seq.frames.slice(0, start)] }
+      if (!noted) {
+        noted = true
+        if (start > 0) {
+          notes.push(
+            `Starts ${seconds((start * 1000) / seq.fps)} in, at its first frame that shows the whole sticker (${label} shows the first frame where animation is off); the loop is the same`,
+          )
+        }
+      }
+      turned.set(seq, out)
+    }
+    return out
+  }
+}
+
 /** Palette qualities 80 to 20 at each share of the frame rate; colours go first, frames after. */
 function colourLadder(size: number, fps: number, shares: number[]): Attempt[] {
   const qualities = [
@@ -236,7 +268,7 @@ async function ladder(
     const seq = await render(attempt.size, attempt.fps)
     // Two platforms that want the same file (Slack and Discord emoji at the same rate) get it made once.
     const encoded = await files.once(seq, fileKey(format, attempt), () => encode(seq, attempt))
-    const check = checkStickerFile(platform, encoded.bytes)
+    const check = await checkStickerFileFully(platform, encoded.bytes)
     mediaStats.steps.push({
       target: platform,
       step: `${attempt.size}px ${fpsText(attempt.fps)} ${attempt.mode ?? ''} q${attempt.quality}${attempt.level ? ` z${attempt.level}` : ''}`,
@@ -309,7 +341,8 @@ async function lineExport(
   const result = await ladder(
     'line',
     attempts,
-    { render: renders.asIs, files: renders },
+    // LINE shows the first frame as the sticker's still (its guidelines): it shows the whole sticker too.
+    { render: wholeFirst(renders.asIs, notes, rules.label), files: renders },
     {
       format: `apng palette ${plays} plays, repeats kept`,
       encode: (seq, a) => encodeApng(seq, { palette: 'always', quality: a.quality, level: a.level, plays, mergeRepeats: false }),
