@@ -54,7 +54,7 @@ describe('PackImports', () => {
     )
 
     const mastodon = within(entry('Mastodon'))
-    expect(mastodon.getByText(/an admin runs tootctl emoji import/)).toBeInTheDocument()
+    expect(mastodon.getByText(/an admin runs the command below with this file/)).toBeInTheDocument()
     expect(mastodon.getByText("tootctl emoji import --category 'Kind Wumpuses' kind-wumpuses.mastodon-emoji.tar.gz")).toBeInTheDocument()
     expect(mastodon.getByText('1 sticker is left out: “Big” (too big).')).toBeInTheDocument()
     expect(mastodon.getByRole('link', { name: /\(tar\.gz\)$/ })).toHaveAttribute('download', 'kind-wumpuses.mastodon-emoji.tar.gz')

@@ -9,7 +9,7 @@ const GUIDES: Record<ImportFormat, string> = {
   misskey:
     'In Misskey, an admin opens Control panel → Custom emojis, then the ⋯ menu → Import, and picks this ZIP. Each emoji keeps its name, tags as aliases, and its maker as its licence.',
   mastodon:
-    'On the Mastodon server, an admin runs tootctl emoji import with this file (add --category and --prefix to keep the emoji together). Each GIF becomes :its_name:.',
+    'On the Mastodon server, an admin runs the command below with this file. Each GIF becomes an emoji named after it (:waving_wumpus:), grouped under the pack’s name.',
   pleroma:
     'On the Pleroma or Akkoma server, an admin runs the command below; it fetches the pack from here, checks its SHA-256 and installs it.',
 }
