@@ -2,7 +2,8 @@
 // the first byte and to the last, for a 12-sticker pack of the demo mascots (their real platform files),
 // and for a personal 200-sticker pack (shared by link) every platform's parts (WhatsApp packs of at most 30, Telegram sets of 120,
 // LINE sets of 8 to 24) with the server process's peak memory while each platform's ZIPs stream, to show
-// the archives are streamed rather than built in memory.
+// the archives are streamed rather than built in memory; and both packs as custom emoji for Misskey, Mastodon and
+// Pleroma / Akkoma (each archive, and Pleroma's manifest, whose first answer reads the whole ZIP for its SHA-256).
 import { mkdtempSync, rmSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -121,8 +122,37 @@ async function reportParts(pack: string, runs: number) {
   }
 }
 
+/** The pack as custom emoji for Misskey, Mastodon and Pleroma / Akkoma: each archive's bytes and times, and the Pleroma manifest's. */
+async function reportImports(pack: string, runs: number) {
+  const detail = packDetailSchema.parse(await (await fetch(base + packPath(pack))).json())
+  console.log(
+    `${'server'.padEnd(16)}${'emoji'.padStart(6)}${'archive'.padStart(11)}${'first byte'.padStart(12)}${'total'.padStart(10)}   (median of ${runs})`,
+  )
+  for (const item of detail.imports ?? []) {
+    if (!item.fits) {
+      console.log(`${item.format.padEnd(16)}  not offered: ${item.message}`)
+      continue
+    }
+    const urls: [string, string][] = [[item.format, item.url]]
+    if (item.pleroma) urls.push(['  manifest.json', item.pleroma.manifestUrl])
+    for (const [label, url] of urls) {
+      const results = []
+      for (let i = 0; i < runs; i++) results.push(await fetchZip(url))
+      const count = label === item.format ? String(item.emoji) : ''
+      console.log(
+        `${label.padEnd(16)}${count.padStart(6)}${kb(results[0]!.bytes)} ${ms(median(results.map((r) => r.ttfbMs)))}${ms(median(results.map((r) => r.totalMs)))}`,
+      )
+    }
+    for (const note of item.notes) console.log(`${''.padEnd(16)}  ${note}`)
+  }
+}
+
 console.log(`\nA 12-sticker pack of the demo mascots:`)
 await report(twelve, PLATFORMS, RUNS)
+console.log(`\nThe same pack as custom emoji for community servers:`)
+await reportImports(twelve, RUNS)
+console.log(`\nThe 200-sticker pack as custom emoji for community servers:`)
+await reportImports(big, 3)
 console.log(`\nA 200-sticker pack, every platform in its parts:`)
 const rssBefore = process.memoryUsage().rss
 await reportParts(big, 3)

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX, PACK_ITEMS_MIN, PACK_NAME_MAX, PACK_NAME_MIN } from './limits'
 import { PACK_EDIT_FIELDS } from './pack-edits'
 import { pageQuerySchema } from './paging'
+import { packImportSchema } from './pack-imports'
 import { platformSchema } from './stickers'
 import { idSchema, wumpusSchema } from './wumpus'
 
@@ -159,10 +160,14 @@ export const packDownloadSchema = z.object({
 })
 export type PackDownload = z.infer<typeof packDownloadSchema>
 
-/** GET /api/packs/{id}: the pack, its stickers in order (for cards), and one download per platform. */
+/**
+ * GET /api/packs/{id}: the pack, its stickers in order (for cards), one download per platform, and one per
+ * community server's emoji import format (contract/pack-imports.ts; absent in answers kept from before them).
+ */
 export const packDetailSchema = packSchema.extend({
   items: z.array(wumpusSchema),
   downloads: z.array(packDownloadSchema),
+  imports: z.array(packImportSchema).optional(),
 })
 export type PackDetail = z.infer<typeof packDetailSchema>
 

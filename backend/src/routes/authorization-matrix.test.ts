@@ -121,6 +121,31 @@ const aPack = () => addPackWithSignalFile(server.store, 'Matrix', new Uint8Array
 /** A personal pack of the "user" persona's (USER), with a Signal file. */
 const usersPack = (visibility: 'private' | 'link') =>
   addPackWithSignalFile(server.store, 'Personal', new Uint8Array([1, 2, 3]), { createdBy: USER, visibility })
+/** A pack (personal when `createdBy` is USER) whose sticker has an emoji GIF, for the community servers' archives. */
+async function emojiPack(pack: { visibility?: 'public' | 'private' | 'link' } = {}): Promise<string> {
+  const record = await addWumpus(server.store, { name: 'Emoji Wumpus', tags: ['wave'] })
+  const bytes = buildGif()
+  const file = await server.store.files.put({ bytes, contentType: 'image/gif', filename: 'wumpus.discord-emoji.gif', purpose: 'derived' })
+  const gif = {
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: bytes.length,
+    width: 128,
+    height: 128,
+    frames: 2,
+    durationMs: 200,
+  }
+  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+    source: record.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    exports: [{ platform: 'discord-emoji', file: gif, notes: [] }],
+  })
+  const visibility = pack.visibility ?? 'public'
+  const createdBy = visibility === 'public' ? ADMIN : USER
+  return (await server.store.packs.insert({ name: 'Emoji Pack', description: '', wumpusIds: [record._id], createdBy, visibility })).id
+}
 /** A private pack: 404 to all but its owner (verified or not, for reading) and verified admins. */
 const privateRead: Expected = { anonymous: 404, unverified: 200, user: 200, otherUser: 404, unverifiedAdmin: 404, admin: 200 }
 /** Writes need a verified email first; then the owner and verified admins. */
@@ -272,6 +297,11 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}/download/signal` }),
     expected: everyone(200),
   },
+  // What another server pulls, with no session: public and shared packs only.
+  'GET /api/packs/:id/pleroma/:file': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack()}/pleroma/manifest.json` }),
+    expected: everyone(200),
+  },
   'POST /api/packs': {
     request: async () => ({
       method: 'POST',
@@ -380,6 +410,35 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   'GET /api/packs/:id/download/:platform of a private pack': {
     request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('private')}/download/signal` }),
     expected: privateRead,
+  },
+  'GET /api/packs/:id/download/:platform as Misskey emoji': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack()}/download/misskey` }),
+    expected: everyone(200),
+  },
+  'GET /api/packs/:id/download/:platform as Mastodon emoji': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack()}/download/mastodon` }),
+    expected: everyone(200),
+  },
+  'GET /api/packs/:id/download/:platform as a Pleroma pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack()}/download/pleroma` }),
+    expected: everyone(200),
+  },
+  'GET /api/packs/:id/download/:platform as Misskey emoji of a private pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack({ visibility: 'private' })}/download/misskey` }),
+    expected: privateRead,
+  },
+  'GET /api/packs/:id/download/:platform as Mastodon emoji of a private pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack({ visibility: 'private' })}/download/mastodon` }),
+    expected: privateRead,
+  },
+  // A private pack has no address another server pulls from, not even for its owner or an admin.
+  'GET /api/packs/:id/pleroma/:file of a private pack': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack({ visibility: 'private' })}/pleroma/pack.json` }),
+    expected: everyone(404),
+  },
+  'GET /api/packs/:id/pleroma/:file of a pack shared by link': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await emojiPack({ visibility: 'link' })}/pleroma/files.json` }),
+    expected: everyone(200),
   },
   'GET /api/packs/:id of a pack shared by link': {
     request: async () => ({ method: 'GET', path: `/api/packs/${await usersPack('link')}` }),

@@ -545,7 +545,7 @@ describe('packs: one ZIP per platform', () => {
       const refused = await fetch(`${server.url}/api/packs/${id}/download/${unknown}`)
       expect(refused.status).toBe(404)
       expect(errorBody(await refused.json()).error.message).toBe(
-        'No such platform: use discord, discord-emoji, telegram, telegram-emoji, whatsapp, signal, line, slack, wastickers',
+        'No such platform: use discord, discord-emoji, telegram, telegram-emoji, whatsapp, signal, line, slack, wastickers, misskey, mastodon, pleroma',
       )
     }
     expect((await fetch(`${server.url}/api/packs/abcdefabcdefabcdefabcdef/download/slack`)).status).toBe(404)

@@ -12,6 +12,7 @@ import {
   type PackVisibility,
 } from '../../../contract/pack'
 import { PLATFORMS, platformSchema } from '../../../contract/stickers'
+import { IMPORT_FORMATS, importFormatSchema, PLEROMA_FILES, pleromaFileSchema, type ImportFormat } from '../../../contract/pack-imports'
 import type { ApiAnswer } from '../../../contract/ssr'
 import type { RouteDeps } from './route-deps'
 import { optionalSession, requireAdmin, requireSession, requireVerifiedEmail, sessionOf, viewerOf } from '../http/require-session'
@@ -130,11 +131,45 @@ export function packRoutes(deps: RouteDeps): Router {
     ctx.body = body
   })
 
+  /** Links inside import archives and Pleroma's files point at the site's public origin. */
+  const originOf = (ctx: Context) => config.publicUrl ?? `${ctx.protocol}://${ctx.host}`
+
+  /** A community server's emoji archive (Misskey, Mastodon, Pleroma / Akkoma): served as the chat apps' ZIPs are. */
+  const importDownload = async (ctx: Context, format: ImportFormat) => {
+    const { part, key } = packDownloadQuerySchema.parse(ctx.query)
+    // An import archive is one file: its server takes the whole pack.
+    if (part !== undefined && part > 1) throw new HttpError('NOT_FOUND', `The ${format} archive comes whole: there is no part ${part}.`)
+    const asMaker = key !== undefined && fileKeys.validPack(ctx.params.id, key)
+    const archive = await packs.importArchive(ctx.params.id, format, await viewerOf(ctx, deps.accounts), {
+      asMaker,
+      context: { origin: originOf(ctx) },
+    })
+    const visitor = addressKey(ctx.ip)
+    for (const id of archive.wumpusIds) downloads.count(id, visitor)
+    ctx.set('Content-Disposition', contentDisposition('attachment', archive.fileName))
+    cacheFor(ctx, archive.visibility, 'no-store')
+    ctx.type = archive.contentType
+    ctx.body = archive.stream
+    if (archive.bytes !== undefined) ctx.length = archive.bytes
+  }
+
+  // A pack's Pleroma / Akkoma files, read by another server with no session: public and shared packs only.
+  router.get('/packs/:id/pleroma/:file', costly, async (ctx) => {
+    const file = pleromaFileSchema.safeParse(ctx.params.file)
+    if (!file.success) throw new HttpError('NOT_FOUND', `No such file: use ${PLEROMA_FILES.join(', ')}`)
+    const { body, visibility } = await packs.pleromaFile(ctx.params.id!, file.data, { origin: originOf(ctx) })
+    cacheFor(ctx, visibility, 'no-cache')
+    ctx.body = body
+  })
+
   router.get('/packs/:id/download/:platform', maybeSession, costly, async (ctx) => {
+    const format = importFormatSchema.safeParse(ctx.params.platform)
+    if (format.success) return importDownload(ctx, format.data)
     // `wastickers`: WhatsApp's archive under the name sticker maker apps open.
     const wastickers = ctx.params.platform === WASTICKERS
     const platform = platformSchema.safeParse(wastickers ? 'whatsapp' : ctx.params.platform)
-    if (!platform.success) throw new HttpError('NOT_FOUND', `No such platform: use ${[...PLATFORMS, WASTICKERS].join(', ')}`)
+    if (!platform.success)
+      throw new HttpError('NOT_FOUND', `No such platform: use ${[...PLATFORMS, WASTICKERS, ...IMPORT_FORMATS].join(', ')}`)
     const { part, key } = packDownloadQuerySchema.parse(ctx.query)
     const asMaker = key !== undefined && fileKeys.validPack(ctx.params.id!, key)
     const archive = wastickers ? 'wastickers' : 'zip'

@@ -14,6 +14,8 @@ import type { AuditChange, NewPack, PackPatch, PackRecord, PackUpdate, Store, Wu
 import { fieldChanges, type AuditLog } from './audit'
 import { PACK_PUBLISHER } from './pack-manifests'
 import { planZip, writeZip, type PackArchive, type PackZip, type ZipPlan } from './pack-zips'
+import { IMPORT_FORMATS, type ImportFormat, type PLEROMA_FILES } from '../../../contract/pack-imports'
+import { planImport, pleromaFile, writeImport, type ImportArchive, type ImportContext, type ImportPlan } from './pack-imports'
 import { conflict, doesNotFit, forbidden, invalid, notFound } from '../domain/errors'
 
 export interface PackServiceDeps {
@@ -38,6 +40,8 @@ export interface PackView {
 export interface PackDetailView extends PackView {
   items: WumpusRecord[]
   plans: ZipPlan[]
+  /** What each community server's import archive would hold (Misskey, Mastodon, Pleroma / Akkoma). */
+  imports: ImportPlan[]
 }
 
 type Page<T> = { items: T[]; total: number; nextCursor?: string }
@@ -73,6 +77,25 @@ export interface PackService {
     viewer: Viewer,
     options?: { part?: number; asMaker?: boolean; archive?: PackArchive },
   ): Promise<PackZip & Pick<PackRecord, 'visibility'>>
+  /**
+   * A community server's emoji archive of the pack (services/pack-imports.ts): opened as zip opens a pack;
+   * PACK_NOT_FIT (422) when none of its stickers has an emoji file.
+   */
+  importArchive(
+    id: string,
+    format: ImportFormat,
+    viewer: Viewer,
+    options: { asMaker?: boolean; context: ImportContext },
+  ): Promise<ImportArchive & Pick<PackRecord, 'visibility'>>
+  /**
+   * A pack's Pleroma / Akkoma file as another server reads it, with no session: public packs and packs shared
+   * by link only (a private pack is NOT_FOUND to everyone here).
+   */
+  pleromaFile(
+    id: string,
+    file: (typeof PLEROMA_FILES)[number],
+    context: ImportContext,
+  ): Promise<{ body: unknown } & Pick<PackRecord, 'visibility'>>
 }
 
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
@@ -169,7 +192,12 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
     async detail(id, viewer) {
       const pack = await getPack(id, viewer)
       const items = await visibleItems(pack, viewer)
-      return { ...(await viewOf(pack, viewer, items)), items, plans: PLATFORMS.map((platform) => planZip(pack, items, platform)) }
+      return {
+        ...(await viewOf(pack, viewer, items)),
+        items,
+        plans: PLATFORMS.map((platform) => planZip(pack, items, platform)),
+        imports: IMPORT_FORMATS.map((format) => planImport(pack, items, format)),
+      }
     },
 
     async create(actor, input) {
@@ -243,6 +271,26 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       if (!plan.fits) throw doesNotFit(plan.message!, { platform, stickers: plan.entries.length, missing: plan.left.length })
       return {
         ...(await writeZip(store, logger, pack, plan, part, await publisherFor(pack, viewer), archive)),
+        visibility: pack.visibility,
+      }
+    },
+
+    async importArchive(id, format, viewer, { asMaker = false, context }) {
+      const personal = asMaker ? await store.packs.get(id) : undefined
+      if (personal && personal.visibility !== 'public') viewer = { email: personal.createdBy, role: 'user' }
+      const pack = await getPack(id, viewer)
+      const plan = planImport(pack, await visibleItems(pack, viewer), format)
+      if (!plan.fits) throw doesNotFit(plan.message!, { format, stickers: plan.entries.length, missing: plan.skipped.length })
+      const archive = await writeImport(store, logger, pack, plan, { ...context, publisher: await publisherFor(pack, viewer) })
+      return { ...archive, visibility: pack.visibility }
+    },
+
+    async pleromaFile(id, file, context) {
+      // Another server asks with no session: what a signed-out visitor may open, and nothing more.
+      const pack = await getPack(id, undefined)
+      const plan = planImport(pack, await visibleItems(pack, undefined), 'pleroma')
+      return {
+        body: await pleromaFile(store, logger, pack, plan, file, { ...context, publisher: PACK_PUBLISHER }),
         visibility: pack.visibility,
       }
     },

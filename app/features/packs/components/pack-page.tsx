@@ -9,6 +9,7 @@ import { WumpusCard } from '../../../entities/wumpus/wumpus-card'
 import { packQueryOptions } from '../api'
 import { stickerCount } from '../pack-text'
 import { PackDownloads } from './pack-downloads'
+import { PackImports } from './pack-imports'
 import { VisibilityBadge } from './visibility-badge'
 
 /** /packs/{id}: the pack's stickers in order, and one download per chat app. */
@@ -56,6 +57,7 @@ export function PackPage({ id }: { id: string }) {
         </Group>
       </Group>
       <PackDownloads packName={pack.name} downloads={pack.downloads} />
+      <PackImports packName={pack.name} imports={pack.imports ?? []} />
       <section aria-labelledby="pack-stickers-heading">
         <Text component="h2" fw={700} size="lg" id="pack-stickers-heading" mb="xs">
           Stickers in this pack

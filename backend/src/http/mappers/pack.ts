@@ -2,6 +2,8 @@ import { packDownloadPath } from '../../../../contract/api-paths'
 import { WASTICKERS, type Pack, type PackDetail, type PackDownload, type UpdatedPack } from '../../../../contract/pack'
 import { PLATFORM_RULES } from '../../../../contract/stickers'
 import { bytesOf, zipName, zipParts, type ZipPlan } from '../../services/pack-zips'
+import { IMPORT_LABELS, pleromaFilePath, type PackImport } from '../../../../contract/pack-imports'
+import { importFileName, pleromaPackName, type ImportPlan } from '../../services/pack-imports'
 import type { PackDetailView, PackView } from '../../services/packs'
 import type { PackRecord } from '../../store/port'
 import type { FileKeys } from '../file-keys'
@@ -42,13 +44,38 @@ export function toApiPackDetail(view: PackDetailView, keys?: FileKeys, makerEmai
     ...toApiPack(view, keys, makerEmailShown),
     items: view.items.map((item) => toApiWumpus(item, keys, makerEmailShown)),
     // A personal pack's maker and admins get keyed URLs: a plain download link carries no bearer.
-    downloads: view.plans.map((plan) =>
-      toApiPackDownload(
-        view.pack,
-        plan,
-        keys && view.pack.visibility !== 'public' && view.createdBy !== null ? keys.signPack(view.pack.id) : undefined,
-      ),
-    ),
+    downloads: view.plans.map((plan) => toApiPackDownload(view.pack, plan, makerKey(view, keys))),
+    imports: view.imports.map((plan) => toApiPackImport(view.pack, plan, makerKey(view, keys))),
+  }
+}
+
+const makerKey = (view: PackDetailView, keys?: FileKeys) =>
+  keys && view.pack.visibility !== 'public' && view.createdBy !== null ? keys.signPack(view.pack.id) : undefined
+
+/**
+ * One community server's emoji archive of a pack; for Pleroma / Akkoma, where another server pulls a pack that
+ * is public or shared by link (a private pack has no such address: a server pulls with no session).
+ */
+export function toApiPackImport(pack: PackRecord, plan: ImportPlan, key?: string): PackImport {
+  return {
+    format: plan.format,
+    label: IMPORT_LABELS[plan.format],
+    url: packDownloadPath(pack.id, plan.format, undefined, key),
+    fileName: importFileName(pack, plan.format),
+    fits: plan.fits,
+    message: plan.message,
+    emoji: plan.entries.length,
+    skipped: plan.skipped.length,
+    bytes: plan.entries.reduce((sum, entry) => sum + entry.file.bytes, 0),
+    notes: plan.notes,
+    pleroma:
+      plan.format === 'pleroma' && plan.fits && pack.visibility !== 'private'
+        ? {
+            packName: pleromaPackName(pack),
+            manifestUrl: pleromaFilePath(pack.id, 'manifest.json'),
+            packJsonUrl: pleromaFilePath(pack.id, 'pack.json'),
+          }
+        : null,
   }
 }
 
