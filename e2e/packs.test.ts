@@ -44,7 +44,7 @@ describe('packs', () => {
     expect(await stickers.allTextContents()).toEqual(['Waving Wumpus', 'Cheering Wumpus', 'Sleepy Wumpus'])
 
     // The demo mascots' platform files are made in the background after start: the page follows them.
-    const whatsapp = page.getByRole('link', { name: `Download ${name} for WhatsApp (ZIP)` })
+    const whatsapp = page.getByRole('link', { name: `Download ZIP: ${name} for WhatsApp` })
     await whatsapp.waitFor({ timeout: 150_000 })
     const [download] = await Promise.all([page.waitForEvent('download'), whatsapp.click()])
     expect(download.suggestedFilename()).toBe(`${name.toLowerCase().replaceAll(' ', '-')}.whatsapp.zip`)

@@ -72,12 +72,12 @@ describe('pack downloads', () => {
     expect(within(whatsapp).getByText(/keeps still and animated stickers in separate packs/)).toBeInTheDocument()
     const parts = within(whatsapp).getAllByRole('link', { name: /\(ZIP\)$/ })
     expect(parts.map((link) => link.getAttribute('aria-label'))).toEqual([
-      'Download Split Pack for WhatsApp, part 1 of 3: 16 stickers (ZIP)',
-      'Download Split Pack for WhatsApp, part 2 of 3: 15 stickers (ZIP)',
-      'Download Split Pack for WhatsApp, part 3 of 3: 4 still stickers (ZIP)',
+      'Part 1 of 3: Split Pack for WhatsApp, 16 stickers (ZIP)',
+      'Part 2 of 3: Split Pack for WhatsApp, 15 stickers (ZIP)',
+      'Part 3 of 3: Split Pack for WhatsApp, 4 still stickers (ZIP)',
     ])
     // Each part also as the .wastickers file sticker maker apps open, with a sentence on how.
-    const wastickers = within(whatsapp).getAllByRole('link', { name: /\.wastickers\)$/ })
+    const wastickers = within(whatsapp).getAllByRole('link', { name: /^\.wastickers, part/ })
     expect(wastickers.map((link) => [link.getAttribute('href'), link.getAttribute('download')])).toEqual(
       whatsappParts.map((part) => [part.wastickers.url, part.wastickers.fileName]),
     )
@@ -95,7 +95,7 @@ describe('pack downloads', () => {
     })
     expect(within(whatsapp).queryByText('Download ZIP')).not.toBeInTheDocument()
 
-    const signal = screen.getByRole('link', { name: 'Download Split Pack for Signal (ZIP)' })
+    const signal = screen.getByRole('link', { name: 'Download ZIP: Split Pack for Signal' })
     expect(signal).toHaveAttribute('href', `/api/packs/${ID}/download/signal`)
     expect(signal).toHaveTextContent('Download ZIP')
     expect(screen.queryByText(/Comes as .* Signal/)).not.toBeInTheDocument()

@@ -65,7 +65,7 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                           {formatBytes(part.bytes)}
                         </Text>
                       }
-                      aria-label={`Download ${packName} for ${download.label}, part ${part.part} of ${download.parts.length}: ${part.stickers}${part.still ? ' still' : ''} ${part.stickers === 1 ? 'sticker' : 'stickers'} (ZIP)`}
+                      aria-label={`Part ${part.part} of ${download.parts.length}: ${packName} for ${download.label}, ${part.stickers}${part.still ? ' still' : ''} ${part.stickers === 1 ? 'sticker' : 'stickers'} (ZIP)`}
                     >
                       Part {part.part} of {download.parts.length}
                     </Button>
@@ -77,7 +77,7 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                         variant="subtle"
                         size="compact-sm"
                         disabled={!network.online}
-                        aria-label={`Download ${packName} for a sticker maker app, part ${part.part} of ${download.parts.length} (.wastickers)`}
+                        aria-label={`.wastickers, part ${part.part} of ${download.parts.length}: ${packName} for a sticker maker app`}
                       >
                         .wastickers
                       </Button>
@@ -93,7 +93,7 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                 download={download.fileName}
                 variant="light"
                 disabled={!network.online}
-                aria-label={`Download ${packName} for ${download.label} (ZIP)`}
+                aria-label={`Download ZIP: ${packName} for ${download.label}`}
               >
                 Download ZIP
               </Button>
@@ -105,7 +105,7 @@ export function PackDownloads({ packName, downloads }: { packName: string; downl
                 download={download.wastickers.fileName}
                 variant="subtle"
                 disabled={!network.online}
-                aria-label={`Download ${packName} for a sticker maker app (.wastickers)`}
+                aria-label={`.wastickers: ${packName} for a sticker maker app`}
               >
                 .wastickers
               </Button>

@@ -48,7 +48,7 @@ describe('PackImports', () => {
 
     const misskey = within(entry('Misskey'))
     expect(misskey.getByText(/Control panel → Custom emojis, then the ⋯ menu → Import/)).toBeInTheDocument()
-    expect(misskey.getByRole('link', { name: 'Download Kind Wumpuses as Misskey custom emoji (ZIP)' })).toHaveAttribute(
+    expect(misskey.getByRole('link', { name: 'Download ZIP: Kind Wumpuses as Misskey custom emoji' })).toHaveAttribute(
       'href',
       `/api/packs/${ID}/download/misskey`,
     )
@@ -57,7 +57,7 @@ describe('PackImports', () => {
     expect(mastodon.getByText(/an admin runs the command below with this file/)).toBeInTheDocument()
     expect(mastodon.getByText("tootctl emoji import --category 'Kind Wumpuses' kind-wumpuses.mastodon-emoji.tar.gz")).toBeInTheDocument()
     expect(mastodon.getByText('1 sticker is left out: “Big” (too big).')).toBeInTheDocument()
-    expect(mastodon.getByRole('link', { name: /\(tar\.gz\)$/ })).toHaveAttribute('download', 'kind-wumpuses.mastodon-emoji.tar.gz')
+    expect(mastodon.getByRole('link', { name: /^Download tar\.gz: / })).toHaveAttribute('download', 'kind-wumpuses.mastodon-emoji.tar.gz')
 
     const pleroma = within(entry('Pleroma / Akkoma'))
     expect(pleroma.getByText(/checks its SHA-256/)).toBeInTheDocument()

@@ -77,7 +77,7 @@ export function PackImports({ packName, imports }: { packName: string; imports: 
                   download={item.fileName}
                   variant="light"
                   disabled={!network.online}
-                  aria-label={`Download ${packName} as ${item.label} custom emoji (${item.format === 'mastodon' ? 'tar.gz' : 'ZIP'})`}
+                  aria-label={`Download ${item.format === 'mastodon' ? 'tar.gz' : 'ZIP'}: ${packName} as ${item.label} custom emoji`}
                 >
                   {item.format === 'mastodon' ? 'Download tar.gz' : 'Download ZIP'}
                 </Button>
