@@ -6,7 +6,7 @@ import { buildGif } from '../../test/fixtures/gif'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { buildApng, stillPng } from '../../test/fixtures/png'
 import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
-import { addPackWithSignalFile, addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
+import { addPackWithSignalFile, addWumpus, addWumpusWithEmojiGif, startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
  * Every endpoint of the app against every kind of caller. A new endpoint without a row here fails the
@@ -123,25 +123,7 @@ const usersPack = (visibility: 'private' | 'link') =>
   addPackWithSignalFile(server.store, 'Personal', new Uint8Array([1, 2, 3]), { createdBy: USER, visibility })
 /** A pack (personal when `createdBy` is USER) whose sticker has an emoji GIF, for the community servers' archives. */
 async function emojiPack(pack: { visibility?: 'public' | 'private' | 'link' } = {}): Promise<string> {
-  const record = await addWumpus(server.store, { name: 'Emoji Wumpus', tags: ['wave'] })
-  const bytes = buildGif()
-  const file = await server.store.files.put({ bytes, contentType: 'image/gif', filename: 'wumpus.discord-emoji.gif', purpose: 'derived' })
-  const gif = {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: bytes.length,
-    width: 128,
-    height: 128,
-    frames: 2,
-    durationMs: 200,
-  }
-  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
-    source: record.files.lottie.id,
-    version: 1,
-    madeAt: new Date(),
-    exports: [{ platform: 'discord-emoji', file: gif, notes: [] }],
-  })
+  const record = await addWumpusWithEmojiGif(server.store, { name: 'Emoji Wumpus', tags: ['wave'] }, buildGif())
   const visibility = pack.visibility ?? 'public'
   const createdBy = visibility === 'public' ? ADMIN : USER
   return (await server.store.packs.insert({ name: 'Emoji Pack', description: '', wumpusIds: [record._id], createdBy, visibility })).id

@@ -16,8 +16,8 @@ import {
 } from '../../../contract/pack-imports'
 import { buildGif } from '../../test/fixtures/gif'
 import { expectError } from '../../test/support/error-body'
-import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
-import type { DerivedFile, WumpusRecord } from '../store/port'
+import { addWumpus, addWumpusWithEmojiGif, startTestServer, type TestServer } from '../../test/support/test-server'
+import type { WumpusRecord } from '../store/port'
 
 // Not execFileSync: the server answers in this process, and its event loop must keep running.
 const run = async (command: string, args: string[]) => (await promisify(execFile)(command, args, { encoding: 'utf8' })).stdout
@@ -97,27 +97,10 @@ afterAll(() => server.close())
 
 /** An animation with an emoji GIF of `bytes` bytes (a real GIF, padded past its trailer when asked). */
 async function emojiWumpus(name: string, fields: Partial<Pick<WumpusRecord, 'tags' | 'keywords' | 'u_name'>> = {}, size?: number) {
-  const record = await addWumpus(server.store, { name, ...fields })
   const gif = buildGif()
   const bytes = size ? new Uint8Array(size).fill(0x3b) : gif
   if (size) bytes.set(gif)
-  const info = await server.store.files.put({ bytes, contentType: 'image/gif', filename: 'x.discord-emoji.gif', purpose: 'derived' })
-  const file: DerivedFile = {
-    id: info.id,
-    filename: info.filename,
-    contentType: 'image/gif',
-    bytes: bytes.length,
-    width: 128,
-    height: 128,
-    frames: 2,
-    durationMs: 200,
-  }
-  await server.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
-    source: record.files.lottie.id,
-    version: 1,
-    madeAt: new Date(),
-    exports: [{ platform: 'discord-emoji', file, notes: [] }],
-  })
+  const record = await addWumpusWithEmojiGif(server.store, { name, ...fields }, bytes)
   return { record, bytes }
 }
 

@@ -163,6 +163,29 @@ export async function addRemix(
   return made
 }
 
+/** An animation whose derived files are just a Discord emoji GIF of these bytes (what the custom emoji archives take). */
+export async function addWumpusWithEmojiGif(store: Store, fields: Partial<NewWumpus>, bytes: Uint8Array): Promise<WumpusRecord> {
+  const record = await addWumpus(store, fields)
+  const file = await store.files.put({ bytes, contentType: 'image/gif', filename: 'wumpus.discord-emoji.gif', purpose: 'derived' })
+  const gif = {
+    id: file.id,
+    filename: file.filename,
+    contentType: file.contentType,
+    bytes: bytes.length,
+    width: 128,
+    height: 128,
+    frames: 2,
+    durationMs: 200,
+  }
+  await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+    source: record.files.lottie.id,
+    version: 1,
+    madeAt: new Date(),
+    exports: [{ platform: 'discord-emoji', file: gif, notes: [] }],
+  })
+  return record
+}
+
 /**
  * A pack of one animation with a Signal export of `signalBytes` (placeholder bytes: the ZIPs are tested in
  * packs.test.ts); an admin's public pack unless `pack` says otherwise.
