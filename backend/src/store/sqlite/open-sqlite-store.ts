@@ -86,21 +86,28 @@ class SqliteStore implements Store {
   readonly sessions: SqliteSessions
   readonly audit: SqliteAudit
   readonly renderJobs: SqliteRenderJobs
+  readonly files: SqliteFiles
   private readonly counters: SqliteRateCounters
+  /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
+  private damage: StoreDamagedError | undefined
 
   constructor(
     private readonly db: Db,
     private readonly dataDir: string,
     private readonly filesDir: string,
-    readonly files: SqliteFiles,
+    files: SqliteFiles,
   ) {
-    this.packs = new SqlitePacks(db)
-    this.favourites = new SqliteFavourites(db)
-    this.wumpuses = new SqliteWumpuses(db, this.packs, this.favourites)
-    this.users = new SqliteUsers(db)
-    this.sessions = new SqliteSessions(db)
-    this.audit = new SqliteAudit(db)
-    this.renderJobs = new SqliteRenderJobs(db)
+    const packs = new SqlitePacks(db)
+    const favourites = new SqliteFavourites(db)
+    const seen = (error: StoreDamagedError) => (this.damage ??= error)
+    this.packs = reportingDamage(packs, seen)
+    this.favourites = reportingDamage(favourites, seen)
+    this.wumpuses = reportingDamage(new SqliteWumpuses(db, packs, favourites), seen)
+    this.users = reportingDamage(new SqliteUsers(db), seen)
+    this.sessions = reportingDamage(new SqliteSessions(db), seen)
+    this.audit = reportingDamage(new SqliteAudit(db), seen)
+    this.renderJobs = reportingDamage(new SqliteRenderJobs(db), seen)
+    this.files = reportingDamage(files, seen)
     this.counters = new SqliteRateCounters(db)
   }
 
@@ -109,6 +116,7 @@ class SqliteStore implements Store {
   }
 
   async ping(): Promise<void> {
+    if (this.damage) throw this.damage
     try {
       this.db.prepare('SELECT 1').get()
       await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
@@ -126,4 +134,29 @@ class SqliteStore implements Store {
       this.db.close()
     }
   }
+}
+
+/**
+ * The repository, its calls watched: one that fails because the database is damaged tells `seen`, so the
+ * store's readiness turns red (a damaged page met by one request is there for every later one).
+ */
+function reportingDamage<T extends object>(repository: T, seen: (error: StoreDamagedError) => void): T {
+  const report = (error: unknown) => {
+    if (error instanceof StoreDamagedError) seen(error)
+    throw error
+  }
+  return new Proxy(repository, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        try {
+          const result: unknown = value.apply(target, args)
+          return result instanceof Promise ? result.catch(report) : result
+        } catch (error) {
+          return report(error)
+        }
+      }
+    },
+  })
 }

@@ -423,6 +423,34 @@ describe('sqlite store when the folder cannot be opened', () => {
     }
   })
 
+  it('once an operation meets a damaged page, says so and answers not ready from then on', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      for (let i = 0; i < 40; i++) await store.users.upsert(`user${i}@example.com`, { user_name: 'x'.repeat(400) })
+      await store.close()
+      // The users table's first page overwritten: the store opens (it reads no account to start), a read finds it.
+      const file = path.join(dataDir, DATABASE_FILE)
+      const db = new Database(file)
+      const { rootpage } = db.prepare("SELECT rootpage FROM sqlite_master WHERE name = 'users'").get() as { rootpage: number }
+      const pageSize = db.pragma('page_size', { simple: true }) as number
+      db.close()
+      const bytes = await readFile(file)
+      bytes.fill(0x5a, (rootpage - 1) * pageSize, rootpage * pageSize)
+      await writeFile(file, bytes)
+
+      store = await openSqliteStore({ dataDir })
+      await store.ping()
+      await expect(store.users.get('user3@example.com')).rejects.toThrow(
+        'The database is damaged (SQLITE_CORRUPT): restore it from a backup',
+      )
+      await expect(store.ping()).rejects.toBeInstanceOf(StoreDamagedError)
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it('names a file that is not a database as damaged', async () => {
     const dataDir = await tempDir()
     try {
