@@ -71,25 +71,22 @@ export async function importLegacyStore(db: Db, dataDir: string): Promise<Import
   const started = Date.now()
   setImportState(db, 'started')
   clearTables(db)
-  db.pragma('synchronous = OFF')
+  // Synced like every other commit (one per batch of BATCH documents): a power cut during the import leaves
+  // a database the next start can clear and import again, never a damaged one.
   const report: ImportReport = { from: dataDir, keptIn: '', imported: {}, damaged: [], recovered: 0, tookMs: 0 }
-  try {
-    const packs = new SqlitePacks(db)
-    const repos: Repositories = {
-      wumpuses: new SqliteWumpuses(db, packs, new SqliteFavourites(db)),
-      packs,
-      files: new SqliteFiles(db, path.join(dataDir, 'files')),
-      users: new SqliteUsers(db),
-      sessions: new SqliteSessions(db),
-      audit: new SqliteAudit(db),
-    }
-    for (const collection of COLLECTIONS) {
-      const file = sources.get(collection)
-      if (!file) continue
-      report.imported[collection] = await importFile(db, path.join(dataDir, file), file, report, (doc) => insertDoc(collection, doc, repos))
-    }
-  } finally {
-    db.pragma('synchronous = FULL')
+  const packs = new SqlitePacks(db)
+  const repos: Repositories = {
+    wumpuses: new SqliteWumpuses(db, packs, new SqliteFavourites(db)),
+    packs,
+    files: new SqliteFiles(db, path.join(dataDir, 'files')),
+    users: new SqliteUsers(db),
+    sessions: new SqliteSessions(db),
+    audit: new SqliteAudit(db),
+  }
+  for (const collection of COLLECTIONS) {
+    const file = sources.get(collection)
+    if (!file) continue
+    report.imported[collection] = await importFile(db, path.join(dataDir, file), file, report, (doc) => insertDoc(collection, doc, repos))
   }
   report.tookMs = Date.now() - started
   report.keptIn = path.join(dataDir, `pre-sqlite-${new Date(started).toISOString().replace(/[:.]/g, '-')}`)
