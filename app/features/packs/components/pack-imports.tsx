@@ -1,4 +1,5 @@
 import { Button, Code, Stack, Text } from '@mantine/core'
+import { useSyncExternalStore } from 'react'
 import type { ImportFormat, PackImport } from '../../../../contract/pack-imports'
 import { formatBytes } from '../../../lib/format-bytes'
 import { useNeedsNetwork } from '../../../components/needs-network'
@@ -16,13 +17,15 @@ const GUIDES: Record<ImportFormat, string> = {
 
 const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`
 
-/** The command for each server (the file name or URL filled in). */
-function command(item: PackImport, packName: string, origin: string): string | null {
+/** The command for each server (the file name or URL filled in); Pleroma's once the site's address is known. */
+function command(item: PackImport, packName: string, origin: string | null): string | null {
   if (item.format === 'mastodon') return `tootctl emoji import --category ${shellQuote(packName)} ${item.fileName}`
-  if (item.format === 'pleroma' && item.pleroma)
+  if (item.format === 'pleroma' && item.pleroma && origin !== null)
     return `pleroma_ctl emoji get-packs -m ${origin}${item.pleroma.manifestUrl} ${item.pleroma.packName}`
   return null
 }
+
+const noSubscription = () => () => {}
 
 /**
  * The pack as community servers import custom emoji (Misskey, Mastodon, Pleroma / Akkoma): one archive each,
@@ -31,8 +34,14 @@ function command(item: PackImport, packName: string, origin: string): string | n
  */
 export function PackImports({ packName, imports }: { packName: string; imports: PackImport[] }) {
   const network = useNeedsNetwork()
+  // The server renders the page knowing no origin, and hydration must render what it did: Pleroma's command,
+  // which holds the address, comes just after.
+  const origin = useSyncExternalStore(
+    noSubscription,
+    () => window.location.origin,
+    () => null,
+  )
   if (imports.length === 0) return null
-  const origin = typeof window === 'undefined' ? '' : window.location.origin
   return (
     <section aria-labelledby="pack-imports-heading">
       <Text component="h2" fw={700} size="lg" id="pack-imports-heading" mb="xs">
