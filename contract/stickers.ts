@@ -92,7 +92,7 @@ export const PLATFORM_RULES: Record<Platform, PlatformRules> = {
     fps: 60,
   },
   // WhatsApp/stickers README (Android, "Sticker art and app requirements"): animated WebP, 512x512, at most 500 KB,
-  // at most 10 s, frames at least 8 ms. It shows the first frame where animation is off: see firstFrameCover.
+  // at most 10 s, frames at least 8 ms. It shows the first frame where animation is off: see FIRST_FRAME_MIN_COVER.
   whatsapp: {
     label: PLATFORM_LABELS.whatsapp,
     emoji: EMOJI_PRIMARY,
