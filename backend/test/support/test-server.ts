@@ -5,6 +5,7 @@ import path from 'node:path'
 import { inject } from 'vitest'
 import { REMIXES_MAX } from '../../../contract/limits'
 import type { RemixVisibility } from '../../../contract/remix/remix-api'
+import type { Platform } from '../../../contract/stickers'
 import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
@@ -163,27 +164,39 @@ export async function addRemix(
   return made
 }
 
-/** An animation whose derived files are just a Discord emoji GIF of these bytes (what the custom emoji archives take). */
-export async function addWumpusWithEmojiGif(store: Store, fields: Partial<NewWumpus>, bytes: Uint8Array): Promise<WumpusRecord> {
+/** An animation whose only derived file is one chat app's export of these bytes, with the facts given. */
+async function addWumpusWithExport(
+  store: Store,
+  fields: Partial<NewWumpus>,
+  platform: Platform,
+  bytes: Uint8Array,
+  file: { contentType: string; filename: string; size: number; frames: number; durationMs: number },
+): Promise<WumpusRecord> {
   const record = await addWumpus(store, fields)
-  const file = await store.files.put({ bytes, contentType: 'image/gif', filename: 'wumpus.discord-emoji.gif', purpose: 'derived' })
-  const gif = {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
+  const info = await store.files.put({ bytes, contentType: file.contentType, filename: file.filename, purpose: 'derived' })
+  const exported = {
+    id: info.id,
+    filename: info.filename,
+    contentType: info.contentType,
     bytes: bytes.length,
-    width: 128,
-    height: 128,
-    frames: 2,
-    durationMs: 200,
+    width: file.size,
+    height: file.size,
+    frames: file.frames,
+    durationMs: file.durationMs,
   }
   await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
     source: record.files.lottie.id,
     version: 1,
     madeAt: new Date(),
-    exports: [{ platform: 'discord-emoji', file: gif, notes: [] }],
+    exports: [{ platform, file: exported, notes: [] }],
   })
   return record
+}
+
+/** An animation whose derived files are just a Discord emoji GIF of these bytes (what the custom emoji archives take). */
+export function addWumpusWithEmojiGif(store: Store, fields: Partial<NewWumpus>, bytes: Uint8Array): Promise<WumpusRecord> {
+  const gif = { contentType: 'image/gif', filename: 'wumpus.discord-emoji.gif', size: 128, frames: 2, durationMs: 200 }
+  return addWumpusWithExport(store, fields, 'discord-emoji', bytes, gif)
 }
 
 /**
@@ -196,23 +209,7 @@ export async function addPackWithSignalFile(
   signalBytes: Uint8Array,
   pack: Pick<NewPack, 'visibility' | 'createdBy'> = { createdBy: 'admin@example.com' },
 ): Promise<string> {
-  const record = await addWumpus(store, { name: `${name} Wumpus` })
-  const file = await store.files.put({ bytes: signalBytes, contentType: 'image/apng', filename: 'wumpus.signal.png', purpose: 'derived' })
-  const signal = {
-    id: file.id,
-    filename: file.filename,
-    contentType: file.contentType,
-    bytes: signalBytes.length,
-    width: 512,
-    height: 512,
-    frames: 30,
-    durationMs: 1000,
-  }
-  await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
-    source: record.files.lottie.id,
-    version: 1,
-    madeAt: new Date(),
-    exports: [{ platform: 'signal', file: signal, notes: [] }],
-  })
+  const apng = { contentType: 'image/apng', filename: 'wumpus.signal.png', size: 512, frames: 30, durationMs: 1000 }
+  const record = await addWumpusWithExport(store, { name: `${name} Wumpus` }, 'signal', signalBytes, apng)
   return (await store.packs.insert({ name: `${name} Pack`, description: '', wumpusIds: [record._id], ...pack })).id
 }
