@@ -14,6 +14,7 @@ import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
 import { packRoutes, visitorPackAnswers } from './routes/packs'
 import { remixRoutes } from './routes/remixes'
+import { backupRoutes } from './routes/backups'
 import type { RouteDeps } from './routes/route-deps'
 import { sessionRoutes } from './routes/sessions'
 import { stickerRoutes } from './routes/stickers'
@@ -81,6 +82,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     packRoutes(deps),
     favouriteRoutes(deps),
     remixRoutes(deps),
+    backupRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]

@@ -22,6 +22,7 @@ import { createFileService } from './services/files'
 import { createMakerService } from './services/makers'
 import { createPackService } from './services/packs'
 import { createProfileImageService } from './services/profile-images'
+import { createBackups } from './services/backups'
 import { createStillPictureService } from './services/still-pictures'
 import { createRemixService } from './services/remixes'
 import { createSessionService } from './services/sessions'
@@ -95,6 +96,13 @@ export function createRouteDeps({
     makers,
     audit,
     downloads,
+    backups: createBackups({
+      store,
+      dir: config.backup.dir,
+      keep: config.backup.keep,
+      intervalMs: config.backup.intervalHours * 3600_000,
+      logger,
+    }),
     verifyIdToken,
     limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
     fileKeys: createFileKeys(config.jwtSecret),

@@ -28,6 +28,8 @@ export interface Config {
   remixRendersPerDay: number
   /** The most of the render worker's time remixes may take over the last 10 minutes (0.5: half). */
   remixRenderShare: number
+  /** Backups of the embedded store: the folder (unset: none), hours between scheduled ones (0: on request only), how many the folder keeps. */
+  backup: { dir?: string; intervalHours: number; keep: number }
   /** A costly public answer (still picture, pack, pack ZIP) whose client takes none of it for this long is cut off. */
   sendTimeoutSeconds: number
   adminEmails: string[]
@@ -124,6 +126,13 @@ const envSchema = z.object({
     .default(30),
   REMIX_RENDERS_PER_DAY: z.coerce.number({ message: 'must be a number' }).int().min(1).max(100_000).default(30),
   REMIX_RENDER_SHARE: z.coerce.number({ message: 'must be a number between 0.05 and 1' }).min(0.05).max(1).default(0.5),
+  BACKUP_DIR: optionalText,
+  BACKUP_INTERVAL_HOURS: z.coerce
+    .number({ message: 'must be a number of hours' })
+    .min(0)
+    .max(24 * 365)
+    .default(24),
+  BACKUP_KEEP: z.coerce.number({ message: 'must be a whole number of backups' }).int().min(1).max(1000).default(7),
   SEND_TIMEOUT_SECONDS: z.coerce.number({ message: 'must be a number of seconds' }).int().min(1).max(3600).default(30),
   ADMIN_EMAILS: z
     .string()
@@ -206,6 +215,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.TRUST_PROXY === false && trustProxyHops > 0) {
     problems.push('TRUST_PROXY_HOPS: proxies in front need TRUST_PROXY=true (or leave TRUST_PROXY unset)')
   }
+  if (e.BACKUP_DIR && e.MONGODB_URI) {
+    problems.push('BACKUP_DIR: backs up the embedded store; with MONGODB_URI back MongoDB up with mongodump or your provider’s backups')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -225,6 +237,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     remixRendersPerDay: e.REMIX_RENDERS_PER_DAY,
     remixRenderShare: e.REMIX_RENDER_SHARE,
     sendTimeoutSeconds: e.SEND_TIMEOUT_SECONDS,
+    backup: { dir: e.BACKUP_DIR && path.resolve(e.BACKUP_DIR), intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP },
     adminEmails: e.ADMIN_EMAILS,
     firebase: {
       projectId: e.FIREBASE_PROJECT_ID,

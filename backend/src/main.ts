@@ -12,6 +12,7 @@ import { closeRenderPool } from './media/render/render-pool'
 import { startOrphanSweeper } from './orphan-files'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
+import { listenForBackups } from './backup-socket'
 
 async function main() {
   let config
@@ -48,7 +49,7 @@ async function main() {
 
   // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
   const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
-  const { downloads, derivedMedia, colourSlots } = deps
+  const { downloads, derivedMedia, colourSlots, backups } = deps
   const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
@@ -58,6 +59,8 @@ async function main() {
   console.log(`\nWumpus Gallery is running at ${url}\n`)
 
   const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
+  const stopBackups = backups.schedule()
+  const stopBackupSocket = await listenForBackups(store, config.dataDir, logger)
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
   void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
   // Colour slots for originals that lack them (the demo set on a first start, animations stored before slots were kept).
@@ -74,6 +77,8 @@ async function main() {
     server.closeIdleConnections()
     await new Promise<void>((resolve) => server.close(() => resolve()))
     stopSweeper()
+    stopBackups()
+    await stopBackupSocket()
     await downloads.close()
     await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool()])
     await store.close()

@@ -244,6 +244,8 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   // One's own remixes (each sees only their own: remixes.test.ts).
   'GET /api/me/remixes': { request: async () => ({ method: 'GET', path: '/api/me/remixes' }), expected: signedIn(200) },
   'GET /api/users': { request: async () => ({ method: 'GET', path: '/api/users' }), expected: adminOnly(200) },
+  'GET /api/backups': { request: async () => ({ method: 'GET', path: '/api/backups' }), expected: adminOnly(200) },
+  'POST /api/backups': { request: async () => ({ method: 'POST', path: '/api/backups' }), expected: adminOnly(201) },
   'PUT /api/user/admin/:email': {
     request: async () => {
       const email = `promote-${Math.random().toString(36).slice(2)}@example.com`

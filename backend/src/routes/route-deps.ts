@@ -8,6 +8,7 @@ import type { Logger } from '../logger'
 import type { AccountService } from '../services/accounts'
 import type { AnimationFileService } from '../services/animation-files'
 import type { AuditLog } from '../services/audit'
+import type { Backups } from '../services/backups'
 import type { ColourSlotService } from '../services/colour-slots'
 import type { DerivedMediaService } from '../services/derived-media'
 import type { DownloadCounter } from '../services/download-counts'
@@ -48,6 +49,7 @@ export interface RouteDeps {
   makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter
+  backups: Backups
 
   // The HTTP edge's.
   /** Firebase ID token verification for the sign-in exchange. */

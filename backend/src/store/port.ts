@@ -552,9 +552,29 @@ export interface Store {
    * database, so that every instance on one MongoDB counts together.
    */
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter
+  /**
+   * The embedded store only: a consistent copy of the database and the files it refers to, made into the
+   * folder `into` while the store serves. `linkFrom`, an earlier backup, lends the files it holds already.
+   */
+  backup?(into: string, options?: { linkFrom?: string }): Promise<BackupReport>
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>
   close(): Promise<void>
+}
+
+/** The file in a backup folder that describes it: a folder without it is not a finished backup. */
+export const BACKUP_MANIFEST = 'backup.json'
+
+/** What a backup holds. */
+export interface BackupReport {
+  /** When the copy of the database was finished: it holds every write acknowledged before then. */
+  takenAt: Date
+  schemaVersion: number
+  databaseBytes: number
+  files: number
+  fileBytes: number
+  /** Files hard-linked from the earlier backup rather than copied. */
+  linkedFiles: number
 }
 
 export class InvalidCursorError extends Error {

@@ -68,6 +68,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     LOG_LEVEL: 'silent',
     FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
     RATE_LIMIT_FACTOR: '1000',
+    BACKUP_DIR: path.join(dataDir, 'backups'),
     ...env,
   })
   const store = await openSqliteStore({ dataDir })

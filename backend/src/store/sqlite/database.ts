@@ -247,6 +247,11 @@ const MIGRATIONS: readonly string[] = [
   `,
 ]
 
+/** The newest schema this code knows. */
+export function knownSchemaVersion(): number {
+  return MIGRATIONS.length
+}
+
 /**
  * Opens (creating when new) the database and takes the data folder for this process: SQLite's exclusive
  * locking mode holds the file's lock until the database is closed or the process ends (a crash included),

@@ -58,6 +58,9 @@ const STREAM_CHUNK = 64 * 1024
 
 export class SqliteFiles implements FileRepository {
   private readonly bytesCache = new FileBytesCache()
+  /** While a backup copies files, deleted files keep their bytes until it ends (its database copy may still list them). */
+  private holds = 0
+  private heldUnlinks: string[] = []
   private readonly incomingDir: string
   private readonly sql
 
@@ -167,9 +170,7 @@ export class SqliteFiles implements FileRepository {
       if (!isId(id)) return false
       const known = this.sql.delete.run(id).changes > 0
       this.bytesCache.delete(id)
-      await unlink(this.pathOf(id)).catch((error: unknown) => {
-        if (!isMissing(error)) throw error
-      })
+      await this.unlinkBytes(id)
       return known
     })
   }
@@ -210,7 +211,7 @@ export class SqliteFiles implements FileRepository {
           )
           // Checked again after the await: a put may have recorded it meanwhile.
           if (written < createdBefore.getTime() && (OLD_TEMP.test(name) || !this.sql.get.get(name))) {
-            await unlink(file).catch(() => undefined)
+            await this.unlinkBytes(name).catch(() => undefined)
             removed++
           }
         }
@@ -224,6 +225,30 @@ export class SqliteFiles implements FileRepository {
       }
       if (batch.length > 0) await sweep()
       return removed
+    })
+  }
+
+  /** Keeps stored bytes on disk until the answer is called (then the deletes held meanwhile run). */
+  holdDeletes(): () => Promise<void> {
+    this.holds++
+    let released = false
+    return async () => {
+      if (released) return
+      released = true
+      if (--this.holds > 0) return
+      const held = this.heldUnlinks
+      this.heldUnlinks = []
+      for (const id of held) await this.unlinkBytes(id).catch(() => undefined)
+    }
+  }
+
+  private async unlinkBytes(id: string): Promise<void> {
+    if (this.holds > 0) {
+      this.heldUnlinks.push(id)
+      return
+    }
+    await unlink(this.pathOf(id)).catch((error: unknown) => {
+      if (!isMissing(error)) throw error
     })
   }
 

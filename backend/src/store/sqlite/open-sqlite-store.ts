@@ -5,9 +5,10 @@
 import { constants as fsConstants } from 'node:fs'
 import { access, chmod, mkdir } from 'node:fs/promises'
 import path from 'node:path'
-import { StoreDamagedError, StoreUnavailableError, type Store } from '../port'
+import { StoreDamagedError, StoreUnavailableError, type BackupReport, type Store } from '../port'
+import { backupDatabase } from './backup'
 import { SqliteAudit } from './audit'
-import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
+import { DATABASE_FILE, guarded, openDatabase, sqliteCode, toStoreError, type Db } from './database'
 import { SqliteFiles } from './files'
 import { importLegacyStore, type ImportReport } from './legacy-import'
 import { SqliteFavourites } from './favourites'
@@ -95,8 +96,9 @@ class SqliteStore implements Store {
     private readonly db: Db,
     private readonly dataDir: string,
     private readonly filesDir: string,
-    files: SqliteFiles,
+    private readonly rawFiles: SqliteFiles,
   ) {
+    const files = rawFiles
     const packs = new SqlitePacks(db)
     const favourites = new SqliteFavourites(db)
     const seen = (error: StoreDamagedError) => (this.damage ??= error)
@@ -113,6 +115,13 @@ class SqliteStore implements Store {
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }) {
     return this.counters.counter(options)
+  }
+
+  backup(into: string, options: { linkFrom?: string } = {}): Promise<BackupReport> {
+    const files = this.rawFiles
+    return guarded(() =>
+      backupDatabase({ db: this.db, filesDir: this.filesDir, into, linkFrom: options.linkFrom, holdDeletes: () => files.holdDeletes() }),
+    )
   }
 
   async ping(): Promise<void> {
