@@ -5,7 +5,7 @@ import react from '@vitejs/plugin-react'
 const BACKEND_INTEGRATION = [
   'backend/src/routes/**/*.test.ts',
   'backend/src/http/**/*.test.ts',
-  'backend/src/{crash,disk-faults,fuzz,shared-mongo}.test.ts',
+  'backend/src/{crash,disk-faults,fuzz,shared-mongo,backup-cli}.test.ts',
   'scripts/**/*.test.ts',
 ]
 

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs'
-import { mkdir, readdir } from 'node:fs/promises'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
@@ -55,6 +55,13 @@ describe('backups', () => {
       logger,
     })
     await expect(onMongo.backUpNow()).rejects.toThrow('back it up with mongodump')
+    // A backup folder that cannot be made (a file stands there): unavailable (503), naming the folder.
+    const blocked = path.join(root, 'a-file')
+    await writeFile(blocked, '')
+    await expect(createBackups({ store, dir: blocked, keep: 1, intervalMs: 0, logger }).backUpNow()).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: expect.stringContaining(`The backup could not be written into ${blocked}`),
+    })
   })
 
   it('shares one backup between requests that arrive while it runs', async () => {

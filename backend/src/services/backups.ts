@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises'
 import path from 'node:path'
-import { conflict } from '../domain/errors'
+import { conflict, unavailable } from '../domain/errors'
 import type { Logger } from '../logger'
 import { BACKUP_MANIFEST, type BackupReport, type Store } from '../store/port'
 
@@ -87,14 +87,22 @@ export function createBackups(options: {
       for (const old of (await list()).slice(keep)) await rm(path.join(folder, old.name), { recursive: true, force: true })
       return { ...report, name }
     } catch (error) {
-      await rm(partial, { recursive: true, force: true })
+      await rm(partial, { recursive: true, force: true }).catch(() => undefined)
       throw error
     }
   }
 
   const backUpNow = async (): Promise<BackupSummary> => {
     const folder = usable()
-    running ??= make(folder).finally(() => (running = undefined))
+    running ??= make(folder)
+      .catch((error: unknown) => {
+        const code = (error as NodeJS.ErrnoException).code
+        // The disk's errors (ENOSPC, EACCES…, SQLITE_FULL…) as the backup folder's: the gallery itself serves on.
+        if (typeof code === 'string' && /^(E[A-Z]+|SQLITE_\w+)$/.test(code))
+          throw unavailable(`The backup could not be written into ${folder} (${code})`)
+        throw error
+      })
+      .finally(() => (running = undefined))
     return running
   }
 

@@ -8,7 +8,7 @@ import path from 'node:path'
 import { StoreDamagedError, StoreUnavailableError, type BackupReport, type Store } from '../port'
 import { backupDatabase } from './backup'
 import { SqliteAudit } from './audit'
-import { DATABASE_FILE, guarded, openDatabase, sqliteCode, toStoreError, type Db } from './database'
+import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
 import { SqliteFiles } from './files'
 import { importLegacyStore, type ImportReport } from './legacy-import'
 import { SqliteFavourites } from './favourites'
@@ -117,11 +117,16 @@ class SqliteStore implements Store {
     return this.counters.counter(options)
   }
 
+  /** Errors are the backup folder's as often as the store's: they pass as they are (the caller names the folder). */
   backup(into: string, options: { linkFrom?: string } = {}): Promise<BackupReport> {
     const files = this.rawFiles
-    return guarded(() =>
-      backupDatabase({ db: this.db, filesDir: this.filesDir, into, linkFrom: options.linkFrom, holdDeletes: () => files.holdDeletes() }),
-    )
+    return backupDatabase({
+      db: this.db,
+      filesDir: this.filesDir,
+      into,
+      linkFrom: options.linkFrom,
+      holdDeletes: () => files.holdDeletes(),
+    })
   }
 
   async ping(): Promise<void> {
