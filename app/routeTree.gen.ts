@@ -24,6 +24,7 @@ import { Route as WumpusIdRouteImport } from './routes/wumpus.$id'
 import { Route as AuthenticatedDashboardIndexRouteImport } from './routes/_authenticated/dashboard.index'
 import { Route as AuthenticatedDashboardActivityRouteImport } from './routes/_authenticated/dashboard.activity'
 import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_authenticated/dashboard.addNew'
+import { Route as AuthenticatedDashboardBackupsRouteImport } from './routes/_authenticated/dashboard.backups'
 import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_authenticated/dashboard.favourites'
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
@@ -114,6 +115,12 @@ const AuthenticatedDashboardAddNewRoute =
   AuthenticatedDashboardAddNewRouteImport.update({
     id: '/addNew',
     path: '/addNew',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardBackupsRoute =
+  AuthenticatedDashboardBackupsRouteImport.update({
+    id: '/backups',
+    path: '/backups',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
 const AuthenticatedDashboardFavouritesRoute =
@@ -215,6 +222,7 @@ export interface FileRoutesByFullPath {
   '/packs/': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -244,6 +252,7 @@ export interface FileRoutesByTo {
   '/packs': typeof PacksIndexRoute
   '/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -276,6 +285,7 @@ export interface FileRoutesById {
   '/packs/': typeof PacksIndexRoute
   '/_authenticated/dashboard/activity': typeof AuthenticatedDashboardActivityRoute
   '/_authenticated/dashboard/addNew': typeof AuthenticatedDashboardAddNewRoute
+  '/_authenticated/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/_authenticated/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
@@ -308,6 +318,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/backups'
     | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
@@ -337,6 +348,7 @@ export interface FileRouteTypes {
     | '/packs'
     | '/dashboard/activity'
     | '/dashboard/addNew'
+    | '/dashboard/backups'
     | '/dashboard/favourites'
     | '/dashboard/manage'
     | '/dashboard/own'
@@ -368,6 +380,7 @@ export interface FileRouteTypes {
     | '/packs/'
     | '/_authenticated/dashboard/activity'
     | '/_authenticated/dashboard/addNew'
+    | '/_authenticated/dashboard/backups'
     | '/_authenticated/dashboard/favourites'
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
@@ -506,6 +519,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardAddNewRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/backups': {
+      id: '/_authenticated/dashboard/backups'
+      path: '/backups'
+      fullPath: '/dashboard/backups'
+      preLoaderRoute: typeof AuthenticatedDashboardBackupsRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/favourites': {
       id: '/_authenticated/dashboard/favourites'
       path: '/favourites'
@@ -610,6 +630,7 @@ declare module '@tanstack/react-router' {
 interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardActivityRoute: typeof AuthenticatedDashboardActivityRoute
   AuthenticatedDashboardAddNewRoute: typeof AuthenticatedDashboardAddNewRoute
+  AuthenticatedDashboardBackupsRoute: typeof AuthenticatedDashboardBackupsRoute
   AuthenticatedDashboardFavouritesRoute: typeof AuthenticatedDashboardFavouritesRoute
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
@@ -628,6 +649,7 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
   {
     AuthenticatedDashboardActivityRoute: AuthenticatedDashboardActivityRoute,
     AuthenticatedDashboardAddNewRoute: AuthenticatedDashboardAddNewRoute,
+    AuthenticatedDashboardBackupsRoute: AuthenticatedDashboardBackupsRoute,
     AuthenticatedDashboardFavouritesRoute:
       AuthenticatedDashboardFavouritesRoute,
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,

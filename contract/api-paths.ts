@@ -102,6 +102,8 @@ export const API_PATHS = {
   /** DELETE: every session of one's account ends ("sign out everywhere"). */
   sessions: '/api/sessions',
   users: '/api/users',
+  /** GET: the embedded store's backups (admins); POST: make one now. */
+  backups: '/api/backups',
   renders: '/api/renders',
   uploadImage: '/api/uploads/image',
   uploadLottieLink: '/api/uploads/lottie-link',

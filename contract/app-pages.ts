@@ -19,6 +19,7 @@ export const APP_PAGES = [
   '/profile/$email',
   '/dashboard',
   '/dashboard/activity',
+  '/dashboard/backups',
   '/dashboard/addNew',
   '/dashboard/favourites',
   '/dashboard/manage',

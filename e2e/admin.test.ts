@@ -1,8 +1,11 @@
 import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
+import { backupListSchema } from '../contract/backups'
 import { wumpusSchema } from '../contract/wumpus'
 import { inspectMedia } from '../backend/src/media/inspect/inspect'
+import { checkBackup } from '../backend/src/store/sqlite/backup'
 import { createAccount, DEMO_ADMIN, expectToast, signInToken, signInWithEmail, startSignedIn, uniqueEmail } from './support/accounts'
 import { browserForTests } from './support/browser'
 import { FIXTURE_FILES, publishAnimation } from './support/publish'
@@ -178,6 +181,27 @@ describe('editing and deleting', () => {
     expect(await rows.nth(1).getByRole('link', { name: DEMO_ADMIN.email }).first().getAttribute('href')).toBe(
       `/profile/${DEMO_ADMIN.email}`,
     )
+  })
+})
+
+describe('backups', () => {
+  it('makes a backup from the Backups page while the gallery serves, and the backup is whole', async () => {
+    const page = await openAs(adminToken, '/dashboard')
+    await page.getByRole('link', { name: 'Backups' }).first().click()
+    await page.getByRole('heading', { name: 'Backups', level: 1 }).waitFor()
+    const rows = page.getByRole('table', { name: 'Backups' }).getByRole('row')
+    const before = (await page.getByText('No backups yet.').count()) > 0 ? 0 : (await rows.count()) - 1
+    await page.getByRole('button', { name: 'Back up now' }).click()
+    await page
+      .getByText(/^Backed up \d+ files as of /)
+      .first()
+      .waitFor({ timeout: 45_000 })
+    await expect.poll(async () => (await rows.count()) - 1, { timeout: 30_000 }).toBe(before + 1)
+    const { backups } = backupListSchema.parse(await (await api('/api/backups', adminToken)).json())
+    expect(await rows.nth(1).textContent()).toContain(backups[0]!.name)
+    // The newest backup holds the database and every file it lists.
+    const report = await checkBackup(path.join(inject('dataDir'), 'backups', backups[0]!.name))
+    expect(report.files).toBeGreaterThan(0)
   })
 })
 

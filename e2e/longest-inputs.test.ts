@@ -112,6 +112,7 @@ describe('the longest inputs the rules allow, on a 375 px phone', () => {
       '/dashboard/manage',
       '/dashboard/users',
       '/dashboard/activity',
+      '/dashboard/backups',
       '/dashboard/packs',
       '/saved',
     ]

@@ -26,6 +26,9 @@ export default async function setup(project: TestProject) {
       PORT: String(port),
       AUTH_EMULATOR_PORT: String(authEmulatorPort),
       DATA_DIR: dataDir,
+      // Backups on request only (the admin page's "Back up now"), kept with the data.
+      BACKUP_DIR: path.join(dataDir, 'backups'),
+      BACKUP_INTERVAL_HOURS: '0',
       LOG_LEVEL: 'error',
       RATE_LIMIT_FACTOR: '20',
     },

@@ -10,6 +10,7 @@ import {
 } from '../../../contract/api-paths'
 import { FORMAT_LABEL } from '../../../contract/format-labels'
 import { activityListSchema, type ActivityEntry } from '../../../contract/audit'
+import { backupListSchema, backupSchema, type ApiBackup } from '../../../contract/backups'
 import type { MediaFormat } from '../../../contract/limits'
 import { endedSessionsSchema, type User } from '../../../contract/user'
 import { deletedCountSchema, wumpusSchema, type Wumpus } from '../../../contract/wumpus'
@@ -22,7 +23,7 @@ import {
   type UpdateWumpusBody,
   type UploadedAnimationFile,
 } from '../../../contract/wumpus-write'
-import { apiRequest } from '../../lib/api-client'
+import { apiRequest, isApiError } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
 import { adminRoleKey } from '../../lib/admin-role'
 import { activityKeys, profileKeys } from '../../lib/query-keys'
@@ -131,6 +132,35 @@ export function useEndSessions() {
   return useMutation({
     mutationFn: (email: string) => apiRequest(userSessionsPath(email), endedSessionsSchema, { method: 'DELETE' }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: activityKeys.all }),
+  })
+}
+
+// ---- Backups ----
+
+export const backupKeys = { all: ['backups'] as const }
+
+/** The server's backups, or why it makes none (no BACKUP_DIR, or a MongoDB store: the server's 409 message). */
+export type BackupsState = { backups: ApiBackup[] } | { notSetUp: string }
+
+export const backupsQueryOptions = () =>
+  queryOptions({
+    queryKey: backupKeys.all,
+    queryFn: async ({ signal }): Promise<BackupsState> => {
+      try {
+        return await apiRequest(API_PATHS.backups, backupListSchema, { signal })
+      } catch (error) {
+        if (isApiError(error, 409)) return { notSetUp: error.message }
+        throw error
+      }
+    },
+  })
+
+/** POST /api/backups: a backup made now, while the gallery serves. */
+export function useBackUpNow() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiRequest(API_PATHS.backups, backupSchema, { method: 'POST' }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: backupKeys.all }),
   })
 }
 

@@ -16,6 +16,7 @@ const ADMINS = [
   ['Packs', '/dashboard/packs'],
   ['All users', '/dashboard/users'],
   ['Activity', '/dashboard/activity'],
+  ['Backups', '/dashboard/backups'],
 ]
 
 async function sidebarLinks() {

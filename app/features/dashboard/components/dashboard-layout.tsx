@@ -14,6 +14,7 @@ interface DashboardLink {
     | '/dashboard/packs'
     | '/dashboard/users'
     | '/dashboard/activity'
+    | '/dashboard/backups'
   label: string
 }
 
@@ -31,6 +32,7 @@ const ADMINS: DashboardLink[] = [
   { to: '/dashboard/packs', label: 'Packs' },
   { to: '/dashboard/users', label: 'All users' },
   { to: '/dashboard/activity', label: 'Activity' },
+  { to: '/dashboard/backups', label: 'Backups' },
 ]
 
 interface DashboardLayoutProps {
