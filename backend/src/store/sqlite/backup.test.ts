@@ -40,19 +40,28 @@ describe('SQLite backups', () => {
     let writing = true
     let backingUp = false
     let n = 0
-    // Writes and deletes with their files, one per turn of the event loop, all through the backup.
+    // A write started on every turn of the event loop (up to 8 at once, as requests come together),
+    // animations with their files and deletes of them, all through the backup.
+    const write = async (i: number) => {
+      if (i % 3 === 2 && kept.length > 0) {
+        const record = kept.shift()!
+        await store.wumpuses.delete(record._id)
+        for (const file of Object.values(record.files)) await store.files.delete(file.id)
+        writes.push({ kind: 'delete', record, acknowledgedAt: Date.now(), during: backingUp })
+      } else {
+        const record = await addWumpus(store, { name: `Written ${i}` })
+        writes.push({ kind: 'insert', record, acknowledgedAt: Date.now(), during: backingUp })
+      }
+    }
+    const started: Promise<void>[] = []
+    let inFlight = 0
     const writer = (async () => {
       while (writing) {
-        await yieldToEvents()
-        if (n++ % 3 === 2 && kept.length > 0) {
-          const record = kept.shift()!
-          await store.wumpuses.delete(record._id)
-          for (const file of Object.values(record.files)) await store.files.delete(file.id)
-          writes.push({ kind: 'delete', record, acknowledgedAt: Date.now(), during: backingUp })
-        } else {
-          const record = await addWumpus(store, { name: `Written ${n}` })
-          writes.push({ kind: 'insert', record, acknowledgedAt: Date.now(), during: backingUp })
+        if (inFlight < 8) {
+          inFlight++
+          started.push(write(n++).finally(() => inFlight--))
         }
+        await yieldToEvents()
       }
     })()
     while (writes.length < 3) await yieldToEvents()
@@ -62,6 +71,7 @@ describe('SQLite backups', () => {
     backingUp = false
     writing = false
     await writer
+    await Promise.all(started)
     await store.close()
 
     const before = writes.filter((write) => write.acknowledgedAt < report.takenAt.getTime())

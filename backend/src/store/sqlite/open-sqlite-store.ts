@@ -7,6 +7,7 @@ import { access, chmod, mkdir } from 'node:fs/promises'
 import path from 'node:path'
 import { StoreDamagedError, StoreUnavailableError, type BackupReport, type Store } from '../port'
 import { backupDatabase } from './backup'
+import { CommitSync } from './commit-sync'
 import { SqliteAudit } from './audit'
 import { DATABASE_FILE, openDatabase, sqliteCode, toStoreError, type Db } from './database'
 import { SqliteFiles } from './files'
@@ -23,6 +24,8 @@ export interface SqliteStoreOptions {
   dataDir: string
   /** Told what an import of an older data folder did (default: printed on stdout). */
   onImport?: (report: ImportReport) => void
+  /** Syncs the WAL file before writes are acknowledged (default: fdatasync); tests hold it. */
+  syncWal?: ConstructorParameters<typeof CommitSync>[1]
 }
 
 const RUNNING = 'running'
@@ -67,7 +70,7 @@ async function open(dataDir: string, options: SqliteStoreOptions): Promise<Store
     const crashed = db.prepare('SELECT 1 FROM meta WHERE key = ?').get(RUNNING) !== undefined
     running.run(RUNNING, String(process.pid))
     if (crashed || report) await files.sweepStrayBlobs(new Date())
-    return new SqliteStore(db, dataDir, filesDir, files)
+    return new SqliteStore(db, dataDir, filesDir, files, options.syncWal)
   } catch (error) {
     db.close()
     throw error
@@ -91,25 +94,29 @@ class SqliteStore implements Store {
   private readonly counters: SqliteRateCounters
   /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
   private damage: StoreDamagedError | undefined
+  private readonly commits: CommitSync
 
   constructor(
     private readonly db: Db,
     private readonly dataDir: string,
     private readonly filesDir: string,
     private readonly rawFiles: SqliteFiles,
+    syncWal?: ConstructorParameters<typeof CommitSync>[1],
   ) {
     const files = rawFiles
+    this.commits = new CommitSync(`${path.join(dataDir, DATABASE_FILE)}-wal`, syncWal)
     const packs = new SqlitePacks(db)
     const favourites = new SqliteFavourites(db)
-    const seen = (error: StoreDamagedError) => (this.damage ??= error)
-    this.packs = reportingDamage(packs, seen)
-    this.favourites = reportingDamage(favourites, seen)
-    this.wumpuses = reportingDamage(new SqliteWumpuses(db, packs, favourites), seen)
-    this.users = reportingDamage(new SqliteUsers(db), seen)
-    this.sessions = reportingDamage(new SqliteSessions(db), seen)
-    this.audit = reportingDamage(new SqliteAudit(db), seen)
-    this.renderJobs = reportingDamage(new SqliteRenderJobs(db), seen)
-    this.files = reportingDamage(files, seen)
+    const watch = <T extends object>(repository: T) =>
+      watched(repository, { db, commits: this.commits, seen: (error) => (this.damage ??= error) })
+    this.packs = watch(packs)
+    this.favourites = watch(favourites)
+    this.wumpuses = watch(new SqliteWumpuses(db, packs, favourites))
+    this.users = watch(new SqliteUsers(db))
+    this.sessions = watch(new SqliteSessions(db))
+    this.audit = watch(new SqliteAudit(db))
+    this.renderJobs = watch(new SqliteRenderJobs(db))
+    this.files = watch(files)
     this.counters = new SqliteRateCounters(db)
   }
 
@@ -131,6 +138,11 @@ class SqliteStore implements Store {
 
   async ping(): Promise<void> {
     if (this.damage) throw this.damage
+    if (this.commits.failure !== undefined) {
+      throw new StoreUnavailableError(`The data folder ${this.dataDir} could not be synced: restart the server once its disk is sound`, {
+        cause: this.commits.failure,
+      })
+    }
     try {
       this.db.prepare('SELECT 1').get()
       await access(this.filesDir, fsConstants.R_OK | fsConstants.W_OK)
@@ -141,6 +153,7 @@ class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (!this.db.open) return
+    await this.commits.close()
     try {
       this.db.prepare('DELETE FROM meta WHERE key = ?').run(RUNNING)
     } finally {
@@ -151,10 +164,17 @@ class SqliteStore implements Store {
 }
 
 /**
- * The repository, its calls watched: one that fails because the database is damaged tells `seen`, so the
- * store's readiness turns red (a damaged page met by one request is there for every later one).
+ * The repository, its calls watched. A call during which the database changed answers only once those
+ * changes are on disk (CommitSync: writes made together share one sync). One that fails because the
+ * database is damaged tells `seen`, so the store's readiness turns red (a damaged page met by one request
+ * is there for every later one).
  */
-function reportingDamage<T extends object>(repository: T, seen: (error: StoreDamagedError) => void): T {
+function watched<T extends object>(
+  repository: T,
+  { db, commits, seen }: { db: Db; commits: CommitSync; seen: (error: StoreDamagedError) => void },
+): T {
+  const changes = db.prepare('SELECT total_changes()').pluck()
+  const changed = () => (db.open ? (changes.get() as number) : 0)
   const report = (error: unknown) => {
     if (error instanceof StoreDamagedError) seen(error)
     throw error
@@ -164,9 +184,14 @@ function reportingDamage<T extends object>(repository: T, seen: (error: StoreDam
       const value: unknown = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       return (...args: unknown[]) => {
+        const before = changed()
         try {
           const result: unknown = value.apply(target, args)
-          return result instanceof Promise ? result.catch(report) : result
+          if (!(result instanceof Promise)) return result
+          return result.then(async (answer: unknown) => {
+            if (changed() !== before) await commits.durable().catch((error: unknown) => report(toStoreError(error)))
+            return answer
+          }, report)
         } catch (error) {
           return report(error)
         }

@@ -1,6 +1,7 @@
 /**
- * Fixed-window rate counters in SQLite, so limits hold across restarts. A counter is not worth a disk
- * sync: its writes are committed without one (a power cut may forget the last hits, never a user's data).
+ * Fixed-window rate counters in SQLite, so limits hold across restarts. A counter is not worth waiting
+ * for a disk sync: a hit answers at once, without the store's commit sync (a power cut may forget the last
+ * hits, never a user's data).
  */
 import type { RateCounter } from '../port'
 import { guarded, type Db } from './database'
@@ -12,7 +13,7 @@ export class SqliteRateCounters {
   private hits = 0
   private readonly sql
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.sql = {
       hit: db.prepare<{ key: string; now: number; end: number }, { window_end: number; points: number }>(
         `INSERT INTO rate_counters (key, window_end, points) VALUES (@key, @end, 1)
@@ -30,21 +31,10 @@ export class SqliteRateCounters {
       hit: (key) =>
         guarded(() => {
           const now = Date.now()
-          const counted = this.unsynced(() => {
-            if (++this.hits % SWEEP_EVERY === 0) this.sql.sweep.run(now)
-            return this.sql.hit.get({ key: `${options.name}:${key}`, now, end: now + options.durationSeconds * 1000 })!
-          })
+          if (++this.hits % SWEEP_EVERY === 0) this.sql.sweep.run(now)
+          const counted = this.sql.hit.get({ key: `${options.name}:${key}`, now, end: now + options.durationSeconds * 1000 })!
           return counted.points <= options.points ? 0 : Math.max(1, counted.window_end - now)
         }),
-    }
-  }
-
-  private unsynced<T>(write: () => T): T {
-    this.db.pragma('synchronous = NORMAL')
-    try {
-      return write()
-    } finally {
-      this.db.pragma('synchronous = FULL')
     }
   }
 }
