@@ -71,8 +71,8 @@ export async function importLegacyStore(db: Db, dataDir: string): Promise<Import
   const started = Date.now()
   setImportState(db, 'started')
   clearTables(db)
-  // Synced like every other commit (one per batch of BATCH documents): a power cut during the import leaves
-  // a database the next start can clear and import again, never a damaged one.
+  // One commit per batch of BATCH documents, under the 'started' mark: a crash or power cut during the
+  // import leaves a database the next start clears and imports again. The checkpoint below syncs it all.
   const report: ImportReport = { from: dataDir, keptIn: '', imported: {}, damaged: [], recovered: 0, tookMs: 0 }
   const packs = new SqlitePacks(db)
   const repos: Repositories = {
