@@ -964,10 +964,11 @@ function fullRows(full: FullFigures | Crash | undefined): string[][] {
 
 /** Issue 35's rows: the store's figure beside its floor (raw better-sqlite3, measureFloors). */
 function issueRows(full: FullFigures): string[][] {
+  // The floor whose label (without its parenthesis) the row's label starts with, the longest such.
   const floorOf = (label: string) => {
-    const key = Object.keys(full.floors).find(
-      (floor) => label === floor || label.startsWith(`${floor},`) || label.startsWith(floor.replace(/ \(.*\)$/, '')),
-    )
+    const key = Object.keys(full.floors)
+      .filter((floor) => label.startsWith(floor.replace(/ \(.*\)$/, '')))
+      .sort((a, b) => b.length - a.length)[0]
     return key ? ` | floor ${key}: p50 ${ms(full.floors[key]!.p50)}` : ''
   }
   const rows = Object.entries(full.rows).map(([label, s]) => [
