@@ -245,14 +245,9 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX pack_members_by_pack ON pack_members (pack_id);
   `,
-  // Filtered lists most downloaded first from one index range: each facet row copies its animation's
-  // download count (kept with it by addDownloads). And how many animations hold each facet, kept by
-  // triggers in the write's own transaction: tag and emoji counts and filtered totals read a row, not a range.
+  // How many animations hold each facet, kept by triggers in the write's own transaction: tag and emoji
+  // counts and list totals read a row or a short range, not a count over wumpus_facets.
   `
-  ALTER TABLE wumpus_facets ADD COLUMN downloads INTEGER NOT NULL DEFAULT 0;
-  UPDATE wumpus_facets SET downloads = (SELECT w.downloads FROM wumpuses w WHERE w.seq = wumpus_facets.seq);
-  CREATE INDEX wumpus_facets_popular ON wumpus_facets (facet, downloads DESC, created_at DESC, id DESC);
-
   CREATE TABLE facet_counts (facet TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
   INSERT INTO facet_counts (facet, count) SELECT facet, count(*) FROM wumpus_facets GROUP BY facet;
   CREATE TRIGGER facet_counts_insert AFTER INSERT ON wumpus_facets BEGIN

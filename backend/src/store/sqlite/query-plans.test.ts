@@ -130,6 +130,10 @@ afterAll(async () => {
   await t.close()
 })
 
+/** The plan of FEW_MEMBERS: one facet's range, each member's row, sorted. */
+const ONE_FACET_SORTED =
+  /SEARCH f USING COVERING INDEX wumpus_facets_newest \(facet=\?\); SEARCH w USING INTEGER PRIMARY KEY \(rowid=\?\); USE TEMP B-TREE FOR ORDER BY/
+
 /** The statements of a step that read or change rows (not BEGIN, COMMIT and the like). */
 function queries(name: string): string[] {
   const sqls = ran.get(name)
@@ -141,6 +145,13 @@ function plans(name: string): string[] {
   return queries(name).map((sql) => `${sql.replace(/\s+/g, ' ')}\n    => ${t.plan(sql)}`)
 }
 
+/**
+ * Most downloaded first with filters so rare that sorting their members costs less than walking the
+ * popular index to a page (members² < limit × all, sqlite/wumpuses.ts plainPage): the members are read
+ * from the filter's range and sorted, at most √(limit × all) of them.
+ */
+const FEW_MEMBERS = ['list popular by uploader', 'list popular by platform']
+
 describe('SQLite query plans', () => {
   const steps = () => [...ran.keys()]
 
@@ -151,11 +162,13 @@ describe('SQLite query plans', () => {
   })
 
   it('reads no whole table and sorts nothing an index gives in order', () => {
-    const offending = steps().flatMap((name) =>
-      plans(name)
-        .filter((plan) => /=> .*(\bSCAN \w+(?: AS \w+)?(?:;|$)|USE TEMP B-TREE FOR ORDER BY)/m.test(plan))
-        .map((plan) => `${name}: ${plan}`),
-    )
+    const offending = steps()
+      .filter((name) => !FEW_MEMBERS.includes(name))
+      .flatMap((name) =>
+        plans(name)
+          .filter((plan) => /=> .*(\bSCAN \w+(?: AS \w+)?(?:;|$)|USE TEMP B-TREE FOR ORDER BY)/m.test(plan))
+          .map((plan) => `${name}: ${plan}`),
+      )
     expect(offending).toEqual([])
   })
 
@@ -166,10 +179,10 @@ describe('SQLite query plans', () => {
     ['list new by uploader', /wumpus_facets_newest/],
     ['list new by platform', /wumpus_facets_newest/],
     ['list new by tag and uploader', /wumpus_facets_newest/],
-    ['list popular by tag', /wumpus_facets_popular/],
-    ['list popular by uploader', /wumpus_facets_popular/],
-    ['list popular by platform', /wumpus_facets_popular/],
-    ['list popular by tag and uploader', /wumpus_facets_popular/],
+    ['list popular by tag', /wumpuses_popular/],
+    ['list popular by uploader', ONE_FACET_SORTED],
+    ['list popular by platform', ONE_FACET_SORTED],
+    ['list popular by tag and uploader', /wumpuses_popular/],
     ['count', /facet_counts/],
     ['tag counts', /facet_counts/],
     ['emoji counts', /facet_counts/],

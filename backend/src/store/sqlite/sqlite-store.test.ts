@@ -11,10 +11,8 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes migration 10 (facet downloads and counts) on a closed store's database, for upgrade tests from before it. */
-const BEFORE_FACET_COUNTS = `
-  DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;
-  DROP INDEX wumpus_facets_popular; ALTER TABLE wumpus_facets DROP COLUMN downloads;`
+/** Undoes migration 10 (facet counts) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_FACET_COUNTS = `DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;`
 
 /** Undoes migration 9 (pack members by pack) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_PACK_MEMBERS_BY_PACK = 'DROP INDEX pack_members_by_pack'
@@ -383,7 +381,7 @@ describe('sqlite store upgrades to colour slots', () => {
 })
 
 describe('sqlite store indexes', () => {
-  it('upgrades to facet download counts and facet counts, and keeps both with later writes', async () => {
+  it('upgrades to facet counts, and keeps them with later writes', async () => {
     const dataDir = await tempDir()
     try {
       let store = await openSqliteStore({ dataDir })
