@@ -28,7 +28,9 @@ import { fileURLToPath } from 'node:url'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../contract/stickers'
 import { sweepOrphanFiles } from '../backend/src/orphan-files'
 import type { Store } from '../backend/src/store/port'
-import { DATABASE_FILE } from '../backend/src/store/sqlite/database'
+import { Database, DATABASE_FILE } from '../backend/src/store/sqlite/database'
+import { prefixEnd } from '../backend/src/store/sqlite/wumpus-search'
+import { matchesAsPrefix, queryWords } from '../contract/search'
 import type { ImportReport } from '../backend/src/store/sqlite/legacy-import'
 import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import { freePortRun } from '../backend/test/support/ports'
@@ -125,6 +127,18 @@ const NOTES: Record<Platform, [kept: string, absent: string]> = {
   slack: ['12 fps so it fits in 50 frames', 'Could not fit in 128 KB'],
 }
 
+/** Emoji given to 60% of the animations (one each), the first ones most often. */
+const EMOJI = [
+  { char: '🎉', name: 'party popper', shortcode: 'tada' },
+  { char: '👋', name: 'waving hand', shortcode: 'wave' },
+  { char: '💃', name: 'woman dancing', shortcode: 'dancer' },
+  { char: '🔥', name: 'fire', shortcode: 'fire' },
+  { char: '😂', name: 'face with tears of joy', shortcode: 'joy' },
+  { char: '🐸', name: 'frog', shortcode: 'frog' },
+  { char: '🌈', name: 'rainbow', shortcode: 'rainbow' },
+  { char: '🦄', name: 'unicorn', shortcode: 'unicorn' },
+]
+
 /** One animation's record and its 13 file records (3 originals, 3 previews, 7 exports; 1 export is absent). */
 function animation(options: DataOptions, index: number, downloads?: number) {
   const random = streamFor(options.seed, index)
@@ -185,6 +199,8 @@ function animation(options: DataOptions, index: number, downloads?: number) {
     createdAt: date(createdAt),
     updatedAt: date(createdAt),
     derived: { source: originals.lottie.id, version: 1, madeAt: date(madeAt), previews, exports },
+    // Drawn last, so the rest of the record is what it was before emoji were generated.
+    emoji: random() < 0.6 ? [EMOJI[Math.floor(random() ** 2 * EMOJI.length)]!] : [],
   }
   return { record, files, withBytes }
 }
@@ -444,7 +460,8 @@ async function measureSearch(store: Store, q: string) {
 }
 
 async function measureAll(kind: string, dir: string, options: DataInfo, sweepBudgetMs: number) {
-  const [openMs, store] = await timed(() => openStoreUnderBench(kind, dir))
+  const [openMs, opened] = await timed(() => openStoreUnderBench(kind, dir))
+  let store = opened
   const atRest = memoryAtRest()
   const random = seededRandom(options.seed + 2)
   const someIds = (n: number) => Array.from({ length: n }, () => animation(options, Math.floor(random() * options.count)).record._id)
@@ -470,8 +487,11 @@ async function measureAll(kind: string, dir: string, options: DataInfo, sweepBud
     const counts = new Map(someIds(200).map((id) => [id, 1 + Math.floor(random() * 3)]))
     batches.push((await timed(() => store.wumpuses.addDownloads(counts)))[0])
   }
+  const { store: reopened, figures: rows } = await measureRows(store, kind, dir)
+  store = reopened
   const sweep = await measureSweep(store, sweepBudgetMs, options.fileRecords)
   const [closeMs] = await timed(() => store.close())
+  const floors = measureFloors(dir)
   return {
     ok: true as const,
     openMs,
@@ -484,9 +504,148 @@ async function measureAll(kind: string, dir: string, options: DataInfo, sweepBud
     update,
     addDownloads200: stats(batches),
     sweep,
+    rows,
+    floors,
     closeMs,
     peakRssMb: peakRssMb(),
   }
+}
+
+/** The rare filter: the last uploader's animations (uploaders are drawn as random()², so about 1%). */
+const RARE_UPLOADER = email(UPLOADERS - 1)
+/** The queries of the search rows: one letter, two letters (a prefix), a common word, an emoji. */
+const ROW_QUERIES = { 'one letter': 'e', 'two letters': 'wa', 'common word': COMMON, emoji: EMOJI[0]!.char } as const
+const ROW_ORDERS = { relevance: undefined, newest: 'new' } as const
+
+/**
+ * The rows of issue 35, each with a floor measured by measureFloors on the same data: list, tag,
+ * popular with a rare filter, searches (first answer and again, each order on a freshly opened store so
+ * both first answers are uncached), a search again after a render result, pack write, favourite
+ * toggle, tag counts after a name edit and after a tag edit. Answers the store (reopened) and the figures.
+ */
+async function measureRows(store: Store, kind: string, dir: string) {
+  const figures: Record<string, Stats & { total?: number }> = {}
+  const runs = async (label: string, n: number, run: (i: number) => Promise<unknown>) => (figures[label] = await repeated(n, run))
+  await runs('list', 300, () => store.wumpuses.list({ limit: 24 }))
+  await runs('tag', 300, () => store.wumpuses.list({ limit: 24, tag: TAGS[0] }))
+  const rare = await store.wumpuses.list({ limit: 24, sort: 'popular', u_email: RARE_UPLOADER })
+  figures['popular, rare filter'] = {
+    ...(await repeated(300, () => store.wumpuses.list({ limit: 24, sort: 'popular', u_email: RARE_UPLOADER }))),
+    total: rare.total,
+  }
+  for (const [orderName, sort] of Object.entries(ROW_ORDERS)) {
+    await store.close()
+    store = await openStoreUnderBench(kind, dir)
+    for (const [queryName, q] of Object.entries(ROW_QUERIES)) {
+      const [firstMs, page] = await timed(() => store.wumpuses.list({ limit: 24, q, ...(sort ? { sort } : {}) }))
+      figures[`search ${queryName} '${q}', ${orderName}: first`] = { ...stats([firstMs]), total: page.total }
+      await runs(`search ${queryName} '${q}', ${orderName}: again`, 50, () =>
+        store.wumpuses.list({ limit: 24, q, ...(sort ? { sort } : {}) }),
+      )
+    }
+  }
+  // A render result (the same derived media made again) between a search and its next answer.
+  const rendered = (await store.wumpuses.list({ limit: 24 })).items
+  const afterRender: number[] = []
+  for (const [i, record] of rendered.entries()) {
+    await store.wumpuses.setDerived(record._id, record.files.lottie.id, record.derived ?? null)
+    const q = Object.values(ROW_QUERIES)[i % 4]!
+    afterRender.push((await timed(() => store.wumpuses.list({ limit: 24, q })))[0])
+  }
+  figures['search after a render result'] = stats(afterRender)
+  const ids = rendered.map((record) => record._id)
+  const pack = await store.packs.insert({ name: 'Bench pack', description: '', wumpusIds: ids, createdBy: email(0) })
+  await runs('pack write (24 members)', 100, (i) => store.packs.update(pack.id, { wumpusIds: i % 2 ? ids : [...ids].reverse() }))
+  await runs('favourite toggle', 200, (i) =>
+    i % 2 ? store.favourites.remove(email(1), ids[0]!) : store.favourites.add(email(1), ids[0]!, { max: 1000 }),
+  )
+  const edited = ids[1]!
+  const { name, tags } = (await store.wumpuses.get(edited))!
+  const afterName: number[] = []
+  const afterTag: number[] = []
+  for (let i = 0; i < 30; i++) {
+    await store.wumpuses.update(edited, { name: `${name} ${i}` })
+    afterName.push((await timed(() => store.wumpuses.listTags()))[0])
+    await store.wumpuses.update(edited, { tags: i % 2 ? tags : [...tags, 'bench-tag'] })
+    afterTag.push((await timed(() => store.wumpuses.listTags()))[0])
+  }
+  figures['tag counts after a name edit'] = stats(afterName)
+  figures['tag counts after a tag edit'] = stats(afterTag)
+  return { store, figures }
+}
+
+/**
+ * The floors: raw better-sqlite3 on the closed store's database, the same query or write (the SQL an
+ * index-keeping adapter would run, on the schema of both versions).
+ */
+function measureFloors(dir: string) {
+  const db = new Database(path.join(dir, DATABASE_FILE))
+  db.pragma('synchronous = FULL')
+  const floors: Record<string, Stats> = {}
+  const time = (label: string, n: number, run: (i: number) => unknown) => {
+    const times: number[] = []
+    for (let i = 0; i < n; i++) {
+      const start = performance.now()
+      run(i)
+      times.push(performance.now() - start)
+    }
+    floors[label] = stats(times)
+  }
+  const rowsOf = db.prepare<number[]>('SELECT * FROM wumpuses WHERE seq IN (' + Array(24).fill('?').join(', ') + ')')
+  const withRows = (seqs: number[]) => rowsOf.all(...seqs, ...Array(24 - seqs.length).fill(0))
+  const list = db
+    .prepare('SELECT seq FROM wumpuses INDEXED BY wumpuses_newest WHERE remix_of IS NULL ORDER BY created_at DESC, id DESC LIMIT 25')
+    .pluck()
+  time('list', 300, () => withRows((list.all() as number[]).slice(0, 24)))
+  const tag = db
+    .prepare('SELECT seq FROM wumpus_facets INDEXED BY wumpus_facets_newest WHERE facet = ? ORDER BY created_at DESC, id DESC LIMIT 25')
+    .pluck()
+  time('tag', 300, () => withRows((tag.all(`t:${TAGS[0]}`) as number[]).slice(0, 24)))
+  const rare = db
+    .prepare(
+      `SELECT w.seq FROM wumpuses w INDEXED BY wumpuses_popular WHERE w.remix_of IS NULL
+       AND EXISTS (SELECT 1 FROM wumpus_facets g WHERE g.facet = ? AND g.seq = w.seq)
+       ORDER BY w.downloads DESC, w.created_at DESC, w.id DESC LIMIT 25`,
+    )
+    .pluck()
+  time('popular, rare filter', 300, () => withRows((rare.all(`u:${RARE_UPLOADER}`) as number[]).slice(0, 24)))
+  // A search reads its words' postings at least (the prefix range from two letters on): the floor of any order.
+  const postings = db.prepare('SELECT seq, fields, created_at FROM wumpus_words WHERE word >= ? AND word < ?').raw()
+  const whole = db.prepare('SELECT seq, fields, created_at FROM wumpus_words WHERE word = ?').raw()
+  for (const [queryName, q] of Object.entries(ROW_QUERIES)) {
+    const words = queryWords(q)
+    time(`search ${queryName} '${q}'`, 50, () =>
+      words.map((word) => (matchesAsPrefix(word) ? postings.all(word, prefixEnd(word)) : whole.all(word))),
+    )
+  }
+  const ids = db.prepare('SELECT id FROM wumpuses WHERE remix_of IS NULL ORDER BY created_at DESC LIMIT 24').pluck().all() as string[]
+  const upsert = db.prepare(
+    `INSERT OR REPLACE INTO packs (id, name, description, cover_wumpus_id, wumpus_ids, visibility, created_by, edited_at, created_at, updated_at)
+     VALUES (?, 'Floor pack', '', NULL, ?, 'public', ?, '{}', ?, ?)`,
+  )
+  const clear = db.prepare('DELETE FROM pack_members WHERE pack_id = ?')
+  const member = db.prepare('INSERT OR IGNORE INTO pack_members (wumpus_id, pack_id) VALUES (?, ?)')
+  const packId = 'f'.repeat(24)
+  const writePack = db.transaction((members: string[]) => {
+    upsert.run(packId, JSON.stringify(members), email(0), Date.now(), Date.now())
+    clear.run(packId)
+    for (const id of members) member.run(id, packId)
+  })
+  time('pack write (24 members)', 100, (i) => writePack(i % 2 ? ids : [...ids].reverse()))
+  const favourite = db.prepare('INSERT INTO favourites (email, wumpus_id, favourited_at) VALUES (?, ?, ?)')
+  const unfavourite = db.prepare('DELETE FROM favourites WHERE email = ? AND wumpus_id = ?')
+  time('favourite toggle', 200, (i) => (i % 2 ? unfavourite.run(email(2), ids[0]) : favourite.run(email(2), ids[0], Date.now())))
+  const tagCounts = db.prepare("SELECT facet, count(*) FROM wumpus_facets WHERE facet >= 't:' AND facet < 't;' GROUP BY facet").raw()
+  time('tag counts (counted)', 30, () => tagCounts.all())
+  const unused = db
+    .prepare(
+      `SELECT f.id FROM files f WHERE f.created_at < ? AND f.purpose IN ('animation', 'derived')
+       AND NOT EXISTS (SELECT 1 FROM wumpus_files c WHERE c.file_id = f.id)`,
+    )
+    .pluck()
+  time('orphan sweep (one query)', 1, () => unused.all(Date.now() - DAY_MS))
+  db.close()
+  return floors
 }
 
 /**
@@ -502,6 +661,17 @@ async function measureSweep(store: Store, budgetMs: number, totalFiles: number) 
   const cpu = process.cpuUsage()
   const files = new Proxy(store.files, {
     get(target, key) {
+      if (key === 'listSweepCandidates' && target.listSweepCandidates)
+        return async (options: Parameters<Store['files']['list']>[0]) => {
+          if (performance.now() - start > budgetMs) {
+            stopped = true
+            return { candidates: [] }
+          }
+          const page = await target.listSweepCandidates!(options)
+          pages++
+          if (page.last) filesListed += options.limit
+          return page
+        }
       if (key === 'list')
         return async (options: Parameters<Store['files']['list']>[0]) => {
           if (performance.now() - start > budgetMs) {
@@ -787,7 +957,29 @@ function fullRows(full: FullFigures | Crash | undefined): string[][] {
     ],
     ['  event loop longest block during the sweep', ms(sweep.longestBlockMs)],
     ['close (after the writes above)', ms(full.closeMs)],
+    ...issueRows(full),
     ['peak RSS of the measuring process', mib(full.peakRssMb)],
+  ]
+}
+
+/** Issue 35's rows: the store's figure beside its floor (raw better-sqlite3, measureFloors). */
+function issueRows(full: FullFigures): string[][] {
+  // The floor whose label (without its parenthesis) the row's label starts with, the longest such.
+  const floorOf = (label: string) => {
+    const key = Object.keys(full.floors)
+      .filter((floor) => label.startsWith(floor.replace(/ \(.*\)$/, '')))
+      .sort((a, b) => b.length - a.length)[0]
+    return key ? ` | floor ${key}: p50 ${ms(full.floors[key]!.p50)}` : ''
+  }
+  const rows = Object.entries(full.rows).map(([label, s]) => [
+    `${label}${s.total === undefined ? '' : ` (${s.total} matches)`}`,
+    `${s.runs === 1 ? ms(s.p50) : p(s)}${floorOf(label)}`,
+  ])
+  const sweep = full.sweep
+  return [
+    ['-- issue 35 rows (store | floor: raw better-sqlite3, same query) --', ''],
+    ...rows,
+    [`orphan sweep`, `${ms(sweep.estimatedFullMs)}${floorOf('orphan sweep')}`],
   ]
 }
 

@@ -21,6 +21,21 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
     }
   }
   let removed = 0
+  const { listSweepCandidates } = store.files
+  if (listSweepCandidates) {
+    // The store answers each page's candidates in one query.
+    let after: Pick<StoredFile, 'createdAt' | 'id'> | undefined
+    for (;;) {
+      const page = await listSweepCandidates.call(store.files, { createdBefore, limit: options.batch ?? 2000, after })
+      if (!page.last) return removed
+      for (const file of page.candidates) {
+        if (file.purpose === 'image' && usedImages.has(file.id)) continue
+        if (await store.files.delete(file.id)) removed++
+      }
+      after = page.last
+      await yieldToEvents()
+    }
+  }
   let after: StoredFile | undefined
   for (;;) {
     const page = await store.files.list({ createdBefore, limit: options.batch ?? 500, after })

@@ -528,6 +528,17 @@ export interface FileRepository {
    * the file `after` when given (pass the last file of the previous page). For sweeping orphans.
    */
   list(options: { createdBefore: Date; limit: number; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Promise<StoredFile[]>
+  /**
+   * Optional (an adapter that can answer it in one query a page; the sweep uses `list` and `usesFile`
+   * otherwise): the page `list` would answer, as the orphan sweep needs it: its last file (undefined when
+   * the page is empty) and, of its files, the animation and derived files no animation refers to and every
+   * profile image (the sweep checks those against the users).
+   */
+  listSweepCandidates?(options: {
+    createdBefore: Date
+    limit: number
+    after?: Pick<StoredFile, 'createdAt' | 'id'>
+  }): Promise<{ last?: Pick<StoredFile, 'createdAt' | 'id'>; candidates: Array<Pick<StoredFile, 'id' | 'purpose'>> }>
   /** The files this user uploaded for this purpose, oldest first. */
   listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]>
   /**

@@ -245,6 +245,19 @@ const MIGRATIONS: readonly string[] = [
   `
   CREATE INDEX pack_members_by_pack ON pack_members (pack_id);
   `,
+  // How many animations hold each facet, kept by triggers in the write's own transaction: tag and emoji
+  // counts and list totals read a row or a short range, not a count over wumpus_facets.
+  `
+  CREATE TABLE facet_counts (facet TEXT PRIMARY KEY, count INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO facet_counts (facet, count) SELECT facet, count(*) FROM wumpus_facets GROUP BY facet;
+  CREATE TRIGGER facet_counts_insert AFTER INSERT ON wumpus_facets BEGIN
+    INSERT INTO facet_counts (facet, count) VALUES (new.facet, 1) ON CONFLICT (facet) DO UPDATE SET count = count + 1;
+  END;
+  CREATE TRIGGER facet_counts_delete AFTER DELETE ON wumpus_facets BEGIN
+    UPDATE facet_counts SET count = count - 1 WHERE facet = old.facet;
+    DELETE FROM facet_counts WHERE facet = old.facet AND count = 0;
+  END;
+  `,
 ]
 
 /** The newest schema this code knows. */

@@ -80,6 +80,13 @@ export class SqliteFiles implements FileRepository {
       oldestAfter: db.prepare<[number, number, string, number], FileRow>(
         'SELECT * FROM files WHERE created_at < ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
+      // One page of the orphan sweep: every file of the page with whether it is a candidate (an unused
+      // animation or derived file, a profile image), the claims looked up by wumpus_files' key.
+      sweepPage: db.prepare<[number, number, string, number], [string, number, string | null, number]>(
+        `SELECT f.id, f.created_at, f.purpose,
+         f.purpose = 'image' OR (f.purpose IN ('animation', 'derived') AND NOT EXISTS (SELECT 1 FROM wumpus_files c WHERE c.file_id = f.id))
+         FROM files f WHERE f.created_at < ? AND (f.created_at, f.id) > (?, ?) ORDER BY f.created_at, f.id LIMIT ?`,
+      ),
       images: db.prepare<[string], FileRow>("SELECT * FROM files WHERE owner = ? AND purpose = 'image' ORDER BY created_at, id"),
       // Other purposes are never listed by owner; answered, but without an index of their own.
       byOwner: db.prepare<[string, string], FileRow>('SELECT * FROM files WHERE owner = ? AND purpose = ? ORDER BY created_at, id'),
@@ -183,6 +190,24 @@ export class SqliteFiles implements FileRepository {
       const { after } = options
       const rows = after ? this.sql.oldestAfter.all(before, after.createdAt.getTime(), after.id, limit) : this.sql.oldest.all(before, limit)
       return rows.map(fromRow)
+    })
+  }
+
+  listSweepCandidates(options: {
+    createdBefore: Date
+    limit: number
+    after?: Pick<StoredFile, 'createdAt' | 'id'>
+  }): Promise<{ last?: Pick<StoredFile, 'createdAt' | 'id'>; candidates: Array<Pick<StoredFile, 'id' | 'purpose'>> }> {
+    return guarded(() => {
+      const limit = Math.floor(options.limit)
+      if (!(limit >= 1)) return { candidates: [] }
+      const { after } = options
+      const rows = this.sql.sweepPage
+        .raw()
+        .all(options.createdBefore.getTime(), after ? after.createdAt.getTime() : Number.MIN_SAFE_INTEGER, after?.id ?? '', limit)
+      const lastRow = rows.at(-1)
+      const candidates = rows.flatMap(([id, , purpose, candidate]) => (candidate ? [{ id, purpose: purpose as FilePurpose }] : []))
+      return lastRow ? { last: { createdAt: new Date(lastRow[1]), id: lastRow[0] }, candidates } : { candidates }
     })
   }
 

@@ -11,6 +11,9 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
+/** Undoes migration 10 (facet counts) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_FACET_COUNTS = `DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;`
+
 /** Undoes migration 9 (pack members by pack) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_PACK_MEMBERS_BY_PACK = 'DROP INDEX pack_members_by_pack'
 
@@ -116,6 +119,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_FACET_COUNTS)
     db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
     db.exec(BEFORE_COLOUR_SLOTS)
     db.exec(BEFORE_REMIXES)
@@ -228,6 +232,7 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
@@ -269,6 +274,7 @@ describe('sqlite store upgrades to personal packs', () => {
       await store.close()
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
@@ -317,6 +323,7 @@ describe('sqlite store upgrades to remixes', () => {
       await store.close()
       // The database as version 6 (personal packs) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
@@ -355,6 +362,7 @@ describe('sqlite store upgrades to colour slots', () => {
       await store.close()
       // The database as version 7 (remixes) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
       db.pragma('user_version = 7')
@@ -373,6 +381,42 @@ describe('sqlite store upgrades to colour slots', () => {
 })
 
 describe('sqlite store indexes', () => {
+  it('upgrades to facet counts, and keeps them with later writes', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const a = await store.wumpuses.insert(sampleWumpus({ tags: ['cat', 'dog'], emoji: [{ char: '🎉', name: 'party popper' }] }))
+      const b = await store.wumpuses.insert(sampleWumpus({ tags: ['cat'] }))
+      await store.wumpuses.addDownloads(new Map([[b._id, 7]]))
+      await store.close()
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
+      db.pragma('user_version = 9')
+      db.close()
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.listTags()).toEqual([
+        { tag: 'cat', count: 2 },
+        { tag: 'dog', count: 1 },
+      ])
+      expect(await store.wumpuses.listEmoji()).toEqual([{ char: '🎉', count: 1 }])
+      expect((await store.wumpuses.list({ limit: 5, sort: 'popular', tag: 'cat' })).items.map((w) => w._id)).toEqual([b._id, a._id])
+      await store.wumpuses.addDownloads(new Map([[a._id, 9]]))
+      await store.wumpuses.delete(b._id)
+      await store.wumpuses.update(a._id, { tags: ['dog', 'eel'] })
+      await store.close()
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.listTags()).toEqual([
+        { tag: 'dog', count: 1 },
+        { tag: 'eel', count: 1 },
+      ])
+      expect(await store.wumpuses.count()).toBe(1)
+      expect((await store.wumpuses.list({ limit: 5, sort: 'popular', tag: 'eel' })).items.map((w) => w.downloads)).toEqual([9])
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
   it("replaces a pack's members through the index by pack, also on a database upgraded to it", async () => {
     const dataDir = await tempDir()
     try {
@@ -390,6 +434,7 @@ describe('sqlite store indexes', () => {
       }
       expect(plan()).toMatch(/USING (COVERING )?INDEX pack_members_by_pack/)
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.pragma('user_version = 8')
       db.close()
@@ -486,7 +531,7 @@ describe('sqlite store when the folder cannot be opened', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(99)
       db.close()
       // Back at a version this code knows, nothing was lost.
-      setVersion(9)
+      setVersion(10)
       const reopened = await openSqliteStore({ dataDir })
       expect(await reopened.users.get('ann@example.com')).toMatchObject({ user_name: 'Ann' })
       await reopened.close()

@@ -6,8 +6,9 @@
  * driver than in SQLite). The masks are combined per animation and scored here (contract/search.ts
  * wordScore), and every query word must match.
  *
- * What a search matches is kept until the next change to what searches see: its next page, the next
- * visitor and the other orders then cost one pass over the matches, within a memory budget.
+ * What a search matches is kept until an animation it matches (before or after the change) changes what
+ * searches see of it: its next page, the next visitor and the other orders then cost one pass over the
+ * matches, within a memory budget.
  */
 import { matchesAsPrefix, wordScore } from '../../../../contract/search'
 import type { Db } from './database'
@@ -28,7 +29,7 @@ const FIELD_MASK = 7
 const SCORES = Array.from({ length: 64 }, (_, i) => wordScore(i >> 3, i & FIELD_MASK & ~(i >> 3)))
 
 export class WumpusSearch {
-  private readonly cache = new Map<string, { matches: Matches; bytes: number }>()
+  private readonly cache = new Map<string, { words: readonly string[]; facets: readonly string[]; matches: Matches; bytes: number }>()
   private cachedBytes = 0
   private readonly sql
   // Scratch space by seq; a stamp marks what belongs to the current search or query word.
@@ -55,10 +56,13 @@ export class WumpusSearch {
     }
   }
 
-  /** Forgets every kept search: call when any animation's words, facets or existence change. */
-  changed(): void {
-    this.cache.clear()
-    this.cachedBytes = 0
+  /** Forgets the kept searches an animation's change touches (`affected` says which, by their words and facets). */
+  forget(affected: (words: readonly string[], facets: readonly string[]) => boolean): void {
+    for (const [key, entry] of this.cache) {
+      if (!affected(entry.words, entry.facets)) continue
+      this.cache.delete(key)
+      this.cachedBytes -= entry.bytes
+    }
   }
 
   /** The animations matching every (normalized) word and belonging to every facet. */
@@ -74,7 +78,7 @@ export class WumpusSearch {
     const matches = this.find(words, facets)
     const bytes = matches.seqs.length * 14 + 200
     if (bytes <= CACHE_BYTES / 4) {
-      this.cache.set(key, { matches, bytes })
+      this.cache.set(key, { words: [...words], facets: [...facets], matches, bytes })
       this.cachedBytes += bytes
       for (const [oldest, entry] of this.cache) {
         if (this.cachedBytes <= CACHE_BYTES) break

@@ -1,5 +1,14 @@
 /** Animations in SQLite: records, their list orders and filters, their words, and the files they claim. */
-import { fieldWords, FIELD_BIT, listOrder, queryWords, SEARCH_FIELDS, type ListKey, type ListOrder } from '../../../../contract/search'
+import {
+  fieldWords,
+  FIELD_BIT,
+  listOrder,
+  matchesAsPrefix,
+  queryWords,
+  SEARCH_FIELDS,
+  type ListKey,
+  type ListOrder,
+} from '../../../../contract/search'
 import { EMOJI_FACET, filterFacets, recordFacets, TAG_FACET } from '../facets'
 import { isId } from '../ids'
 import { decodeCursor, encodeCursor, pageOf, PageSelector, recordKey } from '../list-order'
@@ -118,7 +127,7 @@ export class SqliteWumpuses implements WumpusRepository {
   private downloadsRevisionNumber = 0
   private readonly search: WumpusSearch
   /** List totals by filter, until animations come, go or change what they are filtered by. */
-  private readonly totals = new Map<string, number>()
+  private readonly totals = new Map<string, { facets: string[]; total: number }>()
   /** The tags and emoji in use with their counts, until animations come, go or change them. */
   private tagCounts: TagCount[] | undefined
   private emojiCounts: EmojiUse[] | undefined
@@ -156,7 +165,10 @@ export class SqliteWumpuses implements WumpusRepository {
         'UPDATE wumpuses SET render_failures = 0, render_failed_version = 0, render_retry_at = NULL WHERE seq = ?',
       ),
       delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
-      count: db.prepare<[], { count: number }>('SELECT count(*) AS count FROM wumpuses WHERE remix_of IS NULL'),
+      // Every listed animation (remixes are not) has one uploader facet: their counts add up to all of them.
+      count: db.prepare<[], { count: number }>(
+        "SELECT coalesce(sum(count), 0) AS count FROM facet_counts WHERE facet >= 'u:' AND facet < 'u;'",
+      ),
       remixesBy: db.prepare<[string], number>('SELECT count(*) FROM wumpuses WHERE u_email = ? AND remix_of IS NOT NULL').pluck(),
       remixesOf: db.prepare<[string], number>('SELECT count(*) FROM wumpuses WHERE remix_of = ?').pluck(),
       addDownloads: db.prepare<[number, string], { seq: number; downloads: number }>(
@@ -176,9 +188,11 @@ export class SqliteWumpuses implements WumpusRepository {
       releaseClaims: db.prepare<[number]>('DELETE FROM wumpus_files WHERE seq = ?'),
       idOf: db.prepare<[number], string>('SELECT id FROM wumpuses WHERE seq = ?').pluck(),
       byFile: db.prepare<[string], { id: string }>('SELECT w.id FROM wumpus_files c JOIN wumpuses w ON w.seq = c.seq WHERE c.file_id = ?'),
+      // Kept by triggers on wumpus_facets (migration 10).
       facetCounts: db.prepare<[string, string], { facet: string; count: number }>(
-        'SELECT facet, count(*) AS count FROM wumpus_facets WHERE facet >= ? AND facet < ? GROUP BY facet',
+        'SELECT facet, count FROM facet_counts WHERE facet >= ? AND facet < ?',
       ),
+      facetCount: db.prepare<[string], number>('SELECT count FROM facet_counts WHERE facet = ?').pluck(),
     }
   }
 
@@ -251,7 +265,7 @@ export class SqliteWumpuses implements WumpusRepository {
     return guarded(() => {
       const record = newWumpusRecord(wumpus, 'original')
       this.db.transaction(() => this.store(record))()
-      this.changed()
+      this.changed(undefined, searchedAs(record))
       return record
     })
   }
@@ -312,7 +326,7 @@ export class SqliteWumpuses implements WumpusRepository {
         this.favourites.removeWumpus(id)
       })()
       this.downloads?.delete(row.seq)
-      if (row.remix_of === null) this.changed()
+      if (row.remix_of === null) this.changed(searchedAs(wumpusFromRow(row)), undefined)
       return 1
     })
   }
@@ -380,8 +394,9 @@ export class SqliteWumpuses implements WumpusRepository {
    * - newest first: the range of the filter with the fewest members in wumpus_facets (which copies the
    *   order keys), the other filters checked row by row; without filters, wumpuses_newest;
    * - most downloaded first (counts change all the time, so only wumpuses keeps them): wumpuses_popular,
-   *   walked until a page meets the filters, unless few animations do (1 in 20 or fewer): then their
-   *   members, sorted.
+   *   walked until a page meets the filters, which reads about limit × all / members rows; unless the
+   *   filters have so few members that sorting them costs less (members² < limit × all: both ways then
+   *   read at most √(limit × all) rows, 1,600 at 100k animations).
    */
   private plainPage(facets: string[], order: ListOrder, limit: number, after: ListKey | undefined): WumpusPage {
     const params: Record<string, string | number> = { limit: limit + 1 }
@@ -391,21 +406,21 @@ export class SqliteWumpuses implements WumpusRepository {
       params[`facet${i}`] = facet
       return `EXISTS (SELECT 1 FROM wumpus_facets g${i} WHERE g${i}.facet = @facet${i} AND g${i}.seq = ${alias}.seq)`
     }
-    const where = (conditions: string[]) => (conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '')
     let sql: string
     if (order !== 'popular') {
       const [lead, ...others] = byMembers
       const alias = lead === undefined ? 'w' : 'f'
-      const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f'
       if (lead !== undefined) params.lead = lead
       const conditions = [
         lead === undefined ? 'w.remix_of IS NULL' : 'f.facet = @lead',
         ...others.map((facet, i) => member(facet, i, alias)),
         ...(after ? [`(${alias}.created_at, ${alias}.id) < (@time, @id)`] : []),
       ]
-      sql = `SELECT ${alias}.seq FROM ${from} ${where(conditions)} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT @limit`
+      const from = lead === undefined ? 'wumpuses w' : 'wumpus_facets f'
+      sql = `SELECT ${alias}.seq FROM ${from} WHERE ${conditions.join(' AND ')} ORDER BY ${alias}.created_at DESC, ${alias}.id DESC LIMIT @limit`
     } else {
-      const few = facets.length > 0 && this.total(facets) * 20 < this.total([])
+      const members = facets.length > 0 ? this.total(facets) : Infinity
+      const few = members * members < (limit + 1) * this.total([])
       const [lead, ...others] = few ? byMembers : [undefined, ...byMembers]
       if (lead !== undefined) params.lead = lead
       const conditions = [
@@ -414,7 +429,7 @@ export class SqliteWumpuses implements WumpusRepository {
         ...(after ? ['(w.downloads, w.created_at, w.id) < (@rank, @time, @id)'] : []),
       ]
       const from = lead === undefined ? 'wumpuses w INDEXED BY wumpuses_popular' : 'wumpus_facets f JOIN wumpuses w ON w.seq = f.seq'
-      sql = `SELECT w.seq FROM ${from} ${where(conditions)} ORDER BY w.downloads DESC, w.created_at DESC, w.id DESC LIMIT @limit`
+      sql = `SELECT w.seq FROM ${from} WHERE ${conditions.join(' AND ')} ORDER BY w.downloads DESC, w.created_at DESC, w.id DESC LIMIT @limit`
     }
     const seqs = this.statement<number>(sql).pluck().all(params)
     const page = pageOf(seqs, limit, { items: (shown) => this.records(shown), key: (record) => recordKey(record, order), order })
@@ -423,11 +438,12 @@ export class SqliteWumpuses implements WumpusRepository {
 
   /** How many animations belong to every facet (all of them for none); kept until membership changes. */
   private total(facets: string[]): number {
-    const key = [...facets].sort().join(' ')
-    let total = this.totals.get(key)
+    const key = [...facets].sort().join('\n')
+    let total = this.totals.get(key)?.total
     if (total === undefined) {
-      const [lead, ...others] = facets
+      const [lead, ...others] = [...facets].sort((a, b) => this.total([a]) - this.total([b]))
       if (lead === undefined) total = this.sql.count.get()!.count
+      else if (others.length === 0) total = this.sql.facetCount.get(lead) ?? 0
       else {
         const exists = others.map((_, i) => ` AND EXISTS (SELECT 1 FROM wumpus_facets g WHERE g.facet = @other${i} AND g.seq = f.seq)`)
         const params: Record<string, string> = { lead }
@@ -436,7 +452,7 @@ export class SqliteWumpuses implements WumpusRepository {
           `SELECT count(*) AS count FROM wumpus_facets f WHERE f.facet = @lead${exists.join('')}`,
         ).get(params)!.count
       }
-      this.totals.set(key, total)
+      this.totals.set(key, { facets: [...facets], total })
     }
     return total
   }
@@ -485,7 +501,7 @@ export class SqliteWumpuses implements WumpusRepository {
   restore(record: WumpusRecord): void {
     const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
     this.index(seq, record, { skipTakenFiles: true })
-    this.changed()
+    if (!record.remix) this.changed(undefined, searchedAs(record))
   }
 
   /** Replaces a record and everything kept about it, in one transaction. */
@@ -498,7 +514,7 @@ export class SqliteWumpuses implements WumpusRepository {
       this.index(seq, updated)
     })()
     // A remix (a record is never made a remix, nor a remix an original) is in no list, search or count.
-    if (!updated.remix) this.changed()
+    if (!updated.remix) this.changed(searchedAs(current), searchedAs(updated))
   }
 
   /** Adds a record's words, facets and file claims; another record's claim on one of its files throws FileInUseError. */
@@ -523,13 +539,28 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql.deleteFacets.run(seq)
   }
 
-  /** What lists and searches see has changed. */
-  private changed(): void {
+  /**
+   * An animation came (no `before`), went (no `after`) or changed: what lists show moves on (the
+   * revision), and what is kept of searches, totals and counts is forgotten only where it counted this
+   * animation before or after. A render result or a new name leaves the totals and counts alone; a
+   * search is forgotten only when the animation matches it (before or after) and its words, time or
+   * the search's filters changed for it.
+   */
+  private changed(before: Searched | undefined, after: Searched | undefined): void {
     this.revisionNumber++
-    this.totals.clear()
-    this.tagCounts = undefined
-    this.emojiCounts = undefined
-    this.search.changed()
+    const facets = new Set<string>()
+    for (const facet of before?.facets ?? []) if (!after?.facets.has(facet)) facets.add(facet)
+    for (const facet of after?.facets ?? []) if (!before?.facets.has(facet)) facets.add(facet)
+    const comes = before === undefined || after === undefined
+    for (const [key, entry] of this.totals)
+      if ((comes && entry.facets.length === 0) || entry.facets.some((f) => facets.has(f))) this.totals.delete(key)
+    if ([...facets].some((facet) => facet.startsWith(TAG_FACET))) this.tagCounts = undefined
+    if ([...facets].some((facet) => facet.startsWith(EMOJI_FACET))) this.emojiCounts = undefined
+    const sameWords = !comes && before.time === after.time && sameMasks(before.words, after.words)
+    this.search.forget((words, searchFacets) => {
+      if (sameWords && !searchFacets.some((facet) => facets.has(facet))) return false
+      return matchesSearch(before, words, searchFacets) || matchesSearch(after, words, searchFacets)
+    })
   }
 
   /** A statement of a query put together from the options, prepared once. */
@@ -541,6 +572,34 @@ export class SqliteWumpuses implements WumpusRepository {
     }
     return statement as Statement<unknown[], Row>
   }
+}
+
+/** What searches, totals and counts see of an animation. */
+interface Searched {
+  words: Map<string, number>
+  facets: Set<string>
+  time: number
+}
+
+function searchedAs(record: WumpusRecord): Searched {
+  return { words: fieldMasks(record), facets: new Set(recordFacets(record)), time: record.createdAt.getTime() }
+}
+
+function sameMasks(a: Map<string, number>, b: Map<string, number>): boolean {
+  if (a.size !== b.size) return false
+  for (const [word, mask] of a) if (b.get(word) !== mask) return false
+  return true
+}
+
+/** Whether an animation is among a search's matches (wumpus-search.ts: every query word matches one of its words, it has every facet). */
+function matchesSearch(animation: Searched | undefined, words: readonly string[], facets: readonly string[]): boolean {
+  if (!animation || !facets.every((facet) => animation.facets.has(facet))) return false
+  return words.every((word) => {
+    if (animation.words.has(word)) return true
+    if (!matchesAsPrefix(word)) return false
+    for (const own of animation.words.keys()) if (own.startsWith(word)) return true
+    return false
+  })
 }
 
 /** Each distinct word of the record's searched fields with the mask of the fields holding it. */
