@@ -311,17 +311,61 @@ describe('mongo store search fields', () => {
   })
 })
 
-describe('mongo store search cache', () => {
+describe('mongo store search in the database', () => {
   const at = (second: number) => new Date(Date.UTC(2025, 3, 1, 0, 0, second))
   const ids = (page: WumpusPage) => page.items.map((item) => item._id)
+  /** The search aggregations the adapter asks for (a match on the words' prefixes first), and those that also count. */
+  const isSearch = (command: Document) => command.aggregate === 'wumpuses' && command.pipeline?.[0]?.$match?.searchPrefixes
+  const counts = (command: Document) => (command.pipeline as Document[]).some((stage) => stage.$facet?.total)
 
-  // Its own stand-in server, whatever MONGODB_TEST_URI says: it counts the scans the adapter asks for.
-  it("keeps a search's matches for its pages, orders and visitors, until a write here or their age", async () => {
-    const scans: Document[] = []
+  // Its own stand-in server, whatever MONGODB_TEST_URI says: it counts what the adapter asks for and receives.
+  it('sends one page of a search over the wire, scored and sorted in the database, with its total', async () => {
+    let received = 0
+    const server = await startMongoWireServer({
+      onCommand: (command, reply) => {
+        if (command.find !== 'wumpuses' && command.aggregate !== 'wumpuses' && command.getMore === undefined) return
+        for (const doc of (reply.cursor?.firstBatch ?? reply.cursor?.nextBatch ?? []) as Document[])
+          received += Array.isArray(doc.page) ? doc.page.length : 1
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'pages', searchMaxAgeMs: 0 })
+    try {
+      for (let i = 0; i < 30; i++) await store.wumpuses.insert(sampleWumpus({ name: `Star Wumpus ${i}`, createdAt: at(i) }))
+      const best = await store.wumpuses.insert(sampleWumpus({ name: 'St', description: 'star', createdAt: at(40) }))
+      received = 0
+      const first = await store.wumpuses.list({ limit: 5, q: 'st' })
+      expect(first.total).toBe(31)
+      // An exact name word scores above the prefix matches, then newest first.
+      expect(first.items[0]?._id).toBe(best._id)
+      expect(first.items.slice(1).map((item) => item.name)).toEqual([
+        'Star Wumpus 29',
+        'Star Wumpus 28',
+        'Star Wumpus 27',
+        'Star Wumpus 26',
+      ])
+      // The page and the one that says more follow: not the 31 matches.
+      expect(received).toBe(6)
+      received = 0
+      const second = await store.wumpuses.list({ limit: 5, q: 'st', cursor: first.nextCursor })
+      expect(second.items.map((item) => item.name)).toEqual([
+        'Star Wumpus 25',
+        'Star Wumpus 24',
+        'Star Wumpus 23',
+        'Star Wumpus 22',
+        'Star Wumpus 21',
+      ])
+      expect(received).toBe(6)
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+
+  it("keeps a search's pages and total for its visitors, until a write here or their age", async () => {
+    const searches: Document[] = []
     const server = await startMongoWireServer({
       onCommand: (command) => {
-        // A scan of a search's candidates: the words' filter, no order (pages are read by _id or in popular order).
-        if (command.find === 'wumpuses' && command.filter?.searchPrefixes && !command.sort) scans.push(command)
+        if (isSearch(command)) searches.push(command)
       },
     })
     const store = await openMongoStore({ uri: server.uri, dbName: 'cache', searchMaxAgeMs: 300 })
@@ -333,40 +377,44 @@ describe('mongo store search cache', () => {
       const first = await store.wumpuses.list({ limit: 1, q: 'moon' })
       expect(ids(first)).toEqual([moon._id])
       expect(first.total).toBe(2)
-      expect(scans).toHaveLength(1)
-      // The next page, the newest-first order, the same words typed otherwise, and the most downloaded first
-      // (which reads current counts, so a count added here shows at once): no second scan.
+      expect(searches.map(counts)).toEqual([true])
+      // The same page, the same words typed otherwise: kept.
+      expect(await store.wumpuses.list({ limit: 1, q: 'MOON' })).toEqual(first)
+      expect(searches).toHaveLength(1)
+      // The next page and the newest-first order: one aggregation each, without counting again.
       expect(ids(await store.wumpuses.list({ limit: 1, q: 'moon', cursor: first.nextCursor }))).toEqual([moonlight._id])
-      expect(ids(await store.wumpuses.list({ limit: 5, q: 'MOON', sort: 'new' }))).toEqual([moonlight._id, moon._id])
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'new' })).toMatchObject({ total: 2 })
+      expect(searches.map(counts)).toEqual([true, false, false])
+      // Most downloaded first reads current counts, so a count added here shows at once.
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moonlight._id, moon._id])
       await store.wumpuses.addDownloads(new Map([[moon._id, 3]]))
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moon._id, moonlight._id])
-      expect(scans).toHaveLength(1)
-      // Visitors asking a new search at once share one scan; other filters are another search.
+      expect(searches).toHaveLength(5)
+      // Visitors asking a new search at once share one aggregation; other filters are another search.
       await Promise.all([1, 2, 3].map(() => store.wumpuses.list({ limit: 5, q: 'wumpus' })))
-      expect(scans).toHaveLength(2)
+      expect(searches).toHaveLength(6)
       expect(await store.wumpuses.list({ limit: 5, q: 'moon', tag: 'night' })).toEqual({ items: [], total: 0 })
-      expect(scans).toHaveLength(3)
+      expect(searches).toHaveLength(7)
 
-      // A write here that searches see: the next search scans again, and finds it.
+      // A write here that searches see: the next search asks again, and finds it.
       const moonbeam = await store.wumpuses.insert(sampleWumpus({ name: 'Moonbeam Wumpus', createdAt: at(4) }))
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonbeam._id, moonlight._id])
-      expect(scans).toHaveLength(4)
+      expect(searches).toHaveLength(8)
       await store.wumpuses.update(moonbeam._id, { name: 'Sunbeam Wumpus' })
-      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonlight._id])
-      expect(scans).toHaveLength(5)
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon' })).toMatchObject({ total: 2 })
+      expect(searches).toHaveLength(9)
 
-      // Another instance's write: unseen while the kept matches are young (as the HTTP page caches), seen once they are not.
+      // Another instance's write: unseen while the kept page is young (as the HTTP page caches), seen once it is not.
       await other.connect()
       await other
         .db('cache')
         .collection('wumpuses')
         .deleteOne({ _id: moonlight._id as never })
       expect((await store.wumpuses.list({ limit: 5, q: 'moon' })).total).toBe(2)
-      expect(scans).toHaveLength(5)
+      expect(searches).toHaveLength(9)
       await sleep(350)
       expect(await store.wumpuses.list({ limit: 5, q: 'moon' })).toMatchObject({ items: [{ _id: moon._id }], total: 1 })
-      expect(scans).toHaveLength(6)
+      expect(searches.map(counts).at(-1)).toBe(true)
     } finally {
       await other.close()
       await store.close()

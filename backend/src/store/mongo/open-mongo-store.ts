@@ -26,7 +26,7 @@ export interface MongoStoreOptions {
   serverSelectionTimeoutMS?: number
   /** Problems at start that do not stop the store (default: printed on stderr). */
   onWarning?: (message: string) => void
-  /** How long a search's matches are kept for its next pages and visitors (default 2000 ms; 0 keeps none). */
+  /** How long a search's pages and totals, and the lists' totals, are kept for their visitors (default 2000 ms; 0 keeps none). */
   searchMaxAgeMs?: number
 }
 

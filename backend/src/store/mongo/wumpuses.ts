@@ -1,12 +1,12 @@
 /** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
 import type { Collection, Db, Filter } from 'mongodb'
-import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
+import { listOrder, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
 import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
 import { mongoFilter, readyPlatforms } from '../facets'
 import { isId } from '../ids'
-import { decodeCursor, encodeCursor, pageOf, recordKey } from '../list-order'
-import { afterNewest } from './paging'
+import { decodeCursor, pageOf, recordKey } from '../list-order'
+import { afterKey, MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 import {
   DuplicateKeyError,
   FileInUseError,
@@ -40,8 +40,10 @@ import {
 import { guard } from './errors'
 import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
-import { prefixFilter, searchFields, type SearchFields } from './search'
-import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Matches } from './wumpus-search'
+import { searchFields, type SearchFields } from './search'
+import { WumpusSearch } from './wumpus-search'
+
+export { MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 
 /**
  * Stored animations also keep their search prefixes (absent on documents not yet indexed), `fileIds`
@@ -83,14 +85,8 @@ interface CountDocument {
   count: number
 }
 
-export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
-export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
-/** What every list, search and count asks for: the animations that are not remixes (null matches a missing field). */
-export const ORIGINALS = { remixOf: null }
 /** The documents in the remix indexes (a partial index takes `$exists: true`, not a missing field). */
 export const REMIXES_ONLY = { remixOwner: { $exists: true } }
-/** Records as the port answers them: the search prefixes stay in the database. */
-export const RECORD_PROJECTION = { searchPrefixes: 0 } as const
 const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
 /** How long a kept search may miss other instances' writes (as the HTTP layer's page caches). */
 export const SEARCH_MAX_AGE_MS = 2000
@@ -158,9 +154,14 @@ export class MongoWumpuses implements WumpusRepository {
     const filter: Filter<WumpusDocument> = { ...mongoFilter(options), ...ORIGINALS }
     return guard(async () => {
       if (words.length === 0) return this.plainPage(order, filter, options.limit, after)
-      const matches = await this.search.matches(words, options)
-      if (order === 'popular') return this.popularMatchesPage(words, matches.ids.length, filter, options.limit, after)
-      return this.matchesPage(matches, order, options.limit, after)
+      const { docs, total } = await this.search.page(words, options, order, options.limit, after)
+      const scores = new Map(docs.map((doc) => [doc._id, doc.score]))
+      const page = pageOf(docs, options.limit, {
+        items: (rows) => rows.map(toWumpusRecord),
+        key: (record) => recordKey(record, order, scores.get(record._id)),
+        order,
+      })
+      return { ...page, total }
     })
   }
 
@@ -184,62 +185,6 @@ export class MongoWumpuses implements WumpusRepository {
       ...pageOf(docs, limit, { items: (page) => page.map(toWumpusRecord), key: (record) => recordKey(record, order), order }),
       total,
     }
-  }
-
-  /** A page of a search's kept matches, best first or newest first: a binary search, then the page's records. */
-  private async matchesPage(matches: Matches, order: 'relevance' | 'new', limit: number, after: ListKey | undefined): Promise<WumpusPage> {
-    const total = matches.ids.length
-    const positions = order === 'new' ? newestPositions(matches) : undefined
-    const start = !after ? 0 : positions ? firstNewestAfter(matches, positions, after) : firstAfter(matches, after)
-    const end = Math.min(start + limit, total)
-    const shown = Array.from({ length: Math.max(0, end - start) }, (_, i) => (positions ? positions[start + i]! : start + i))
-    const items = await this.records(shown.map((i) => matches.ids[i]!))
-    const last = shown.at(-1)
-    if (end >= total || last === undefined) return { items, total }
-    const rank = order === 'relevance' ? matches.scores[last]! : 0
-    return { items, total, nextCursor: encodeCursor({ rank, time: matches.times[last]!, id: matches.ids[last]! }, order) }
-  }
-
-  /**
-   * A page of a search, most downloaded first: download counts move all the time (here and on other
-   * instances), so the page is read in that order from the index with the words' filter, and every
-   * record is checked against the words (a filter on prefixes can let through words longer than them).
-   * Usually one query of limit + 1 records. The total is the kept matches' count.
-   */
-  private async popularMatchesPage(
-    words: string[],
-    total: number,
-    filter: Filter<WumpusDocument>,
-    limit: number,
-    after: ListKey | undefined,
-  ): Promise<WumpusPage> {
-    const found: WumpusRecord[] = []
-    let from = after
-    for (;;) {
-      const wanted = limit + 1 - found.length
-      const pageFilter: Filter<WumpusDocument> = { ...filter, ...prefixFilter(words), ...(from ? { $or: afterKey(from, 'popular') } : {}) }
-      const docs = await this.wumpuses
-        .find(pageFilter, { projection: RECORD_PROJECTION })
-        .sort(MOST_DOWNLOADED_FIRST)
-        .limit(wanted)
-        .toArray()
-      for (const doc of docs) if (matchScore(words, doc) > 0) found.push(toWumpusRecord(doc))
-      const last = docs.at(-1)
-      if (docs.length < wanted || found.length > limit || !last) break
-      from = recordKey(toWumpusRecord(last), 'popular')
-    }
-    return { ...pageOf(found, limit, { items: (page) => page, key: (record) => recordKey(record, 'popular'), order: 'popular' }), total }
-  }
-
-  /** Records by id, in the order given (one deleted meanwhile is left out). */
-  private async records(ids: string[]): Promise<WumpusRecord[]> {
-    if (ids.length === 0) return []
-    const docs = await this.wumpuses.find({ _id: { $in: ids } }, { projection: RECORD_PROJECTION }).toArray()
-    const byId = new Map(docs.map((doc) => [doc._id, doc]))
-    return ids.flatMap((id) => {
-      const doc = byId.get(id)
-      return doc ? [toWumpusRecord(doc)] : []
-    })
   }
 
   async get(id: string): Promise<WumpusRecord | undefined> {
@@ -542,11 +487,4 @@ function listCounts(collection: Collection<CountDocument>): Promise<CountDocumen
       .sort({ count: -1, _id: 1 })
       .toArray(),
   )
-}
-
-/** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */
-function afterKey(key: ListKey, order: ListOrder): Filter<WumpusDocument>[] {
-  const newest = afterNewest<WumpusDocument>(key, 'createdAt', '_id')
-  if (order !== 'popular') return newest
-  return [{ downloads: { $lt: key.rank } }, ...newest.map((condition) => ({ downloads: key.rank, ...condition }))]
 }
