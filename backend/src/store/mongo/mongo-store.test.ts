@@ -361,6 +361,43 @@ describe('mongo store search in the database', () => {
     }
   })
 
+  it("counts a plain list's total once for its pages and visitors, again after a write here that lists see", async () => {
+    const countings: Document[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command) => {
+        // countDocuments: an aggregation that groups the filter's documents.
+        if (command.aggregate === 'wumpuses' && (command.pipeline as Document[]).some((stage) => stage.$group)) countings.push(command)
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'totals', searchMaxAgeMs: 60_000 })
+    try {
+      const first = await store.wumpuses.insert(sampleWumpus({ name: 'One', tags: ['blue'], createdAt: at(1) }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Two', createdAt: at(2) }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Three', tags: ['blue'], createdAt: at(3) }))
+      const page = await store.wumpuses.list({ limit: 2 })
+      expect(page.total).toBe(3)
+      expect((await store.wumpuses.list({ limit: 2, cursor: page.nextCursor })).total).toBe(3)
+      expect((await store.wumpuses.list({ limit: 2, sort: 'popular' })).total).toBe(3)
+      expect(countings).toHaveLength(1)
+      expect((await store.wumpuses.list({ limit: 2, tag: 'blue' })).total).toBe(2)
+      expect(countings).toHaveLength(2)
+      // Downloads change no total; a remix is in no list.
+      await store.wumpuses.addDownloads(new Map([[first._id, 2]]))
+      const remix = { of: first._id, recipe: { colours: {}, speed: 1 }, source: first.files.lottie.id, visibility: 'private' as const }
+      expect(await store.wumpuses.insertRemix({ ...sampleWumpus({ name: 'Remix' }), remix }, { max: 5 })).not.toBe('full')
+      expect((await store.wumpuses.list({ limit: 2 })).total).toBe(3)
+      expect(countings).toHaveLength(2)
+      // A delete here changes it: counted again.
+      await store.wumpuses.delete(first._id)
+      expect((await store.wumpuses.list({ limit: 2 })).total).toBe(2)
+      expect((await store.wumpuses.list({ limit: 2, tag: 'blue' })).total).toBe(1)
+      expect(countings).toHaveLength(4)
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+
   it("keeps a search's pages and total for its visitors, until a write here or their age", async () => {
     const searches: Document[] = []
     const server = await startMongoWireServer({

@@ -3,7 +3,7 @@ import type { Collection, Db, Filter } from 'mongodb'
 import { listOrder, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
 import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
-import { mongoFilter, readyPlatforms } from '../facets'
+import { filterFacets, mongoFilter, readyPlatforms } from '../facets'
 import { isId } from '../ids'
 import { decodeCursor, pageOf, recordKey } from '../list-order'
 import { afterKey, MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
@@ -41,7 +41,7 @@ import { guard } from './errors'
 import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
 import { searchFields, type SearchFields } from './search'
-import { WumpusSearch } from './wumpus-search'
+import { KeptValues, WumpusSearch } from './wumpus-search'
 
 export { MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 
@@ -126,6 +126,8 @@ export class MongoWumpuses implements WumpusRepository {
   private readonly tagCounts: Collection<CountDocument>
   private readonly emojiCounts: Collection<CountDocument>
   private readonly search: WumpusSearch
+  /** The plain lists' totals by filter, kept as a search's are (so a list's pages count it once). */
+  private readonly listTotals: KeptValues<number>
 
   constructor(
     db: Db,
@@ -137,6 +139,7 @@ export class MongoWumpuses implements WumpusRepository {
     this.tagCounts = db.collection<CountDocument>('tags')
     this.emojiCounts = db.collection<CountDocument>('emoji')
     this.search = new WumpusSearch(this.wumpuses, options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
+    this.listTotals = new KeptValues(options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
   }
 
   revision(): number {
@@ -153,7 +156,7 @@ export class MongoWumpuses implements WumpusRepository {
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
     const filter: Filter<WumpusDocument> = { ...mongoFilter(options), ...ORIGINALS }
     return guard(async () => {
-      if (words.length === 0) return this.plainPage(order, filter, options.limit, after)
+      if (words.length === 0) return this.plainPage(order, filter, filterFacets(options).sort().join(' '), options.limit, after)
       const { docs, total } = await this.search.page(words, options, order, options.limit, after)
       const scores = new Map(docs.map((doc) => [doc._id, doc.score]))
       const page = pageOf(docs, options.limit, {
@@ -165,10 +168,15 @@ export class MongoWumpuses implements WumpusRepository {
     })
   }
 
-  /** Newest or most downloaded first, straight from an index: the page after the cursor and the count. */
+  /**
+   * Newest or most downloaded first, straight from an index: the page after the cursor, and the count of
+   * the filter's animations, kept (by `filterKey`) until this instance changes what lists see or for the
+   * search cache's age: a count reads every matching index entry, a page only its own.
+   */
   private async plainPage(
     order: ListOrder,
     filter: Filter<WumpusDocument>,
+    filterKey: string,
     limit: number,
     after: ListKey | undefined,
   ): Promise<WumpusPage> {
@@ -179,7 +187,7 @@ export class MongoWumpuses implements WumpusRepository {
         .sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST)
         .limit(limit + 1)
         .toArray(),
-      this.wumpuses.countDocuments(filter),
+      this.listTotals.getOrCompute(filterKey, () => this.wumpuses.countDocuments(filter)),
     ])
     return {
       ...pageOf(docs, limit, { items: (page) => page.map(toWumpusRecord), key: (record) => recordKey(record, order), order }),
@@ -452,6 +460,7 @@ export class MongoWumpuses implements WumpusRepository {
   private changed(): void {
     this.revisionNumber++
     this.search.changed()
+    this.listTotals.clear()
   }
 }
 
