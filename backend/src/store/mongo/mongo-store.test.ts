@@ -4,6 +4,7 @@ import { GridFSBucket, MongoClient, MongoServerError, ObjectId, type Document } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
 import { toStoreError } from './errors'
+import { SWEEP_BATCH } from './files'
 import { openMongoStore } from './open-mongo-store'
 import { SEARCH_VERSION } from './search'
 import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
@@ -630,6 +631,40 @@ describe('mongo store upgrades and leftovers', () => {
 })
 
 describe('mongo store over files written by others', () => {
+  // Its own stand-in server: it sees the commands. `distinct` answers one document, capped at 16 MB (about 0.8M ids).
+  it('sweeps stray chunks by grouping their ids in the database, more than one batch of them, never with distinct', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'sweep' })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const chunks = client.db('sweep').collection('files.chunks')
+      const kept = await store.files.put({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
+      const hourAgo = Math.floor(Date.now() / 1000) - 3600
+      const strays = Array.from(
+        { length: SWEEP_BATCH + 5 },
+        (_, i) => new ObjectId(hourAgo.toString(16) + i.toString(16).padStart(16, '0')),
+      )
+      // Two chunks for some: an id counts once.
+      await chunks.insertMany([
+        ...strays.map((files_id) => ({ files_id, n: 0, data: new Uint8Array([9]) })),
+        ...strays.slice(0, 10).map((files_id) => ({ files_id, n: 1, data: new Uint8Array([8]) })),
+      ])
+      commands.length = 0
+      expect(await store.files.sweepStrayBlobs(new Date())).toBe(strays.length)
+      expect(await chunks.countDocuments({})).toBe(1)
+      expect((await store.files.read(kept.id))?.bytes).toEqual(new Uint8Array([1, 2]))
+      expect(commands.filter((command) => 'distinct' in command)).toEqual([])
+      expect(commands.find((command) => command.aggregate === 'files.chunks')).toMatchObject({ allowDiskUse: true })
+      expect(commands.filter((command) => command.delete === 'files.chunks')).toHaveLength(2)
+    } finally {
+      await client.close()
+      await store.close()
+      await server.close()
+    }
+  })
+
   it('reads GridFS files without our metadata or with unknown labels', async () => {
     const { store, dbName } = await openFresh()
     try {
