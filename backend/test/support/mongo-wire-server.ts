@@ -61,10 +61,12 @@ export interface MongoWireServerOptions {
   port?: number
   /** Told of every command run and its reply (for tests and benchmarks that count what a client asks). */
   onCommand?: (command: Document, reply: Document) => void
+  /** How far this server's clock (hello's localTime) is ahead of the machine's, in ms (default 0). */
+  clockOffsetMs?: number
 }
 
 export async function startMongoWireServer(options: MongoWireServerOptions = {}): Promise<MongoWireServer> {
-  const engine = new Engine(options.onCommand)
+  const engine = new Engine(options.onCommand, options.clockOffsetMs ?? 0)
   const sockets = new Set<net.Socket>()
   const server = net.createServer((socket) => {
     sockets.add(socket)
@@ -245,7 +247,10 @@ class Engine {
   private readonly cursors = new Map<number, OpenCursor>()
   private nextCursorId = 1
 
-  constructor(private readonly onCommand?: (command: Document, reply: Document) => void) {}
+  constructor(
+    private readonly onCommand?: (command: Document, reply: Document) => void,
+    private readonly clockOffsetMs = 0,
+  ) {}
 
   private readonly handlers: Record<string, Handler> = {
     hello: (_c, _db, connectionId) => this.hello(connectionId),
@@ -312,7 +317,7 @@ class Engine {
       maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
       maxMessageSizeBytes: MAX_MESSAGE_SIZE,
       maxWriteBatchSize: 100_000,
-      localTime: new Date(),
+      localTime: new Date(Date.now() + this.clockOffsetMs),
       logicalSessionTimeoutMinutes: 30,
       connectionId,
       minWireVersion: 0,

@@ -461,6 +461,45 @@ describe('mongo store search in the database', () => {
   })
 })
 
+describe('mongo store render leases', () => {
+  // Its own stand-in server, whose clock is an hour ahead of this machine's.
+  it("keeps leases and retry times in the server's clock, so instances whose clocks differ agree on them", async () => {
+    const HOUR = 3600_000
+    const server = await startMongoWireServer({ clockOffsetMs: HOUR })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'leases' })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const record = await store.wumpuses.insert(sampleWumpus())
+      const now = new Date()
+      const job = await store.renderJobs.claim({ owner: 'a', version: 1_000_000, leaseMs: 60_000, now, id: record._id })
+      expect(job?.leaseUntil).toEqual(new Date(now.getTime() + 60_000))
+      const stored = () =>
+        client
+          .db('leases')
+          .collection('wumpuses')
+          .findOne({ _id: record._id as never })
+      const until = (await stored())?.render?.until as Date
+      // An hour and a minute ahead of this machine: the server's now plus the lease (give or take the read's latency).
+      expect(Math.abs(until.getTime() - (now.getTime() + HOUR + 60_000))).toBeLessThan(500)
+      expect(await store.renderJobs.release(job!, { retryAt: new Date(now.getTime() + 5000) })).toBe(true)
+      const retryAt = (await stored())?.render?.retryAt as Date
+      expect(Math.abs(retryAt.getTime() - (now.getTime() + HOUR + 5000))).toBeLessThan(500)
+      // Due again at the retry time of this instance's clock, not an hour later.
+      expect(await store.renderJobs.claim({ owner: 'b', version: 1_000_000, leaseMs: 60_000, now, id: record._id })).toBeUndefined()
+      const later = new Date(now.getTime() + 5000)
+      expect(await store.renderJobs.claim({ owner: 'b', version: 1_000_000, leaseMs: 60_000, now: later, id: record._id })).toMatchObject({
+        owner: 'b',
+        failures: 1,
+      })
+    } finally {
+      await client.close()
+      await store.close()
+      await server.close()
+    }
+  })
+})
+
 describe('mongo store upgrades and leftovers', () => {
   it('reads packs stored before personal packs as public, each field edited at their updatedAt, and lists them at /packs', async () => {
     const { store, dbName } = await openFresh()
