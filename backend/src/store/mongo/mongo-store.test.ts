@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
 import { toStoreError } from './errors'
 import { SWEEP_BATCH } from './files'
-import { openMongoStore } from './open-mongo-store'
+import { openMongoStore, SCHEMA_VERSION } from './open-mongo-store'
 import { SEARCH_VERSION } from './search'
 import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
@@ -456,6 +456,62 @@ describe('mongo store search in the database', () => {
     } finally {
       await other.close()
       await store.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store durability', () => {
+  // Its own stand-in server: it sees the commands.
+  it('asks every write to be journaled on a majority before it is acknowledged', async () => {
+    const writes: Document[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command) => {
+        if (['insert', 'update', 'delete', 'findAndModify'].some((name) => name in command)) writes.push(command)
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'durable' })
+    try {
+      const record = await store.wumpuses.insert(sampleWumpus())
+      await store.wumpuses.update(record._id, { name: 'Renamed' })
+      await store.wumpuses.delete(record._id)
+      expect(writes.length).toBeGreaterThan(3)
+      for (const write of writes) expect(write.writeConcern, Object.keys(write)[0]).toEqual({ w: 'majority', j: true })
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store start-up', () => {
+  // Its own stand-in server: it sees the commands.
+  it('runs each migration once: a start on an up-to-date database reads its schema version, not its collections', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const db = client.db('starts')
+      // An animation from before tags and download counts: the first start brings it up to date.
+      const old = { ...sampleWumpus({ name: 'Old' }), _id: 'abc000000000000000000009', createdAt: new Date(), updatedAt: new Date() }
+      await db.collection('wumpuses').insertOne(old as never)
+      await (await openMongoStore({ uri: server.uri, dbName: 'starts' })).close()
+      expect(await db.collection('wumpuses').findOne({ _id: old._id as never })).toMatchObject({ tags: [], downloads: 0 })
+      expect(await db.collection('meta').find({}).sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 'schema', version: SCHEMA_VERSION },
+        { _id: 'search', version: SEARCH_VERSION },
+      ])
+      commands.length = 0
+      await (await openMongoStore({ uri: server.uri, dbName: 'starts' })).close()
+      const reads = ['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify']
+      const touched = commands.filter((command) => reads.some((name) => name in command))
+      expect(touched.map((command) => `${Object.keys(command)[0]} ${String(Object.values(command)[0])}`)).toEqual([
+        'find meta',
+        'find meta',
+      ])
+    } finally {
+      await client.close()
       await server.close()
     }
   })
