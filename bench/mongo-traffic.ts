@@ -39,7 +39,8 @@ const relay = net.createServer((client) => {
   upstream.on('error', () => client.destroy())
 })
 await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve))
-const uri = `mongodb://127.0.0.1:${(relay.address() as net.AddressInfo).port}`
+// Direct: the stand-in names its own port as the replica set member, which would bypass the relay.
+const uri = `mongodb://127.0.0.1:${(relay.address() as net.AddressInfo).port}/?directConnection=true`
 const dbName = `wumpus_traffic_${randomBytes(4).toString('hex')}`
 
 const random = seededRandom(2026)
