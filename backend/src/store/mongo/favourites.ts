@@ -1,5 +1,5 @@
 /** Favourites in MongoDB: the `favourites` collection, one document per (email, animation id), unique. */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter } from 'mongodb'
 import { decodeCursor, newestKey, pageOf } from '../list-order'
 import { afterNewest } from './paging'
 import { DuplicateKeyError, type FavouriteAdded, type FavouriteRecord, type FavouriteRepository } from '../port'
@@ -83,7 +83,8 @@ export class MongoFavourites implements FavouriteRepository {
   }
 
   /** Forgets a deleted animation in everyone's favourites (found by index). */
-  async removeWumpus(wumpusId: string): Promise<void> {
-    await guard(() => this.favourites.deleteMany({ wumpusId }))
+  /** Removes the animation's favourites; with `session`, inside its transaction. */
+  async removeWumpus(wumpusId: string, session?: ClientSession): Promise<void> {
+    await guard(() => this.favourites.deleteMany({ wumpusId }, { session }))
   }
 }

@@ -467,7 +467,9 @@ describe('mongo store durability', () => {
     const writes: Document[] = []
     const server = await startMongoWireServer({
       onCommand: (command) => {
-        if (['insert', 'update', 'delete', 'findAndModify'].some((name) => name in command)) writes.push(command)
+        // A transaction's writes carry none: its commit does.
+        const write = ['insert', 'update', 'delete', 'findAndModify'].some((name) => name in command) && command.autocommit !== false
+        if (write || 'commitTransaction' in command) writes.push(command)
       },
     })
     const store = await openMongoStore({ uri: server.uri, dbName: 'durable' })
@@ -476,7 +478,8 @@ describe('mongo store durability', () => {
       await store.wumpuses.update(record._id, { name: 'Renamed' })
       await store.wumpuses.delete(record._id)
       expect(writes.length).toBeGreaterThan(3)
-      for (const write of writes) expect(write.writeConcern, Object.keys(write)[0]).toEqual({ w: 'majority', j: true })
+      expect(writes.some((write) => 'commitTransaction' in write)).toBe(true)
+      for (const write of writes) expect(write.writeConcern, Object.keys(write)[0]).toMatchObject({ w: 'majority', j: true })
     } finally {
       await store.close()
       await server.close()
@@ -512,6 +515,54 @@ describe('mongo store start-up', () => {
       ])
     } finally {
       await client.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store transactions', () => {
+  it('refuses a standalone server at start, saying it needs a replica set', async () => {
+    const server = await startMongoWireServer({ standalone: true })
+    try {
+      await expect(openMongoStore({ uri: server.uri, dbName: 'alone' })).rejects.toThrow(/standalone.*replica set.*--replSet/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  // Its own stand-in server: it sees the commands.
+  it('deletes an animation with its counts, pack places, cover and favourites in one transaction', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'deletes' })
+    try {
+      const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+      const record = await store.wumpuses.insert(sampleWumpus({ tags: ['gone'], emoji: [wave] }))
+      const other = await store.wumpuses.insert(sampleWumpus({ tags: ['kept'] }))
+      const pack = await store.packs.insert({
+        name: 'Pack',
+        description: '',
+        wumpusIds: [record._id, other._id],
+        createdBy: 'boss@example.com',
+      })
+      await store.favourites.add('fan@example.com', record._id, { max: 10 })
+      commands.length = 0
+      expect(await store.wumpuses.delete(record._id)).toBe(1)
+      const writes = commands.filter((command) => ['delete', 'update', 'findAndModify'].some((name) => name in command))
+      expect(new Set(writes.map((command) => String(Object.values(command)[0])))).toEqual(
+        new Set(['wumpuses', 'tags', 'emoji', 'packs', 'favourites']),
+      )
+      // Every write in the same transaction, then one commit.
+      const transaction = writes[0]!.txnNumber as unknown
+      expect(transaction).toBeDefined()
+      for (const write of writes) expect(write).toMatchObject({ autocommit: false, txnNumber: transaction })
+      expect(commands.filter((command) => 'commitTransaction' in command)).toHaveLength(1)
+      expect(await store.wumpuses.listTags()).toEqual([{ tag: 'kept', count: 1 }])
+      expect(await store.wumpuses.listEmoji()).toEqual([])
+      expect(await store.packs.get(pack.id)).toMatchObject({ wumpusIds: [other._id], coverWumpusId: other._id })
+      expect((await store.favourites.list('fan@example.com', { limit: 5 })).total).toBe(0)
+    } finally {
+      await store.close()
       await server.close()
     }
   })

@@ -44,6 +44,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
   })
   try {
     await client.connect()
+    await requireReplicaSet(client)
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
     await createIndexes(db)
     await migrate(db)
@@ -53,6 +54,22 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     await client.close().catch(() => undefined)
     throw toStoreError(error)
   }
+}
+
+/** Thrown at start by a MongoDB server that cannot run transactions. */
+export class StandaloneServerError extends Error {}
+
+/**
+ * Multi-document changes run in transactions, which MongoDB runs on a replica set (a one-member one will
+ * do) or a sharded cluster only: a standalone server is refused at start rather than at the first delete.
+ */
+async function requireReplicaSet(client: MongoClient): Promise<void> {
+  const hello = await client.db('admin').command({ hello: 1 })
+  if (typeof hello.setName === 'string' || hello.msg === 'isdbgrid') return
+  throw new StandaloneServerError(
+    'MONGODB_URI names a standalone MongoDB server, and the store needs transactions, which run on a replica set only: ' +
+      'start mongod with --replSet rs0 and run rs.initiate() once (a one-member replica set will do), or use Atlas.',
+  )
 }
 
 function dbNameFromUri(uri: string): string | undefined {
@@ -227,7 +244,7 @@ export class MongoStore implements Store {
   ) {
     this.packs = new MongoPacks(db)
     this.favourites = new MongoFavourites(db)
-    this.wumpuses = new MongoWumpuses(db, this.packs, this.favourites, options)
+    this.wumpuses = new MongoWumpuses(client, db, this.packs, this.favourites, options)
     this.users = new MongoUsers(db)
     this.sessions = new MongoSessions(db)
     this.audit = new MongoAudit(db)

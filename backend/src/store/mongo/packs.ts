@@ -1,5 +1,5 @@
 /** Sticker packs in MongoDB: the `packs` collection, indexed by the animations they hold. */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter } from 'mongodb'
 import type { PackVisibility } from '../../../../contract/pack'
 import { isId, newId } from '../ids'
 import { decodeCursor, newestKey, pageOf } from '../list-order'
@@ -127,16 +127,22 @@ export class MongoPacks implements PackRepository {
   }
 
   /** Takes a deleted animation out of the packs that hold it (found by index); covers move to the first. */
-  async removeWumpus(wumpusId: string): Promise<void> {
+  /** Takes the animation out of every pack and off every cover; with `session`, inside its transaction. */
+  async removeWumpus(wumpusId: string, session?: ClientSession): Promise<void> {
     const now = new Date()
     await guard(() =>
-      this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now }, $inc: { revision: 1 } }),
+      this.packs.updateMany(
+        { wumpusIds: wumpusId },
+        { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now }, $inc: { revision: 1 } },
+        { session },
+      ),
     )
-    for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }).toArray())) {
+    for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }, { session }).toArray())) {
       await guard(() =>
         this.packs.updateOne(
           { _id: pack._id, coverWumpusId: wumpusId },
           { $set: { coverWumpusId: packCover(pack.wumpusIds, null) }, $inc: { revision: 1 } },
+          { session },
         ),
       )
     }

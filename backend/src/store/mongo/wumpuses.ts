@@ -1,5 +1,5 @@
 /** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter, MongoClient } from 'mongodb'
 import { listOrder, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
 import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
@@ -130,6 +130,7 @@ export class MongoWumpuses implements WumpusRepository {
   private readonly listTotals: KeptValues<number>
 
   constructor(
+    private readonly client: MongoClient,
     db: Db,
     private readonly packs: MongoPacks,
     private readonly favourites: MongoFavourites,
@@ -336,14 +337,26 @@ export class MongoWumpuses implements WumpusRepository {
     }
   }
 
+  /**
+   * The record, its tag and emoji counts, its places in packs (and covers) and its favourites go in one
+   * transaction: a crash or a lost connection between them leaves all or none.
+   */
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 } }))
+    const doc = await guard(() =>
+      this.client.withSession((session) =>
+        session.withTransaction(async () => {
+          const deleted = await this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 }, session })
+          if (!deleted) return null
+          if (!deleted.remixOf) await this.moveCounts({ tags: deleted.tags ?? [], emoji: deleted.emoji ?? [] }, -1, undefined, session)
+          await this.packs.removeWumpus(id, session)
+          await this.favourites.removeWumpus(id, session)
+          return deleted
+        }),
+      ),
+    )
     if (!doc) return 0
     this.changedUnlessRemix(doc)
-    if (!doc.remixOf) await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
-    await this.packs.removeWumpus(id)
-    await this.favourites.removeWumpus(id)
     return 1
   }
 
@@ -443,12 +456,17 @@ export class MongoWumpuses implements WumpusRepository {
    * Moves the counts of a record's tags and emoji by delta: all of them, or only those the other version
    * of the record lacks. Counts that reach 0 are removed.
    */
-  private async moveCounts(record: Pick<WumpusRecord, 'tags' | 'emoji'>, delta: 1 | -1, other?: Pick<WumpusRecord, 'tags' | 'emoji'>) {
+  private async moveCounts(
+    record: Pick<WumpusRecord, 'tags' | 'emoji'>,
+    delta: 1 | -1,
+    other?: Pick<WumpusRecord, 'tags' | 'emoji'>,
+    session?: ClientSession,
+  ) {
     const only = (values: string[], others: string[] | undefined) => values.filter((value) => !others?.includes(value))
     const tags = only(record.tags, other?.tags)
     const emoji = only(emojiChars(record), other && emojiChars(other))
-    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])))
-    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])))
+    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])), session)
+    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])), session)
   }
 
   /** What lists and searches see has changed. */
@@ -476,15 +494,19 @@ function tally(lists: readonly string[][]): Map<string, number> {
 }
 
 /** Adds to the counts (upserting new values); counts that reach 0 are removed. */
-async function addCounts(collection: Collection<CountDocument>, deltas: ReadonlyMap<string, number>): Promise<void> {
+async function addCounts(
+  collection: Collection<CountDocument>,
+  deltas: ReadonlyMap<string, number>,
+  session?: ClientSession,
+): Promise<void> {
   if (deltas.size === 0) return
   await guard(async () => {
     await collection.bulkWrite(
       [...deltas].map(([value, count]) => ({ updateOne: { filter: { _id: value }, update: { $inc: { count } }, upsert: true } })),
-      { ordered: false },
+      { ordered: false, session },
     )
     if ([...deltas.values()].some((count) => count < 0))
-      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } })
+      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } }, { session })
   })
 }
 
