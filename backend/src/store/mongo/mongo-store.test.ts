@@ -521,6 +521,31 @@ describe('mongo store start-up', () => {
 })
 
 describe('mongo store transactions', () => {
+  it('keeps the favourites and personal-pack caps under racing requests of one account', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 8; i++) ids.push((await store.wumpuses.insert(sampleWumpus({ name: `Racer ${i}` })))._id)
+      const added = await Promise.all(ids.map((id) => store.favourites.add('racer@example.com', id, { max: 3 })))
+      expect(added.filter((outcome) => outcome === 'added')).toHaveLength(3)
+      expect(added.filter((outcome) => outcome === 'full')).toHaveLength(5)
+      expect((await store.favourites.list('racer@example.com', { limit: 10 })).total).toBe(3)
+      const packs = await Promise.all(
+        ids.map((id, i) =>
+          store.packs.insertPersonal(
+            { name: `Mine ${i}`, description: '', wumpusIds: [id], createdBy: 'racer@example.com', visibility: 'private' },
+            { max: 2 },
+          ),
+        ),
+      )
+      expect(packs.filter((pack) => pack !== 'full')).toHaveLength(2)
+      expect(await admin.db(dbName).collection('packs').countDocuments({ createdBy: 'racer@example.com' })).toBe(2)
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
   it('refuses a standalone server at start, saying it needs a replica set', async () => {
     const server = await startMongoWireServer({ standalone: true })
     try {

@@ -8,6 +8,7 @@ import { MONGO_FILTER_FIELDS, readyPlatforms } from '../facets'
 import type { RateCounter, Store } from '../port'
 import { renderedVersion, WUMPUS_FILE_ID_PATHS } from '../records'
 import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
+import { AccountCaps } from './caps'
 import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
@@ -242,8 +243,9 @@ export class MongoStore implements Store {
     private readonly db: Db,
     options: Pick<MongoStoreOptions, 'searchMaxAgeMs'> = {},
   ) {
-    this.packs = new MongoPacks(db)
-    this.favourites = new MongoFavourites(db)
+    const caps = new AccountCaps(client, db)
+    this.packs = new MongoPacks(db, caps)
+    this.favourites = new MongoFavourites(db, caps)
     this.wumpuses = new MongoWumpuses(client, db, this.packs, this.favourites, options)
     this.users = new MongoUsers(db)
     this.sessions = new MongoSessions(db)
