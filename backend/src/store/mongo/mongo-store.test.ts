@@ -371,6 +371,8 @@ describe('mongo store search in the database', () => {
       },
     })
     const store = await openMongoStore({ uri: server.uri, dbName: 'totals', searchMaxAgeMs: 60_000 })
+    // Not the start's (its migrations count tags).
+    countings.length = 0
     try {
       const first = await store.wumpuses.insert(sampleWumpus({ name: 'One', tags: ['blue'], createdAt: at(1) }))
       await store.wumpuses.insert(sampleWumpus({ name: 'Two', createdAt: at(2) }))
@@ -489,6 +491,39 @@ describe('mongo store durability', () => {
 
 describe('mongo store start-up', () => {
   // Its own stand-in server: it sees the commands.
+  it('counts tags and emoji again once, from the animations, when upgrading a database whose counts drifted', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    try {
+      const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+      const stored = (i: number, tags: string[], emoji: (typeof wave)[]) => ({
+        ...sampleWumpus({ name: `Counted ${i}`, tags, emoji }),
+        _id: `abc00000000000000000000${i}`,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+        downloads: 0,
+      })
+      await db.collection('wumpuses').insertMany([stored(1, ['blue', 'sky'], [wave]), stored(2, ['blue'], [wave, wave])] as never[])
+      // Left by a crash between an animation's write and its counts' (before transactions).
+      await db.collection('tags').insertMany([
+        { _id: 'blue', count: 5 },
+        { _id: 'gone', count: 1 },
+      ] as never[])
+      const store = await openMongoStore({ uri, dbName })
+      try {
+        expect(await store.wumpuses.listTags()).toEqual([
+          { tag: 'blue', count: 2 },
+          { tag: 'sky', count: 1 },
+        ])
+        expect(await store.wumpuses.listEmoji()).toEqual([{ char: '👋', count: 2 }])
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await db.dropDatabase()
+    }
+  })
+
   it('runs each migration once: a start on an up-to-date database reads its schema version, not its collections', async () => {
     const commands: Document[] = []
     const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })

@@ -48,7 +48,7 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<MongoS
     await requireReplicaSet(client)
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
     await createIndexes(db)
-    await migrate(db)
+    await migrate(db, client)
     await claimFiles(db, options.onWarning ?? ((message) => console.error(message)))
     return new MongoStore(client, db, options)
   } catch (error) {
@@ -161,7 +161,7 @@ interface SchemaDocument {
  * collections. Steps are idempotent (two instances starting at once may both run one). Step n brings the
  * database to version n + 1; new steps go at the end.
  */
-const MIGRATIONS: Array<(db: Db) => Promise<void>> = [
+const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
   // 1: tags and download counts on animations stored before them.
   async (db) => {
     const wumpuses = db.collection<WumpusDocument>('wumpuses')
@@ -187,17 +187,48 @@ const MIGRATIONS: Array<(db: Db) => Promise<void>> = [
   async (db) => {
     await db.collection('sessions').updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
   },
+  // 5: tag and emoji counts counted again from the animations: they were kept by writes apart from the
+  // animation's until those ran in one transaction, so a crash between them left them off for good.
+  async (db, client) => {
+    const wumpuses = db.collection<WumpusDocument>('wumpuses')
+    const tags = await wumpuses
+      .aggregate<{ _id: string; count: number }>([
+        { $match: ORIGINALS },
+        { $unwind: '$tags' },
+        { $group: { _id: '$tags', count: { $sum: 1 } } },
+      ])
+      .toArray()
+    const emoji = await wumpuses
+      .aggregate<{ _id: string; count: number }>([
+        { $match: ORIGINALS },
+        { $project: { chars: { $setUnion: [{ $ifNull: ['$emoji.char', []] }, []] } } },
+        { $unwind: '$chars' },
+        { $group: { _id: '$chars', count: { $sum: 1 } } },
+      ])
+      .toArray()
+    await client.withSession((session) =>
+      session.withTransaction(async () => {
+        for (const [name, counts] of [
+          ['tags', tags],
+          ['emoji', emoji],
+        ] as const) {
+          await db.collection(name).deleteMany({}, { session })
+          if (counts.length > 0) await db.collection<{ _id: string; count: number }>(name).insertMany(counts, { session })
+        }
+      }),
+    )
+  },
 ]
 
 /** The schema version this code brings a database to. */
 export const SCHEMA_VERSION = MIGRATIONS.length
 
-async function migrate(db: Db): Promise<void> {
+async function migrate(db: Db, client: MongoClient): Promise<void> {
   const meta = db.collection<SchemaDocument>(META_COLLECTION)
   const stored = (await meta.findOne({ _id: SCHEMA_ID }))?.version ?? 0
   // A database a newer version brought further (a rollback): its steps are not undone, and earlier ones have run.
   for (let version = stored; version < MIGRATIONS.length; version++) {
-    await MIGRATIONS[version]!(db)
+    await MIGRATIONS[version]!(db, client)
     await meta.updateOne({ _id: SCHEMA_ID }, { $max: { version: version + 1 } }, { upsert: true })
   }
   // The search rules have their own version (search.ts SEARCH_VERSION), kept beside: reindexed when it moves.

@@ -204,9 +204,14 @@ export class MongoWumpuses implements WumpusRepository {
 
   async insert(wumpus: NewWumpus): Promise<WumpusRecord> {
     const record = newWumpusRecord(wumpus, 'original')
-    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record))))
+    // The record and its tag and emoji counts together.
+    await claimingFiles(record.files, () =>
+      this.inTransaction(async (session) => {
+        await guard(() => this.wumpuses.insertOne(toWumpusDocument(record), { session }))
+        await this.moveCounts(record, 1, undefined, session)
+      }),
+    )
     this.changed()
-    await this.moveCounts(record, 1)
     return record
   }
 
@@ -271,19 +276,27 @@ export class MongoWumpuses implements WumpusRepository {
         ...(fields.remix ? { remixOf: fields.remix.of } : {}),
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...(next.remix ? {} : searchFields(next)) }
+      // The text and its tag and emoji counts together.
       const doc = await claiming(() =>
-        guard(() =>
-          this.wumpuses.findOneAndUpdate(unchanged, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
-        ),
+        this.inTransaction(async (session) => {
+          const written = await guard(() =>
+            this.wumpuses.findOneAndUpdate(
+              unchanged,
+              { $set: set, ...unset },
+              { returnDocument: 'after', projection: RECORD_PROJECTION, session },
+            ),
+          )
+          if (written && !written.remixOf) {
+            const updated = toWumpusRecord(written)
+            await this.moveCounts(before, -1, updated, session)
+            await this.moveCounts(updated, 1, before, session)
+          }
+          return written
+        }),
       )
       if (!doc) continue
       this.changedUnlessRemix(doc)
-      const updated = toWumpusRecord(doc)
-      if (!updated.remix) {
-        await this.moveCounts(before, -1, updated)
-        await this.moveCounts(updated, 1, before)
-      }
-      return updated
+      return toWumpusRecord(doc)
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
   }
@@ -343,18 +356,14 @@ export class MongoWumpuses implements WumpusRepository {
    */
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const doc = await guard(() =>
-      this.client.withSession((session) =>
-        session.withTransaction(async () => {
-          const deleted = await this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 }, session })
-          if (!deleted) return null
-          if (!deleted.remixOf) await this.moveCounts({ tags: deleted.tags ?? [], emoji: deleted.emoji ?? [] }, -1, undefined, session)
-          await this.packs.removeWumpus(id, session)
-          await this.favourites.removeWumpus(id, session)
-          return deleted
-        }),
-      ),
-    )
+    const doc = await this.inTransaction(async (session) => {
+      const deleted = await this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 }, session })
+      if (!deleted) return null
+      if (!deleted.remixOf) await this.moveCounts({ tags: deleted.tags ?? [], emoji: deleted.emoji ?? [] }, -1, undefined, session)
+      await this.packs.removeWumpus(id, session)
+      await this.favourites.removeWumpus(id, session)
+      return deleted
+    })
     if (!doc) return 0
     this.changedUnlessRemix(doc)
     return 1
@@ -467,6 +476,11 @@ export class MongoWumpuses implements WumpusRepository {
     const emoji = only(emojiChars(record), other && emojiChars(other))
     await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])), session)
     await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])), session)
+  }
+
+  /** Runs the writes in one transaction (retried by the driver on a transient conflict). */
+  private inTransaction<T>(write: (session: ClientSession) => Promise<T>): Promise<T> {
+    return guard(() => this.client.withSession((session) => session.withTransaction(() => write(session))))
   }
 
   /** What lists and searches see has changed. */
