@@ -45,7 +45,7 @@ const random = seededRandom(2026)
 
 /**
  * What the stand-in ran for the app's requests (answered or given up by the client): commands by name, the
- * documents it answered to finds (and their getMores), and the scans for search candidates (a find on the
+ * documents it answered to finds and aggregations (and their getMores), and the scans for search candidates (a find on the
  * words' filter without an order) with their documents.
  */
 const emptyTally = () => ({ requests: 0, byName: {} as Record<string, number>, findDocs: 0, scans: 0, scanDocs: 0 })
@@ -54,9 +54,13 @@ const scanCursors = new Set<string>()
 const count = (command: Document, reply: Document) => {
   const name = Object.keys(command)[0]!
   tally.byName[name] = (tally.byName[name] ?? 0) + 1
-  const cursor = reply.cursor as { firstBatch?: unknown[]; nextBatch?: unknown[]; id?: unknown } | undefined
-  if (name !== 'find' && name !== 'getMore') return
-  const docs = (cursor?.firstBatch ?? cursor?.nextBatch ?? []).length
+  const cursor = reply.cursor as { firstBatch?: Document[]; nextBatch?: Document[]; id?: unknown } | undefined
+  if (name !== 'find' && name !== 'getMore' && name !== 'aggregate') return
+  // A search's $facet answers one document holding its page.
+  const docs = (cursor?.firstBatch ?? cursor?.nextBatch ?? []).reduce(
+    (sum, doc) => sum + (Array.isArray(doc.page) ? doc.page.length : 1),
+    0,
+  )
   tally.findDocs += docs
   const filter = command.filter as Document | undefined
   if (name === 'find' && command.find === 'wumpuses' && filter?.searchPrefixes && !command.sort) {

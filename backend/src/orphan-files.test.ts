@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openTempStore, type TempStore } from '../test/support/temp-store'
 import type { NewFile, Store } from './store/port'
-import { sweepOrphanFiles } from './orphan-files'
+import type { Logger } from './logger'
+import { startOrphanSweeper, sweepOrphanFiles } from './orphan-files'
 
 let temp: TempStore
 let store: Store
@@ -73,5 +74,26 @@ describe('sweepOrphanFiles', () => {
   it('leaves fresh uploads alone: the admin may still be filling in the form', async () => {
     await put('fresh.gif', 'animation')
     expect(await sweepOrphanFiles(store)).toBe(0)
+  })
+})
+
+describe('startOrphanSweeper', () => {
+  it('runs every job of a sweep when one fails, and logs which failed', async () => {
+    const errors: Array<Record<string, unknown> | undefined> = []
+    const logger: Logger = { error: (_message, fields) => errors.push(fields), info: () => undefined, debug: () => undefined }
+    store.files.sweepStrayBlobs = () => Promise.reject(new Error('BSONObjectTooLarge'))
+    const deleteExpired = store.sessions.deleteExpired.bind(store.sessions)
+    const sessionsSwept: Date[] = []
+    store.sessions.deleteExpired = (now, options) => {
+      sessionsSwept.push(now)
+      return deleteExpired(now, options)
+    }
+    const stop = startOrphanSweeper(store, logger, { sessionIdleSeconds: 60 })
+    try {
+      await vi.waitFor(() => expect(sessionsSwept).toHaveLength(1))
+      expect(errors).toEqual([{ job: 'strayBlobs', error: 'Error: BSONObjectTooLarge' }])
+    } finally {
+      stop()
+    }
   })
 })

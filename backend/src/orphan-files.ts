@@ -64,17 +64,23 @@ export function startOrphanSweeper(
   logger: Logger,
   { sessionIdleSeconds, intervalMs = 60 * 60 * 1000 }: { sessionIdleSeconds: number; intervalMs?: number },
 ): () => void {
+  // Each job on its own: one that fails (a database error, a timeout) is logged and the others still run.
+  const jobs: Array<[name: string, run: () => Promise<number>]> = [
+    ['unusedUploads', () => sweepOrphanFiles(store)],
+    ['strayBlobs', () => store.files.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))],
+    ['endedSessions', () => store.sessions.deleteExpired(new Date(), { lastUsedBefore: new Date(Date.now() - sessionIdleSeconds * 1000) })],
+  ]
   const sweep = async () => {
-    try {
-      const files = await sweepOrphanFiles(store)
-      const blobs = await store.files.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))
-      const sessions = await store.sessions.deleteExpired(new Date(), {
-        lastUsedBefore: new Date(Date.now() - sessionIdleSeconds * 1000),
-      })
-      if (files + blobs + sessions > 0) logger.info('swept', { unusedUploads: files, strayBlobs: blobs, endedSessions: sessions })
-    } catch (error) {
-      logger.error('sweeping failed', { error: String(error) })
+    const swept: Record<string, number> = {}
+    for (const [name, run] of jobs) {
+      try {
+        const count = await run()
+        if (count > 0) swept[name] = count
+      } catch (error) {
+        logger.error('sweeping failed', { job: name, error: String(error) })
+      }
     }
+    if (Object.keys(swept).length > 0) logger.info('swept', swept)
   }
   void sweep()
   const timer = setInterval(sweep, intervalMs)

@@ -118,7 +118,7 @@ describe('mongo wire server', () => {
     expect(crc32c(Buffer.from('123456789'))).toBe(0xe3069283)
   })
 
-  it('answers the legacy OP_QUERY isMaster handshake with OP_REPLY as a standalone', async () => {
+  it('answers the legacy OP_QUERY isMaster handshake with OP_REPLY as the primary of a one-member replica set', async () => {
     const rawClient = raw()
     const query = Buffer.from(BSON.serialize({ ismaster: 1, helloOk: true }))
     const body = Buffer.concat([Buffer.alloc(4), Buffer.from('admin.$cmd\0'), Buffer.alloc(4), Buffer.from([255, 255, 255, 255]), query])
@@ -132,7 +132,7 @@ describe('mongo wire server', () => {
     expect(hello).toMatchObject({ ok: 1, ismaster: true, isWritablePrimary: true, helloOk: true, minWireVersion: 0 })
     expect(hello.maxWireVersion).toBeGreaterThanOrEqual(9)
     expect(hello.maxWireVersion).toBeLessThanOrEqual(29)
-    expect(hello).not.toHaveProperty('setName')
+    expect(hello).toMatchObject({ setName: 'rs0', hosts: [`127.0.0.1:${server.port}`], me: `127.0.0.1:${server.port}` })
     expect(hello.localTime).toBeInstanceOf(Date)
     for (const key of ['maxBsonObjectSize', 'maxMessageSizeBytes', 'maxWriteBatchSize', 'logicalSessionTimeoutMinutes', 'connectionId']) {
       expect(typeof hello[key]).toBe('number')
@@ -337,5 +337,66 @@ describe('mongo wire server', () => {
     await rawClient.nextReply()
     await other.close()
     await rawClient.closed
+  })
+})
+
+describe('mongo wire server transactions', () => {
+  it('commits a transaction at once, keeps it from others until then, aborts it, and retries one that met a conflicting write', async () => {
+    const server = await startMongoWireServer()
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const things = client.db('tx').collection<{ _id: number; n?: number }>('things')
+      await things.insertOne({ _id: 1, n: 0 })
+      await client.withSession((session) =>
+        session.withTransaction(async () => {
+          await things.updateOne({ _id: 1 }, { $inc: { n: 1 } }, { session })
+          await things.insertOne({ _id: 2 }, { session })
+          expect(await things.countDocuments({}, { session })).toBe(2)
+          // Outside the transaction: not yet.
+          expect(await things.find({}).toArray()).toEqual([{ _id: 1, n: 0 }])
+        }),
+      )
+      expect(await things.find({}).toArray()).toEqual([{ _id: 1, n: 1 }, { _id: 2 }])
+      await client.withSession(async (session) => {
+        session.startTransaction()
+        await things.insertOne({ _id: 3 }, { session })
+        await session.abortTransaction()
+      })
+      expect(await things.countDocuments({})).toBe(2)
+      // A write outside between the transaction's start and its commit: the commit is refused as a transient
+      // conflict, and the driver runs the transaction again on what is there now.
+      let runs = 0
+      await client.withSession((session) =>
+        session.withTransaction(async () => {
+          runs++
+          await things.updateOne({ _id: 1 }, { $inc: { n: 10 } }, { session })
+          if (runs === 1) await things.updateOne({ _id: 1 }, { $inc: { n: 100 } })
+        }),
+      )
+      expect(runs).toBe(2)
+      expect(await things.findOne({ _id: 1 })).toEqual({ _id: 1, n: 111 })
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+
+  it('refuses transactions when it answers as a standalone server', async () => {
+    const server = await startMongoWireServer({ standalone: true })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const hello = await client.db('admin').command({ hello: 1 })
+      expect(hello).not.toHaveProperty('setName')
+      const things = client.db('tx').collection('things')
+      await expect(
+        client.withSession((session) => session.withTransaction(() => things.insertOne({ _id: 1 } as never, { session }))),
+      ).rejects.toThrow(MongoServerError)
+      expect(await things.countDocuments({})).toBe(0)
+    } finally {
+      await client.close()
+      await server.close()
+    }
   })
 })

@@ -32,9 +32,30 @@ class CommandError extends Error {
     readonly code: number,
     readonly codeName: string,
     message: string,
+    readonly errorLabels: string[] = [],
   ) {
     super(message)
   }
+}
+
+/**
+ * A transaction (one session's txnNumber): its own copy of every collection, taken at its first command
+ * (documents are never mutated in place, so copying the arrays is a snapshot). Commit writes back the
+ * collections it changed, unless another write changed one of them since the snapshot: then it fails with
+ * WriteConflict, labelled TransientTransactionError, and the driver runs the transaction again. Coarser
+ * than MongoDB (which conflicts per document), never looser.
+ */
+interface Transaction {
+  txnNumber: number
+  databases: Map<string, Map<string, Collection>>
+  /** Each collection's documents when the transaction began, by "db.collection". */
+  snapshot: Map<string, Document[]>
+}
+
+function sameDocs(a: readonly Document[] | undefined, b: readonly Document[] | undefined): boolean {
+  if (a === b) return true
+  if (!a || !b || a.length !== b.length) return false
+  return a.every((doc, i) => doc === b[i])
 }
 
 interface IndexSpec {
@@ -61,10 +82,17 @@ export interface MongoWireServerOptions {
   port?: number
   /** Told of every command run and its reply (for tests and benchmarks that count what a client asks). */
   onCommand?: (command: Document, reply: Document) => void
+  /** How far this server's clock (hello's localTime) is ahead of the machine's, in ms (default 0). */
+  clockOffsetMs?: number
+  /**
+   * Answer `hello` as a standalone server (no replica set, so no transactions). By default the server is
+   * the primary of a one-member replica set "rs0" and runs transactions.
+   */
+  standalone?: boolean
 }
 
 export async function startMongoWireServer(options: MongoWireServerOptions = {}): Promise<MongoWireServer> {
-  const engine = new Engine(options.onCommand)
+  const engine = new Engine(options.onCommand, options.clockOffsetMs ?? 0, options.standalone === true)
   const sockets = new Set<net.Socket>()
   const server = net.createServer((socket) => {
     sockets.add(socket)
@@ -77,6 +105,7 @@ export async function startMongoWireServer(options: MongoWireServerOptions = {})
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve())
   })
   const { port } = server.address() as net.AddressInfo
+  engine.host = `127.0.0.1:${port}`
   return {
     uri: `mongodb://127.0.0.1:${port}`,
     port,
@@ -241,11 +270,19 @@ type Handler = (command: Document, db: string, connectionId: number) => Document
 
 /** The in-memory databases and the command implementations. */
 class Engine {
-  private readonly databases = new Map<string, Map<string, Collection>>()
+  private databases = new Map<string, Map<string, Collection>>()
+  /** host:port, as hello names the replica set's one member. */
+  host = '127.0.0.1:0'
+  /** Transactions under way, by session id. */
+  private readonly transactions = new Map<string, Transaction>()
   private readonly cursors = new Map<number, OpenCursor>()
   private nextCursorId = 1
 
-  constructor(private readonly onCommand?: (command: Document, reply: Document) => void) {}
+  constructor(
+    private readonly onCommand?: (command: Document, reply: Document) => void,
+    private readonly clockOffsetMs = 0,
+    private readonly standalone = false,
+  ) {}
 
   private readonly handlers: Record<string, Handler> = {
     hello: (_c, _db, connectionId) => this.hello(connectionId),
@@ -255,7 +292,12 @@ class Engine {
     buildInfo: () => ({ version: '7.0.0', versionArray: [7, 0, 0, 0], bits: 64, maxBsonObjectSize: MAX_BSON_OBJECT_SIZE }),
     buildinfo: () => this.handlers.buildInfo!({}, '', 0),
     getParameter: (c) => (c.featureCompatibilityVersion ? { featureCompatibilityVersion: { version: '7.0' } } : {}),
-    endSessions: () => ({}),
+    endSessions: (c) => {
+      for (const session of (c.endSessions as Document[]) ?? []) this.transactions.delete(sessionKey(session))
+      return {}
+    },
+    commitTransaction: (c) => this.commitTransaction(c),
+    abortTransaction: (c) => this.abortTransaction(c),
     listDatabases: () => ({
       databases: [...this.databases.keys()].map((name) => ({ name, sizeOnDisk: 0, empty: false })),
       totalSize: 0,
@@ -296,23 +338,101 @@ class Engine {
       return { ok: 0, errmsg: `no such command: '${name}'`, code: 59, codeName: 'CommandNotFound' }
     }
     try {
+      if (command.autocommit === false && name !== 'commitTransaction' && name !== 'abortTransaction') {
+        return { ...this.inTransaction(command, () => handler(command, db, connectionId)), ok: 1 }
+      }
       return { ...handler(command, db, connectionId), ok: 1 }
     } catch (error) {
       if (error instanceof CommandError) {
-        return { ok: 0, errmsg: error.message, code: error.code, codeName: error.codeName }
+        const labels = error.errorLabels.length > 0 ? { errorLabels: error.errorLabels } : {}
+        return { ok: 0, errmsg: error.message, code: error.code, codeName: error.codeName, ...labels }
       }
       return { ok: 0, errmsg: error instanceof Error ? error.message : String(error), code: 2, codeName: 'BadValue' }
     }
   }
 
+  // Transactions
+
+  /** Runs a command of a transaction on its copy of the collections (begun by the command with startTransaction). */
+  private inTransaction(command: Document, run: () => Document): Document {
+    if (this.standalone) {
+      throw new CommandError(20, 'IllegalOperation', 'Transaction numbers are only allowed on a replica set member or mongos')
+    }
+    const key = sessionKey(command.lsid)
+    const txnNumber = Number(command.txnNumber)
+    let transaction = this.transactions.get(key)
+    if (command.startTransaction === true) {
+      const databases = new Map<string, Map<string, Collection>>()
+      const snapshot = new Map<string, Document[]>()
+      for (const [dbName, collections] of this.databases) {
+        const copies = new Map<string, Collection>()
+        for (const [name, collection] of collections) {
+          const copy = new Collection()
+          copy.docs = [...collection.docs]
+          copy.indexes = collection.indexes
+          copies.set(name, copy)
+          snapshot.set(`${dbName}.${name}`, [...collection.docs])
+        }
+        databases.set(dbName, copies)
+      }
+      transaction = { txnNumber, databases, snapshot }
+      this.transactions.set(key, transaction)
+    }
+    if (!transaction || transaction.txnNumber !== txnNumber) {
+      throw new CommandError(251, 'NoSuchTransaction', `Transaction ${txnNumber} has been aborted.`, ['TransientTransactionError'])
+    }
+    const outside = this.databases
+    this.databases = transaction.databases
+    try {
+      return run()
+    } finally {
+      this.databases = outside
+    }
+  }
+
+  private commitTransaction(c: Document): Document {
+    const key = sessionKey(c.lsid)
+    const transaction = this.transactions.get(key)
+    if (!transaction || transaction.txnNumber !== Number(c.txnNumber)) {
+      throw new CommandError(251, 'NoSuchTransaction', `Transaction ${String(c.txnNumber)} has been aborted.`, [
+        'TransientTransactionError',
+      ])
+    }
+    this.transactions.delete(key)
+    const changed: Array<[string, string, Collection]> = []
+    for (const [dbName, collections] of transaction.databases) {
+      for (const [name, copy] of collections) {
+        const before = transaction.snapshot.get(`${dbName}.${name}`)
+        if (sameDocs(copy.docs, before) && before !== undefined) continue
+        if (!sameDocs(this.collection(dbName, name)?.docs, before)) {
+          throw new CommandError(112, 'WriteConflict', 'Write conflict during plan execution and yielding is disabled.', [
+            'TransientTransactionError',
+          ])
+        }
+        changed.push([dbName, name, copy])
+      }
+    }
+    for (const [dbName, name, copy] of changed) this.ensureCollection(dbName, name).docs = copy.docs
+    return {}
+  }
+
+  private abortTransaction(c: Document): Document {
+    this.transactions.delete(sessionKey(c.lsid))
+    return {}
+  }
+
   private hello(connectionId: number): Document {
+    const replicaSet = this.standalone
+      ? {}
+      : { setName: 'rs0', setVersion: 1, hosts: [this.host], primary: this.host, me: this.host, secondary: false }
     return {
+      ...replicaSet,
       helloOk: true,
       isWritablePrimary: true,
       maxBsonObjectSize: MAX_BSON_OBJECT_SIZE,
       maxMessageSizeBytes: MAX_MESSAGE_SIZE,
       maxWriteBatchSize: 100_000,
-      localTime: new Date(),
+      localTime: new Date(Date.now() + this.clockOffsetMs),
       logicalSessionTimeoutMinutes: 30,
       connectionId,
       minWireVersion: 0,
@@ -692,6 +812,11 @@ function applyUpdate(doc: Document, update: unknown, arrayFilters: unknown, inse
     throw new CommandError(9, 'FailedToParse', 'Update mixes operators and fields')
   }
   return keepId(doc, { _id: doc._id, ...update })
+}
+
+/** A session's id (lsid) as a map key. */
+function sessionKey(lsid: unknown): string {
+  return EJSON.stringify((lsid as Document | undefined)?.id ?? null)
 }
 
 function keepId(before: Document, after: Document): Document {

@@ -1,8 +1,9 @@
 /** Favourites in MongoDB: the `favourites` collection, one document per (email, animation id), unique. */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter } from 'mongodb'
 import { decodeCursor, newestKey, pageOf } from '../list-order'
 import { afterNewest } from './paging'
 import { DuplicateKeyError, type FavouriteAdded, type FavouriteRecord, type FavouriteRepository } from '../port'
+import type { AccountCaps } from './caps'
 import { guard } from './errors'
 
 interface FavouriteDocument {
@@ -20,23 +21,23 @@ const fromDocument = (doc: FavouriteDocument): FavouriteRecord => ({ wumpusId: d
 export class MongoFavourites implements FavouriteRepository {
   private readonly favourites: Collection<FavouriteDocument>
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly caps: AccountCaps,
+  ) {
     this.favourites = db.collection<FavouriteDocument>(FAVOURITES_COLLECTION)
   }
 
+  /** Within the cap atomically: the count and the insert are one transaction in the account's turn (caps.ts). */
   async add(email: string, wumpusId: string, options: { max: number; at?: Date }): Promise<FavouriteAdded> {
     if (await guard(() => this.favourites.findOne({ email, wumpusId }, { projection: { _id: 1 } }))) return 'kept'
-    // Counted before the write: adds racing at the cap may pass it by a few (no transaction on a single server).
-    if ((await guard(() => this.favourites.countDocuments({ email }))) >= options.max) return 'full'
     try {
-      const { upsertedCount } = await guard(() =>
-        this.favourites.updateOne(
-          { email, wumpusId },
-          { $setOnInsert: { email, wumpusId, favouritedAt: options.at ?? new Date() } },
-          { upsert: true },
-        ),
-      )
-      return upsertedCount > 0 ? 'added' : 'kept'
+      return await this.caps.inTurn(`favourites:${email}`, async (session): Promise<FavouriteAdded> => {
+        if (await this.favourites.findOne({ email, wumpusId }, { projection: { _id: 1 }, session })) return 'kept'
+        if ((await this.favourites.countDocuments({ email }, { session })) >= options.max) return 'full'
+        await this.favourites.insertOne({ email, wumpusId, favouritedAt: options.at ?? new Date() }, { session })
+        return 'added'
+      })
     } catch (error) {
       // The same favourite added at the same moment elsewhere: the unique index kept one.
       if (error instanceof DuplicateKeyError) return 'kept'
@@ -83,7 +84,8 @@ export class MongoFavourites implements FavouriteRepository {
   }
 
   /** Forgets a deleted animation in everyone's favourites (found by index). */
-  async removeWumpus(wumpusId: string): Promise<void> {
-    await guard(() => this.favourites.deleteMany({ wumpusId }))
+  /** Removes the animation's favourites; with `session`, inside its transaction. */
+  async removeWumpus(wumpusId: string, session?: ClientSession): Promise<void> {
+    await guard(() => this.favourites.deleteMany({ wumpusId }, { session }))
   }
 }

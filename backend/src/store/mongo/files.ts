@@ -18,6 +18,8 @@ interface GridFile {
 
 export const BUCKET = 'files'
 export const OLDEST_UPLOAD_FIRST = { uploadDate: 1, _id: 1 } as const
+/** File ids checked and removed at a time by the stray-chunk sweep. */
+export const SWEEP_BATCH = 1000
 
 function fromGridFile(doc: GridFile): StoredFile {
   return toStoredFile({
@@ -123,17 +125,35 @@ export class MongoFiles implements FileRepository {
     return docs.map(fromGridFile)
   }
 
+  /**
+   * Chunks whose files_id has no file document, uploaded before `createdBefore`: their ids grouped in the
+   * database (allowDiskUse, answered as a cursor of one document per id, so no 16 MB result cap as with
+   * `distinct`), checked against the file documents and removed a batch of SWEEP_BATCH ids at a time.
+   */
   async sweepStrayBlobs(createdBefore: Date): Promise<number> {
     return guard(async () => {
-      const ids = await this.chunks.distinct('files_id')
-      const old = ids.filter((id) => id instanceof ObjectId && id.getTimestamp() < createdBefore)
-      if (old.length === 0) return 0
-      const recorded = new Set(
-        (await this.files.find({ _id: { $in: old } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()),
-      )
-      const stray = old.filter((id) => !recorded.has(id.toHexString()))
-      if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
-      return stray.length
+      const before = ObjectId.createFromTime(Math.floor(createdBefore.getTime() / 1000))
+      const ids = this.chunks.aggregate<{ _id: ObjectId }>([{ $match: { files_id: { $lt: before } } }, { $group: { _id: '$files_id' } }], {
+        allowDiskUse: true,
+        batchSize: SWEEP_BATCH,
+      })
+      let removed = 0
+      let batch: ObjectId[] = []
+      const sweep = async () => {
+        const recorded = new Set(
+          (await this.files.find({ _id: { $in: batch } }, { projection: { _id: 1 } }).toArray()).map((doc) => doc._id.toHexString()),
+        )
+        const stray = batch.filter((id) => !recorded.has(id.toHexString()))
+        if (stray.length > 0) await this.chunks.deleteMany({ files_id: { $in: stray } })
+        removed += stray.length
+        batch = []
+      }
+      for await (const { _id } of ids) {
+        batch.push(_id)
+        if (batch.length === SWEEP_BATCH) await sweep()
+      }
+      if (batch.length > 0) await sweep()
+      return removed
     })
   }
 }

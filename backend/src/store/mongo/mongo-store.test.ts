@@ -4,7 +4,8 @@ import { GridFSBucket, MongoClient, MongoServerError, ObjectId, type Document } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
 import { toStoreError } from './errors'
-import { openMongoStore } from './open-mongo-store'
+import { SWEEP_BATCH } from './files'
+import { openMongoStore, SCHEMA_VERSION } from './open-mongo-store'
 import { SEARCH_VERSION } from './search'
 import { DuplicateKeyError, FileInUseError, StoreUnavailableError, type Store, type WumpusPage } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
@@ -311,17 +312,100 @@ describe('mongo store search fields', () => {
   })
 })
 
-describe('mongo store search cache', () => {
+describe('mongo store search in the database', () => {
   const at = (second: number) => new Date(Date.UTC(2025, 3, 1, 0, 0, second))
   const ids = (page: WumpusPage) => page.items.map((item) => item._id)
+  /** The search aggregations the adapter asks for (a match on the words' prefixes first), and those that also count. */
+  const isSearch = (command: Document) => command.aggregate === 'wumpuses' && command.pipeline?.[0]?.$match?.searchPrefixes
+  const counts = (command: Document) => (command.pipeline as Document[]).some((stage) => stage.$facet?.total)
 
-  // Its own stand-in server, whatever MONGODB_TEST_URI says: it counts the scans the adapter asks for.
-  it("keeps a search's matches for its pages, orders and visitors, until a write here or their age", async () => {
-    const scans: Document[] = []
+  // Its own stand-in server, whatever MONGODB_TEST_URI says: it counts what the adapter asks for and receives.
+  it('sends one page of a search over the wire, scored and sorted in the database, with its total', async () => {
+    let received = 0
+    const server = await startMongoWireServer({
+      onCommand: (command, reply) => {
+        if (command.find !== 'wumpuses' && command.aggregate !== 'wumpuses' && command.getMore === undefined) return
+        for (const doc of (reply.cursor?.firstBatch ?? reply.cursor?.nextBatch ?? []) as Document[])
+          received += Array.isArray(doc.page) ? doc.page.length : 1
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'pages', searchMaxAgeMs: 0 })
+    try {
+      for (let i = 0; i < 30; i++) await store.wumpuses.insert(sampleWumpus({ name: `Star Wumpus ${i}`, createdAt: at(i) }))
+      const best = await store.wumpuses.insert(sampleWumpus({ name: 'St', description: 'star', createdAt: at(40) }))
+      received = 0
+      const first = await store.wumpuses.list({ limit: 5, q: 'st' })
+      expect(first.total).toBe(31)
+      // An exact name word scores above the prefix matches, then newest first.
+      expect(first.items[0]?._id).toBe(best._id)
+      expect(first.items.slice(1).map((item) => item.name)).toEqual([
+        'Star Wumpus 29',
+        'Star Wumpus 28',
+        'Star Wumpus 27',
+        'Star Wumpus 26',
+      ])
+      // The page and the one that says more follow: not the 31 matches.
+      expect(received).toBe(6)
+      received = 0
+      const second = await store.wumpuses.list({ limit: 5, q: 'st', cursor: first.nextCursor })
+      expect(second.items.map((item) => item.name)).toEqual([
+        'Star Wumpus 25',
+        'Star Wumpus 24',
+        'Star Wumpus 23',
+        'Star Wumpus 22',
+        'Star Wumpus 21',
+      ])
+      expect(received).toBe(6)
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+
+  it("counts a plain list's total once for its pages and visitors, again after a write here that lists see", async () => {
+    const countings: Document[] = []
     const server = await startMongoWireServer({
       onCommand: (command) => {
-        // A scan of a search's candidates: the words' filter, no order (pages are read by _id or in popular order).
-        if (command.find === 'wumpuses' && command.filter?.searchPrefixes && !command.sort) scans.push(command)
+        // countDocuments: an aggregation that groups the filter's documents.
+        if (command.aggregate === 'wumpuses' && (command.pipeline as Document[]).some((stage) => stage.$group)) countings.push(command)
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'totals', searchMaxAgeMs: 60_000 })
+    // Not the start's (its migrations count tags).
+    countings.length = 0
+    try {
+      const first = await store.wumpuses.insert(sampleWumpus({ name: 'One', tags: ['blue'], createdAt: at(1) }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Two', createdAt: at(2) }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Three', tags: ['blue'], createdAt: at(3) }))
+      const page = await store.wumpuses.list({ limit: 2 })
+      expect(page.total).toBe(3)
+      expect((await store.wumpuses.list({ limit: 2, cursor: page.nextCursor })).total).toBe(3)
+      expect((await store.wumpuses.list({ limit: 2, sort: 'popular' })).total).toBe(3)
+      expect(countings).toHaveLength(1)
+      expect((await store.wumpuses.list({ limit: 2, tag: 'blue' })).total).toBe(2)
+      expect(countings).toHaveLength(2)
+      // Downloads change no total; a remix is in no list.
+      await store.wumpuses.addDownloads(new Map([[first._id, 2]]))
+      const remix = { of: first._id, recipe: { colours: {}, speed: 1 }, source: first.files.lottie.id, visibility: 'private' as const }
+      expect(await store.wumpuses.insertRemix({ ...sampleWumpus({ name: 'Remix' }), remix }, { max: 5 })).not.toBe('full')
+      expect((await store.wumpuses.list({ limit: 2 })).total).toBe(3)
+      expect(countings).toHaveLength(2)
+      // A delete here changes it: counted again.
+      await store.wumpuses.delete(first._id)
+      expect((await store.wumpuses.list({ limit: 2 })).total).toBe(2)
+      expect((await store.wumpuses.list({ limit: 2, tag: 'blue' })).total).toBe(1)
+      expect(countings).toHaveLength(4)
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+
+  it("keeps a search's pages and total for its visitors, until a write here or their age", async () => {
+    const searches: Document[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command) => {
+        if (isSearch(command)) searches.push(command)
       },
     })
     const store = await openMongoStore({ uri: server.uri, dbName: 'cache', searchMaxAgeMs: 300 })
@@ -333,42 +417,250 @@ describe('mongo store search cache', () => {
       const first = await store.wumpuses.list({ limit: 1, q: 'moon' })
       expect(ids(first)).toEqual([moon._id])
       expect(first.total).toBe(2)
-      expect(scans).toHaveLength(1)
-      // The next page, the newest-first order, the same words typed otherwise, and the most downloaded first
-      // (which reads current counts, so a count added here shows at once): no second scan.
+      expect(searches.map(counts)).toEqual([true])
+      // The same page, the same words typed otherwise: kept.
+      expect(await store.wumpuses.list({ limit: 1, q: 'MOON' })).toEqual(first)
+      expect(searches).toHaveLength(1)
+      // The next page and the newest-first order: one aggregation each, without counting again.
       expect(ids(await store.wumpuses.list({ limit: 1, q: 'moon', cursor: first.nextCursor }))).toEqual([moonlight._id])
-      expect(ids(await store.wumpuses.list({ limit: 5, q: 'MOON', sort: 'new' }))).toEqual([moonlight._id, moon._id])
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'new' })).toMatchObject({ total: 2 })
+      expect(searches.map(counts)).toEqual([true, false, false])
+      // Most downloaded first reads current counts, so a count added here shows at once.
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moonlight._id, moon._id])
       await store.wumpuses.addDownloads(new Map([[moon._id, 3]]))
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon', sort: 'popular' }))).toEqual([moon._id, moonlight._id])
-      expect(scans).toHaveLength(1)
-      // Visitors asking a new search at once share one scan; other filters are another search.
+      expect(searches).toHaveLength(5)
+      // Visitors asking a new search at once share one aggregation; other filters are another search.
       await Promise.all([1, 2, 3].map(() => store.wumpuses.list({ limit: 5, q: 'wumpus' })))
-      expect(scans).toHaveLength(2)
+      expect(searches).toHaveLength(6)
       expect(await store.wumpuses.list({ limit: 5, q: 'moon', tag: 'night' })).toEqual({ items: [], total: 0 })
-      expect(scans).toHaveLength(3)
+      expect(searches).toHaveLength(7)
 
-      // A write here that searches see: the next search scans again, and finds it.
+      // A write here that searches see: the next search asks again, and finds it.
       const moonbeam = await store.wumpuses.insert(sampleWumpus({ name: 'Moonbeam Wumpus', createdAt: at(4) }))
       expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonbeam._id, moonlight._id])
-      expect(scans).toHaveLength(4)
+      expect(searches).toHaveLength(8)
       await store.wumpuses.update(moonbeam._id, { name: 'Sunbeam Wumpus' })
-      expect(ids(await store.wumpuses.list({ limit: 5, q: 'moon' }))).toEqual([moon._id, moonlight._id])
-      expect(scans).toHaveLength(5)
+      expect(await store.wumpuses.list({ limit: 5, q: 'moon' })).toMatchObject({ total: 2 })
+      expect(searches).toHaveLength(9)
 
-      // Another instance's write: unseen while the kept matches are young (as the HTTP page caches), seen once they are not.
+      // Another instance's write: unseen while the kept page is young (as the HTTP page caches), seen once it is not.
       await other.connect()
       await other
         .db('cache')
         .collection('wumpuses')
         .deleteOne({ _id: moonlight._id as never })
       expect((await store.wumpuses.list({ limit: 5, q: 'moon' })).total).toBe(2)
-      expect(scans).toHaveLength(5)
+      expect(searches).toHaveLength(9)
       await sleep(350)
       expect(await store.wumpuses.list({ limit: 5, q: 'moon' })).toMatchObject({ items: [{ _id: moon._id }], total: 1 })
-      expect(scans).toHaveLength(6)
+      expect(searches.map(counts).at(-1)).toBe(true)
     } finally {
       await other.close()
+      await store.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store durability', () => {
+  // Its own stand-in server: it sees the commands.
+  it('asks every write to be journaled on a majority before it is acknowledged', async () => {
+    const writes: Document[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command) => {
+        // A transaction's writes carry none: its commit does.
+        const write = ['insert', 'update', 'delete', 'findAndModify'].some((name) => name in command) && command.autocommit !== false
+        if (write || 'commitTransaction' in command) writes.push(command)
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'durable' })
+    try {
+      const record = await store.wumpuses.insert(sampleWumpus())
+      await store.wumpuses.update(record._id, { name: 'Renamed' })
+      await store.wumpuses.delete(record._id)
+      expect(writes.length).toBeGreaterThan(3)
+      expect(writes.some((write) => 'commitTransaction' in write)).toBe(true)
+      for (const write of writes) expect(write.writeConcern, Object.keys(write)[0]).toMatchObject({ w: 'majority', j: true })
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store start-up', () => {
+  // Its own stand-in server: it sees the commands.
+  it('counts tags and emoji again once, from the animations, when upgrading a database whose counts drifted', async () => {
+    const dbName = freshDbName()
+    const db = admin.db(dbName)
+    try {
+      const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+      const stored = (i: number, tags: string[], emoji: (typeof wave)[]) => ({
+        ...sampleWumpus({ name: `Counted ${i}`, tags, emoji }),
+        _id: `abc00000000000000000000${i}`,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+        downloads: 0,
+      })
+      await db.collection('wumpuses').insertMany([stored(1, ['blue', 'sky'], [wave]), stored(2, ['blue'], [wave, wave])] as never[])
+      // Left by a crash between an animation's write and its counts' (before transactions).
+      await db.collection('tags').insertMany([
+        { _id: 'blue', count: 5 },
+        { _id: 'gone', count: 1 },
+      ] as never[])
+      const store = await openMongoStore({ uri, dbName })
+      try {
+        expect(await store.wumpuses.listTags()).toEqual([
+          { tag: 'blue', count: 2 },
+          { tag: 'sky', count: 1 },
+        ])
+        expect(await store.wumpuses.listEmoji()).toEqual([{ char: '👋', count: 2 }])
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await db.dropDatabase()
+    }
+  })
+
+  it('runs each migration once: a start on an up-to-date database reads its schema version, not its collections', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const db = client.db('starts')
+      // An animation from before tags and download counts: the first start brings it up to date.
+      const old = { ...sampleWumpus({ name: 'Old' }), _id: 'abc000000000000000000009', createdAt: new Date(), updatedAt: new Date() }
+      await db.collection('wumpuses').insertOne(old as never)
+      await (await openMongoStore({ uri: server.uri, dbName: 'starts' })).close()
+      expect(await db.collection('wumpuses').findOne({ _id: old._id as never })).toMatchObject({ tags: [], downloads: 0 })
+      expect(await db.collection('meta').find({}).sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 'schema', version: SCHEMA_VERSION },
+        { _id: 'search', version: SEARCH_VERSION },
+      ])
+      commands.length = 0
+      await (await openMongoStore({ uri: server.uri, dbName: 'starts' })).close()
+      const reads = ['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify']
+      const touched = commands.filter((command) => reads.some((name) => name in command))
+      expect(touched.map((command) => `${Object.keys(command)[0]} ${String(Object.values(command)[0])}`)).toEqual([
+        'find meta',
+        'find meta',
+      ])
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store transactions', () => {
+  it('keeps the favourites and personal-pack caps under racing requests of one account', async () => {
+    const { store, dbName } = await openFresh()
+    try {
+      const ids: string[] = []
+      for (let i = 0; i < 8; i++) ids.push((await store.wumpuses.insert(sampleWumpus({ name: `Racer ${i}` })))._id)
+      const added = await Promise.all(ids.map((id) => store.favourites.add('racer@example.com', id, { max: 3 })))
+      expect(added.filter((outcome) => outcome === 'added')).toHaveLength(3)
+      expect(added.filter((outcome) => outcome === 'full')).toHaveLength(5)
+      expect((await store.favourites.list('racer@example.com', { limit: 10 })).total).toBe(3)
+      const packs = await Promise.all(
+        ids.map((id, i) =>
+          store.packs.insertPersonal(
+            { name: `Mine ${i}`, description: '', wumpusIds: [id], createdBy: 'racer@example.com', visibility: 'private' },
+            { max: 2 },
+          ),
+        ),
+      )
+      expect(packs.filter((pack) => pack !== 'full')).toHaveLength(2)
+      expect(await admin.db(dbName).collection('packs').countDocuments({ createdBy: 'racer@example.com' })).toBe(2)
+    } finally {
+      await store.close()
+      await admin.db(dbName).dropDatabase()
+    }
+  })
+
+  it('refuses a standalone server at start, saying it needs a replica set', async () => {
+    const server = await startMongoWireServer({ standalone: true })
+    try {
+      await expect(openMongoStore({ uri: server.uri, dbName: 'alone' })).rejects.toThrow(/standalone.*replica set.*--replSet/)
+    } finally {
+      await server.close()
+    }
+  })
+
+  // Its own stand-in server: it sees the commands.
+  it('deletes an animation with its counts, pack places, cover and favourites in one transaction', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'deletes' })
+    try {
+      const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+      const record = await store.wumpuses.insert(sampleWumpus({ tags: ['gone'], emoji: [wave] }))
+      const other = await store.wumpuses.insert(sampleWumpus({ tags: ['kept'] }))
+      const pack = await store.packs.insert({
+        name: 'Pack',
+        description: '',
+        wumpusIds: [record._id, other._id],
+        createdBy: 'boss@example.com',
+      })
+      await store.favourites.add('fan@example.com', record._id, { max: 10 })
+      commands.length = 0
+      expect(await store.wumpuses.delete(record._id)).toBe(1)
+      const writes = commands.filter((command) => ['delete', 'update', 'findAndModify'].some((name) => name in command))
+      expect(new Set(writes.map((command) => String(Object.values(command)[0])))).toEqual(
+        new Set(['wumpuses', 'tags', 'emoji', 'packs', 'favourites']),
+      )
+      // Every write in the same transaction, then one commit.
+      const transaction = writes[0]!.txnNumber as unknown
+      expect(transaction).toBeDefined()
+      for (const write of writes) expect(write).toMatchObject({ autocommit: false, txnNumber: transaction })
+      expect(commands.filter((command) => 'commitTransaction' in command)).toHaveLength(1)
+      expect(await store.wumpuses.listTags()).toEqual([{ tag: 'kept', count: 1 }])
+      expect(await store.wumpuses.listEmoji()).toEqual([])
+      expect(await store.packs.get(pack.id)).toMatchObject({ wumpusIds: [other._id], coverWumpusId: other._id })
+      expect((await store.favourites.list('fan@example.com', { limit: 5 })).total).toBe(0)
+    } finally {
+      await store.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store render leases', () => {
+  // Its own stand-in server, whose clock is an hour ahead of this machine's.
+  it("keeps leases and retry times in the server's clock, so instances whose clocks differ agree on them", async () => {
+    const HOUR = 3600_000
+    const server = await startMongoWireServer({ clockOffsetMs: HOUR })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'leases' })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const record = await store.wumpuses.insert(sampleWumpus())
+      const now = new Date()
+      const job = await store.renderJobs.claim({ owner: 'a', version: 1_000_000, leaseMs: 60_000, now, id: record._id })
+      expect(job?.leaseUntil).toEqual(new Date(now.getTime() + 60_000))
+      const stored = () =>
+        client
+          .db('leases')
+          .collection('wumpuses')
+          .findOne({ _id: record._id as never })
+      const until = (await stored())?.render?.until as Date
+      // An hour and a minute ahead of this machine: the server's now plus the lease (give or take the read's latency).
+      expect(Math.abs(until.getTime() - (now.getTime() + HOUR + 60_000))).toBeLessThan(500)
+      expect(await store.renderJobs.release(job!, { retryAt: new Date(now.getTime() + 5000) })).toBe(true)
+      const retryAt = (await stored())?.render?.retryAt as Date
+      expect(Math.abs(retryAt.getTime() - (now.getTime() + HOUR + 5000))).toBeLessThan(500)
+      // Due again at the retry time of this instance's clock, not an hour later.
+      expect(await store.renderJobs.claim({ owner: 'b', version: 1_000_000, leaseMs: 60_000, now, id: record._id })).toBeUndefined()
+      const later = new Date(now.getTime() + 5000)
+      expect(await store.renderJobs.claim({ owner: 'b', version: 1_000_000, leaseMs: 60_000, now: later, id: record._id })).toMatchObject({
+        owner: 'b',
+        failures: 1,
+      })
+    } finally {
+      await client.close()
       await store.close()
       await server.close()
     }
@@ -545,6 +837,40 @@ describe('mongo store upgrades and leftovers', () => {
 })
 
 describe('mongo store over files written by others', () => {
+  // Its own stand-in server: it sees the commands. `distinct` answers one document, capped at 16 MB (about 0.8M ids).
+  it('sweeps stray chunks by grouping their ids in the database, more than one batch of them, never with distinct', async () => {
+    const commands: Document[] = []
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'sweep' })
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const chunks = client.db('sweep').collection('files.chunks')
+      const kept = await store.files.put({ bytes: new Uint8Array([1, 2]), contentType: 'image/gif', filename: 'k.gif' })
+      const hourAgo = Math.floor(Date.now() / 1000) - 3600
+      const strays = Array.from(
+        { length: SWEEP_BATCH + 5 },
+        (_, i) => new ObjectId(hourAgo.toString(16) + i.toString(16).padStart(16, '0')),
+      )
+      // Two chunks for some: an id counts once.
+      await chunks.insertMany([
+        ...strays.map((files_id) => ({ files_id, n: 0, data: new Uint8Array([9]) })),
+        ...strays.slice(0, 10).map((files_id) => ({ files_id, n: 1, data: new Uint8Array([8]) })),
+      ])
+      commands.length = 0
+      expect(await store.files.sweepStrayBlobs(new Date())).toBe(strays.length)
+      expect(await chunks.countDocuments({})).toBe(1)
+      expect((await store.files.read(kept.id))?.bytes).toEqual(new Uint8Array([1, 2]))
+      expect(commands.filter((command) => 'distinct' in command)).toEqual([])
+      expect(commands.find((command) => command.aggregate === 'files.chunks')).toMatchObject({ allowDiskUse: true })
+      expect(commands.filter((command) => command.delete === 'files.chunks')).toHaveLength(2)
+    } finally {
+      await client.close()
+      await store.close()
+      await server.close()
+    }
+  })
+
   it('reads GridFS files without our metadata or with unknown labels', async () => {
     const { store, dbName } = await openFresh()
     try {

@@ -8,6 +8,7 @@ import { MONGO_FILTER_FIELDS, readyPlatforms } from '../facets'
 import type { RateCounter, Store } from '../port'
 import { renderedVersion, WUMPUS_FILE_ID_PATHS } from '../records'
 import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
+import { AccountCaps } from './caps'
 import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
@@ -26,28 +27,50 @@ export interface MongoStoreOptions {
   serverSelectionTimeoutMS?: number
   /** Problems at start that do not stop the store (default: printed on stderr). */
   onWarning?: (message: string) => void
-  /** How long a search's matches are kept for its next pages and visitors (default 2000 ms; 0 keeps none). */
+  /** How long a search's pages and totals, and the lists' totals, are kept for their visitors (default 2000 ms; 0 keeps none). */
   searchMaxAgeMs?: number
 }
 
 const DEFAULT_DB_NAME = 'wumpus-gallery'
+export const WRITE_CONCERN = { w: 'majority', journal: true } as const
 const RATE_LIMITS_COLLECTION = 'rateLimits'
 
 export async function openMongoStore(options: MongoStoreOptions): Promise<MongoStore> {
   const client = new MongoClient(options.uri, {
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 5000,
     ignoreUndefined: true,
+    // A write is acknowledged once a majority of the replica set has it in its journal: a power cut or a
+    // failover cannot take back what a request was told is stored (w: 1 acknowledges from memory).
+    writeConcern: WRITE_CONCERN,
   })
   try {
     await client.connect()
+    await requireReplicaSet(client)
     const db = client.db(options.dbName ?? dbNameFromUri(options.uri) ?? DEFAULT_DB_NAME)
-    await createIndexes(db, options.onWarning ?? ((message) => console.error(message)))
-    await indexOlderWumpuses(db)
+    await createIndexes(db)
+    await migrate(db, client)
+    await claimFiles(db, options.onWarning ?? ((message) => console.error(message)))
     return new MongoStore(client, db, options)
   } catch (error) {
     await client.close().catch(() => undefined)
     throw toStoreError(error)
   }
+}
+
+/** Thrown at start by a MongoDB server that cannot run transactions. */
+export class StandaloneServerError extends Error {}
+
+/**
+ * Multi-document changes run in transactions, which MongoDB runs on a replica set (a one-member one will
+ * do) or a sharded cluster only: a standalone server is refused at start rather than at the first delete.
+ */
+async function requireReplicaSet(client: MongoClient): Promise<void> {
+  const hello = await client.db('admin').command({ hello: 1 })
+  if (typeof hello.setName === 'string' || hello.msg === 'isdbgrid') return
+  throw new StandaloneServerError(
+    'MONGODB_URI names a standalone MongoDB server, and the store needs transactions, which run on a replica set only: ' +
+      'start mongod with --replSet rs0 and run rs.initiate() once (a one-member replica set will do), or use Atlas.',
+  )
 }
 
 function dbNameFromUri(uri: string): string | undefined {
@@ -56,7 +79,7 @@ function dbNameFromUri(uri: string): string | undefined {
 }
 
 /** Default index names (email_1, ...), so an existing deployment's same indexes are reused. */
-async function createIndexes(db: Db, warn: (message: string) => void): Promise<void> {
+async function createIndexes(db: Db): Promise<void> {
   await db.collection('users').createIndexes([{ key: { email: 1 }, unique: true }])
   const wumpuses = db.collection<WumpusDocument>('wumpuses')
   // The list orders, with and without filters, after `remixOf` (null for all but remixes: ORIGINALS), so
@@ -90,28 +113,27 @@ async function createIndexes(db: Db, warn: (message: string) => void): Promise<v
     await dropIndexIfThere(wumpuses, key)
   }
   for (const counts of ['tags', 'emoji']) await db.collection(counts).createIndexes([{ key: { count: -1, _id: 1 } }])
-  // Records stored before fileIds existed get it, then one unique multikey index claims every file.
-  for (const doc of await wumpuses.find({ fileIds: { $exists: false } }).toArray()) {
-    await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
-  }
+  await db
+    .collection(`${BUCKET}.files`)
+    .createIndexes([{ key: OLDEST_UPLOAD_FIRST }, { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } }])
+  const sessions = db.collection('sessions')
+  await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
+  await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+  await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
+  await db
+    .collection(FAVOURITES_COLLECTION)
+    .createIndexes([{ key: { email: 1, wumpusId: 1 }, unique: true }, { key: FAVOURITES_NEWEST_FIRST }, { key: { wumpusId: 1 } }])
+}
+
+/** One unique multikey index claims every file (after records stored before fileIds got it: migrations). */
+async function claimFiles(db: Db, warn: (message: string) => void): Promise<void> {
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
   try {
     await wumpuses.createIndexes([{ key: { fileIds: 1 }, unique: true }])
   } catch (error) {
     if (!(error instanceof MongoServerError && error.code === 11000)) throw error
     warn(`Some animations share files, so the unique claim on file ids is not enforced until that is fixed: ${error.message}`)
   }
-  await db
-    .collection(`${BUCKET}.files`)
-    .createIndexes([{ key: OLDEST_UPLOAD_FIRST }, { key: { 'metadata.owner': 1, 'metadata.purpose': 1, ...OLDEST_UPLOAD_FIRST } }])
-  const sessions = db.collection('sessions')
-  await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
-  // Sessions from before the idle timeout: a full idle period from the upgrade, as on SQLite.
-  await sessions.updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
-  await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
-  await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
-  await db
-    .collection(FAVOURITES_COLLECTION)
-    .createIndexes([{ key: { email: 1, wumpusId: 1 }, unique: true }, { key: FAVOURITES_NEWEST_FIRST }, { key: { wumpusId: 1 } }])
 }
 
 const INDEX_NOT_FOUND = 27
@@ -125,24 +147,105 @@ async function dropIndexIfThere(collection: Collection<WumpusDocument>, key: Rec
   }
 }
 
+/** The stored schema version: one document in the `meta` collection. */
+const META_COLLECTION = 'meta'
+const SCHEMA_ID = 'schema'
+interface SchemaDocument {
+  _id: string
+  version: number
+}
+
 /**
- * Brings documents stored before tags, download counts or the current search prefixes up to date, in
- * batches. Runs at every start; costs one indexed query when there is nothing to do.
+ * Brings data stored by earlier versions up to date, each step once per database: the stored schema version
+ * says which have run, so a start on an up-to-date database reads one document instead of scanning
+ * collections. Steps are idempotent (two instances starting at once may both run one). Step n brings the
+ * database to version n + 1; new steps go at the end.
  */
-async function indexOlderWumpuses(db: Db): Promise<void> {
-  const wumpuses = db.collection<WumpusDocument>('wumpuses')
-  await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
-  await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
-  const beforeKept = { $or: [{ fits: { $exists: false } }, { renderedVersion: { $exists: false } }] }
-  for await (const doc of wumpuses.find(beforeKept, { projection: { files: 1, derived: 1 } })) {
-    await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc), renderedVersion: renderedVersion(doc) } })
+const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
+  // 1: tags and download counts on animations stored before them.
+  async (db) => {
+    const wumpuses = db.collection<WumpusDocument>('wumpuses')
+    await wumpuses.updateMany({ tags: { $exists: false } }, { $set: { tags: [] } })
+    await wumpuses.updateMany({ downloads: { $exists: false } }, { $set: { downloads: 0 } })
+  },
+  // 2: the fits filter's platforms and the rendered version (render jobs).
+  async (db) => {
+    const wumpuses = db.collection<WumpusDocument>('wumpuses')
+    const beforeKept = { $or: [{ fits: { $exists: false } }, { renderedVersion: { $exists: false } }] }
+    for await (const doc of wumpuses.find(beforeKept, { projection: { files: 1, derived: 1 } })) {
+      await wumpuses.updateOne({ _id: doc._id }, { $set: { fits: readyPlatforms(doc), renderedVersion: renderedVersion(doc) } })
+    }
+  },
+  // 3: fileIds, before the unique index that claims files (claimFiles).
+  async (db) => {
+    const wumpuses = db.collection<WumpusDocument>('wumpuses')
+    for await (const doc of wumpuses.find({ fileIds: { $exists: false } }, { projection: { files: 1 } })) {
+      await wumpuses.updateOne({ _id: doc._id }, { $set: { fileIds: uniqueFileIds(doc.files) } })
+    }
+  },
+  // 4: sessions from before the idle timeout: a full idle period from the upgrade, as on SQLite.
+  async (db) => {
+    await db.collection('sessions').updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
+  },
+  // 5: tag and emoji counts counted again from the animations: they were kept by writes apart from the
+  // animation's until those ran in one transaction, so a crash between them left them off for good.
+  async (db, client) => {
+    const wumpuses = db.collection<WumpusDocument>('wumpuses')
+    const tags = await wumpuses
+      .aggregate<{ _id: string; count: number }>([
+        { $match: ORIGINALS },
+        { $unwind: '$tags' },
+        { $group: { _id: '$tags', count: { $sum: 1 } } },
+      ])
+      .toArray()
+    const emoji = await wumpuses
+      .aggregate<{ _id: string; count: number }>([
+        { $match: ORIGINALS },
+        { $project: { chars: { $setUnion: [{ $ifNull: ['$emoji.char', []] }, []] } } },
+        { $unwind: '$chars' },
+        { $group: { _id: '$chars', count: { $sum: 1 } } },
+      ])
+      .toArray()
+    await client.withSession((session) =>
+      session.withTransaction(async () => {
+        for (const [name, counts] of [
+          ['tags', tags],
+          ['emoji', emoji],
+        ] as const) {
+          await db.collection(name).deleteMany({}, { session })
+          if (counts.length > 0) await db.collection<{ _id: string; count: number }>(name).insertMany(counts, { session })
+        }
+      }),
+    )
+  },
+]
+
+/** The schema version this code brings a database to. */
+export const SCHEMA_VERSION = MIGRATIONS.length
+
+async function migrate(db: Db, client: MongoClient): Promise<void> {
+  const meta = db.collection<SchemaDocument>(META_COLLECTION)
+  const stored = (await meta.findOne({ _id: SCHEMA_ID }))?.version ?? 0
+  // A database a newer version brought further (a rollback): its steps are not undone, and earlier ones have run.
+  for (let version = stored; version < MIGRATIONS.length; version++) {
+    await MIGRATIONS[version]!(db, client)
+    await meta.updateOne({ _id: SCHEMA_ID }, { $max: { version: version + 1 } }, { upsert: true })
   }
-  // Remixes have no search prefixes.
+  // The search rules have their own version (search.ts SEARCH_VERSION), kept beside: reindexed when it moves.
+  if ((await meta.findOne({ _id: SEARCH_ID }))?.version !== SEARCH_VERSION) {
+    await reindexSearch(db)
+    await meta.updateOne({ _id: SEARCH_ID }, { $set: { version: SEARCH_VERSION } }, { upsert: true })
+  }
+}
+
+const SEARCH_ID = 'search'
+
+/** Search prefixes and words of every original indexed by other rules than SEARCH_VERSION, in batches (remixes have none). */
+async function reindexSearch(db: Db): Promise<void> {
+  const wumpuses = db.collection<WumpusDocument>('wumpuses')
   const stale = wumpuses.find(
     { searchVersion: { $ne: SEARCH_VERSION }, ...ORIGINALS },
-    {
-      projection: { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1 },
-    },
+    { projection: { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1 } },
   )
   let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
   for await (const doc of stale) {
@@ -171,9 +274,10 @@ export class MongoStore implements Store {
     private readonly db: Db,
     options: Pick<MongoStoreOptions, 'searchMaxAgeMs'> = {},
   ) {
-    this.packs = new MongoPacks(db)
-    this.favourites = new MongoFavourites(db)
-    this.wumpuses = new MongoWumpuses(db, this.packs, this.favourites, options)
+    const caps = new AccountCaps(client, db)
+    this.packs = new MongoPacks(db, caps)
+    this.favourites = new MongoFavourites(db, caps)
+    this.wumpuses = new MongoWumpuses(client, db, this.packs, this.favourites, options)
     this.users = new MongoUsers(db)
     this.sessions = new MongoSessions(db)
     this.audit = new MongoAudit(db)

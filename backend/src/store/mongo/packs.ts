@@ -1,11 +1,12 @@
 /** Sticker packs in MongoDB: the `packs` collection, indexed by the animations they hold. */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter } from 'mongodb'
 import type { PackVisibility } from '../../../../contract/pack'
 import { isId, newId } from '../ids'
 import { decodeCursor, newestKey, pageOf } from '../list-order'
 import { afterNewest } from './paging'
 import type { NewPack, PackPatch, PackRecord, PackRepository, PackUpdate } from '../port'
 import { editedPack, newPackRecord, packCover, toPackRecord } from '../records'
+import type { AccountCaps } from './caps'
 import { guard } from './errors'
 
 /**
@@ -40,7 +41,10 @@ function fromDocument(doc: PackDocument): PackRecord {
 export class MongoPacks implements PackRepository {
   private readonly packs: Collection<PackDocument>
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly caps: AccountCaps,
+  ) {
     this.packs = db.collection<PackDocument>('packs')
   }
 
@@ -82,18 +86,20 @@ export class MongoPacks implements PackRepository {
     return doc ? fromDocument(doc) : undefined
   }
 
-  async insert(pack: NewPack): Promise<PackRecord> {
+  async insert(pack: NewPack, session?: ClientSession): Promise<PackRecord> {
     const now = new Date()
     const record = newPackRecord(newId(now.getTime()), pack, now)
     const { id: _id, ...rest } = record
-    await guard(() => this.packs.insertOne({ _id, ...rest, revision: 0 }))
+    await guard(() => this.packs.insertOne({ _id, ...rest, revision: 0 }, { session }))
     return record
   }
 
+  /** Within the cap atomically: the count and the insert are one transaction in the owner's turn (caps.ts). */
   async insertPersonal(pack: NewPack & { visibility: 'link' | 'private' }, options: { max: number }): Promise<PackRecord | 'full'> {
-    // Counted before the write: inserts racing at the cap may pass it by a few (no transaction on a single server).
-    if ((await guard(() => this.packs.countDocuments(personal(pack.createdBy)))) >= options.max) return 'full'
-    return this.insert(pack)
+    return this.caps.inTurn(`packs:${pack.createdBy}`, async (session) => {
+      if ((await this.packs.countDocuments(personal(pack.createdBy), { session })) >= options.max) return 'full'
+      return this.insert(pack, session)
+    })
   }
 
   async update(id: string, patch: PackPatch, options: { editedAt?: Date } = {}): Promise<PackUpdate | undefined> {
@@ -127,16 +133,22 @@ export class MongoPacks implements PackRepository {
   }
 
   /** Takes a deleted animation out of the packs that hold it (found by index); covers move to the first. */
-  async removeWumpus(wumpusId: string): Promise<void> {
+  /** Takes the animation out of every pack and off every cover; with `session`, inside its transaction. */
+  async removeWumpus(wumpusId: string, session?: ClientSession): Promise<void> {
     const now = new Date()
     await guard(() =>
-      this.packs.updateMany({ wumpusIds: wumpusId }, { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now }, $inc: { revision: 1 } }),
+      this.packs.updateMany(
+        { wumpusIds: wumpusId },
+        { $pull: { wumpusIds: wumpusId }, $set: { updatedAt: now }, $inc: { revision: 1 } },
+        { session },
+      ),
     )
-    for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }).toArray())) {
+    for (const pack of await guard(() => this.packs.find({ coverWumpusId: wumpusId }, { session }).toArray())) {
       await guard(() =>
         this.packs.updateOne(
           { _id: pack._id, coverWumpusId: wumpusId },
           { $set: { coverWumpusId: packCover(pack.wumpusIds, null) }, $inc: { revision: 1 } },
+          { session },
         ),
       )
     }

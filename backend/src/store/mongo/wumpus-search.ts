@@ -1,153 +1,168 @@
 /**
- * What a search matches, found from the prefix index (search.ts) and ranked here by contract/search.ts
- * matchScore, kept best first per (words, filters) so that its next pages, the next visitor and the
- * newest-first order cost a binary search instead of another scan. Kept within a memory budget, least
- * recently used out first, until this instance writes something searches see, and never longer than
- * `maxAgeMs`: other instances on the same database write too, and their writes show within that age.
+ * Search pages in MongoDB: one aggregation finds the candidates from the prefix index (search.ts), scores
+ * them in the database (search.ts scoreExpression, contract/search.ts matchScore's ranking), sorts and
+ * limits them there and counts them in the same pipeline (`$facet`), so an instance receives one page of
+ * documents, never every match. A search's total is kept beside its pages, so its next pages skip the count.
+ * Pages of the best-first and newest-first orders are kept for their next visitors (the most-downloaded
+ * order reads current download counts, so is not kept), until this instance writes something searches
+ * see, and never longer than `maxAgeMs`: other instances on the same database write too, and their writes
+ * show within that age. Visitors asking the same page at once share one aggregation.
  */
-import { compareKeyParts, matchScore, type ListKey } from '../../../../contract/search'
-import type { Collection } from 'mongodb'
+import type { ListKey, ListOrder } from '../../../../contract/search'
+import type { Collection, Document, Filter } from 'mongodb'
 import { filterFacets, mongoFilter } from '../facets'
 import type { WumpusFilters } from '../port'
-import { prefixFilter } from './search'
+import { prefixFilter, scoreExpression } from './search'
+import { afterKey, MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 import type { WumpusDocument } from './wumpuses'
 
-/** A search's matches, best first (score desc, then newest first). */
-export interface Matches {
-  ids: string[]
-  scores: Uint16Array
-  times: Float64Array
-  /** Positions of the matches newest first; made when first asked for. */
-  newest?: Int32Array
+/** One page of a search: up to limit + 1 documents in the order (each with its score), and every match's count. */
+export interface SearchPage {
+  docs: Array<WumpusDocument & { score: number }>
+  total: number
 }
 
-/** What ranking a match needs of its document. */
-const RANKING_FIELDS = { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1, createdAt: 1 } as const
-/** Bytes of the cache of searches (about 70 per match: its id string, score, time and newest position). */
-const CACHE_BYTES = 32 * 1024 * 1024
-const BYTES_PER_MATCH = 70
+/** Pages and totals kept per instance (each a few KB at most). */
+const MAX_KEPT = 2000
 
-interface Entry {
-  matches: Matches
-  bytes: number
-  storedAt: number
+/**
+ * Values kept by key for at most `maxAgeMs`, least recently used out first beyond MAX_KEPT, all forgotten
+ * at once by `clear`; a value computed across a `clear` is not kept (`generation`).
+ */
+export class KeptValues<T> {
+  private readonly kept = new Map<string, { value: T; storedAt: number }>()
+  private readonly pending = new Map<string, Promise<T>>()
+  private generation = 0
+
+  constructor(private readonly maxAgeMs: number) {}
+
+  clear(): void {
+    this.generation++
+    this.kept.clear()
+    this.pending.clear()
+  }
+
+  get(key: string): T | undefined {
+    const entry = this.kept.get(key)
+    if (!entry) return undefined
+    this.kept.delete(key)
+    if (Date.now() - entry.storedAt > this.maxAgeMs) return undefined
+    // Most recently used last.
+    this.kept.set(key, entry)
+    return entry.value
+  }
+
+  /** The kept value, else one computed (shared with callers asking meanwhile) and kept when `keep` says so. */
+  getOrCompute(key: string, compute: () => Promise<T>, keep = true): Promise<T> {
+    const kept = this.get(key)
+    if (kept !== undefined) return Promise.resolve(kept)
+    let running = this.pending.get(key)
+    if (!running) {
+      const generation = this.generation
+      const startedAt = Date.now()
+      running = compute().then(
+        (value) => {
+          if (generation === this.generation) {
+            this.pending.delete(key)
+            if (keep) this.set(key, value, startedAt)
+          }
+          return value
+        },
+        (error: unknown) => {
+          if (generation === this.generation) this.pending.delete(key)
+          throw error
+        },
+      )
+      this.pending.set(key, running)
+    }
+    return running
+  }
+
+  /** Keeps a value computed from a read that began at `storedAt`, unless a `clear` came since `generation`. */
+  set(key: string, value: T, storedAt = Date.now(), generation = this.generation): void {
+    if (this.maxAgeMs <= 0 || generation !== this.generation) return
+    this.kept.delete(key)
+    this.kept.set(key, { value, storedAt })
+    for (const oldest of this.kept.keys()) {
+      if (this.kept.size <= MAX_KEPT) break
+      this.kept.delete(oldest)
+    }
+  }
+
+  /** Moves with every `clear`: a value read before one must not be kept. */
+  currentGeneration(): number {
+    return this.generation
+  }
 }
 
 export class WumpusSearch {
-  private readonly cache = new Map<string, Entry>()
-  private cachedBytes = 0
-  /** Scans under way, so that visitors asking the same search at once share one. */
-  private readonly pending = new Map<string, Promise<Matches>>()
-  /** Moves with every change: a scan that started before one is not kept. */
-  private generation = 0
+  private readonly pages: KeptValues<SearchPage>
+  private readonly totals: KeptValues<number>
 
   constructor(
     private readonly wumpuses: Collection<WumpusDocument>,
-    private readonly maxAgeMs: number,
-  ) {}
+    maxAgeMs: number,
+  ) {
+    this.pages = new KeptValues(maxAgeMs)
+    this.totals = new KeptValues(maxAgeMs)
+  }
 
-  /** Forgets every kept search: call when this instance changes any animation's words, filters or existence. */
+  /** Forgets every kept page and total: call when this instance changes any animation's words, filters or existence. */
   changed(): void {
-    this.generation++
-    this.cache.clear()
-    this.pending.clear()
-    this.cachedBytes = 0
+    this.pages.clear()
+    this.totals.clear()
   }
 
-  /** The animations matching every (normalized) word and every filter, best first. */
-  matches(words: readonly string[], filters: WumpusFilters): Promise<Matches> {
-    const key = `${[...words].sort().join(' ')}|${filterFacets(filters).sort().join(' ')}`
-    const cached = this.cache.get(key)
-    if (cached) {
-      this.cache.delete(key)
-      if (Date.now() - cached.storedAt <= this.maxAgeMs) {
-        // Most recently used last.
-        this.cache.set(key, cached)
-        return Promise.resolve(cached.matches)
-      }
-      this.cachedBytes -= cached.bytes
-    }
-    let scan = this.pending.get(key)
-    if (!scan) {
-      scan = this.scan(key, words, filters)
-      this.pending.set(key, scan)
-    }
-    return scan
+  /** The page after `after` of the animations matching every (normalized) word and every filter, in the order. */
+  page(words: readonly string[], filters: WumpusFilters, order: ListOrder, limit: number, after: ListKey | undefined): Promise<SearchPage> {
+    const search = `${[...new Set(words)].sort().join(' ')}|${filterFacets(filters).sort().join(' ')}`
+    const key = `${search}|${order}|${limit}|${after ? `${after.rank}.${after.time}.${after.id}` : ''}`
+    return this.pages.getOrCompute(key, () => this.aggregate(search, words, filters, order, limit, after), order !== 'popular')
   }
 
-  private async scan(key: string, words: readonly string[], filters: WumpusFilters): Promise<Matches> {
-    const generation = this.generation
+  private async aggregate(
+    search: string,
+    words: readonly string[],
+    filters: WumpusFilters,
+    order: ListOrder,
+    limit: number,
+    after: ListKey | undefined,
+  ): Promise<SearchPage> {
+    const generation = this.totals.currentGeneration()
     const startedAt = Date.now()
-    try {
-      const matches = await this.find(words, filters)
-      if (generation === this.generation) this.keep(key, matches, startedAt)
-      return matches
-    } finally {
-      if (generation === this.generation) this.pending.delete(key)
-    }
-  }
-
-  private keep(key: string, matches: Matches, storedAt: number): void {
-    const bytes = matches.ids.length * BYTES_PER_MATCH + 200
-    if (bytes > CACHE_BYTES / 4 || this.maxAgeMs <= 0) return
-    this.cache.set(key, { matches, bytes, storedAt })
-    this.cachedBytes += bytes
-    for (const [oldest, entry] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES) break
-      this.cache.delete(oldest)
-      this.cachedBytes -= entry.bytes
-    }
-  }
-
-  /** Candidates from the prefix index, with only the fields ranking reads; those that match, best first. */
-  private async find(words: readonly string[], filters: WumpusFilters): Promise<Matches> {
-    const candidates = this.wumpuses.find({ ...mongoFilter(filters), ...prefixFilter(words) }, { projection: RANKING_FIELDS })
-    const rows: Array<{ id: string; score: number; time: number }> = []
-    for await (const doc of candidates) {
+    const scored: Document[] = [
+      { $match: { ...mongoFilter(filters), ...ORIGINALS, ...prefixFilter(words) } },
+      { $addFields: { score: scoreExpression(words) } },
       // Words longer than the stored prefixes, and documents indexed by older rules, can be candidates without matching.
-      const score = matchScore(words, doc)
-      if (score > 0) rows.push({ id: doc._id, score, time: doc.createdAt.getTime() })
+      { $match: { score: { $gt: 0 } } },
+    ]
+    const sort = order === 'relevance' ? { score: -1, ...NEWEST_FIRST } : order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST
+    const pageStages: Document[] = [
+      ...(after ? [{ $match: { $or: afterSearchKey(after, order) } }] : []),
+      { $sort: sort },
+      { $limit: limit + 1 },
+      { $project: RECORD_PROJECTION },
+    ]
+    const knownTotal = this.totals.get(search)
+    if (knownTotal !== undefined) {
+      const docs = await this.wumpuses.aggregate<SearchPage['docs'][number]>([...scored, ...pageStages]).toArray()
+      return { docs, total: knownTotal }
     }
-    rows.sort((a, b) => compareKeyParts(a.score, a.time, a.id, { rank: b.score, time: b.time, id: b.id }))
-    return {
-      ids: rows.map((row) => row.id),
-      scores: Uint16Array.from(rows, (row) => row.score),
-      times: Float64Array.from(rows, (row) => row.time),
-    }
+    const [result] = await this.wumpuses
+      .aggregate<{ page: SearchPage['docs']; total: Array<{ n: number }> }>([
+        ...scored,
+        { $facet: { page: pageStages, total: [{ $count: 'n' }] } },
+      ])
+      .toArray()
+    const total = result?.total[0]?.n ?? 0
+    this.totals.set(search, total, startedAt, generation)
+    return { docs: result?.page ?? [], total }
   }
 }
 
-/** The position of the first match after a cursor's key in the best-first order. */
-export function firstAfter(matches: Matches, after: ListKey): number {
-  let low = 0
-  let high = matches.ids.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    if (compareKeyParts(matches.scores[middle]!, matches.times[middle]!, matches.ids[middle]!, after) <= 0) low = middle + 1
-    else high = middle
-  }
-  return low
-}
-
-/** The matches' positions newest first (kept with them). */
-export function newestPositions(matches: Matches): Int32Array {
-  matches.newest ??= Int32Array.from(matches.ids.keys()).sort(
-    (a, b) => matches.times[b]! - matches.times[a]! || (matches.ids[a]! < matches.ids[b]! ? 1 : matches.ids[a]! > matches.ids[b]! ? -1 : 0),
-  )
-  return matches.newest
-}
-
-/** The first place in the newest-first positions after the cursor's key. */
-export function firstNewestAfter(matches: Matches, positions: Int32Array, after: ListKey): number {
-  let low = 0
-  let high = positions.length
-  while (low < high) {
-    const middle = (low + high) >>> 1
-    const at = positions[middle]!
-    const time = matches.times[at]!
-    const id = matches.ids[at]!
-    if (time > after.time || (time === after.time && id >= after.id)) low = middle + 1
-    else high = middle
-  }
-  return low
+/** What comes strictly after a cursor's key in a search's order (the score is `score` in the pipeline). */
+function afterSearchKey(key: ListKey, order: ListOrder): Filter<WumpusDocument & { score: number }>[] {
+  const keyed = afterKey(key, order === 'relevance' ? 'new' : order)
+  if (order !== 'relevance') return keyed
+  return [{ score: { $lt: key.rank } }, ...keyed.map((condition) => ({ score: key.rank, ...condition }))]
 }

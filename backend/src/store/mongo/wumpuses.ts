@@ -1,12 +1,12 @@
 /** Animations in MongoDB: the `wumpuses` collection, with a count per tag in `tags` and per emoji in `emoji`. */
-import type { Collection, Db, Filter } from 'mongodb'
-import { listOrder, matchScore, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
+import type { ClientSession, Collection, Db, Filter, MongoClient } from 'mongodb'
+import { listOrder, queryWords, type ListKey, type ListOrder } from '../../../../contract/search'
 import { MEDIA_FORMATS } from '../../../../contract/limits'
 import type { Platform } from '../../../../contract/stickers'
-import { mongoFilter, readyPlatforms } from '../facets'
+import { filterFacets, mongoFilter, readyPlatforms } from '../facets'
 import { isId } from '../ids'
-import { decodeCursor, encodeCursor, pageOf, recordKey } from '../list-order'
-import { afterNewest } from './paging'
+import { decodeCursor, pageOf, recordKey } from '../list-order'
+import { afterKey, MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 import {
   DuplicateKeyError,
   FileInUseError,
@@ -40,8 +40,10 @@ import {
 import { guard } from './errors'
 import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
-import { prefixFilter, searchFields, type SearchFields } from './search'
-import { firstAfter, firstNewestAfter, newestPositions, WumpusSearch, type Matches } from './wumpus-search'
+import { searchFields, type SearchFields } from './search'
+import { KeptValues, WumpusSearch } from './wumpus-search'
+
+export { MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } from './paging'
 
 /**
  * Stored animations also keep their search prefixes (absent on documents not yet indexed), `fileIds`
@@ -83,14 +85,8 @@ interface CountDocument {
   count: number
 }
 
-export const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const
-export const MOST_DOWNLOADED_FIRST = { downloads: -1, ...NEWEST_FIRST } as const
-/** What every list, search and count asks for: the animations that are not remixes (null matches a missing field). */
-export const ORIGINALS = { remixOf: null }
 /** The documents in the remix indexes (a partial index takes `$exists: true`, not a missing field). */
 export const REMIXES_ONLY = { remixOwner: { $exists: true } }
-/** Records as the port answers them: the search prefixes stay in the database. */
-export const RECORD_PROJECTION = { searchPrefixes: 0 } as const
 const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
 /** How long a kept search may miss other instances' writes (as the HTTP layer's page caches). */
 export const SEARCH_MAX_AGE_MS = 2000
@@ -130,8 +126,11 @@ export class MongoWumpuses implements WumpusRepository {
   private readonly tagCounts: Collection<CountDocument>
   private readonly emojiCounts: Collection<CountDocument>
   private readonly search: WumpusSearch
+  /** The plain lists' totals by filter, kept as a search's are (so a list's pages count it once). */
+  private readonly listTotals: KeptValues<number>
 
   constructor(
+    private readonly client: MongoClient,
     db: Db,
     private readonly packs: MongoPacks,
     private readonly favourites: MongoFavourites,
@@ -141,6 +140,7 @@ export class MongoWumpuses implements WumpusRepository {
     this.tagCounts = db.collection<CountDocument>('tags')
     this.emojiCounts = db.collection<CountDocument>('emoji')
     this.search = new WumpusSearch(this.wumpuses, options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
+    this.listTotals = new KeptValues(options.searchMaxAgeMs ?? SEARCH_MAX_AGE_MS)
   }
 
   revision(): number {
@@ -157,17 +157,27 @@ export class MongoWumpuses implements WumpusRepository {
     const after = options.cursor === undefined ? undefined : decodeCursor(options.cursor, order)
     const filter: Filter<WumpusDocument> = { ...mongoFilter(options), ...ORIGINALS }
     return guard(async () => {
-      if (words.length === 0) return this.plainPage(order, filter, options.limit, after)
-      const matches = await this.search.matches(words, options)
-      if (order === 'popular') return this.popularMatchesPage(words, matches.ids.length, filter, options.limit, after)
-      return this.matchesPage(matches, order, options.limit, after)
+      if (words.length === 0) return this.plainPage(order, filter, filterFacets(options).sort().join(' '), options.limit, after)
+      const { docs, total } = await this.search.page(words, options, order, options.limit, after)
+      const scores = new Map(docs.map((doc) => [doc._id, doc.score]))
+      const page = pageOf(docs, options.limit, {
+        items: (rows) => rows.map(toWumpusRecord),
+        key: (record) => recordKey(record, order, scores.get(record._id)),
+        order,
+      })
+      return { ...page, total }
     })
   }
 
-  /** Newest or most downloaded first, straight from an index: the page after the cursor and the count. */
+  /**
+   * Newest or most downloaded first, straight from an index: the page after the cursor, and the count of
+   * the filter's animations, kept (by `filterKey`) until this instance changes what lists see or for the
+   * search cache's age: a count reads every matching index entry, a page only its own.
+   */
   private async plainPage(
     order: ListOrder,
     filter: Filter<WumpusDocument>,
+    filterKey: string,
     limit: number,
     after: ListKey | undefined,
   ): Promise<WumpusPage> {
@@ -178,68 +188,12 @@ export class MongoWumpuses implements WumpusRepository {
         .sort(order === 'popular' ? MOST_DOWNLOADED_FIRST : NEWEST_FIRST)
         .limit(limit + 1)
         .toArray(),
-      this.wumpuses.countDocuments(filter),
+      this.listTotals.getOrCompute(filterKey, () => this.wumpuses.countDocuments(filter)),
     ])
     return {
       ...pageOf(docs, limit, { items: (page) => page.map(toWumpusRecord), key: (record) => recordKey(record, order), order }),
       total,
     }
-  }
-
-  /** A page of a search's kept matches, best first or newest first: a binary search, then the page's records. */
-  private async matchesPage(matches: Matches, order: 'relevance' | 'new', limit: number, after: ListKey | undefined): Promise<WumpusPage> {
-    const total = matches.ids.length
-    const positions = order === 'new' ? newestPositions(matches) : undefined
-    const start = !after ? 0 : positions ? firstNewestAfter(matches, positions, after) : firstAfter(matches, after)
-    const end = Math.min(start + limit, total)
-    const shown = Array.from({ length: Math.max(0, end - start) }, (_, i) => (positions ? positions[start + i]! : start + i))
-    const items = await this.records(shown.map((i) => matches.ids[i]!))
-    const last = shown.at(-1)
-    if (end >= total || last === undefined) return { items, total }
-    const rank = order === 'relevance' ? matches.scores[last]! : 0
-    return { items, total, nextCursor: encodeCursor({ rank, time: matches.times[last]!, id: matches.ids[last]! }, order) }
-  }
-
-  /**
-   * A page of a search, most downloaded first: download counts move all the time (here and on other
-   * instances), so the page is read in that order from the index with the words' filter, and every
-   * record is checked against the words (a filter on prefixes can let through words longer than them).
-   * Usually one query of limit + 1 records. The total is the kept matches' count.
-   */
-  private async popularMatchesPage(
-    words: string[],
-    total: number,
-    filter: Filter<WumpusDocument>,
-    limit: number,
-    after: ListKey | undefined,
-  ): Promise<WumpusPage> {
-    const found: WumpusRecord[] = []
-    let from = after
-    for (;;) {
-      const wanted = limit + 1 - found.length
-      const pageFilter: Filter<WumpusDocument> = { ...filter, ...prefixFilter(words), ...(from ? { $or: afterKey(from, 'popular') } : {}) }
-      const docs = await this.wumpuses
-        .find(pageFilter, { projection: RECORD_PROJECTION })
-        .sort(MOST_DOWNLOADED_FIRST)
-        .limit(wanted)
-        .toArray()
-      for (const doc of docs) if (matchScore(words, doc) > 0) found.push(toWumpusRecord(doc))
-      const last = docs.at(-1)
-      if (docs.length < wanted || found.length > limit || !last) break
-      from = recordKey(toWumpusRecord(last), 'popular')
-    }
-    return { ...pageOf(found, limit, { items: (page) => page, key: (record) => recordKey(record, 'popular'), order: 'popular' }), total }
-  }
-
-  /** Records by id, in the order given (one deleted meanwhile is left out). */
-  private async records(ids: string[]): Promise<WumpusRecord[]> {
-    if (ids.length === 0) return []
-    const docs = await this.wumpuses.find({ _id: { $in: ids } }, { projection: RECORD_PROJECTION }).toArray()
-    const byId = new Map(docs.map((doc) => [doc._id, doc]))
-    return ids.flatMap((id) => {
-      const doc = byId.get(id)
-      return doc ? [toWumpusRecord(doc)] : []
-    })
   }
 
   async get(id: string): Promise<WumpusRecord | undefined> {
@@ -250,9 +204,14 @@ export class MongoWumpuses implements WumpusRepository {
 
   async insert(wumpus: NewWumpus): Promise<WumpusRecord> {
     const record = newWumpusRecord(wumpus, 'original')
-    await claimingFiles(record.files, () => guard(() => this.wumpuses.insertOne(toWumpusDocument(record))))
+    // The record and its tag and emoji counts together.
+    await claimingFiles(record.files, () =>
+      this.inTransaction(async (session) => {
+        await guard(() => this.wumpuses.insertOne(toWumpusDocument(record), { session }))
+        await this.moveCounts(record, 1, undefined, session)
+      }),
+    )
     this.changed()
-    await this.moveCounts(record, 1)
     return record
   }
 
@@ -317,19 +276,27 @@ export class MongoWumpuses implements WumpusRepository {
         ...(fields.remix ? { remixOf: fields.remix.of } : {}),
       }
       const set = { ...fields, ...fileIds, updatedAt: next.updatedAt, ...(next.remix ? {} : searchFields(next)) }
+      // The text and its tag and emoji counts together.
       const doc = await claiming(() =>
-        guard(() =>
-          this.wumpuses.findOneAndUpdate(unchanged, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
-        ),
+        this.inTransaction(async (session) => {
+          const written = await guard(() =>
+            this.wumpuses.findOneAndUpdate(
+              unchanged,
+              { $set: set, ...unset },
+              { returnDocument: 'after', projection: RECORD_PROJECTION, session },
+            ),
+          )
+          if (written && !written.remixOf) {
+            const updated = toWumpusRecord(written)
+            await this.moveCounts(before, -1, updated, session)
+            await this.moveCounts(updated, 1, before, session)
+          }
+          return written
+        }),
       )
       if (!doc) continue
       this.changedUnlessRemix(doc)
-      const updated = toWumpusRecord(doc)
-      if (!updated.remix) {
-        await this.moveCounts(before, -1, updated)
-        await this.moveCounts(updated, 1, before)
-      }
-      return updated
+      return toWumpusRecord(doc)
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
   }
@@ -383,14 +350,22 @@ export class MongoWumpuses implements WumpusRepository {
     }
   }
 
+  /**
+   * The record, its tag and emoji counts, its places in packs (and covers) and its favourites go in one
+   * transaction: a crash or a lost connection between them leaves all or none.
+   */
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
-    const doc = await guard(() => this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 } }))
+    const doc = await this.inTransaction(async (session) => {
+      const deleted = await this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 }, session })
+      if (!deleted) return null
+      if (!deleted.remixOf) await this.moveCounts({ tags: deleted.tags ?? [], emoji: deleted.emoji ?? [] }, -1, undefined, session)
+      await this.packs.removeWumpus(id, session)
+      await this.favourites.removeWumpus(id, session)
+      return deleted
+    })
     if (!doc) return 0
     this.changedUnlessRemix(doc)
-    if (!doc.remixOf) await this.moveCounts({ tags: doc.tags ?? [], emoji: doc.emoji ?? [] }, -1)
-    await this.packs.removeWumpus(id)
-    await this.favourites.removeWumpus(id)
     return 1
   }
 
@@ -490,12 +465,22 @@ export class MongoWumpuses implements WumpusRepository {
    * Moves the counts of a record's tags and emoji by delta: all of them, or only those the other version
    * of the record lacks. Counts that reach 0 are removed.
    */
-  private async moveCounts(record: Pick<WumpusRecord, 'tags' | 'emoji'>, delta: 1 | -1, other?: Pick<WumpusRecord, 'tags' | 'emoji'>) {
+  private async moveCounts(
+    record: Pick<WumpusRecord, 'tags' | 'emoji'>,
+    delta: 1 | -1,
+    other?: Pick<WumpusRecord, 'tags' | 'emoji'>,
+    session?: ClientSession,
+  ) {
     const only = (values: string[], others: string[] | undefined) => values.filter((value) => !others?.includes(value))
     const tags = only(record.tags, other?.tags)
     const emoji = only(emojiChars(record), other && emojiChars(other))
-    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])))
-    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])))
+    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])), session)
+    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])), session)
+  }
+
+  /** Runs the writes in one transaction (retried by the driver on a transient conflict). */
+  private inTransaction<T>(write: (session: ClientSession) => Promise<T>): Promise<T> {
+    return guard(() => this.client.withSession((session) => session.withTransaction(() => write(session))))
   }
 
   /** What lists and searches see has changed. */
@@ -507,6 +492,7 @@ export class MongoWumpuses implements WumpusRepository {
   private changed(): void {
     this.revisionNumber++
     this.search.changed()
+    this.listTotals.clear()
   }
 }
 
@@ -522,15 +508,19 @@ function tally(lists: readonly string[][]): Map<string, number> {
 }
 
 /** Adds to the counts (upserting new values); counts that reach 0 are removed. */
-async function addCounts(collection: Collection<CountDocument>, deltas: ReadonlyMap<string, number>): Promise<void> {
+async function addCounts(
+  collection: Collection<CountDocument>,
+  deltas: ReadonlyMap<string, number>,
+  session?: ClientSession,
+): Promise<void> {
   if (deltas.size === 0) return
   await guard(async () => {
     await collection.bulkWrite(
       [...deltas].map(([value, count]) => ({ updateOne: { filter: { _id: value }, update: { $inc: { count } }, upsert: true } })),
-      { ordered: false },
+      { ordered: false, session },
     )
     if ([...deltas.values()].some((count) => count < 0))
-      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } })
+      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } }, { session })
   })
 }
 
@@ -542,11 +532,4 @@ function listCounts(collection: Collection<CountDocument>): Promise<CountDocumen
       .sort({ count: -1, _id: 1 })
       .toArray(),
   )
-}
-
-/** The cursor condition of an order: strictly after the key (both orders end on createdAt and _id). */
-function afterKey(key: ListKey, order: ListOrder): Filter<WumpusDocument>[] {
-  const newest = afterNewest<WumpusDocument>(key, 'createdAt', '_id')
-  if (order !== 'popular') return newest
-  return [{ downloads: { $lt: key.rank } }, ...newest.map((condition) => ({ downloads: key.rank, ...condition }))]
 }
