@@ -12,7 +12,7 @@ import path from 'node:path'
 import { setImmediate as yieldToEvents } from 'node:timers/promises'
 import { isId } from '../ids'
 import { BACKUP_MANIFEST, type BackupReport } from '../port'
-import { Database, DATABASE_FILE, DataDirInUseError, knownSchemaVersion, sqliteCode, type Db } from './database'
+import { Database, DATABASE_FILE, knownSchemaVersion, takeDataDir, type Db } from './database'
 
 /** Raised when a folder given as a backup is not a complete, readable one. */
 export class BackupInvalidError extends Error {
@@ -208,14 +208,7 @@ export async function backupStoppedDataDir(dataDir: string, into: string): Promi
     throw new BackupInvalidError(`There is no database to back up in ${dataDir}`)
   }
   try {
-    db.pragma('locking_mode = EXCLUSIVE')
-    db.pragma('busy_timeout = 0')
-    try {
-      db.exec('BEGIN EXCLUSIVE; COMMIT')
-    } catch (error) {
-      if (sqliteCode(error) === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir)
-      throw error
-    }
+    takeDataDir(db, dataDir)
     return await backupDatabase({ db, filesDir: path.join(dataDir, 'files'), into, holdDeletes: () => async () => undefined })
   } finally {
     db.close()

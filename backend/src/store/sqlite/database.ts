@@ -275,15 +275,7 @@ export function openDatabase(file: string, dataDir: string): Db {
   try {
     // Taken by a new database only: an animation's row (with its derived media) is 2-3 KB, one to a 4 KB page.
     db.pragma('page_size = 8192')
-    db.pragma('locking_mode = EXCLUSIVE')
-    db.pragma('busy_timeout = 0')
-    try {
-      // The first write takes the exclusive lock, and keeps it.
-      db.exec('BEGIN EXCLUSIVE; COMMIT')
-    } catch (error) {
-      if (sqliteCode(error) === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir)
-      throw error
-    }
+    takeDataDir(db, dataDir)
     // Accounts and sessions live there: the owner's only (SQLite gives its -wal file the same mode).
     chmodSync(file, 0o600)
     db.pragma('journal_mode = WAL')
@@ -296,6 +288,19 @@ export function openDatabase(file: string, dataDir: string): Db {
     return db
   } catch (error) {
     db.close()
+    throw error
+  }
+}
+
+/** Takes the data folder's lock for this connection, or throws DataDirInUseError when another process has it. */
+export function takeDataDir(db: Db, dataDir: string): void {
+  db.pragma('locking_mode = EXCLUSIVE')
+  db.pragma('busy_timeout = 0')
+  try {
+    // The first write takes the exclusive lock, and keeps it until the connection closes.
+    db.exec('BEGIN EXCLUSIVE; COMMIT')
+  } catch (error) {
+    if (sqliteCode(error) === 'SQLITE_BUSY') throw new DataDirInUseError(dataDir)
     throw error
   }
 }
