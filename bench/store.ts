@@ -492,6 +492,7 @@ async function measureAll(kind: string, dir: string, options: DataInfo, sweepBud
   const sweep = await measureSweep(store, sweepBudgetMs, options.fileRecords)
   const [closeMs] = await timed(() => store.close())
   const floors = measureFloors(dir)
+  const backup = await measureBackup(dir)
   return {
     ok: true as const,
     openMs,
@@ -506,6 +507,7 @@ async function measureAll(kind: string, dir: string, options: DataInfo, sweepBud
     sweep,
     rows,
     floors,
+    backup,
     closeMs,
     peakRssMb: peakRssMb(),
   }
@@ -572,6 +574,34 @@ async function measureRows(store: Store, kind: string, dir: string) {
   figures['tag counts after a name edit'] = stats(afterName)
   figures['tag counts after a tag edit'] = stats(afterTag)
   return { store, figures }
+}
+
+/**
+ * A backup's database part, as the store makes it (SQLite's online backup, 128 pages a turn of the event
+ * loop, so requests go on), with the event loop's longest block; beside VACUUM INTO, which copies in one
+ * statement that blocks throughout. A backup's files are then copied, or linked from the one before, at
+ * the disk's speed.
+ */
+async function measureBackup(dir: string) {
+  const out = `${dir}-backup`
+  await rm(out, { recursive: true, force: true })
+  await mkdir(out)
+  const db = new Database(path.join(dir, DATABASE_FILE))
+  try {
+    const delay = monitorEventLoopDelay({ resolution: 1 })
+    delay.enable()
+    const [onlineMs] = await timed(() => db.backup(path.join(out, 'online.sqlite3'), { progress: () => 128 }))
+    delay.disable()
+    const start = performance.now()
+    db.exec(`VACUUM INTO '${path.join(out, 'vacuum.sqlite3').replaceAll("'", "''")}'`)
+    const vacuumMs = performance.now() - start
+    const bytes = (await stat(path.join(out, 'online.sqlite3'))).size
+    const vacuumBytes = (await stat(path.join(out, 'vacuum.sqlite3'))).size
+    return { onlineMs, longestBlockMs: delay.max / 1e6, bytes, vacuumMs, vacuumBytes }
+  } finally {
+    db.close()
+    await rm(out, { recursive: true, force: true })
+  }
 }
 
 /**
@@ -957,6 +987,11 @@ function fullRows(full: FullFigures | Crash | undefined): string[][] {
     ],
     ['  event loop longest block during the sweep', ms(sweep.longestBlockMs)],
     ['close (after the writes above)', ms(full.closeMs)],
+    [
+      `backup, database part (online, 128 pages a turn): ${mib(full.backup.bytes / 2 ** 20)}`,
+      `${ms(full.backup.onlineMs)}, event loop longest block ${ms(full.backup.longestBlockMs)}`,
+    ],
+    [`  VACUUM INTO (floor; blocks throughout): ${mib(full.backup.vacuumBytes / 2 ** 20)}`, ms(full.backup.vacuumMs)],
     ...issueRows(full),
     ['peak RSS of the measuring process', mib(full.peakRssMb)],
   ]
