@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { CommitSync } from './commit-sync'
+import { StoreUnavailableError } from '../port'
 import { openSqliteStore } from './open-sqlite-store'
 
 const dir = mkdtempSync(path.join(tmpdir(), 'wumpus-commit-sync-'))
@@ -81,6 +82,28 @@ describe('CommitSync', () => {
       await write
     } finally {
       await store.close()
+    }
+  })
+
+  it('answers a write whose sync failed as the store being unavailable, and turns readiness red until a restart', async () => {
+    const dataDir = path.join(dir, 'failing')
+    const failing = await openSqliteStore({
+      dataDir,
+      syncWal: () => Promise.reject(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' })),
+    })
+    try {
+      await expect(failing.users.upsert('lost@example.com', { user_name: 'Lost' })).rejects.toThrow(StoreUnavailableError)
+      await expect(failing.ping()).rejects.toThrow('could not be synced')
+      // Reads still answer.
+      expect(await failing.users.get('nobody@example.com')).toBeUndefined()
+    } finally {
+      await failing.close()
+    }
+    const restarted = await openSqliteStore({ dataDir })
+    try {
+      await restarted.ping()
+    } finally {
+      await restarted.close()
     }
   })
 })
