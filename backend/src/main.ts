@@ -7,6 +7,7 @@ import { createRouteDeps } from './composition'
 import { createStore } from './store/create-store'
 import { StoreUnavailableError } from './store/port'
 import { DatabaseNewerError, DataDirInUseError } from './store/sqlite/database'
+import { StandaloneServerError } from './store/mongo/open-mongo-store'
 import { seedDemoGallery, seedDemoPacks, completeDemoGallery } from './seed'
 import { closeRenderPool } from './media/render/render-pool'
 import { startOrphanSweeper } from './orphan-files'
@@ -20,7 +21,7 @@ async function main() {
     config = loadConfig()
   } catch (error) {
     if (error instanceof ConfigError) {
-      console.error(error.message)
+      console.error((error as Error).message)
       process.exit(1)
     }
     throw error
@@ -32,9 +33,10 @@ async function main() {
   try {
     store = await createStore({ mongodbUri: config.mongodbUri, dataDir: config.dataDir })
   } catch (error) {
-    // A folder in use or not writable, a database out of reach or newer than this code: said in one line, no stack.
-    if (error instanceof DataDirInUseError || error instanceof DatabaseNewerError || error instanceof StoreUnavailableError) {
-      console.error(error.message)
+    // A folder in use or not writable, a database out of reach, standalone or newer than this code: said in one line, no stack.
+    const known = [DataDirInUseError, DatabaseNewerError, StoreUnavailableError, StandaloneServerError]
+    if (known.some((kind) => error instanceof kind)) {
+      console.error((error as Error).message)
       process.exit(1)
     }
     throw error
