@@ -17,7 +17,7 @@ export class CommitSync {
    * The first failed sync. It stays: after a failed fsync the kernel may have dropped the pages it could not
    * write, and a later sync that succeeds would not bring them back, so no write is acknowledged again.
    */
-  failure: unknown
+  failure: Error | undefined
 
   constructor(
     private readonly walFile: string,
@@ -52,7 +52,7 @@ export class CommitSync {
       await this.syncData(handle)
       this.synced = Math.max(this.synced, upTo)
     } catch (error) {
-      this.failure ??= error
+      this.failure ??= error instanceof Error ? error : new Error(String(error))
       throw error
     }
   }
