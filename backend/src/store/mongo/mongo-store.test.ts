@@ -544,10 +544,32 @@ describe('mongo store start-up', () => {
       await (await openMongoStore({ uri: server.uri, dbName: 'starts' })).close()
       const reads = ['find', 'aggregate', 'count', 'distinct', 'update', 'delete', 'findAndModify']
       const touched = commands.filter((command) => reads.some((name) => name in command))
+      // The schema version, the animations indexed by older search rules (none: a range of an index), the search version.
       expect(touched.map((command) => `${Object.keys(command)[0]} ${String(Object.values(command)[0])}`)).toEqual([
         'find meta',
+        'find wumpuses',
         'find meta',
       ])
+      expect(touched[1]).toMatchObject({
+        filter: { $or: [{ searchVersion: { $lt: SEARCH_VERSION } }, { searchVersion: { $exists: false } }] },
+      })
+
+      // During a rolling deploy an instance on the older version stores an animation by its rules: the next start indexes it.
+      const byOlderRules = {
+        ...old,
+        _id: 'abc000000000000000000008',
+        name: 'Written By An Older Instance',
+        searchVersion: SEARCH_VERSION - 1,
+      }
+      await db.collection('wumpuses').insertOne({ ...byOlderRules, tags: [], downloads: 0, remixOf: null } as never)
+      const store = await openMongoStore({ uri: server.uri, dbName: 'starts' })
+      try {
+        expect((await store.wumpuses.list({ limit: 5, q: 'older instance' })).items.map((item) => item.name)).toEqual([
+          'Written By An Older Instance',
+        ])
+      } finally {
+        await store.close()
+      }
     } finally {
       await client.close()
       await server.close()

@@ -100,6 +100,8 @@ async function createIndexes(db: Db): Promise<void> {
     ...WUMPUS_FILE_ID_PATHS.map((path) => ({ key: { [path]: 1 } })),
     // Render jobs are claimed below a version: the few animations that need one.
     { key: { renderedVersion: 1 } },
+    // Animations indexed for search by older rules (or none): found at each start without a scan.
+    { key: { searchVersion: 1 } },
   ])
   // The list indexes from before remixes, superseded by those above.
   for (const key of [
@@ -231,20 +233,23 @@ async function migrate(db: Db, client: MongoClient): Promise<void> {
     await MIGRATIONS[version]!(db, client)
     await meta.updateOne({ _id: SCHEMA_ID }, { $max: { version: version + 1 } }, { upsert: true })
   }
-  // The search rules have their own version (search.ts SEARCH_VERSION), kept beside: reindexed when it moves.
+  // The search rules have their own version (search.ts SEARCH_VERSION), kept beside. Animations indexed by
+  // older rules are looked for at every start, through their index: during a rolling deploy, an instance
+  // still on the older version may store some after the first new one started.
+  await reindexSearch(db)
   if ((await meta.findOne({ _id: SEARCH_ID }))?.version !== SEARCH_VERSION) {
-    await reindexSearch(db)
     await meta.updateOne({ _id: SEARCH_ID }, { $set: { version: SEARCH_VERSION } }, { upsert: true })
   }
 }
 
 const SEARCH_ID = 'search'
 
-/** Search prefixes and words of every original indexed by other rules than SEARCH_VERSION, in batches (remixes have none). */
+/** Search prefixes and words of every original indexed by older rules than SEARCH_VERSION, or none, in batches (remixes have none). */
 async function reindexSearch(db: Db): Promise<void> {
   const wumpuses = db.collection<WumpusDocument>('wumpuses')
   const stale = wumpuses.find(
-    { searchVersion: { $ne: SEARCH_VERSION }, ...ORIGINALS },
+    // Two ranges of the searchVersion index (those without one are indexed as null); a newer version's are left alone.
+    { $or: [{ searchVersion: { $lt: SEARCH_VERSION } }, { searchVersion: { $exists: false } }], ...ORIGINALS },
     { projection: { name: 1, description: 1, tags: 1, emoji: 1, keywords: 1 } },
   )
   let batch: AnyBulkWriteOperation<WumpusDocument>[] = []
