@@ -1,13 +1,14 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { wumpusListSchema } from '../../contract/wumpus'
 import { addWumpus } from '../test/support/test-server'
 import { freePortRun } from '../test/support/ports'
+import { spawnServer, waitUntilReady } from '../test/support/server-process'
 import { openSqliteStore } from './store/sqlite/open-sqlite-store'
 
 /**
@@ -43,33 +44,12 @@ async function npmRun(name: 'backup' | 'restore', arg: string, dataDir: string):
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
   const port = await freePortRun(1)
-  {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        STATIC_DIR: dataDir,
-        SEED_DEMO: 'false',
-        // The placeholder files are no Lottie the render worker can draw: its complaints are no news here.
-        LOG_LEVEL: 'silent',
-        FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
-      },
-    })
-    children.push(child)
-    const base = `http://127.0.0.1:${port}`
-    await vi.waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
-        expect((await fetch(`${base}/ready`)).ok).toBe(true)
-      },
-      { timeout: 30_000, interval: 100 },
-    )
-    return { child, base }
-  }
+  // The placeholder files are no Lottie the render worker can draw: its complaints are no news here.
+  const child = spawnServer({ port, dataDir, env: { LOG_LEVEL: 'silent' } })
+  children.push(child)
+  const base = `http://127.0.0.1:${port}`
+  await waitUntilReady(base, child)
+  return { child, base }
 }
 
 async function stop(child: ChildProcess): Promise<void> {

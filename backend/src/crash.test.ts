@@ -1,12 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import net from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, describe, expect, inject, it, vi } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { wumpusListSchema, wumpusSchema } from '../../contract/wumpus'
 import { freePortRun } from '../test/support/ports'
+import { spawnServer, waitUntilReady } from '../test/support/server-process'
 import { sessionKey, signSessionToken } from './auth/session-token'
 import { loadConfig } from './config'
 import { buildGif } from '../test/fixtures/gif'
@@ -27,33 +28,7 @@ const WRITERS = 6
 const users = Array.from({ length: WRITERS }, (_, i) => `writer-${i}@example.com`)
 const ADMIN = 'crash-admin@example.com'
 
-function startServer(port: number): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STATIC_DIR: dataDir,
-      SEED_DEMO: 'false',
-      LOG_LEVEL: 'error',
-      RATE_LIMIT_FACTOR: '1000',
-      FIREBASE_AUTH_EMULATOR_HOST: inject('authEmulatorHost'),
-    },
-  })
-}
-
-async function ready(base: string, child: ChildProcess) {
-  await vi.waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
-      expect((await fetch(`${base}/ready`)).ok).toBe(true)
-    },
-    { timeout: 30_000, interval: 100 },
-  )
-}
+const startServer = (port: number) => spawnServer({ port, dataDir, env: { RATE_LIMIT_FACTOR: '1000' } })
 
 function publishForm(name: string): FormData {
   const form = new FormData()
@@ -99,7 +74,7 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     const port = await freePortRun(1)
     const base = `http://127.0.0.1:${port}`
     let server = startServer(port)
-    await ready(base, server)
+    await waitUntilReady(base, server)
 
     // A second server on the same folder refuses to start, naming it.
     const second = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
@@ -169,7 +144,7 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     upload.destroy()
 
     server = startServer(port)
-    await ready(base, server)
+    await waitUntilReady(base, server)
     let storedBytes: string[]
     try {
       // Every acknowledged profile write is there (or the one after it, sent but not yet answered).
