@@ -15,7 +15,8 @@
 //
 // Settings: RUNS (3), FORM_FACTORS (`mobile,desktop`), PAGES (`/,/about,/packs,pack`: `pack` is the first
 // public pack's page), PHONE_BENCHMARK_INDEX (640), BASE_URL (measure a server already running, e.g.
-// `npm start`'s, with its card previews made, instead of building and starting one).
+// `npm start`'s, with its card previews made, instead of building and starting one), REPORTS_DIR (an existing
+// folder: each run's whole Lighthouse report is written there as JSON, to read its long tasks and treemap).
 import lighthouse from 'lighthouse'
 import desktopConfig from 'lighthouse/core/config/desktop-config.js'
 import { throttling as lighthouseThrottling } from 'lighthouse/core/config/constants.js'
@@ -120,6 +121,10 @@ try {
             desktopConfig,
           )
           lhr = result!.lhr
+        }
+        if (process.env.REPORTS_DIR) {
+          const name = `${path === '/' ? 'home' : path.replace(/\W+/g, '-').replace(/^-/, '')}-${formFactor}-${run + 1}.json`
+          writeFileSync(join(process.env.REPORTS_DIR, name), JSON.stringify(lhr))
         }
         if (lhr.runtimeError)
           failing.set('runtime error', [...(failing.get('runtime error') ?? []), `${lhr.runtimeError.code}: ${lhr.runtimeError.message}`])
