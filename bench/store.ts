@@ -15,6 +15,16 @@
  * page cache first, which needs root. The orphan sweep stops after --sweep-budget seconds (default 120)
  * and its whole time is then estimated; pass more to time it all. The figures of the store before SQLite
  * were taken with this script before that store was removed (see the 2026-11 storage issue's note).
+ *
+ *   BENCH_STORE=mongo npm run bench:store    the same animations, file records and users in MongoDB
+ *
+ * On MongoDB (the mongo adapter): over MONGODB_TEST_URI when set (a fresh database, dropped after), else
+ * over the in-process wire stand-in (backend/test/support/mongo-wire-server.ts) with STAND_IN_COUNT
+ * animations by default (it scans every document for every query). The animations are stored through the
+ * adapter's own batch write (as bench:api seeds it), their file records as the adapter's GridFS file
+ * documents (no bytes), the users through the store. Issue 35's store-level rows then report what each
+ * operation moves on the wire (bench/support/mongo-wire-traffic.ts: commands, documents, KB each way), its
+ * time second: the stand-in's times are not MongoDB's speed.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
@@ -27,7 +37,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
 import { PLATFORM_RULES, PLATFORMS, type Platform } from '../contract/stickers'
 import { sweepOrphanFiles } from '../backend/src/orphan-files'
-import type { Store } from '../backend/src/store/port'
+import type { MongoStore } from '../backend/src/store/mongo/open-mongo-store'
+import type { Store, WumpusRecord } from '../backend/src/store/port'
 import { Database, DATABASE_FILE } from '../backend/src/store/sqlite/database'
 import { prefixEnd } from '../backend/src/store/sqlite/wumpus-search'
 import { matchesAsPrefix, queryWords } from '../contract/search'
@@ -35,15 +46,23 @@ import type { ImportReport } from '../backend/src/store/sqlite/legacy-import'
 import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import { freePortRun } from '../backend/test/support/ports'
 import { galleryItem, seededRandom, TAGS, VOCABULARY } from './support/gallery-data'
+import type { CountingRelay } from './support/mongo-wire-traffic'
 
 /** What the last open imported, when it imported a folder of the store before SQLite. */
 let imported: ImportReport | undefined
+
+/** The database the mongo kind opens (runMongo sets it). */
+let mongoUnderBench: { uri: string; dbName: string } | undefined
 
 /** The one place that knows how to open each store kind; another adapter is one more case. */
 async function openStoreUnderBench(kind: string, dataDir: string): Promise<Store> {
   switch (kind) {
     case 'sqlite':
       return openSqliteStore({ dataDir, onImport: (report) => (imported = report) })
+    case 'mongo':
+      if (!mongoUnderBench) throw new Error('No MongoDB to open')
+      // Imported here: the SQLite measurements' processes load no MongoDB code (their memory and start figures).
+      return (await import('../backend/src/store/mongo/open-mongo-store')).openMongoStore(mongoUnderBench)
     default:
       throw new Error(`Unknown store kind: ${kind}`)
   }
@@ -1024,6 +1043,264 @@ function printTable(kind: string, rows: string[][]) {
   for (const [label, value] of rows) console.log(`  ${label!.padEnd(width)}  ${value}`)
 }
 
+// ---- MongoDB: what each operation moves on the wire ----
+
+/**
+ * The stand-in evaluates every query with mingo over every document, on this process's thread: about 0.1
+ * s a search at 5,000 animations, and each file the orphan sweep checks scans every animation.
+ */
+const STAND_IN_COUNT = 4000
+/** Pages of 500 file records the orphan sweep is followed for (a query per file: the whole sweep is estimated). */
+const MONGO_SWEEP_PAGES = 2
+/**
+ * On the stand-in, the file records of the newest animations only: it checks each insert against every
+ * stored document of a unique index, so 52,000 file documents take it most of an hour. The sweep's rows
+ * are per page; its whole-sweep estimate counts every animation's file records.
+ */
+const STAND_IN_FILE_ANIMATIONS = 200
+
+/** MongoDB's modules, loaded by runMongo only: the SQLite measurements' processes load no MongoDB code. */
+async function loadMongo() {
+  const [driver, files, wire, traffic] = await Promise.all([
+    import('mongodb'),
+    import('../backend/src/store/mongo/files'),
+    import('../backend/test/support/mongo-wire-server'),
+    import('./support/mongo-wire-traffic'),
+  ])
+  return {
+    MongoClient: driver.MongoClient,
+    ObjectId: driver.ObjectId,
+    BUCKET: files.BUCKET,
+    startMongoWireServer: wire.startMongoWireServer,
+    startCountingRelay: traffic.startCountingRelay,
+  }
+}
+type MongoModules = Awaited<ReturnType<typeof loadMongo>>
+
+/** The generator's values with their nedb dates ({$$date: ms}) as Dates: what the store holds. */
+function revived<T>(value: unknown): T {
+  return JSON.parse(JSON.stringify(value), (_key, raw: unknown) =>
+    raw && typeof raw === 'object' && '$$date' in raw ? new Date((raw as { $$date: number }).$$date) : raw,
+  ) as T
+}
+
+/** A file record as the adapter's GridFS file document (MongoFiles.put), without chunks: its bytes are never read here. */
+const gridFile = (doc: FileDocument, { ObjectId }: MongoModules) => ({
+  _id: new ObjectId(doc._id),
+  length: doc.size,
+  chunkSize: 255 * 1024,
+  uploadDate: new Date(doc.createdAt.$$date),
+  filename: doc.filename,
+  metadata: { contentType: doc.contentType, filename: doc.filename, sha256: doc.sha256, owner: doc.owner, purpose: doc.purpose },
+})
+
+/**
+ * The generator's animations through the adapter's batch write (records as they are, with their counts:
+ * MongoWumpuses.restore, as bench:api seeds), their file records and unused uploads as GridFS file
+ * documents, the users through the store. Answers how many file records.
+ */
+async function fillMongo(options: DataOptions, allFiles: boolean, mongo: MongoModules): Promise<{ fileRecords: number; stored: number }> {
+  const store = (await openStoreUnderBench('mongo', '')) as MongoStore
+  const client = await mongo.MongoClient.connect(mongoUnderBench!.uri)
+  const files = client.db(mongoUnderBench!.dbName).collection(`${mongo.BUCKET}.files`)
+  let fileRecords = 0
+  let stored = 0
+  try {
+    let records: WumpusRecord[] = []
+    let fileDocs: ReturnType<typeof gridFile>[] = []
+    for (let i = 0; i < options.count; i++) {
+      const made = animation(options, i)
+      records.push(revived<WumpusRecord>(made.record))
+      fileRecords += made.files.length
+      if (allFiles || i >= options.count - STAND_IN_FILE_ANIMATIONS) fileDocs.push(...made.files.map((doc) => gridFile(doc, mongo)))
+      if (records.length === 1000 || i === options.count - 1) {
+        await store.wumpuses.restore(records)
+        if (fileDocs.length > 0) await files.insertMany(fileDocs, { ordered: false })
+        stored += fileDocs.length
+        records = []
+        fileDocs = []
+      }
+    }
+    const random = seededRandom(options.seed + 3)
+    const orphans = Array.from({ length: options.orphans }, (_, i) =>
+      gridFile(
+        fileDocument(
+          random,
+          NEWEST - Math.floor(random() * SPAN_MS),
+          'image/gif',
+          `unpublished-${i}.gif`,
+          2000,
+          email(i % ADMINS),
+          'animation',
+        ),
+        mongo,
+      ),
+    )
+    if (orphans.length > 0) await files.insertMany(orphans)
+    for (let user = 0; user < USERS; user++) await store.users.upsert(email(user), { user_name: userName(user) })
+    return { fileRecords: fileRecords + orphans.length, stored: stored + orphans.length }
+  } finally {
+    await client.close()
+    await store.close()
+  }
+}
+
+interface WireRow {
+  runs: number
+  /** Per operation. */
+  commands: number
+  documents: number
+  kbIn: number
+  kbOut: number
+  p50Ms: number
+  total?: number
+  note?: string
+}
+
+/** Runs `run` `runs` times and answers what one run moved on the wire, on average, and its median time. */
+async function onWire(relay: CountingRelay, runs: number, run: (i: number) => Promise<unknown>): Promise<WireRow> {
+  await relay.take()
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) times.push((await timed(() => run(i)))[0])
+  const { commands, documents, bytesIn, bytesOut } = await relay.take()
+  return {
+    runs,
+    commands: commands / runs,
+    documents: documents / runs,
+    kbIn: bytesIn / 1024 / runs,
+    kbOut: bytesOut / 1024 / runs,
+    p50Ms: stats(times).p50,
+  }
+}
+
+/** Issue 35's store-level rows on MongoDB: per operation, its first answer (uncached) and again. */
+async function measureMongoRows(relay: CountingRelay, totalFiles: number, again: number) {
+  const rows: Record<string, WireRow> = {}
+  let store = await openStoreUnderBench('mongo', '')
+  const firstAndAgain = async (label: string, run: () => Promise<{ total: number }>) => {
+    let total: number | undefined
+    const first = await onWire(relay, 1, async () => (total = (await run()).total))
+    rows[`${label}: first`] = { ...first, total }
+    rows[`${label}: again`] = await onWire(relay, again, run)
+  }
+  await firstAndAgain('list page', () => store.wumpuses.list({ limit: 24 }))
+  const first = await store.wumpuses.list({ limit: 24 })
+  rows['list page 2 (cursor)'] = await onWire(relay, again, () => store.wumpuses.list({ limit: 24, cursor: first.nextCursor }))
+  await firstAndAgain(`tag filter (${TAGS[0]})`, () => store.wumpuses.list({ limit: 24, tag: TAGS[0] }))
+  await firstAndAgain('popular, rare filter', () => store.wumpuses.list({ limit: 24, sort: 'popular', u_email: RARE_UPLOADER }))
+  for (const [orderName, sort] of Object.entries(ROW_ORDERS)) {
+    // Each order on a freshly opened store: both first answers are uncached.
+    await store.close()
+    store = await openStoreUnderBench('mongo', '')
+    for (const [queryName, q] of Object.entries(ROW_QUERIES)) {
+      await firstAndAgain(`search ${queryName} '${q}', ${orderName}`, () =>
+        store.wumpuses.list({ limit: 24, q, ...(sort ? { sort } : {}) }),
+      )
+    }
+  }
+  const ids = first.items.map((record) => record._id)
+  const pack = await store.packs.insert({ name: 'Bench pack', description: '', wumpusIds: ids, createdBy: email(0) })
+  rows['pack write (24 members)'] = await onWire(relay, again, (i) =>
+    store.packs.update(pack.id, { wumpusIds: i % 2 ? ids : [...ids].reverse() }),
+  )
+  rows['favourite toggle'] = await onWire(relay, again * 2, (i) =>
+    i % 2 ? store.favourites.remove(email(1), ids[0]!) : store.favourites.add(email(1), ids[0]!, { max: 1000 }),
+  )
+  rows['tag counts'] = await onWire(relay, again, () => store.wumpuses.listTags())
+  rows['emoji counts'] = await onWire(relay, again, () => store.wumpuses.listEmoji())
+  rows['counts check (after start, hourly)'] = await onWire(relay, 1, () => store.wumpuses.correctCounts!())
+  rows['orphan sweep'] = await mongoSweep(store, relay, totalFiles)
+  await store.close()
+  return rows
+}
+
+/** The real orphan sweep, followed for MONGO_SWEEP_PAGES pages: per page of 500 file records, and the whole sweep estimated. */
+async function mongoSweep(store: Store, relay: CountingRelay, totalFiles: number): Promise<WireRow> {
+  let pages = 0
+  let listed = 0
+  const files = Object.assign(Object.create(store.files) as Store['files'], {
+    list: async (options: Parameters<Store['files']['list']>[0]) => {
+      if (pages === MONGO_SWEEP_PAGES) return []
+      pages++
+      const page = await store.files.list(options)
+      listed += page.length
+      return page
+    },
+  })
+  const watched: Store = Object.assign(Object.create(store) as Store, { files })
+  const row = await onWire(relay, 1, () => sweepOrphanFiles(watched))
+  const perPage = (value: number) => (value / Math.max(1, listed)) * 500
+  const wholePages = totalFiles / 500
+  return {
+    runs: pages,
+    commands: perPage(row.commands),
+    documents: perPage(row.documents),
+    kbIn: perPage(row.kbIn),
+    kbOut: perPage(row.kbOut),
+    p50Ms: row.p50Ms / Math.max(1, pages),
+    note:
+      `a page of 500 file records (${listed} followed); whole sweep of ${totalFiles} estimated at ` +
+      `${Math.round(perPage(row.commands) * wholePages)} commands, ${((perPage(row.kbIn + row.kbOut) * wholePages) / 1024).toFixed(1)} MB`,
+  }
+}
+
+async function runMongo(options: DataOptions) {
+  const realUri = process.env.MONGODB_TEST_URI
+  const mongo = await loadMongo()
+  const wire = realUri ? undefined : await mongo.startMongoWireServer()
+  const relay = await mongo.startCountingRelay(realUri ?? wire!.uri)
+  mongoUnderBench = { uri: relay.uri, dbName: `wumpus_bench_store_${hex(seededRandom(Date.now() % 2 ** 31), 8)}` }
+  const where = realUri ? `MongoDB at MONGODB_TEST_URI, database ${mongoUnderBench.dbName}` : 'the in-process wire stand-in'
+  console.log(
+    `load average at start: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (${os.cpus().length} cores)`,
+  )
+  try {
+    const [fillMs, { fileRecords, stored }] = await timed(() => fillMongo(options, realUri !== undefined, mongo))
+    const storedFiles =
+      stored === fileRecords ? '' : ` (${stored} stored: those of the newest ${STAND_IN_FILE_ANIMATIONS} animations and the unused ones)`
+    console.log(
+      `data: ${options.count} animations, ${fileRecords} file records${storedFiles}, ${USERS} users on ${where} (filled in ${(fillMs / 1000).toFixed(1)} s)`,
+    )
+    const rows = await measureMongoRows(relay, fileRecords, realUri ? 50 : 5)
+    const width = Math.max(...Object.entries(rows).map(([label, row]) => label.length + (row.total === undefined ? 0 : 16)))
+    console.log(`\nstore: mongo, on ${where}; per operation (averaged over its runs): commands, documents answered, KB each way`)
+    if (!realUri)
+      console.log("  times are the stand-in's (mingo scanning every document, no indexes, in this process), not MongoDB's speed")
+    console.log(`  ${'operation'.padEnd(width)}  runs  commands  documents   KB in  KB out     ms p50`)
+    for (const [label, row] of Object.entries(rows)) {
+      const name = `${label}${row.total === undefined ? '' : ` (${row.total} matches)`}`
+      const figures = [
+        String(row.runs).padStart(4),
+        row.commands.toFixed(1).padStart(8),
+        row.documents.toFixed(1).padStart(9),
+        row.kbIn.toFixed(1).padStart(6),
+        row.kbOut.toFixed(1).padStart(6),
+        ms(row.p50Ms).padStart(10),
+      ]
+      console.log(`  ${name.padEnd(width)}  ${figures.join('  ')}${row.note ? `  ${row.note}` : ''}`)
+    }
+    console.log(
+      JSON.stringify({
+        bench: 'store',
+        store: realUri ? 'mongo' : 'mongo-stand-in',
+        data: { ...options, fileRecords, storedFileRecords: stored },
+        rows,
+      }),
+    )
+  } finally {
+    if (realUri) {
+      const client = await mongo.MongoClient.connect(realUri)
+      await client.db(mongoUnderBench.dbName).dropDatabase()
+      await client.close()
+    }
+    await relay.close()
+    await wire?.close()
+  }
+}
+
 // ---- Command line ----
 
 function flag(args: string[], name: string, fallback: number): number {
@@ -1035,7 +1312,8 @@ const argv = process.argv.slice(2)
 // Without a command (npm run bench:store -- --count N), everything is an option.
 const command = argv[0]?.startsWith('--') ? undefined : argv[0]
 const args = command === undefined ? argv : argv.slice(1)
-const count = Number(process.env.BENCH_COUNT ?? 100_000)
+const mongoMode = process.env.BENCH_STORE === 'mongo'
+const count = Number(process.env.BENCH_COUNT ?? (mongoMode && !process.env.MONGODB_TEST_URI ? STAND_IN_COUNT : 100_000))
 const dataOptions = (): DataOptions => ({
   count: flag(args, 'count', count),
   updates: flag(args, 'updates', 0),
@@ -1061,6 +1339,8 @@ if (command === 'child') {
   console.log(`generated ${args[0]} in ${((performance.now() - started) / 1000).toFixed(1)} s`, await folderSizes(path.resolve(args[0]!)))
 } else if (command === 'run') {
   await run(path.resolve(args[0]!), ...runOptions())
+} else if (mongoMode) {
+  await runMongo(dataOptions())
 } else {
   const dir = path.join(await mkdtemp(path.join(os.tmpdir(), 'wumpus-bench-store-')), 'data')
   try {

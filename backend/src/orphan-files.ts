@@ -52,12 +52,16 @@ export async function sweepOrphanFiles(store: Store, options: { now?: number; mi
   }
 }
 
+const COUNTS_JOB = 'driftedCounts'
+
 /** Bytes without a file record this old are a crash's leftovers, not a write between its two steps. */
 const STRAY_BLOB_AGE_MS = 60 * 60 * 1000
 
 /**
  * Sweeps at start and then every `intervalMs`: unused uploads, stored bytes that never got a file
- * record, and sessions past their end or idle for `sessionIdleSeconds`. Answers a function that stops it.
+ * record, and sessions past their end or idle for `sessionIdleSeconds`; on a store that has it, corrects
+ * tag and emoji counts that drifted (logged on a line of their own). In the background: a start's
+ * readiness does not wait for it. Answers a function that stops it.
  */
 export function startOrphanSweeper(
   store: Store,
@@ -70,6 +74,8 @@ export function startOrphanSweeper(
     ['strayBlobs', () => store.files.sweepStrayBlobs(new Date(Date.now() - STRAY_BLOB_AGE_MS))],
     ['endedSessions', () => store.sessions.deleteExpired(new Date(), { lastUsedBefore: new Date(Date.now() - sessionIdleSeconds * 1000) })],
   ]
+  const { correctCounts } = store.wumpuses
+  if (correctCounts) jobs.push([COUNTS_JOB, () => correctCounts.call(store.wumpuses)])
   const sweep = async () => {
     const swept: Record<string, number> = {}
     for (const [name, run] of jobs) {
@@ -80,7 +86,9 @@ export function startOrphanSweeper(
         logger.error('sweeping failed', { job: name, error: String(error) })
       }
     }
-    if (Object.keys(swept).length > 0) logger.info('swept', swept)
+    const { [COUNTS_JOB]: corrected, ...removed } = swept
+    if (corrected) logger.info('tag and emoji counts corrected', { corrected })
+    if (Object.keys(removed).length > 0) logger.info('swept', removed)
   }
   void sweep()
   const timer = setInterval(sweep, intervalMs)

@@ -356,6 +356,13 @@ export interface WumpusRepository {
   listTags(): Promise<TagCount[]>
   /** The emoji in use with how many animations carry each, most used first, then by character. */
   listEmoji(): Promise<EmojiUse[]>
+  /**
+   * The shared store only (MongoDB): counts tags and emoji again from the animations, in the database, and
+   * corrects the stored counts that differ (a write outside a transaction, by an older instance during a
+   * rolling deploy, or a manual edit, can leave them off); answers how many it corrected. The embedded
+   * store keeps them in each write's own transaction and has none.
+   */
+  correctCounts?(): Promise<number>
   /** The id of an animation that refers to this file (in any format, or among its derived files), or undefined. */
   findByFile(fileId: string): Promise<string | undefined>
   /** Whether any animation refers to this file (findByFile answers one). */

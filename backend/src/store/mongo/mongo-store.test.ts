@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { GridFSBucket, MongoClient, MongoServerError, ObjectId, type Document } from 'mongodb'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startMongoWireServer, type MongoWireServer } from '../../../test/support/mongo-wire-server'
+import type { Logger } from '../../logger'
+import { startOrphanSweeper } from '../../orphan-files'
 import { toStoreError } from './errors'
 import { SWEEP_BATCH } from './files'
 import { openMongoStore, SCHEMA_VERSION } from './open-mongo-store'
@@ -572,6 +574,98 @@ describe('mongo store start-up', () => {
       }
     } finally {
       await client.close()
+      await server.close()
+    }
+  })
+})
+
+describe('mongo store counts that drifted', () => {
+  // Its own stand-in server: it sees what comes back to Node.
+  it('corrects drifted tag and emoji counts in the background after a start, from a count in the database, and logs how many', async () => {
+    const wumpusReplies: Document[] = []
+    /** The count entries written, as "collection update|delete value". */
+    const countWrites: string[] = []
+    const server = await startMongoWireServer({
+      onCommand: (command, reply) => {
+        for (const name of ['tags', 'emoji']) {
+          for (const update of (command.update === name ? command.updates : []) as Document[])
+            countWrites.push(`${name} update ${update.q._id}`)
+          for (const removal of (command.delete === name ? command.deletes : []) as Document[])
+            countWrites.push(`${name} delete ${removal.q._id}`)
+        }
+        if (command.aggregate === 'wumpuses' || command.find === 'wumpuses')
+          wumpusReplies.push(...((reply.cursor?.firstBatch ?? []) as Document[]))
+      },
+    })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'drift' })
+    const client = new MongoClient(server.uri)
+    const infos: Array<[string, Record<string, unknown> | undefined]> = []
+    const errors: unknown[] = []
+    const logger: Logger = {
+      info: (message, fields) => infos.push([message, fields]),
+      error: (...line) => errors.push(line),
+      debug: () => undefined,
+    }
+    let stop = () => undefined as void
+    try {
+      await client.connect()
+      const db = client.db('drift')
+      const wave = { char: '👋', name: 'waving hand', shortcode: 'wave' }
+      const fire = { char: '🔥', name: 'fire', shortcode: 'fire' }
+      await store.wumpuses.insert(sampleWumpus({ name: 'One', tags: ['blue', 'sky'], emoji: [wave] }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Two', tags: ['blue'], emoji: [wave, wave, fire] }))
+      await store.wumpuses.insert(sampleWumpus({ name: 'Three', tags: ['red'] }))
+      const tagsTruth = [
+        { tag: 'blue', count: 2 },
+        { tag: 'red', count: 1 },
+        { tag: 'sky', count: 1 },
+      ]
+      const emojiTruth = [
+        { char: '👋', count: 2 },
+        { char: '🔥', count: 1 },
+      ]
+      expect(await store.wumpuses.listTags()).toEqual(tagsTruth)
+      // Left off by an older instance's writes without transactions, or a manual edit: a wrong count, a
+      // missing entry, a stray entry no animation carries; an emoji missing, another wrong, a stray one.
+      await db.collection('tags').updateOne({ _id: 'blue' as never }, { $set: { count: 7 } })
+      await db.collection('tags').deleteOne({ _id: 'sky' as never })
+      await db.collection('tags').insertOne({ _id: 'gone' as never, count: 3 })
+      await db.collection('emoji').deleteOne({ _id: '👋' as never })
+      await db.collection('emoji').updateOne({ _id: '🔥' as never }, { $set: { count: 4 } })
+      await db.collection('emoji').insertOne({ _id: '🌈' as never, count: 0 })
+      expect(await store.wumpuses.listTags()).not.toEqual(tagsTruth)
+
+      wumpusReplies.length = 0
+      countWrites.length = 0
+      stop = startOrphanSweeper(store, logger, { sessionIdleSeconds: 60 })
+      await vi.waitFor(() => expect(infos.map(([message]) => message)).toContain('tag and emoji counts corrected'))
+      expect(infos).toContainEqual(['tag and emoji counts corrected', { corrected: 6 }])
+      expect(errors).toEqual([])
+      expect(await store.wumpuses.listTags()).toEqual(tagsTruth)
+      expect(await store.wumpuses.listEmoji()).toEqual(emojiTruth)
+      // Stray entries are removed, not left at 0; an entry that was right is not rewritten.
+      expect(await db.collection('tags').find({}).sort({ _id: 1 }).toArray()).toEqual([
+        { _id: 'blue', count: 2 },
+        { _id: 'red', count: 1 },
+        { _id: 'sky', count: 1 },
+      ])
+      expect(await db.collection('emoji').countDocuments({})).toBe(2)
+      // Only the entries that differed were written ('red' was right).
+      expect(countWrites.sort()).toEqual(
+        ['emoji delete 🌈', 'emoji update 👋', 'emoji update 🔥', 'tags delete gone', 'tags update blue', 'tags update sky'].sort(),
+      )
+      // Counted in the database: only distinct values with their counts came back, no animation.
+      expect(wumpusReplies.length).toBeGreaterThan(0)
+      for (const doc of wumpusReplies) expect(Object.keys(doc).sort()).toEqual(['_id', 'count'])
+
+      // Nothing left to correct: nothing written.
+      countWrites.length = 0
+      expect(await store.wumpuses.correctCounts?.()).toBe(0)
+      expect(countWrites).toEqual([])
+    } finally {
+      stop()
+      await client.close()
+      await store.close()
       await server.close()
     }
   })

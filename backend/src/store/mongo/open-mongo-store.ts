@@ -9,6 +9,7 @@ import type { RateCounter, Store } from '../port'
 import { renderedVersion, WUMPUS_FILE_ID_PATHS } from '../records'
 import { AUDIT_NEWEST_FIRST, MongoAudit } from './audit'
 import { AccountCaps } from './caps'
+import { correctCounts } from './counts'
 import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
@@ -190,35 +191,10 @@ const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
     await db.collection('sessions').updateMany({ lastUsedAt: { $exists: false } }, { $set: { lastUsedAt: new Date() } })
   },
   // 5: tag and emoji counts counted again from the animations: they were kept by writes apart from the
-  // animation's until those ran in one transaction, so a crash between them left them off for good.
+  // animation's until those ran in one transaction, so a crash between them left them off for good. (The
+  // same correction runs after every start and hourly: startOrphanSweeper, WumpusRepository.correctCounts.)
   async (db, client) => {
-    const wumpuses = db.collection<WumpusDocument>('wumpuses')
-    const tags = await wumpuses
-      .aggregate<{ _id: string; count: number }>([
-        { $match: ORIGINALS },
-        { $unwind: '$tags' },
-        { $group: { _id: '$tags', count: { $sum: 1 } } },
-      ])
-      .toArray()
-    const emoji = await wumpuses
-      .aggregate<{ _id: string; count: number }>([
-        { $match: ORIGINALS },
-        { $project: { chars: { $setUnion: [{ $ifNull: ['$emoji.char', []] }, []] } } },
-        { $unwind: '$chars' },
-        { $group: { _id: '$chars', count: { $sum: 1 } } },
-      ])
-      .toArray()
-    await client.withSession((session) =>
-      session.withTransaction(async () => {
-        for (const [name, counts] of [
-          ['tags', tags],
-          ['emoji', emoji],
-        ] as const) {
-          await db.collection(name).deleteMany({}, { session })
-          if (counts.length > 0) await db.collection<{ _id: string; count: number }>(name).insertMany(counts, { session })
-        }
-      }),
-    )
+    await correctCounts(client, db)
   },
 ]
 

@@ -37,6 +37,7 @@ import {
   wumpusFileIds,
   wumpusPatchFields,
 } from '../records'
+import { correctCounts, type CountDocument } from './counts'
 import { guard } from './errors'
 import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
@@ -78,12 +79,6 @@ export interface RenderState {
 
 /** Another Lottie is new render work: the failures of the previous one no longer count. */
 const NEW_RENDER_JOB = { 'render.failures': '', 'render.failedVersion': '', 'render.retryAt': '' } as const
-
-/** How many animations carry a tag or emoji, kept up to date with every write (the lists need no scan). */
-interface CountDocument {
-  _id: string
-  count: number
-}
 
 /** The documents in the remix indexes (a partial index takes `$exists: true`, not a missing field). */
 export const REMIXES_ONLY = { remixOwner: { $exists: true } }
@@ -131,7 +126,7 @@ export class MongoWumpuses implements WumpusRepository {
 
   constructor(
     private readonly client: MongoClient,
-    db: Db,
+    private readonly db: Db,
     private readonly packs: MongoPacks,
     private readonly favourites: MongoFavourites,
     options: { searchMaxAgeMs?: number } = {},
@@ -448,6 +443,11 @@ export class MongoWumpuses implements WumpusRepository {
 
   async listEmoji(): Promise<EmojiUse[]> {
     return (await listCounts(this.emojiCounts)).map((doc) => ({ char: doc._id, count: doc.count }))
+  }
+
+  /** Counts tags and emoji again in the database and corrects those that drifted (counts.ts). */
+  correctCounts(): Promise<number> {
+    return guard(() => correctCounts(this.client, this.db))
   }
 
   async findByFile(fileId: string): Promise<string | undefined> {
