@@ -1,24 +1,44 @@
+import type { Document } from 'mongodb'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { openTempStore, type TempStore } from '../test/support/temp-store'
+import { startMongoWireServer } from '../test/support/mongo-wire-server'
+import { openTempStore } from '../test/support/temp-store'
 import type { NewFile, Store } from './store/port'
+import { openMongoStore } from './store/mongo/open-mongo-store'
 import type { Logger } from './logger'
 import { startOrphanSweeper, sweepOrphanFiles } from './orphan-files'
 
-let temp: TempStore
+/** The commands the MongoDB stand-in received. */
+const commands: Document[] = []
+const stores: Record<Store['kind'], () => Promise<{ store: Store; close: () => Promise<void> }>> = {
+  sqlite: () => openTempStore('wumpus-orphans-'),
+  mongo: async () => {
+    const server = await startMongoWireServer({ onCommand: (command) => commands.push(command) })
+    const store = await openMongoStore({ uri: server.uri, dbName: 'orphans' })
+    return {
+      store,
+      close: async () => {
+        await store.close()
+        await server.close()
+      },
+    }
+  },
+}
+
 let store: Store
-beforeEach(async () => {
-  temp = await openTempStore('wumpus-orphans-')
-  store = temp.store
-})
+let close: () => Promise<void>
 afterEach(async () => {
-  await temp.close()
+  await close()
 })
 
 const put = (filename: string, purpose?: NewFile['purpose']) =>
   store.files.put({ bytes: new Uint8Array([1, 2, 3]), contentType: 'image/gif', filename, owner: 'a@example.com', purpose })
 const aDayLater = () => Date.now() + 25 * 60 * 60 * 1000
 
-describe('sweepOrphanFiles', () => {
+describe.each(['sqlite', 'mongo'] as const)('sweepOrphanFiles on %s', (kind) => {
+  beforeEach(async () => {
+    ;({ store, close } = await stores[kind]())
+  })
+
   it('removes day-old uploads nothing refers to, and keeps everything in use', async () => {
     const published = {
       gif: await put('p.gif', 'animation'),
@@ -77,7 +97,30 @@ describe('sweepOrphanFiles', () => {
   })
 })
 
+describe('sweepOrphanFiles on MongoDB', () => {
+  beforeEach(async () => {
+    ;({ store, close } = await stores.mongo())
+  })
+
+  it('checks each page of files against the animations in a few commands, not one per file', async () => {
+    const files = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
+    await store.wumpuses.insert({ name: 'Kept', description: 'Published', u_email: 'a@example.com', u_name: 'A', files })
+    for (let i = 0; i < 27; i++) await put(`abandoned-${i}.gif`, i % 3 ? 'animation' : 'derived')
+    commands.length = 0
+    expect(await sweepOrphanFiles(store, { now: aDayLater(), batch: 10 })).toBe(27)
+    for (const file of Object.values(files)) expect(await store.files.info(file.id)).toBeDefined()
+    const asked = commands.filter((command) => Object.values(command).includes('wumpuses'))
+    expect(asked.filter((command) => !('distinct' in command))).toEqual([])
+    // Three pages of ten and an empty one; a distinct per place an animation keeps file ids.
+    expect(asked.length).toBeLessThanOrEqual(3 * 4)
+  })
+})
+
 describe('startOrphanSweeper', () => {
+  beforeEach(async () => {
+    ;({ store, close } = await stores.sqlite())
+  })
+
   it('runs every job of a sweep when one fails, and logs which failed', async () => {
     const errors: Array<Record<string, unknown> | undefined> = []
     const logger: Logger = { error: (_message, fields) => errors.push(fields), info: () => undefined, debug: () => undefined }

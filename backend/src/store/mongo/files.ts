@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream'
 import { GridFSBucket, ObjectId, type Collection, type Db, type Filter } from 'mongodb'
 import { isId, newId } from '../ids'
 import type { FilePurpose, FileRepository, NewFile, StoredFile } from '../port'
-import { fileLabels, toStoredFile } from '../records'
+import { fileLabels, toStoredFile, WUMPUS_FILE_ID_PATHS } from '../records'
 import { guard } from './errors'
 
 interface GridFile {
@@ -37,9 +37,12 @@ export class MongoFiles implements FileRepository {
   private readonly files: Collection<GridFile>
   private readonly chunks: Collection<{ files_id: ObjectId }>
   private readonly bucket: GridFSBucket
+  /** Read by the orphan sweep only: which of a page of files some animation refers to. */
+  private readonly wumpuses: Collection<Record<string, unknown>>
 
   constructor(db: Db) {
     this.files = db.collection<GridFile>(`${BUCKET}.files`)
+    this.wumpuses = db.collection('wumpuses')
     this.chunks = db.collection<{ files_id: ObjectId }>(`${BUCKET}.chunks`)
     this.bucket = new GridFSBucket(db, { bucketName: BUCKET })
   }
@@ -104,18 +107,41 @@ export class MongoFiles implements FileRepository {
     const limit = Math.floor(options.limit)
     // The driver reads a limit of 0 as "no limit".
     if (!(limit >= 1)) return []
-    const { after } = options
-    const filter: Filter<GridFile> = after
-      ? {
-          uploadDate: { $lt: options.createdBefore },
-          $or: [
-            { uploadDate: { $gt: after.createdAt } },
-            { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } },
-          ],
-        }
-      : { uploadDate: { $lt: options.createdBefore } }
-    const docs = await guard(() => this.files.find(filter).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray())
+    const docs = await guard(() => this.files.find(oldestFilter(options)).sort(OLDEST_UPLOAD_FIRST).limit(limit).toArray())
     return docs.map(fromGridFile)
+  }
+
+  /**
+   * A page of files by age and, of them, those the sweep may remove: animation and derived files no
+   * animation refers to (one `distinct` per place an animation keeps file ids, over the page's ids only:
+   * a few commands a page, not one per file), and every profile image.
+   */
+  async listSweepCandidates(
+    options: Parameters<NonNullable<FileRepository['listSweepCandidates']>>[0],
+  ): ReturnType<NonNullable<FileRepository['listSweepCandidates']>> {
+    const limit = Math.floor(options.limit)
+    if (!(limit >= 1)) return { candidates: [] }
+    const docs = await guard(() =>
+      this.files
+        .find(oldestFilter(options), { projection: { _id: 1, uploadDate: 1, 'metadata.purpose': 1 } })
+        .sort(OLDEST_UPLOAD_FIRST)
+        .limit(limit)
+        .toArray(),
+    )
+    const last = docs.at(-1)
+    if (!last) return { candidates: [] }
+    const page = docs.map((doc) => ({ id: doc._id.toHexString(), purpose: fileLabels(doc.metadata ?? {}).purpose }))
+    const checked = page.filter((file) => file.purpose === 'animation' || file.purpose === 'derived').map((file) => file.id)
+    const used = new Set<unknown>()
+    if (checked.length > 0) {
+      for (const path of WUMPUS_FILE_ID_PATHS) {
+        for (const id of await guard(() => this.wumpuses.distinct(path, { [path]: { $in: checked } }))) used.add(id)
+      }
+    }
+    const candidates = page.flatMap(({ id, purpose }) =>
+      purpose === 'image' || ((purpose === 'animation' || purpose === 'derived') && !used.has(id)) ? [{ id, purpose }] : [],
+    )
+    return { last: { createdAt: last.uploadDate, id: last._id.toHexString() }, candidates }
   }
 
   async listByOwner(owner: string, purpose: FilePurpose): Promise<StoredFile[]> {
@@ -155,5 +181,14 @@ export class MongoFiles implements FileRepository {
       if (batch.length > 0) await sweep()
       return removed
     })
+  }
+}
+
+/** Files uploaded before `createdBefore`, after `after` in upload order. */
+function oldestFilter({ createdBefore, after }: { createdBefore: Date; after?: Pick<StoredFile, 'createdAt' | 'id'> }): Filter<GridFile> {
+  if (!after) return { uploadDate: { $lt: createdBefore } }
+  return {
+    uploadDate: { $lt: createdBefore },
+    $or: [{ uploadDate: { $gt: after.createdAt } }, { uploadDate: after.createdAt, _id: { $gt: ObjectId.createFromHexString(after.id) } }],
   }
 }
