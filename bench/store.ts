@@ -1050,7 +1050,7 @@ function printTable(kind: string, rows: string[][]) {
  * s a search at 5,000 animations, and each file the orphan sweep checks scans every animation.
  */
 const STAND_IN_COUNT = 4000
-/** Pages of 500 file records the orphan sweep is followed for (a query per file: the whole sweep is estimated). */
+/** Pages of 500 file records the orphan sweep is followed for (the whole sweep is estimated from them). */
 const MONGO_SWEEP_PAGES = 2
 /**
  * On the stand-in, the file records of the newest animations only: it checks each insert against every
@@ -1219,16 +1219,17 @@ async function mongoSweep(store: Store, relay: CountingRelay, totalFiles: number
   let pages = 0
   let listed = 0
   const files = Object.assign(Object.create(store.files) as Store['files'], {
-    list: async (options: Parameters<Store['files']['list']>[0]) => {
-      if (pages === MONGO_SWEEP_PAGES) return []
+    listSweepCandidates: async (options: Parameters<NonNullable<Store['files']['listSweepCandidates']>>[0]) => {
+      if (pages === MONGO_SWEEP_PAGES) return { candidates: [] }
       pages++
-      const page = await store.files.list(options)
-      listed += page.length
+      const page = await store.files.listSweepCandidates!(options)
+      // Full pages only are followed (the stand-in holds more file records than they list).
+      if (page.last) listed += options.limit
       return page
     },
   })
   const watched: Store = Object.assign(Object.create(store) as Store, { files })
-  const row = await onWire(relay, 1, () => sweepOrphanFiles(watched))
+  const row = await onWire(relay, 1, () => sweepOrphanFiles(watched, { batch: 500 }))
   const perPage = (value: number) => (value / Math.max(1, listed)) * 500
   const wholePages = totalFiles / 500
   return {
