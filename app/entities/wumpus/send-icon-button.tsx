@@ -7,8 +7,17 @@ import { canShareFiles } from '../../lib/share'
 import type { StickerSender } from './send-sticker'
 import { SEND_PATH } from './send-icon'
 
-/** Whether this device's share sheet takes a GIF (phones). */
-const canSendGifs = () => canShareFiles([new File([], 'sticker.gif', { type: 'image/gif' })])
+let known: { canShare: unknown; answer: boolean } | undefined
+/**
+ * Whether this device's share sheet takes a GIF (phones). Asked on every render of every card (React reads
+ * the snapshot again after rendering), so the answer is kept while the browser's `canShare` stays the same.
+ */
+function canSendGifs(): boolean {
+  const canShare = typeof navigator === 'undefined' ? undefined : navigator.canShare
+  if (!known || known.canShare !== canShare)
+    known = { canShare, answer: canShareFiles([new File([], 'sticker.gif', { type: 'image/gif' })]) }
+  return known.answer
+}
 const unchanging = () => () => {}
 
 /**
