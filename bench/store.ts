@@ -894,6 +894,10 @@ async function folderSizes(dir: string) {
   return { bytes: sizes, filesInFolder: (await readdir(path.join(dir, 'files'))).length }
 }
 
+function printLoadAtStart(loadavg: number[]): void {
+  console.log(`load average at start: ${loadavg.map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} cores)`)
+}
+
 async function run(dir: string, kinds: string[], heapMb: number | undefined, sweepBudgetMs: number) {
   const options = JSON.parse(await readFile(path.join(dir, 'bench.json'), 'utf8')) as DataInfo
   const flags = heapMb ? [`--max-old-space-size=${heapMb}`] : []
@@ -905,7 +909,7 @@ async function run(dir: string, kinds: string[], heapMb: number | undefined, swe
     flags: flags.join(' '),
   }
   const data = { dir, ...options, ...(await folderSizes(dir)) }
-  console.log(`load average at start: ${machine.loadavg.map((l) => l.toFixed(2)).join(' ')} (${machine.cpus} cores)`)
+  printLoadAtStart(machine.loadavg)
   console.log(`data: ${dir}: ${options.count} animations, ${options.updates} update lines, ${data.filesInFolder} files in files/`)
   for (const [name, bytes] of Object.entries(data.bytes)) console.log(`  ${name.padEnd(12)} ${(bytes / 1e6).toFixed(1).padStart(7)} MB`)
   const results: Record<string, unknown> = {}
@@ -1252,12 +1256,7 @@ async function runMongo(options: DataOptions) {
   const relay = await mongo.startCountingRelay(realUri ?? wire!.uri)
   mongoUnderBench = { uri: relay.uri, dbName: `wumpus_bench_store_${hex(seededRandom(Date.now() % 2 ** 31), 8)}` }
   const where = realUri ? `MongoDB at MONGODB_TEST_URI, database ${mongoUnderBench.dbName}` : 'the in-process wire stand-in'
-  console.log(
-    `load average at start: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} (${os.cpus().length} cores)`,
-  )
+  printLoadAtStart(os.loadavg())
   try {
     const [fillMs, { fileRecords, stored }] = await timed(() => fillMongo(options, realUri !== undefined, mongo))
     const storedFiles =

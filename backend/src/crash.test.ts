@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import net from 'node:net'
@@ -20,7 +19,6 @@ import { openSqliteStore } from './store/sqlite/open-sqlite-store'
  * and publishes, then started again on the same data: it must start, keep every write it
  * acknowledged, list nothing half-written, and sweep what the crash left behind.
  */
-const root = path.resolve(import.meta.dirname, '../..')
 const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-crash-'))
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }))
 
@@ -77,20 +75,9 @@ describe('crash: SIGKILL during an upload, profile writes and publishes', () => 
     await waitUntilReady(base, server)
 
     // A second server on the same folder refuses to start, naming it.
-    const second = spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        ...process.env,
-        NODE_ENV: 'test',
-        PORT: String(await freePortRun(1)),
-        DATA_DIR: dataDir,
-        STATIC_DIR: dataDir,
-        SEED_DEMO: 'false',
-      },
-    })
+    const second = spawnServer({ port: await freePortRun(1), dataDir, stderr: 'pipe' })
     let refusal = ''
-    second.stderr.on('data', (chunk: Buffer) => (refusal += chunk.toString()))
+    second.stderr!.on('data', (chunk: Buffer) => (refusal += chunk.toString()))
     expect(await new Promise((resolve) => second.once('exit', resolve))).toBe(1)
     expect(refusal.trim()).toBe(
       `The data folder ${dataDir} is in use by another Wumpus Gallery server. Stop that server first, or give this one its own DATA_DIR.`,

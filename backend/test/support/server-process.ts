@@ -4,11 +4,19 @@ import { expect, inject, vi } from 'vitest'
 
 const root = path.resolve(import.meta.dirname, '../../..')
 
-/** The real server process (backend/src/main.ts) on a data folder, without demo content; `env` adds to or replaces its settings. */
-export function spawnServer(options: { port: number; dataDir: string; env?: Record<string, string> }): ChildProcess {
+/**
+ * The real server process (backend/src/main.ts) on a data folder, without demo content; `env` adds to or
+ * replaces its settings. Its stderr is this process's unless `stderr: 'pipe'` (to read what it says).
+ */
+export function spawnServer(options: {
+  port: number
+  dataDir: string
+  env?: Record<string, string>
+  stderr?: 'inherit' | 'pipe'
+}): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'backend/src/main.ts'], {
     cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', options.stderr ?? 'inherit'],
     env: {
       ...process.env,
       NODE_ENV: 'test',

@@ -131,16 +131,12 @@ export class MongoFiles implements FileRepository {
     const last = docs.at(-1)
     if (!last) return { candidates: [] }
     const page = docs.map((doc) => ({ id: doc._id.toHexString(), purpose: fileLabels(doc.metadata ?? {}).purpose }))
-    const checked = page.filter((file) => file.purpose === 'animation' || file.purpose === 'derived').map((file) => file.id)
+    const checked = new Set(page.filter(({ purpose }) => purpose === 'animation' || purpose === 'derived').map(({ id }) => id))
     const used = new Set<unknown>()
-    if (checked.length > 0) {
-      for (const path of WUMPUS_FILE_ID_PATHS) {
-        for (const id of await guard(() => this.wumpuses.distinct(path, { [path]: { $in: checked } }))) used.add(id)
-      }
+    for (const path of checked.size > 0 ? WUMPUS_FILE_ID_PATHS : []) {
+      for (const id of await guard(() => this.wumpuses.distinct(path, { [path]: { $in: [...checked] } }))) used.add(id)
     }
-    const candidates = page.flatMap(({ id, purpose }) =>
-      purpose === 'image' || ((purpose === 'animation' || purpose === 'derived') && !used.has(id)) ? [{ id, purpose }] : [],
-    )
+    const candidates = page.filter(({ id, purpose }) => purpose === 'image' || (checked.has(id) && !used.has(id)))
     return { last: { createdAt: last.uploadDate, id: last._id.toHexString() }, candidates }
   }
 
