@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs'
 import { readFile, rm } from 'node:fs/promises'
 import path from 'node:path'
 import { koaBody } from 'koa-body'
@@ -19,7 +19,9 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
   return async (ctx, next) => {
     if (!ctx.is('multipart/form-data')) throw new HttpError('UNSUPPORTED_MEDIA_TYPE', 'Send the file as multipart/form-data')
     // Every temp file formidable starts, kept or refused, complete or cut short, is removed afterwards.
-    const temps: string[] = []
+    // We open the files ourselves so we can wait for each to close first: a refused upload's file may
+    // still be opening when the request ends, and removing it then would leave the file behind.
+    const temps: WriteStream[] = []
     const parse = koaBody({
       multipart: true,
       json: false,
@@ -33,7 +35,11 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
         maxFields: 20,
         maxFieldsSize: MAX_MULTIPART_FIELDS_BYTES,
         allowEmptyFiles: false,
-        onFileBegin: (_name, file) => void temps.push(file.filepath),
+        fileWriteStreamHandler: (file) => {
+          const stream = createWriteStream((file as unknown as { filepath: string }).filepath, { mode: 0o600 })
+          temps.push(stream)
+          return stream
+        },
       },
       onError: (error) => {
         const code = (error as { code?: number }).code
@@ -50,9 +56,18 @@ export function multipart(options: { maxFileBytes: number; maxFiles: number; con
     try {
       await parse(ctx, next)
     } finally {
-      await Promise.all(temps.map((file) => rm(file, { force: true })))
+      await Promise.all(temps.map(removeWhenClosed))
     }
   }
+}
+
+async function removeWhenClosed(stream: WriteStream): Promise<void> {
+  if (!stream.closed) {
+    const closed = new Promise<void>((resolve) => stream.once('close', () => resolve()))
+    stream.destroy()
+    await closed
+  }
+  await rm(stream.path, { force: true })
 }
 
 /** An uploaded file as formidable kept it: `size` is the bytes it received. */
