@@ -1,3 +1,4 @@
+import './lib/zod-jitless'
 import './mantine-styles.css'
 import '@mantine/notifications/styles.css'
 import './styles.css'

@@ -45,10 +45,18 @@ async function firstPack() {
 /** React text as the browser reads it (React puts `<!-- -->` between adjacent texts). */
 const textOf = (html: string) => html.replace(/<!-- -->/g, '')
 
-/** Opens a server-rendered page and waits until the app has hydrated it; answers the errors and API reads seen. */
+/**
+ * Opens a server-rendered page and waits until the app has hydrated it; answers the errors (a script the
+ * Content Security Policy refused among them, even one caught) and the API reads seen.
+ */
 async function hydrate(page: Page, path: string) {
   const problems: string[] = []
   const apiReads: string[] = []
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy refused ${event.violatedDirective} in ${event.sourceFile}`),
+    ),
+  )
   page.on('console', (message: ConsoleMessage) => message.type() === 'error' && problems.push(message.text()))
   page.on('pageerror', (error) => problems.push(error.message))
   page.on('request', (request) => {
