@@ -1,0 +1,170 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger, type Logger } from '../logger'
+import type { PackRecord, WumpusRecord } from '../store/port'
+import { openTempStore, type TempStore } from '../../test/support/temp-store'
+import { startBotApiStandIn, type BotApiStandIn } from '../../test/support/telegram-bot-api'
+import { addPublicPack, addTelegramSticker, addTelegramStickers } from '../../test/support/telegram-stickers'
+import { createBotApi } from './telegram-bot-api'
+import { createTelegramSetService, type TelegramSetService } from './telegram-sets'
+
+const OWNER = 424242
+let temp: TempStore
+let bot: BotApiStandIn
+const services: TelegramSetService[] = []
+const logged: string[] = []
+
+beforeAll(async () => {
+  temp = await openTempStore('wumpus-telegram-')
+})
+afterAll(() => temp.close())
+afterEach(async () => {
+  // The stand-in first: its held answers end, so a run waiting on one stops.
+  await bot?.close()
+  await Promise.all(services.splice(0).map((service) => service.close()))
+})
+
+/** A logger that keeps every line it is given, for the token check. */
+function keepingLogger(): Logger {
+  const base = createLogger('silent')
+  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+    logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`)
+  return { ...base, info: keep('info'), error: keep('error'), debug: keep('debug') }
+}
+
+async function standIn(options: Parameters<typeof startBotApiStandIn>[0] = {}): Promise<BotApiStandIn> {
+  bot = await startBotApiStandIn({ owners: [OWNER], ...options })
+  return bot
+}
+
+function service(options: { leaseMs?: number } = {}): TelegramSetService {
+  const made = createTelegramSetService({
+    store: temp.store,
+    logger: keepingLogger(),
+    bot: createBotApi({ token: bot.token, baseUrl: bot.url }),
+    ownerId: OWNER,
+    pollMs: 50,
+    retryMs: 50,
+    ...options,
+  })
+  services.push(made)
+  made.start()
+  return made
+}
+
+const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id))?.state
+const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
+/** The set's stickers as the keywords of the animations they were made of. */
+const keywordsInSet = (pack: PackRecord) => setOf(pack)?.stickers.map((s) => s.keywords[0])
+const wantedKeywords = (records: WumpusRecord[]) => records.map((r) => r.keywords[0])
+
+describe('Telegram sets', () => {
+  it('makes a 30-sticker pack’s set in the pack’s order, through 429s, and shows its address', async () => {
+    await standIn({ rateLimit: { every: 3, retryAfter: 1 } })
+    const records = await addTelegramStickers(temp.store, 30, 'Thirty')
+    const pack = await addPublicPack(temp.store, 'Thirty Wumpuses', records)
+    const telegram = service()
+
+    const asked = await telegram.request(pack.id)
+    expect(asked).toEqual({ state: 'making' })
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
+
+    const set = setOf(pack)!
+    expect(set.name).toMatch(new RegExp(`^Thirty_Wumpuses_${pack.id}_by_${bot.username}$`))
+    expect(set.title).toBe('Thirty Wumpuses')
+    expect(set.owner).toBe(OWNER)
+    expect(keywordsInSet(pack)).toEqual(wantedKeywords(records))
+    expect(await telegram.view(pack.id)).toEqual({ state: 'ready', url: `https://t.me/addstickers/${set.name}` })
+    expect(bot.calls.some((c) => c.error === 429)).toBe(true)
+    // One create (30 files in it), no sticker sent twice.
+    expect(bot.calls.filter((c) => c.method === 'createNewStickerSet' && c.error === undefined)).toHaveLength(1)
+    expect(bot.calls.filter((c) => c.error === undefined).reduce((n, c) => n + c.files, 0)).toBe(30)
+  })
+
+  it('waits out retry_after and keeps the set in step as the pack is edited, renamed and deleted', async () => {
+    await standIn({ rateLimit: { every: 10, retryAfter: 1 } })
+    const records = await addTelegramStickers(temp.store, 12, 'Edited')
+    const pack = await addPublicPack(temp.store, 'Edited Pack', records)
+    const telegram = service()
+    await telegram.request(pack.id)
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
+
+    // Five removed, the rest reversed, eight new ones among them, an emoji changed, the pack renamed.
+    const added = await addTelegramStickers(temp.store, 8, 'Added')
+    const kept = records.slice(5).reverse()
+    const wanted = [added[0]!, ...kept.slice(0, 3), ...added.slice(1), ...kept.slice(3)]
+    await temp.store.wumpuses.update(kept[0]!._id, { emoji: [{ char: '🎉', name: 'party popper' }] })
+    await temp.store.packs.update(pack.id, { wumpusIds: wanted.map((r) => r._id), name: 'Renamed Pack' })
+    telegram.packChanged(pack.id, 'edited')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.generation).toBe(2)
+    await expect.poll(() => stateOf(pack), { timeout: 30_000 }).toBe('ready')
+
+    expect(keywordsInSet(pack)).toEqual(wantedKeywords(wanted))
+    expect(setOf(pack)!.title).toBe('Renamed Pack')
+    expect(setOf(pack)!.stickers.find((s) => s.keywords[0] === kept[0]!.keywords[0])!.emoji_list).toEqual(['🎉'])
+    expect(bot.calls.some((c) => c.error === 429)).toBe(true)
+
+    await temp.store.packs.delete(pack.id)
+    telegram.packChanged(pack.id, 'deleted')
+    await expect.poll(() => temp.store.telegramSets.get(pack.id), { timeout: 20_000 }).toBeUndefined()
+    expect(setOf(pack)).toBeUndefined()
+  })
+
+  it('resumes a run left mid-call by a stopped instance without sending a sticker twice', async () => {
+    await standIn()
+    const records = await addTelegramStickers(temp.store, 60, 'Resumed')
+    const pack = await addPublicPack(temp.store, 'Resumed Pack', records)
+    // getMe, getStickerSet (none yet), createNewStickerSet (50), getStickerSet, two adds: the third add is done
+    // on Telegram's side but its answer never comes (the instance "stops" there).
+    bot.holdAfter = 5
+    const first = service({ leaseMs: 400 })
+    await first.request(pack.id)
+    await expect.poll(() => bot.calls.length, { timeout: 20_000 }).toBe(7)
+    expect(bot.calls.at(-1)).toMatchObject({ method: 'addStickerToSet', error: 0 })
+    expect(setOf(pack)!.stickers).toHaveLength(53)
+    bot.holdAfter = undefined
+
+    // Another instance (or this one restarted) takes the run over once the lease ends.
+    service({ leaseMs: 400 })
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
+    expect(keywordsInSet(pack)).toEqual(wantedKeywords(records))
+    expect(bot.calls.filter((c) => c.method === 'addStickerToSet')).toHaveLength(10)
+  })
+
+  it('fails with a reason a person can read, and logs no token', async () => {
+    await standIn({ owners: [] })
+    const pack = await addPublicPack(temp.store, 'Unowned Pack', [await addTelegramSticker(temp.store, 'Lonely')])
+    const telegram = service()
+    await telegram.request(pack.id)
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('failed')
+    expect(await telegram.view(pack.id)).toEqual({
+      state: 'failed',
+      reason: 'Telegram does not know the set’s owner: TELEGRAM_SET_OWNER_ID must be the id of a user who started the bot',
+    })
+    expect(logged.length).toBeGreaterThan(0)
+    expect(logged.join('\n')).not.toContain(bot.token.split(':')[1])
+  })
+
+  it('fails a pack none of whose stickers has a Telegram file, and refuses personal packs', async () => {
+    await standIn()
+    const record = await addTelegramSticker(temp.store, 'Fileless')
+    await temp.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+      ...record.derived!,
+      exports: [{ platform: 'telegram', notes: ['Longer than 3 s'] }],
+    })
+    const pack = await addPublicPack(temp.store, 'Fileless Pack', [record])
+    const telegram = service()
+    await telegram.request(pack.id)
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('failed')
+    expect((await telegram.view(pack.id))?.reason).toBe('None of this pack’s stickers has a Telegram file')
+
+    const personal = await temp.store.packs.insert({
+      name: 'Mine',
+      description: '',
+      wumpusIds: [record._id],
+      createdBy: 'someone@example.com',
+      visibility: 'link',
+    })
+    await expect(telegram.request(personal.id)).rejects.toMatchObject({ kind: 'conflict' })
+    await expect(telegram.request('0'.repeat(24))).rejects.toMatchObject({ kind: 'not-found' })
+  })
+})
