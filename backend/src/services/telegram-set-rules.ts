@@ -36,6 +36,8 @@ export function setName(pack: Pick<PackRecord, 'id' | 'name'>, botUsername: stri
   const suffix = `_${pack.id}_by_${botUsername}`
   const words = pack.name
     .normalize('NFKD')
+    // Accents come off their letters (é: e).
+    .replace(/\p{M}/gu, '')
     .replace(/[^A-Za-z0-9]+/g, ' ')
     .trim()
     .split(' ')

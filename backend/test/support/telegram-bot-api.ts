@@ -88,7 +88,7 @@ type Files = Map<string, Uint8Array>
 export async function startBotApiStandIn(
   options: { token?: string; username?: string; owners?: number[]; rateLimit?: { every: number; retryAfter: number } } = {},
 ): Promise<BotApiStandIn> {
-  const token = options.token ?? `123456:${randomBytes(12).toString('base64url')}`
+  const token = options.token ?? `123456:${randomBytes(26).toString('base64url')}`
   const botId = Number(token.split(':')[0])
   const username = options.username ?? 'WumpusGalleryBot'
   const sets = new Map<string, StandInSet>()
