@@ -326,12 +326,14 @@ export async function startBotApiStandIn(
     const files: Files = new Map()
     const type = req.headers['content-type'] ?? ''
     if (req.method !== 'POST' || type === '') return { params, files }
-    const request = new Request(url, {
+    // A streamed body needs `duplex` (Node's fetch); the DOM's RequestInit does not name it.
+    const init: RequestInit & { duplex: 'half' } = {
       method: 'POST',
       headers: { 'content-type': type },
       body: Readable.toWeb(req) as ReadableStream,
       duplex: 'half',
-    })
+    }
+    const request = new Request(url, init)
     if (type.startsWith('application/json')) {
       const body = (await request.json()) as Record<string, unknown>
       for (const [key, value] of Object.entries(body)) params.set(key, typeof value === 'string' ? value : JSON.stringify(value))
