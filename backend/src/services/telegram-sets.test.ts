@@ -1,63 +1,86 @@
+import { randomBytes } from 'node:crypto'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger, type Logger } from '../logger'
-import type { PackRecord, WumpusRecord } from '../store/port'
-import { openTempStore, type TempStore } from '../../test/support/temp-store'
+import { openMongoStore } from '../store/mongo/open-mongo-store'
+import type { PackRecord, Store, WumpusRecord } from '../store/port'
+import { startMongoWireServer } from '../../test/support/mongo-wire-server'
+import { openTempStore } from '../../test/support/temp-store'
 import { startBotApiStandIn, type BotApiStandIn } from '../../test/support/telegram-bot-api'
 import { addPublicPack, addTelegramSticker, addTelegramStickers } from '../../test/support/telegram-stickers'
 import { createBotApi } from './telegram-bot-api'
 import { createTelegramSetService, type TelegramSetService } from './telegram-sets'
 
 const OWNER = 424242
-let temp: TempStore
-let bot: BotApiStandIn
-const services: TelegramSetService[] = []
-const logged: string[] = []
 
-beforeAll(async () => {
-  temp = await openTempStore('wumpus-telegram-')
-})
-afterAll(() => temp.close())
-afterEach(async () => {
-  // The stand-in first: its held answers end, so a run waiting on one stops.
-  await bot?.close()
-  await Promise.all(services.splice(0).map((service) => service.close()))
-})
+/** The same runs on the embedded store and on MongoDB (the in-process wire stand-in). */
+const STORES: Array<[string, () => Promise<{ store: Store; close: () => Promise<void> }>]> = [
+  ['SQLite', () => openTempStore('wumpus-telegram-')],
+  [
+    'MongoDB',
+    async () => {
+      const wire = await startMongoWireServer()
+      const store = await openMongoStore({ uri: wire.uri, dbName: `wumpus_telegram_${randomBytes(4).toString('hex')}` })
+      return {
+        store,
+        close: async () => {
+          await store.close()
+          await wire.close()
+        },
+      }
+    },
+  ],
+]
 
-/** A logger that keeps every line it is given, for the token check. */
-function keepingLogger(): Logger {
-  const base = createLogger('silent')
-  const keep = (level: string) => (message: string, fields?: Record<string, unknown>) =>
-    logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`)
-  return { ...base, info: keep('info'), error: keep('error'), debug: keep('debug') }
-}
+describe.each(STORES)('Telegram sets on %s', (_, open) => {
+  let temp: { store: Store; close: () => Promise<void> }
+  let bot: BotApiStandIn
+  const services: TelegramSetService[] = []
+  const logged: string[] = []
 
-async function standIn(options: Parameters<typeof startBotApiStandIn>[0] = {}): Promise<BotApiStandIn> {
-  bot = await startBotApiStandIn({ owners: [OWNER], ...options })
-  return bot
-}
-
-function service(options: { leaseMs?: number } = {}): TelegramSetService {
-  const made = createTelegramSetService({
-    store: temp.store,
-    logger: keepingLogger(),
-    bot: createBotApi({ token: bot.token, baseUrl: bot.url }),
-    ownerId: OWNER,
-    pollMs: 50,
-    retryMs: 50,
-    ...options,
+  beforeAll(async () => {
+    temp = await open()
   })
-  services.push(made)
-  made.start()
-  return made
-}
+  afterAll(() => temp.close())
+  afterEach(async () => {
+    // The stand-in first: its held answers end, so a run waiting on one stops.
+    await bot?.close()
+    await Promise.all(services.splice(0).map((service) => service.close()))
+  })
 
-const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id))?.state
-const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
-/** The set's stickers as the keywords of the animations they were made of. */
-const keywordsInSet = (pack: PackRecord) => setOf(pack)?.stickers.map((s) => s.keywords[0])
-const wantedKeywords = (records: WumpusRecord[]) => records.map((r) => r.keywords[0])
+  /** A logger that keeps every line it is given, for the token check. */
+  function keepingLogger(): Logger {
+    const base = createLogger('silent')
+    const keep = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`)
+    return { ...base, info: keep('info'), error: keep('error'), debug: keep('debug') }
+  }
 
-describe('Telegram sets', () => {
+  async function standIn(options: Parameters<typeof startBotApiStandIn>[0] = {}): Promise<BotApiStandIn> {
+    bot = await startBotApiStandIn({ owners: [OWNER], ...options })
+    return bot
+  }
+
+  function service(options: { leaseMs?: number } = {}): TelegramSetService {
+    const made = createTelegramSetService({
+      store: temp.store,
+      logger: keepingLogger(),
+      bot: createBotApi({ token: bot.token, baseUrl: bot.url }),
+      ownerId: OWNER,
+      pollMs: 50,
+      retryMs: 50,
+      ...options,
+    })
+    services.push(made)
+    made.start()
+    return made
+  }
+
+  const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id))?.state
+  const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
+  /** The set's stickers as the keywords of the animations they were made of. */
+  const keywordsInSet = (pack: PackRecord) => setOf(pack)?.stickers.map((s) => s.keywords[0])
+  const wantedKeywords = (records: WumpusRecord[]) => records.map((r) => r.keywords[0])
+
   it('makes a 30-sticker pack’s set in the pack’s order, through 429s, and shows its address', async () => {
     await standIn({ rateLimit: { every: 3, retryAfter: 1 } })
     const records = await addTelegramStickers(temp.store, 30, 'Thirty')
