@@ -36,7 +36,7 @@ const detail = async (id: string) => {
 const setOf = (id: string) => [...bot.sets.values()].find((set) => set.name.includes(id))
 
 describe('Telegram sets through the API', () => {
-  it('makes a public pack’s set on an admin’s POST, shows its link, follows edits and goes with the pack', async () => {
+  it('makes a public pack’s set on an admin’s POST, shows its link, follows the pack’s and its animations’ edits and goes with the pack', async () => {
     const records = await addTelegramStickers(server.store, 30, 'Api')
     const created = await server.call('POST', '/api/packs', admin, { name: 'Api Pack', wumpusIds: records.map((r) => r._id) })
     expect(created.status).toBe(201)
@@ -58,6 +58,17 @@ describe('Telegram sets through the API', () => {
     await expect.poll(() => setOf(id)?.stickers.map((s) => s.keywords[0]), { timeout: 30_000 }).toEqual(kept.map((r) => r.keywords[0]))
     await expect.poll(async () => (await detail(id)).telegram?.state, { timeout: 30_000 }).toBe('ready')
     expect(setOf(id)!.title).toBe('Api Pack Renamed')
+
+    // An animation's emoji edited, another deleted from the gallery: the set follows both.
+    const [first, second] = kept
+    const emojiEdit = await server.call('PUT', `/api/wumpuses/${first!._id}`, admin, { emoji: ['🎉', '✨'] })
+    expect(emojiEdit.status).toBe(200)
+    expect((await server.call('DELETE', `/api/wumpus/${second!._id}`, admin)).status).toBe(200)
+    await expect
+      .poll(() => setOf(id)?.stickers.map((s) => s.keywords[0]), { timeout: 30_000 })
+      .toEqual(kept.filter((r) => r !== second).map((r) => r.keywords[0]))
+    await expect.poll(() => setOf(id)?.stickers[0]?.emoji_list, { timeout: 30_000 }).toEqual(['🎉', '✨'])
+    await expect.poll(async () => (await detail(id)).telegram?.state, { timeout: 30_000 }).toBe('ready')
 
     const deleted = await server.call('DELETE', `/api/packs/${id}`, admin)
     expect(deleted.status).toBe(200)

@@ -6,7 +6,7 @@ import type { PackRecord, Store, WumpusRecord } from '../store/port'
 import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { openTempStore } from '../../test/support/temp-store'
 import { startBotApiStandIn, type BotApiStandIn } from '../../test/support/telegram-bot-api'
-import { addPublicPack, addTelegramSticker, addTelegramStickers } from '../../test/support/telegram-stickers'
+import { addPublicPack, addTelegramSticker, addTelegramStickers, tgsSticker } from '../../test/support/telegram-stickers'
 import { createBotApi } from './telegram-bot-api'
 import { createTelegramSetService, type TelegramSetService } from './telegram-sets'
 
@@ -151,6 +151,43 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
     expect(keywordsInSet(pack)).toEqual(wantedKeywords(records))
     expect(bot.calls.filter((c) => c.method === 'addStickerToSet')).toHaveLength(10)
+  })
+
+  it('leaves a sticker be while its new Telegram file is made, then replaces it', async () => {
+    await standIn()
+    const records = await addTelegramStickers(temp.store, 3, 'Remade')
+    const pack = await addPublicPack(temp.store, 'Remade Pack', records)
+    const telegram = service()
+    await telegram.request(pack.id)
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
+    const before = setOf(pack)!.stickers.map((s) => s.file_unique_id)
+
+    // Its Lottie replaced: no media made from the new one yet.
+    const record = records[1]!
+    const lottie = await temp.store.files.put({ bytes: new Uint8Array([1]), contentType: 'application/json', filename: 'new.json' })
+    const edited = (await temp.store.wumpuses.update(record._id, {
+      files: { ...record.files, lottie: { id: lottie.id, filename: 'new.json' } },
+    }))!
+    telegram.animationChanged(record._id)
+    await expect
+      .poll(async () => (await temp.store.telegramSets.get(pack.id))?.reason)
+      .toBe('One sticker’s Telegram file is still being made')
+    expect(setOf(pack)!.stickers.map((s) => s.file_unique_id)).toEqual(before)
+
+    // Made: the old sticker is replaced by the new file, in its place.
+    const made = record.derived!.exports[0]!
+    const tgs = await temp.store.files.put({ bytes: tgsSticker(99), contentType: 'application/x-tgsticker', filename: 'new.telegram.tgs' })
+    await temp.store.wumpuses.setDerived(record._id, lottie.id, {
+      ...record.derived!,
+      source: lottie.id,
+      exports: [{ ...made, file: { ...made.file!, id: tgs.id, filename: tgs.filename } }],
+    })
+    await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
+    const after = setOf(pack)!.stickers.map((s) => s.file_unique_id)
+    expect(after).toHaveLength(3)
+    expect([after[0], after[2]]).toEqual([before[0], before[2]])
+    expect(after[1]).not.toBe(before[1])
+    expect(edited.files.lottie.id).toBe(lottie.id)
   })
 
   it('fails with a reason a person can read, and logs no token', async () => {

@@ -29,6 +29,8 @@ export interface TelegramSetService {
   view(packId: string): Promise<TelegramSetView | undefined>
   /** The pack was edited or deleted: a set made of it follows (nothing happens for packs without one). */
   packChanged(packId: string, change: 'edited' | 'deleted'): void
+  /** An animation was edited (emoji, keywords, files) or deleted: the sets holding its sticker follow. */
+  animationChanged(wumpusId: string): void
   /** Looks for runs left by others (an instance that stopped, a retry time that came); runs them one at a time. */
   start(): void
   /** Stops taking runs and waits for the one under way to stop at its next step. */
@@ -194,10 +196,12 @@ export function createTelegramSetService({
     }
 
     const { wanted, waiting } = await wantedStickers(pack)
-    if (wanted.length === 0) {
-      if (waiting > 0) return { retryAt: new Date(Date.now() + pollMs), reason: 'The stickers’ Telegram files are still being made' }
-      return { state: 'failed', reason: 'None of this pack’s stickers has a Telegram file' } as const
+    // Files still being made (a new animation, a Lottie just replaced): the set is left as it is until they are.
+    if (waiting > 0) {
+      const files = waiting === 1 ? 'One sticker’s Telegram file is' : `${waiting} stickers’ Telegram files are`
+      return { retryAt: new Date(Date.now() + pollMs), reason: `${files} still being made` }
     }
+    if (wanted.length === 0) return { state: 'failed', reason: 'None of this pack’s stickers has a Telegram file' } as const
     const title = setTitle(pack)
 
     await hold()
@@ -305,15 +309,19 @@ export function createTelegramSetService({
     return { state: 'ready' } as const
   }
 
-  /** The pack's stickers with a Telegram file, in order (at most a set's 120), and how many still wait for theirs. */
+  /**
+   * The pack's stickers with a Telegram file, in order (at most a set's 120), and how many have no media made
+   * from their current Lottie yet (those that were made without a Telegram file are left out, not waited for).
+   */
   async function wantedStickers(pack: PackRecord): Promise<{ wanted: Wanted[]; waiting: number }> {
     const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
     const wanted: Wanted[] = []
     let waiting = 0
     for (const record of records) {
       if (!record) continue
-      const made = currentDerived(record)?.exports.find((e) => e.platform === 'telegram')
-      if (!made) waiting++
+      const derived = currentDerived(record)
+      if (!derived) waiting++
+      const made = derived?.exports.find((e) => e.platform === 'telegram')
       if (!made?.file || wanted.some((w) => w.wumpusId === record._id)) continue
       wanted.push({ wumpusId: record._id, source: made.file.id, emoji: stickerEmoji(record), keywords: stickerKeywords(record) })
     }
@@ -358,6 +366,13 @@ export function createTelegramSetService({
       store.telegramSets.request(packId, { remove: change === 'deleted', now: new Date() }).then(
         (record) => record && kick(),
         (error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }),
+      )
+    },
+
+    animationChanged(wumpusId) {
+      store.telegramSets.requestHolding(wumpusId, new Date()).then(
+        (asked) => asked > 0 && kick(),
+        (error: unknown) => logger.error('telegram sets: an animation change was not recorded', { wumpus: wumpusId, error: String(error) }),
       )
     },
 

@@ -481,6 +481,8 @@ export interface TelegramSetRepository {
    * `name`; without `name` nothing is made for it (answers undefined). Answers the record.
    */
   request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined>
+  /** Asks again (as request does) for every set that holds a sticker of this animation, by its record; answers how many. */
+  requestHolding(wumpusId: string, now: Date): Promise<number>
   /** Claims a set that is 'making', whose lease is free or ended and whose retry time has come, at `now` (the least recently asked first). */
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined>
   /** Extends the lease to `until`; answers whether the owner still holds it. */

@@ -87,6 +87,19 @@ export function describeTelegramSetBehaviour(t: StoreInUse): void {
       expect(await claim('b', at(5000))).toBeDefined()
     })
 
+    it('asks again for the sets that hold a sticker of an animation', async () => {
+      const other = 'bbbbbbbbbbbbbbbbbbbbbbbb'
+      for (const id of [PACK, other]) await t.store.telegramSets.request(id, { name: `${id}_by_bot`, now: t0 })
+      const job = (await claim('a'))!
+      await t.store.telegramSets.save(job, progress)
+      await t.store.telegramSets.finish(job, { state: 'ready' })
+      expect(await t.store.telegramSets.requestHolding('cccccccccccccccccccccccc', at(1))).toBe(0)
+      expect(await t.store.telegramSets.requestHolding(UNKNOWN_ID, at(1))).toBe(1)
+      expect(await t.store.telegramSets.get(job.record.packId)).toMatchObject({ state: 'making', generation: 2, updatedAt: at(1) })
+      const untouched = job.record.packId === PACK ? other : PACK
+      expect(await t.store.telegramSets.get(untouched)).toMatchObject({ generation: 1 })
+    })
+
     it('removes the record when a removal run ends, unless asked again meanwhile', async () => {
       await t.store.telegramSets.request(PACK, { name: 'a_by_bot', remove: true, now: t0 })
       const job = (await claim('a'))!

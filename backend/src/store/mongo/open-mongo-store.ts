@@ -123,7 +123,7 @@ async function createIndexes(db: Db): Promise<void> {
   const sessions = db.collection('sessions')
   await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
-  await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }])
+  await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
     .collection(FAVOURITES_COLLECTION)

@@ -91,6 +91,16 @@ export class MongoTelegramSets implements TelegramSetRepository {
     return inserted ? fromDocument(fresh) : this.request(packId, { ...options, name: undefined })
   }
 
+  async requestHolding(wumpusId: string, now: Date): Promise<number> {
+    const { modifiedCount } = await guard(() =>
+      this.sets.updateMany(
+        { 'stickers.wumpusId': wumpusId },
+        { $set: { state: 'making', updatedAt: now }, $unset: { reason: '', retryAt: '' }, $inc: { generation: 1 } },
+      ),
+    )
+    return modifiedCount
+  }
+
   async claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined> {
     const skew = await this.clock.skew()
     const now = new Date(options.now.getTime() + skew)

@@ -55,6 +55,10 @@ export class SqliteTelegramSets implements TelegramSetRepository {
         `UPDATE telegram_sets SET state = 'making', reason = NULL, retry_at = NULL, generation = generation + 1,
          removing = MAX(removing, @removing), updated_at = @now WHERE pack_id = @pack_id RETURNING *`,
       ),
+      requestHolding: db.prepare<{ wumpus_id: string; now: number }>(
+        `UPDATE telegram_sets SET state = 'making', reason = NULL, retry_at = NULL, generation = generation + 1, updated_at = @now
+         WHERE EXISTS (SELECT 1 FROM json_each(telegram_sets.progress, '$.stickers') WHERE json_extract(value, '$.wumpusId') = @wumpus_id)`,
+      ),
       claim: db.prepare<{ owner: string; until: number; now: number }, TelegramSetRow>(
         `UPDATE telegram_sets SET lease_owner = @owner, lease_until = @until
          WHERE pack_id = (SELECT pack_id FROM telegram_sets WHERE state = 'making'
@@ -104,6 +108,10 @@ export class SqliteTelegramSets implements TelegramSetRepository {
       this.sql.insert.run({ pack_id: packId, name: options.name, removing, progress: progressJson(NO_PROGRESS), now })
       return fromRow(this.sql.get.get(packId)!)
     })
+  }
+
+  requestHolding(wumpusId: string, now: Date): Promise<number> {
+    return guarded(() => this.sql.requestHolding.run({ wumpus_id: wumpusId, now: now.getTime() }).changes)
   }
 
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined> {
