@@ -70,6 +70,11 @@ export function packPath(id: string): string {
   return `/api/packs/${encodeURIComponent(id)}`
 }
 
+/** POST: an admin's "make or update the pack's Telegram set now". */
+export function packTelegramPath(id: string): string {
+  return `${packPath(id)}/telegram`
+}
+
 /**
  * One platform's ZIP of a pack: `GET /api/packs/{id}/download/{platform}`; a pack the platform takes only
  * in parts has one ZIP per part, `?part=1` to `?part=N`; `key`: in the URLs shown to a personal pack's maker

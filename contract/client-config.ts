@@ -10,5 +10,7 @@ export const clientConfigSchema = z.object({
     /** Set when the server runs against the local Auth emulator. */
     authEmulatorUrl: z.string().optional(),
   }),
+  /** Whether the server makes Telegram sets of public packs (TELEGRAM_BOT_TOKEN set): the pack page's Telegram buttons. */
+  telegram: z.boolean().optional(),
 })
 export type ClientConfig = z.infer<typeof clientConfigSchema>

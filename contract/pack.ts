@@ -161,13 +161,31 @@ export const packDownloadSchema = z.object({
 export type PackDownload = z.infer<typeof packDownloadSchema>
 
 /**
+ * A public pack's Telegram sticker set made by the gallery's bot (README: Telegram sets): 'making' while it is
+ * made or brought in step with the pack (`reason`: why it waits, when it does), 'ready' once it matches, 'failed'
+ * with the `reason`. `url` (`https://t.me/addstickers/<name>`) opens it in Telegram once it exists. The answer to
+ * an admin's `POST /api/packs/{id}/telegram` (202), and `telegram` in GET /api/packs/{id}.
+ */
+export const packTelegramSchema = z.object({
+  state: z.enum(['making', 'ready', 'failed']),
+  url: z
+    .string()
+    .regex(/^https:\/\/t\.me\/addstickers\/[A-Za-z][A-Za-z0-9_]{0,63}$/)
+    .optional(),
+  reason: z.string().optional(),
+})
+export type PackTelegram = z.infer<typeof packTelegramSchema>
+
+/**
  * GET /api/packs/{id}: the pack, its stickers in order (for cards), one download per platform, and one per
- * community server's emoji import format (contract/pack-imports.ts; absent in answers kept from before them).
+ * community server's emoji import format (contract/pack-imports.ts; absent in answers kept from before them);
+ * `telegram` once a Telegram set of it was asked for (absent when the server has Telegram off).
  */
 export const packDetailSchema = packSchema.extend({
   items: z.array(wumpusSchema),
   downloads: z.array(packDownloadSchema),
   imports: z.array(packImportSchema).optional(),
+  telegram: packTelegramSchema.optional(),
 })
 export type PackDetail = z.infer<typeof packDetailSchema>
 

@@ -27,6 +27,8 @@ import { createStillPictureService } from './services/still-pictures'
 import { createRemixService } from './services/remixes'
 import { createSessionService } from './services/sessions'
 import { createWumpusService } from './services/wumpuses'
+import { createBotApi } from './services/telegram-bot-api'
+import { createTelegramSetService, type TelegramSetServiceDeps } from './services/telegram-sets'
 import type { Store } from './store/port'
 
 export interface AppDeps {
@@ -45,6 +47,8 @@ export interface AppDeps {
   now?: () => number
   /** Revokes a Firebase account's sign-ins (refresh tokens); by default through firebase-admin. */
   revokeSignIns?: (uid: string) => Promise<void>
+  /** The Telegram set runs' lease, look and retry times (tests shorten them); the sets are on with config.telegram only. */
+  telegramTimes?: Pick<TelegramSetServiceDeps, 'leaseMs' | 'pollMs' | 'retryMs'>
 }
 
 /** Every service and edge object of one app; the optional inputs replace the defaults (tests, benches). */
@@ -63,6 +67,7 @@ export function createRouteDeps({
   }),
   now,
   revokeSignIns = defaultSignInRevoker(config),
+  telegramTimes,
 }: AppDeps): RouteDeps {
   const sessions = createSessionService({
     store,
@@ -77,13 +82,31 @@ export function createRouteDeps({
   const colourSlots = createColourSlotService({ store, logger })
   const remixes = createRemixService({ store, config, logger, derivedMedia, colourSlots })
   const makers = createMakerService(store)
+  const telegram = config.telegram
+    ? createTelegramSetService({
+        store,
+        logger,
+        bot: createBotApi({ token: config.telegram.botToken, baseUrl: config.telegram.apiUrl }),
+        ownerId: config.telegram.setOwnerId,
+        ...telegramTimes,
+      })
+    : undefined
   return {
     config,
     logger,
     store,
     sessions,
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
-    wumpuses: createWumpusService({ store, config, logger, derivedMedia, colourSlots, audit, remixes }),
+    wumpuses: createWumpusService({
+      store,
+      config,
+      logger,
+      derivedMedia,
+      colourSlots,
+      audit,
+      remixes,
+      onChange: telegram?.animationChanged,
+    }),
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,
@@ -92,7 +115,8 @@ export function createRouteDeps({
     stills: createStillPictureService(store),
     profileImages: createProfileImageService(store),
     favourites: createFavouriteService(store),
-    packs: createPackService({ store, audit, logger }),
+    packs: createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged }),
+    telegram,
     makers,
     audit,
     downloads,

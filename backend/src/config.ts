@@ -56,6 +56,11 @@ export interface Config {
    * each request's own origin (behind a proxy, with TRUST_PROXY, the forwarded one).
    */
   publicUrl?: string
+  /**
+   * Telegram sticker sets of public packs made by the gallery's bot (services/telegram-sets.ts); absent (all
+   * off) without TELEGRAM_BOT_TOKEN. The token is a secret: never logged, never sent to the page.
+   */
+  telegram?: { botToken: string; setOwnerId: number; apiUrl: string }
   production: boolean
 }
 
@@ -184,6 +189,31 @@ const envSchema = z.object({
       .transform((value) => new URL(value).origin)
       .optional(),
   ),
+  TELEGRAM_BOT_TOKEN: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d+:[A-Za-z0-9_-]{20,}$/, 'must be the token BotFather gave (digits, a colon, then letters, digits, _ and -)')
+      .optional(),
+  ),
+  TELEGRAM_SET_OWNER_ID: optionalText.pipe(
+    z.coerce
+      .number<string | undefined>({ message: 'must be a Telegram user id (a whole number)' })
+      .int('must be a Telegram user id (a whole number)')
+      .positive('must be a Telegram user id (a whole number)')
+      .optional(),
+  ),
+  TELEGRAM_API_URL: z
+    .string()
+    .trim()
+    .default('https://api.telegram.org')
+    .refine((value) => {
+      try {
+        const url = new URL(value)
+        return (url.protocol === 'https:' || url.protocol === 'http:') && !url.search && !url.hash && !url.username
+      } catch {
+        return false
+      }
+    }, 'must be an http(s) URL like https://api.telegram.org'),
 })
 
 /** Builds the config from an environment, or throws ConfigError naming every bad variable. */
@@ -217,6 +247,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   if (e.BACKUP_DIR && e.MONGODB_URI) {
     problems.push('BACKUP_DIR: backs up the embedded store; with MONGODB_URI back MongoDB up with mongodump or your provider’s backups')
+  }
+  if (e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID === undefined) {
+    problems.push('TELEGRAM_SET_OWNER_ID: required with TELEGRAM_BOT_TOKEN (the Telegram user id who owns the sets)')
+  }
+  if (!e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID !== undefined) {
+    problems.push('TELEGRAM_BOT_TOKEN: required with TELEGRAM_SET_OWNER_ID (the bot that makes the sets)')
   }
   if (problems.length > 0) throw new ConfigError(problems)
 
@@ -252,6 +288,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyHops > 0,
     trustProxyHops,
     publicUrl: e.PUBLIC_URL,
+    ...(e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID !== undefined
+      ? {
+          telegram: { botToken: e.TELEGRAM_BOT_TOKEN, setOwnerId: e.TELEGRAM_SET_OWNER_ID, apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, '') },
+        }
+      : {}),
     production,
   }
 }

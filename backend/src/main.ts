@@ -51,7 +51,7 @@ async function main() {
 
   // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
   const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
-  const { downloads, derivedMedia, colourSlots, backups } = deps
+  const { downloads, derivedMedia, colourSlots, backups, telegram } = deps
   const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
@@ -71,6 +71,10 @@ async function main() {
     (error: unknown) => logger.error('reading colour slots failed', { error: String(error) }),
   )
 
+  // Telegram set runs left by a stopped instance, or waiting for a retry time (README: Telegram sets).
+  telegram?.start()
+  if (telegram) logger.info('telegram sets on', { api: config.telegram!.apiUrl })
+
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -82,7 +86,7 @@ async function main() {
     stopBackups()
     await stopBackupSocket()
     await downloads.close()
-    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool()])
+    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool(), telegram?.close()])
     await store.close()
     process.exit(0)
   }

@@ -1,6 +1,14 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { API_PATHS, myPackListPath, packListPath, packPath } from '../../../contract/api-paths'
-import type { CreatePack, CreatePersonalPack, Pack, PackDetail, UpdatePack } from '../../../contract/pack'
+import { API_PATHS, myPackListPath, packListPath, packPath, packTelegramPath } from '../../../contract/api-paths'
+import {
+  packTelegramSchema,
+  type CreatePack,
+  type CreatePersonalPack,
+  type Pack,
+  type PackDetail,
+  type UpdatePack,
+} from '../../../contract/pack'
+import { clientConfigSchema } from '../../../contract/client-config'
 import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
@@ -56,8 +64,29 @@ export const packQueryOptions = (id: string) =>
   queryOptions({
     queryKey: packKeys.detail(id),
     queryFn: async ({ signal }) => withPendingEdits(await apiRequest(packPath(id), trusted<PackDetail>(), { signal })),
-    refetchInterval: (query) => (query.state.data?.items.some((item) => !item.preview) ? PENDING_POLL_MS : false),
+    refetchInterval: (query) =>
+      query.state.data?.items.some((item) => !item.preview) || query.state.data?.telegram?.state === 'making' ? PENDING_POLL_MS : false,
   })
+
+/** Whether the server makes Telegram sets (GET /api/config's `telegram`), for the admins' "Make Telegram set". */
+export const telegramOnQueryOptions = () =>
+  queryOptions({
+    queryKey: ['config', 'telegram'] as const,
+    queryFn: async ({ signal }) => (await apiRequest(API_PATHS.config, clientConfigSchema, { signal })).telegram === true,
+    staleTime: Infinity,
+  })
+
+/** POST /api/packs/{id}/telegram: an admin's "make or update the Telegram set now"; the pack then shows its state. */
+export function useMakeTelegramSet(id: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => apiRequest(packTelegramPath(id), packTelegramSchema, { method: 'POST' }),
+    onSuccess: (telegram) => {
+      queryClient.setQueryData<PackDetail>(packKeys.detail(id), (pack) => pack && { ...pack, telegram })
+      return queryClient.invalidateQueries({ queryKey: packKeys.detail(id) })
+    },
+  })
+}
 
 /** After any pack write: the lists, the pack and the Activity page may show it. */
 function refreshPacks(queryClient: ReturnType<typeof useQueryClient>) {

@@ -6,6 +6,7 @@ import { buildGif } from '../../test/fixtures/gif'
 import { lottieBytes } from '../../test/fixtures/lottie'
 import { buildApng, stillPng } from '../../test/fixtures/png'
 import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
+import { startBotApiStandIn, type BotApiStandIn } from '../../test/support/telegram-bot-api'
 import { addPackWithSignalFile, addWumpus, addWumpusWithEmojiGif, startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
@@ -25,6 +26,7 @@ const CONTRIBUTOR = 'contributor@example.com'
 const QUIET = 'quiet@example.com'
 
 let server: TestServer
+let bot: BotApiStandIn
 const tokens: Partial<Record<Persona, string>> = {}
 
 interface Request {
@@ -294,6 +296,11 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     }),
     expected: adminOnly(201),
   },
+  // With Telegram on (a Bot API stand-in): an admin's "make the Telegram set now" (telegram-sets.test.ts).
+  'POST /api/packs/:id/telegram': {
+    request: async () => ({ method: 'POST', path: `/api/packs/${await aPack()}/telegram` }),
+    expected: adminOnly(202),
+  },
   'PUT /api/packs/:id': {
     request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }),
     expected: adminOnly(200),
@@ -478,7 +485,8 @@ function send(request: Request, persona: Persona): Promise<Response> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer()
+  bot = await startBotApiStandIn({ owners: [1] })
+  server = await startTestServer({ TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_SET_OWNER_ID: '1', TELEGRAM_API_URL: bot.url })
   await server.store.users.upsert(USER, { user_name: 'Owner' })
   await server.store.users.upsert(OTHER, { user_name: 'Other' })
   await server.store.users.upsert(ADMIN, { user_name: 'Admin', role: 'admin' })
@@ -488,7 +496,10 @@ beforeAll(async () => {
   await server.store.users.upsert(QUIET, { user_name: 'Quiet' })
   await signInPersonas()
 })
-afterAll(() => server.close())
+afterAll(async () => {
+  await server.close()
+  await bot.close()
+})
 
 describe('authorization matrix', () => {
   it('has a row for every endpoint of the app', () => {

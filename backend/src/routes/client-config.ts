@@ -13,6 +13,8 @@ export function clientConfigRoutes({ config }: RouteDeps): Router {
       ...(config.firebase.appId ? { appId: config.firebase.appId } : {}),
       ...(config.firebase.authEmulatorHost ? { authEmulatorUrl: `http://${config.firebase.authEmulatorHost}` } : {}),
     },
+    // Whether it is on, never the token.
+    telegram: config.telegram !== undefined,
   }
   router.get('/config', (ctx) => {
     ctx.set('Cache-Control', 'no-cache')

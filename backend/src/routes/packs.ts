@@ -33,7 +33,7 @@ interface JsonAnswer {
   body: unknown
 }
 
-type PackDeps = Pick<RouteDeps, 'packs' | 'fileKeys' | 'makers'>
+type PackDeps = Pick<RouteDeps, 'packs' | 'fileKeys' | 'makers' | 'telegram'>
 
 /** GET /api/packs: a page of the public packs. */
 async function packListAnswer({ packs, fileKeys }: PackDeps, query: z.infer<typeof packListQuerySchema>): Promise<JsonAnswer> {
@@ -48,11 +48,16 @@ async function packListAnswer({ packs, fileKeys }: PackDeps, query: z.infer<type
  * GET /api/packs/{id}: public packs are revalidated by any cache; personal ones (what a link opens, what an
  * owner sees) are stored by none.
  */
-async function packDetailAnswer({ packs, fileKeys, makers }: PackDeps, id: string, viewer: Viewer): Promise<JsonAnswer> {
+async function packDetailAnswer({ packs, fileKeys, makers, telegram }: PackDeps, id: string, viewer: Viewer): Promise<JsonAnswer> {
   const view = await packs.detail(id, viewer)
+  // Public packs only have Telegram sets.
+  const set = telegram && view.pack.visibility === 'public' ? await telegram.view(view.pack.id) : undefined
   return {
     headers: { 'Cache-Control': view.pack.visibility === 'public' ? 'no-cache' : 'private, no-store' },
-    body: toApiPackDetail(view, fileKeys, await makers.emailShown(viewer, [view.cover, ...view.items])),
+    body: {
+      ...toApiPackDetail(view, fileKeys, await makers.emailShown(viewer, [view.cover, ...view.items])),
+      ...(set ? { telegram: set } : {}),
+    },
   }
 }
 
@@ -188,6 +193,14 @@ export function packRoutes(deps: RouteDeps): Router {
     const body = createPackSchema.parse(ctx.request.body ?? {})
     ctx.status = 201
     ctx.body = toApiPack(await packs.create(sessionOf(ctx).email, body), fileKeys)
+  })
+
+  // An admin's "make or update the Telegram set now" (README: Telegram sets): 202, the work goes on in the background.
+  router.post('/packs/:id/telegram', session, requireAdmin(deps.accounts), deps.limits.guard('pack'), async (ctx) => {
+    if (!deps.telegram) throw new HttpError('NOT_FOUND', 'Telegram sets are off on this server: TELEGRAM_BOT_TOKEN is not set')
+    ctx.status = 202
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = await deps.telegram.request(ctx.params.id!)
   })
 
   router.put('/packs/:id', ...write, async (ctx) => {

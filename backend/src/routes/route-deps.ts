@@ -20,6 +20,7 @@ import type { ProfileImageService } from '../services/profile-images'
 import type { RemixService } from '../services/remixes'
 import type { StillPictureService } from '../services/still-pictures'
 import type { WumpusService } from '../services/wumpuses'
+import type { TelegramSetService } from '../services/telegram-sets'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
@@ -46,6 +47,8 @@ export interface RouteDeps {
   profileImages: ProfileImageService
   favourites: FavouriteService
   packs: PackService
+  /** Telegram sets of public packs; absent when TELEGRAM_BOT_TOKEN is not set. */
+  telegram?: TelegramSetService
   makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter

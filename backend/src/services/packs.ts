@@ -22,6 +22,8 @@ export interface PackServiceDeps {
   store: Store
   audit: AuditLog
   logger: Logger
+  /** Told of each edit and deletion of a public pack (its Telegram set follows: services/telegram-sets.ts). */
+  onPublicChange?: (packId: string, change: 'edited' | 'deleted') => void
 }
 
 type NewPackInput = Pick<NewPack, 'name' | 'description' | 'wumpusIds' | 'coverWumpusId'>
@@ -100,7 +102,7 @@ export interface PackService {
 
 const isOwner = (pack: PackRecord, viewer: Viewer) => pack.visibility !== 'public' && viewer?.email === pack.createdBy
 
-export function createPackService({ store, audit, logger }: PackServiceDeps): PackService {
+export function createPackService({ store, audit, logger, onPublicChange }: PackServiceDeps): PackService {
   /** The pack's animations in order; ids of animations deleted meanwhile are skipped. */
   async function itemsOf(pack: Pick<PackRecord, 'wumpusIds'>): Promise<WumpusRecord[]> {
     const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
@@ -240,6 +242,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       const updated = await store.packs.update(id, patch, { editedAt })
       if (!updated) throw notFound(NO_SUCH_PACK)
       const items = [...(await itemsOf(before)), ...newItems]
+      if (before.visibility === 'public') onPublicChange?.(id, 'edited')
       const changes = packChanges(before, updated.pack, items)
       if (audited && changes.length > 0)
         await audit.record({ actor: actor.email, action: 'pack.edit', target: { type: 'pack', id, name: updated.pack.name }, changes })
@@ -251,6 +254,7 @@ export function createPackService({ store, audit, logger }: PackServiceDeps): Pa
       if (!pack) return 0
       const { audited } = mayChange(pack, actor)
       const deleted = await store.packs.delete(pack.id)
+      if (deleted > 0 && pack.visibility === 'public') onPublicChange?.(pack.id, 'deleted')
       if (audited && deleted > 0) {
         await audit.record({
           actor: actor.email,

@@ -23,6 +23,8 @@ export interface WumpusesDeps extends AnimationFilesDeps {
   colourSlots: Pick<ColourSlotService, 'refresh'>
   /** A remix opened after its original's Lottie changed is made again; an original's remixes go with it. */
   remixes: Pick<RemixService, 'remakeIfStale' | 'deleteAllOf'>
+  /** Told of each edit and deletion of an animation (the Telegram sets holding it follow: services/telegram-sets.ts). */
+  onChange?: (wumpusId: string) => void
 }
 
 export interface WumpusService {
@@ -247,6 +249,7 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
   // Its remixes are made again when next opened (RemixService.remakeIfStale), not all at once here.
   await deps.derivedMedia.filesChanged(before, updated)
   if (before.files.lottie.id !== updated.files.lottie.id) void deps.colourSlots.refresh(updated)
+  deps.onChange?.(updated._id)
   return updated
 }
 
@@ -255,7 +258,7 @@ async function edited(deps: WumpusesDeps, editor: string, before: WumpusRecord, 
  * how many were deleted (0 or 1).
  */
 async function deleteWumpus(
-  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia' | 'remixes'>,
+  deps: Pick<WumpusesDeps, 'store' | 'audit' | 'derivedMedia' | 'remixes' | 'onChange'>,
   actor: string,
   id: string | undefined,
 ): Promise<number> {
@@ -274,6 +277,7 @@ async function deleteWumpus(
     await Promise.all(MEDIA_FORMATS.map((format) => store.files.delete(record.files[format].id)))
     await deps.derivedMedia.removed(record)
     if (!record.remix) await deps.remixes.deleteAllOf(record._id)
+    deps.onChange?.(record._id)
   }
   return deletedCount
 }

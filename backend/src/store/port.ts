@@ -417,6 +417,87 @@ export interface RenderJobRepository {
   release(job: RenderJob, failure?: { retryAt: Date }): Promise<boolean>
 }
 
+/** One sticker of a pack's Telegram set as the gallery last knew it. */
+export interface TelegramSetSticker {
+  wumpusId: string
+  /** The stored file it was made from (the animation's Telegram export): another one is a sticker to replace. */
+  source: string
+  /** Telegram's ids; absent while sent but not yet read back from the set. */
+  fileId?: string
+  fileUniqueId?: string
+  emoji: string[]
+  keywords: string[]
+}
+
+export type TelegramSetState = 'making' | 'ready' | 'failed'
+
+/** A public pack's Telegram sticker set (services/telegram-sets.ts): what was asked, and what is known to be there. */
+export interface TelegramSetRecord {
+  packId: string
+  /** The set's name (`…_by_<bot>`), fixed when first asked. */
+  name: string
+  /** 'making' while a run is due or under way; 'ready' once the set matches the pack; 'failed' with a reason. */
+  state: TelegramSetState
+  /** Why it failed, or (while making) why it waits. */
+  reason?: string
+  /** The set is to be removed (its pack was deleted or is no longer public): the record goes with it. */
+  removing: boolean
+  /** Moves with every request: a run ends its record as ready or failed only while no newer request came. */
+  generation: number
+  /** Whether createNewStickerSet was answered (the set exists on Telegram). */
+  created: boolean
+  /** The title the set was last given. */
+  title?: string
+  /** The set's stickers in its order. */
+  stickers: TelegramSetSticker[]
+  /** Stickers sent in a call whose answer was never recorded (a crash mid-call): looked for in the set by the next run. */
+  pending: TelegramSetSticker[]
+  updatedAt: Date
+}
+
+/** A run of a Telegram set, held by one server instance until its lease ends. */
+export interface TelegramSetJob {
+  record: TelegramSetRecord
+  owner: string
+  leaseUntil: Date
+}
+
+/** What a run found out, saved as it goes while the owner holds the job. */
+export type TelegramSetProgress = Pick<TelegramSetRecord, 'created' | 'title' | 'stickers' | 'pending'>
+
+/** How a run ended: the set as asked (ready), or not (failed), or gone (removed), or to be tried again at `retryAt`. */
+export type TelegramSetOutcome =
+  { state: 'ready' } | { state: 'failed'; reason: string } | { removed: true } | { retryAt: Date; reason: string }
+
+/**
+ * Telegram sets, one per pack: claimed atomically with a lease like render jobs, so that one instance works a set
+ * at a time and another takes it over once a holder's lease ends; not due again before a retry time.
+ */
+export interface TelegramSetRepository {
+  get(packId: string): Promise<TelegramSetRecord | undefined>
+  /**
+   * Asks for a run: the set made or brought in step with its pack, or with `remove` removed. Moves the
+   * generation, sets state 'making' (reason and retry time cleared). A pack without a record gets one named
+   * `name`; without `name` nothing is made for it (answers undefined). Answers the record.
+   */
+  request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined>
+  /** Asks again (as request does) for every set that holds a sticker of this animation, by its record; answers how many. */
+  requestHolding(wumpusId: string, now: Date): Promise<number>
+  /** Claims a set that is 'making', whose lease is free or ended and whose retry time has come, at `now` (the least recently asked first). */
+  claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined>
+  /** Extends the lease to `until`; answers whether the owner still holds it. */
+  renew(job: TelegramSetJob, until: Date): Promise<boolean>
+  /** Saves progress while the owner holds the job; answers whether it did. */
+  save(job: TelegramSetJob, progress: TelegramSetProgress): Promise<boolean>
+  /**
+   * Ends the lease, when the owner still holds it (answers whether it did). Ready, failed and removed apply only
+   * while the generation is the job's: after a newer request the set stays 'making', due at once.
+   */
+  finish(job: TelegramSetJob, outcome: TelegramSetOutcome): Promise<boolean>
+  /** The earliest retry time of a set that waits for one, for the worker's timer. */
+  nextRetry(): Promise<Date | undefined>
+}
+
 /** Sticker packs. */
 export interface PackRepository {
   /**
@@ -565,6 +646,7 @@ export interface Store {
   readonly audit: AuditRepository
   readonly files: FileRepository
   readonly renderJobs: RenderJobRepository
+  readonly telegramSets: TelegramSetRepository
   /**
    * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
    * database, so that every instance on one MongoDB counts together.

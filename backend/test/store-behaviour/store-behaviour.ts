@@ -17,6 +17,7 @@ import { describeRateCounterBehaviour } from './rate-counters'
 import { describeFileBehaviour } from './files'
 import { describeDerivedMediaBehaviour } from './derived-media'
 import { describeRenderJobBehaviour } from './render-jobs'
+import { describeTelegramSetBehaviour } from './telegram-sets'
 import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import {
@@ -76,6 +77,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeFileBehaviour(storeInUse)
     describeDerivedMediaBehaviour(storeInUse)
     describeRenderJobBehaviour(storeInUse)
+    describeTelegramSetBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 

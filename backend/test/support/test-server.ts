@@ -9,7 +9,7 @@ import type { Platform } from '../../../contract/stickers'
 import { sessionKey, signSessionToken } from '../../src/auth/session-token'
 import { hardenServer } from '../../src/http/node-server'
 import { createApp } from '../../src/app'
-import { createRouteDeps } from '../../src/composition'
+import { createRouteDeps, type AppDeps } from '../../src/composition'
 import { loadConfig, type Config } from '../../src/config'
 import { createLogger, type Logger } from '../../src/logger'
 import type { ColourSlotService } from '../../src/services/colour-slots'
@@ -52,6 +52,8 @@ export interface TestServerOptions {
   logger?: Logger
   /** Revokes a Firebase account's sign-ins (tests where Firebase fails); default: firebase-admin on the emulator. */
   revokeSignIns?: (uid: string) => Promise<void>
+  /** Telegram set runs' lease, look and retry times (with TELEGRAM_* settings). */
+  telegramTimes?: AppDeps['telegramTimes']
 }
 
 /**
@@ -74,7 +76,16 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const store = await openSqliteStore({ dataDir })
   const logger = options.logger ?? createLogger(config.logLevel)
   const derivedMedia = createDerivedMediaService({ store, logger, enabled: options.deriveMedia ?? false })
-  const deps = createRouteDeps({ config, store, logger, derivedMedia, now: options.now, revokeSignIns: options.revokeSignIns })
+  const deps = createRouteDeps({
+    config,
+    store,
+    logger,
+    derivedMedia,
+    now: options.now,
+    revokeSignIns: options.revokeSignIns,
+    telegramTimes: options.telegramTimes,
+  })
+  deps.telegram?.start()
   const { downloads, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
@@ -113,6 +124,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await downloads.close()
       await derivedMedia.close()
       await colourSlots.close()
+      await deps.telegram?.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

@@ -10,6 +10,7 @@ import { packQueryOptions } from '../api'
 import { stickerCount } from '../pack-text'
 import { PackDownloads } from './pack-downloads'
 import { PackImports } from './pack-imports'
+import { PackTelegram } from './pack-telegram'
 import { VisibilityBadge } from './visibility-badge'
 
 /** /packs/{id}: the pack's stickers in order, and one download per chat app. */
@@ -56,6 +57,7 @@ export function PackPage({ id }: { id: string }) {
           <SavePackOfflineButton pack={pack} />
         </Group>
       </Group>
+      {!personal && <PackTelegram packId={pack.id} telegram={pack.telegram} />}
       <PackDownloads packName={pack.name} downloads={pack.downloads} />
       <PackImports packName={pack.name} imports={pack.imports ?? []} />
       <section aria-labelledby="pack-stickers-heading">

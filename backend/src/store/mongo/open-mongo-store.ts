@@ -14,6 +14,7 @@ import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
+import { MongoTelegramSets, TELEGRAM_SETS_COLLECTION } from './telegram-sets'
 import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
 import { MongoSessions } from './sessions'
@@ -122,6 +123,7 @@ async function createIndexes(db: Db): Promise<void> {
   const sessions = db.collection('sessions')
   await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
+  await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
     .collection(FAVOURITES_COLLECTION)
@@ -249,6 +251,7 @@ export class MongoStore implements Store {
   readonly audit: MongoAudit
   readonly files: MongoFiles
   readonly renderJobs: MongoRenderJobs
+  readonly telegramSets: MongoTelegramSets
 
   constructor(
     private readonly client: MongoClient,
@@ -264,6 +267,7 @@ export class MongoStore implements Store {
     this.audit = new MongoAudit(db)
     this.files = new MongoFiles(db)
     this.renderJobs = new MongoRenderJobs(db)
+    this.telegramSets = new MongoTelegramSets(db)
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {

@@ -258,6 +258,25 @@ const MIGRATIONS: readonly string[] = [
     DELETE FROM facet_counts WHERE facet = old.facet AND count = 0;
   END;
   `,
+  // Telegram sticker sets, one per pack (port TelegramSetRecord; IF NOT EXISTS: upgrade tests roll a new
+  // database's version back over it): what a run knows of the set is JSON in
+  // `progress`; due runs are found by state and retry time.
+  `
+  CREATE TABLE IF NOT EXISTS telegram_sets (
+    pack_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT,
+    removing INTEGER NOT NULL DEFAULT 0,
+    generation INTEGER NOT NULL,
+    progress TEXT NOT NULL,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    retry_at INTEGER,
+    updated_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS telegram_sets_due ON telegram_sets (state, retry_at);
+  `,
 ]
 
 /** The newest schema this code knows. */

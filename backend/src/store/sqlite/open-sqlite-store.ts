@@ -15,6 +15,7 @@ import { importLegacyStore, type ImportReport } from './legacy-import'
 import { SqliteFavourites } from './favourites'
 import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
+import { SqliteTelegramSets } from './telegram-sets'
 import { SqliteRenderJobs } from './render-jobs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
@@ -90,6 +91,7 @@ class SqliteStore implements Store {
   readonly sessions: SqliteSessions
   readonly audit: SqliteAudit
   readonly renderJobs: SqliteRenderJobs
+  readonly telegramSets: SqliteTelegramSets
   readonly files: SqliteFiles
   private readonly counters: SqliteRateCounters
   /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
@@ -116,6 +118,7 @@ class SqliteStore implements Store {
     this.sessions = watch(new SqliteSessions(db))
     this.audit = watch(new SqliteAudit(db))
     this.renderJobs = watch(new SqliteRenderJobs(db))
+    this.telegramSets = watch(new SqliteTelegramSets(db))
     this.files = watch(files)
     this.counters = new SqliteRateCounters(db)
   }

@@ -1,0 +1,152 @@
+/**
+ * Telegram sets in SQLite (the telegram_sets table), claimed with one UPDATE whose WHERE picks a due row,
+ * so two claimants never get the same one.
+ */
+import type { TelegramSetJob, TelegramSetOutcome, TelegramSetProgress, TelegramSetRecord, TelegramSetRepository } from '../port'
+import { guarded, type Db } from './database'
+
+interface TelegramSetRow {
+  pack_id: string
+  name: string
+  state: TelegramSetRecord['state']
+  reason: string | null
+  removing: number
+  generation: number
+  progress: string
+  lease_owner: string | null
+  lease_until: number | null
+  retry_at: number | null
+  updated_at: number
+}
+
+const NO_PROGRESS: TelegramSetProgress = { created: false, stickers: [], pending: [] }
+
+function fromRow(row: TelegramSetRow): TelegramSetRecord {
+  const progress = JSON.parse(row.progress) as TelegramSetProgress
+  return {
+    packId: row.pack_id,
+    name: row.name,
+    state: row.state,
+    ...(row.reason !== null ? { reason: row.reason } : {}),
+    removing: row.removing === 1,
+    generation: row.generation,
+    created: progress.created,
+    ...(progress.title !== undefined ? { title: progress.title } : {}),
+    stickers: progress.stickers,
+    pending: progress.pending,
+    updatedAt: new Date(row.updated_at),
+  }
+}
+
+const progressJson = ({ created, title, stickers, pending }: TelegramSetProgress) => JSON.stringify({ created, title, stickers, pending })
+
+export class SqliteTelegramSets implements TelegramSetRepository {
+  private readonly sql
+
+  constructor(db: Db) {
+    this.sql = {
+      get: db.prepare<[string], TelegramSetRow>('SELECT * FROM telegram_sets WHERE pack_id = ?'),
+      insert: db.prepare<{ pack_id: string; name: string; removing: number; progress: string; now: number }>(
+        `INSERT INTO telegram_sets (pack_id, name, state, removing, generation, progress, updated_at)
+         VALUES (@pack_id, @name, 'making', @removing, 1, @progress, @now)
+         ON CONFLICT (pack_id) DO NOTHING`,
+      ),
+      request: db.prepare<{ pack_id: string; removing: number; now: number }, TelegramSetRow>(
+        `UPDATE telegram_sets SET state = 'making', reason = NULL, retry_at = NULL, generation = generation + 1,
+         removing = MAX(removing, @removing), updated_at = @now WHERE pack_id = @pack_id RETURNING *`,
+      ),
+      requestHolding: db.prepare<{ wumpus_id: string; now: number }>(
+        `UPDATE telegram_sets SET state = 'making', reason = NULL, retry_at = NULL, generation = generation + 1, updated_at = @now
+         WHERE EXISTS (SELECT 1 FROM json_each(telegram_sets.progress, '$.stickers') WHERE json_extract(value, '$.wumpusId') = @wumpus_id)`,
+      ),
+      claim: db.prepare<{ owner: string; until: number; now: number }, TelegramSetRow>(
+        `UPDATE telegram_sets SET lease_owner = @owner, lease_until = @until
+         WHERE pack_id = (SELECT pack_id FROM telegram_sets WHERE state = 'making'
+           AND (lease_until IS NULL OR lease_until <= @now) AND (retry_at IS NULL OR retry_at <= @now)
+           ORDER BY updated_at LIMIT 1)
+         RETURNING *`,
+      ),
+      renew: db.prepare<{ pack_id: string; owner: string; until: number }>(
+        'UPDATE telegram_sets SET lease_until = @until WHERE pack_id = @pack_id AND lease_owner = @owner',
+      ),
+      save: db.prepare<{ pack_id: string; owner: string; progress: string }>(
+        'UPDATE telegram_sets SET progress = @progress WHERE pack_id = @pack_id AND lease_owner = @owner',
+      ),
+      end: db.prepare<{ pack_id: string; owner: string; generation: number; state: string | null; reason: string | null }>(
+        `UPDATE telegram_sets SET lease_owner = NULL, lease_until = NULL,
+         state = CASE WHEN generation = @generation AND @state IS NOT NULL THEN @state ELSE state END,
+         reason = CASE WHEN generation = @generation AND @state IS NOT NULL THEN @reason ELSE reason END
+         WHERE pack_id = @pack_id AND lease_owner = @owner`,
+      ),
+      retry: db.prepare<{ pack_id: string; owner: string; retry_at: number; reason: string }>(
+        `UPDATE telegram_sets SET lease_owner = NULL, lease_until = NULL, retry_at = @retry_at, reason = @reason
+         WHERE pack_id = @pack_id AND lease_owner = @owner`,
+      ),
+      remove: db.prepare<{ pack_id: string; owner: string; generation: number }>(
+        'DELETE FROM telegram_sets WHERE pack_id = @pack_id AND lease_owner = @owner AND generation = @generation',
+      ),
+      nextRetry: db.prepare<[], { at: number | null }>(
+        "SELECT MIN(retry_at) AS at FROM telegram_sets WHERE state = 'making' AND retry_at IS NOT NULL",
+      ),
+    }
+  }
+
+  get(packId: string): Promise<TelegramSetRecord | undefined> {
+    return guarded(() => {
+      const row = this.sql.get.get(packId)
+      return row && fromRow(row)
+    })
+  }
+
+  request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined> {
+    return guarded(() => {
+      const removing = options.remove ? 1 : 0
+      const now = options.now.getTime()
+      const row = this.sql.request.get({ pack_id: packId, removing, now })
+      if (row) return fromRow(row)
+      if (options.name === undefined) return undefined
+      this.sql.insert.run({ pack_id: packId, name: options.name, removing, progress: progressJson(NO_PROGRESS), now })
+      return fromRow(this.sql.get.get(packId)!)
+    })
+  }
+
+  requestHolding(wumpusId: string, now: Date): Promise<number> {
+    return guarded(() => this.sql.requestHolding.run({ wumpus_id: wumpusId, now: now.getTime() }).changes)
+  }
+
+  claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined> {
+    return guarded(() => {
+      const until = options.now.getTime() + options.leaseMs
+      const row = this.sql.claim.get({ owner: options.owner, until, now: options.now.getTime() })
+      return row && { record: fromRow(row), owner: options.owner, leaseUntil: new Date(until) }
+    })
+  }
+
+  renew(job: TelegramSetJob, until: Date): Promise<boolean> {
+    return guarded(() => this.sql.renew.run({ pack_id: job.record.packId, owner: job.owner, until: until.getTime() }).changes > 0)
+  }
+
+  save(job: TelegramSetJob, progress: TelegramSetProgress): Promise<boolean> {
+    return guarded(() => this.sql.save.run({ pack_id: job.record.packId, owner: job.owner, progress: progressJson(progress) }).changes > 0)
+  }
+
+  finish(job: TelegramSetJob, outcome: TelegramSetOutcome): Promise<boolean> {
+    return guarded(() => {
+      const held = { pack_id: job.record.packId, owner: job.owner }
+      if ('retryAt' in outcome) {
+        return this.sql.retry.run({ ...held, retry_at: outcome.retryAt.getTime(), reason: outcome.reason }).changes > 0
+      }
+      if ('removed' in outcome && this.sql.remove.run({ ...held, generation: job.record.generation }).changes > 0) return true
+      const state = 'state' in outcome ? outcome.state : null
+      const reason = 'reason' in outcome ? outcome.reason : null
+      return this.sql.end.run({ ...held, generation: job.record.generation, state, reason }).changes > 0
+    })
+  }
+
+  nextRetry(): Promise<Date | undefined> {
+    return guarded(() => {
+      const at = this.sql.nextRetry.get()?.at
+      return at === null || at === undefined ? undefined : new Date(at)
+    })
+  }
+}

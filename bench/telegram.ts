@@ -1,0 +1,130 @@
+// npm run bench:telegram — an admin's "Make Telegram set" on a public pack, through the real server against the
+// Bot API stand-in (backend/test/support/telegram-bot-api.ts) answering 429 (retry_after 1 s) to every tenth
+// call: the time from POST /api/packs/{id}/telegram to GET /api/packs/{id} saying ready, the Bot API calls
+// (and 429s) it took, and the bytes of sticker files uploaded per sticker, for a 30-sticker pack and a
+// 120-sticker one (50 with the create, 70 adds). The stickers' files are the demo mascots' real Telegram
+// files (rendered first, about a minute), each pack's stickers copies of them.
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { packPath, packTelegramPath } from '../contract/api-paths'
+import { packDetailSchema } from '../contract/pack'
+import { createApp } from '../backend/src/app'
+import { sessionKey, signSessionToken } from '../backend/src/auth/session-token'
+import { createRouteDeps } from '../backend/src/composition'
+import { loadConfig } from '../backend/src/config'
+import { createLogger } from '../backend/src/logger'
+import { seedDemoGallery } from '../backend/src/seed'
+import { currentDerived } from '../backend/src/store/records'
+import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
+import { startBotApiStandIn } from '../backend/test/support/telegram-bot-api'
+
+const ADMIN = 'bench-admin@example.com'
+const OWNER_ID = 4242
+const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-telegram-'))
+const logger = createLogger('error')
+const store = await openSqliteStore({ dataDir })
+const bot = await startBotApiStandIn({ owners: [OWNER_ID], rateLimit: { every: 10, retryAfter: 1 } })
+const config = loadConfig({
+  DATA_DIR: dataDir,
+  STATIC_DIR: path.join(dataDir, 'static'),
+  SSR_DIR: path.join(dataDir, 'ssr'),
+  LOG_LEVEL: 'error',
+  RATE_LIMIT_FACTOR: '1000',
+  TELEGRAM_BOT_TOKEN: bot.token,
+  TELEGRAM_SET_OWNER_ID: String(OWNER_ID),
+  TELEGRAM_API_URL: bot.url,
+})
+
+console.log('Rendering the demo set and its platform files (about a minute)...')
+await seedDemoGallery(store, logger)
+const deps = createRouteDeps({ config, store, logger })
+await deps.derivedMedia.backfill()
+deps.telegram!.start()
+const server = createApp(deps).listen(0, '127.0.0.1')
+await new Promise((resolve) => server.once('listening', resolve))
+const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+await store.users.upsert(ADMIN, { user_name: 'Bench Admin', role: 'admin' })
+const session = await store.sessions.create({ email: ADMIN, uid: 'bench-admin', expiresAt: new Date(Date.now() + 3600_000) })
+const token = signSessionToken(
+  { sid: session.id, email: ADMIN, name: 'Bench Admin', emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 },
+  sessionKey(config.jwtSecret),
+)
+
+const mascots = (await store.wumpuses.list({ limit: 100 })).items
+  .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === 'telegram')?.file }))
+  .filter((m) => m.file !== undefined)
+console.log(`${mascots.length} demo mascots have a Telegram file`)
+
+/** A public pack of `count` stickers, each a new animation whose Telegram file is a copy of a mascot's. */
+async function makePack(count: number): Promise<string> {
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const { record, file } = mascots[i % mascots.length]!
+    const bytes = (await store.files.read(file!.id))!.bytes
+    const copy = await store.files.put({ bytes, contentType: file!.contentType, filename: file!.filename, purpose: 'derived' })
+    const put = async (ref: { id: string; filename: string }) => {
+      const stored = (await store.files.read(ref.id))!
+      const info = await store.files.put({ bytes: stored.bytes, contentType: stored.info.contentType, filename: ref.filename })
+      return { id: info.id, filename: info.filename }
+    }
+    const files = { gif: await put(record.files.gif), apng: await put(record.files.apng), lottie: await put(record.files.lottie) }
+    const added = await store.wumpuses.insert({
+      name: `${record.name} ${i + 1}`,
+      description: '',
+      files,
+      u_email: ADMIN,
+      u_name: 'Bench Admin',
+      emoji: record.emoji,
+      keywords: record.keywords,
+    })
+    await store.wumpuses.setDerived(added._id, files.lottie.id, {
+      source: files.lottie.id,
+      version: record.derived!.version,
+      madeAt: new Date(),
+      exports: [{ platform: 'telegram', file: { ...file!, id: copy.id }, notes: [] }],
+    })
+    ids.push(added._id)
+  }
+  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, createdBy: ADMIN })).id
+}
+
+async function measure(count: number): Promise<void> {
+  const id = await makePack(count)
+  const callsBefore = bot.calls.length
+  const started = performance.now()
+  const asked = await fetch(url + packTelegramPath(id), { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+  if (asked.status !== 202) throw new Error(`POST answered ${asked.status}: ${await asked.text()}`)
+  for (;;) {
+    const pack = packDetailSchema.parse(await (await fetch(url + packPath(id))).json())
+    if (pack.telegram?.state === 'ready') break
+    if (pack.telegram?.state === 'failed') throw new Error(`failed: ${pack.telegram.reason}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const ms = performance.now() - started
+  const calls = bot.calls.slice(callsBefore)
+  const sent = calls.filter((c) => c.error === undefined && c.files > 0)
+  const files = sent.reduce((n, c) => n + c.files, 0)
+  const bytes = sent.reduce((n, c) => n + c.fileBytes, 0)
+  const set = [...bot.sets.values()].find((s) => s.name.includes(id))!
+  console.log(
+    `${count} stickers: ready in ${(ms / 1000).toFixed(2)} s; ${calls.length} Bot API calls (${calls.filter((c) => c.error === 429).length} answered 429); ` +
+      `${files} files uploaded (${set.stickers.length} in the set), ${Math.round(bytes / files)} B per sticker on average ` +
+      `(${Math.min(...set.stickers.map((s) => s.bytes))}-${Math.max(...set.stickers.map((s) => s.bytes))} B)`,
+  )
+}
+
+try {
+  await measure(30)
+  await measure(120)
+} finally {
+  server.close()
+  await deps.telegram!.close()
+  await deps.derivedMedia.close()
+  await deps.downloads.close()
+  await bot.close()
+  await store.close()
+  rmSync(dataDir, { recursive: true, force: true })
+}
