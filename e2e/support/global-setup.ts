@@ -4,20 +4,29 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { freePortRun } from '../../backend/test/support/ports'
+import { startBotApiStandIn } from '../../backend/test/support/telegram-bot-api'
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string
     dataDir: string
     authEmulatorURL: string
+    /** The Bot API stand-in the server makes Telegram sets on, and its token (for tests to read the sets back). */
+    botApiURL: string
+    botToken: string
   }
 }
+
+/** The Telegram user the stand-in lets own the gallery's sets (TELEGRAM_SET_OWNER_ID). */
+const SET_OWNER_ID = 4242
 
 /** Starts the product exactly as `npm start` does, on a fresh data folder, once for all browser tests. */
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-e2e-'))
   const port = await freePortRun(1)
   const authEmulatorPort = await freePortRun(3)
+  // Telegram sets are on, against the Bot API stand-in: no network here (README: what is checked only that way).
+  const bot = await startBotApiStandIn({ owners: [SET_OWNER_ID] })
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     // The browser tests sign in from one address far more often than people do: lift the rate limits.
@@ -31,6 +40,9 @@ export default async function setup(project: TestProject) {
       BACKUP_INTERVAL_HOURS: '0',
       LOG_LEVEL: 'error',
       RATE_LIMIT_FACTOR: '20',
+      TELEGRAM_BOT_TOKEN: bot.token,
+      TELEGRAM_SET_OWNER_ID: String(SET_OWNER_ID),
+      TELEGRAM_API_URL: bot.url,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: false,
@@ -40,12 +52,15 @@ export default async function setup(project: TestProject) {
   project.provide('baseURL', baseURL)
   project.provide('dataDir', dataDir)
   project.provide('authEmulatorURL', `http://127.0.0.1:${authEmulatorPort}`)
+  project.provide('botApiURL', bot.url)
+  project.provide('botToken', bot.token)
 
   return async () => {
     if (child.exitCode === null) {
       child.kill('SIGINT')
       await new Promise((resolve) => child.once('exit', resolve))
     }
+    await bot.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
