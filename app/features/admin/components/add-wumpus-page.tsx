@@ -14,10 +14,10 @@ import { useCreateWumpus } from '../api'
 import { useAnimationFiles } from '../use-animation-files'
 import { AnimationFilesFields } from './animation-files-fields'
 import { ExportStatus } from './export-status'
-import { EmojiField } from './emoji-field'
-import { KeywordsField } from './keywords-field'
+import { EmojiField } from '../../../entities/wumpus/emoji-field'
+import { KeywordsField } from '../../../entities/wumpus/keywords-field'
 import { showListProblems } from '../wumpus-changes'
-import { TagsField } from './tags-field'
+import { TagsField } from '../../../entities/wumpus/tags-field'
 
 const EMPTY: AddWumpusForm = {
   name: '',

@@ -1,8 +1,8 @@
 import { Button, Input, Pill, Popover, SimpleGrid, Text, TextInput, UnstyledButton } from '@mantine/core'
 import { useId, useMemo, useState } from 'react'
-import { findEmoji, searchEmojiCatalog } from '../../../../contract/emoji'
-import { EMOJI_MAX, EMOJI_PRIMARY } from '../../../../contract/limits'
-import { emojiIn, emojiKey } from '../../../../contract/search'
+import { findEmoji, searchEmojiCatalog } from '../../../contract/emoji'
+import { EMOJI_MAX, EMOJI_PRIMARY } from '../../../contract/limits'
+import { emojiIn, emojiKey } from '../../../contract/search'
 import classes from './emoji-field.module.css'
 
 /** How many matches the picker shows at once; a search narrows them. */

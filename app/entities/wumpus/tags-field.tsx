@@ -1,7 +1,7 @@
 import { TagsInput } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { normalizeTag, TAG_MAX_LENGTH, TAGS_MAX } from '../../../../contract/search'
-import { tagsQueryOptions } from '../../../entities/wumpus/api'
+import { normalizeTag, TAG_MAX_LENGTH, TAGS_MAX } from '../../../contract/search'
+import { tagsQueryOptions } from './api'
 
 /** How many tags in use the field suggests while typing. */
 const SUGGESTIONS = 200

@@ -1,5 +1,5 @@
 import { TagsInput } from '@mantine/core'
-import { KEYWORDS_MAX, KEYWORDS_TOTAL_MAX } from '../../../../contract/limits'
+import { KEYWORDS_MAX, KEYWORDS_TOTAL_MAX } from '../../../contract/limits'
 
 interface KeywordsFieldProps {
   value: string[]
