@@ -3,6 +3,7 @@ import { stickerEmojiListSchema } from './emoji'
 import { KEYWORDS_MAX, KEYWORDS_TOTAL_MAX, MEDIA_FORMATS } from './limits'
 import { mediaInfoSchema } from './media'
 import { emojiIn, TAGS_MAX } from './search'
+import { creditSchema, licenceSchema } from './licence'
 import { NAME_PATTERN, userSchema } from './user'
 import { idSchema, tagSchema } from './wumpus'
 
@@ -126,6 +127,8 @@ export const createWumpusSchema = z
     tags: tagsSchema.optional(),
     emoji: stickerEmojiListSchema.optional(),
     keywords: keywordsSchema.optional(),
+    licence: licenceSchema.optional(),
+    credit: creditSchema.optional(),
   })
   .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
@@ -156,6 +159,8 @@ export const createWumpusFieldsSchema = z
     tags: tagFieldsSchema.optional(),
     emoji: emojiFieldsSchema.optional(),
     keywords: keywordFieldsSchema.optional(),
+    licence: licenceSchema.optional(),
+    credit: creditSchema.optional(),
   })
   .strict()
 
@@ -168,6 +173,8 @@ export const updateWumpusSchema = z
     tags: tagsSchema,
     emoji: stickerEmojiListSchema,
     keywords: keywordsSchema,
+    licence: licenceSchema,
+    credit: creditSchema,
   })
   .partial()
   .strict()

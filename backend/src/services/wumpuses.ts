@@ -70,7 +70,7 @@ export function createWumpusService(deps: WumpusesDeps): WumpusService {
 }
 
 /** The text fields of a publish. */
-export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>
+export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit'>
 
 /** A file sent in a multipart publish, not yet judged. */
 export interface SentFile {
@@ -109,6 +109,8 @@ async function publishWumpus(
       tags: fields.tags,
       emoji: fields.emoji,
       keywords: fields.keywords,
+      licence: fields.licence,
+      credit: fields.credit,
       files: refs,
       u_email: me,
       u_name,
@@ -220,6 +222,8 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
         ...(patch.tags === undefined ? {} : { tags: patch.tags }),
         ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
         ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
+        ...(patch.licence === undefined ? {} : { licence: patch.licence }),
+        ...(patch.credit === undefined ? {} : { credit: patch.credit }),
         ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
       },
       { whileFiles: before.files },

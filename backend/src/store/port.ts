@@ -6,6 +6,7 @@
  */
 import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
+import type { Licence } from '../../../contract/licence'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
@@ -110,6 +111,10 @@ export interface WumpusRecord {
   keywords: string[]
   /** Counted downloads; 0 for records stored before counting existed. */
   downloads: number
+  /** The licence it travels under; DEFAULT_LICENCE for records stored before licences existed. */
+  licence: Licence
+  /** Who made it, as credited; '' (the gallery itself) for records stored before credits existed. */
+  credit: string
   /** Absent until the server has made them. */
   derived?: DerivedMedia
   /** Absent until the server has read them (services/colour-slots.ts); never on a remix. */
@@ -141,7 +146,7 @@ export interface RemixInfo {
 
 export type NewWumpus = Omit<
   WumpusRecord,
-  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots'
+  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots' | 'licence' | 'credit'
 > & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
@@ -149,10 +154,15 @@ export type NewWumpus = Omit<
   tags?: string[]
   emoji?: StickerEmoji[]
   keywords?: string[]
+  /** DEFAULT_LICENCE and '' unless given. */
+  licence?: Licence
+  credit?: string
 }
 
 /** `remix` only on a remix (a record is never made a remix, nor a remix an original). */
-export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'remix'>>
+export type WumpusPatch = Partial<
+  Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit' | 'remix'>
+>
 
 /** Remixes newest first (createdAt desc, then _id desc): one owner's, or those of one original. */
 export interface ListRemixesOptions {

@@ -277,6 +277,11 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS telegram_sets_due ON telegram_sets (state, retry_at);
   `,
+  // Licence (contract/licence.ts) and credit: the animations stored before are the gallery's own ('' credit), this gallery only.
+  `
+  ALTER TABLE wumpuses ADD COLUMN licence TEXT NOT NULL DEFAULT 'gallery-only';
+  ALTER TABLE wumpuses ADD COLUMN credit TEXT NOT NULL DEFAULT '';
+  `,
 ]
 
 /** The newest schema this code knows. */
