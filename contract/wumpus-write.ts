@@ -136,19 +136,19 @@ export type CreateWumpus = z.infer<typeof createWumpusSchema>
 export type CreateWumpusBody = z.input<typeof createWumpusSchema>
 
 /** Tags sent as form fields: one field per tag, or one field of comma-separated tags. */
-const tagFieldsSchema = z.preprocess(
+export const tagFieldsSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',').filter((tag) => tag.trim() !== '') : value),
   tagsSchema,
 )
 
 /** Keywords sent as form fields: one field per keyword, or one field of comma-separated keywords. */
-const keywordFieldsSchema = z.preprocess(
+export const keywordFieldsSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',').filter((keyword) => keyword.trim() !== '') : value),
   keywordsSchema,
 )
 
 /** Emoji sent as form fields: one field per emoji, or one field holding them all ("👋🎉"). */
-const emojiFieldsSchema = z.preprocess((value) => (typeof value === 'string' ? emojiIn(value) : value), stickerEmojiListSchema)
+export const emojiFieldsSchema = z.preprocess((value) => (typeof value === 'string' ? emojiIn(value) : value), stickerEmojiListSchema)
 
 /** POST /api/wumpuses as multipart: these text fields, and files `gif`, `apng`, `lottie`. */
 export const createWumpusFieldsSchema = z

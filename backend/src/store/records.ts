@@ -314,7 +314,7 @@ export const WUMPUS_FILE_ID_PATHS = [...MEDIA_FORMATS.map((format) => `files.${f
 
 type FileLabels = Pick<StoredFile, 'owner' | 'purpose'>
 
-const FILE_PURPOSES: readonly unknown[] = ['animation', 'image', 'derived'] satisfies FilePurpose[]
+const FILE_PURPOSES: readonly unknown[] = ['animation', 'image', 'derived', 'submission'] satisfies FilePurpose[]
 
 /** Owner and purpose when present and well formed; files stored before they existed have neither. */
 export function fileLabels(source: { owner?: unknown; purpose?: unknown }): FileLabels {
