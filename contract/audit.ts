@@ -12,9 +12,12 @@ export const auditActions = [
   'pack.create',
   'pack.edit',
   'pack.delete',
+  'submission.publish',
+  'submission.changes',
+  'submission.refuse',
 ] as const
 export type AuditActionName = (typeof auditActions)[number]
-export const auditTargets = ['wumpus', 'user', 'pack'] as const
+export const auditTargets = ['wumpus', 'user', 'pack', 'submission'] as const
 export type AuditTargetType = (typeof auditTargets)[number]
 
 /** The actor of roles given by the server's ADMIN_EMAILS setting rather than by a person. */

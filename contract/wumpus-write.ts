@@ -3,6 +3,7 @@ import { stickerEmojiListSchema } from './emoji'
 import { KEYWORDS_MAX, KEYWORDS_TOTAL_MAX, MEDIA_FORMATS } from './limits'
 import { mediaInfoSchema } from './media'
 import { emojiIn, TAGS_MAX } from './search'
+import { creditSchema, licenceSchema } from './licence'
 import { NAME_PATTERN, userSchema } from './user'
 import { idSchema, tagSchema } from './wumpus'
 
@@ -126,6 +127,8 @@ export const createWumpusSchema = z
     tags: tagsSchema.optional(),
     emoji: stickerEmojiListSchema.optional(),
     keywords: keywordsSchema.optional(),
+    licence: licenceSchema.optional(),
+    credit: creditSchema.optional(),
   })
   .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
@@ -133,19 +136,19 @@ export type CreateWumpus = z.infer<typeof createWumpusSchema>
 export type CreateWumpusBody = z.input<typeof createWumpusSchema>
 
 /** Tags sent as form fields: one field per tag, or one field of comma-separated tags. */
-const tagFieldsSchema = z.preprocess(
+export const tagFieldsSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',').filter((tag) => tag.trim() !== '') : value),
   tagsSchema,
 )
 
 /** Keywords sent as form fields: one field per keyword, or one field of comma-separated keywords. */
-const keywordFieldsSchema = z.preprocess(
+export const keywordFieldsSchema = z.preprocess(
   (value) => (typeof value === 'string' ? value.split(',').filter((keyword) => keyword.trim() !== '') : value),
   keywordsSchema,
 )
 
 /** Emoji sent as form fields: one field per emoji, or one field holding them all ("👋🎉"). */
-const emojiFieldsSchema = z.preprocess((value) => (typeof value === 'string' ? emojiIn(value) : value), stickerEmojiListSchema)
+export const emojiFieldsSchema = z.preprocess((value) => (typeof value === 'string' ? emojiIn(value) : value), stickerEmojiListSchema)
 
 /** POST /api/wumpuses as multipart: these text fields, and files `gif`, `apng`, `lottie`. */
 export const createWumpusFieldsSchema = z
@@ -156,6 +159,8 @@ export const createWumpusFieldsSchema = z
     tags: tagFieldsSchema.optional(),
     emoji: emojiFieldsSchema.optional(),
     keywords: keywordFieldsSchema.optional(),
+    licence: licenceSchema.optional(),
+    credit: creditSchema.optional(),
   })
   .strict()
 
@@ -168,6 +173,8 @@ export const updateWumpusSchema = z
     tags: tagsSchema,
     emoji: stickerEmojiListSchema,
     keywords: keywordsSchema,
+    licence: licenceSchema,
+    credit: creditSchema,
   })
   .partial()
   .strict()

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ID_PATTERN } from './limits'
 import { normalizeTag, tagProblem } from './search'
 import { platformSchema } from './stickers'
+import { DEFAULT_LICENCE, licenceSchema } from './licence'
 import type { Recipe } from './remix/recipe'
 
 /**
@@ -46,6 +47,10 @@ export const wumpusSchema = z.object({
   emoji: z.array(stickerEmojiSchema).default([]),
   /** Search keywords (Telegram's too), lower case; [] when none. */
   keywords: z.array(z.string()).default([]),
+  /** The licence it travels under (contract/licence.ts); absent in copies saved offline before licences existed. */
+  licence: licenceSchema.default(DEFAULT_LICENCE),
+  /** Who made it, as credited; '' means the gallery itself. */
+  credit: z.string().default(''),
   /** How many times it was downloaded (counted once per visitor and animation a day: docs/product.md#downloads). */
   downloads: z.number(),
   /**

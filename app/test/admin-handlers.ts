@@ -110,6 +110,8 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
       tags: body.tags ?? [],
       emoji: stickerEmojiListSchema.parse(body.emoji ?? []),
       keywords: body.keywords ?? [],
+      licence: body.licence ?? 'gallery-only',
+      credit: body.credit ?? '',
       downloads: 0,
       createdAt: new Date().toISOString(),
     }

@@ -20,6 +20,8 @@ export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
     tags: [],
     emoji: [],
     keywords: [],
+    licence: 'gallery-only',
+    credit: '',
     downloads: 0,
     // Higher numbers are newer, like the gallery's newest-first order.
     createdAt: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),

@@ -18,6 +18,7 @@ import { backupRoutes } from './routes/backups'
 import type { RouteDeps } from './routes/route-deps'
 import { sessionRoutes } from './routes/sessions'
 import { stickerRoutes } from './routes/stickers'
+import { submissionRoutes } from './routes/submissions'
 import { tagRoutes } from './routes/tags'
 import { uploadRoutes } from './routes/uploads'
 import { userRoutes } from './routes/users'
@@ -82,6 +83,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     packRoutes(deps),
     favouriteRoutes(deps),
     remixRoutes(deps),
+    submissionRoutes(deps),
     backupRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')

@@ -21,6 +21,7 @@ import { createGalleryService } from './services/gallery'
 import { createFileService } from './services/files'
 import { createMakerService } from './services/makers'
 import { createPackService } from './services/packs'
+import { createSubmissionService } from './services/submissions'
 import { createProfileImageService } from './services/profile-images'
 import { createBackups } from './services/backups'
 import { createStillPictureService } from './services/still-pictures'
@@ -91,22 +92,24 @@ export function createRouteDeps({
         ...telegramTimes,
       })
     : undefined
+  const wumpuses = createWumpusService({
+    store,
+    config,
+    logger,
+    derivedMedia,
+    colourSlots,
+    audit,
+    remixes,
+    onChange: telegram?.animationChanged,
+  })
   return {
     config,
     logger,
     store,
     sessions,
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
-    wumpuses: createWumpusService({
-      store,
-      config,
-      logger,
-      derivedMedia,
-      colourSlots,
-      audit,
-      remixes,
-      onChange: telegram?.animationChanged,
-    }),
+    wumpuses,
+    submissions: createSubmissionService({ store, config, audit, wumpuses }),
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,

@@ -204,6 +204,8 @@ export interface GalleryItem {
   emoji: StickerEmoji[]
   keywords: string[]
   downloads: number
+  licence: 'gallery-only'
+  credit: string
 }
 
 export function galleryItem(random: () => number, index: number): GalleryItem {
@@ -214,7 +216,7 @@ export function galleryItem(random: () => number, index: number): GalleryItem {
   const tags = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => skewed(random, TAGS)))]
   const downloads = Math.floor(1000 * random() ** 8)
   const emoji = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => skewed(random, EMOJI)))]
-  return { name, description: `${title(words.join(' '))}.`, tags, emoji, keywords: [], downloads }
+  return { name, description: `${title(words.join(' '))}.`, tags, emoji, keywords: [], downloads, licence: 'gallery-only', credit: '' }
 }
 
 /**

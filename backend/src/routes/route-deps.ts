@@ -20,6 +20,7 @@ import type { ProfileImageService } from '../services/profile-images'
 import type { RemixService } from '../services/remixes'
 import type { StillPictureService } from '../services/still-pictures'
 import type { WumpusService } from '../services/wumpuses'
+import type { SubmissionService } from '../services/submissions'
 import type { TelegramSetService } from '../services/telegram-sets'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
@@ -38,6 +39,7 @@ export interface RouteDeps {
   sessions: SessionService
   accounts: AccountService
   wumpuses: WumpusService
+  submissions: SubmissionService
   animationFiles: AnimationFileService
   remixes: RemixService
   derivedMedia: DerivedMediaService

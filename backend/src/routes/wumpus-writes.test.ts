@@ -195,6 +195,45 @@ describe('POST /api/wumpuses', () => {
     await expectError(spoof, 400, 'BAD_REQUEST')
   })
 
+  it('takes a licence and credit, as JSON or multipart fields, and refuses a licence not on the list', async () => {
+    const json = await call('POST', '/api/wumpuses', admin, {
+      name: 'Licensed Wumpus',
+      description: 'Free for everyone to use',
+      files: await threeUploads(),
+      licence: 'CC-BY-4.0',
+      credit: '  Ana Lima ',
+    })
+    expect(json.status).toBe(201)
+    const created = (await json.json()) as { _id: string }
+    expect(created).toMatchObject({ licence: 'CC-BY-4.0', credit: 'Ana Lima' })
+    expect(await (await call('GET', `/api/wumpus/${created._id}`)).json()).toMatchObject({ licence: 'CC-BY-4.0', credit: 'Ana Lima' })
+
+    const fields = { name: 'Multipart Licensed', description: 'Sent as a form with a licence', licence: 'CC0-1.0', credit: 'Bo' }
+    const files = {
+      gif: { bytes: buildGif(), name: 'l.gif' },
+      apng: { bytes: buildApng(), name: 'l.png' },
+      lottie: { bytes: lottieBytes(), name: 'l.json' },
+    }
+    const sent = await call('POST', '/api/wumpuses', admin, form(files, fields))
+    expect(sent.status, await sent.clone().text()).toBe(201)
+    expect(await sent.json()).toMatchObject({ licence: 'CC0-1.0', credit: 'Bo' })
+
+    const bad = await call('POST', '/api/wumpuses', admin, {
+      name: 'Badly Licensed',
+      description: 'A licence nobody knows',
+      files: await threeUploads(),
+      licence: 'WTFPL',
+    })
+    await expectError(bad, 400, 'BAD_REQUEST')
+    const long = await call('POST', '/api/wumpuses', admin, {
+      name: 'Long Credit',
+      description: 'A credit far too long',
+      files: await threeUploads(),
+      credit: 'x'.repeat(121),
+    })
+    await expectError(long, 400, 'BAD_REQUEST')
+  })
+
   it('keeps tags normalized, without repeats, and refuses tags that break the rules, saying which', async () => {
     const res = await call('POST', '/api/wumpuses', admin, {
       name: 'Tagged Wumpus',
@@ -460,6 +499,15 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
     const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, maker, { name: 'Renamed Wumpus' })
     expect(res.status).toBe(200)
     expect(wumpusSchema.parse(await res.json())).toEqual({ ...wumpus, name: 'Renamed Wumpus' })
+  })
+
+  it('changes the licence and credit, leaving the rest alone', async () => {
+    const wumpus = await makersWumpus()
+    expect(wumpus).toMatchObject({ licence: 'gallery-only', credit: '' })
+    const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { licence: 'CC-BY-SA-4.0', credit: 'The Maker' })
+    expect(res.status).toBe(200)
+    expect(wumpusSchema.parse(await res.json())).toEqual({ ...wumpus, licence: 'CC-BY-SA-4.0', credit: 'The Maker' })
+    await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { licence: 'mine' }), 400, 'BAD_REQUEST')
   })
 
   it('replaces the tags, or removes them with an empty list, leaving the rest alone', async () => {

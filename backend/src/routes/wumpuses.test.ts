@@ -58,6 +58,9 @@ describe('GET /api/wumpuses', () => {
       tags: [],
       emoji: [],
       keywords: [],
+      // Given none: this gallery only, credited to the gallery itself.
+      licence: 'gallery-only',
+      credit: '',
       downloads: 0,
       // No exports made yet: it fits no platform.
       fits: [],

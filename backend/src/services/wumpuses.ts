@@ -35,12 +35,16 @@ export interface WumpusService {
   findVisible(id: string | undefined, viewer: Viewer): Promise<WumpusRecord>
   /** How many remixes were made of this animation. */
   countRemixes(id: string): Promise<number>
-  /** An admin publishes an animation (publishWumpus). */
+  /**
+   * An admin publishes an animation (publishWumpus); `actor`, when another than the publisher, is the admin
+   * who publishes it in the publisher's name (a submission's reviewer: services/submissions.ts).
+   */
   publish(
     publisher: { email: string; name: string },
     fields: PublishedFields,
     files: PublishedFiles,
     spend: SpendLimit,
+    options?: { actor?: string },
   ): Promise<WumpusRecord>
   /** The animation `editor` may edit: its uploader's (a remix's owner's), or any for an admin; NOT_FOUND before FORBIDDEN. */
   editable(editor: string, id: string | undefined): Promise<WumpusRecord>
@@ -61,7 +65,7 @@ export function createWumpusService(deps: WumpusesDeps): WumpusService {
       return record
     },
     countRemixes: (id) => store.wumpuses.countRemixes(id),
-    publish: (publisher, fields, files, spend) => publishWumpus(deps, publisher, fields, files, spend),
+    publish: (publisher, fields, files, spend, options) => publishWumpus(deps, publisher, fields, files, spend, options?.actor),
     editable: (editor, id) => editableWumpus(store, editor, id),
     edit: (editor, record, patch) => editWumpus(deps, editor, record, patch),
     mayDelete: (actor, id) => mayDelete(store, actor, id),
@@ -70,7 +74,7 @@ export function createWumpusService(deps: WumpusesDeps): WumpusService {
 }
 
 /** The text fields of a publish. */
-export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords'>
+export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit'>
 
 /** A file sent in a multipart publish, not yet judged. */
 export interface SentFile {
@@ -92,6 +96,7 @@ async function publishWumpus(
   fields: PublishedFields,
   files: PublishedFiles,
   spend: SpendLimit,
+  actor = publisher.email,
 ): Promise<WumpusRecord> {
   const { store } = deps
   const me = publisher.email
@@ -109,12 +114,14 @@ async function publishWumpus(
       tags: fields.tags,
       emoji: fields.emoji,
       keywords: fields.keywords,
+      licence: fields.licence,
+      credit: fields.credit,
       files: refs,
       u_email: me,
       u_name,
     })
     await deps.audit.record({
-      actor: me,
+      actor,
       action: 'wumpus.publish',
       target: { type: 'wumpus', id: record._id, name: record.name },
       changes: wumpusChanges(undefined, record),
@@ -220,6 +227,8 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
         ...(patch.tags === undefined ? {} : { tags: patch.tags }),
         ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
         ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
+        ...(patch.licence === undefined ? {} : { licence: patch.licence }),
+        ...(patch.credit === undefined ? {} : { credit: patch.credit }),
         ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
       },
       { whileFiles: before.files },

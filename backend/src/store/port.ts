@@ -6,6 +6,8 @@
  */
 import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
+import type { Licence } from '../../../contract/licence'
+import type { SubmissionState } from '../../../contract/submissions'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
@@ -29,7 +31,8 @@ export interface EmojiUse {
  * What a file is for: one format of an animation, a profile photo/cover, or a file the server made
  * from an animation's Lottie (card previews, platform exports).
  */
-export type FilePurpose = 'animation' | 'image' | 'derived'
+/** 'submission': the Lottie of a submission (services/submissions.ts), kept until it is published or withdrawn. */
+export type FilePurpose = 'animation' | 'image' | 'derived' | 'submission'
 
 export interface StoredFile {
   id: string
@@ -110,6 +113,10 @@ export interface WumpusRecord {
   keywords: string[]
   /** Counted downloads; 0 for records stored before counting existed. */
   downloads: number
+  /** The licence it travels under; DEFAULT_LICENCE for records stored before licences existed. */
+  licence: Licence
+  /** Who made it, as credited; '' (the gallery itself) for records stored before credits existed. */
+  credit: string
   /** Absent until the server has made them. */
   derived?: DerivedMedia
   /** Absent until the server has read them (services/colour-slots.ts); never on a remix. */
@@ -141,7 +148,7 @@ export interface RemixInfo {
 
 export type NewWumpus = Omit<
   WumpusRecord,
-  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots'
+  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots' | 'licence' | 'credit'
 > & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
@@ -149,10 +156,15 @@ export type NewWumpus = Omit<
   tags?: string[]
   emoji?: StickerEmoji[]
   keywords?: string[]
+  /** DEFAULT_LICENCE and '' unless given. */
+  licence?: Licence
+  credit?: string
 }
 
 /** `remix` only on a remix (a record is never made a remix, nor a remix an original). */
-export type WumpusPatch = Partial<Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'remix'>>
+export type WumpusPatch = Partial<
+  Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit' | 'remix'>
+>
 
 /** Remixes newest first (createdAt desc, then _id desc): one owner's, or those of one original. */
 export interface ListRemixesOptions {
@@ -531,6 +543,79 @@ export interface PackRepository {
 }
 
 /** An animation a user keeps among their favourites, and when they favourited it. */
+/** A sticker someone submitted for review (contract/submissions.ts). */
+export interface SubmissionRecord {
+  id: string
+  /** The submitter's email and display name when they sent it. */
+  u_email: string
+  u_name: string
+  name: string
+  description: string
+  tags: string[]
+  emoji: StickerEmoji[]
+  keywords: string[]
+  licence: Licence
+  credit: string
+  /** '' when none. */
+  source: string
+  original: boolean
+  sensitive: boolean
+  /** The Lottie JSON as stored (purpose 'submission'); a published one's is removed, its animation has its own. */
+  file?: FileRef
+  state: SubmissionState
+  /** The last decision's note. */
+  note?: string
+  /** The animation a published submission became. */
+  wumpusId?: string
+  createdAt: Date
+  updatedAt: Date
+}
+
+export type NewSubmission = Omit<SubmissionRecord, 'id' | 'state' | 'note' | 'wumpusId' | 'createdAt' | 'updatedAt'> & {
+  /** Optional, for tests; defaults to now. */
+  createdAt?: Date
+}
+
+/** What an edit or a decision changes; `note: null` and `file: null` remove them. */
+export type SubmissionPatch = Partial<
+  Pick<
+    SubmissionRecord,
+    | 'name'
+    | 'description'
+    | 'tags'
+    | 'emoji'
+    | 'keywords'
+    | 'licence'
+    | 'credit'
+    | 'source'
+    | 'original'
+    | 'sensitive'
+    | 'state'
+    | 'wumpusId'
+  >
+> & { file?: FileRef | null; note?: string | null }
+
+/**
+ * Submissions: one submitter's newest first, one state's oldest first (the review queue), both paged by
+ * cursor. Every write is made only while the submission is in one of the states given (`whileStates`), so
+ * a withdrawal and a decision, or two decisions, never both apply.
+ */
+export interface SubmissionRepository {
+  insert(submission: NewSubmission): Promise<SubmissionRecord>
+  get(id: string): Promise<SubmissionRecord | undefined>
+  /** The submission after the patch, or undefined when it is gone or in another state. */
+  update(id: string, patch: SubmissionPatch, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
+  /** The submission deleted, or undefined when it is gone or in another state. */
+  delete(id: string, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
+  listBySubmitter(email: string, options: { limit: number; cursor?: string }): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>
+  listByState(
+    state: SubmissionState,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>
+  /** How many of one submitter's submissions are in a state. */
+  countBySubmitter(email: string, state: SubmissionState): Promise<number>
+}
+
 export interface FavouriteRecord {
   wumpusId: string
   favouritedAt: Date
@@ -647,6 +732,7 @@ export interface Store {
   readonly files: FileRepository
   readonly renderJobs: RenderJobRepository
   readonly telegramSets: TelegramSetRepository
+  readonly submissions: SubmissionRepository
   /**
    * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
    * database, so that every instance on one MongoDB counts together.

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { MEDIA_FORMATS } from '../../../contract/limits'
 import { pickMediaFacts } from '../../../contract/media-facts'
 import { newId } from './ids'
+import { DEFAULT_LICENCE, LICENCES, type Licence } from '../../../contract/licence'
 import { PACK_EDIT_FIELDS, type PackEditField } from '../../../contract/pack-edits'
 import type {
   NewSession,
@@ -40,7 +41,18 @@ export const USER_DEFAULTS: UserDefaults = {
 }
 
 const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
-const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = ['name', 'description', 'files', 'u_name', 'tags', 'emoji', 'keywords', 'remix']
+const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = [
+  'name',
+  'description',
+  'files',
+  'u_name',
+  'tags',
+  'emoji',
+  'keywords',
+  'licence',
+  'credit',
+  'remix',
+]
 
 /** Only the known keys whose value is defined (a patch may come straight from parsed input). */
 function pick<T extends object>(source: T, keys: Array<keyof T>): Partial<T> {
@@ -133,14 +145,19 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
     emoji: copyEmoji(wumpus.emoji ?? []),
     keywords: [...(wumpus.keywords ?? [])],
     downloads: 0,
+    licence: wumpus.licence ?? DEFAULT_LICENCE,
+    credit: wumpus.credit ?? '',
     ...(wumpus.remix ? { remix: copyRemix(wumpus.remix) } : {}),
   }
 }
 
-/** A clean copy of a stored record; records from before tags, emoji, keywords and download counts get [] and 0. */
+/**
+ * A clean copy of a stored record; records from before tags, emoji, keywords and download counts get [] and 0,
+ * those from before licences DEFAULT_LICENCE and an empty credit (the gallery's own).
+ */
 export function toWumpusRecord(
-  doc: Omit<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'> &
-    Partial<Pick<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'>>,
+  doc: Omit<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads' | 'licence' | 'credit'> &
+    Partial<Pick<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'>> & { licence?: string | null; credit?: string | null },
 ): WumpusRecord {
   return {
     _id: doc._id,
@@ -153,12 +170,19 @@ export function toWumpusRecord(
     emoji: copyEmoji(doc.emoji ?? []),
     keywords: [...(doc.keywords ?? [])],
     downloads: doc.downloads ?? 0,
+    licence: knownLicence(doc.licence),
+    credit: doc.credit ?? '',
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
     ...(doc.colourSlots ? { colourSlots: copyColourSlots(doc.colourSlots) } : {}),
     ...(doc.remix ? { remix: copyRemix(doc.remix) } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }
+}
+
+/** A stored licence when it is one we know, else the default. */
+export function knownLicence(value: string | null | undefined): Licence {
+  return (LICENCES as readonly unknown[]).includes(value) ? (value as Licence) : DEFAULT_LICENCE
 }
 
 function copyDerivedFile(file: DerivedFile): DerivedFile {
@@ -290,7 +314,7 @@ export const WUMPUS_FILE_ID_PATHS = [...MEDIA_FORMATS.map((format) => `files.${f
 
 type FileLabels = Pick<StoredFile, 'owner' | 'purpose'>
 
-const FILE_PURPOSES: readonly unknown[] = ['animation', 'image', 'derived'] satisfies FilePurpose[]
+const FILE_PURPOSES: readonly unknown[] = ['animation', 'image', 'derived', 'submission'] satisfies FilePurpose[]
 
 /** Owner and purpose when present and well formed; files stored before they existed have neither. */
 export function fileLabels(source: { owner?: unknown; purpose?: unknown }): FileLabels {

@@ -20,6 +20,7 @@ import { describeRenderJobBehaviour } from './render-jobs'
 import { describeTelegramSetBehaviour } from './telegram-sets'
 import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
+import { describeSubmissionBehaviour } from './submissions'
 import {
   collectPages,
   fileIds,
@@ -78,6 +79,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeDerivedMediaBehaviour(storeInUse)
     describeRenderJobBehaviour(storeInUse)
     describeTelegramSetBehaviour(storeInUse)
+    describeSubmissionBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 

@@ -35,21 +35,34 @@ export function describeWumpusBehaviour(t: StoreInUse): void {
       expect(Object.keys(read ?? {}).sort()).toEqual([
         '_id',
         'createdAt',
+        'credit',
         'description',
         'downloads',
         'emoji',
         'files',
         'keywords',
+        'licence',
         'name',
         'tags',
         'u_email',
         'u_name',
         'updatedAt',
       ])
-      expect(read).toMatchObject({ tags: [], emoji: [], keywords: [], downloads: 0 })
+      expect(read).toMatchObject({ tags: [], emoji: [], keywords: [], downloads: 0, licence: 'gallery-only', credit: '' })
       expect(read?.files).toEqual(sample.files)
       await t.store.wumpuses.update(inserted._id, { u_email: 'thief@example.com' } as never)
       expect((await t.store.wumpuses.get(inserted._id))?.u_email).toBe(sample.u_email)
+    })
+
+    it('keeps a licence and credit, changes them by update alone, and reads them back after a reopen', async () => {
+      const inserted = await t.store.wumpuses.insert(sampleWumpus({ licence: 'CC-BY-4.0', credit: 'Ana Lima' }))
+      expect(inserted).toMatchObject({ licence: 'CC-BY-4.0', credit: 'Ana Lima' })
+      expect(await t.store.wumpuses.get(inserted._id)).toMatchObject({ licence: 'CC-BY-4.0', credit: 'Ana Lima' })
+      await t.store.wumpuses.update(inserted._id, { licence: 'CC0-1.0' })
+      expect(await t.store.wumpuses.get(inserted._id)).toMatchObject({ licence: 'CC0-1.0', credit: 'Ana Lima' })
+      await t.store.wumpuses.update(inserted._id, { credit: '', name: 'Renamed Wumpus' })
+      t.store = await t.subject.reopen()
+      expect(await t.store.wumpuses.get(inserted._id)).toMatchObject({ licence: 'CC0-1.0', credit: '', name: 'Renamed Wumpus' })
     })
 
     it('answers undefined or 0 for unknown and malformed ids', async () => {

@@ -21,6 +21,9 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'pack.create': { label: 'Made pack', color: 'green' },
   'pack.edit': { label: 'Edited pack', color: 'blue' },
   'pack.delete': { label: 'Deleted pack', color: 'red' },
+  'submission.publish': { label: 'Published submission', color: 'green' },
+  'submission.changes': { label: 'Asked for changes', color: 'yellow' },
+  'submission.refuse': { label: 'Refused submission', color: 'red' },
 }
 
 const FIELD: Record<string, string> = {
@@ -32,6 +35,9 @@ const FIELD: Record<string, string> = {
   signIns: 'Sign-ins',
   stickers: 'Stickers',
   cover: 'Cover',
+  decision: 'Decision',
+  note: 'Note',
+  wumpus: 'Animation',
 }
 
 const when = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' })

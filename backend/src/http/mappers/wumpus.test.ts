@@ -9,6 +9,8 @@ const record = (i: number): WumpusRecord => ({
   tags: ['happy'],
   emoji: [],
   keywords: [],
+  licence: 'gallery-only',
+  credit: '',
   downloads: i,
   createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
   updatedAt: new Date(Date.UTC(2025, 0, 1, 0, i)),

@@ -33,6 +33,8 @@ export function toApiWumpus(record: WumpusRecord, keys?: FileKeys, makerEmailSho
     tags: record.tags,
     emoji: record.emoji,
     keywords: record.keywords,
+    licence: record.licence,
+    credit: record.credit,
     downloads: record.downloads,
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),

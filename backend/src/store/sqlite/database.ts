@@ -277,6 +277,24 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS telegram_sets_due ON telegram_sets (state, retry_at);
   `,
+  // Licence (contract/licence.ts) and credit: the animations stored before are the gallery's own ('' credit), this gallery only.
+  `
+  ALTER TABLE wumpuses ADD COLUMN licence TEXT NOT NULL DEFAULT 'gallery-only';
+  ALTER TABLE wumpuses ADD COLUMN credit TEXT NOT NULL DEFAULT '';
+  `,
+  // Submissions (port SubmissionRecord; sqlite/submissions.ts): the record as JSON, with what lists and counts
+  // go by beside it: a submitter's newest first, one state's oldest first (the review queue).
+  `
+  CREATE TABLE submissions (
+    id TEXT PRIMARY KEY,
+    u_email TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    doc TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX submissions_by_submitter ON submissions (u_email, created_at DESC, id DESC);
+  CREATE INDEX submissions_by_state ON submissions (state, created_at, id);
+  `,
 ]
 
 /** The newest schema this code knows. */

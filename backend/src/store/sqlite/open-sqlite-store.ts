@@ -16,6 +16,7 @@ import { SqliteFavourites } from './favourites'
 import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
 import { SqliteTelegramSets } from './telegram-sets'
+import { SqliteSubmissions } from './submissions'
 import { SqliteRenderJobs } from './render-jobs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
@@ -92,6 +93,7 @@ class SqliteStore implements Store {
   readonly audit: SqliteAudit
   readonly renderJobs: SqliteRenderJobs
   readonly telegramSets: SqliteTelegramSets
+  readonly submissions: SqliteSubmissions
   readonly files: SqliteFiles
   private readonly counters: SqliteRateCounters
   /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
@@ -119,6 +121,7 @@ class SqliteStore implements Store {
     this.audit = watch(new SqliteAudit(db))
     this.renderJobs = watch(new SqliteRenderJobs(db))
     this.telegramSets = watch(new SqliteTelegramSets(db))
+    this.submissions = watch(new SqliteSubmissions(db))
     this.files = watch(files)
     this.counters = new SqliteRateCounters(db)
   }

@@ -11,6 +11,10 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
+/** Undoes migrations 13 and 14 (licence and credit, submissions) on a closed store's database, for upgrade tests from before them. */
+const BEFORE_SUBMISSIONS = `
+  DROP TABLE submissions; ALTER TABLE wumpuses DROP COLUMN licence; ALTER TABLE wumpuses DROP COLUMN credit;`
+
 /** Undoes migration 10 (facet counts) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_FACET_COUNTS = `DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;`
 
@@ -119,6 +123,7 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_SUBMISSIONS)
     db.exec(BEFORE_FACET_COUNTS)
     db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
     db.exec(BEFORE_COLOUR_SLOTS)
@@ -249,6 +254,7 @@ describe('sqlite store upgrades', () => {
         'render_retry_at',
       ])
         db.exec(`ALTER TABLE wumpuses DROP COLUMN ${column}`)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 2')
       db.close()
 
@@ -283,6 +289,7 @@ describe('sqlite store upgrades to personal packs', () => {
       const createdAt = new Date(Date.now() - 60_000)
       const updatedAt = new Date(createdAt.getTime() + 5000)
       db.prepare('UPDATE packs SET created_at = ?, updated_at = ? WHERE id = ?').run(createdAt.getTime(), updatedAt.getTime(), old.id)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 5')
       db.close()
 
@@ -327,6 +334,7 @@ describe('sqlite store upgrades to remixes', () => {
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
       db.exec(BEFORE_REMIXES)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 6')
       db.close()
 
@@ -365,6 +373,7 @@ describe('sqlite store upgrades to colour slots', () => {
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 7')
       db.close()
 
@@ -391,6 +400,7 @@ describe('sqlite store indexes', () => {
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_FACET_COUNTS)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 9')
       db.close()
       store = await openSqliteStore({ dataDir })
@@ -436,6 +446,7 @@ describe('sqlite store indexes', () => {
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
+      db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 8')
       db.close()
       expect(plan()).toMatch(/^SCAN pack_members/)
@@ -520,6 +531,7 @@ describe('sqlite store when the folder cannot be opened', () => {
       const file = path.join(dataDir, DATABASE_FILE)
       const setVersion = (version: number) => {
         const db = new Database(file)
+        if (version < 13) db.exec(BEFORE_SUBMISSIONS)
         db.pragma(`user_version = ${version}`)
         db.close()
       }

@@ -53,6 +53,8 @@ export interface WumpusRow {
   tags: string
   emoji: string
   keywords: string
+  licence: string
+  credit: string
   files: string
   derived: string | null
   downloads: number
@@ -89,6 +91,8 @@ export function toRow(record: WumpusRecord): RecordRow {
     tags: json.write(record.tags),
     emoji: json.write(record.emoji),
     keywords: json.write(record.keywords),
+    licence: record.licence,
+    credit: record.credit,
     files: json.write(record.files),
     derived: record.derived ? json.write({ ...copyDerived(record.derived), madeAt: record.derived.madeAt.getTime() }) : null,
     downloads: record.downloads,
@@ -112,6 +116,8 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
     tags: json.read<string[]>(row.tags),
     emoji: json.read<WumpusRecord['emoji']>(row.emoji),
     keywords: json.read<string[]>(row.keywords),
+    licence: row.licence,
+    credit: row.credit,
     files: json.read<WumpusRecord['files']>(row.files),
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
     ...(row.remix === null ? {} : { remix: json.read<RemixInfo>(row.remix) }),
@@ -145,14 +151,14 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql = {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, files, derived, downloads, created_at, updated_at,
-         rendered_version, remix, remix_of, colour_slots)
-         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @files, @derived, @downloads, @created_at, @updated_at,
-         @rendered_version, @remix, @remix_of, @colour_slots)`,
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, licence, credit, files, derived, downloads,
+         created_at, updated_at, rendered_version, remix, remix_of, colour_slots)
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @licence, @credit, @files, @derived, @downloads,
+         @created_at, @updated_at, @rendered_version, @remix, @remix_of, @colour_slots)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
-         keywords = @keywords, files = @files,
+         keywords = @keywords, licence = @licence, credit = @credit, files = @files,
          derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of,
          colour_slots = @colour_slots
          WHERE seq = @seq`,

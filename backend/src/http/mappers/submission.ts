@@ -1,0 +1,28 @@
+import type { Submission } from '../../../../contract/submissions'
+import type { SubmissionRecord } from '../../store/port'
+import { fileUrl } from './file'
+
+/** A stored submission as its submitter and admins see it (contract/submissions.ts). */
+export function toApiSubmission(record: SubmissionRecord): Submission {
+  return {
+    id: record.id,
+    state: record.state,
+    name: record.name,
+    description: record.description,
+    tags: record.tags,
+    emoji: record.emoji,
+    keywords: record.keywords,
+    licence: record.licence,
+    credit: record.credit,
+    source: record.source,
+    original: record.original,
+    sensitive: record.sensitive,
+    u_email: record.u_email,
+    u_name: record.u_name,
+    ...(record.file ? { lottie: fileUrl(record.file) } : {}),
+    ...(record.note === undefined ? {} : { note: record.note }),
+    ...(record.wumpusId === undefined ? {} : { wumpusId: record.wumpusId }),
+    createdAt: record.createdAt.toISOString(),
+    updatedAt: record.updatedAt.toISOString(),
+  }
+}

@@ -1,0 +1,107 @@
+/** Submissions in MongoDB: the `submissions` collection, one document per submission (_id: its id). */
+import type { Collection, Db, Filter } from 'mongodb'
+import type { SubmissionState } from '../../../../contract/submissions'
+import { isId } from '../ids'
+import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
+import {
+  decodeSubmissionCursor,
+  inStates,
+  newSubmissionRecord,
+  patchedSubmission,
+  submissionPage,
+  toSubmissionRecord,
+} from '../submission-records'
+import { guard } from './errors'
+
+export const SUBMISSIONS_COLLECTION = 'submissions'
+export const SUBMITTER_NEWEST_FIRST = { u_email: 1, createdAt: -1, _id: -1 } as const
+export const STATE_OLDEST_FIRST = { state: 1, createdAt: 1, _id: 1 } as const
+
+type SubmissionDocument = Omit<SubmissionRecord, 'id'> & { _id: string }
+
+const fromDocument = ({ _id, ...rest }: SubmissionDocument): SubmissionRecord => toSubmissionRecord({ ...rest, id: _id })
+const toDocument = ({ id, ...rest }: SubmissionRecord): SubmissionDocument => ({ _id: id, ...rest })
+
+/** How often a write is made again on a fresh read when another write changed the submission meanwhile. */
+const WRITE_ATTEMPTS = 10
+
+export class MongoSubmissions implements SubmissionRepository {
+  private readonly submissions: Collection<SubmissionDocument>
+
+  constructor(db: Db) {
+    this.submissions = db.collection<SubmissionDocument>(SUBMISSIONS_COLLECTION)
+  }
+
+  async insert(submission: NewSubmission): Promise<SubmissionRecord> {
+    const record = newSubmissionRecord(submission)
+    await guard(() => this.submissions.insertOne(toDocument(record)))
+    return record
+  }
+
+  async get(id: string): Promise<SubmissionRecord | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await guard(() => this.submissions.findOne({ _id: id }))
+    return doc ? fromDocument(doc) : undefined
+  }
+
+  async update(
+    id: string,
+    patch: SubmissionPatch,
+    options: { whileStates: readonly SubmissionState[] },
+  ): Promise<SubmissionRecord | undefined> {
+    if (!isId(id)) return undefined
+    // Written only over the version read (its state and time), so a decision and an edit never both apply.
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const current = await this.get(id)
+      if (!current || !inStates(current, options.whileStates)) return undefined
+      const next = patchedSubmission(current, patch, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))
+      const written = await guard(() =>
+        this.submissions.replaceOne({ _id: id, state: current.state, updatedAt: current.updatedAt }, toDocument(next)),
+      )
+      if (written.matchedCount === 1) return next
+    }
+    throw new Error(`Submission ${id} kept changing while being updated`)
+  }
+
+  async delete(id: string, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined> {
+    if (!isId(id)) return undefined
+    const doc = await guard(() => this.submissions.findOneAndDelete({ _id: id, state: { $in: [...options.whileStates] } }))
+    return doc ? fromDocument(doc) : undefined
+  }
+
+  async listBySubmitter(email: string, options: { limit: number; cursor?: string }) {
+    const after = options.cursor === undefined ? undefined : decodeSubmissionCursor(options.cursor, 'newest')
+    const at = after && new Date(after.time)
+    const filter: Filter<SubmissionDocument> = at
+      ? { u_email: email, $or: [{ createdAt: { $lt: at } }, { createdAt: at, _id: { $lt: after.id } }] }
+      : { u_email: email }
+    const docs = await guard(() =>
+      this.submissions
+        .find(filter)
+        .sort(SUBMITTER_NEWEST_FIRST)
+        .limit(options.limit + 1)
+        .toArray(),
+    )
+    return submissionPage(docs.map(fromDocument), options.limit, 'newest')
+  }
+
+  async listByState(state: SubmissionState, options: { limit: number; cursor?: string }) {
+    const after = options.cursor === undefined ? undefined : decodeSubmissionCursor(options.cursor, 'oldest')
+    const at = after && new Date(after.time)
+    const filter: Filter<SubmissionDocument> = at
+      ? { state, $or: [{ createdAt: { $gt: at } }, { createdAt: at, _id: { $gt: after.id } }] }
+      : { state }
+    const docs = await guard(() =>
+      this.submissions
+        .find(filter)
+        .sort(STATE_OLDEST_FIRST)
+        .limit(options.limit + 1)
+        .toArray(),
+    )
+    return submissionPage(docs.map(fromDocument), options.limit, 'oldest')
+  }
+
+  countBySubmitter(email: string, state: SubmissionState): Promise<number> {
+    return guard(() => this.submissions.countDocuments({ u_email: email, state }))
+  }
+}

@@ -1,0 +1,116 @@
+import { z } from 'zod'
+import { PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT } from './limits'
+import { creditSchema, licenceSchema } from './licence'
+import { cursorSchema } from './paging'
+import { stickerEmojiSchema } from './wumpus'
+import { emojiFieldsSchema, keywordFieldsSchema, tagFieldsSchema, wumpusDescriptionSchema, wumpusNameSchema } from './wumpus-write'
+
+/**
+ * Submissions (issue 37): a signed-in person with a verified email sends a sticker, admins review it.
+ * `waiting` for review, `changes` asked by a reviewer (the submitter edits it, and it waits again),
+ * `refused` with a reason, `published` (it became an animation); withdrawn ones are deleted.
+ */
+export const SUBMISSION_STATES = ['waiting', 'changes', 'refused', 'published'] as const
+export type SubmissionState = (typeof SUBMISSION_STATES)[number]
+export const submissionStateSchema = z.enum(SUBMISSION_STATES)
+
+/** The states in which the submitter may still edit or withdraw it. */
+export const SUBMISSION_EDITABLE_STATES: readonly SubmissionState[] = ['waiting', 'changes']
+
+export const SUBMISSION_SOURCE_MAX = 2048
+export const DECISION_NOTE_MAX = 1000
+
+/** A form field holding `true` or `false`. */
+const flagFieldSchema = z.enum(['true', 'false'], { error: 'Send true or false' }).transform((value) => value === 'true')
+
+/** An optional http(s) link to where the sticker comes from; '' means none. */
+const sourceSchema = z
+  .string()
+  .trim()
+  .max(SUBMISSION_SOURCE_MAX, 'Enter a valid URL')
+  .refine((value) => value === '' || /^https?:\/\/[^\s"'<>]+$/.test(value), 'Enter a valid http(s) URL')
+
+/**
+ * POST /api/submissions as multipart: the file as `file` (a Lottie JSON, a Telegram .tgs or a dotLottie
+ * .lottie, judged by its bytes) and these text fields; `tags`, `emoji` and `keywords` as POST /api/wumpuses
+ * takes them.
+ */
+export const submissionFieldsSchema = z
+  .object({
+    name: wumpusNameSchema,
+    description: wumpusDescriptionSchema,
+    tags: tagFieldsSchema.optional(),
+    emoji: emojiFieldsSchema.refine((emoji) => emoji.length >= 1 && emoji.length <= 3, 'Pick 1 to 3 emoji'),
+    keywords: keywordFieldsSchema.optional(),
+    licence: licenceSchema,
+    credit: creditSchema.default(''),
+    source: sourceSchema.default(''),
+    original: flagFieldSchema,
+    sensitive: flagFieldSchema.default(false),
+  })
+  .strict()
+export type SubmissionFields = z.infer<typeof submissionFieldsSchema>
+
+/** PUT /api/submissions/{id}: multipart with any of the text fields (each replaces its value) and optionally a new `file`. */
+export const submissionEditFieldsSchema = submissionFieldsSchema.partial().strict()
+export type SubmissionEdit = z.infer<typeof submissionEditFieldsSchema>
+
+/** A submission as the API shows it to its submitter and to admins. */
+export const submissionSchema = z.object({
+  id: z.string(),
+  state: submissionStateSchema,
+  name: z.string(),
+  description: z.string(),
+  tags: z.array(z.string()),
+  emoji: z.array(stickerEmojiSchema),
+  keywords: z.array(z.string()),
+  licence: licenceSchema,
+  credit: z.string(),
+  /** '' when none was given. */
+  source: z.string(),
+  original: z.boolean(),
+  sensitive: z.boolean(),
+  /** The submitter's email and display name. */
+  u_email: z.string(),
+  u_name: z.string(),
+  /** The Lottie JSON as stored (a .tgs or .lottie is unpacked), for the preview; absent once published. */
+  lottie: z.string().optional(),
+  /** The reviewer's note of the last decision (why changes are asked, why it was refused). */
+  note: z.string().optional(),
+  /** Once published: the animation it became. */
+  wumpusId: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Submission = z.infer<typeof submissionSchema>
+export const submissionListSchema = z.array(submissionSchema)
+
+/** POST /api/submissions answers `{ id }`. */
+export const submissionCreatedSchema = z.object({ id: z.string() })
+
+/** GET /api/me/submissions: newest first, paged. */
+export const mySubmissionsQuerySchema = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+    cursor: cursorSchema.optional(),
+  })
+  .strict()
+
+/** GET /api/submissions (admins): one state's submissions, oldest first, paged; `waiting` by default. */
+export const submissionQueueQuerySchema = mySubmissionsQuerySchema.extend({ state: submissionStateSchema.default('waiting') }).strict()
+
+export const SUBMISSION_DECISIONS = ['publish', 'changes', 'refuse'] as const
+export type SubmissionDecision = (typeof SUBMISSION_DECISIONS)[number]
+
+/** POST /api/submissions/{id}/decision: a note is required when asking for changes or refusing. */
+export const submissionDecisionSchema = z
+  .object({
+    decision: z.enum(SUBMISSION_DECISIONS),
+    note: z.string().trim().max(DECISION_NOTE_MAX, `A note has at most ${DECISION_NOTE_MAX} characters`).default(''),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.decision !== 'publish' && body.note === '')
+      ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say what to change, or why it is refused' })
+  })
+export type SubmissionDecisionBody = z.input<typeof submissionDecisionSchema>
