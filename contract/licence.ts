@@ -28,3 +28,11 @@ export const CREDIT_MAX = 120
 
 /** Who made it, as it should be credited ("Ana Lima", "@ana on Mastodon"); '' means the gallery itself. */
 export const creditSchema = z.string().trim().max(CREDIT_MAX, `Credit should be at most ${CREDIT_MAX} characters`)
+
+/** Where each licence's terms are read; `gallery-only` is ours and has no page of its own. */
+export const LICENCE_URL: Record<Licence, string | undefined> = {
+  'CC0-1.0': 'https://creativecommons.org/publicdomain/zero/1.0/',
+  'CC-BY-4.0': 'https://creativecommons.org/licenses/by/4.0/',
+  'CC-BY-SA-4.0': 'https://creativecommons.org/licenses/by-sa/4.0/',
+  'gallery-only': undefined,
+}

@@ -176,7 +176,7 @@ describe('a pack in the formats community servers import', () => {
     expect(meta.emojis.map((e) => e.emoji.name)).toEqual(['waving_wumpus', 'waving_wumpus_2', 'cafe_wumpus', 'big_wumpus'])
     const waving = meta.emojis[0]!.emoji
     expect(waving.aliases).toEqual(['wave', 'hello', 'hi'])
-    expect(waving.license).toMatch(/^By Ada, from Wumpus Gallery: http:\/\/.+\/wumpus\/[^/]+$/)
+    expect(waving.license).toMatch(/^By Ada, licence This gallery only; from Wumpus Gallery: http:\/\/.+\/wumpus\/[^/]+$/)
     expect(meta.emojis[1]!.emoji.license).toMatch(/^By Grace, /)
     const readme = await run('unzip', ['-p', file, 'README.txt'])
     expect(readme).toContain('No Emoji Wumpus: Still being made')

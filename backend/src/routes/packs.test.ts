@@ -266,6 +266,8 @@ describe('packs: one ZIP per platform', () => {
     ids = []
     for (let i = 0; i < 11; i++) ids.push((await stickerWumpus(`Zipped ${i + 1}`, { emoji, keywords: ['hi there'] }))._id)
     ids.push((await stickerWumpus('Zipped Long', { without: ['telegram'] }))._id)
+    // The second is someone else's work, shared under CC BY: its credit and licence travel with it.
+    await server.store.wumpuses.update(ids[1]!, { credit: 'Ana Lima', licence: 'CC-BY-4.0' })
     pack = await createPack({ name: 'Zipped Wumpuses', description: 'Twelve of them', wumpusIds: ids, coverWumpusId: ids[4] })
   })
 
@@ -296,6 +298,16 @@ describe('packs: one ZIP per platform', () => {
       const readme = new TextDecoder().decode(entries.find((entry) => entry.name === 'README.txt')!.bytes)
       const what = platform.endsWith('-emoji') ? PLATFORM_RULES[platform].label : `${PLATFORM_RULES[platform].label} stickers`
       expect(readme).toContain(`Zipped Wumpuses: ${what} from Wumpus Gallery`)
+      // Who made each sticker and under which licence, whatever the app.
+      expect(readme).toContain(
+        [
+          'Credits and licences:',
+          '  Zipped 1: By Maker, licence This gallery only',
+          '  Zipped 2: By Ana Lima, licence CC BY 4.0 (credit the maker): https://creativecommons.org/licenses/by/4.0/',
+        ].join('\r\n'),
+      )
+      expect(readme).toContain('Stickers under "This gallery only" are shared for your own chats')
+      expect(readme).toContain('Stickers under CC BY or CC BY-SA may be reused and changed, crediting their maker')
       if (platform === 'telegram') expect(readme).toMatch(/Left out \(no Telegram file\):\r\n {2}Zipped Long: Too long for this platform/)
       else if (platform !== 'line') expect(readme).not.toContain('Left out')
       if (platform === 'line') {
@@ -352,13 +364,14 @@ describe('packs: one ZIP per platform', () => {
         const list = JSON.parse(text(entries, 'stickers.json')) as {
           title: string
           sticker_type: string
-          stickers: Array<{ sticker: string; format: string; emoji_list: string[]; keywords: string[] }>
+          stickers: Array<{ sticker: string; format: string; emoji_list: string[]; keywords: string[]; credit: string; licence: string }>
         }
         expect(list.title).toBe('Zipped Wumpuses')
         expect(list.sticker_type).toBe(platform === 'telegram' ? 'regular' : 'custom_emoji')
         expect(list.stickers.map((sticker) => sticker.sticker)).toEqual(stickerNames)
         expect(list.stickers.map((sticker) => sticker.emoji_list)).toEqual(names.map((_, i) => emojiOf(i)))
-        expect(list.stickers[0]).toMatchObject({ format: 'animated', keywords: ['hi there'] })
+        expect(list.stickers[0]).toMatchObject({ format: 'animated', keywords: ['hi there'], credit: 'Maker', licence: 'gallery-only' })
+        expect(list.stickers[1]).toMatchObject({ credit: 'Ana Lima', licence: 'CC-BY-4.0' })
         expect(entries.map((entry) => entry.name).slice(count)).toEqual(['stickers.json', 'README.txt'])
       } else if (platform === 'signal' || platform === 'discord' || platform === 'discord-emoji') {
         const rows = text(entries, 'emoji.txt').trimEnd().split('\r\n')
@@ -375,6 +388,8 @@ describe('packs: one ZIP per platform', () => {
               name: names[i],
               tags: names[i] === 'Zipped Long' ? 'slightly_smiling_face' : 'wave',
               emoji: emojiOf(i)[0],
+              credit: i === 1 ? 'Ana Lima' : 'Maker',
+              licence: i === 1 ? 'CC-BY-4.0' : 'gallery-only',
             })),
           })
           expect(entries.map((entry) => entry.name).slice(count)).toEqual(['emoji.txt', 'stickers.json', 'README.txt'])

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { pipeline, Readable } from 'node:stream'
 import { createGzip } from 'node:zlib'
 import { ZipFile } from 'yazl'
+import { creditLine, licenceNotes, stickerMaker } from './sticker-credits'
 import {
   IMPORT_LABELS,
   MASTODON_EMOJI_MAX_BYTES,
@@ -108,10 +109,9 @@ export interface ImportContext {
   publisher?: string
 }
 
-/** The credit we hold for a sticker: its maker and where it lives (the gallery records no licence of its own). */
+/** The credit we hold for a sticker: its maker, its licence and where it lives. */
 export function emojiCredit(record: WumpusRecord, origin: string): string {
-  const maker = record.u_name.trim() || 'a Wumpus Gallery maker'
-  return `By ${maker}, from Wumpus Gallery: ${origin}/wumpus/${encodeURIComponent(record._id)}`
+  return `${creditLine(record)}; from Wumpus Gallery: ${origin}/wumpus/${encodeURIComponent(record._id)}`
 }
 
 /** Words to find an emoji by: its tags and keywords, each once, its own name left out. */
@@ -147,7 +147,7 @@ export const pleromaFiles = (plan: ImportPlan): Record<string, string> =>
 
 /** A pack's credits in one line: its makers. */
 function packCredit(plan: ImportPlan, publisher: string): string {
-  const makers = [...new Set(plan.entries.map((entry) => entry.record.u_name.trim()).filter(Boolean))]
+  const makers = [...new Set(plan.entries.map((entry) => stickerMaker(entry.record)))]
   return `${makers.length > 0 ? `By ${listInWords(makers)}` : `By ${publisher}`}, from Wumpus Gallery (each emoji’s page names its maker)`
 }
 
@@ -161,7 +161,7 @@ function readme(pack: PackRecord, plan: ImportPlan, origin: string): string {
   }
   lines.push('')
   if (plan.skipped.length > 0) lines.push('Left out:', ...plan.skipped.map(({ record, reason }) => `  ${record.name}: ${reason}`), '')
-  lines.push('The gallery records no licence beyond these credits: ask each maker before reusing their emoji elsewhere.', '')
+  lines.push(...licenceNotes(plan.entries.map((entry) => entry.record)), '')
   return lines.join('\r\n')
 }
 

@@ -7,6 +7,7 @@ import { FALLBACK_EMOJI } from '../../../contract/limits'
 import { DISCORD_STICKER_TAGS, discordStickerName, platformEmoji, type Platform } from '../../../contract/stickers'
 import { stickerAlt } from '../../../contract/sticker-alt'
 import type { PackRecord, WumpusRecord } from '../store/port'
+import { stickerMaker } from './sticker-credits'
 
 /** One sticker of a pack's ZIP: its entry name and its animation. */
 export interface PackEntry {
@@ -132,7 +133,7 @@ function discordStickers(entries: readonly PackEntry[]) {
   return {
     stickers: entries.map((entry) => {
       const sticker = discordSticker(entry.record)
-      return { file: entry.name, name: sticker.name, tags: sticker.tags, emoji: sticker.emoji }
+      return { file: entry.name, name: sticker.name, tags: sticker.tags, emoji: sticker.emoji, ...credit(entry.record) }
     }),
   }
 }
@@ -150,6 +151,7 @@ function telegramList(pack: PackRecord, platform: Platform, entries: readonly Pa
       format: 'animated',
       emoji_list: entryEmoji(platform, entry.record),
       keywords: entry.record.keywords,
+      ...credit(entry.record),
     })),
   }
 }
@@ -185,6 +187,9 @@ function whatsappContents(pack: PackRecord, entries: readonly PackEntry[], part:
     ],
   }
 }
+
+/** Beside each sticker's app fields (which apps and bots read by name), who made it and its licence's SPDX id. */
+const credit = (record: WumpusRecord) => ({ credit: stickerMaker(record), licence: record.licence })
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`
 const lines = (rows: string[]) => `${rows.join('\r\n')}\r\n`

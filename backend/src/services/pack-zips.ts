@@ -4,6 +4,7 @@
 // one sticker file in memory at a time.
 import { Readable } from 'node:stream'
 import { ZipFile } from 'yazl'
+import { creditLine, licenceNotes } from './sticker-credits'
 import { FALLBACK_EMOJI, LINE_SET_SIZES, WHATSAPP_PACK_MAX, WHATSAPP_PACK_MIN } from '../../../contract/limits'
 import { listInWords, PACK_NOUN, partsInWords } from '../../../contract/pack-parts'
 import { packDownloadPath } from '../../../contract/api-paths'
@@ -259,6 +260,10 @@ function readme(pack: PackRecord, plan: ZipPlan, entries: PackEntry[], part: Zip
   lines.push(
     `${entries.length} sticker${entries.length === 1 ? '' : 's'}, in pack order:`,
     ...entries.map((entry) => readmeLine(plan.platform, entry)),
+    '',
+    'Credits and licences:',
+    ...entries.map((entry) => `  ${entry.record.name}: ${creditLine(entry.record)}`),
+    ...licenceNotes(entries.map((entry) => entry.record)),
     '',
   )
   if (part.of > 1) {
