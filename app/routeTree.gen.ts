@@ -29,6 +29,7 @@ import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
+import { Route as AuthenticatedDashboardReviewRouteImport } from './routes/_authenticated/dashboard.review'
 import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authenticated/dashboard.users'
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
 import { Route as AuthenticatedProfileEmailRouteImport } from './routes/_authenticated/profile.$email'
@@ -38,6 +39,9 @@ import { Route as AuthenticatedDashboardMyPacksNewRouteImport } from './routes/_
 import { Route as AuthenticatedDashboardPacksIndexRouteImport } from './routes/_authenticated/dashboard.packs.index'
 import { Route as AuthenticatedDashboardPacksIdRouteImport } from './routes/_authenticated/dashboard.packs.$id'
 import { Route as AuthenticatedDashboardPacksNewRouteImport } from './routes/_authenticated/dashboard.packs.new'
+import { Route as AuthenticatedDashboardSubmissionsIndexRouteImport } from './routes/_authenticated/dashboard.submissions.index'
+import { Route as AuthenticatedDashboardSubmissionsIdRouteImport } from './routes/_authenticated/dashboard.submissions.$id'
+import { Route as AuthenticatedDashboardSubmissionsNewRouteImport } from './routes/_authenticated/dashboard.submissions.new'
 import { Route as AuthenticatedWumpusIdRemixRouteImport } from './routes/_authenticated/wumpus.$id_.remix'
 
 const IndexRoute = IndexRouteImport.update({
@@ -147,6 +151,12 @@ const AuthenticatedDashboardProfileRoute =
     path: '/profile',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardReviewRoute =
+  AuthenticatedDashboardReviewRouteImport.update({
+    id: '/review',
+    path: '/review',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardUsersRoute =
   AuthenticatedDashboardUsersRouteImport.update({
     id: '/users',
@@ -201,6 +211,24 @@ const AuthenticatedDashboardPacksNewRoute =
     path: '/packs/new',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardSubmissionsIndexRoute =
+  AuthenticatedDashboardSubmissionsIndexRouteImport.update({
+    id: '/submissions/',
+    path: '/submissions/',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardSubmissionsIdRoute =
+  AuthenticatedDashboardSubmissionsIdRouteImport.update({
+    id: '/submissions/$id',
+    path: '/submissions/$id',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardSubmissionsNewRoute =
+  AuthenticatedDashboardSubmissionsNewRouteImport.update({
+    id: '/submissions/new',
+    path: '/submissions/new',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedWumpusIdRemixRoute =
   AuthenticatedWumpusIdRemixRouteImport.update({
     id: '/wumpus/$id_/remix',
@@ -227,6 +255,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
@@ -235,9 +264,12 @@ export interface FileRoutesByFullPath {
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/submissions/$id': typeof AuthenticatedDashboardSubmissionsIdRoute
+  '/dashboard/submissions/new': typeof AuthenticatedDashboardSubmissionsNewRoute
   '/wumpus/$id/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
+  '/dashboard/submissions/': typeof AuthenticatedDashboardSubmissionsIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -257,6 +289,7 @@ export interface FileRoutesByTo {
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/profile/$email': typeof AuthenticatedProfileEmailRoute
@@ -265,9 +298,12 @@ export interface FileRoutesByTo {
   '/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/dashboard/submissions/$id': typeof AuthenticatedDashboardSubmissionsIdRoute
+  '/dashboard/submissions/new': typeof AuthenticatedDashboardSubmissionsNewRoute
   '/wumpus/$id/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/dashboard/my-packs': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/dashboard/packs': typeof AuthenticatedDashboardPacksIndexRoute
+  '/dashboard/submissions': typeof AuthenticatedDashboardSubmissionsIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -290,6 +326,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/_authenticated/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/_authenticated/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/_authenticated/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
   '/_authenticated/profile/$email': typeof AuthenticatedProfileEmailRoute
@@ -298,9 +335,12 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/my-packs/new': typeof AuthenticatedDashboardMyPacksNewRoute
   '/_authenticated/dashboard/packs/$id': typeof AuthenticatedDashboardPacksIdRoute
   '/_authenticated/dashboard/packs/new': typeof AuthenticatedDashboardPacksNewRoute
+  '/_authenticated/dashboard/submissions/$id': typeof AuthenticatedDashboardSubmissionsIdRoute
+  '/_authenticated/dashboard/submissions/new': typeof AuthenticatedDashboardSubmissionsNewRoute
   '/_authenticated/wumpus/$id_/remix': typeof AuthenticatedWumpusIdRemixRoute
   '/_authenticated/dashboard/my-packs/': typeof AuthenticatedDashboardMyPacksIndexRoute
   '/_authenticated/dashboard/packs/': typeof AuthenticatedDashboardPacksIndexRoute
+  '/_authenticated/dashboard/submissions/': typeof AuthenticatedDashboardSubmissionsIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -323,6 +363,7 @@ export interface FileRouteTypes {
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/review'
     | '/dashboard/users'
     | '/editWumpus/$id'
     | '/profile/$email'
@@ -331,9 +372,12 @@ export interface FileRouteTypes {
     | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/submissions/$id'
+    | '/dashboard/submissions/new'
     | '/wumpus/$id/remix'
     | '/dashboard/my-packs/'
     | '/dashboard/packs/'
+    | '/dashboard/submissions/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -353,6 +397,7 @@ export interface FileRouteTypes {
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/review'
     | '/dashboard/users'
     | '/editWumpus/$id'
     | '/profile/$email'
@@ -361,9 +406,12 @@ export interface FileRouteTypes {
     | '/dashboard/my-packs/new'
     | '/dashboard/packs/$id'
     | '/dashboard/packs/new'
+    | '/dashboard/submissions/$id'
+    | '/dashboard/submissions/new'
     | '/wumpus/$id/remix'
     | '/dashboard/my-packs'
     | '/dashboard/packs'
+    | '/dashboard/submissions'
   id:
     | '__root__'
     | '/'
@@ -385,6 +433,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
+    | '/_authenticated/dashboard/review'
     | '/_authenticated/dashboard/users'
     | '/_authenticated/editWumpus/$id'
     | '/_authenticated/profile/$email'
@@ -393,9 +442,12 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/my-packs/new'
     | '/_authenticated/dashboard/packs/$id'
     | '/_authenticated/dashboard/packs/new'
+    | '/_authenticated/dashboard/submissions/$id'
+    | '/_authenticated/dashboard/submissions/new'
     | '/_authenticated/wumpus/$id_/remix'
     | '/_authenticated/dashboard/my-packs/'
     | '/_authenticated/dashboard/packs/'
+    | '/_authenticated/dashboard/submissions/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -554,6 +606,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardProfileRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/review': {
+      id: '/_authenticated/dashboard/review'
+      path: '/review'
+      fullPath: '/dashboard/review'
+      preLoaderRoute: typeof AuthenticatedDashboardReviewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/users': {
       id: '/_authenticated/dashboard/users'
       path: '/users'
@@ -617,6 +676,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardPacksNewRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/submissions/': {
+      id: '/_authenticated/dashboard/submissions/'
+      path: '/submissions'
+      fullPath: '/dashboard/submissions/'
+      preLoaderRoute: typeof AuthenticatedDashboardSubmissionsIndexRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/submissions/$id': {
+      id: '/_authenticated/dashboard/submissions/$id'
+      path: '/submissions/$id'
+      fullPath: '/dashboard/submissions/$id'
+      preLoaderRoute: typeof AuthenticatedDashboardSubmissionsIdRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
+    '/_authenticated/dashboard/submissions/new': {
+      id: '/_authenticated/dashboard/submissions/new'
+      path: '/submissions/new'
+      fullPath: '/dashboard/submissions/new'
+      preLoaderRoute: typeof AuthenticatedDashboardSubmissionsNewRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/wumpus/$id_/remix': {
       id: '/_authenticated/wumpus/$id_/remix'
       path: '/wumpus/$id/remix'
@@ -635,14 +715,18 @@ interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
+  AuthenticatedDashboardReviewRoute: typeof AuthenticatedDashboardReviewRoute
   AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
   AuthenticatedDashboardMyPacksIdRoute: typeof AuthenticatedDashboardMyPacksIdRoute
   AuthenticatedDashboardMyPacksNewRoute: typeof AuthenticatedDashboardMyPacksNewRoute
   AuthenticatedDashboardPacksIdRoute: typeof AuthenticatedDashboardPacksIdRoute
   AuthenticatedDashboardPacksNewRoute: typeof AuthenticatedDashboardPacksNewRoute
+  AuthenticatedDashboardSubmissionsIdRoute: typeof AuthenticatedDashboardSubmissionsIdRoute
+  AuthenticatedDashboardSubmissionsNewRoute: typeof AuthenticatedDashboardSubmissionsNewRoute
   AuthenticatedDashboardMyPacksIndexRoute: typeof AuthenticatedDashboardMyPacksIndexRoute
   AuthenticatedDashboardPacksIndexRoute: typeof AuthenticatedDashboardPacksIndexRoute
+  AuthenticatedDashboardSubmissionsIndexRoute: typeof AuthenticatedDashboardSubmissionsIndexRoute
 }
 
 const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
@@ -655,6 +739,7 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
+    AuthenticatedDashboardReviewRoute: AuthenticatedDashboardReviewRoute,
     AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,
     AuthenticatedDashboardMyPacksIdRoute: AuthenticatedDashboardMyPacksIdRoute,
@@ -662,10 +747,16 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
       AuthenticatedDashboardMyPacksNewRoute,
     AuthenticatedDashboardPacksIdRoute: AuthenticatedDashboardPacksIdRoute,
     AuthenticatedDashboardPacksNewRoute: AuthenticatedDashboardPacksNewRoute,
+    AuthenticatedDashboardSubmissionsIdRoute:
+      AuthenticatedDashboardSubmissionsIdRoute,
+    AuthenticatedDashboardSubmissionsNewRoute:
+      AuthenticatedDashboardSubmissionsNewRoute,
     AuthenticatedDashboardMyPacksIndexRoute:
       AuthenticatedDashboardMyPacksIndexRoute,
     AuthenticatedDashboardPacksIndexRoute:
       AuthenticatedDashboardPacksIndexRoute,
+    AuthenticatedDashboardSubmissionsIndexRoute:
+      AuthenticatedDashboardSubmissionsIndexRoute,
   }
 
 const AuthenticatedDashboardRouteWithChildren =

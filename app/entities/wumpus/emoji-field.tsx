@@ -15,25 +15,27 @@ interface EmojiFieldProps {
   /** The form's errors: the field shows the first about the emoji (the list's, or one emoji's). */
   errors: Record<string, unknown>
   required?: boolean
+  /** At most this many (a submission takes 1 to 3). */
+  max?: number
 }
 
 /**
  * A sticker's emoji: picked from every emoji by name, or typed and pasted. The first EMOJI_PRIMARY are
  * what chat apps show with the sticker, so they are marked.
  */
-export function EmojiField({ value, onChange, errors, required = false }: EmojiFieldProps) {
+export function EmojiField({ value, onChange, errors, required = false, max = EMOJI_MAX }: EmojiFieldProps) {
   const [opened, setOpened] = useState(false)
   const [query, setQuery] = useState('')
   const id = useId()
   const matches = useMemo(() => searchEmojiCatalog(query), [query])
   const error = Object.entries(errors).find(([path]) => path === 'emoji' || path.startsWith('emoji.'))?.[1]
-  const full = value.length >= EMOJI_MAX
+  const full = value.length >= max
 
   const add = (chars: string[]) => {
     const next = [...value]
     for (const char of chars) {
       const found = findEmoji(char)
-      if (found && !next.some((kept) => emojiKey(kept) === emojiKey(found.char)) && next.length < EMOJI_MAX) next.push(found.char)
+      if (found && !next.some((kept) => emojiKey(kept) === emojiKey(found.char)) && next.length < max) next.push(found.char)
     }
     if (next.length !== value.length) onChange(next)
   }
@@ -41,7 +43,11 @@ export function EmojiField({ value, onChange, errors, required = false }: EmojiF
   return (
     <Input.Wrapper
       label={`Emoji${required ? '*' : ''}`}
-      description={`What chat apps suggest the sticker for: the first ${EMOJI_PRIMARY} go with it to WhatsApp, the first to Signal and Discord, up to ${EMOJI_MAX} to Telegram.`}
+      description={
+        max < EMOJI_MAX
+          ? `What chat apps suggest the sticker for, ${max} at most: the first goes with it to Signal and Discord.`
+          : `What chat apps suggest the sticker for: the first ${EMOJI_PRIMARY} go with it to WhatsApp, the first to Signal and Discord, up to ${EMOJI_MAX} to Telegram.`
+      }
       error={typeof error === 'string' ? error : undefined}
       labelElement="div"
       id={id}

@@ -17,10 +17,15 @@ const ADMIN_PAGES = [
   ['/dashboard/addNew', 'Add animation'],
   ['/dashboard/manage', 'Manage animation'],
   ['/dashboard/users', 'All users'],
+  ['/dashboard/review', 'Review submissions'],
 ] as const
 
 beforeEach(() => {
-  server.use(wumpusListHandler(makeWumpuses(1, 2)).handler, usersHandler([]).handler)
+  server.use(
+    wumpusListHandler(makeWumpuses(1, 2)).handler,
+    usersHandler([]).handler,
+    http.get('/api/submissions', () => HttpResponse.json([])),
+  )
 })
 
 describe('admin-only routes', () => {

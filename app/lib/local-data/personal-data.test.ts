@@ -6,6 +6,7 @@ import type { PackDetail } from '../../../contract/pack'
 import { makeWumpus } from '../../test/fixtures'
 import { server } from '../../test/msw-server'
 import { pendingWrites, queueWrite } from './outbox'
+import { keepSubmissionDraft } from './submission-drafts'
 import { offlineStore } from './stores'
 import { resetOfflineData, storedKeys } from '../../test/offline-data'
 import { forgetPersonalOfflineData } from './personal-data'
@@ -91,5 +92,12 @@ describe('forgetPersonalOfflineData', () => {
     await forgetPersonalOfflineData()
     expect(await storedKeys('favourites')).toEqual([])
     expect(await pendingWrites('ada@example.com')).toEqual([])
+  })
+
+  it('forgets a submission being written, with the file picked for it', async () => {
+    await keepSubmissionDraft('ada@example.com', { fields: { name: 'Half written' }, file: { blob: new Blob(['{}']), name: 'wave.json' } })
+    expect(await storedKeys('submission-drafts')).toEqual(['ada@example.com'])
+    await forgetPersonalOfflineData()
+    expect(await storedKeys('submission-drafts')).toEqual([])
   })
 })

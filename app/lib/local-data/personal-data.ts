@@ -22,6 +22,7 @@ export async function forgetPersonalOfflineData(): Promise<void> {
     clear(offlineStore('profiles')),
     clear(offlineStore('user-lists')),
     clear(offlineStore('favourites')),
+    clear(offlineStore('submission-drafts')),
     forgetQueuedWrites(),
     forgetPersonalPacks(),
     forgetRemixes(),

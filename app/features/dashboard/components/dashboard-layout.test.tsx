@@ -9,10 +9,12 @@ const EVERYONE = [
   ['My animation', '/dashboard/own'],
   ['My packs', '/dashboard/my-packs'],
   ['Favourites', '/dashboard/favourites'],
+  ['My submissions', '/dashboard/submissions'],
 ]
 const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
   ['Manage animation', '/dashboard/manage'],
+  ['Review', '/dashboard/review'],
   ['Packs', '/dashboard/packs'],
   ['All users', '/dashboard/users'],
   ['Activity', '/dashboard/activity'],
@@ -27,7 +29,7 @@ async function sidebarLinks() {
 }
 
 describe('DashboardLayout', () => {
-  it('shows Dashboard, My profile, My animation, My packs and Favourites to everyone, and its content', async () => {
+  it('shows Dashboard, My profile, My animation, My packs, Favourites and My submissions to everyone, and its content', async () => {
     renderWithProviders(
       <DashboardLayout isAdmin={false}>
         <p>Page content</p>

@@ -9,6 +9,8 @@ interface DashboardLink {
     | '/dashboard/favourites'
     | '/dashboard/own'
     | '/dashboard/my-packs'
+    | '/dashboard/submissions'
+    | '/dashboard/review'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/packs'
@@ -24,11 +26,13 @@ const EVERYONE: DashboardLink[] = [
   { to: '/dashboard/own', label: 'My animation' },
   { to: '/dashboard/my-packs', label: 'My packs' },
   { to: '/dashboard/favourites', label: 'Favourites' },
+  { to: '/dashboard/submissions', label: 'My submissions' },
 ]
 
 const ADMINS: DashboardLink[] = [
   { to: '/dashboard/addNew', label: 'Add animation' },
   { to: '/dashboard/manage', label: 'Manage animation' },
+  { to: '/dashboard/review', label: 'Review' },
   { to: '/dashboard/packs', label: 'Packs' },
   { to: '/dashboard/users', label: 'All users' },
   { to: '/dashboard/activity', label: 'Activity' },

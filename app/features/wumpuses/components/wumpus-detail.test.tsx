@@ -54,6 +54,15 @@ describe('wumpus detail page', () => {
     expect(author.queryByRole('link')).not.toBeInTheDocument()
   })
 
+  it('credits its maker and says under which licence it travels', async () => {
+    const credited = makeWumpus(7, { u_name: 'Grace', licence: 'CC-BY-4.0', credit: 'Ana Lima' })
+    server.use(wumpusDetailHandler([wumpus, credited]))
+    renderApp(`/wumpus/${credited._id}`)
+    const author = within(await screen.findByRole('region', { name: 'Animation by' }))
+    expect(author.getByText('Made by Ana Lima')).toBeInTheDocument()
+    expect(author.getByText('Licence: CC BY 4.0 (credit the maker)')).toBeInTheDocument()
+  })
+
   it('shows how often it was downloaded, and its tags as links to the gallery', async () => {
     renderApp(`/wumpus/${wumpus._id}`)
     expect(await screen.findByText('Downloaded 1,234 times')).toBeInTheDocument()

@@ -1,3 +1,4 @@
+import { LICENCE_LABEL } from '../../../../contract/licence'
 import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -149,6 +150,14 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
               </Title>
               {/* A remix's maker who is not a contributor is named without their email, and has no public profile. */}
               {wumpus.u_email ? <Anchor href={profilePath(wumpus.u_email)}>{wumpus.u_name}</Anchor> : <Text>{wumpus.u_name}</Text>}
+              {wumpus.credit && wumpus.credit !== wumpus.u_name && (
+                <Text size="sm" mt={4}>
+                  Made by {wumpus.credit}
+                </Text>
+              )}
+              <Text size="sm" c="dimmed" mt={4}>
+                Licence: {LICENCE_LABEL[wumpus.licence]}
+              </Text>
             </section>
           </Stack>
         </Grid.Col>

@@ -1,0 +1,97 @@
+import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { pagedPath } from '../../../contract/api-paths'
+import {
+  submissionCreatedSchema,
+  submissionListSchema,
+  type SubmissionDecisionBody,
+  type SubmissionState,
+} from '../../../contract/submissions'
+import { apiRequest, apiSend } from '../../lib/api-client'
+import { fetchPage } from '../../lib/paging'
+import type { SubmissionValues } from './submission-values'
+
+export const submissionKeys = {
+  all: ['submissions'] as const,
+  mine: () => [...submissionKeys.all, 'mine'] as const,
+  queue: (state: SubmissionState) => [...submissionKeys.all, 'queue', state] as const,
+}
+
+const SUBMISSIONS = '/api/submissions'
+const submissionPath = (id: string) => `${SUBMISSIONS}/${encodeURIComponent(id)}`
+
+/** GET /api/me/submissions: one's own submissions, newest first, a page at a time. */
+export const mySubmissionsQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: submissionKeys.mine(),
+    queryFn: ({ pageParam, signal }) => fetchPage(pagedPath('/api/me/submissions', { cursor: pageParam }), submissionListSchema, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** GET /api/submissions?state= (admins): the review queue, oldest first. */
+export const submissionQueueQueryOptions = (state: SubmissionState = 'waiting') =>
+  infiniteQueryOptions({
+    queryKey: submissionKeys.queue(state),
+    queryFn: ({ pageParam, signal }) =>
+      fetchPage(`${pagedPath(SUBMISSIONS, { cursor: pageParam })}&state=${state}`, submissionListSchema, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** The form's values as the multipart fields POST and PUT /api/submissions take (one field per list item). */
+function submissionForm(values: SubmissionValues, file: Blob | undefined, fileName: string): FormData {
+  const form = new FormData()
+  form.append('name', values.name.trim())
+  form.append('description', values.description.trim())
+  for (const tag of values.tags) form.append('tags', tag)
+  for (const emoji of values.emoji) form.append('emoji', emoji)
+  for (const keyword of values.keywords) form.append('keywords', keyword)
+  form.append('licence', values.licence)
+  form.append('credit', values.credit.trim())
+  form.append('source', values.source.trim())
+  form.append('original', String(values.original === 'mine'))
+  form.append('sensitive', String(values.sensitive))
+  if (file) form.append('file', file, fileName)
+  return form
+}
+
+interface SendSubmission {
+  values: SubmissionValues
+  file?: Blob
+  fileName: string
+  onProgress?: (fraction: number) => void
+}
+
+/** POST /api/submissions (new) or PUT /api/submissions/{id} (an edit; the file only when a new one was picked). */
+export function useSendSubmission(id?: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ values, file, fileName, onProgress }: SendSubmission) => {
+      const body = submissionForm(values, file, fileName)
+      const options = { body, onUploadProgress: onProgress ?? (() => {}) }
+      return id
+        ? apiSend(submissionPath(id), { ...options, method: 'PUT' }).then(() => ({ id }))
+        : apiRequest(SUBMISSIONS, submissionCreatedSchema, { ...options, method: 'POST' })
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: submissionKeys.all }),
+  })
+}
+
+/** DELETE /api/submissions/{id}: the submitter withdraws one still waiting or asked to change. */
+export function useWithdrawSubmission() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (id: string) => apiSend(submissionPath(id), { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: submissionKeys.all }),
+  })
+}
+
+/** POST /api/submissions/{id}/decision (admins): publish, ask for changes or refuse, with a note. */
+export function useDecideSubmission() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: ({ id, ...body }: SubmissionDecisionBody & { id: string }) =>
+      apiSend(`${submissionPath(id)}/decision`, { method: 'POST', body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: submissionKeys.all }),
+  })
+}
