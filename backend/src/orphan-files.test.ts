@@ -65,6 +65,12 @@ describe.each(['sqlite', 'mongo'] as const)('sweepOrphanFiles on %s', (kind) => 
     expect(left.has(abandoned.id) || left.has(unusedImage.id)).toBe(false)
   })
 
+  it('keeps a submission’s Lottie while the submission waits for review, however old', async () => {
+    const sticker = await put('sticker.json', 'submission')
+    expect(await sweepOrphanFiles(store, { now: aDayLater() + 30 * 24 * 3600_000 })).toBe(0)
+    expect(await store.files.info(sticker.id)).toBeDefined()
+  })
+
   it('keeps the derived files a record uses and removes those of no record', async () => {
     const files = { gif: await put('p.gif', 'animation'), apng: await put('p.png', 'animation'), lottie: await put('p.json', 'animation') }
     const record = await store.wumpuses.insert({

@@ -327,6 +327,75 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'DELETE', path: `/api/me/favourites/${(await addWumpus(server.store))._id}` }),
     expected: signedIn(204),
   },
+  // Submissions: sending, editing and withdrawing need a verified email; another's is unknown (404), to admins too.
+  'POST /api/submissions': {
+    request: async () => ({ method: 'POST', path: '/api/submissions', body: submissionForm() }),
+    expected: { anonymous: 401, unverified: 403, user: 201, otherUser: 201, unverifiedAdmin: 403, admin: 201 },
+  },
+  'GET /api/me/submissions': { request: async () => ({ method: 'GET', path: '/api/me/submissions' }), expected: signedIn(200) },
+  'PUT /api/submissions/:id': {
+    request: async () => ({
+      method: 'PUT',
+      path: `/api/submissions/${await usersSubmission()}`,
+      body: submissionForm({ name: 'Renamed Friend' }, false),
+    }),
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 404, unverifiedAdmin: 403, admin: 404 },
+  },
+  'DELETE /api/submissions/:id': {
+    request: async () => ({ method: 'DELETE', path: `/api/submissions/${await usersSubmission()}` }),
+    expected: { anonymous: 401, unverified: 403, user: 204, otherUser: 404, unverifiedAdmin: 403, admin: 404 },
+  },
+  'GET /api/submissions': { request: async () => ({ method: 'GET', path: '/api/submissions?state=waiting' }), expected: adminOnly(200) },
+  'POST /api/submissions/:id/decision': {
+    request: async () => ({
+      method: 'POST',
+      path: `/api/submissions/${await usersSubmission()}/decision`,
+      body: { decision: 'refuse', note: 'Not for this gallery' },
+    }),
+    expected: adminOnly(200),
+  },
+}
+
+/** A submission's multipart body: every field (or the ones given) and, unless told not to, a Lottie. */
+function submissionForm(fields?: Record<string, string>, withFile = true): FormData {
+  const data = new FormData()
+  const sent = fields ?? {
+    name: 'Waving Friend',
+    description: 'A friendly wave for every chat',
+    emoji: '👋',
+    licence: 'CC0-1.0',
+    original: 'true',
+  }
+  for (const [key, value] of Object.entries(sent)) data.append(key, value)
+  if (withFile) data.append('file', new Blob([new Uint8Array(lottieBytes())]), 'wave.json')
+  return data
+}
+
+/** A waiting submission of the "user" persona's (USER), stored directly (the waiting cap is the API's). */
+async function usersSubmission(): Promise<string> {
+  const file = await server.store.files.put({
+    bytes: lottieBytes(),
+    contentType: 'application/json',
+    filename: 'wave.json',
+    owner: USER,
+    purpose: 'submission',
+  })
+  const submission = await server.store.submissions.insert({
+    u_email: USER,
+    u_name: 'Owner',
+    name: 'Waving Friend',
+    description: 'A friendly wave for every chat',
+    tags: [],
+    emoji: [],
+    keywords: [],
+    licence: 'CC0-1.0',
+    credit: '',
+    source: '',
+    original: true,
+    sensitive: false,
+    file: { id: file.id, filename: file.filename },
+  })
+  return submission.id
 }
 
 /** Rules that are not one endpoint each, over the same personas. */
