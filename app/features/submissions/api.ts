@@ -1,5 +1,11 @@
 import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { pagedPath } from '../../../contract/api-paths'
+import {
+  mySubmissionListPath,
+  submissionDecisionPath,
+  submissionPath,
+  submissionQueuePath,
+  SUBMISSIONS_PATH,
+} from '../../../contract/submission-paths'
 import {
   submissionCreatedSchema,
   submissionListSchema,
@@ -16,14 +22,11 @@ export const submissionKeys = {
   queue: (state: SubmissionState) => [...submissionKeys.all, 'queue', state] as const,
 }
 
-const SUBMISSIONS = '/api/submissions'
-const submissionPath = (id: string) => `${SUBMISSIONS}/${encodeURIComponent(id)}`
-
 /** GET /api/me/submissions: one's own submissions, newest first, a page at a time. */
 export const mySubmissionsQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: submissionKeys.mine(),
-    queryFn: ({ pageParam, signal }) => fetchPage(pagedPath('/api/me/submissions', { cursor: pageParam }), submissionListSchema, signal),
+    queryFn: ({ pageParam, signal }) => fetchPage(mySubmissionListPath({ cursor: pageParam }), submissionListSchema, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })
@@ -32,8 +35,7 @@ export const mySubmissionsQueryOptions = () =>
 export const submissionQueueQueryOptions = (state: SubmissionState = 'waiting') =>
   infiniteQueryOptions({
     queryKey: submissionKeys.queue(state),
-    queryFn: ({ pageParam, signal }) =>
-      fetchPage(`${pagedPath(SUBMISSIONS, { cursor: pageParam })}&state=${state}`, submissionListSchema, signal),
+    queryFn: ({ pageParam, signal }) => fetchPage(submissionQueuePath(state, { cursor: pageParam }), submissionListSchema, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })
@@ -71,7 +73,7 @@ export function useSendSubmission(id?: string) {
       const options = { body, onUploadProgress: onProgress ?? (() => {}) }
       return id
         ? apiSend(submissionPath(id), { ...options, method: 'PUT' }).then(() => ({ id }))
-        : apiRequest(SUBMISSIONS, submissionCreatedSchema, { ...options, method: 'POST' })
+        : apiRequest(SUBMISSIONS_PATH, submissionCreatedSchema, { ...options, method: 'POST' })
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: submissionKeys.all }),
   })
@@ -90,8 +92,7 @@ export function useWithdrawSubmission() {
 export function useDecideSubmission() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: ({ id, ...body }: SubmissionDecisionBody & { id: string }) =>
-      apiSend(`${submissionPath(id)}/decision`, { method: 'POST', body }),
+    mutationFn: ({ id, ...body }: SubmissionDecisionBody & { id: string }) => apiSend(submissionDecisionPath(id), { method: 'POST', body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: submissionKeys.all }),
   })
 }

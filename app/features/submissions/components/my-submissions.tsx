@@ -83,7 +83,7 @@ export function MySubmissions({ emailVerified }: { emailVerified: boolean }) {
                     {SUBMISSION_EDITABLE_STATES.includes(submission.state) && (
                       <>
                         <ButtonLink size="xs" variant="default" to="/dashboard/submissions/$id" params={{ id: submission.id }}>
-                          Edit {submission.state === 'changes' ? 'and send again' : ''}
+                          {submission.state === 'changes' ? 'Edit and send again' : 'Edit'}
                         </ButtonLink>
                         <Button size="xs" variant="subtle" color="red" disabled={!network.online} onClick={() => setToWithdraw(submission)}>
                           Withdraw
