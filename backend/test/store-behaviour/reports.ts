@@ -36,6 +36,13 @@ export function describeReportBehaviour(t: StoreInUse): void {
       expect(await t.store.reports.insertOpen(sampleReport())).toEqual({ record: first.record, created: false })
     })
 
+    it("keeps one open report when the same reporter's reports against one target arrive at once", async () => {
+      const results = await Promise.all(Array.from({ length: 5 }, () => t.store.reports.insertOpen(sampleReport())))
+      expect(results.filter((r) => r.created)).toHaveLength(1)
+      expect(new Set(results.map((r) => r.record.id)).size).toBe(1)
+      expect((await t.store.reports.listGroups('open', { limit: 10 })).items[0]!.count).toBe(1)
+    })
+
     it('lists groups with the most reports first, then the oldest, each with its reports oldest first, paged by cursor', async () => {
       await t.store.reports.insertOpen(sampleReport({ target: P1, reporterKey: 'a', createdAt: at(1) }))
       await t.store.reports.insertOpen(sampleReport({ target: W2, reporterKey: 'b', createdAt: at(5) }))

@@ -126,7 +126,12 @@ async function createIndexes(db: Db): Promise<void> {
   await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
   await db.collection(SUBMISSIONS_COLLECTION).createIndexes([{ key: SUBMITTER_NEWEST_FIRST }, { key: STATE_OLDEST_FIRST }])
-  await db.collection(REPORTS_COLLECTION).createIndexes([{ key: REPORTS_BY_STATE_TARGET }, { key: REPORTS_BY_TARGET_REPORTER }])
+  await db
+    .collection(REPORTS_COLLECTION)
+    .createIndexes([
+      { key: REPORTS_BY_STATE_TARGET },
+      { key: REPORTS_BY_TARGET_REPORTER, unique: true, partialFilterExpression: { state: 'open' } },
+    ])
   await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db

@@ -1,13 +1,14 @@
 /** Reports in MongoDB: the `reports` collection, one document per report (_id: its id). */
 import type { Collection, Db } from 'mongodb'
 import type { ReportState, ReportTargetKind } from '../../../../contract/reports'
-import type { NewReport, ReportRecord, ReportRepository } from '../port'
+import { DuplicateKeyError, type NewReport, type ReportRecord, type ReportRepository } from '../port'
 import { groupKeyPage, newReportRecord, reportGroups, toReportRecord, type ReportGroupKey } from '../report-records'
 import { guard } from './errors'
 
 export const REPORTS_COLLECTION = 'reports'
 export const REPORTS_BY_STATE_TARGET = { state: 1, 'target.kind': 1, 'target.id': 1, createdAt: 1 } as const
-export const REPORTS_BY_TARGET_REPORTER = { 'target.kind': 1, 'target.id': 1, reporterKey: 1, state: 1 } as const
+/** Unique among open reports: one open report per reporter and target. */
+export const REPORTS_BY_TARGET_REPORTER = { 'target.kind': 1, 'target.id': 1, reporterKey: 1 } as const
 
 type ReportDocument = Omit<ReportRecord, 'id'> & { _id: string }
 
@@ -22,19 +23,27 @@ export class MongoReports implements ReportRepository {
   }
 
   async insertOpen(report: NewReport): Promise<{ record: ReportRecord; created: boolean }> {
-    // Read, then insert: two reports sent at the same instant by one person may both be kept (admins see both).
-    const open = await guard(() =>
-      this.reports.findOne({
-        'target.kind': report.target.kind,
-        'target.id': report.target.id,
-        reporterKey: report.reporterKey,
-        state: 'open',
-      }),
-    )
-    if (open) return { record: fromDocument(open), created: false }
+    const open = () =>
+      guard(() =>
+        this.reports.findOne({
+          'target.kind': report.target.kind,
+          'target.id': report.target.id,
+          reporterKey: report.reporterKey,
+          state: 'open',
+        }),
+      )
+    const found = await open()
+    if (found) return { record: fromDocument(found), created: false }
     const record = newReportRecord(report)
-    await guard(() => this.reports.insertOne(toDocument(record)))
-    return { record, created: true }
+    try {
+      await guard(() => this.reports.insertOne(toDocument(record)))
+      return { record, created: true }
+    } catch (error) {
+      // The same person's report sent at the same instant: the unique open index kept one; that one is theirs.
+      const other = error instanceof DuplicateKeyError ? await open() : undefined
+      if (other) return { record: fromDocument(other), created: false }
+      throw error
+    }
   }
 
   async listGroups(state: ReportState, options: { limit: number; cursor?: string }) {
