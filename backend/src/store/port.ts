@@ -652,8 +652,8 @@ export interface ReportGroupRecord {
 }
 
 /**
- * Reports: inserted unless the same reporter has an open one against the same target (atomic on SQLite,
- * read-then-insert on MongoDB), listed grouped by target (most reports first, then the oldest) and decided
+ * Reports: inserted unless the same reporter has an open one against the same target (in one transaction on SQLite,
+ * under a unique index over open reports on MongoDB), listed grouped by target (most reports first, then the oldest) and decided
  * a whole target's open reports at once.
  */
 export interface ReportRepository {
