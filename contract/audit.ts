@@ -15,6 +15,7 @@ export const auditActions = [
   'submission.publish',
   'submission.changes',
   'submission.refuse',
+  'report.dismiss',
 ] as const
 export type AuditActionName = (typeof auditActions)[number]
 export const auditTargets = ['wumpus', 'user', 'pack', 'submission'] as const

@@ -19,6 +19,7 @@ import type { RouteDeps } from './routes/route-deps'
 import { sessionRoutes } from './routes/sessions'
 import { stickerRoutes } from './routes/stickers'
 import { submissionRoutes } from './routes/submissions'
+import { reportRoutes } from './routes/reports'
 import { tagRoutes } from './routes/tags'
 import { uploadRoutes } from './routes/uploads'
 import { userRoutes } from './routes/users'
@@ -84,6 +85,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     favouriteRoutes(deps),
     remixRoutes(deps),
     submissionRoutes(deps),
+    reportRoutes(deps),
     backupRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')

@@ -22,6 +22,7 @@ import { createFileService } from './services/files'
 import { createMakerService } from './services/makers'
 import { createPackService } from './services/packs'
 import { createSubmissionService } from './services/submissions'
+import { createReportService } from './services/reports'
 import { createProfileImageService } from './services/profile-images'
 import { createBackups } from './services/backups'
 import { createStillPictureService } from './services/still-pictures'
@@ -110,6 +111,7 @@ export function createRouteDeps({
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     wumpuses,
     submissions: createSubmissionService({ store, config, audit, wumpuses }),
+    reports: createReportService({ store, config, audit }),
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,

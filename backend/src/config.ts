@@ -32,6 +32,8 @@ export interface Config {
   submissionsWaitingMax: number
   /** Submissions one account may send per day (a fixed 24-hour window in the store; withdrawing gives none back). */
   submissionsPerDay: number
+  /** Reports one address, and one account, may send per hour (multiplied by RATE_LIMIT_FACTOR). */
+  reportsPerHour: number
   /** Backups of the embedded store: the folder (unset: none), hours between scheduled ones (0: on request only), how many the folder keeps. */
   backup: { dir?: string; intervalHours: number; keep: number }
   /** A costly public answer (still picture, pack, pack ZIP) whose client takes none of it for this long is cut off. */
@@ -137,6 +139,7 @@ const envSchema = z.object({
   REMIX_RENDER_SHARE: z.coerce.number({ message: 'must be a number between 0.05 and 1' }).min(0.05).max(1).default(0.5),
   SUBMISSIONS_WAITING_MAX: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(10_000).default(5),
   SUBMISSIONS_PER_DAY: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(100_000).default(10),
+  REPORTS_PER_HOUR: z.coerce.number({ message: 'must be a whole number' }).int().min(1).max(100_000).default(10),
   BACKUP_DIR: optionalText,
   BACKUP_INTERVAL_HOURS: z.coerce
     .number({ message: 'must be a number of hours' })
@@ -280,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     remixRenderShare: e.REMIX_RENDER_SHARE,
     submissionsWaitingMax: e.SUBMISSIONS_WAITING_MAX,
     submissionsPerDay: e.SUBMISSIONS_PER_DAY,
+    reportsPerHour: e.REPORTS_PER_HOUR,
     sendTimeoutSeconds: e.SEND_TIMEOUT_SECONDS,
     backup: { dir: e.BACKUP_DIR && path.resolve(e.BACKUP_DIR), intervalHours: e.BACKUP_INTERVAL_HOURS, keep: e.BACKUP_KEEP },
     adminEmails: e.ADMIN_EMAILS,

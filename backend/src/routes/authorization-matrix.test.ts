@@ -354,6 +354,29 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     }),
     expected: adminOnly(200),
   },
+  // Reports: anyone may report (signed in or not, verified or not); listing and deciding are the admins'.
+  'POST /api/reports': {
+    request: async () => ({
+      method: 'POST',
+      path: '/api/reports',
+      body: { wumpusId: (await addWumpus(server.store))._id, reason: 'broken' },
+    }),
+    expected: everyone(201),
+  },
+  'GET /api/reports': { request: async () => ({ method: 'GET', path: '/api/reports?state=open' }), expected: adminOnly(200) },
+  'POST /api/reports/decision': {
+    request: async () => {
+      const { _id } = await addWumpus(server.store)
+      await server.store.reports.insertOpen({
+        target: { kind: 'wumpus', id: _id },
+        reason: 'spam',
+        note: '',
+        reporterKey: 'address:matrix',
+      })
+      return { method: 'POST', path: '/api/reports/decision', body: { wumpusId: _id, decision: 'dismiss' } }
+    },
+    expected: adminOnly(200),
+  },
 }
 
 /** A submission's multipart body: every field (or the ones given) and, unless told not to, a Lottie. */

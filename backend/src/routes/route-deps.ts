@@ -21,6 +21,7 @@ import type { RemixService } from '../services/remixes'
 import type { StillPictureService } from '../services/still-pictures'
 import type { WumpusService } from '../services/wumpuses'
 import type { SubmissionService } from '../services/submissions'
+import type { ReportService } from '../services/reports'
 import type { TelegramSetService } from '../services/telegram-sets'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
@@ -40,6 +41,7 @@ export interface RouteDeps {
   accounts: AccountService
   wumpuses: WumpusService
   submissions: SubmissionService
+  reports: ReportService
   animationFiles: AnimationFileService
   remixes: RemixService
   derivedMedia: DerivedMediaService

@@ -8,6 +8,7 @@ import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { Licence } from '../../../contract/licence'
 import type { SubmissionState } from '../../../contract/submissions'
+import type { ReportDecision, ReportReason, ReportState, ReportTargetKind } from '../../../contract/reports'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
@@ -616,6 +617,54 @@ export interface SubmissionRepository {
   countBySubmitter(email: string, state: SubmissionState): Promise<number>
 }
 
+/** A report that an animation or pack has a problem (contract/reports.ts). */
+export interface ReportRecord {
+  id: string
+  target: { kind: ReportTargetKind; id: string }
+  reason: ReportReason
+  /** '' when none. */
+  note: string
+  /** The reporter's email when signed in. */
+  reporter?: string
+  /**
+   * Who reported, for finding their open report again: `account:<email>` or `address:<keyed hash of the
+   * address>`; never shown (the address itself is never stored).
+   */
+  reporterKey: string
+  state: ReportState
+  decision?: { kind: ReportDecision; by: string; at: Date; note: string }
+  createdAt: Date
+}
+
+export type NewReport = Omit<ReportRecord, 'id' | 'state' | 'decision' | 'createdAt'> & {
+  /** Optional, for tests; defaults to now. */
+  createdAt?: Date
+}
+
+/** The reports in one state against one target. */
+export interface ReportGroupRecord {
+  target: { kind: ReportTargetKind; id: string }
+  count: number
+  /** Its oldest report's time. */
+  oldest: Date
+  /** Oldest first. */
+  reports: ReportRecord[]
+}
+
+/**
+ * Reports: inserted unless the same reporter has an open one against the same target (in one transaction on SQLite,
+ * under a unique index over open reports on MongoDB), listed grouped by target (most reports first, then the oldest) and decided
+ * a whole target's open reports at once.
+ */
+export interface ReportRepository {
+  /** The new open report, or the reporter's open one against that target already there (`created: false`). */
+  insertOpen(report: NewReport): Promise<{ record: ReportRecord; created: boolean }>
+  /** One state's reports grouped by target, most reports first, then the oldest; a malformed cursor throws InvalidCursorError. */
+  listGroups(state: ReportState, options: { limit: number; cursor?: string }): Promise<{ items: ReportGroupRecord[]; nextCursor?: string }>
+  /** Decides every open report against the target; how many it decided. */
+  decideOpen(target: { kind: ReportTargetKind; id: string }, decision: NonNullable<ReportRecord['decision']>): Promise<number>
+}
+
 export interface FavouriteRecord {
   wumpusId: string
   favouritedAt: Date
@@ -733,6 +782,7 @@ export interface Store {
   readonly renderJobs: RenderJobRepository
   readonly telegramSets: TelegramSetRepository
   readonly submissions: SubmissionRepository
+  readonly reports: ReportRepository
   /**
    * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
    * database, so that every instance on one MongoDB counts together.

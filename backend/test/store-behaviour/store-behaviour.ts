@@ -21,6 +21,7 @@ import { describeTelegramSetBehaviour } from './telegram-sets'
 import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
+import { describeReportBehaviour } from './reports'
 import {
   collectPages,
   fileIds,
@@ -80,6 +81,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeRenderJobBehaviour(storeInUse)
     describeTelegramSetBehaviour(storeInUse)
     describeSubmissionBehaviour(storeInUse)
+    describeReportBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 

@@ -24,6 +24,7 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'submission.publish': { label: 'Published submission', color: 'green' },
   'submission.changes': { label: 'Asked for changes', color: 'yellow' },
   'submission.refuse': { label: 'Refused submission', color: 'red' },
+  'report.dismiss': { label: 'Dismissed reports', color: 'gray' },
 }
 
 const FIELD: Record<string, string> = {

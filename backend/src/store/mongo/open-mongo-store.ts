@@ -15,6 +15,7 @@ import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from 
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
 import { MongoTelegramSets, TELEGRAM_SETS_COLLECTION } from './telegram-sets'
+import { MongoReports, REPORTS_BY_STATE_TARGET, REPORTS_BY_TARGET_REPORTER, REPORTS_COLLECTION } from './reports'
 import { MongoSubmissions, STATE_OLDEST_FIRST, SUBMISSIONS_COLLECTION, SUBMITTER_NEWEST_FIRST } from './submissions'
 import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
@@ -125,6 +126,12 @@ async function createIndexes(db: Db): Promise<void> {
   await sessions.createIndexes([{ key: { email: 1 } }, { key: { expiresAt: 1 }, expireAfterSeconds: 0 }, { key: { lastUsedAt: 1 } }])
   await db.collection('audit').createIndexes([{ key: AUDIT_NEWEST_FIRST }])
   await db.collection(SUBMISSIONS_COLLECTION).createIndexes([{ key: SUBMITTER_NEWEST_FIRST }, { key: STATE_OLDEST_FIRST }])
+  await db
+    .collection(REPORTS_COLLECTION)
+    .createIndexes([
+      { key: REPORTS_BY_STATE_TARGET },
+      { key: REPORTS_BY_TARGET_REPORTER, unique: true, partialFilterExpression: { state: 'open' } },
+    ])
   await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
@@ -255,6 +262,7 @@ export class MongoStore implements Store {
   readonly renderJobs: MongoRenderJobs
   readonly telegramSets: MongoTelegramSets
   readonly submissions: MongoSubmissions
+  readonly reports: MongoReports
 
   constructor(
     private readonly client: MongoClient,
@@ -272,6 +280,7 @@ export class MongoStore implements Store {
     this.renderJobs = new MongoRenderJobs(db)
     this.telegramSets = new MongoTelegramSets(db)
     this.submissions = new MongoSubmissions(db)
+    this.reports = new MongoReports(db)
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {

@@ -295,6 +295,21 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX submissions_by_submitter ON submissions (u_email, created_at DESC, id DESC);
   CREATE INDEX submissions_by_state ON submissions (state, created_at, id);
   `,
+  // Reports (port ReportRecord; sqlite/reports.ts): the record as JSON beside what grouping, finding one
+  // reporter's open report and deciding a target's open reports go by.
+  `
+  CREATE TABLE reports (
+    id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    target_kind TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    reporter_key TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    doc TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX reports_by_state_target ON reports (state, target_kind, target_id, created_at);
+  CREATE INDEX reports_by_target_reporter ON reports (target_kind, target_id, reporter_key, state);
+  `,
 ]
 
 /** The newest schema this code knows. */

@@ -17,6 +17,7 @@ import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
 import { SqliteTelegramSets } from './telegram-sets'
 import { SqliteSubmissions } from './submissions'
+import { SqliteReports } from './reports'
 import { SqliteRenderJobs } from './render-jobs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
@@ -94,6 +95,7 @@ class SqliteStore implements Store {
   readonly renderJobs: SqliteRenderJobs
   readonly telegramSets: SqliteTelegramSets
   readonly submissions: SqliteSubmissions
+  readonly reports: SqliteReports
   readonly files: SqliteFiles
   private readonly counters: SqliteRateCounters
   /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
@@ -122,6 +124,7 @@ class SqliteStore implements Store {
     this.renderJobs = watch(new SqliteRenderJobs(db))
     this.telegramSets = watch(new SqliteTelegramSets(db))
     this.submissions = watch(new SqliteSubmissions(db))
+    this.reports = watch(new SqliteReports(db))
     this.files = watch(files)
     this.counters = new SqliteRateCounters(db)
   }

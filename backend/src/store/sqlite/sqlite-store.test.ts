@@ -11,9 +11,9 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes migrations 13 and 14 (licence and credit, submissions) on a closed store's database, for upgrade tests from before them. */
+/** Undoes migrations 13-15 (licence and credit, submissions, reports) on a closed store's database, for upgrade tests from before them. */
 const BEFORE_SUBMISSIONS = `
-  DROP TABLE submissions; ALTER TABLE wumpuses DROP COLUMN licence; ALTER TABLE wumpuses DROP COLUMN credit;`
+  DROP TABLE reports; DROP TABLE submissions; ALTER TABLE wumpuses DROP COLUMN licence; ALTER TABLE wumpuses DROP COLUMN credit;`
 
 /** Undoes migration 10 (facet counts) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_FACET_COUNTS = `DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;`

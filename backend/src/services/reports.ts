@@ -1,0 +1,124 @@
+// Reports (issue 37): anyone, signed in or not, reports a published animation (an original, or a remix shared
+// by link) or a public or link-shared pack, with a reason and a note; one person's second report against the
+// same thing while their first is open is that first one (201 with its id). Limited per address and per
+// account (REPORTS_PER_HOUR, counted in the store). Admins list the reports grouped by what they are against
+// and decide a target's open reports at once (dismiss); every decision is in the activity log. Hiding and
+// restoring an animation are not built yet.
+import { createHmac } from 'node:crypto'
+import type { ReportDecision, ReportReason, ReportState, ReportTargetKind } from '../../../contract/reports'
+import type { Config } from '../config'
+import { notFound, rateLimited } from '../domain/errors'
+import type { ReportGroupRecord, ReportRecord, Store } from '../store/port'
+import type { AuditLog } from './audit'
+
+export interface ReportsDeps {
+  store: Store
+  config: Config
+  audit: AuditLog
+}
+
+export interface ReportTarget {
+  kind: ReportTargetKind
+  id: string
+}
+
+/** Who reports: their email when signed in, and always their address (a key from http/client-address.ts). */
+export interface Reporter {
+  email?: string
+  address: string
+}
+
+export interface ReportGroup extends ReportGroupRecord {
+  /** The animation's or pack's name; '' when it is gone. */
+  name: string
+}
+
+export interface ReportService {
+  /** Files a report (or finds the reporter's open one against the same target); NOT_FOUND for what cannot be reported. */
+  report(reporter: Reporter, target: ReportTarget, reason: ReportReason, note: string): Promise<{ record: ReportRecord; created: boolean }>
+  /** Admins: one state's reports grouped by target, the most reports first, then the oldest. */
+  groups(state: ReportState, page: { limit: number; cursor?: string }): Promise<{ items: ReportGroup[]; nextCursor?: string }>
+  /** Admins: decides every open report against a target; NOT_FOUND when none is open. */
+  decide(admin: string, target: ReportTarget, decision: ReportDecision, note: string): Promise<number>
+}
+
+const HOUR_SECONDS = 3600
+
+export function createReportService(deps: ReportsDeps): ReportService {
+  const { store, config } = deps
+  const perHour = Math.max(1, Math.round(config.reportsPerHour * config.rateLimitFactor))
+  const byAddress = store.rateCounter({ name: 'reports:ip', points: perHour, durationSeconds: HOUR_SECONDS })
+  const byAccount = store.rateCounter({ name: 'reports:account', points: perHour, durationSeconds: HOUR_SECONDS })
+
+  async function spend(reporter: Reporter): Promise<void> {
+    const waits = await Promise.all([
+      byAddress.hit(reporter.address),
+      reporter.email === undefined ? 0 : byAccount.hit(reporter.email.toLowerCase()),
+    ])
+    const waitMs = Math.max(...waits)
+    if (waitMs > 0) {
+      const retryAfterSeconds = Math.ceil(waitMs / 1000)
+      throw rateLimited(`Too many reports; try again in ${Math.ceil(retryAfterSeconds / 60)} min`, retryAfterSeconds, {
+        limit: 'reports',
+        max: perHour,
+        retryAfterSeconds,
+      })
+    }
+  }
+
+  /** The target's name when anyone may see it (and so report it); undefined otherwise. */
+  async function visibleName(target: ReportTarget): Promise<string | undefined> {
+    if (target.kind === 'wumpus') {
+      const wumpus = await store.wumpuses.get(target.id)
+      if (!wumpus || (wumpus.remix && wumpus.remix.visibility !== 'link')) return undefined
+      return wumpus.name
+    }
+    const pack = await store.packs.get(target.id)
+    if (!pack || pack.visibility === 'private') return undefined
+    return pack.name
+  }
+
+  /** Whoever reports, as a key that finds their open report again without keeping their address. */
+  const reporterKey = (reporter: Reporter) =>
+    reporter.email !== undefined
+      ? `account:${reporter.email.toLowerCase()}`
+      : `address:${createHmac('sha256', config.jwtSecret).update(reporter.address).digest('hex').slice(0, 32)}`
+
+  return {
+    async report(reporter, target, reason, note) {
+      await spend(reporter)
+      if ((await visibleName(target)) === undefined) throw notFound(target.kind === 'wumpus' ? 'No such animation' : 'No such pack')
+      return store.reports.insertOpen({
+        target,
+        reason,
+        note,
+        ...(reporter.email === undefined ? {} : { reporter: reporter.email }),
+        reporterKey: reporterKey(reporter),
+      })
+    },
+
+    async groups(state, page) {
+      const { items, nextCursor } = await store.reports.listGroups(state, page)
+      const named = await Promise.all(
+        items.map(async (group) => {
+          const record = group.target.kind === 'wumpus' ? await store.wumpuses.get(group.target.id) : await store.packs.get(group.target.id)
+          return { ...group, name: record?.name ?? '' }
+        }),
+      )
+      return { items: named, ...(nextCursor ? { nextCursor } : {}) }
+    },
+
+    async decide(admin, target, decision, note) {
+      const decided = await store.reports.decideOpen(target, { kind: decision, by: admin, at: new Date(), note })
+      if (decided === 0) throw notFound('No open reports against it')
+      const record = target.kind === 'wumpus' ? await store.wumpuses.get(target.id) : await store.packs.get(target.id)
+      await deps.audit.record({
+        actor: admin,
+        action: `report.${decision}`,
+        target: { type: target.kind, id: target.id, name: record?.name ?? '' },
+        changes: [{ field: 'reports', to: String(decided) }, ...(note ? [{ field: 'note', to: note }] : [])],
+      })
+      return decided
+    },
+  }
+}
