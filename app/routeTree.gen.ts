@@ -29,6 +29,7 @@ import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
+import { Route as AuthenticatedDashboardReportsRouteImport } from './routes/_authenticated/dashboard.reports'
 import { Route as AuthenticatedDashboardReviewRouteImport } from './routes/_authenticated/dashboard.review'
 import { Route as AuthenticatedDashboardUsersRouteImport } from './routes/_authenticated/dashboard.users'
 import { Route as AuthenticatedEditWumpusIdRouteImport } from './routes/_authenticated/editWumpus.$id'
@@ -151,6 +152,12 @@ const AuthenticatedDashboardProfileRoute =
     path: '/profile',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
+const AuthenticatedDashboardReportsRoute =
+  AuthenticatedDashboardReportsRouteImport.update({
+    id: '/reports',
+    path: '/reports',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
 const AuthenticatedDashboardReviewRoute =
   AuthenticatedDashboardReviewRouteImport.update({
     id: '/review',
@@ -255,6 +262,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
   '/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
@@ -289,6 +297,7 @@ export interface FileRoutesByTo {
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
   '/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
@@ -326,6 +335,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
+  '/_authenticated/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
   '/_authenticated/dashboard/review': typeof AuthenticatedDashboardReviewRoute
   '/_authenticated/dashboard/users': typeof AuthenticatedDashboardUsersRoute
   '/_authenticated/editWumpus/$id': typeof AuthenticatedEditWumpusIdRoute
@@ -363,6 +373,7 @@ export interface FileRouteTypes {
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/reports'
     | '/dashboard/review'
     | '/dashboard/users'
     | '/editWumpus/$id'
@@ -397,6 +408,7 @@ export interface FileRouteTypes {
     | '/dashboard/manage'
     | '/dashboard/own'
     | '/dashboard/profile'
+    | '/dashboard/reports'
     | '/dashboard/review'
     | '/dashboard/users'
     | '/editWumpus/$id'
@@ -433,6 +445,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/manage'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
+    | '/_authenticated/dashboard/reports'
     | '/_authenticated/dashboard/review'
     | '/_authenticated/dashboard/users'
     | '/_authenticated/editWumpus/$id'
@@ -606,6 +619,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardProfileRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/reports': {
+      id: '/_authenticated/dashboard/reports'
+      path: '/reports'
+      fullPath: '/dashboard/reports'
+      preLoaderRoute: typeof AuthenticatedDashboardReportsRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/review': {
       id: '/_authenticated/dashboard/review'
       path: '/review'
@@ -715,6 +735,7 @@ interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
+  AuthenticatedDashboardReportsRoute: typeof AuthenticatedDashboardReportsRoute
   AuthenticatedDashboardReviewRoute: typeof AuthenticatedDashboardReviewRoute
   AuthenticatedDashboardUsersRoute: typeof AuthenticatedDashboardUsersRoute
   AuthenticatedDashboardIndexRoute: typeof AuthenticatedDashboardIndexRoute
@@ -739,6 +760,7 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
+    AuthenticatedDashboardReportsRoute: AuthenticatedDashboardReportsRoute,
     AuthenticatedDashboardReviewRoute: AuthenticatedDashboardReviewRoute,
     AuthenticatedDashboardUsersRoute: AuthenticatedDashboardUsersRoute,
     AuthenticatedDashboardIndexRoute: AuthenticatedDashboardIndexRoute,

@@ -33,6 +33,7 @@ export const APP_PAGES = [
   '/dashboard/submissions/new',
   '/dashboard/submissions/$id',
   '/dashboard/review',
+  '/dashboard/reports',
   '/dashboard/packs',
   '/dashboard/packs/new',
   '/dashboard/packs/$id',

@@ -3,6 +3,7 @@ import { NotFound } from '../components/not-found'
 import { PageLoader } from '../components/page-loader'
 import { RouteError } from '../components/route-error'
 import { packQueryOptions } from '../features/packs/api'
+import { ReportButton } from '../features/reports/components/report-button'
 import { PackPage } from '../features/packs/components/pack-page'
 import { loadById } from '../lib/load-by-id'
 
@@ -18,5 +19,11 @@ export const Route = createFileRoute('/packs/$id')({
 
 function PackRoute() {
   const { id } = Route.useParams()
-  return <PackPage id={id} />
+  return (
+    <PackPage
+      id={id}
+      // A public pack or one shared by link, reported by anyone but its own maker.
+      atEnd={(pack, mine) => pack.visibility !== 'private' && !mine && <ReportButton target={{ packId: pack.id }} name={pack.name} />}
+    />
+  )
 }

@@ -5,6 +5,7 @@ import { RouteError } from '../components/route-error'
 import { AnimationNotFound } from '../entities/wumpus/animation-not-found'
 import { stickersQueryOptions, wumpusQueryOptions } from '../entities/wumpus/api'
 import { MakeItYours, RemixFacts } from '../features/remix/components/remix-on-detail'
+import { ReportButton } from '../features/reports/components/report-button'
 import { WumpusDetail } from '../features/wumpuses/components/wumpus-detail'
 import { loadById } from '../lib/load-by-id'
 import type { SessionStore } from '../lib/session'
@@ -43,6 +44,10 @@ function WumpusDetailPage() {
       id={id}
       underName={(wumpus) => <RemixFacts wumpus={wumpus} />}
       afterDownloads={(wumpus) => <MakeItYours wumpus={wumpus} />}
+      // A gallery sticker or a remix shared by link (anyone with the link opens it); a private remix is its maker's alone.
+      atEnd={(wumpus) =>
+        (!wumpus.remixOf || wumpus.visibility === 'link') && <ReportButton target={{ wumpusId: wumpus._id }} name={wumpus.name} />
+      }
     />
   )
 }

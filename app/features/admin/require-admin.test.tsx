@@ -18,6 +18,7 @@ const ADMIN_PAGES = [
   ['/dashboard/manage', 'Manage animation'],
   ['/dashboard/users', 'All users'],
   ['/dashboard/review', 'Review submissions'],
+  ['/dashboard/reports', 'Reports'],
 ] as const
 
 beforeEach(() => {
@@ -25,6 +26,7 @@ beforeEach(() => {
     wumpusListHandler(makeWumpuses(1, 2)).handler,
     usersHandler([]).handler,
     http.get('/api/submissions', () => HttpResponse.json([])),
+    http.get('/api/reports', () => HttpResponse.json([])),
   )
 })
 

@@ -15,6 +15,7 @@ const ADMINS = [
   ['Add animation', '/dashboard/addNew'],
   ['Manage animation', '/dashboard/manage'],
   ['Review', '/dashboard/review'],
+  ['Reports', '/dashboard/reports'],
   ['Packs', '/dashboard/packs'],
   ['All users', '/dashboard/users'],
   ['Activity', '/dashboard/activity'],

@@ -11,6 +11,7 @@ interface DashboardLink {
     | '/dashboard/my-packs'
     | '/dashboard/submissions'
     | '/dashboard/review'
+    | '/dashboard/reports'
     | '/dashboard/addNew'
     | '/dashboard/manage'
     | '/dashboard/packs'
@@ -33,6 +34,7 @@ const ADMINS: DashboardLink[] = [
   { to: '/dashboard/addNew', label: 'Add animation' },
   { to: '/dashboard/manage', label: 'Manage animation' },
   { to: '/dashboard/review', label: 'Review' },
+  { to: '/dashboard/reports', label: 'Reports' },
   { to: '/dashboard/packs', label: 'Packs' },
   { to: '/dashboard/users', label: 'All users' },
   { to: '/dashboard/activity', label: 'Activity' },

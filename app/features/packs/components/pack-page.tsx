@@ -1,5 +1,7 @@
 import { Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { useSuspenseQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import type { PackDetail } from '../../../../contract/pack'
 import { AnchorLink, ButtonLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'
 import { useSession } from '../../../lib/session-provider'
@@ -13,8 +15,8 @@ import { PackImports } from './pack-imports'
 import { PackTelegram } from './pack-telegram'
 import { VisibilityBadge } from './visibility-badge'
 
-/** /packs/{id}: the pack's stickers in order, and one download per chat app. */
-export function PackPage({ id }: { id: string }) {
+/** /packs/{id}: the pack's stickers in order, and one download per chat app; `atEnd` is its route's (Report a problem). */
+export function PackPage({ id, atEnd }: { id: string; atEnd?: (pack: PackDetail, mine: boolean) => ReactNode }) {
   const { data: pack } = useSuspenseQuery(packQueryOptions(id))
   usePageTitle(pack.name)
   const session = useSession()
@@ -74,6 +76,7 @@ export function PackPage({ id }: { id: string }) {
           </SimpleGrid>
         )}
       </section>
+      {atEnd?.(pack, mine)}
     </Stack>
   )
 }

@@ -52,6 +52,16 @@ describe('wumpus detail page', () => {
     const author = within(screen.getByRole('region', { name: 'Animation by' }))
     expect(author.getByText('Remix Maker')).toBeInTheDocument()
     expect(author.queryByRole('link')).not.toBeInTheDocument()
+    // Shared by link, anyone who opens it may report it.
+    expect(screen.getByRole('button', { name: 'Report a problem' })).toBeInTheDocument()
+  })
+
+  it('offers no report on a private remix: it is its maker’s alone', async () => {
+    const remix = makeWumpus(8, { name: 'My own wave', remixOf: wumpus._id, visibility: 'private' })
+    server.use(wumpusDetailHandler([wumpus, remix]))
+    renderApp(`/wumpus/${remix._id}`)
+    expect(await screen.findByRole('heading', { name: 'Animation by' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Report a problem' })).not.toBeInTheDocument()
   })
 
   it('credits its maker and says under which licence it travels', async () => {
@@ -61,6 +71,8 @@ describe('wumpus detail page', () => {
     const author = within(await screen.findByRole('region', { name: 'Animation by' }))
     expect(author.getByText('Made by Ana Lima')).toBeInTheDocument()
     expect(author.getByText('Licence: CC BY 4.0 (credit the maker)')).toBeInTheDocument()
+    // Anyone may tell the admins about a problem with a gallery sticker.
+    expect(screen.getByRole('button', { name: 'Report a problem' })).toBeInTheDocument()
   })
 
   it('shows how often it was downloaded, and its tags as links to the gallery', async () => {

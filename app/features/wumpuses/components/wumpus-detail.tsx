@@ -32,9 +32,11 @@ interface WumpusDetailProps {
   underName?: (wumpus: Wumpus) => ReactNode
   /** What its route places after the downloads (an original: Make it yours). */
   afterDownloads?: (wumpus: Wumpus) => ReactNode
+  /** What its route places last (Report a problem). */
+  atEnd?: (wumpus: Wumpus) => ReactNode
 }
 
-export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProps) {
+export function WumpusDetail({ id, underName, afterDownloads, atEnd }: WumpusDetailProps) {
   const { data: wumpus } = useSuspenseQuery(wumpusQueryOptions(id))
   usePageTitle(wumpus.name)
   const pointedAt = useHoverOrFocus()
@@ -159,6 +161,8 @@ export function WumpusDetail({ id, underName, afterDownloads }: WumpusDetailProp
                 Licence: {LICENCE_LABEL[wumpus.licence]}
               </Text>
             </section>
+
+            {atEnd?.(wumpus)}
           </Stack>
         </Grid.Col>
       </Grid>
