@@ -1,5 +1,5 @@
 // A sticker from the community: sent from a phone's file picker as a Telegram .tgs, kept on the device while it
-// is written, published by an admin, and then in the gallery with its maker's credit and licence.
+// is written, published by an admin, then in the gallery with its maker's credit and licence, and reported.
 import { gzipSync } from 'node:zlib'
 import type { Page } from 'playwright-core'
 import { expect, inject, it } from 'vitest'
@@ -34,7 +34,7 @@ const draftName = (page: Page, email: string) =>
     email,
   )
 
-it('someone submits a .tgs from a phone, a reload keeps the draft, an admin publishes it, and it joins the gallery with its credit and licence', async () => {
+it('someone submits a .tgs from a phone, a reload keeps the draft, an admin publishes it, and it joins the gallery with its credit and licence, where a report reaches the admins', async () => {
   const email = uniqueEmail('maker')
   await createAccount(email, 'maker-pass-1', 'Nia Maker', { verified: true })
   const maker = await open(await signInToken(email, 'maker-pass-1'), { viewport: PHONE, isMobile: true, hasTouch: true })
@@ -91,4 +91,18 @@ it('someone submits a .tgs from a phone, a reload keeps the draft, an admin publ
   await by.getByRole('link', { name: 'Nia Maker' }).waitFor()
   await by.getByText('Made by Ana Lima').waitFor()
   await by.getByText('Licence: CC BY 4.0 (credit the maker)').waitFor()
+
+  // Someone finds a problem with it and says so; the admin sees the report and dismisses it.
+  await maker.getByRole('button', { name: 'Report a problem' }).click()
+  const dialog = maker.getByRole('dialog', { name: `Report ${name}` })
+  await dialog.getByRole('radio', { name: 'It does not play or looks broken' }).check()
+  await dialog.getByRole('textbox', { name: /Note/ }).fill('Stops after one hop')
+  await dialog.getByRole('button', { name: 'Send report' }).click()
+  await maker.getByText('Thank you: an admin will look at it').waitFor()
+  await admin.goto('/dashboard/reports')
+  const reported = admin.getByRole('listitem', { name })
+  await reported.getByText('It does not play or looks broken: Stops after one hop').waitFor()
+  expect(await reported.textContent()).toContain(email)
+  await reported.getByRole('button', { name: 'Dismiss the reports' }).click()
+  await admin.getByText(`1 report on ${name} dismissed`).waitFor()
 }, 240_000)
