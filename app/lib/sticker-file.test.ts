@@ -34,11 +34,19 @@ describe('readStickerFile', () => {
   })
 
   it('says in words what is wrong with a file that is not a sticker', async () => {
-    const refusal = (file: Blob) => readStickerFile(file).then(() => 'read', (error: unknown) => error)
+    const refusal = (file: Blob) =>
+      readStickerFile(file).then(
+        () => 'read',
+        (error: unknown) => error,
+      )
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
     expect(await refusal(new Blob([png]))).toEqual(new StickerFileError('This is not a Lottie JSON, a .tgs or a .lottie file'))
-    expect(await refusal(new Blob([JSON.stringify({ hello: 'world' })]))).toEqual(new StickerFileError('This file holds no Lottie animation'))
-    expect(await refusal(new Blob([gzipSync(json).subarray(0, 12)]))).toEqual(new StickerFileError('This file is damaged: it could not be unpacked'))
+    expect(await refusal(new Blob([JSON.stringify({ hello: 'world' })]))).toEqual(
+      new StickerFileError('This file holds no Lottie animation'),
+    )
+    expect(await refusal(new Blob([gzipSync(json).subarray(0, 12)]))).toEqual(
+      new StickerFileError('This file is damaged: it could not be unpacked'),
+    )
     const whole = new Uint8Array(await (await dotLottie({ 'manifest.json': manifest, 'animations/wave.json': json })).arrayBuffer())
     expect(await refusal(new Blob([whole.subarray(0, whole.length - 30)]))).toEqual(
       new StickerFileError('This .lottie file is damaged: it is not a whole ZIP'),
