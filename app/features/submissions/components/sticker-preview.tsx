@@ -14,6 +14,8 @@ export function StickerPreview({ data, url, label }: { data?: LottieJson; url?: 
   const stored = useQuery({ ...lottieJsonQueryOptions(url ?? ''), enabled: !data && Boolean(url) })
   const [failed, setFailed] = useState<object | null>(null)
   const lottie = data ?? stored.data
+  // A published submission's Lottie is the animation's now: nothing of its own to play.
+  const nothing = !data && !url
   const spinner = (
     <Center h="100%">
       <Loader size="sm" aria-label={`Loading ${label}`} />
@@ -21,7 +23,13 @@ export function StickerPreview({ data, url, label }: { data?: LottieJson; url?: 
   )
   return (
     <div className={classes.preview}>
-      {stored.isError || (lottie && failed === lottie) ? (
+      {nothing ? (
+        <Center h="100%" p="xs">
+          <Text size="sm" c="dimmed" ta="center">
+            Its animation is in the gallery now
+          </Text>
+        </Center>
+      ) : stored.isError || (lottie && failed === lottie) ? (
         <Center h="100%" p="xs">
           <Text size="sm" c="dimmed" ta="center">
             This animation cannot be previewed here

@@ -123,7 +123,7 @@ describe('My submissions', () => {
       makeSubmission(1, { name: 'Waiting one' }),
       makeSubmission(2, { name: 'Sent back', state: 'changes', note: 'Make the tail shorter' }),
       makeSubmission(3, { name: 'Not this', state: 'refused', note: 'Not a wumpus' }),
-      makeSubmission(4, { name: 'In the gallery', state: 'published', wumpusId: 'b'.repeat(24) }),
+      makeSubmission(4, { name: 'In the gallery', state: 'published', wumpusId: 'b'.repeat(24), lottie: undefined }),
     ])
     renderWithProviders(<MySubmissions emailVerified />)
     const list = await screen.findByRole('list', { name: 'My submissions' })
@@ -139,6 +139,7 @@ describe('My submissions', () => {
     expect(refused).toHaveTextContent('Why it was refused: Not a wumpus')
     expect(within(refused).queryByRole('button', { name: 'Withdraw' })).not.toBeInTheDocument()
     const published = within(list).getByRole('listitem', { name: 'In the gallery' })
+    expect(published).toHaveTextContent('Its animation is in the gallery now')
     expect(within(published).getByRole('link', { name: 'View in the gallery' })).toHaveAttribute('href', `/wumpus/${'b'.repeat(24)}`)
     expect(screen.getByRole('link', { name: 'Submit a sticker' })).toHaveAttribute('href', '/dashboard/submissions/new')
   })
