@@ -1,7 +1,7 @@
 // The submissions API's paths (contract/submissions.ts). Apart from contract/api-paths.ts, whose module the
 // home page loads: only the dashboard's submission pages need these.
 import { pagedPath } from './api-paths'
-import type { SubmissionState } from './submissions'
+import type { SubmissionState } from './submission-states'
 
 /** `POST` a sticker for review (multipart). */
 export const SUBMISSIONS_PATH = '/api/submissions'

@@ -1,21 +1,13 @@
 import { z } from 'zod'
+import { SUBMISSION_STATES } from './submission-states'
 import { PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT } from './limits'
 import { creditSchema, licenceSchema } from './licence'
 import { cursorSchema } from './paging'
 import { stickerEmojiSchema } from './wumpus'
 import { emojiFieldsSchema, keywordFieldsSchema, tagFieldsSchema, wumpusDescriptionSchema, wumpusNameSchema } from './wumpus-write'
 
-/**
- * Submissions (issue 37): a signed-in person with a verified email sends a sticker, admins review it.
- * `waiting` for review, `changes` asked by a reviewer (the submitter edits it, and it waits again),
- * `refused` with a reason, `published` (it became an animation); withdrawn ones are deleted.
- */
-export const SUBMISSION_STATES = ['waiting', 'changes', 'refused', 'published'] as const
-export type SubmissionState = (typeof SUBMISSION_STATES)[number]
+/** Submissions (issue 37): a signed-in person with a verified email sends a sticker, admins review it. */
 export const submissionStateSchema = z.enum(SUBMISSION_STATES)
-
-/** The states in which the submitter may still edit or withdraw it. */
-export const SUBMISSION_EDITABLE_STATES: readonly SubmissionState[] = ['waiting', 'changes']
 
 export const SUBMISSION_SOURCE_MAX = 2048
 export const DECISION_NOTE_MAX = 1000

@@ -6,12 +6,8 @@ import {
   submissionQueuePath,
   SUBMISSIONS_PATH,
 } from '../../../contract/submission-paths'
-import {
-  submissionCreatedSchema,
-  submissionListSchema,
-  type SubmissionDecisionBody,
-  type SubmissionState,
-} from '../../../contract/submissions'
+import { submissionCreatedSchema, submissionListSchema, type SubmissionDecisionBody } from '../../../contract/submissions'
+import { type SubmissionState } from '../../../contract/submission-states'
 import { apiRequest, apiSend } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
 import type { SubmissionValues } from './submission-values'

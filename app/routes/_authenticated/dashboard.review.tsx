@@ -1,5 +1,5 @@
 import { createFileRoute } from '@tanstack/react-router'
-import { SUBMISSION_STATES, type SubmissionState } from '../../../contract/submissions'
+import { SUBMISSION_STATES, type SubmissionState } from '../../../contract/submission-states'
 import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { requireAdmin } from '../../features/admin/require-admin'

@@ -1,6 +1,6 @@
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { createFileRoute } from '@tanstack/react-router'
-import { SUBMISSION_EDITABLE_STATES } from '../../../contract/submissions'
+import { SUBMISSION_EDITABLE_STATES } from '../../../contract/submission-states'
 import { NotFound } from '../../components/not-found'
 import { mySubmissionsQueryOptions } from '../../features/submissions/api'
 import { EditSubmissionPage } from '../../features/submissions/components/submission-pages'

@@ -5,13 +5,8 @@
 // the activity log. Limits: SUBMISSIONS_WAITING_MAX waiting per account (409), SUBMISSIONS_PER_DAY sent per
 // account and day (429, counted in the store like the remix renders).
 import { CONTENT_TYPE } from '../../../contract/limits'
-import {
-  SUBMISSION_EDITABLE_STATES,
-  type SubmissionDecision,
-  type SubmissionEdit,
-  type SubmissionFields,
-  type SubmissionState,
-} from '../../../contract/submissions'
+import { type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
+import { SUBMISSION_EDITABLE_STATES, type SubmissionState } from '../../../contract/submission-states'
 import type { Config } from '../config'
 import { MediaError } from '../media/inspect/media-error'
 import { UnpackedTooLargeError, unpackLottie, type LottiePackage } from '../media/inspect/lottie-package'

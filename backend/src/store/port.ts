@@ -7,7 +7,7 @@
 import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { Licence } from '../../../contract/licence'
-import type { SubmissionState } from '../../../contract/submissions'
+import type { SubmissionState } from '../../../contract/submission-states'
 import type { ReportDecision, ReportReason, ReportState, ReportTargetKind } from '../../../contract/reports'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'

@@ -1,5 +1,5 @@
 /** Submission records as both adapters shape and page them, so they answer exactly alike. */
-import type { SubmissionState } from '../../../contract/submissions'
+import type { SubmissionState } from '../../../contract/submission-states'
 import { newId } from './ids'
 import { InvalidCursorError, type NewSubmission, type SubmissionPatch, type SubmissionRecord } from './port'
 import { knownLicence } from './records'

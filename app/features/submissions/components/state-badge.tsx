@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core'
-import type { SubmissionState } from '../../../../contract/submissions'
+import type { SubmissionState } from '../../../../contract/submission-states'
 
 const STATE: Record<SubmissionState, { label: string; color: string }> = {
   waiting: { label: 'Waiting for review', color: 'blue' },

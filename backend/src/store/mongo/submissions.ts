@@ -1,6 +1,6 @@
 /** Submissions in MongoDB: the `submissions` collection, one document per submission (_id: its id). */
 import type { Collection, Db, Filter } from 'mongodb'
-import type { SubmissionState } from '../../../../contract/submissions'
+import type { SubmissionState } from '../../../../contract/submission-states'
 import { isId } from '../ids'
 import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
 import {

@@ -1,5 +1,5 @@
 /** Submissions in SQLite: the `submissions` table, each record as JSON beside the columns lists go by. */
-import type { SubmissionState } from '../../../../contract/submissions'
+import type { SubmissionState } from '../../../../contract/submission-states'
 import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
 import {
   decodeSubmissionCursor,
