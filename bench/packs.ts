@@ -4,33 +4,20 @@
 // LINE sets of 8 to 24) with the server process's peak memory while each platform's ZIPs stream, to show
 // the archives are streamed rather than built in memory; and both packs as custom emoji for Misskey, Mastodon and
 // Pleroma / Akkoma (each archive, and Pleroma's manifest, whose first answer reads the whole ZIP for its SHA-256).
-import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { PERSONAL_PACKS_MAX } from '../contract/limits'
 import { packDetailSchema } from '../contract/pack'
 import { packDownloadPath, packPath } from '../contract/api-paths'
 import { PLATFORMS, type Platform } from '../contract/stickers'
-import { createApp } from '../backend/src/app'
 import { createRouteDeps } from '../backend/src/composition'
-import { loadConfig } from '../backend/src/config'
 import { createLogger } from '../backend/src/logger'
 import { seedDemoGallery } from '../backend/src/seed'
-import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import type { DerivedFile, Store, WumpusRecord } from '../backend/src/store/port'
+import { listen, openBenchStore } from './support/bench-server'
 
 const RUNS = 15
-const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-packs-'))
 const logger = createLogger('error')
-const store = await openSqliteStore({ dataDir })
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  STATIC_DIR: path.join(dataDir, 'static'),
-  SSR_DIR: path.join(dataDir, 'ssr'),
-  LOG_LEVEL: 'error',
-  RATE_LIMIT_FACTOR: '1000',
-})
+const bench = await openBenchStore('packs')
+const { store, config } = bench
 
 console.log('Rendering the demo set and its platform files (about a minute)...')
 await seedDemoGallery(store, logger)
@@ -62,9 +49,8 @@ const many = [...mascots.map((m) => m._id)]
 for (let i = mascots.length; i < 200; i++) many.push((await copyOf(store, mascots[i % mascots.length]!, i))._id)
 const big = await makePack('Demo Two Hundred', many)
 
-const server = createApp(deps).listen(0, '127.0.0.1')
-await new Promise((resolve) => server.once('listening', resolve))
-const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const server = await listen(deps)
+const base = server.url
 
 async function fetchZip(url: string): Promise<{ bytes: number; ttfbMs: number; totalMs: number }> {
   const started = performance.now()
@@ -163,8 +149,7 @@ console.log(
 server.close()
 await downloads.close()
 await derivedMedia.close()
-await store.close()
-rmSync(dataDir, { recursive: true, force: true })
+await bench.remove()
 
 /** An animation with copies of another's files, platform files included. */
 async function copyOf(store: Store, source: WumpusRecord, n: number): Promise<WumpusRecord> {

@@ -3,45 +3,24 @@
 // preview), and from the admin's Publish to every chat app's file made (the animation's stickers all ready or
 // refused with a reason). Embedded store, in-process server, the real render worker.
 // Run: npm run bench:submission-flow [RUNS=3]
-import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { stickersPath } from '../contract/api-paths'
 import { submissionDecisionPath, submissionQueuePath, SUBMISSIONS_PATH } from '../contract/submission-paths'
 import { submissionListSchema, type Submission } from '../contract/submissions'
-import { createApp } from '../backend/src/app'
-import { sessionKey, signSessionToken } from '../backend/src/auth/session-token'
 import { createRouteDeps } from '../backend/src/composition'
-import { loadConfig } from '../backend/src/config'
 import { createLogger } from '../backend/src/logger'
 import { demoMascots } from '../backend/src/media/demo/demo-set'
-import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
+import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
 
 const RUNS = Number(process.env.RUNS ?? 3)
-const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-submissions-'))
-const store = await openSqliteStore({ dataDir })
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  STATIC_DIR: path.join(dataDir, 'static'),
-  SSR_DIR: path.join(dataDir, 'ssr'),
-  LOG_LEVEL: 'error',
-  RATE_LIMIT_FACTOR: '1000',
-})
+const bench = await openBenchStore('submissions')
+const { store, config } = bench
 const deps = createRouteDeps({ config, store, logger: createLogger('error') })
-const server = createApp(deps).listen(0, '127.0.0.1')
-await new Promise((resolve) => server.once('listening', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const server = await listen(deps)
+const url = server.url
 
-async function tokenFor(email: string, name: string, role?: 'admin'): Promise<string> {
-  await store.users.upsert(email, { user_name: name, ...(role ? { role } : {}) })
-  const session = await store.sessions.create({ email, uid: email, expiresAt: new Date(Date.now() + 3600_000) })
-  const claims = { sid: session.id, email, name, emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 }
-  return signSessionToken(claims, sessionKey(config.jwtSecret))
-}
-const maker = await tokenFor('bench-maker@example.com', 'Bench Maker')
-const admin = await tokenFor('bench-admin@example.com', 'Bench Admin', 'admin')
+const maker = await sessionTokenFor(bench, 'bench-maker@example.com', 'Bench Maker')
+const admin = await sessionTokenFor(bench, 'bench-admin@example.com', 'Bench Admin', 'admin')
 
 async function call(method: string, pathname: string, token: string, body?: BodyInit | object): Promise<Response> {
   const json = body !== undefined && !(body instanceof FormData)
@@ -103,6 +82,5 @@ for (const row of rows) console.log(row)
 server.close()
 await deps.derivedMedia.close()
 await deps.downloads.close()
-await store.close()
-rmSync(dataDir, { recursive: true, force: true })
+await bench.remove()
 process.exit(0)

@@ -4,54 +4,35 @@
 // (and 429s) it took, and the bytes of sticker files uploaded per sticker, for a 30-sticker pack and a
 // 120-sticker one (50 with the create, 70 adds). The stickers' files are the demo mascots' real Telegram
 // files (rendered first, about a minute), each pack's stickers copies of them.
-import { mkdtempSync, rmSync } from 'node:fs'
-import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
 import { packPath, packTelegramPath } from '../contract/api-paths'
 import { packDetailSchema } from '../contract/pack'
-import { createApp } from '../backend/src/app'
-import { sessionKey, signSessionToken } from '../backend/src/auth/session-token'
 import { createRouteDeps } from '../backend/src/composition'
-import { loadConfig } from '../backend/src/config'
 import { createLogger } from '../backend/src/logger'
 import { seedDemoGallery } from '../backend/src/seed'
 import { currentDerived } from '../backend/src/store/records'
-import { openSqliteStore } from '../backend/src/store/sqlite/open-sqlite-store'
 import { startBotApiStandIn } from '../backend/test/support/telegram-bot-api'
+import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
 
 const ADMIN = 'bench-admin@example.com'
 const OWNER_ID = 4242
-const dataDir = mkdtempSync(path.join(tmpdir(), 'wumpus-bench-telegram-'))
 const logger = createLogger('error')
-const store = await openSqliteStore({ dataDir })
 const bot = await startBotApiStandIn({ owners: [OWNER_ID], rateLimit: { every: 10, retryAfter: 1 } })
-const config = loadConfig({
-  DATA_DIR: dataDir,
-  STATIC_DIR: path.join(dataDir, 'static'),
-  SSR_DIR: path.join(dataDir, 'ssr'),
-  LOG_LEVEL: 'error',
-  RATE_LIMIT_FACTOR: '1000',
+const bench = await openBenchStore('telegram', {
   TELEGRAM_BOT_TOKEN: bot.token,
   TELEGRAM_SET_OWNER_ID: String(OWNER_ID),
   TELEGRAM_API_URL: bot.url,
 })
+const { store, config } = bench
 
 console.log('Rendering the demo set and its platform files (about a minute)...')
 await seedDemoGallery(store, logger)
 const deps = createRouteDeps({ config, store, logger })
 await deps.derivedMedia.backfill()
 deps.telegram!.start()
-const server = createApp(deps).listen(0, '127.0.0.1')
-await new Promise((resolve) => server.once('listening', resolve))
-const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+const server = await listen(deps)
+const url = server.url
 
-await store.users.upsert(ADMIN, { user_name: 'Bench Admin', role: 'admin' })
-const session = await store.sessions.create({ email: ADMIN, uid: 'bench-admin', expiresAt: new Date(Date.now() + 3600_000) })
-const token = signSessionToken(
-  { sid: session.id, email: ADMIN, name: 'Bench Admin', emailVerified: true, exp: Math.floor(Date.now() / 1000) + 3600 },
-  sessionKey(config.jwtSecret),
-)
+const token = await sessionTokenFor(bench, ADMIN, 'Bench Admin', 'admin')
 
 const mascots = (await store.wumpuses.list({ limit: 100 })).items
   .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === 'telegram')?.file }))
@@ -125,6 +106,5 @@ try {
   await deps.derivedMedia.close()
   await deps.downloads.close()
   await bot.close()
-  await store.close()
-  rmSync(dataDir, { recursive: true, force: true })
+  await bench.remove()
 }
