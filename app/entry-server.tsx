@@ -42,7 +42,7 @@ async function render({ url, answers }: SsrRequest): Promise<SsrPage> {
     )
     // React writes the resources the page asked to preload (react-dom's preload()) before the markup.
     const [, head = '', body = ''] = /^((?:<link [^>]*\/>)*)([\s\S]*)$/.exec(html) ?? []
-    return { html: body, head, title: titleSink.title ?? APP_NAME }
+    return { html: body, head, title: titleSink.title ?? APP_NAME, routeIds: router.state.matches.map((match) => match.routeId) }
   } finally {
     primeApiAnswers({})
   }

@@ -35,6 +35,8 @@ export interface SsrPage {
   head: string
   /** The document title the page sets once it runs. */
   title: string
+  /** The ids of the routes the URL matched, outermost first (as the router names them, e.g. `/packs/`). */
+  routeIds?: string[]
   /**
    * Where the app's router sends this URL instead (its search tidied: a long search cut, spaces trimmed): the
    * server answers a redirect there, as the page would have nothing to render for the URL asked.
@@ -46,3 +48,12 @@ export type RenderPage = (request: SsrRequest) => Promise<SsrPage>
 
 /** The id of the `<script type="application/json">` element carrying the page's `ApiAnswers`. */
 export const SSR_ANSWERS_ELEMENT_ID = 'ssr-answers'
+
+/**
+ * The id of the `<script type="application/json">` element listing the scripts of the page's lazy route chunks,
+ * which the page asks for together with its entry (from ROUTE_MODULES_FILE).
+ */
+export const SSR_MODULES_ELEMENT_ID = 'ssr-modules'
+
+/** In the server-rendering build (written by scripts/build.mjs): route id → its lazy chunks' script URLs. */
+export const ROUTE_MODULES_FILE = 'route-modules.json'

@@ -287,6 +287,38 @@ describe('server-rendered public pages', () => {
     }
   })
 
+  it("asks for /packs' and a pack page's route chunks together with the entry, not once the entry has run and found them", async () => {
+    const pack = await firstPack()
+    const context = await newContext(browser, baseURL, { serviceWorkers: 'block' })
+    for (const path of ['/packs', `/packs/${pack.id}`]) {
+      const html = await (await fetch(baseURL + path, { headers: { accept: 'text/html' } })).text()
+      const listed = JSON.parse(/<script type="application\/json" id="ssr-modules">(.*?)<\/script>/.exec(html)?.[1] ?? '[]') as string[]
+      expect(listed.length, path).toBeGreaterThan(0)
+      // The entry's scripts, which the page's loader adds once it has painted: the entry runs once all have arrived.
+      const entry = JSON.parse(/setTimeout\(function\(\)\{(\[[^\]]*\])\.forEach/.exec(html)![1]!) as string[]
+      const page = await context.newPage()
+      const { problems } = await hydrate(page, path)
+      expect(problems, path).toEqual([])
+      const timings = await page.evaluate(() =>
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+          path: new URL(e.name).pathname,
+          startTime: e.startTime,
+          responseEnd: e.responseEnd,
+        })),
+      )
+      const arrived = (script: string) => timings.find((t) => t.path === script)?.responseEnd ?? NaN
+      const entryArrived = Math.max(...entry.map(arrived))
+      expect(entryArrived, `${path}: the entry's scripts ${entry.join()}`).not.toBeNaN()
+      for (const module of listed) {
+        const asked = timings.find((t) => t.path === module)
+        expect(asked, `${path}: ${module} loaded`).toBeDefined()
+        expect(asked!.startTime, `${path}: ${module} asked for before the entry could run`).toBeLessThanOrEqual(entryArrived)
+      }
+      await page.close()
+    }
+    await context.close()
+  })
+
   it("renders a pack shared by link for anyone with the link, and its owner's own view once signed in; a private one not at all", async () => {
     const email = uniqueEmail('ssr-pack')
     await createAccount(email, 'ssr-pack-pass-1', 'Pack Owner', { verified: true })

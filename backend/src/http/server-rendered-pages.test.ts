@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { packListPath } from '../../../contract/api-paths'
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS } from '../../../contract/limits'
-import { SSR_ANSWERS_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
+import { ROUTE_MODULES_FILE, SSR_ANSWERS_ELEMENT_ID, SSR_MODULES_ELEMENT_ID, type ApiAnswers, type SsrRequest } from '../../../contract/ssr'
 import { RATE_LIMITS } from './rate-limit'
 import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
@@ -20,7 +20,8 @@ export async function renderPage(request) {
   const markup = (name) => (name.startsWith('Unescaped:') ? name.slice('Unescaped:'.length) : name.replace(/</g, '&lt;'))
   const names = (list ? JSON.parse(list.body) : []).map((w) => '<li class="card">' + markup(w.name) + '</li>').join('')
   const head = request.url === '/' ? '<link rel="preload" href="/first.webp" as="image"/>' : ''
-  return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', head, title: 'Title of ' + request.url }
+  const routeIds = request.url.startsWith('/packs') ? ['__root__', '/packs/'] : ['__root__', '/']
+  return { html: '<main><h1>Page ' + request.url + '</h1><ul>' + names + '</ul></main>', head, title: 'Title of ' + request.url, routeIds }
 }`
 const TEMPLATE = `<!doctype html><html><head><meta charset="UTF-8" /><title>Wumpus Gallery</title><link rel="stylesheet" href="/assets/app.css"></head>
 <body><div id="root"></div><script type="module" src="/assets/app.js"></script></body></html>`
@@ -40,6 +41,7 @@ beforeAll(async () => {
   writeFileSync(path.join(built, 'static', 'assets', 'app.css'), CSS)
   mkdirSync(path.join(built, 'ssr'))
   writeFileSync(path.join(built, 'ssr', 'entry-server.js'), RENDERER)
+  writeFileSync(path.join(built, 'ssr', ROUTE_MODULES_FILE), JSON.stringify({ '/packs/': ['/assets/packs.js', '/assets/cards.js'] }))
   globalThis.ssrCalls = []
   server = await startTestServer({ STATIC_DIR: path.join(built, 'static'), SSR_DIR: path.join(built, 'ssr') })
   // The pages without an id are rendered as the server starts.
@@ -250,6 +252,22 @@ describe('server-rendered public pages', () => {
     const renamed = await page(`/packs/${pack.id}`, { 'if-none-match': etag })
     expect(renamed.status).toBe(200)
     expect(JSON.parse(answersIn(await renamed.text())[`/api/packs/${pack.id}`]!.body).name).toBe('Renamed Pack')
+  })
+
+  it("lists the scripts of the page's route chunks for the loader to ask for with the entry, by the route ids the render matched", async () => {
+    const modulesIn = (html: string) =>
+      new RegExp(`<script type="application/json" id="${SSR_MODULES_ELEMENT_ID}">(.*?)</script>`).exec(html)?.[1]
+    const packs = await page('/packs')
+    const html = await packs.text()
+    expect(JSON.parse(modulesIn(html)!)).toEqual(['/assets/packs.js', '/assets/cards.js'])
+    // The loader (the same on every page, so allowed by its hash) turns the list into modulepreloads.
+    const loader = [...html.matchAll(/<script>([^<]*)<\/script>/g)]
+      .map((match) => match[1]!)
+      .find((script) => script.includes(SSR_MODULES_ELEMENT_ID))!
+    expect(loader).toContain("l.rel='modulepreload'")
+    expect(packs.headers.get('content-security-policy')).toContain(`'sha256-${createHash('sha256').update(loader).digest('base64')}'`)
+    // A route the build lists nothing for (the home page is in the entry) has no list.
+    expect(modulesIn(await (await page('/')).text())).toBeUndefined()
   })
 
   it('renders a pack shared by link for anyone (kept by no shared cache), never a private one or an unknown id', async () => {

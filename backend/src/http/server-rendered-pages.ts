@@ -9,7 +9,9 @@ import { GALLERY_SEARCH_KEYS, galleryFilterFromPageQuery } from '../../../contra
 import { HOME_EMOJI_CHIPS, HOME_TAG_CHIPS, ID_PATTERN } from '../../../contract/limits'
 import {
   holdsPersonalAnswer,
+  ROUTE_MODULES_FILE,
   SSR_ANSWERS_ELEMENT_ID,
+  SSR_MODULES_ELEMENT_ID,
   type ApiAnswer,
   type ApiAnswers,
   type RenderPage,
@@ -175,7 +177,7 @@ export function serverRenderedPages({
     reduceInlineStyles: false,
     mergeStylesheets: false,
   })
-  let renderer: Promise<{ renderPage: RenderPage; template: string; scriptHashes: string[] } | null> | undefined
+  let renderer: Promise<{ renderPage: RenderPage; template: string; scriptHashes: string[]; routeModules: RouteModules } | null> | undefined
 
   const load = () =>
     (renderer ??= (async () => {
@@ -189,8 +191,8 @@ export function serverRenderedPages({
         // The inline scripts a page may run are the template's own (the loader, beasties' stylesheet switch):
         // hashed from a page with nothing rendered in it, never from a rendered page, so a script that
         // rendered content ever carried would not run.
-        const bare = await beasties.process(fillTemplate(template, { html: '', head: '', title: '', answers: {} }))
-        return { renderPage: module.renderPage, template, scriptHashes: scriptHashes(bare) }
+        const bare = await beasties.process(fillTemplate(template, { html: '', head: '', title: '', answers: {}, modules: [] }))
+        return { renderPage: module.renderPage, template, scriptHashes: scriptHashes(bare), routeModules: readRouteModules(ssrDir) }
       } catch (error) {
         logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', {
           entry,
@@ -221,9 +223,10 @@ export function serverRenderedPages({
       const key = page.keyedByAnswers ? `${request.key} ${sha1(JSON.stringify([answers, preview ?? null]))}` : request.key
       const cached = page.keyedByAnswers && cache.get(key)
       if (cached) return cached
-      const { html, head, title, redirect } = await app.renderPage({ url: request.url, answers })
+      const { html, head, title, redirect, routeIds = [] } = await app.renderPage({ url: request.url, answers })
       if (redirect !== undefined) return { redirect }
-      const filled = fillTemplate(app.template, { html, head, title, answers })
+      const modules = [...new Set(routeIds.flatMap((id) => app.routeModules[id] ?? []))]
+      const filled = fillTemplate(app.template, { html, head, title, answers, modules })
       const document = await beasties.process(preview ? (withLinkPreview(filled, preview) ?? filled) : filled)
       // A personal pack (shared by link) is kept by no shared cache, as its API answer is not.
       return cache.set(key, revision, document, { 'Cache-Control': holdsPersonalAnswer(answers) ? 'private, no-store' : 'no-cache' })
@@ -277,19 +280,33 @@ export function serverRenderedPages({
   }
 }
 
+/** Route id → the scripts of its lazy chunks (ROUTE_MODULES_FILE); none when the build has no such file. */
+type RouteModules = Record<string, string[]>
+
+function readRouteModules(ssrDir: string): RouteModules {
+  const file = path.join(ssrDir, ROUTE_MODULES_FILE)
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as RouteModules) : {}
+}
+
 /**
  * The page: its preloads first in the head (before the scripts, so its largest image is asked for first),
- * rendered markup in #root, the answers beside it (inert JSON, safe inside a script element), the title.
+ * rendered markup in #root, the answers beside it (inert JSON, safe inside a script element), the scripts of
+ * its route's lazy chunks (for the loader to ask for with the entry), the title.
  */
-function fillTemplate(template: string, { html, head, title, answers }: SsrPage & { answers: ApiAnswers }): string {
+function fillTemplate(
+  template: string,
+  { html, head, title, answers, modules }: Omit<SsrPage, 'routeIds'> & { answers: ApiAnswers; modules: string[] },
+): string {
   const json = JSON.stringify(answers).replace(/</g, '\\u003c')
+  const moduleList =
+    modules.length === 0 ? '' : `<script type="application/json" id="${SSR_MODULES_ELEMENT_ID}">${JSON.stringify(modules)}</script>`
   const filled = template
     .replace(/<meta charset="[^"]*" ?\/?>/i, (charset) => charset + head)
     // Replacer functions: in a replacement string, `$'`, `` $` `` and `$&` in an animation's text would be patterns.
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(title)}</title>`)
     .replace(
       '<div id="root"></div>',
-      () => `<div id="root">${html}</div><script type="application/json" id="${SSR_ANSWERS_ELEMENT_ID}">${json}</script>`,
+      () => `<div id="root">${html}</div><script type="application/json" id="${SSR_ANSWERS_ELEMENT_ID}">${json}</script>${moduleList}`,
     )
   if (!filled.includes(SSR_ANSWERS_ELEMENT_ID)) throw new Error('index.html has no empty <div id="root"></div>')
   return filled
@@ -300,12 +317,16 @@ const MODULE_SCRIPT = /<script type="module"(?: crossorigin)? src="([^"]+)"><\/s
 /**
  * The page's module scripts start loading once it has painted (in order, as the template has them): on a
  * slow phone the markup, which already holds the page, and its first image get the bandwidth first, and
- * links work as plain links until the app has hydrated. Without JavaScript nothing changes.
+ * links work as plain links until the app has hydrated. Without JavaScript nothing changes. With them, as
+ * modulepreloads, go the page's route chunks the server listed (SSR_MODULES_ELEMENT_ID): the entry would find
+ * them only once it has run. The loader is the same on every page, so its hash in the CSP is too.
  */
 function loadScriptsAfterFirstPaint(template: string): string {
   const sources = [...template.matchAll(MODULE_SCRIPT)].map((match) => match[1]!)
   if (sources.length === 0) return template
-  const load = `${JSON.stringify(sources)}.forEach(function(src){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.async=false;s.src=src;document.head.appendChild(s)})`
+  const load =
+    `${JSON.stringify(sources)}.forEach(function(src){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.async=false;s.src=src;document.head.appendChild(s)});` +
+    `var m=document.getElementById('${SSR_MODULES_ELEMENT_ID}');(m?JSON.parse(m.textContent):[]).forEach(function(href){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=href;document.head.appendChild(l)})`
   const loader = `<script>requestAnimationFrame(function(){setTimeout(function(){${load}})})</script>`
   return template.replace(MODULE_SCRIPT, '').replace('</body>', `${loader}</body>`)
 }
