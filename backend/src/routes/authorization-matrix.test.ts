@@ -451,6 +451,11 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
     request: async () => ({ method: 'GET', path: `/api/files/${(await usersRemix()).gif}` }),
     expected: privateRead,
   },
+  // A submission's Lottie: its submitter's and admins' only, like the submission.
+  'GET /api/files/:id of a submission': {
+    request: async () => ({ method: 'GET', path: `/api/files/${(await server.store.submissions.get(await usersSubmission()))!.file!.id}` }),
+    expected: privateRead,
+  },
   'PUT /api/wumpuses/:id of a private remix': {
     request: async () => ({ method: 'PUT', path: `/api/wumpuses/${(await usersRemix()).id}`, body: { name: 'Renamed Remix' } }),
     expected: personalWrite(200, 404),

@@ -13,7 +13,8 @@ import { shownFileName } from '../services/file-names'
  * Stored files under stable URLs; content never changes for an id, so they cache for a year.
  * `?download=1` asks for an attachment, and counts as a download of the file's animation (once per visitor a
  * day; one that counted names the animation in X-Download-Counted). The files of a
- * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown).
+ * private remix are unknown to all but its owner and admins (their bearer, or the key in the URLs they were shown),
+ * and a submission's Lottie to all but its submitter and admins.
  * The bytes are streamed from the store, and a client that takes none of them for the send timeout is cut off.
  */
 export function fileRoutes(deps: RouteDeps): Router {
@@ -25,15 +26,17 @@ export function fileRoutes(deps: RouteDeps): Router {
     const info = await files.find(idParam(ctx))
     const keyOpens = (remix: { remix?: { keyGeneration?: number } }) =>
       deps.fileKeys.valid(info.id, ctx.query.key, remix.remix?.keyGeneration)
-    const remix = await files.remixOf(info, await viewerOf(ctx, deps.accounts), keyOpens)
+    const viewer = await viewerOf(ctx, deps.accounts)
+    const personal = files.isSubmissionFile(info, viewer)
+    const remix = await files.remixOf(info, viewer, keyOpens)
 
     const download = ctx.query.download === '1'
     // A download that counted names its animation, so the page showing the count can add it at once.
     const counted = download ? await downloads.countFile(info.id, addressKey(ctx.ip)) : undefined
     if (counted) ctx.set(DOWNLOAD_COUNTED_HEADER, counted)
     ctx.etag = info.sha256
-    // A remix's files are personal, and who may see them can change: each use asks again (by ETag).
-    ctx.set('Cache-Control', remix ? 'private, no-cache' : 'public, max-age=31536000, immutable')
+    // A remix's and a submission's files are personal, and who may see them can change: each use asks again (by ETag).
+    ctx.set('Cache-Control', remix || personal ? 'private, no-cache' : 'public, max-age=31536000, immutable')
     ctx.set(
       'Content-Disposition',
       contentDisposition(download ? 'attachment' : 'inline', remix ? shownFileName(remix, info.filename) : info.filename),

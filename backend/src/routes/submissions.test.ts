@@ -79,7 +79,8 @@ async function mine(token: string): Promise<Submission[]> {
 
 const find = async (token: string, id: string) => (await mine(token)).find((s) => s.id === id)
 const decide = (id: string, body: unknown, token = admin) => server.call('POST', `/api/submissions/${id}/decision`, token, body)
-const fileText = async (url: string) => (await fetch(server.url + url)).text()
+/** A submission's file, as its submitter gets it. */
+const fileText = async (url: string) => (await server.call('GET', url, maker)).text()
 
 describe('POST /api/submissions', () => {
   it.each([
@@ -236,7 +237,7 @@ describe('the submitter’s own submissions', () => {
     expect(after.lottie).not.toBe(before.lottie)
     expect(JSON.parse(await fileText(after.lottie!))).toMatchObject({ fr: 60 })
     // The file it replaced is gone.
-    expect((await fetch(server.url + before.lottie!)).status).toBe(404)
+    expect((await server.call('GET', before.lottie!, maker)).status).toBe(404)
 
     await expectError(await server.call('PUT', `/api/submissions/${id}`, other, form(undefined, { name: 'Stolen Name' })), 404, 'NOT_FOUND')
     await expectError(await server.call('DELETE', `/api/submissions/${id}`, other), 404, 'NOT_FOUND')
@@ -244,12 +245,25 @@ describe('the submitter’s own submissions', () => {
     expect((await find(maker, id))!.name).toBe('Waving Friend Two')
   })
 
+  it('shows its file to the submitter and admins only, kept by no shared cache; to anyone else it is unknown (404)', async () => {
+    const id = await submit(maker)
+    const { lottie: url } = (await find(maker, id))!
+    for (const token of [maker, admin]) {
+      const res = await server.call('GET', url!, token)
+      expect(res.status).toBe(200)
+      expect(res.headers.get('cache-control')).toBe('private, no-cache')
+      expect(JSON.parse(await res.text())).toHaveProperty('layers')
+    }
+    await expectError(await server.call('GET', url!, other), 404, 'NOT_FOUND')
+    await expectError(await server.call('GET', url!), 404, 'NOT_FOUND')
+  })
+
   it('lets the submitter withdraw it while it waits: it and its file are gone', async () => {
     const id = await submit(maker)
     const { lottie: url } = (await find(maker, id))!
     expect((await server.call('DELETE', `/api/submissions/${id}`, maker)).status).toBe(204)
     expect(await find(maker, id)).toBeUndefined()
-    expect((await fetch(server.url + url!)).status).toBe(404)
+    expect((await server.call('GET', url!, maker)).status).toBe(404)
     await expectError(await server.call('DELETE', `/api/submissions/${id}`, maker), 404, 'NOT_FOUND')
   })
 })

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { notFound } from '../domain/errors'
-import type { Viewer } from '../domain/viewer'
+import { isAdminViewer, type Viewer } from '../domain/viewer'
 import { canSee } from '../domain/visibility'
 import type { Store, StoredFile, WumpusRecord } from '../store/port'
 
@@ -17,6 +17,11 @@ export interface FileService {
    * that opens it (`keyOpens`: a key of the remix's current generation); undefined for every other file.
    */
   remixOf(file: StoredFile, viewer: Viewer, keyOpens: (remix: WumpusRecord) => boolean): Promise<WumpusRecord | undefined>
+  /**
+   * Whether the file is a submission's Lottie (personal: no cache keeps it); NOT_FOUND unless the viewer sent
+   * it or is an admin, as a submission is unknown to everyone else.
+   */
+  isSubmissionFile(file: StoredFile, viewer: Viewer): boolean
 }
 
 export function createFileService(store: Store): FileService {
@@ -25,6 +30,11 @@ export function createFileService(store: Store): FileService {
     read: (id) => readStoredFile(store, id),
     stream: (id) => streamStoredFile(store, id),
     remixOf: (file, viewer, keyOpens) => remixOfFile(store, file, viewer, keyOpens),
+    isSubmissionFile: (file, viewer) => {
+      if (file.purpose !== 'submission') return false
+      if (!isAdminViewer(viewer) && (viewer === undefined || viewer.email !== file.owner)) throw noSuchFile()
+      return true
+    },
   }
 }
 
