@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { pagedPath } from './api-paths'
 import { cursorSchema, pageQuerySchema } from './paging'
 
 /**
@@ -42,10 +41,3 @@ export type MarkNotificationsReadBody = z.input<typeof markNotificationsReadSche
 
 /** POST /api/me/notifications/read answers how many it marked and how many are still unread. */
 export const notificationsMarkedSchema = z.object({ marked: z.number().int(), unread: z.number().int() })
-
-export const MY_NOTIFICATIONS_PATH = '/api/me/notifications'
-export const MARK_NOTIFICATIONS_READ_PATH = `${MY_NOTIFICATIONS_PATH}/read`
-
-export function myNotificationsPath(page: { limit?: number; cursor?: string | null } = {}): string {
-  return pagedPath(MY_NOTIFICATIONS_PATH, page)
-}
