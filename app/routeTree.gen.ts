@@ -27,6 +27,7 @@ import { Route as AuthenticatedDashboardAddNewRouteImport } from './routes/_auth
 import { Route as AuthenticatedDashboardBackupsRouteImport } from './routes/_authenticated/dashboard.backups'
 import { Route as AuthenticatedDashboardFavouritesRouteImport } from './routes/_authenticated/dashboard.favourites'
 import { Route as AuthenticatedDashboardManageRouteImport } from './routes/_authenticated/dashboard.manage'
+import { Route as AuthenticatedDashboardNotificationsRouteImport } from './routes/_authenticated/dashboard.notifications'
 import { Route as AuthenticatedDashboardOwnRouteImport } from './routes/_authenticated/dashboard.own'
 import { Route as AuthenticatedDashboardProfileRouteImport } from './routes/_authenticated/dashboard.profile'
 import { Route as AuthenticatedDashboardReportsRouteImport } from './routes/_authenticated/dashboard.reports'
@@ -138,6 +139,12 @@ const AuthenticatedDashboardManageRoute =
   AuthenticatedDashboardManageRouteImport.update({
     id: '/manage',
     path: '/manage',
+    getParentRoute: () => AuthenticatedDashboardRoute,
+  } as any)
+const AuthenticatedDashboardNotificationsRoute =
+  AuthenticatedDashboardNotificationsRouteImport.update({
+    id: '/notifications',
+    path: '/notifications',
     getParentRoute: () => AuthenticatedDashboardRoute,
   } as any)
 const AuthenticatedDashboardOwnRoute =
@@ -260,6 +267,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
+  '/dashboard/notifications': typeof AuthenticatedDashboardNotificationsRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
   '/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
@@ -295,6 +303,7 @@ export interface FileRoutesByTo {
   '/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/dashboard/manage': typeof AuthenticatedDashboardManageRoute
+  '/dashboard/notifications': typeof AuthenticatedDashboardNotificationsRoute
   '/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
   '/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
@@ -333,6 +342,7 @@ export interface FileRoutesById {
   '/_authenticated/dashboard/backups': typeof AuthenticatedDashboardBackupsRoute
   '/_authenticated/dashboard/favourites': typeof AuthenticatedDashboardFavouritesRoute
   '/_authenticated/dashboard/manage': typeof AuthenticatedDashboardManageRoute
+  '/_authenticated/dashboard/notifications': typeof AuthenticatedDashboardNotificationsRoute
   '/_authenticated/dashboard/own': typeof AuthenticatedDashboardOwnRoute
   '/_authenticated/dashboard/profile': typeof AuthenticatedDashboardProfileRoute
   '/_authenticated/dashboard/reports': typeof AuthenticatedDashboardReportsRoute
@@ -371,6 +381,7 @@ export interface FileRouteTypes {
     | '/dashboard/backups'
     | '/dashboard/favourites'
     | '/dashboard/manage'
+    | '/dashboard/notifications'
     | '/dashboard/own'
     | '/dashboard/profile'
     | '/dashboard/reports'
@@ -406,6 +417,7 @@ export interface FileRouteTypes {
     | '/dashboard/backups'
     | '/dashboard/favourites'
     | '/dashboard/manage'
+    | '/dashboard/notifications'
     | '/dashboard/own'
     | '/dashboard/profile'
     | '/dashboard/reports'
@@ -443,6 +455,7 @@ export interface FileRouteTypes {
     | '/_authenticated/dashboard/backups'
     | '/_authenticated/dashboard/favourites'
     | '/_authenticated/dashboard/manage'
+    | '/_authenticated/dashboard/notifications'
     | '/_authenticated/dashboard/own'
     | '/_authenticated/dashboard/profile'
     | '/_authenticated/dashboard/reports'
@@ -605,6 +618,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthenticatedDashboardManageRouteImport
       parentRoute: typeof AuthenticatedDashboardRoute
     }
+    '/_authenticated/dashboard/notifications': {
+      id: '/_authenticated/dashboard/notifications'
+      path: '/notifications'
+      fullPath: '/dashboard/notifications'
+      preLoaderRoute: typeof AuthenticatedDashboardNotificationsRouteImport
+      parentRoute: typeof AuthenticatedDashboardRoute
+    }
     '/_authenticated/dashboard/own': {
       id: '/_authenticated/dashboard/own'
       path: '/own'
@@ -733,6 +753,7 @@ interface AuthenticatedDashboardRouteChildren {
   AuthenticatedDashboardBackupsRoute: typeof AuthenticatedDashboardBackupsRoute
   AuthenticatedDashboardFavouritesRoute: typeof AuthenticatedDashboardFavouritesRoute
   AuthenticatedDashboardManageRoute: typeof AuthenticatedDashboardManageRoute
+  AuthenticatedDashboardNotificationsRoute: typeof AuthenticatedDashboardNotificationsRoute
   AuthenticatedDashboardOwnRoute: typeof AuthenticatedDashboardOwnRoute
   AuthenticatedDashboardProfileRoute: typeof AuthenticatedDashboardProfileRoute
   AuthenticatedDashboardReportsRoute: typeof AuthenticatedDashboardReportsRoute
@@ -758,6 +779,8 @@ const AuthenticatedDashboardRouteChildren: AuthenticatedDashboardRouteChildren =
     AuthenticatedDashboardFavouritesRoute:
       AuthenticatedDashboardFavouritesRoute,
     AuthenticatedDashboardManageRoute: AuthenticatedDashboardManageRoute,
+    AuthenticatedDashboardNotificationsRoute:
+      AuthenticatedDashboardNotificationsRoute,
     AuthenticatedDashboardOwnRoute: AuthenticatedDashboardOwnRoute,
     AuthenticatedDashboardProfileRoute: AuthenticatedDashboardProfileRoute,
     AuthenticatedDashboardReportsRoute: AuthenticatedDashboardReportsRoute,

@@ -32,6 +32,7 @@ export const APP_PAGES = [
   '/dashboard/submissions',
   '/dashboard/submissions/new',
   '/dashboard/submissions/$id',
+  '/dashboard/notifications',
   '/dashboard/review',
   '/dashboard/reports',
   '/dashboard/packs',

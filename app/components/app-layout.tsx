@@ -24,7 +24,8 @@ function WhenIdle({ children }: { children: ReactNode }) {
   return ready ? <Suspense fallback={null}>{children}</Suspense> : null
 }
 
-export function AppLayout({ children }: { children: ReactNode }) {
+/** `headerActions`: what the routes place in the header beside the theme toggle (the notifications bell when signed in). */
+export function AppLayout({ children, headerActions }: { children: ReactNode; headerActions?: ReactNode }) {
   const [menuOpened, { toggle: toggleMenu, close: closeMenu }] = useDisclosure(false)
   const burgerRef = useRef<HTMLButtonElement>(null)
   const menuRef = useRef<HTMLElement>(null)
@@ -81,6 +82,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
               </WhenIdle>
               <AccountLinks signOutLabel="SignOut" />
             </div>
+            {headerActions}
             <ThemeToggle />
             <button
               ref={burgerRef}

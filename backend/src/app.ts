@@ -20,6 +20,7 @@ import { sessionRoutes } from './routes/sessions'
 import { stickerRoutes } from './routes/stickers'
 import { submissionRoutes } from './routes/submissions'
 import { reportRoutes } from './routes/reports'
+import { notificationRoutes } from './routes/notifications'
 import { tagRoutes } from './routes/tags'
 import { uploadRoutes } from './routes/uploads'
 import { userRoutes } from './routes/users'
@@ -86,6 +87,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     remixRoutes(deps),
     submissionRoutes(deps),
     reportRoutes(deps),
+    notificationRoutes(deps),
     backupRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')

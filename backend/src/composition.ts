@@ -23,6 +23,7 @@ import { createMakerService } from './services/makers'
 import { createPackService } from './services/packs'
 import { createSubmissionService } from './services/submissions'
 import { createReportService } from './services/reports'
+import { createNotificationService } from './services/notifications'
 import { createProfileImageService } from './services/profile-images'
 import { createBackups } from './services/backups'
 import { createStillPictureService } from './services/still-pictures'
@@ -80,6 +81,7 @@ export function createRouteDeps({
     now,
   })
   const audit = createAuditLog(store, logger)
+  const notifications = createNotificationService({ store, logger })
   const gallery = createGalleryService(store)
   const colourSlots = createColourSlotService({ store, logger })
   const remixes = createRemixService({ store, config, logger, derivedMedia, colourSlots })
@@ -110,8 +112,9 @@ export function createRouteDeps({
     sessions,
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     wumpuses,
-    submissions: createSubmissionService({ store, config, audit, wumpuses }),
-    reports: createReportService({ store, config, audit }),
+    submissions: createSubmissionService({ store, config, audit, wumpuses, notifications }),
+    reports: createReportService({ store, config, audit, logger, notifications }),
+    notifications,
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,

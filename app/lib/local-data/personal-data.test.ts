@@ -7,6 +7,7 @@ import { makeWumpus } from '../../test/fixtures'
 import { server } from '../../test/msw-server'
 import { pendingWrites, queueWrite } from './outbox'
 import { keepSubmissionDraft } from './submission-drafts'
+import { keepNotifications } from './notifications-store'
 import { offlineStore } from './stores'
 import { resetOfflineData, storedKeys } from '../../test/offline-data'
 import { forgetPersonalOfflineData } from './personal-data'
@@ -99,5 +100,12 @@ describe('forgetPersonalOfflineData', () => {
     expect(await storedKeys('submission-drafts')).toEqual(['ada@example.com'])
     await forgetPersonalOfflineData()
     expect(await storedKeys('submission-drafts')).toEqual([])
+  })
+
+  it("forgets the user's notifications as last read", async () => {
+    await keepNotifications('ada@example.com', { unread: 1, items: [] })
+    expect(await storedKeys('notifications')).toEqual(['ada@example.com'])
+    await forgetPersonalOfflineData()
+    expect(await storedKeys('notifications')).toEqual([])
   })
 })

@@ -9,7 +9,7 @@ import { removePackFromOffline } from './saved-packs'
 import { removeFromOffline } from './saved-stickers'
 
 /**
- * Profiles, uploaders' lists and personal packs are read with the user's token, favourites and queued
+ * Profiles, uploaders' lists and personal packs are read with the user's token, favourites, notifications and queued
  * writes (the outbox) are the user's own: when the user signs out (here or in another tab; main.tsx calls
  * this from the session's sign-out listener), the copies on this device go too, and so do remixes (one's own
  * versions of stickers, kept when opened or saved). Gallery pages, details, saved stickers and public packs are public.
@@ -23,6 +23,7 @@ export async function forgetPersonalOfflineData(): Promise<void> {
     clear(offlineStore('user-lists')),
     clear(offlineStore('favourites')),
     clear(offlineStore('submission-drafts')),
+    clear(offlineStore('notifications')),
     forgetQueuedWrites(),
     forgetPersonalPacks(),
     forgetRemixes(),

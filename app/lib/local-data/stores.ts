@@ -2,7 +2,7 @@
 // purpose (a database each, holding one object store of the same name). This file names them and their keys;
 // beside it: kept-downloads.ts (downloads kept while there is room), saved-stickers.ts and saved-packs.ts
 // (saved for offline on purpose), outbox.ts (writes not sent yet), favourites-store.ts (the favourites as last
-// read), submission-drafts.ts (a submission not sent yet) and personal-data.ts (what sign-out forgets). The service worker reads and writes them too (app/sw/).
+// read), submission-drafts.ts (a submission not sent yet), notifications-store.ts (one's notifications as last read) and personal-data.ts (what sign-out forgets). The service worker reads and writes them too (app/sw/).
 import { createStore, type UseStore } from 'idb-keyval'
 import type { PackDetail } from '../../../contract/pack'
 import type { Wumpus } from '../../../contract/wumpus'
@@ -34,6 +34,8 @@ export const STORE_NAMES = [
   'favourites',
   /** A sticker submission being written (its fields and picked file), keyed by email: forgotten on sign-out. */
   'submission-drafts',
+  /** The signed-in user's notifications as last read (notifications-store.ts), keyed by email: forgotten on sign-out. */
+  'notifications',
 ] as const
 export type StoreName = (typeof STORE_NAMES)[number]
 

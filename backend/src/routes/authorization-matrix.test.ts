@@ -333,6 +333,11 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     expected: { anonymous: 401, unverified: 403, user: 201, otherUser: 201, unverifiedAdmin: 403, admin: 201 },
   },
   'GET /api/me/submissions': { request: async () => ({ method: 'GET', path: '/api/me/submissions' }), expected: signedIn(200) },
+  'GET /api/me/notifications': { request: async () => ({ method: 'GET', path: '/api/me/notifications' }), expected: signedIn(200) },
+  'POST /api/me/notifications/read': {
+    request: async () => ({ method: 'POST', path: '/api/me/notifications/read', body: {} }),
+    expected: signedIn(200),
+  },
   'PUT /api/submissions/:id': {
     request: async () => ({
       method: 'PUT',

@@ -22,6 +22,7 @@ import type { StillPictureService } from '../services/still-pictures'
 import type { WumpusService } from '../services/wumpuses'
 import type { SubmissionService } from '../services/submissions'
 import type { ReportService } from '../services/reports'
+import type { NotificationService } from '../services/notifications'
 import type { TelegramSetService } from '../services/telegram-sets'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
@@ -42,6 +43,7 @@ export interface RouteDeps {
   wumpuses: WumpusService
   submissions: SubmissionService
   reports: ReportService
+  notifications: NotificationService
   animationFiles: AnimationFileService
   remixes: RemixService
   derivedMedia: DerivedMediaService

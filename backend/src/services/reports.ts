@@ -7,14 +7,19 @@
 import { createHmac } from 'node:crypto'
 import type { ReportDecision, ReportReason, ReportState, ReportTargetKind } from '../../../contract/reports'
 import type { Config } from '../config'
+import type { Logger } from '../logger'
 import { notFound, rateLimited } from '../domain/errors'
 import type { ReportGroupRecord, ReportRecord, Store } from '../store/port'
 import type { AuditLog } from './audit'
+import type { NotificationService } from './notifications'
 
 export interface ReportsDeps {
   store: Store
   config: Config
   audit: AuditLog
+  logger: Logger
+  /** Tells each signed-in reporter of a decision (after it is stored; a failure to tell never fails it). */
+  notifications: Pick<NotificationService, 'notify'>
 }
 
 export interface ReportTarget {
@@ -84,6 +89,28 @@ export function createReportService(deps: ReportsDeps): ReportService {
       ? `account:${reporter.email.toLowerCase()}`
       : `address:${createHmac('sha256', config.jwtSecret).update(reporter.address).digest('hex').slice(0, 32)}`
 
+  /** Each signed-in reporter whose report this decision (made at `at`) decided, once; anonymous reporters have no one to tell. */
+  async function notifyReporters(target: ReportTarget, name: string, at: Date): Promise<void> {
+    let decided: ReportRecord[]
+    try {
+      decided = (await store.reports.listByTarget(target, 'decided')).filter((r) => r.decision?.at.getTime() === at.getTime())
+    } catch (error) {
+      deps.logger.error('could not find the reporters to tell of a decision', { target, error: String(error) })
+      return
+    }
+    const reporters = new Map<string, ReportRecord>()
+    for (const report of decided) if (report.reporter !== undefined) reporters.set(report.reporter.toLowerCase(), report)
+    await deps.notifications.notify(
+      [...reporters.values()].map((report) => ({
+        recipient: report.reporter!,
+        kind: 'report.decided' as const,
+        subject: { kind: target.kind, id: target.id, name },
+        note: report.decision!.note,
+        decision: report.decision!.kind,
+      })),
+    )
+  }
+
   return {
     async report(reporter, target, reason, note) {
       await spend(reporter)
@@ -109,7 +136,8 @@ export function createReportService(deps: ReportsDeps): ReportService {
     },
 
     async decide(admin, target, decision, note) {
-      const decided = await store.reports.decideOpen(target, { kind: decision, by: admin, at: new Date(), note })
+      const at = new Date()
+      const decided = await store.reports.decideOpen(target, { kind: decision, by: admin, at, note })
       if (decided === 0) throw notFound('No open reports against it')
       const record = target.kind === 'wumpus' ? await store.wumpuses.get(target.id) : await store.packs.get(target.id)
       await deps.audit.record({
@@ -118,6 +146,7 @@ export function createReportService(deps: ReportsDeps): ReportService {
         target: { type: target.kind, id: target.id, name: record?.name ?? '' },
         changes: [{ field: 'reports', to: String(decided) }, ...(note ? [{ field: 'note', to: note }] : [])],
       })
+      await notifyReporters(target, record?.name ?? '', at)
       return decided
     },
   }

@@ -5,6 +5,7 @@
 // the activity log. Limits: SUBMISSIONS_WAITING_MAX waiting per account (409), SUBMISSIONS_PER_DAY sent per
 // account and day (429, counted in the store like the remix renders).
 import { CONTENT_TYPE } from '../../../contract/limits'
+import type { NotificationKind } from '../../../contract/notifications'
 import { type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
 import { SUBMISSION_EDITABLE_STATES, type SubmissionState } from '../../../contract/submission-states'
 import type { Config } from '../config'
@@ -13,6 +14,7 @@ import { UnpackedTooLargeError, unpackLottie, type LottiePackage } from '../medi
 import type { FileRef, Store, SubmissionPatch, SubmissionRecord } from '../store/port'
 import { checkedAnimationFile } from './animation-files'
 import type { AuditLog } from './audit'
+import type { NotificationService } from './notifications'
 import { safeBaseName } from './file-names'
 import type { SpendLimit, WumpusService } from './wumpuses'
 import { conflict, DomainError, forbidden, notFound, rateLimited, tooLarge } from '../domain/errors'
@@ -23,6 +25,8 @@ export interface SubmissionsDeps {
   config: Config
   audit: AuditLog
   wumpuses: Pick<WumpusService, 'publish'>
+  /** Tells the submitter of each decision (after it is stored; a failure to tell never fails it). */
+  notifications: Pick<NotificationService, 'notify'>
 }
 
 /** A sticker file as sent, not yet judged. */
@@ -187,10 +191,24 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
           ...(decided.wumpusId ? [{ field: 'wumpus', to: decided.wumpusId }] : []),
         ],
       })
+      await deps.notifications.notify([
+        {
+          recipient: record.u_email,
+          kind: SUBMISSION_NOTIFICATIONS[decision],
+          subject: { kind: 'submission', id: record.id, name: record.name },
+          note,
+        },
+      ])
       return decided
     },
   }
 }
+
+const SUBMISSION_NOTIFICATIONS = {
+  publish: 'submission.published',
+  changes: 'submission.changes',
+  refuse: 'submission.refused',
+} as const satisfies Record<SubmissionDecision, NotificationKind>
 
 function askOrRefuse(
   deps: SubmissionsDeps,

@@ -9,6 +9,7 @@ import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { Licence } from '../../../contract/licence'
 import type { SubmissionState } from '../../../contract/submission-states'
 import type { ReportDecision, ReportReason, ReportState, ReportTargetKind } from '../../../contract/reports'
+import type { NotificationKind, NotificationSubjectKind } from '../../../contract/notifications'
 import type { MediaFormat } from '../../../contract/limits'
 import type { MediaFacts } from '../../../contract/media-facts'
 import type { PackVisibility } from '../../../contract/pack'
@@ -663,6 +664,47 @@ export interface ReportRepository {
   listGroups(state: ReportState, options: { limit: number; cursor?: string }): Promise<{ items: ReportGroupRecord[]; nextCursor?: string }>
   /** Decides every open report against the target; how many it decided. */
   decideOpen(target: { kind: ReportTargetKind; id: string }, decision: NonNullable<ReportRecord['decision']>): Promise<number>
+  /** One state's reports against one target, oldest first (who to tell of a decision). */
+  listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]>
+}
+
+/** Something that happened to a person's submission or report (contract/notifications.ts). */
+export interface NotificationRecord {
+  id: string
+  /** The recipient's email. */
+  recipient: string
+  kind: NotificationKind
+  subject: { kind: NotificationSubjectKind; id: string; name: string }
+  /** '' when none. */
+  note: string
+  /** A report's decision, on `report.decided`. */
+  decision?: string
+  read: boolean
+  createdAt: Date
+}
+
+export type NewNotification = Omit<NotificationRecord, 'id' | 'read' | 'createdAt'> & {
+  /** Optional, for tests; defaults to now. */
+  createdAt?: Date
+}
+
+/**
+ * Notifications: one recipient's newest first, paged by cursor. An insert keeps only the recipient's newest
+ * `keep` (it removes the older ones in the same write on SQLite, right after it on MongoDB).
+ */
+export interface NotificationRepository {
+  insert(notification: NewNotification, options: { keep: number }): Promise<NotificationRecord>
+  /** A malformed cursor throws InvalidCursorError. */
+  listByRecipient(
+    recipient: string,
+    options: { limit: number; cursor?: string },
+  ): Promise<{ items: NotificationRecord[]; nextCursor?: string }>
+  countUnread(recipient: string): Promise<number>
+  /**
+   * Marks the recipient's notifications read: all, or `upTo` (an id of theirs) and every older one. Answers
+   * how many it marked, or undefined when `upTo` is not one of theirs.
+   */
+  markRead(recipient: string, options: { upTo?: string }): Promise<number | undefined>
 }
 
 export interface FavouriteRecord {
@@ -783,6 +825,7 @@ export interface Store {
   readonly telegramSets: TelegramSetRepository
   readonly submissions: SubmissionRepository
   readonly reports: ReportRepository
+  readonly notifications: NotificationRepository
   /**
    * A rate counter: at most `points` hits per key in each window of `durationSeconds`, counted in the
    * database, so that every instance on one MongoDB counts together.

@@ -83,5 +83,19 @@ export function describeReportBehaviour(t: StoreInUse): void {
       ])
       expect((await t.store.reports.insertOpen(sampleReport({ reporterKey: 'a' }))).created).toBe(true)
     })
+
+    it("lists one state's reports against one target, oldest first", async () => {
+      await t.store.reports.insertOpen(sampleReport({ reporterKey: 'b', createdAt: at(2) }))
+      await t.store.reports.insertOpen(sampleReport({ reporterKey: 'a', createdAt: at(1), reporter: undefined }))
+      await t.store.reports.insertOpen(sampleReport({ target: W2, reporterKey: 'c', createdAt: at(3) }))
+      expect((await t.store.reports.listByTarget(W1, 'open')).map((r) => [r.reporterKey, r.reporter])).toEqual([
+        ['a', undefined],
+        ['b', 'fan@example.com'],
+      ])
+      expect(await t.store.reports.listByTarget(W1, 'decided')).toEqual([])
+      await t.store.reports.decideOpen(W1, { kind: 'dismiss', by: 'admin@example.com', at: at(9), note: '' })
+      expect((await t.store.reports.listByTarget(W1, 'decided')).map((r) => r.decision?.at)).toEqual([at(9), at(9)])
+      expect(await t.store.reports.listByTarget(P1, 'open')).toEqual([])
+    })
   })
 }

@@ -22,6 +22,7 @@ import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
 import { describeReportBehaviour } from './reports'
+import { describeNotificationBehaviour } from './notifications'
 import {
   collectPages,
   fileIds,
@@ -82,6 +83,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeTelegramSetBehaviour(storeInUse)
     describeSubmissionBehaviour(storeInUse)
     describeReportBehaviour(storeInUse)
+    describeNotificationBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 

@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3'
 import { DATABASE_FILE, openDatabase, type Db } from '../../src/store/sqlite/database'
 import { SqliteFavourites } from '../../src/store/sqlite/favourites'
 import { SqliteFiles } from '../../src/store/sqlite/files'
+import { SqliteNotifications } from '../../src/store/sqlite/notifications'
 import { SqlitePacks } from '../../src/store/sqlite/packs'
 import { SqliteWumpuses } from '../../src/store/sqlite/wumpuses'
 
@@ -18,6 +19,7 @@ export interface RecordingSqlite {
   packs: SqlitePacks
   favourites: SqliteFavourites
   files: SqliteFiles
+  notifications: SqliteNotifications
   /** How many times each SQL text ran (all, get, run, iterate), since the repositories were made. */
   runs: Map<string, number>
   /** Runs of the statements whose SQL contains `part`. */
@@ -71,6 +73,7 @@ export async function openRecordingSqlite(): Promise<RecordingSqlite> {
     packs,
     favourites,
     files,
+    notifications: new SqliteNotifications(db),
     runs,
     runsOf: (part) => [...runs].reduce((sum, [sql, count]) => sum + (sql.includes(part) ? count : 0), 0),
     plan: (sql) => queryPlan(prepare(`EXPLAIN QUERY PLAN ${sql}`), sql),

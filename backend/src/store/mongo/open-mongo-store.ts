@@ -16,6 +16,7 @@ import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
 import { MongoTelegramSets, TELEGRAM_SETS_COLLECTION } from './telegram-sets'
 import { MongoReports, REPORTS_BY_STATE_TARGET, REPORTS_BY_TARGET_REPORTER, REPORTS_COLLECTION } from './reports'
+import { MongoNotifications, NOTIFICATIONS_COLLECTION, RECIPIENT_NEWEST_FIRST } from './notifications'
 import { MongoSubmissions, STATE_OLDEST_FIRST, SUBMISSIONS_COLLECTION, SUBMITTER_NEWEST_FIRST } from './submissions'
 import { MongoRenderJobs } from './render-jobs'
 import { SEARCH_VERSION, searchFields } from './search'
@@ -132,6 +133,7 @@ async function createIndexes(db: Db): Promise<void> {
       { key: REPORTS_BY_STATE_TARGET },
       { key: REPORTS_BY_TARGET_REPORTER, unique: true, partialFilterExpression: { state: 'open' } },
     ])
+  await db.collection(NOTIFICATIONS_COLLECTION).createIndexes([{ key: RECIPIENT_NEWEST_FIRST }])
   await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
@@ -263,6 +265,7 @@ export class MongoStore implements Store {
   readonly telegramSets: MongoTelegramSets
   readonly submissions: MongoSubmissions
   readonly reports: MongoReports
+  readonly notifications: MongoNotifications
 
   constructor(
     private readonly client: MongoClient,
@@ -281,6 +284,7 @@ export class MongoStore implements Store {
     this.telegramSets = new MongoTelegramSets(db)
     this.submissions = new MongoSubmissions(db)
     this.reports = new MongoReports(db)
+    this.notifications = new MongoNotifications(db)
   }
 
   rateCounter(options: { name: string; points: number; durationSeconds: number }): RateCounter {

@@ -83,4 +83,11 @@ export class MongoReports implements ReportRepository {
     )
     return result.modifiedCount
   }
+
+  async listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]> {
+    const docs = await guard(() =>
+      this.reports.find({ state, 'target.kind': target.kind, 'target.id': target.id }).sort({ createdAt: 1, _id: 1 }).toArray(),
+    )
+    return docs.map(fromDocument)
+  }
 }

@@ -310,6 +310,19 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX reports_by_state_target ON reports (state, target_kind, target_id, created_at);
   CREATE INDEX reports_by_target_reporter ON reports (target_kind, target_id, reporter_key, state);
   `,
+  // Notifications (port NotificationRecord; sqlite/notifications.ts): the record as JSON beside what one
+  // recipient's list (newest first), their unread count and marking read go by. At most NOTIFICATIONS_KEPT a
+  // recipient, so the unread count reads that few index entries.
+  `
+  CREATE TABLE notifications (
+    id TEXT PRIMARY KEY,
+    recipient TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    read INTEGER NOT NULL DEFAULT 0,
+    doc TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX notifications_by_recipient ON notifications (recipient, created_at DESC, id DESC);
+  `,
 ]
 
 /** The newest schema this code knows. */

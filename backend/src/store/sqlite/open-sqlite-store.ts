@@ -18,6 +18,7 @@ import { SqliteRateCounters } from './rate-counters'
 import { SqliteTelegramSets } from './telegram-sets'
 import { SqliteSubmissions } from './submissions'
 import { SqliteReports } from './reports'
+import { SqliteNotifications } from './notifications'
 import { SqliteRenderJobs } from './render-jobs'
 import { SqliteSessions } from './sessions'
 import { SqliteUsers } from './users'
@@ -96,6 +97,7 @@ class SqliteStore implements Store {
   readonly telegramSets: SqliteTelegramSets
   readonly submissions: SqliteSubmissions
   readonly reports: SqliteReports
+  readonly notifications: SqliteNotifications
   readonly files: SqliteFiles
   private readonly counters: SqliteRateCounters
   /** The first damage an operation met: the database stays damaged until it is restored, so ping fails from then on. */
@@ -125,6 +127,7 @@ class SqliteStore implements Store {
     this.telegramSets = watch(new SqliteTelegramSets(db))
     this.submissions = watch(new SqliteSubmissions(db))
     this.reports = watch(new SqliteReports(db))
+    this.notifications = watch(new SqliteNotifications(db))
     this.files = watch(files)
     this.counters = new SqliteRateCounters(db)
   }

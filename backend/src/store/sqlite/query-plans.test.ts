@@ -114,6 +114,22 @@ beforeAll(async () => {
     await t.favourites.list(ADMIN, { limit: 1, cursor: page.nextCursor })
     await t.favourites.ids(ADMIN)
   })
+  await step('notifications', async () => {
+    const made = []
+    for (let i = 0; i < 4; i++) {
+      made.push(
+        await t.notifications.insert(
+          { recipient: ADMIN, kind: 'submission.changes', subject: { kind: 'submission', id: `s${i}`, name: 'S' }, note: '' },
+          { keep: 3 },
+        ),
+      )
+    }
+    const page = await t.notifications.listByRecipient(ADMIN, { limit: 2 })
+    await t.notifications.listByRecipient(ADMIN, { limit: 2, cursor: page.nextCursor })
+    await t.notifications.countUnread(ADMIN)
+    await t.notifications.markRead(ADMIN, { upTo: made[2]!.id })
+    await t.notifications.markRead(ADMIN, {})
+  })
   await step('animation delete', () => t.wumpuses.delete(records[5]!._id))
   await step('pack delete', () => t.packs.delete(packId))
   await step('orphan sweep', async () => {
@@ -191,6 +207,7 @@ describe('SQLite query plans', () => {
     ['favourite lists', /favourites_newest/],
     ['animation delete', /favourites_of_wumpus/],
     ['orphan sweep', /files_oldest[\s\S]*SEARCH c USING PRIMARY KEY/],
+    ['notifications', /notifications_by_recipient/],
   ])('%s reads its index', (name, index) => {
     expect(plans(name).join('\n')).toMatch(index)
   })

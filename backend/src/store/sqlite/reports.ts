@@ -84,4 +84,8 @@ export class SqliteReports implements ReportRepository {
       })(),
     )
   }
+
+  listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]> {
+    return guarded(() => this.sql.ofTarget.all(state, target.kind, target.id).map(fromRow))
+  }
 }
