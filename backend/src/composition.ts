@@ -111,7 +111,7 @@ export function createRouteDeps({
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     wumpuses,
     submissions: createSubmissionService({ store, config, audit, wumpuses }),
-    reports: createReportService({ store, config, audit }),
+    reports: createReportService({ store, config, audit, wumpuses, onChange: telegram?.animationChanged }),
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,
     derivedMedia,

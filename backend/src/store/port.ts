@@ -124,8 +124,19 @@ export interface WumpusRecord {
   colourSlots?: ColourSlots
   /** Remixes only: a person's own version of another animation (contract/remix/remix-api.ts). */
   remix?: RemixInfo
+  /**
+   * Set while an admin has it hidden (a report's `hide` decision, services/reports.ts): it is in no list,
+   * count, search, tag or emoji count (like a remix), and only admins see it (domain/visibility.ts canSee).
+   */
+  hidden?: HiddenInfo
   createdAt: Date
   updatedAt: Date
+}
+
+/** Who hid an animation and when. */
+export interface HiddenInfo {
+  at: Date
+  by: string
 }
 
 /**
@@ -149,7 +160,18 @@ export interface RemixInfo {
 
 export type NewWumpus = Omit<
   WumpusRecord,
-  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots' | 'licence' | 'credit'
+  | '_id'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'tags'
+  | 'emoji'
+  | 'keywords'
+  | 'downloads'
+  | 'derived'
+  | 'colourSlots'
+  | 'licence'
+  | 'credit'
+  | 'hidden'
 > & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
@@ -359,6 +381,12 @@ export interface WumpusRepository {
    * the revision: no list or search shows them.
    */
   setColourSlots(id: string, colourSlots: ColourSlots): Promise<boolean>
+  /**
+   * Hides the record (HiddenInfo) or, with null, shows it again: it leaves or rejoins every list, count,
+   * search and tag and emoji count at once. Answers the updated record, or undefined when there is no
+   * such record. Does not touch updatedAt.
+   */
+  setHidden(id: string, hidden: HiddenInfo | null): Promise<WumpusRecord | undefined>
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
@@ -663,6 +691,8 @@ export interface ReportRepository {
   listGroups(state: ReportState, options: { limit: number; cursor?: string }): Promise<{ items: ReportGroupRecord[]; nextCursor?: string }>
   /** Decides every open report against the target; how many it decided. */
   decideOpen(target: { kind: ReportTargetKind; id: string }, decision: NonNullable<ReportRecord['decision']>): Promise<number>
+  /** How many open reports there are against the target. */
+  countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number>
 }
 
 export interface FavouriteRecord {

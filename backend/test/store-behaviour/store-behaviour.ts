@@ -22,6 +22,7 @@ import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
 import { describeReportBehaviour } from './reports'
+import { describeHiddenBehaviour } from './hidden'
 import {
   collectPages,
   fileIds,
@@ -83,6 +84,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeSubmissionBehaviour(storeInUse)
     describeReportBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
+    describeHiddenBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 
     it('keeps everything across close and reopen', async () => {
