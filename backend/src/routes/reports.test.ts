@@ -248,6 +248,7 @@ describe('hide, restore and delete a reported animation', () => {
     // Admins still see it, and its files (never cached as public).
     const seen = await server.call('GET', `/api/wumpus/${target._id}`, admin)
     expect(seen.status).toBe(200)
+    expect(seen.headers.get('cache-control')).toBe('private, no-store')
     expect(((await seen.json()) as { hidden?: { by: string } }).hidden).toMatchObject({ by: ADMIN })
     const file = await server.call('GET', `/api/files/${target.files.gif.id}`, admin)
     expect(file.status).toBe(200)
