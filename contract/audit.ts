@@ -16,6 +16,9 @@ export const auditActions = [
   'submission.changes',
   'submission.refuse',
   'report.dismiss',
+  'report.hide',
+  'report.restore',
+  'report.delete',
 ] as const
 export type AuditActionName = (typeof auditActions)[number]
 export const auditTargets = ['wumpus', 'user', 'pack', 'submission'] as const

@@ -52,11 +52,18 @@ export type NewReportBody = z.input<typeof newReportSchema>
 export const reportCreatedSchema = z.object({ id: z.string() })
 
 /**
- * The decisions on a target's open reports. Only `dismiss` for now: hiding and restoring an animation are
- * not built yet (docs/rest-api.md).
+ * The decisions on a target's open reports (docs/rest-api.md):
+ * - `dismiss`: nothing is wrong; its open reports are closed (not on a hidden animation: restore or delete it);
+ * - `hide` (animations only): it leaves every list, search, pack and link preview at once and answers 404 to
+ *   all but admins; its reports stay open, so the group stays in the open list (marked hidden) until
+ *   `restore` or `delete`;
+ * - `restore` (a hidden animation): it is back where it was; its open reports are closed;
+ * - `delete` (animations only): it is deleted as an admin's delete does, files and all; its open reports are closed.
  */
-export const REPORT_DECISIONS = ['dismiss'] as const
+export const REPORT_DECISIONS = ['dismiss', 'hide', 'restore', 'delete'] as const
 export type ReportDecision = (typeof REPORT_DECISIONS)[number]
+/** The decisions that close a target's open reports (`hide` leaves them open). */
+export type ClosingReportDecision = Exclude<ReportDecision, 'hide'>
 
 export const REPORT_DECISION_NOTE_MAX = 1000
 
@@ -72,7 +79,7 @@ export const reportDecisionSchema = z
   .superRefine(exactlyOneTarget)
 export type ReportDecisionBody = z.input<typeof reportDecisionSchema>
 
-/** POST /api/reports/decision answers how many open reports it decided. */
+/** POST /api/reports/decision answers how many open reports it decided (closed; for `hide`, how many stay open). */
 export const reportDecidedSchema = z.object({ decided: z.number().int() })
 
 /** GET /api/reports (admins): `open` by default, paged by cursor. */
@@ -92,7 +99,7 @@ export const reportSchema = z.object({
   createdAt: z.string(),
   /** The reporter's email when they were signed in. */
   reporter: z.string().optional(),
-  /** Once decided. */
+  /** Once decided (never `hide`: that leaves reports open). */
   decision: z.enum(REPORT_DECISIONS).optional(),
   decisionNote: z.string().optional(),
   decidedBy: z.string().optional(),
@@ -107,6 +114,8 @@ export const reportGroupSchema = z.object({
   /** The animation's or pack's name; '' when it is gone. */
   name: z.string(),
   count: z.number().int(),
+  /** Animations only: an admin hid it (decision `hide`) and it waits for `restore` or `delete`. */
+  hidden: z.boolean().optional(),
   reports: z.array(reportSchema),
 })
 export type ReportGroup = z.infer<typeof reportGroupSchema>

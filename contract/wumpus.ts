@@ -70,6 +70,11 @@ export const wumpusSchema = z.object({
   visibility: z.enum(['private', 'link']).optional(),
   /** Originals, on GET /api/wumpus/{id} only: how many remixes were made of it (by anyone). */
   remixes: z.number().optional(),
+  /**
+   * While an admin has it hidden (a report's `hide` decision, contract/reports.ts): when and by whom. Only
+   * admins ever get a hidden animation; to everyone else it is not found.
+   */
+  hidden: z.object({ at: z.string(), by: z.string() }).optional(),
 })
 export type Wumpus = z.infer<typeof wumpusSchema>
 

@@ -5,6 +5,7 @@ import { RouteError } from '../components/route-error'
 import { AnimationNotFound } from '../entities/wumpus/animation-not-found'
 import { stickersQueryOptions, wumpusQueryOptions } from '../entities/wumpus/api'
 import { MakeItYours, RemixFacts } from '../features/remix/components/remix-on-detail'
+import { HiddenNote } from '../features/reports/components/hidden-note'
 import { ReportButton } from '../features/reports/components/report-button'
 import { WumpusDetail } from '../features/wumpuses/components/wumpus-detail'
 import { loadById } from '../lib/load-by-id'
@@ -42,11 +43,18 @@ function WumpusDetailPage() {
   return (
     <WumpusDetail
       id={id}
-      underName={(wumpus) => <RemixFacts wumpus={wumpus} />}
+      underName={(wumpus) => (
+        <>
+          <HiddenNote wumpus={wumpus} />
+          <RemixFacts wumpus={wumpus} />
+        </>
+      )}
       afterDownloads={(wumpus) => <MakeItYours wumpus={wumpus} />}
-      // A gallery sticker or a remix shared by link (anyone with the link opens it); a private remix is its maker's alone.
+      // A gallery sticker or a remix shared by link (anyone with the link opens it); a private remix is its maker's alone,
+      // a hidden one the admins' (who decide its reports on Dashboard → Reports).
       atEnd={(wumpus) =>
-        (!wumpus.remixOf || wumpus.visibility === 'link') && <ReportButton target={{ wumpusId: wumpus._id }} name={wumpus.name} />
+        (!wumpus.remixOf || wumpus.visibility === 'link') &&
+        !wumpus.hidden && <ReportButton target={{ wumpusId: wumpus._id }} name={wumpus.name} />
       }
     />
   )

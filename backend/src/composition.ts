@@ -113,7 +113,7 @@ export function createRouteDeps({
     accounts: createAccountService({ store, sessions, audit, adminEmails: config.adminEmails, revokeSignIns }),
     wumpuses,
     submissions: createSubmissionService({ store, config, audit, wumpuses, notifications }),
-    reports: createReportService({ store, config, audit, logger, notifications }),
+    reports: createReportService({ store, config, audit, logger, notifications, wumpuses, onChange: telegram?.animationChanged }),
     notifications,
     animationFiles: createAnimationFileService({ store, config, logger }),
     remixes,

@@ -8,6 +8,7 @@ import {
   type ReportDecisionBody,
   type ReportState,
 } from '../../../contract/reports'
+import { tagKeys, wumpusKeys } from '../../entities/wumpus/api'
 import { apiRequest } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
 
@@ -32,11 +33,20 @@ export function useSendReport() {
   })
 }
 
-/** POST /api/reports/decision (admins): decides every open report against one sticker or pack. */
+/**
+ * POST /api/reports/decision (admins): decides every open report against one sticker or pack. Hide, restore
+ * and delete change what the gallery, tags and the sticker's page show: those are read again too.
+ */
 export function useDecideReports() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (body: ReportDecisionBody) => apiRequest(REPORT_DECISION_PATH, reportDecidedSchema, { method: 'POST', body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.all }),
+    onSuccess: (_, body) =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: reportKeys.all }),
+        ...(body.decision === 'dismiss'
+          ? []
+          : [queryClient.invalidateQueries({ queryKey: wumpusKeys.all }), queryClient.invalidateQueries({ queryKey: tagKeys.all })]),
+      ]),
   })
 }

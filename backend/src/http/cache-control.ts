@@ -1,6 +1,6 @@
 import type { WumpusRecord } from '../store/port'
 
-/** Remixes are personal: no shared cache keeps what shows one. */
-export function cacheControlOf(record: Pick<WumpusRecord, 'remix'>, publicValue: string): string {
-  return record.remix ? 'private, no-store' : publicValue
+/** Remixes are personal, and a hidden animation is for admins only: no shared cache keeps what shows one. */
+export function cacheControlOf(record: Pick<WumpusRecord, 'remix' | 'hidden'>, publicValue: string): string {
+  return record.remix || record.hidden ? 'private, no-store' : publicValue
 }

@@ -242,6 +242,25 @@ describe('link previews of sticker pages', () => {
     expect(html).not.toContain('Renamed Remix')
     expect(titleOf(html)).toBe('Wumpus Gallery')
   })
+
+  it('gives a sticker an admin hid (an original or a shared remix) the site preview and 404, also after its page was kept; restored, its own again', async () => {
+    const original = await addWumpus(server.store, { name: 'Hidden Original' })
+    const remix = await addRemix(server.store, 'remixer@example.com', 'link', { name: 'Hidden Remix' })
+    for (const [record, name] of [
+      [original, 'Hidden Original'],
+      [remix, 'Hidden Remix'],
+    ] as const) {
+      expect(titleOf(await (await page(`/wumpus/${record._id}`)).text())).toBe(`${name} · Wumpus Gallery`)
+      await server.store.wumpuses.setHidden(record._id, { at: new Date(), by: 'admin@example.com' })
+      const res = await page(`/wumpus/${record._id}`)
+      expect(res.status).toBe(404)
+      const html = await res.text()
+      expect(html).not.toContain(name)
+      expect(titleOf(html)).toBe('Wumpus Gallery')
+      await server.store.wumpuses.setHidden(record._id, null)
+      expect(titleOf(await (await page(`/wumpus/${record._id}`)).text())).toBe(`${name} · Wumpus Gallery`)
+    }
+  })
 })
 
 describe('link previews of pack pages', () => {

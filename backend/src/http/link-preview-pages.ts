@@ -113,7 +113,14 @@ async function remixVersion(store: Store, [rawId]: string[]): Promise<string> {
 /** What a remix's preview shows changes with it (an original's moves the store's revision). */
 function recordVersion(record: WumpusRecord): string {
   if (!record.remix) return ''
-  return JSON.stringify([record.remix.visibility, record.name, record.description, record.updatedAt, record.derived?.madeAt ?? null])
+  return JSON.stringify([
+    record.remix.visibility,
+    record.hidden?.at ?? null,
+    record.name,
+    record.description,
+    record.updatedAt,
+    record.derived?.madeAt ?? null,
+  ])
 }
 
 /**

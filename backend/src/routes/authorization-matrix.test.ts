@@ -384,6 +384,22 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   },
 }
 
+/** Only verified admins see a hidden animation; to everyone else, its maker too, it is unknown. */
+const hiddenRead: Expected = { anonymous: 404, unverified: 404, user: 404, otherUser: 404, unverifiedAdmin: 404, admin: 200 }
+
+/** An animation of the "user" persona's that an admin hid. */
+async function usersHidden() {
+  const record = await addWumpus(server.store, { u_email: USER })
+  return (await server.store.wumpuses.setHidden(record._id, { at: new Date(), by: ADMIN }))!
+}
+
+/** A decision on a new animation with an open report (hidden first for restore). */
+async function reportedDecision(decision: 'hide' | 'restore' | 'delete'): Promise<Request> {
+  const { _id } = decision === 'restore' ? await usersHidden() : await addWumpus(server.store)
+  await server.store.reports.insertOpen({ target: { kind: 'wumpus', id: _id }, reason: 'spam', note: '', reporterKey: 'address:matrix' })
+  return { method: 'POST', path: '/api/reports/decision', body: { wumpusId: _id, decision } }
+}
+
 /** A submission's multipart body: every field (or the ones given) and, unless told not to, a Lottie. */
 function submissionForm(fields?: Record<string, string>, withFile = true): FormData {
   const data = new FormData()
@@ -428,6 +444,22 @@ async function usersSubmission(): Promise<string> {
 
 /** Rules that are not one endpoint each, over the same personas. */
 const RULES: Record<string, { request: () => Promise<Request>; expected: Expected }> = {
+  // The decisions on a reported animation: the admins' alone, whichever.
+  ...Object.fromEntries(
+    (['hide', 'restore', 'delete'] as const).map((decision) => [
+      `POST /api/reports/decision ${decision}`,
+      { request: async () => reportedDecision(decision), expected: adminOnly(200) },
+    ]),
+  ),
+  // A hidden animation (the "user" persona's): its detail and files are the admins' only, its maker's too.
+  'GET /api/wumpus/:id of a hidden animation': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersHidden())._id}` }),
+    expected: hiddenRead,
+  },
+  'GET /api/files/:id of a hidden animation': {
+    request: async () => ({ method: 'GET', path: `/api/files/${(await usersHidden()).files.gif.id}` }),
+    expected: hiddenRead,
+  },
   'GET /api/wumpuses?u_email= (one uploader, like GET /api/wumpus?u_email=)': {
     request: async () => ({ method: 'GET', path: `/api/wumpuses?u_email=${USER}` }),
     expected: signedIn(200),

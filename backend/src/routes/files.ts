@@ -35,7 +35,7 @@ export function fileRoutes(deps: RouteDeps): Router {
     const counted = download ? await downloads.countFile(info.id, addressKey(ctx.ip)) : undefined
     if (counted) ctx.set(DOWNLOAD_COUNTED_HEADER, counted)
     ctx.etag = info.sha256
-    // A remix's and a submission's files are personal, and who may see them can change: each use asks again (by ETag).
+    // A remix's, a hidden animation's and a submission's files are personal, and who may see them can change: each use asks again (by ETag).
     ctx.set('Cache-Control', remix || personal ? 'private, no-cache' : 'public, max-age=31536000, immutable')
     ctx.set(
       'Content-Disposition',

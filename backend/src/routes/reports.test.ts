@@ -183,23 +183,132 @@ describe('POST /api/reports/decision', () => {
     expect(await reported({ wumpusId: target._id, reason: 'broken' }, '198.51.100.20', fan)).not.toBe(first)
   })
 
-  it('refuses hide (not built), a missing target, visitors and people who are not admins', async () => {
+  it('refuses a missing target, visitors and people who are not admins', async () => {
+    await expectError(await server.call('POST', '/api/reports/decision', admin, { decision: 'dismiss' }), 400, 'BAD_REQUEST')
     await expectError(
-      await server.call('POST', '/api/reports/decision', admin, { wumpusId: wumpus._id, decision: 'hide' }),
+      await server.call('POST', '/api/reports/decision', admin, { wumpusId: wumpus._id, decision: 'bury' }),
       400,
       'BAD_REQUEST',
     )
-    await expectError(await server.call('POST', '/api/reports/decision', admin, { decision: 'dismiss' }), 400, 'BAD_REQUEST')
-    await expectError(
-      await server.call('POST', '/api/reports/decision', undefined, { wumpusId: wumpus._id, decision: 'dismiss' }),
-      401,
-      'UNAUTHENTICATED',
-    )
-    await expectError(
-      await server.call('POST', '/api/reports/decision', other, { wumpusId: wumpus._id, decision: 'dismiss' }),
-      403,
-      'FORBIDDEN',
-    )
+    for (const decision of ['dismiss', 'hide', 'restore', 'delete']) {
+      await expectError(
+        await server.call('POST', '/api/reports/decision', undefined, { wumpusId: wumpus._id, decision }),
+        401,
+        'UNAUTHENTICATED',
+      )
+      await expectError(await server.call('POST', '/api/reports/decision', other, { wumpusId: wumpus._id, decision }), 403, 'FORBIDDEN')
+    }
+  })
+})
+
+describe('hide, restore and delete a reported animation', () => {
+  const decide = (body: Record<string, unknown>) => server.call('POST', '/api/reports/decision', admin, body)
+  const status = async (path: string, token?: string) => (await server.call('GET', path, token)).status
+  const galleryIds = async (query = '') =>
+    ((await (await server.call('GET', `/api/wumpuses?limit=100${query}`)).json()) as { _id: string }[]).map((w) => w._id)
+  const total = async () => Number((await server.call('GET', '/api/wumpuses?limit=1')).headers.get('x-total-count'))
+  const tags = async () => ((await (await server.call('GET', '/api/tags')).json()) as { tag: string }[]).map((t) => t.tag)
+  const packItems = async (id: string) =>
+    ((await (await server.call('GET', `/api/packs/${id}`)).json()) as { items: { _id: string }[] }).items.map((w) => w._id)
+
+  it('hides at once from lists, counts, search, tags, packs and its files, keeps the reports open; restore brings it all back', async () => {
+    const maker = 'quokka-maker@example.com'
+    const makerToken = await server.sessionToken(maker)
+    const target = await addWumpus(server.store, { name: 'Quokka Dance', tags: ['quokkahop'], u_email: maker })
+    const pack = await server.store.packs.insert({ name: 'Marsupials', description: '', wumpusIds: [target._id], createdBy: ADMIN })
+    await reported({ wumpusId: target._id, reason: 'offensive' }, '198.51.100.40', fan)
+    expect((await server.call('PUT', `/api/me/favourites/${target._id}`, fan)).status).toBe(204)
+    const favourites = async () =>
+      ((await (await server.call('GET', '/api/me/favourites?limit=100', fan)).json()) as { _id: string }[]).map((w) => w._id)
+    expect(await favourites()).toContain(target._id)
+    const before = await total()
+    expect(await galleryIds()).toContain(target._id)
+    expect(await galleryIds('&q=quokka')).toContain(target._id)
+    expect(await tags()).toContain('quokkahop')
+
+    const hid = await decide({ wumpusId: target._id, decision: 'hide', note: 'Looking into it' })
+    expect(hid.status, await hid.clone().text()).toBe(200)
+    expect(await hid.json()).toEqual({ decided: 1 })
+    // The group stays open, marked hidden, its report undecided.
+    const group = await groupOf(target._id)
+    expect(group).toMatchObject({ hidden: true, count: 1 })
+    expect(group!.reports[0]!.decision).toBeUndefined()
+    // Gone for everyone but admins, its maker included.
+    expect(await galleryIds()).not.toContain(target._id)
+    expect(await galleryIds('&q=quokka')).not.toContain(target._id)
+    expect(await galleryIds('&tag=quokkahop')).not.toContain(target._id)
+    expect(await total()).toBe(before - 1)
+    expect(await tags()).not.toContain('quokkahop')
+    expect(await packItems(pack.id)).not.toContain(target._id)
+    expect(await favourites()).not.toContain(target._id)
+    await expectError(await server.call('GET', `/api/wumpus/${target._id}`), 404, 'NOT_FOUND')
+    await expectError(await server.call('GET', `/api/wumpus/${target._id}`, makerToken), 404, 'NOT_FOUND')
+    expect(await status(`/api/files/${target.files.gif.id}`)).toBe(404)
+    expect(await status(`/api/files/${target.files.lottie.id}`, makerToken)).toBe(404)
+    // Admins still see it, and its files (never cached as public).
+    const seen = await server.call('GET', `/api/wumpus/${target._id}`, admin)
+    expect(seen.status).toBe(200)
+    expect(seen.headers.get('cache-control')).toBe('private, no-store')
+    expect(((await seen.json()) as { hidden?: { by: string } }).hidden).toMatchObject({ by: ADMIN })
+    const file = await server.call('GET', `/api/files/${target.files.gif.id}`, admin)
+    expect(file.status).toBe(200)
+    expect(file.headers.get('cache-control')).toBe('private, no-cache')
+    // Nobody can report it any more.
+    await expectError(await report({ wumpusId: target._id, reason: 'spam' }, '198.51.100.41'), 404, 'NOT_FOUND')
+
+    const restored = await decide({ wumpusId: target._id, decision: 'restore', note: 'It is fine' })
+    expect(restored.status, await restored.clone().text()).toBe(200)
+    expect(await restored.json()).toEqual({ decided: 1 })
+    expect(await groupOf(target._id)).toBeUndefined()
+    const decided = await groupOf(target._id, '?state=decided')
+    expect(decided!.reports.map((r) => [r.decision, r.decisionNote])).toEqual([['restore', 'It is fine']])
+    expect(decided!.hidden).toBeUndefined()
+    expect(await galleryIds('&q=quokka')).toContain(target._id)
+    expect(await total()).toBe(before)
+    expect(await tags()).toContain('quokkahop')
+    expect(await packItems(pack.id)).toContain(target._id)
+    expect(await favourites()).toContain(target._id)
+    expect(await status(`/api/wumpus/${target._id}`)).toBe(200)
+    expect(await status(`/api/files/${target.files.gif.id}`)).toBe(200)
+    const log = activityListSchema.parse(await (await server.call('GET', '/api/activity?limit=5', admin)).json())
+    expect(log.slice(0, 2).map((entry) => [entry.action, entry.target.id])).toEqual([
+      ['report.restore', target._id],
+      ['report.hide', target._id],
+    ])
+  })
+
+  it('deletes a hidden animation with its files through the delete service, closing its reports', async () => {
+    const target = await addWumpus(server.store, { name: 'Doomed Wallaby' })
+    await reported({ wumpusId: target._id, reason: 'copyright' }, '198.51.100.42')
+    expect((await decide({ wumpusId: target._id, decision: 'hide' })).status).toBe(200)
+    const res = await decide({ wumpusId: target._id, decision: 'delete', note: 'Not theirs' })
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(await res.json()).toEqual({ decided: 1 })
+    expect(await server.store.wumpuses.get(target._id)).toBeUndefined()
+    expect(await server.store.files.info(target.files.gif.id)).toBeUndefined()
+    expect(await status(`/api/wumpus/${target._id}`, admin)).toBe(404)
+    expect(await groupOf(target._id)).toBeUndefined()
+    const decided = await groupOf(target._id, '?state=decided')
+    expect(decided!.reports.map((r) => [r.decision, r.decidedBy])).toEqual([['delete', ADMIN]])
+    const log = activityListSchema.parse(await (await server.call('GET', '/api/activity?limit=5', admin)).json())
+    expect(log.slice(0, 2).map((entry) => entry.action)).toEqual(['report.delete', 'wumpus.delete'])
+  })
+
+  it('refuses what does not fit the state in the error shape: 409 twice hidden, restore of a shown one, dismiss of a hidden one; 400 for a pack', async () => {
+    const target = await addWumpus(server.store, { name: 'Contested Koala' })
+    await reported({ wumpusId: target._id, reason: 'broken' }, '198.51.100.43')
+    await expectError(await decide({ wumpusId: target._id, decision: 'restore' }), 409, 'CONFLICT')
+    expect((await decide({ wumpusId: target._id, decision: 'hide' })).status).toBe(200)
+    await expectError(await decide({ wumpusId: target._id, decision: 'hide' }), 409, 'CONFLICT')
+    await expectError(await decide({ wumpusId: target._id, decision: 'dismiss' }), 409, 'CONFLICT')
+    expect(await groupOf(target._id)).toMatchObject({ hidden: true, count: 1 })
+    await reported({ packId: linkPack.id, reason: 'spam' }, '198.51.100.44')
+    for (const decision of ['hide', 'restore', 'delete'])
+      await expectError(await decide({ packId: linkPack.id, decision }), 400, 'BAD_REQUEST')
+    // Nothing reported: nothing to decide.
+    const unreported = await addWumpus(server.store, { name: 'Quiet Numbat' })
+    for (const decision of ['hide', 'delete']) await expectError(await decide({ wumpusId: unreported._id, decision }), 404, 'NOT_FOUND')
+    expect(await status(`/api/wumpus/${unreported._id}`)).toBe(200)
   })
 })
 

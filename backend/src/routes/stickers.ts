@@ -32,7 +32,7 @@ export function stickerRoutes(deps: RouteDeps): Router {
     const record = await visible(ctx)
     const still = await deps.stills.of(record)
     // The same URL shows a new still once the Lottie is replaced: revalidate, by ETag.
-    ctx.set('Cache-Control', record.remix ? 'private, no-cache' : 'no-cache')
+    ctx.set('Cache-Control', record.remix || record.hidden ? 'private, no-cache' : 'no-cache')
     ctx.set('Content-Disposition', contentDisposition('inline', `${fileStem(record.name)}.png`))
     ctx.etag = still.etag
     if (matchesEtag(ctx.get('If-None-Match'), still.etag)) {

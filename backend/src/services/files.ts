@@ -13,8 +13,8 @@ export interface FileService {
   /** A file's bytes as a stream from where they are kept (never held whole for one request), or NOT_FOUND. */
   stream(id: string): Promise<Readable>
   /**
-   * The remix a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no key
-   * that opens it (`keyOpens`: a key of the remix's current generation); undefined for every other file.
+   * The remix or hidden animation a stored file belongs to, NOT_FOUND when the viewer may not see it and the URL has no key
+   * that opens it (`keyOpens`: a key of the remix's current generation; none opens a hidden one's); undefined for every other file.
    */
   remixOf(file: StoredFile, viewer: Viewer, keyOpens: (remix: WumpusRecord) => boolean): Promise<WumpusRecord | undefined>
   /**
@@ -71,10 +71,12 @@ async function remixOfFile(
   viewer: Viewer,
   keyOpens: (remix: WumpusRecord) => boolean,
 ): Promise<WumpusRecord | undefined> {
-  if (file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
+  // Files stored before purposes were kept have none: they may be an animation's too.
+  if (file.purpose !== undefined && file.purpose !== 'animation' && file.purpose !== 'derived') return undefined
   const id = await store.wumpuses.findByFile(file.id)
   const record = id === undefined ? undefined : await store.wumpuses.get(id)
-  if (!record?.remix) return undefined
-  if (!canSee(record, viewer) && !keyOpens(record)) throw noSuchFile()
+  if (!record?.remix && !record?.hidden) return undefined
+  // A hidden animation's files: admins' only, whatever key the URL carries.
+  if (!canSee(record, viewer) && (record.hidden || !keyOpens(record))) throw noSuchFile()
   return record
 }

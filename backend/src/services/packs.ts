@@ -127,9 +127,9 @@ export function createPackService({ store, audit, logger, onPublicChange }: Pack
     throw forbidden(pack.visibility === 'public' ? 'Only admins can do this' : 'Only its owner can change this pack')
   }
 
-  /** The pack's animations as the viewer sees them: without the private remixes they may not see. */
+  /** The pack's animations as the viewer sees them: without the private remixes they may not see, nor hidden ones (for anyone). */
   const visibleItems = async (pack: Pick<PackRecord, 'wumpusIds'>, viewer: Viewer) =>
-    (await itemsOf(pack)).filter((record) => canSee(record, viewer))
+    (await itemsOf(pack)).filter((record) => !record.hidden && canSee(record, viewer))
 
   /**
    * The animations the ids name, in order; unknown ids are refused, all of them named. A personal pack
@@ -174,7 +174,7 @@ export function createPackService({ store, audit, logger, onPublicChange }: Pack
       : undefined
     return {
       pack,
-      cover: found && canSee(found, viewer) ? found : undefined,
+      cover: found && !found.hidden && canSee(found, viewer) ? found : undefined,
       createdBy: pack.visibility === 'public' || isOwner(pack, viewer) || isAdminViewer(viewer) ? pack.createdBy : null,
     }
   }

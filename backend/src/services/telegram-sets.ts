@@ -318,7 +318,8 @@ export function createTelegramSetService({
     const wanted: Wanted[] = []
     let waiting = 0
     for (const record of records) {
-      if (!record) continue
+      // A hidden animation leaves the pack's set too.
+      if (!record || record.hidden) continue
       const derived = currentDerived(record)
       if (!derived) waiting++
       const made = derived?.exports.find((e) => e.platform === 'telegram')

@@ -125,8 +125,19 @@ export interface WumpusRecord {
   colourSlots?: ColourSlots
   /** Remixes only: a person's own version of another animation (contract/remix/remix-api.ts). */
   remix?: RemixInfo
+  /**
+   * Set while an admin has it hidden (a report's `hide` decision, services/reports.ts): it is in no list,
+   * count, search, tag or emoji count (like a remix), and only admins see it (domain/visibility.ts canSee).
+   */
+  hidden?: HiddenInfo
   createdAt: Date
   updatedAt: Date
+}
+
+/** Who hid an animation and when. */
+export interface HiddenInfo {
+  at: Date
+  by: string
 }
 
 /**
@@ -150,7 +161,18 @@ export interface RemixInfo {
 
 export type NewWumpus = Omit<
   WumpusRecord,
-  '_id' | 'createdAt' | 'updatedAt' | 'tags' | 'emoji' | 'keywords' | 'downloads' | 'derived' | 'colourSlots' | 'licence' | 'credit'
+  | '_id'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'tags'
+  | 'emoji'
+  | 'keywords'
+  | 'downloads'
+  | 'derived'
+  | 'colourSlots'
+  | 'licence'
+  | 'credit'
+  | 'hidden'
 > & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
@@ -360,6 +382,12 @@ export interface WumpusRepository {
    * the revision: no list or search shows them.
    */
   setColourSlots(id: string, colourSlots: ColourSlots): Promise<boolean>
+  /**
+   * Hides the record (HiddenInfo) or, with null, shows it again: it leaves or rejoins every list, count,
+   * search and tag and emoji count at once. Answers the updated record, or undefined when there is no
+   * such record. Does not touch updatedAt.
+   */
+  setHidden(id: string, hidden: HiddenInfo | null): Promise<WumpusRecord | undefined>
   count(): Promise<number>
   /**
    * Adds download counts (animation id to how many more); unknown ids are ignored. Does not change
@@ -666,6 +694,8 @@ export interface ReportRepository {
   decideOpen(target: { kind: ReportTargetKind; id: string }, decision: NonNullable<ReportRecord['decision']>): Promise<number>
   /** One state's reports against one target, oldest first (who to tell of a decision). */
   listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]>
+  /** How many open reports there are against the target. */
+  countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number>
 }
 
 /** Something that happened to a person's submission or report (contract/notifications.ts). */

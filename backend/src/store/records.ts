@@ -175,6 +175,7 @@ export function toWumpusRecord(
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
     ...(doc.colourSlots ? { colourSlots: copyColourSlots(doc.colourSlots) } : {}),
     ...(doc.remix ? { remix: copyRemix(doc.remix) } : {}),
+    ...(doc.hidden ? { hidden: { at: new Date(doc.hidden.at), by: doc.hidden.by } } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   }

@@ -70,7 +70,11 @@ export function describeReportBehaviour(t: StoreInUse): void {
       await t.store.reports.insertOpen(sampleReport({ reporterKey: 'b', createdAt: at(2) }))
       await t.store.reports.insertOpen(sampleReport({ target: W2, reporterKey: 'a', createdAt: at(3) }))
       const decision = { kind: 'dismiss' as const, by: 'admin@example.com', at: at(9), note: 'Plays fine' }
+      expect([await t.store.reports.countOpen(W1), await t.store.reports.countOpen(W2), await t.store.reports.countOpen(P1)]).toEqual([
+        2, 1, 0,
+      ])
       expect(await t.store.reports.decideOpen(W1, decision)).toBe(2)
+      expect(await t.store.reports.countOpen(W1)).toBe(0)
       expect(await t.store.reports.decideOpen(W1, decision)).toBe(0)
       t.store = await t.subject.reopen()
       const open = await t.store.reports.listGroups('open', { limit: 10 })

@@ -23,6 +23,7 @@ import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
 import { describeReportBehaviour } from './reports'
 import { describeNotificationBehaviour } from './notifications'
+import { describeHiddenBehaviour } from './hidden'
 import {
   collectPages,
   fileIds,
@@ -85,6 +86,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeReportBehaviour(storeInUse)
     describeNotificationBehaviour(storeInUse)
     describeRemixBehaviour(storeInUse)
+    describeHiddenBehaviour(storeInUse)
     describeColourSlotBehaviour(storeInUse)
 
     it('keeps everything across close and reopen', async () => {

@@ -25,6 +25,9 @@ const ACTION: Record<AuditActionName, { label: string; color: string }> = {
   'submission.changes': { label: 'Asked for changes', color: 'yellow' },
   'submission.refuse': { label: 'Refused submission', color: 'red' },
   'report.dismiss': { label: 'Dismissed reports', color: 'gray' },
+  'report.hide': { label: 'Hid reported sticker', color: 'orange' },
+  'report.restore': { label: 'Restored reported sticker', color: 'teal' },
+  'report.delete': { label: 'Deleted reported sticker', color: 'red' },
 }
 
 const FIELD: Record<string, string> = {

@@ -53,7 +53,11 @@ export function NotificationsPage({ email }: { email: string }) {
   )
 }
 
-const DECISIONS: Record<string, string> = { dismiss: 'dismissed: nothing needed changing' }
+const DECISIONS: Record<string, string> = {
+  dismiss: 'dismissed: nothing needed changing',
+  restore: 'it was looked at and is back in the gallery',
+  delete: 'it was removed from the gallery',
+}
 
 function NotificationText({ notification }: { notification: ApiNotification }) {
   const name = <SubjectLink notification={notification} />
@@ -86,6 +90,8 @@ function SubjectLink({ notification }: { notification: ApiNotification }) {
     ) : (
       <AnchorLink to="/dashboard/submissions">{text}</AnchorLink>
     )
+  // A deleted sticker has no page left to open.
+  if (notification.decision === 'delete') return <>{text}</>
   if (kind === 'pack')
     return (
       <AnchorLink to="/packs/$id" params={{ id }}>

@@ -116,6 +116,20 @@ describe('the Notifications page', () => {
     expect(within(rows[2]!).getByRole('link', { name: '“Wave”' })).toHaveAttribute('href', `/dashboard/submissions/${SUB}`)
   })
 
+  it('says a reported sticker was restored or deleted, and links only the one still there', async () => {
+    const report = { kind: 'report.decided' as const, note: '' }
+    items = [
+      notification(6, { ...report, subject: { kind: 'wumpus', id: WUMPUS, name: 'Gone' }, decision: 'delete' }),
+      notification(5, { ...report, subject: { kind: 'wumpus', id: WUMPUS, name: 'Back' }, decision: 'restore' }),
+    ]
+    renderBoth()
+    const rows = within(await screen.findByRole('list', { name: 'Notifications' })).getAllByRole('listitem')
+    expect(rows[0]).toHaveTextContent('The report you sent about “Gone” was decided: it was removed from the gallery.')
+    expect(within(rows[0]!).queryByRole('link', { name: '“Gone”' })).toBeNull()
+    expect(rows[1]).toHaveTextContent('The report you sent about “Back” was decided: it was looked at and is back in the gallery.')
+    expect(within(rows[1]!).getByRole('link', { name: '“Back”' })).toHaveAttribute('href', `/wumpus/${WUMPUS}`)
+  })
+
   it('marks them read once seen, and the bell loses its count', async () => {
     renderBoth()
     await screen.findByRole('list', { name: 'Notifications' })

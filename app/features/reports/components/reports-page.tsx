@@ -1,7 +1,8 @@
 import { Badge, Button, Card, Group, Radio, Stack, Text, Textarea, Title } from '@mantine/core'
 import { useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { useState } from 'react'
-import { REPORT_REASONS, REPORT_STATES, type ReportGroup, type ReportState } from '../../../../contract/reports'
+import { REPORT_REASONS, REPORT_STATES, type ReportDecision, type ReportGroup, type ReportState } from '../../../../contract/reports'
+import { ConfirmDeleteModal } from '../../../components/confirm-delete'
 import { MorePages } from '../../../components/more-pages'
 import { useNeedsNetwork } from '../../../components/needs-network'
 import { AnchorLink } from '../../../components/router-links'
@@ -12,6 +13,18 @@ import { usePagedList } from '../../../lib/use-paged-list'
 import { reportGroupsQueryOptions, useDecideReports } from '../api'
 
 const STATE_LABEL: Record<ReportState, string> = { open: 'Open', decided: 'Decided' }
+
+/** How a decided report reads, and the toast once decided. */
+const DECIDED: Record<ReportDecision, { word: string; toast: (count: string, name: string) => string; failed: string }> = {
+  dismiss: { word: 'dismissed', toast: (count, name) => `${count} on ${name} dismissed`, failed: 'Could not dismiss the reports' },
+  hide: {
+    word: 'hidden',
+    toast: (_, name) => `${name} is hidden: restore or delete it when you have looked into it`,
+    failed: 'Could not hide it',
+  },
+  restore: { word: 'restored', toast: (count, name) => `${name} is back in the gallery; ${count} closed`, failed: 'Could not restore it' },
+  delete: { word: 'deleted', toast: (count, name) => `${name} is deleted; ${count} closed`, failed: 'Could not delete it' },
+}
 
 interface ReportsPageProps {
   state: ReportState
@@ -53,17 +66,24 @@ function ReportGroupItem({ group, open }: { group: ReportGroup; open: boolean })
   const decide = useDecideReports()
   const network = useNeedsNetwork()
   const [note, setNote] = useState('')
+  const [confirmingDelete, setConfirmingDelete] = useState(false)
   const name = group.name || (group.kind === 'pack' ? 'A deleted pack' : 'A deleted sticker')
   const target = group.kind === 'pack' ? { packId: group.id } : { wumpusId: group.id }
+  // Hide, restore and delete: a sticker that is still there. A hidden one waits for restore or delete.
+  const sticker = group.kind === 'wumpus' && group.name !== ''
+  const hidden = group.hidden === true
 
-  const dismiss = async () => {
+  const run = async (decision: ReportDecision) => {
     try {
-      const { decided } = await decide.mutateAsync({ ...target, decision: 'dismiss', note: note.trim() })
-      showToast({ color: 'green', message: `${decided} ${decided === 1 ? 'report' : 'reports'} on ${name} dismissed` })
+      const { decided } = await decide.mutateAsync({ ...target, decision, note: note.trim() })
+      setConfirmingDelete(false)
+      showToast({ color: 'green', message: DECIDED[decision].toast(`${decided} ${decided === 1 ? 'report' : 'reports'}`, name) })
     } catch (error) {
-      showToast({ color: 'red', title: 'Could not dismiss the reports', message: errorMessage(error) })
+      setConfirmingDelete(false)
+      showToast({ color: 'red', title: DECIDED[decision].failed, message: errorMessage(error) })
     }
   }
+  const pending = (decision: ReportDecision) => decide.isPending && decide.variables?.decision === decision
 
   return (
     <Card component="li" withBorder padding="md" style={{ listStyle: 'none' }} aria-label={name}>
@@ -86,7 +106,17 @@ function ReportGroupItem({ group, open }: { group: ReportGroup; open: boolean })
           <Badge variant="light" color={open ? 'red' : 'gray'}>
             {group.count} {group.count === 1 ? 'report' : 'reports'}
           </Badge>
+          {hidden && (
+            <Badge variant="filled" color="orange">
+              Hidden
+            </Badge>
+          )}
         </Group>
+        {hidden && (
+          <Text size="sm" c="dimmed">
+            Only admins see it now. Restore it, or delete it for good.
+          </Text>
+        )}
         <Stack component="ul" gap={6} p={0} m={0} aria-label={`Reports on ${name}`}>
           {group.reports.map((report) => (
             <Text component="li" key={report.id} size="sm" style={{ listStyle: 'none', overflowWrap: 'anywhere' }}>
@@ -97,7 +127,7 @@ function ReportGroupItem({ group, open }: { group: ReportGroup; open: boolean })
               <Text span c="dimmed">
                 {' '}
                 ({report.reporter ?? 'a visitor'}, {new Date(report.createdAt).toLocaleDateString()}
-                {report.decision && `; dismissed${report.decisionNote ? `: ${report.decisionNote}` : ''}`})
+                {report.decision && `; ${DECIDED[report.decision].word}${report.decisionNote ? `: ${report.decisionNote}` : ''}`})
               </Text>
             </Text>
           ))}
@@ -106,17 +136,66 @@ function ReportGroupItem({ group, open }: { group: ReportGroup; open: boolean })
           <Stack gap="xs">
             <Textarea
               label="Note (optional)"
-              description="Why they are dismissed, for the activity log"
+              description="Why, for the activity log"
               rows={2}
               value={note}
               onChange={(event) => setNote(event.currentTarget.value)}
             />
             <Group gap="xs">
-              <Button size="sm" variant="default" loading={decide.isPending} disabled={!network.online} onClick={() => void dismiss()}>
-                Dismiss the reports
-              </Button>
+              {sticker && !hidden && (
+                <Button
+                  size="sm"
+                  color="orange"
+                  loading={pending('hide')}
+                  disabled={!network.online || decide.isPending}
+                  onClick={() => void run('hide')}
+                >
+                  Hide
+                </Button>
+              )}
+              {sticker && hidden && (
+                <Button
+                  size="sm"
+                  color="teal"
+                  loading={pending('restore')}
+                  disabled={!network.online || decide.isPending}
+                  onClick={() => void run('restore')}
+                >
+                  Restore
+                </Button>
+              )}
+              {sticker && (
+                <Button
+                  size="sm"
+                  color="red"
+                  variant="light"
+                  disabled={!network.online || decide.isPending}
+                  onClick={() => setConfirmingDelete(true)}
+                >
+                  Delete
+                </Button>
+              )}
+              {!hidden && (
+                <Button
+                  size="sm"
+                  variant="default"
+                  loading={pending('dismiss')}
+                  disabled={!network.online || decide.isPending}
+                  onClick={() => void run('dismiss')}
+                >
+                  Dismiss the reports
+                </Button>
+              )}
             </Group>
             {network.note}
+            <ConfirmDeleteModal
+              name={confirmingDelete ? name : null}
+              consequence="It is deleted for good with its files and its remixes, taken out of every pack and favourite, and its reports are closed."
+              pending={pending('delete')}
+              online={network.online}
+              onCancel={() => setConfirmingDelete(false)}
+              onConfirm={() => void run('delete')}
+            />
           </Stack>
         )}
       </Stack>

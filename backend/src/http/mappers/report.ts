@@ -27,6 +27,7 @@ export function toApiReportGroup(group: ServiceReportGroup): ReportGroup {
     id: group.target.id,
     name: group.name,
     count: group.count,
+    ...(group.hidden ? { hidden: true } : {}),
     reports: group.reports.map(toApiReport),
   }
 }

@@ -39,6 +39,7 @@ export function toApiWumpus(record: WumpusRecord, keys?: FileKeys, makerEmailSho
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),
     ...(record.remix ? { remixOf: record.remix.of, recipe: record.remix.recipe, visibility: record.remix.visibility } : {}),
+    ...(record.hidden ? { hidden: { at: record.hidden.at.toISOString(), by: record.hidden.by } } : {}),
   }
 }
 
@@ -59,7 +60,7 @@ export class ApiWumpusJson {
 
   private one(record: WumpusRecord): string {
     // Previews made in the background change the JSON without moving updatedAt.
-    const stamp = `${record.updatedAt.getTime()}.${record.downloads}.${record.derived?.madeAt.getTime() ?? 0}`
+    const stamp = `${record.updatedAt.getTime()}.${record.downloads}.${record.derived?.madeAt.getTime() ?? 0}.${record.hidden?.at.getTime() ?? 0}`
     const kept = this.kept.get(record._id)
     if (kept?.stamp === stamp) return kept.json
     const json = JSON.stringify(toApiWumpus(record))

@@ -90,4 +90,8 @@ export class MongoReports implements ReportRepository {
     )
     return docs.map(fromDocument)
   }
+
+  countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number> {
+    return guard(() => this.reports.countDocuments({ state: 'open', 'target.kind': target.kind, 'target.id': target.id }))
+  }
 }

@@ -13,6 +13,7 @@ import {
   type ColourSlots,
   type DerivedMedia,
   type EmojiUse,
+  type HiddenInfo,
   type ListRemixesOptions,
   type ListWumpusesOptions,
   type NewWumpus,
@@ -55,6 +56,8 @@ export { MOST_DOWNLOADED_FIRST, NEWEST_FIRST, ORIGINALS, RECORD_PROJECTION } fro
  * A remix also keeps `remixOf` (its original), `remixOwner` (its u_email) and `remixSlot` (which of its
  * owner's `max` places it takes: a unique index makes concurrent inserts take different ones). It has no
  * search prefixes, no tag or emoji counts, and every list and count asks for `remixOf: null`.
+ * A hidden original (`hidden`, port HiddenInfo) has `remixOf: HIDDEN_ORIGINAL` while hidden: out of the
+ * `remixOf: null` range of every list index and count, like a remix, and its tags and emoji uncounted.
  */
 export type WumpusDocument = Omit<WumpusRecord, 'derived'> &
   Partial<SearchFields> & {
@@ -80,6 +83,9 @@ export interface RenderState {
 /** Another Lottie is new render work: the failures of the previous one no longer count. */
 const NEW_RENDER_JOB = { 'render.failures': '', 'render.failedVersion': '', 'render.retryAt': '' } as const
 
+/** `remixOf` of a hidden original: never an id (ids.ts isId), so no original's remixes either. */
+export const HIDDEN_ORIGINAL = 'hidden'
+
 /** The documents in the remix indexes (a partial index takes `$exists: true`, not a missing field). */
 export const REMIXES_ONLY = { remixOwner: { $exists: true } }
 const TEXT_FIELDS = ['name', 'description', 'tags', 'emoji', 'keywords'] as const
@@ -98,6 +104,7 @@ export function toWumpusDocument(record: WumpusRecord, remixSlot?: number): Wump
     ...rest,
     ...(derived ? { derived: { ...copyDerived(derived), fileIds: derivedFileIds(derived) } } : {}),
     ...(record.remix ? { remixOf: record.remix.of, remixOwner: record.u_email, remixSlot } : searchFields(record)),
+    ...(record.hidden && !record.remix ? { remixOf: HIDDEN_ORIGINAL } : {}),
     fileIds: uniqueFileIds(record.files),
     fits: readyPlatforms(record),
     renderedVersion: renderedVersion(record),
@@ -219,8 +226,9 @@ export class MongoWumpuses implements WumpusRepository {
     if (records.some((record) => record.remix)) throw new Error('Remixes are not restored')
     await guard(() => this.wumpuses.insertMany(records.map(toWumpusDocument)))
     this.changed()
-    await addCounts(this.tagCounts, tally(records.map((record) => record.tags)))
-    await addCounts(this.emojiCounts, tally(records.map(emojiChars)))
+    const counted = records.filter((record) => !record.hidden)
+    await addCounts(this.tagCounts, tally(counted.map((record) => record.tags)))
+    await addCounts(this.emojiCounts, tally(counted.map(emojiChars)))
   }
 
   async update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
@@ -422,6 +430,34 @@ export class MongoWumpuses implements WumpusRepository {
 
   count(): Promise<number> {
     return guard(() => this.wumpuses.countDocuments(ORIGINALS))
+  }
+
+  /** A remix's `hidden` alone; an original's with its place in lists and its tag and emoji counts, in one transaction. */
+  async setHidden(id: string, hidden: HiddenInfo | null): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
+    if (!current) return undefined
+    const set = hidden ? { hidden: { at: hidden.at, by: hidden.by } } : {}
+    const unset = hidden ? {} : { $unset: { hidden: '' as const } }
+    if (current.remix) {
+      const doc = await guard(() =>
+        this.wumpuses.findOneAndUpdate({ _id: id }, { $set: set, ...unset }, { returnDocument: 'after', projection: RECORD_PROJECTION }),
+      )
+      return doc ? toWumpusRecord(doc) : undefined
+    }
+    const listedBefore = !current.remixOf
+    const doc = await this.inTransaction(async (session) => {
+      const written = await this.wumpuses.findOneAndUpdate(
+        { _id: id, remixOf: current.remixOf ?? null },
+        { $set: { ...set, remixOf: hidden ? HIDDEN_ORIGINAL : null }, ...unset },
+        { returnDocument: 'after', projection: RECORD_PROJECTION, session },
+      )
+      if (written && listedBefore === Boolean(hidden)) await this.moveCounts(toWumpusRecord(written), hidden ? -1 : 1, undefined, session)
+      return written
+    })
+    if (!doc) throw new Error(`Animation ${id} changed while being hidden or shown`)
+    if (listedBefore === Boolean(hidden)) this.changed()
+    return toWumpusRecord(doc)
   }
 
   /** Moves the downloads revision only: kept searches hold no download counts (the popular order reads them). */

@@ -49,6 +49,9 @@ export class SqliteReports implements ReportRepository {
       ofTarget: db.prepare<[string, string, string], ReportRow>(
         'SELECT * FROM reports WHERE state = ? AND target_kind = ? AND target_id = ? ORDER BY created_at, id',
       ),
+      countOpen: db
+        .prepare<[string, string], number>("SELECT count(*) FROM reports WHERE state = 'open' AND target_kind = ? AND target_id = ?")
+        .pluck(),
       decide: db.prepare('UPDATE reports SET state = @state, doc = @doc WHERE id = @id'),
     }
   }
@@ -87,5 +90,9 @@ export class SqliteReports implements ReportRepository {
 
   listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]> {
     return guarded(() => this.sql.ofTarget.all(state, target.kind, target.id).map(fromRow))
+  }
+
+  countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number> {
+    return guarded(() => this.sql.countOpen.get(target.kind, target.id)!)
   }
 }

@@ -15,6 +15,15 @@ const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 const BEFORE_SUBMISSIONS = `
   DROP TABLE reports; DROP TABLE submissions; ALTER TABLE wumpuses DROP COLUMN licence; ALTER TABLE wumpuses DROP COLUMN credit;`
 
+/** Undoes migration 17 (hidden animations) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_HIDDEN = `
+  DROP INDEX wumpuses_newest; DROP INDEX wumpuses_popular; ALTER TABLE wumpuses DROP COLUMN hidden;
+  CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC) WHERE remix_of IS NULL;
+  CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC) WHERE remix_of IS NULL;`
+
+/** Undoes migration 16 (notifications) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_NOTIFICATIONS = 'DROP TABLE notifications'
+
 /** Undoes migration 10 (facet counts) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_FACET_COUNTS = `DROP TRIGGER facet_counts_insert; DROP TRIGGER facet_counts_delete; DROP TABLE facet_counts;`
 
@@ -123,6 +132,8 @@ describe('sqlite store on disk', () => {
     await store.close()
     // The database as the version before last_used_at left it (without the later favourites too).
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_HIDDEN)
+    db.exec(BEFORE_NOTIFICATIONS)
     db.exec(BEFORE_SUBMISSIONS)
     db.exec(BEFORE_FACET_COUNTS)
     db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
@@ -237,6 +248,8 @@ describe('sqlite store upgrades', () => {
       await store.close()
       // The database as version 2 left it: no render job columns (nor the sessions' last use, migration 4).
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
@@ -280,6 +293,8 @@ describe('sqlite store upgrades to personal packs', () => {
       await store.close()
       // The database as version 5 (favourites) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
@@ -330,6 +345,8 @@ describe('sqlite store upgrades to remixes', () => {
       await store.close()
       // The database as version 6 (personal packs) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
@@ -370,6 +387,8 @@ describe('sqlite store upgrades to colour slots', () => {
       await store.close()
       // The database as version 7 (remixes) left it.
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_COLOUR_SLOTS)
@@ -399,6 +418,8 @@ describe('sqlite store indexes', () => {
       await store.wumpuses.addDownloads(new Map([[b._id, 7]]))
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_SUBMISSIONS)
       db.pragma('user_version = 9')
@@ -444,6 +465,8 @@ describe('sqlite store indexes', () => {
       }
       expect(plan()).toMatch(/USING (COVERING )?INDEX pack_members_by_pack/)
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_HIDDEN)
+      db.exec(BEFORE_NOTIFICATIONS)
       db.exec(BEFORE_FACET_COUNTS)
       db.exec(BEFORE_PACK_MEMBERS_BY_PACK)
       db.exec(BEFORE_SUBMISSIONS)
@@ -531,6 +554,8 @@ describe('sqlite store when the folder cannot be opened', () => {
       const file = path.join(dataDir, DATABASE_FILE)
       const setVersion = (version: number) => {
         const db = new Database(file)
+        if (version < 17) db.exec(BEFORE_HIDDEN)
+        if (version < 16) db.exec(BEFORE_NOTIFICATIONS)
         if (version < 13) db.exec(BEFORE_SUBMISSIONS)
         db.pragma(`user_version = ${version}`)
         db.close()

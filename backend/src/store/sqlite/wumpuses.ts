@@ -17,6 +17,7 @@ import {
   type ColourSlots,
   type DerivedMedia,
   type EmojiUse,
+  type HiddenInfo,
   type ListRemixesOptions,
   type ListWumpusesOptions,
   type NewWumpus,
@@ -71,6 +72,8 @@ export interface WumpusRow {
   /** Remixes only (RemixInfo as JSON, and its `of`); NULL on every other animation. */
   remix: string | null
   remix_of: string | null
+  /** HiddenInfo as JSON (its date as milliseconds) while hidden; NULL otherwise. */
+  hidden: string | null
   /** ColourSlots as JSON; NULL until read. */
   colour_slots: string | null
 }
@@ -101,6 +104,7 @@ export function toRow(record: WumpusRecord): RecordRow {
     rendered_version: renderedVersion(record),
     remix: record.remix ? json.write(record.remix) : null,
     remix_of: record.remix?.of ?? null,
+    hidden: record.hidden ? json.write({ at: record.hidden.at.getTime(), by: record.hidden.by }) : null,
     colour_slots: record.colourSlots ? json.write(copyColourSlots(record.colourSlots)) : null,
   }
 }
@@ -122,6 +126,7 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
     ...(row.remix === null ? {} : { remix: json.read<RemixInfo>(row.remix) }),
     ...(row.colour_slots === null ? {} : { colourSlots: json.read<ColourSlots>(row.colour_slots) }),
+    ...(row.hidden === null ? {} : { hidden: hiddenFromJson(row.hidden) }),
     downloads: row.downloads,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -152,15 +157,15 @@ export class SqliteWumpuses implements WumpusRepository {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
         `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, licence, credit, files, derived, downloads,
-         created_at, updated_at, rendered_version, remix, remix_of, colour_slots)
+         created_at, updated_at, rendered_version, remix, remix_of, colour_slots, hidden)
          VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @licence, @credit, @files, @derived, @downloads,
-         @created_at, @updated_at, @rendered_version, @remix, @remix_of, @colour_slots)`,
+         @created_at, @updated_at, @rendered_version, @remix, @remix_of, @colour_slots, @hidden)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
          keywords = @keywords, licence = @licence, credit = @credit, files = @files,
          derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of,
-         colour_slots = @colour_slots
+         colour_slots = @colour_slots, hidden = @hidden
          WHERE seq = @seq`,
       ),
       // Nothing a list or search shows: the row alone, while its Lottie is still the one read.
@@ -171,7 +176,7 @@ export class SqliteWumpuses implements WumpusRepository {
         'UPDATE wumpuses SET render_failures = 0, render_failed_version = 0, render_retry_at = NULL WHERE seq = ?',
       ),
       delete: db.prepare<[number]>('DELETE FROM wumpuses WHERE seq = ?'),
-      // Every listed animation (remixes are not) has one uploader facet: their counts add up to all of them.
+      // Every listed animation (remixes and hidden ones are not) has one uploader facet: their counts add up to all of them.
       count: db.prepare<[], { count: number }>(
         "SELECT coalesce(sum(count), 0) AS count FROM facet_counts WHERE facet >= 'u:' AND facet < 'u;'",
       ),
@@ -180,7 +185,9 @@ export class SqliteWumpuses implements WumpusRepository {
       addDownloads: db.prepare<[number, string], { seq: number; downloads: number }>(
         'UPDATE wumpuses SET downloads = downloads + ? WHERE id = ? RETURNING seq, downloads',
       ),
-      positiveDownloads: db.prepare<[], [number, number]>('SELECT seq, downloads FROM wumpuses WHERE downloads > 0 AND remix_of IS NULL'),
+      positiveDownloads: db.prepare<[], [number, number]>(
+        'SELECT seq, downloads FROM wumpuses WHERE downloads > 0 AND remix_of IS NULL AND hidden IS NULL',
+      ),
       insertWord: db.prepare<[string, number, number, number]>(
         'INSERT INTO wumpus_words (word, seq, fields, created_at) VALUES (?, ?, ?, ?)',
       ),
@@ -267,6 +274,18 @@ export class SqliteWumpuses implements WumpusRepository {
     return guarded(() => this.total([]))
   }
 
+  setHidden(id: string, hidden: HiddenInfo | null): Promise<WumpusRecord | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      if (!row) return undefined
+      const current = wumpusFromRow(row)
+      const { hidden: _was, ...rest } = current
+      const updated: WumpusRecord = hidden ? { ...rest, hidden: { at: hidden.at, by: hidden.by } } : rest
+      this.replace(row.seq, current, updated)
+      return updated
+    })
+  }
+
   insert(wumpus: NewWumpus): Promise<WumpusRecord> {
     return guarded(() => {
       const record = newWumpusRecord(wumpus, 'original')
@@ -332,7 +351,8 @@ export class SqliteWumpuses implements WumpusRepository {
         this.favourites.removeWumpus(id)
       })()
       this.downloads?.delete(row.seq)
-      if (row.remix_of === null) this.changed(searchedAs(wumpusFromRow(row)), undefined)
+      const record = wumpusFromRow(row)
+      if (listed(record)) this.changed(searchedAs(record), undefined)
       return 1
     })
   }
@@ -418,7 +438,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const alias = lead === undefined ? 'w' : 'f'
       if (lead !== undefined) params.lead = lead
       const conditions = [
-        lead === undefined ? 'w.remix_of IS NULL' : 'f.facet = @lead',
+        lead === undefined ? 'w.remix_of IS NULL AND w.hidden IS NULL' : 'f.facet = @lead',
         ...others.map((facet, i) => member(facet, i, alias)),
         ...(after ? [`(${alias}.created_at, ${alias}.id) < (@time, @id)`] : []),
       ]
@@ -430,7 +450,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const [lead, ...others] = few ? byMembers : [undefined, ...byMembers]
       if (lead !== undefined) params.lead = lead
       const conditions = [
-        lead === undefined ? 'w.remix_of IS NULL' : 'f.facet = @lead',
+        lead === undefined ? 'w.remix_of IS NULL AND w.hidden IS NULL' : 'f.facet = @lead',
         ...others.map((facet, i) => member(facet!, i, 'w')),
         ...(after ? ['(w.downloads, w.created_at, w.id) < (@rank, @time, @id)'] : []),
       ]
@@ -507,7 +527,7 @@ export class SqliteWumpuses implements WumpusRepository {
   restore(record: WumpusRecord): void {
     const seq = Number(this.sql.insert.run(toRow(record)).lastInsertRowid)
     this.index(seq, record, { skipTakenFiles: true })
-    if (!record.remix) this.changed(undefined, searchedAs(record))
+    if (listed(record)) this.changed(undefined, searchedAs(record))
   }
 
   /** Replaces a record and everything kept about it, in one transaction. */
@@ -519,8 +539,9 @@ export class SqliteWumpuses implements WumpusRepository {
       if (updated.files.lottie.id !== current.files.lottie.id) this.sql.newRenderJob.run(seq)
       this.index(seq, updated)
     })()
-    // A remix (a record is never made a remix, nor a remix an original) is in no list, search or count.
-    if (!updated.remix) this.changed(searchedAs(current), searchedAs(updated))
+    // A remix (a record is never made a remix, nor a remix an original) or a hidden one is in no list, search or count.
+    if (listed(current) || listed(updated))
+      this.changed(listed(current) ? searchedAs(current) : undefined, listed(updated) ? searchedAs(updated) : undefined)
   }
 
   /** Adds a record's words, facets and file claims; another record's claim on one of its files throws FileInUseError. */
@@ -532,8 +553,8 @@ export class SqliteWumpuses implements WumpusRepository {
     })
     if (taken.length > 0 && !options.skipTakenFiles) throw new FileInUseError(taken)
     for (const fileId of fileIds) if (!taken.includes(fileId)) this.sql.claim.run(fileId, seq)
-    // Lists, searches, tags and emoji never see a remix.
-    if (record.remix) return
+    // Lists, searches, tags and emoji never see a remix or a hidden animation.
+    if (!listed(record)) return
     const time = record.createdAt.getTime()
     for (const [word, fields] of fieldMasks(record)) this.sql.insertWord.run(word, seq, fields, time)
     for (const facet of recordFacets(record)) this.sql.insertFacet.run(facet, seq, time, record._id)
@@ -578,6 +599,16 @@ export class SqliteWumpuses implements WumpusRepository {
     }
     return statement as Statement<unknown[], Row>
   }
+}
+
+/** Whether lists, searches, totals and counts see the animation: not a remix, not hidden. */
+function listed(record: WumpusRecord): boolean {
+  return !record.remix && !record.hidden
+}
+
+function hiddenFromJson(text: string): HiddenInfo {
+  const stored = json.read<{ at: number; by: string }>(text)
+  return { at: new Date(stored.at), by: stored.by }
 }
 
 /** What searches, totals and counts see of an animation. */
