@@ -106,3 +106,33 @@ export const submissionDecisionSchema = z
       ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say what to change, or why it is refused' })
   })
 export type SubmissionDecisionBody = z.input<typeof submissionDecisionSchema>
+
+/** How many of the submitter's recent submissions GET /api/submissions/{id}/submitter lists. */
+export const SUBMITTER_RECENT_MAX = 5
+
+/**
+ * GET /api/submissions/{id}/submitter (admins): what the reviewer weighs beside a submission: its submitter's
+ * submissions counted by state (this one included), their most recent others (newest first, links to the
+ * published ones' animations), and the open reports against the stickers they own.
+ */
+export const submitterRecordSchema = z.object({
+  u_email: z.string(),
+  u_name: z.string(),
+  counts: z.object({ waiting: z.number(), changes: z.number(), refused: z.number(), published: z.number() }),
+  recent: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      state: submissionStateSchema,
+      wumpusId: z.string().optional(),
+      createdAt: z.string(),
+    }),
+  ),
+  reports: z.object({
+    /** Open reports against the submitter's stickers. */
+    open: z.number(),
+    /** How many of their stickers those reports are against. */
+    stickers: z.number(),
+  }),
+})
+export type SubmitterRecord = z.infer<typeof submitterRecordSchema>

@@ -1,12 +1,18 @@
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import {
   mySubmissionListPath,
   submissionDecisionPath,
   submissionPath,
   submissionQueuePath,
   SUBMISSIONS_PATH,
+  submissionSubmitterPath,
 } from '../../../contract/submission-paths'
-import { submissionCreatedSchema, submissionListSchema, type SubmissionDecisionBody } from '../../../contract/submissions'
+import {
+  submissionCreatedSchema,
+  submissionListSchema,
+  submitterRecordSchema,
+  type SubmissionDecisionBody,
+} from '../../../contract/submissions'
 import { type SubmissionState } from '../../../contract/submission-states'
 import { apiRequest, apiSend } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
@@ -16,6 +22,7 @@ export const submissionKeys = {
   all: ['submissions'] as const,
   mine: () => [...submissionKeys.all, 'mine'] as const,
   queue: (state: SubmissionState) => [...submissionKeys.all, 'queue', state] as const,
+  submitter: (id: string) => [...submissionKeys.all, 'submitter', id] as const,
 }
 
 /** GET /api/me/submissions: one's own submissions, newest first, a page at a time. */
@@ -34,6 +41,13 @@ export const submissionQueueQueryOptions = (state: SubmissionState = 'waiting') 
     queryFn: ({ pageParam, signal }) => fetchPage(submissionQueuePath(state, { cursor: pageParam }), submissionListSchema, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** GET /api/submissions/{id}/submitter (admins): the submitter's other submissions and the open reports against their stickers. */
+export const submitterQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: submissionKeys.submitter(id),
+    queryFn: ({ signal }) => apiRequest(submissionSubmitterPath(id), submitterRecordSchema, { signal }),
   })
 
 /** The form's values as the multipart fields POST and PUT /api/submissions take (one field per list item). */

@@ -8,7 +8,7 @@ import {
   submissionQueueQuerySchema,
 } from '../../../contract/submissions'
 import { HttpError } from '../http/http-error'
-import { toApiSubmission } from '../http/mappers/submission'
+import { toApiSubmission, toApiSubmitter } from '../http/mappers/submission'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
@@ -66,6 +66,12 @@ export function submissionRoutes(deps: RouteDeps): Router {
     setPageHeaders(ctx, page, next)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items.map(toApiSubmission)
+  })
+
+  router.get('/submissions/:id/submitter', session, admin, async (ctx) => {
+    const history = await submissions.submitter(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = toApiSubmitter(history)
   })
 
   router.post('/submissions/:id/decision', session, admin, async (ctx) => {

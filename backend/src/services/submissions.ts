@@ -5,7 +5,7 @@
 // the activity log. Limits: SUBMISSIONS_WAITING_MAX waiting per account (409), SUBMISSIONS_PER_DAY sent per
 // account and day (429, counted in the store like the remix renders).
 import { CONTENT_TYPE } from '../../../contract/limits'
-import { type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
+import { SUBMITTER_RECENT_MAX, type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
 import { SUBMISSION_EDITABLE_STATES, type SubmissionState } from '../../../contract/submission-states'
 import type { Config } from '../config'
 import { MediaError } from '../media/inspect/media-error'
@@ -49,6 +49,18 @@ export interface SubmissionService {
   queue(admin: string, state: SubmissionState, page: { limit: number; cursor?: string }): Promise<Page<SubmissionRecord>>
   /** Admins decide on a waiting submission: publish it (as an animation of its submitter's), ask for changes, or refuse it. */
   decide(admin: string, id: string | undefined, decision: SubmissionDecision, note: string, spend: SpendLimit): Promise<SubmissionRecord>
+  /** Admins: what the reviewer weighs beside a submission (its submitter's other submissions, reports against their stickers). */
+  submitter(admin: string, id: string | undefined): Promise<SubmitterHistory>
+}
+
+/** A submission's submitter as the review queue shows them (contract/submissions.ts SubmitterRecord). */
+export interface SubmitterHistory {
+  u_email: string
+  u_name: string
+  counts: Record<SubmissionState, number>
+  /** Their most recent other submissions, newest first. */
+  recent: SubmissionRecord[]
+  reports: { open: number; stickers: number }
 }
 
 const DAY_SECONDS = 24 * 3600
@@ -189,7 +201,25 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       })
       return decided
     },
+
+    async submitter(admin, id) {
+      if (!(await isAdmin(store, admin))) throw forbidden('Only admins can do this')
+      const record = id === undefined ? undefined : await store.submissions.get(id)
+      if (!record) throw notFound('No such submission')
+      return submitterHistory(store, record)
+    },
   }
+}
+
+/** Three reads whatever the submitter's history: counts grouped by state, one short page, one count of open reports. */
+async function submitterHistory(store: Store, record: SubmissionRecord): Promise<SubmitterHistory> {
+  const [counts, latest, reports] = await Promise.all([
+    store.submissions.countsBySubmitter(record.u_email),
+    store.submissions.listBySubmitter(record.u_email, { limit: SUBMITTER_RECENT_MAX + 1 }),
+    store.reports.countOpenAgainstOwner(record.u_email),
+  ])
+  const recent = latest.items.filter((other) => other.id !== record.id).slice(0, SUBMITTER_RECENT_MAX)
+  return { u_email: record.u_email, u_name: record.u_name, counts, recent, reports }
 }
 
 function askOrRefuse(

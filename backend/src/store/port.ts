@@ -615,6 +615,8 @@ export interface SubmissionRepository {
   ): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>
   /** How many of one submitter's submissions are in a state. */
   countBySubmitter(email: string, state: SubmissionState): Promise<number>
+  /** How many of one submitter's submissions are in each state (one grouped read). */
+  countsBySubmitter(email: string): Promise<Record<SubmissionState, number>>
 }
 
 /** A report that an animation or pack has a problem (contract/reports.ts). */
@@ -663,6 +665,8 @@ export interface ReportRepository {
   listGroups(state: ReportState, options: { limit: number; cursor?: string }): Promise<{ items: ReportGroupRecord[]; nextCursor?: string }>
   /** Decides every open report against the target; how many it decided. */
   decideOpen(target: { kind: ReportTargetKind; id: string }, decision: NonNullable<ReportRecord['decision']>): Promise<number>
+  /** The open reports against the animations (remixes included) whose u_email is `owner`, and how many animations they are against. */
+  countOpenAgainstOwner(owner: string): Promise<{ open: number; stickers: number }>
 }
 
 export interface FavouriteRecord {

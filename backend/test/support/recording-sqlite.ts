@@ -10,6 +10,8 @@ import { DATABASE_FILE, openDatabase, type Db } from '../../src/store/sqlite/dat
 import { SqliteFavourites } from '../../src/store/sqlite/favourites'
 import { SqliteFiles } from '../../src/store/sqlite/files'
 import { SqlitePacks } from '../../src/store/sqlite/packs'
+import { SqliteReports } from '../../src/store/sqlite/reports'
+import { SqliteSubmissions } from '../../src/store/sqlite/submissions'
 import { SqliteWumpuses } from '../../src/store/sqlite/wumpuses'
 
 export interface RecordingSqlite {
@@ -18,6 +20,8 @@ export interface RecordingSqlite {
   packs: SqlitePacks
   favourites: SqliteFavourites
   files: SqliteFiles
+  submissions: SqliteSubmissions
+  reports: SqliteReports
   /** How many times each SQL text ran (all, get, run, iterate), since the repositories were made. */
   runs: Map<string, number>
   /** Runs of the statements whose SQL contains `part`. */
@@ -71,6 +75,8 @@ export async function openRecordingSqlite(): Promise<RecordingSqlite> {
     packs,
     favourites,
     files,
+    submissions: new SqliteSubmissions(db),
+    reports: new SqliteReports(db),
     runs,
     runsOf: (part) => [...runs].reduce((sum, [sql, count]) => sum + (sql.includes(part) ? count : 0), 0),
     plan: (sql) => queryPlan(prepare(`EXPLAIN QUERY PLAN ${sql}`), sql),

@@ -114,6 +114,10 @@ beforeAll(async () => {
     await t.favourites.list(ADMIN, { limit: 1, cursor: page.nextCursor })
     await t.favourites.ids(ADMIN)
   })
+  await step('submitter history', async () => {
+    await t.submissions.countsBySubmitter(ADMIN)
+    await t.reports.countOpenAgainstOwner(ADMIN)
+  })
   await step('animation delete', () => t.wumpuses.delete(records[5]!._id))
   await step('pack delete', () => t.packs.delete(packId))
   await step('orphan sweep', async () => {
@@ -190,6 +194,7 @@ describe('SQLite query plans', () => {
     ['pack lists', /packs_public_newest[\s\S]*packs_personal_updated|packs_personal_updated[\s\S]*packs_public_newest/],
     ['favourite lists', /favourites_newest/],
     ['animation delete', /favourites_of_wumpus/],
+    ['submitter history', /submissions_by_submitter[\s\S]*wumpus_facets_newest[\s\S]*wumpuses_remixes_by_owner/],
     ['orphan sweep', /files_oldest[\s\S]*SEARCH c USING PRIMARY KEY/],
   ])('%s reads its index', (name, index) => {
     expect(plans(name).join('\n')).toMatch(index)

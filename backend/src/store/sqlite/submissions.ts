@@ -6,6 +6,7 @@ import {
   inStates,
   newSubmissionRecord,
   patchedSubmission,
+  stateCounts,
   submissionPage,
   toSubmissionRecord,
 } from '../submission-records'
@@ -56,6 +57,9 @@ export class SqliteSubmissions implements SubmissionRepository {
         'SELECT * FROM submissions WHERE state = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
       count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND state = ?').pluck(),
+      counts: db.prepare<[string], { state: string; count: number }>(
+        'SELECT state, count(*) AS count FROM submissions WHERE u_email = ? GROUP BY state',
+      ),
     }
   }
 
@@ -123,5 +127,9 @@ export class SqliteSubmissions implements SubmissionRepository {
 
   countBySubmitter(email: string, state: SubmissionState): Promise<number> {
     return guarded(() => this.sql.count.get(email, state)!)
+  }
+
+  countsBySubmitter(email: string): Promise<Record<SubmissionState, number>> {
+    return guarded(() => stateCounts(this.sql.counts.all(email)))
   }
 }
