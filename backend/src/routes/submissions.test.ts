@@ -299,6 +299,10 @@ describe('review', () => {
       tags: ['happy', 'wave'],
       keywords: ['hello', 'hi there'],
     })
+    // Its Lottie names the credited maker in its metadata (meta.a), the rest of the Lottie as sent.
+    const stored = (await (await fetch(server.url + animation.lottie)).json()) as Record<string, unknown>
+    expect(stored.meta).toEqual({ a: 'Maker Person' })
+    expect({ ...stored, meta: undefined }).toEqual({ ...lottie(), meta: undefined })
     // Its GIF and APNG were made from the Lottie, as for an admin's upload.
     expect((await fetch(server.url + animation.gif)).headers.get('content-type')).toBe('image/gif')
     expect((await fetch(server.url + animation.apng)).headers.get('content-type')).toBe('image/apng')
