@@ -24,3 +24,6 @@ export function submissionQueuePath(state: SubmissionState, page: { limit?: numb
 
 /** `GET` (admins): the submitter's other submissions and the open reports against their stickers. */
 export const submissionSubmitterPath = (id: string) => `${submissionPath(id)}/submitter`
+
+/** `GET` (admins): each chat app's file as far as it is judged without rendering. */
+export const submissionFitPath = (id: string) => `${submissionPath(id)}/fit`

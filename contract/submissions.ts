@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PLATFORMS } from './platforms'
 import { SUBMISSION_STATES } from './submission-states'
 import { PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT } from './limits'
 import { creditSchema, licenceSchema } from './licence'
@@ -136,3 +137,22 @@ export const submitterRecordSchema = z.object({
   }),
 })
 export type SubmitterRecord = z.infer<typeof submitterRecordSchema>
+
+/**
+ * GET /api/submissions/{id}/fit (admins): each chat app's file as far as it can be judged from the Lottie
+ * without rendering: Telegram's .tgs is made and checked (it is the Lottie, gzipped); the others are judged
+ * by duration alone (`fits: false` past the app's limit), their byte caps only when the files are made on
+ * publish (`fits: null`).
+ */
+export const submissionFitSchema = z.array(
+  z.object({
+    platform: z.enum(PLATFORMS),
+    label: z.string(),
+    /** true: the file was made and fits; false: it cannot; null: decided when its files are rendered. */
+    fits: z.boolean().nullable(),
+    notes: z.array(z.string()),
+    /** The .tgs file's bytes, when one was made. */
+    bytes: z.number().optional(),
+  }),
+)
+export type SubmissionFit = z.infer<typeof submissionFitSchema>

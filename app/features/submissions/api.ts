@@ -5,11 +5,13 @@ import {
   submissionPath,
   submissionQueuePath,
   SUBMISSIONS_PATH,
+  submissionFitPath,
   submissionSubmitterPath,
 } from '../../../contract/submission-paths'
 import {
   submissionCreatedSchema,
   submissionListSchema,
+  submissionFitSchema,
   submitterRecordSchema,
   type SubmissionDecisionBody,
 } from '../../../contract/submissions'
@@ -23,6 +25,7 @@ export const submissionKeys = {
   mine: () => [...submissionKeys.all, 'mine'] as const,
   queue: (state: SubmissionState) => [...submissionKeys.all, 'queue', state] as const,
   submitter: (id: string) => [...submissionKeys.all, 'submitter', id] as const,
+  fit: (id: string) => [...submissionKeys.all, 'fit', id] as const,
 }
 
 /** GET /api/me/submissions: one's own submissions, newest first, a page at a time. */
@@ -48,6 +51,13 @@ export const submitterQueryOptions = (id: string) =>
   queryOptions({
     queryKey: submissionKeys.submitter(id),
     queryFn: ({ signal }) => apiRequest(submissionSubmitterPath(id), submitterRecordSchema, { signal }),
+  })
+
+/** GET /api/submissions/{id}/fit (admins): each chat app's file as far as it is judged without rendering. */
+export const submissionFitQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: submissionKeys.fit(id),
+    queryFn: ({ signal }) => apiRequest(submissionFitPath(id), submissionFitSchema, { signal }),
   })
 
 /** The form's values as the multipart fields POST and PUT /api/submissions take (one field per list item). */

@@ -350,6 +350,10 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'GET', path: `/api/submissions/${await usersSubmission()}/submitter` }),
     expected: adminOnly(200),
   },
+  'GET /api/submissions/:id/fit': {
+    request: async () => ({ method: 'GET', path: `/api/submissions/${await usersSubmission()}/fit` }),
+    expected: adminOnly(200),
+  },
   'POST /api/submissions/:id/decision': {
     request: async () => ({
       method: 'POST',

@@ -6,6 +6,7 @@ import {
   submissionCreatedSchema,
   submissionListSchema,
   submissionSchema,
+  submissionFitSchema,
   submitterRecordSchema,
   type Submission,
 } from '../../../contract/submissions'
@@ -398,6 +399,49 @@ describe('the submitter beside a submission', () => {
     await expectError(await server.call('GET', `/api/submissions/${id}/submitter`), 401, 'UNAUTHENTICATED')
     await expectError(await server.call('GET', `/api/submissions/${'0'.repeat(24)}/submitter`, admin), 404, 'NOT_FOUND')
     await expectError(await server.call('GET', '/api/submissions/nope/submitter', admin), 404, 'NOT_FOUND')
+  })
+})
+
+describe('the files a submission would make', () => {
+  it('shows admins each app’s file as far as it is judged without rendering: the .tgs made and checked, the others by duration', async () => {
+    const id = await submit(maker)
+    const res = await server.call('GET', `/api/submissions/${id}/fit`, admin)
+    expect(res.status, await res.clone().text()).toBe(200)
+    const fits = submissionFitSchema.parse(await res.json())
+    expect(fits.map((f) => f.platform)).toEqual([
+      'discord',
+      'discord-emoji',
+      'telegram',
+      'telegram-emoji',
+      'whatsapp',
+      'signal',
+      'line',
+      'slack',
+    ])
+    const telegram = fits.find((f) => f.platform === 'telegram')!
+    expect(telegram).toMatchObject({ label: 'Telegram', fits: true })
+    expect(telegram.bytes).toBeGreaterThan(0)
+    expect(fits.find((f) => f.platform === 'discord')).toMatchObject({ fits: null })
+
+    // 4 s: past Telegram's 3 s (refused with its reason), within Discord's 5 s (judged on publish).
+    const long = await submit(maker, lottieBytes({ op: 120 }))
+    const longFits = submissionFitSchema.parse(await (await server.call('GET', `/api/submissions/${long}/fit`, admin)).json())
+    expect(longFits.find((f) => f.platform === 'telegram')).toEqual({
+      platform: 'telegram',
+      label: 'Telegram',
+      fits: false,
+      notes: ['It runs 4 s; Telegram allows 3 s'],
+    })
+    expect(longFits.find((f) => f.platform === 'discord')).toMatchObject({ fits: null })
+    const tooLong = await submit(maker, lottieBytes({ op: 330 }))
+    const tooLongFits = submissionFitSchema.parse(await (await server.call('GET', `/api/submissions/${tooLong}/fit`, admin)).json())
+    expect(tooLongFits.find((f) => f.platform === 'whatsapp')).toMatchObject({
+      fits: false,
+      notes: ['The animation runs 11 s; WhatsApp allows 10 s'],
+    })
+
+    await expectError(await server.call('GET', `/api/submissions/${id}/fit`, maker), 403, 'FORBIDDEN')
+    await expectError(await server.call('GET', `/api/submissions/${'0'.repeat(24)}/fit`, admin), 404, 'NOT_FOUND')
   })
 })
 

@@ -7,6 +7,7 @@ import {
   submissionFieldsSchema,
   submissionQueueQuerySchema,
 } from '../../../contract/submissions'
+import { PLATFORM_RULES } from '../../../contract/stickers'
 import { HttpError } from '../http/http-error'
 import { toApiSubmission, toApiSubmitter } from '../http/mappers/submission'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
@@ -72,6 +73,12 @@ export function submissionRoutes(deps: RouteDeps): Router {
     const history = await submissions.submitter(sessionOf(ctx).email, idParam(ctx))
     ctx.set('Cache-Control', 'no-store')
     ctx.body = toApiSubmitter(history)
+  })
+
+  router.get('/submissions/:id/fit', session, admin, async (ctx) => {
+    const fits = await submissions.fit(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = fits.map((fit) => ({ ...fit, label: PLATFORM_RULES[fit.platform].label }))
   })
 
   router.post('/submissions/:id/decision', session, admin, async (ctx) => {

@@ -17,6 +17,7 @@ import { safeBaseName } from './file-names'
 import type { SpendLimit, WumpusService } from './wumpuses'
 import { conflict, DomainError, forbidden, notFound, rateLimited, tooLarge } from '../domain/errors'
 import { isAdmin } from './roles'
+import { judgedFit, type PlatformFit } from './submission-fit'
 
 export interface SubmissionsDeps {
   store: Store
@@ -51,6 +52,8 @@ export interface SubmissionService {
   decide(admin: string, id: string | undefined, decision: SubmissionDecision, note: string, spend: SpendLimit): Promise<SubmissionRecord>
   /** Admins: what the reviewer weighs beside a submission (its submitter's other submissions, reports against their stickers). */
   submitter(admin: string, id: string | undefined): Promise<SubmitterHistory>
+  /** Admins: each chat app's file as far as it is judged without rendering (services/submission-fit.ts); a published one's are its animation's. */
+  fit(admin: string, id: string | undefined): Promise<PlatformFit[]>
 }
 
 /** A submission's submitter as the review queue shows them (contract/submissions.ts SubmitterRecord). */
@@ -207,6 +210,15 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       const record = id === undefined ? undefined : await store.submissions.get(id)
       if (!record) throw notFound('No such submission')
       return submitterHistory(store, record)
+    },
+
+    async fit(admin, id) {
+      if (!(await isAdmin(store, admin))) throw forbidden('Only admins can do this')
+      const record = id === undefined ? undefined : await store.submissions.get(id)
+      if (!record) throw notFound('No such submission')
+      const file = record.file && (await store.files.read(record.file.id))
+      if (!file) throw conflict('This submission was published: its animation’s page lists its files', { reason: 'published' })
+      return judgedFit(file.bytes)
     },
   }
 }

@@ -233,4 +233,30 @@ describe('Review submissions', () => {
     expect(latest).toHaveTextContent('Shouting AdaRefused')
     expect(asked).toEqual([makeSubmission(1).id])
   })
+
+  it('shows, once opened, whether each app’s file fits as far as the server judges it without rendering', async () => {
+    server.use(
+      http.get('/api/submissions', () => HttpResponse.json([makeSubmission(1, { name: 'Waving Ada' })])),
+      http.get('/api/submissions/:id/fit', () =>
+        HttpResponse.json([
+          { platform: 'discord', label: 'Discord', fits: null, notes: ['Its APNG is rendered on publish; its size is checked then'] },
+          { platform: 'telegram', label: 'Telegram', fits: true, notes: [], bytes: 2048 },
+          { platform: 'whatsapp', label: 'WhatsApp', fits: false, notes: ['The animation runs 11 s; WhatsApp allows 10 s'] },
+        ]),
+      ),
+    )
+    const { user } = renderWithProviders(<ReviewQueue state="waiting" onStateChange={() => {}} />)
+    const item = await screen.findByRole('listitem', { name: 'Waving Ada' })
+    await user.click(within(item).getByRole('button', { name: 'Files it would make' }))
+    const apps = await within(item).findByRole('list', { name: 'Each app’s file' })
+    const rows = within(apps)
+      .getAllByRole('listitem')
+      .map((row) => row.textContent)
+    expect(rows).toEqual([
+      'Discord: checked on publish',
+      'Telegram: fits (2.0 KB)',
+      'WhatsApp: does not fit (The animation runs 11 s; WhatsApp allows 10 s)',
+    ])
+    expect(within(item).getByRole('region', { name: 'Files it would make' })).toHaveTextContent('Judged from the Lottie without rendering')
+  })
 })
