@@ -21,3 +21,9 @@ export function mySubmissionListPath(page: { limit?: number; cursor?: string | n
 export function submissionQueuePath(state: SubmissionState, page: { limit?: number; cursor?: string | null } = {}): string {
   return `${pagedPath(SUBMISSIONS_PATH, page)}&state=${state}`
 }
+
+/** `GET` (admins): the submitter's other submissions and the open reports against their stickers. */
+export const submissionSubmitterPath = (id: string) => `${submissionPath(id)}/submitter`
+
+/** `GET` (admins): each chat app's file as far as it is judged without rendering. */
+export const submissionFitPath = (id: string) => `${submissionPath(id)}/fit`

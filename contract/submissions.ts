@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { PLATFORMS } from './platforms'
 import { SUBMISSION_STATES } from './submission-states'
 import { PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT } from './limits'
 import { creditSchema, licenceSchema } from './licence'
@@ -106,3 +107,52 @@ export const submissionDecisionSchema = z
       ctx.addIssue({ code: 'custom', path: ['note'], message: 'Say what to change, or why it is refused' })
   })
 export type SubmissionDecisionBody = z.input<typeof submissionDecisionSchema>
+
+/** How many of the submitter's recent submissions GET /api/submissions/{id}/submitter lists. */
+export const SUBMITTER_RECENT_MAX = 5
+
+/**
+ * GET /api/submissions/{id}/submitter (admins): what the reviewer weighs beside a submission: its submitter's
+ * submissions counted by state (this one included), their most recent others (newest first, links to the
+ * published ones' animations), and the open reports against the stickers they own.
+ */
+export const submitterRecordSchema = z.object({
+  u_email: z.string(),
+  u_name: z.string(),
+  counts: z.object({ waiting: z.number(), changes: z.number(), refused: z.number(), published: z.number() }),
+  recent: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      state: submissionStateSchema,
+      wumpusId: z.string().optional(),
+      createdAt: z.string(),
+    }),
+  ),
+  reports: z.object({
+    /** Open reports against the submitter's stickers. */
+    open: z.number(),
+    /** How many of their stickers those reports are against. */
+    stickers: z.number(),
+  }),
+})
+export type SubmitterRecord = z.infer<typeof submitterRecordSchema>
+
+/**
+ * GET /api/submissions/{id}/fit (admins): each chat app's file as far as it can be judged from the Lottie
+ * without rendering: Telegram's .tgs is made and checked (it is the Lottie, gzipped); the others are judged
+ * by duration alone (`fits: false` past the app's limit), their byte caps only when the files are made on
+ * publish (`fits: null`).
+ */
+export const submissionFitSchema = z.array(
+  z.object({
+    platform: z.enum(PLATFORMS),
+    label: z.string(),
+    /** true: the file was made and fits; false: it cannot; null: decided when its files are rendered. */
+    fits: z.boolean().nullable(),
+    notes: z.array(z.string()),
+    /** The .tgs file's bytes, when one was made. */
+    bytes: z.number().optional(),
+  }),
+)
+export type SubmissionFit = z.infer<typeof submissionFitSchema>

@@ -1,12 +1,20 @@
-import { infiniteQueryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import {
   mySubmissionListPath,
   submissionDecisionPath,
   submissionPath,
   submissionQueuePath,
   SUBMISSIONS_PATH,
+  submissionFitPath,
+  submissionSubmitterPath,
 } from '../../../contract/submission-paths'
-import { submissionCreatedSchema, submissionListSchema, type SubmissionDecisionBody } from '../../../contract/submissions'
+import {
+  submissionCreatedSchema,
+  submissionListSchema,
+  submissionFitSchema,
+  submitterRecordSchema,
+  type SubmissionDecisionBody,
+} from '../../../contract/submissions'
 import { type SubmissionState } from '../../../contract/submission-states'
 import { apiRequest, apiSend } from '../../lib/api-client'
 import { fetchPage } from '../../lib/paging'
@@ -16,6 +24,8 @@ export const submissionKeys = {
   all: ['submissions'] as const,
   mine: () => [...submissionKeys.all, 'mine'] as const,
   queue: (state: SubmissionState) => [...submissionKeys.all, 'queue', state] as const,
+  submitter: (id: string) => [...submissionKeys.all, 'submitter', id] as const,
+  fit: (id: string) => [...submissionKeys.all, 'fit', id] as const,
 }
 
 /** GET /api/me/submissions: one's own submissions, newest first, a page at a time. */
@@ -34,6 +44,20 @@ export const submissionQueueQueryOptions = (state: SubmissionState = 'waiting') 
     queryFn: ({ pageParam, signal }) => fetchPage(submissionQueuePath(state, { cursor: pageParam }), submissionListSchema, signal),
     initialPageParam: null as string | null,
     getNextPageParam: (lastPage) => lastPage.nextCursor,
+  })
+
+/** GET /api/submissions/{id}/submitter (admins): the submitter's other submissions and the open reports against their stickers. */
+export const submitterQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: submissionKeys.submitter(id),
+    queryFn: ({ signal }) => apiRequest(submissionSubmitterPath(id), submitterRecordSchema, { signal }),
+  })
+
+/** GET /api/submissions/{id}/fit (admins): each chat app's file as far as it is judged without rendering. */
+export const submissionFitQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: submissionKeys.fit(id),
+    queryFn: ({ signal }) => apiRequest(submissionFitPath(id), submissionFitSchema, { signal }),
   })
 
 /** The form's values as the multipart fields POST and PUT /api/submissions take (one field per list item). */

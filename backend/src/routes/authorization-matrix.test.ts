@@ -351,6 +351,14 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     expected: { anonymous: 401, unverified: 403, user: 204, otherUser: 404, unverifiedAdmin: 403, admin: 404 },
   },
   'GET /api/submissions': { request: async () => ({ method: 'GET', path: '/api/submissions?state=waiting' }), expected: adminOnly(200) },
+  'GET /api/submissions/:id/submitter': {
+    request: async () => ({ method: 'GET', path: `/api/submissions/${await usersSubmission()}/submitter` }),
+    expected: adminOnly(200),
+  },
+  'GET /api/submissions/:id/fit': {
+    request: async () => ({ method: 'GET', path: `/api/submissions/${await usersSubmission()}/fit` }),
+    expected: adminOnly(200),
+  },
   'POST /api/submissions/:id/decision': {
     request: async () => ({
       method: 'POST',

@@ -2,12 +2,19 @@ import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ZipFile } from 'yazl'
 import { activityListSchema } from '../../../contract/audit'
-import { submissionCreatedSchema, submissionListSchema, submissionSchema, type Submission } from '../../../contract/submissions'
+import {
+  submissionCreatedSchema,
+  submissionListSchema,
+  submissionSchema,
+  submissionFitSchema,
+  submitterRecordSchema,
+  type Submission,
+} from '../../../contract/submissions'
 import { wumpusSchema } from '../../../contract/wumpus'
 import { lottie, lottieBytes, utf8 } from '../../test/fixtures/lottie'
 import { stillPng } from '../../test/fixtures/png'
 import { errorBody, expectError } from '../../test/support/error-body'
-import { startTestServer, type TestServer } from '../../test/support/test-server'
+import { addWumpus, startTestServer, type TestServer } from '../../test/support/test-server'
 
 const ADMIN = 'reviewer@example.com'
 const MAKER = 'maker@example.com'
@@ -307,6 +314,10 @@ describe('review', () => {
       tags: ['happy', 'wave'],
       keywords: ['hello', 'hi there'],
     })
+    // Its Lottie names the credited maker in its metadata (meta.a), the rest of the Lottie as sent.
+    const stored = (await (await fetch(server.url + animation.lottie)).json()) as Record<string, unknown>
+    expect(stored.meta).toEqual({ a: 'Maker Person' })
+    expect({ ...stored, meta: undefined }).toEqual({ ...lottie(), meta: undefined })
     // Its GIF and APNG were made from the Lottie, as for an admin's upload.
     expect((await fetch(server.url + animation.gif)).headers.get('content-type')).toBe('image/gif')
     expect((await fetch(server.url + animation.apng)).headers.get('content-type')).toBe('image/apng')
@@ -356,6 +367,95 @@ describe('review', () => {
     await expectError(await decide('nope', { decision: 'refuse', note: 'x' }), 404, 'NOT_FOUND')
     const log = activityListSchema.parse(await (await server.call('GET', '/api/activity?limit=5', admin)).json())
     expect(log[0]).toMatchObject({ action: 'submission.refuse', actor: ADMIN, target: { type: 'submission', id } })
+  })
+})
+
+describe('the submitter beside a submission', () => {
+  it('shows admins the submitter’s submissions by state, their latest others, and the open reports against their stickers', async () => {
+    const email = 'history@example.com'
+    await server.store.users.upsert(email, { user_name: 'History Maker' })
+    const token = await server.sessionToken(email)
+    const refused = await submit(token)
+    await decide(refused, { decision: 'refuse', note: 'Not a wumpus' })
+    const older = [await submit(token), await submit(token), await submit(token), await submit(token), await submit(token)]
+    const id = await submit(token)
+    const reported = await addWumpus(server.store, { u_email: email, u_name: 'History Maker' })
+    const reportedToo = await addWumpus(server.store, { u_email: email, u_name: 'History Maker' })
+    const someoneElses = await addWumpus(server.store, { u_email: OTHER })
+    for (const [record, reporterKey] of [
+      [reported, 'a'],
+      [reported, 'b'],
+      [reportedToo, 'a'],
+      [someoneElses, 'a'],
+    ] as const) {
+      await server.store.reports.insertOpen({ target: { kind: 'wumpus', id: record._id }, reason: 'broken', note: '', reporterKey })
+    }
+
+    const res = await server.call('GET', `/api/submissions/${id}/submitter`, admin)
+    expect(res.status, await res.clone().text()).toBe(200)
+    expect(res.headers.get('cache-control')).toBe('no-store')
+    const body = submitterRecordSchema.parse(await res.json())
+    expect(body).toMatchObject({
+      u_email: email,
+      u_name: 'History Maker',
+      counts: { waiting: 6, changes: 0, refused: 1, published: 0 },
+      reports: { open: 3, stickers: 2 },
+    })
+    // The five newest others, newest first, without the one beside which they are shown.
+    expect(body.recent.map((s) => s.id)).toEqual([...older].reverse())
+    expect(body.recent[0]).toMatchObject({ name: FIELDS.name, state: 'waiting' })
+
+    // Seen beside the refused one: it is among the others now, not itself.
+    const beside = submitterRecordSchema.parse(await (await server.call('GET', `/api/submissions/${refused}/submitter`, admin)).json())
+    expect(beside.recent.map((s) => s.id)).toEqual([id, ...older.slice(1).reverse()])
+
+    await expectError(await server.call('GET', `/api/submissions/${id}/submitter`, token), 403, 'FORBIDDEN')
+    await expectError(await server.call('GET', `/api/submissions/${id}/submitter`), 401, 'UNAUTHENTICATED')
+    await expectError(await server.call('GET', `/api/submissions/${'0'.repeat(24)}/submitter`, admin), 404, 'NOT_FOUND')
+    await expectError(await server.call('GET', '/api/submissions/nope/submitter', admin), 404, 'NOT_FOUND')
+  })
+})
+
+describe('the files a submission would make', () => {
+  it('shows admins each app’s file as far as it is judged without rendering: the .tgs made and checked, the others by duration', async () => {
+    const id = await submit(maker)
+    const res = await server.call('GET', `/api/submissions/${id}/fit`, admin)
+    expect(res.status, await res.clone().text()).toBe(200)
+    const fits = submissionFitSchema.parse(await res.json())
+    expect(fits.map((f) => f.platform)).toEqual([
+      'discord',
+      'discord-emoji',
+      'telegram',
+      'telegram-emoji',
+      'whatsapp',
+      'signal',
+      'line',
+      'slack',
+    ])
+    const telegram = fits.find((f) => f.platform === 'telegram')!
+    expect(telegram).toMatchObject({ label: 'Telegram', fits: true })
+    expect(telegram.bytes).toBeGreaterThan(0)
+    expect(fits.find((f) => f.platform === 'discord')).toMatchObject({ fits: null })
+
+    // 4 s: past Telegram's 3 s (refused with its reason), within Discord's 5 s (judged on publish).
+    const long = await submit(maker, lottieBytes({ op: 120 }))
+    const longFits = submissionFitSchema.parse(await (await server.call('GET', `/api/submissions/${long}/fit`, admin)).json())
+    expect(longFits.find((f) => f.platform === 'telegram')).toEqual({
+      platform: 'telegram',
+      label: 'Telegram',
+      fits: false,
+      notes: ['It runs 4 s; Telegram allows 3 s'],
+    })
+    expect(longFits.find((f) => f.platform === 'discord')).toMatchObject({ fits: null })
+    const tooLong = await submit(maker, lottieBytes({ op: 330 }))
+    const tooLongFits = submissionFitSchema.parse(await (await server.call('GET', `/api/submissions/${tooLong}/fit`, admin)).json())
+    expect(tooLongFits.find((f) => f.platform === 'whatsapp')).toMatchObject({
+      fits: false,
+      notes: ['The animation runs 11 s; WhatsApp allows 10 s'],
+    })
+
+    await expectError(await server.call('GET', `/api/submissions/${id}/fit`, maker), 403, 'FORBIDDEN')
+    await expectError(await server.call('GET', `/api/submissions/${'0'.repeat(24)}/fit`, admin), 404, 'NOT_FOUND')
   })
 })
 

@@ -7,8 +7,9 @@ import {
   submissionFieldsSchema,
   submissionQueueQuerySchema,
 } from '../../../contract/submissions'
+import { PLATFORM_RULES } from '../../../contract/stickers'
 import { HttpError } from '../http/http-error'
-import { toApiSubmission } from '../http/mappers/submission'
+import { toApiSubmission, toApiSubmitter } from '../http/mappers/submission'
 import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { setPageHeaders } from '../http/page-headers'
 import { idParam } from '../http/params'
@@ -66,6 +67,18 @@ export function submissionRoutes(deps: RouteDeps): Router {
     setPageHeaders(ctx, page, next)
     ctx.set('Cache-Control', 'no-store')
     ctx.body = page.items.map(toApiSubmission)
+  })
+
+  router.get('/submissions/:id/submitter', session, admin, async (ctx) => {
+    const history = await submissions.submitter(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = toApiSubmitter(history)
+  })
+
+  router.get('/submissions/:id/fit', session, admin, async (ctx) => {
+    const fits = await submissions.fit(sessionOf(ctx).email, idParam(ctx))
+    ctx.set('Cache-Control', 'no-store')
+    ctx.body = fits.map((fit) => ({ ...fit, label: PLATFORM_RULES[fit.platform].label }))
   })
 
   router.post('/submissions/:id/decision', session, admin, async (ctx) => {

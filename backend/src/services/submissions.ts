@@ -6,7 +6,7 @@
 // account and day (429, counted in the store like the remix renders).
 import { CONTENT_TYPE } from '../../../contract/limits'
 import type { NotificationKind } from '../../../contract/notifications'
-import { type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
+import { SUBMITTER_RECENT_MAX, type SubmissionDecision, type SubmissionEdit, type SubmissionFields } from '../../../contract/submissions'
 import { SUBMISSION_EDITABLE_STATES, type SubmissionState } from '../../../contract/submission-states'
 import type { Config } from '../config'
 import { MediaError } from '../media/inspect/media-error'
@@ -19,6 +19,7 @@ import { safeBaseName } from './file-names'
 import type { SpendLimit, WumpusService } from './wumpuses'
 import { conflict, DomainError, forbidden, notFound, rateLimited, tooLarge } from '../domain/errors'
 import { isAdmin } from './roles'
+import { judgedFit, type PlatformFit } from './submission-fit'
 
 export interface SubmissionsDeps {
   store: Store
@@ -53,6 +54,20 @@ export interface SubmissionService {
   queue(admin: string, state: SubmissionState, page: { limit: number; cursor?: string }): Promise<Page<SubmissionRecord>>
   /** Admins decide on a waiting submission: publish it (as an animation of its submitter's), ask for changes, or refuse it. */
   decide(admin: string, id: string | undefined, decision: SubmissionDecision, note: string, spend: SpendLimit): Promise<SubmissionRecord>
+  /** Admins: what the reviewer weighs beside a submission (its submitter's other submissions, reports against their stickers). */
+  submitter(admin: string, id: string | undefined): Promise<SubmitterHistory>
+  /** Admins: each chat app's file as far as it is judged without rendering (services/submission-fit.ts); a published one's are its animation's. */
+  fit(admin: string, id: string | undefined): Promise<PlatformFit[]>
+}
+
+/** A submission's submitter as the review queue shows them (contract/submissions.ts SubmitterRecord). */
+export interface SubmitterHistory {
+  u_email: string
+  u_name: string
+  counts: Record<SubmissionState, number>
+  /** Their most recent other submissions, newest first. */
+  recent: SubmissionRecord[]
+  reports: { open: number; stickers: number }
 }
 
 const DAY_SECONDS = 24 * 3600
@@ -201,6 +216,22 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       ])
       return decided
     },
+
+    async submitter(admin, id) {
+      if (!(await isAdmin(store, admin))) throw forbidden('Only admins can do this')
+      const record = id === undefined ? undefined : await store.submissions.get(id)
+      if (!record) throw notFound('No such submission')
+      return submitterHistory(store, record)
+    },
+
+    async fit(admin, id) {
+      if (!(await isAdmin(store, admin))) throw forbidden('Only admins can do this')
+      const record = id === undefined ? undefined : await store.submissions.get(id)
+      if (!record) throw notFound('No such submission')
+      const file = record.file && (await store.files.read(record.file.id))
+      if (!file) throw conflict('This submission was published: its animation’s page lists its files', { reason: 'published' })
+      return judgedFit(file.bytes)
+    },
   }
 }
 
@@ -209,6 +240,17 @@ const SUBMISSION_NOTIFICATIONS = {
   changes: 'submission.changes',
   refuse: 'submission.refused',
 } as const satisfies Record<SubmissionDecision, NotificationKind>
+
+/** Three reads whatever the submitter's history: counts grouped by state, one short page, one count of open reports. */
+async function submitterHistory(store: Store, record: SubmissionRecord): Promise<SubmitterHistory> {
+  const [counts, latest, reports] = await Promise.all([
+    store.submissions.countsBySubmitter(record.u_email),
+    store.submissions.listBySubmitter(record.u_email, { limit: SUBMITTER_RECENT_MAX + 1 }),
+    store.reports.countOpenAgainstOwner(record.u_email),
+  ])
+  const recent = latest.items.filter((other) => other.id !== record.id).slice(0, SUBMITTER_RECENT_MAX)
+  return { u_email: record.u_email, u_name: record.u_name, counts, recent, reports }
+}
 
 function askOrRefuse(
   deps: SubmissionsDeps,

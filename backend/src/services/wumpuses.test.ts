@@ -143,10 +143,38 @@ describe('publishing', () => {
     expect((await refusal(publish({ ...mine, gif: theirs.gif }))).kind).toBe('forbidden')
     expect((await refusal(publish({ ...mine, gif: mine.apng }))).kind).toBe('wrong-type')
     expect((await refusal(publish({ ...mine, gif: 'f'.repeat(24) }))).kind).toBe('not-found')
-    await publish(mine)
+    const published = await publish(mine)
     expect((await refusal(publish(mine))).kind).toBe('conflict')
-    // A refused publish by id removes nothing: the files stay the uploader's to use.
-    expect(await storedFiles()).toEqual([...Object.values(mine), ...Object.values(theirs)].sort())
+    // A refused publish by id removes nothing: the files stay the uploader's to use. (The published Lottie is
+    // the uploaded one stored again with its maker in meta.a, services/lottie-credit.ts: the upload went.)
+    expect(published.files.lottie.id).not.toBe(mine.lottie)
+    expect(await storedFiles()).toEqual([mine.gif, mine.apng, published.files.lottie.id, ...Object.values(theirs)].sort())
+  })
+})
+
+describe('the maker in the stored Lottie', () => {
+  const authorOf = async (id: string) => {
+    const file = await store.files.read(id)
+    return (JSON.parse(new TextDecoder().decode(file!.bytes)) as { meta?: { a?: string } }).meta?.a
+  }
+
+  it('names the credited maker, else the contributor, in meta.a of the Lottie it publishes, sent or uploaded', async () => {
+    const sentOne = await wumpuses.publish({ email: MAKER, name: 'Maker' }, { ...fields, credit: 'Ana Lima' }, { sent: sent() }, spend)
+    expect(await authorOf(sentOne.files.lottie.id)).toBe('Ana Lima')
+    const uploaded = await uploads(MAKER)
+    const byId = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: uploaded }, spend)
+    expect(await authorOf(byId.files.lottie.id)).toBe('Maker Person')
+    // Nothing left behind: the upload it replaced is gone.
+    expect(await store.files.info(uploaded.lottie)).toBeUndefined()
+  })
+
+  it('names the maker in a Lottie an edit brings, with the credit the edit gives', async () => {
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const newLottie = (await animationFiles.upload(MAKER, sent()[2]!)).file.id
+    const edited = await wumpuses.edit(MAKER, record, { files: { lottie: newLottie }, credit: 'Bo Chen' })
+    expect(await authorOf(edited.files.lottie.id)).toBe('Bo Chen')
+    expect(await store.files.info(newLottie)).toBeUndefined()
+    expect(await storedFiles()).toEqual([record.files.gif.id, record.files.apng.id, edited.files.lottie.id].sort())
   })
 })
 
@@ -183,10 +211,12 @@ describe('editing', () => {
     expect((await findWumpus(store, record._id)).colourSlots).toEqual(renamed.colourSlots)
     const red = utf8(JSON.stringify(lottie()).replace('[0.35,0.4,0.95,1]', '[1,0,0,1]'))
     const newLottie = (await animationFiles.upload(MAKER, { format: 'lottie', bytes: red, name: 'red.json' })).file.id
-    await wumpuses.edit(MAKER, renamed, { files: { lottie: newLottie } })
+    const edited = await wumpuses.edit(MAKER, renamed, { files: { lottie: newLottie } })
     await colourSlots.idle()
+    // The new Lottie as stored names its maker (services/lottie-credit.ts): stored again under another id.
+    expect(edited.files.lottie.id).not.toBe(newLottie)
     expect((await findWumpus(store, record._id)).colourSlots).toEqual({
-      source: newLottie,
+      source: edited.files.lottie.id,
       version: COLOUR_SLOTS_VERSION,
       slots: [{ id: 'ff0000', colour: '#ff0000', share: 1 }],
     })

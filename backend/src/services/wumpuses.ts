@@ -8,6 +8,7 @@ import { type AuditLog, wumpusChanges } from './audit'
 import type { ColourSlotService } from './colour-slots'
 import type { DerivedMediaService } from './derived-media'
 import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
+import { creditedLottie } from './lottie-credit'
 import type { RemixService } from './remixes'
 import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../domain/errors'
 
@@ -108,6 +109,13 @@ async function publishWumpus(
       'ids' in files
         ? ((await checkedFileRefs(store, me, files.ids)) as Record<MediaFormat, FileRef>)
         : await storeSentFiles(deps, me, files, spend, stored)
+    // The stored Lottie names its maker (services/lottie-credit.ts); the one it replaces goes once the record is written.
+    const uncredited = refs.lottie
+    const credited = await creditedLottie(store, uncredited, { credit: fields.credit ?? '', u_name }, me)
+    if (credited) {
+      stored.push(credited.id)
+      refs.lottie = credited
+    }
     const record = await store.wumpuses.insert({
       name: fields.name,
       description: fields.description,
@@ -126,6 +134,7 @@ async function publishWumpus(
       target: { type: 'wumpus', id: record._id, name: record.name },
       changes: wumpusChanges(undefined, record),
     })
+    if (credited) await store.files.delete(uncredited.id)
     // Previews and exports are made in the background; GET /api/wumpus/{id}/stickers follows them.
     void deps.derivedMedia.refresh(record._id)
     void deps.colourSlots.refresh(record)
@@ -217,6 +226,11 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
     throw invalid('A remix’s files are made from its recipe: make a new remix instead', { field: 'files' })
   }
   const replaced = patch.files ? await checkedFileRefs(store, editor, patch.files) : {}
+  // A new Lottie names the maker as the edit leaves them credited (services/lottie-credit.ts).
+  const uncredited = replaced.lottie
+  const credited =
+    uncredited && (await creditedLottie(store, uncredited, { credit: patch.credit ?? record.credit, u_name: record.u_name }, editor))
+  if (credited) replaced.lottie = credited
   let before = record
   for (let attempt = 1; ; attempt++) {
     const updated = await store.wumpuses.update(
@@ -233,7 +247,10 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
       },
       { whileFiles: before.files },
     )
-    if (updated) return edited(deps, editor, before, updated)
+    if (updated) {
+      if (credited && uncredited) await store.files.delete(uncredited.id)
+      return edited(deps, editor, before, updated)
+    }
     before = await findWumpus(store, before._id)
     if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
   }

@@ -644,6 +644,8 @@ export interface SubmissionRepository {
   ): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>
   /** How many of one submitter's submissions are in a state. */
   countBySubmitter(email: string, state: SubmissionState): Promise<number>
+  /** How many of one submitter's submissions are in each state (one grouped read). */
+  countsBySubmitter(email: string): Promise<Record<SubmissionState, number>>
 }
 
 /** A report that an animation or pack has a problem (contract/reports.ts). */
@@ -696,6 +698,8 @@ export interface ReportRepository {
   listByTarget(target: { kind: ReportTargetKind; id: string }, state: ReportState): Promise<ReportRecord[]>
   /** How many open reports there are against the target. */
   countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number>
+  /** The open reports against the animations (remixes included) whose u_email is `owner`, and how many animations they are against. */
+  countOpenAgainstOwner(owner: string): Promise<{ open: number; stickers: number }>
 }
 
 /** Something that happened to a person's submission or report (contract/notifications.ts). */

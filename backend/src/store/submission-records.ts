@@ -1,5 +1,5 @@
 /** Submission records as both adapters shape and page them, so they answer exactly alike. */
-import type { SubmissionState } from '../../../contract/submission-states'
+import { SUBMISSION_STATES, type SubmissionState } from '../../../contract/submission-states'
 import { newId } from './ids'
 import { InvalidCursorError, type NewSubmission, type SubmissionPatch, type SubmissionRecord } from './port'
 import { knownLicence } from './records'
@@ -82,4 +82,11 @@ export function patchedSubmission(current: SubmissionRecord, patch: SubmissionPa
 
 export function inStates(record: SubmissionRecord, states: readonly SubmissionState[]): boolean {
   return states.includes(record.state)
+}
+
+/** Counts by state from grouped rows, every state present (0 when none). */
+export function stateCounts(rows: readonly { state: string; count: number }[]): Record<SubmissionState, number> {
+  const counts = Object.fromEntries(SUBMISSION_STATES.map((state) => [state, 0])) as Record<SubmissionState, number>
+  for (const row of rows) if ((SUBMISSION_STATES as readonly string[]).includes(row.state)) counts[row.state as SubmissionState] = row.count
+  return counts
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { InvalidCursorError, type NewReport } from '../../src/store/port'
-import type { StoreInUse } from './samples'
+import { sampleWumpus, type StoreInUse } from './samples'
 
 const W1 = { kind: 'wumpus', id: 'aaa000000000000000000001' } as const
 const W2 = { kind: 'wumpus', id: 'aaa000000000000000000002' } as const
@@ -100,6 +100,38 @@ export function describeReportBehaviour(t: StoreInUse): void {
       await t.store.reports.decideOpen(W1, { kind: 'dismiss', by: 'admin@example.com', at: at(9), note: '' })
       expect((await t.store.reports.listByTarget(W1, 'decided')).map((r) => r.decision?.at)).toEqual([at(9), at(9)])
       expect(await t.store.reports.listByTarget(P1, 'open')).toEqual([])
+    })
+
+    it("counts the open reports against one owner's animations (remixes too), and how many animations they are against", async () => {
+      const ann = await t.store.wumpuses.insert(sampleWumpus({ u_email: 'ann@example.com' }))
+      const annToo = await t.store.wumpuses.insert(sampleWumpus({ u_email: 'ann@example.com' }))
+      const bo = await t.store.wumpuses.insert(sampleWumpus({ u_email: 'bo@example.com' }))
+      const annsRemix = await t.store.wumpuses.insertRemix(
+        {
+          ...sampleWumpus({ u_email: 'ann@example.com' }),
+          remix: { of: bo._id, recipe: { colours: {} }, source: bo.files.lottie.id, visibility: 'link' },
+        },
+        { max: 10 },
+      )
+      if (annsRemix === 'full') throw new Error('no room for the remix')
+      const target = (record: { _id: string }) => ({ kind: 'wumpus', id: record._id }) as const
+      expect(await t.store.reports.countOpenAgainstOwner('ann@example.com')).toEqual({ open: 0, stickers: 0 })
+      await t.store.reports.insertOpen(sampleReport({ target: target(ann), reporterKey: 'a' }))
+      await t.store.reports.insertOpen(sampleReport({ target: target(ann), reporterKey: 'b' }))
+      await t.store.reports.insertOpen(sampleReport({ target: target(annToo), reporterKey: 'a' }))
+      await t.store.reports.insertOpen(sampleReport({ target: target(bo), reporterKey: 'a' }))
+      await t.store.reports.insertOpen(sampleReport({ target: target(annsRemix), reporterKey: 'a' }))
+      // A pack with an animation's id is not that animation.
+      await t.store.reports.insertOpen(sampleReport({ target: { kind: 'pack', id: annToo._id }, reporterKey: 'c' }))
+      expect(await t.store.reports.countOpenAgainstOwner('ann@example.com')).toEqual({ open: 4, stickers: 3 })
+      expect(await t.store.reports.countOpenAgainstOwner('bo@example.com')).toEqual({ open: 1, stickers: 1 })
+      expect(await t.store.reports.countOpenAgainstOwner('nobody@example.com')).toEqual({ open: 0, stickers: 0 })
+      // A hidden animation's reports stay open, and count.
+      await t.store.wumpuses.setHidden(annToo._id, { at: at(8), by: 'admin@example.com' })
+      expect(await t.store.reports.countOpenAgainstOwner('ann@example.com')).toEqual({ open: 4, stickers: 3 })
+      // Decided reports no longer count.
+      await t.store.reports.decideOpen(target(ann), { kind: 'dismiss', by: 'admin@example.com', at: at(9), note: '' })
+      expect(await t.store.reports.countOpenAgainstOwner('ann@example.com')).toEqual({ open: 2, stickers: 2 })
     })
   })
 }

@@ -88,6 +88,14 @@ export function describeSubmissionBehaviour(t: StoreInUse): void {
       expect(await t.store.submissions.countBySubmitter('ann@example.com', 'waiting')).toBe(3)
       expect(await t.store.submissions.countBySubmitter('ann@example.com', 'refused')).toBe(1)
       expect(await t.store.submissions.countBySubmitter('nobody@example.com', 'waiting')).toBe(0)
+      expect(await t.store.submissions.countsBySubmitter('ann@example.com')).toEqual({ waiting: 3, changes: 0, refused: 1, published: 0 })
+      expect(await t.store.submissions.countsBySubmitter('bo@example.com')).toEqual({ waiting: 1, changes: 0, refused: 0, published: 0 })
+      expect(await t.store.submissions.countsBySubmitter('nobody@example.com')).toEqual({
+        waiting: 0,
+        changes: 0,
+        refused: 0,
+        published: 0,
+      })
       // A cursor of one list is refused in the other.
       const { nextCursor } = await t.store.submissions.listBySubmitter('ann@example.com', { limit: 1 })
       await expect(t.store.submissions.listByState('waiting', { limit: 1, cursor: nextCursor })).rejects.toBeInstanceOf(InvalidCursorError)

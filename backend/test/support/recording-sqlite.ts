@@ -11,6 +11,8 @@ import { SqliteFavourites } from '../../src/store/sqlite/favourites'
 import { SqliteFiles } from '../../src/store/sqlite/files'
 import { SqliteNotifications } from '../../src/store/sqlite/notifications'
 import { SqlitePacks } from '../../src/store/sqlite/packs'
+import { SqliteReports } from '../../src/store/sqlite/reports'
+import { SqliteSubmissions } from '../../src/store/sqlite/submissions'
 import { SqliteWumpuses } from '../../src/store/sqlite/wumpuses'
 
 export interface RecordingSqlite {
@@ -20,6 +22,8 @@ export interface RecordingSqlite {
   favourites: SqliteFavourites
   files: SqliteFiles
   notifications: SqliteNotifications
+  submissions: SqliteSubmissions
+  reports: SqliteReports
   /** How many times each SQL text ran (all, get, run, iterate), since the repositories were made. */
   runs: Map<string, number>
   /** Runs of the statements whose SQL contains `part`. */
@@ -74,6 +78,8 @@ export async function openRecordingSqlite(): Promise<RecordingSqlite> {
     favourites,
     files,
     notifications: new SqliteNotifications(db),
+    submissions: new SqliteSubmissions(db),
+    reports: new SqliteReports(db),
     runs,
     runsOf: (part) => [...runs].reduce((sum, [sql, count]) => sum + (sql.includes(part) ? count : 0), 0),
     plan: (sql) => queryPlan(prepare(`EXPLAIN QUERY PLAN ${sql}`), sql),

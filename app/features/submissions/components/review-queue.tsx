@@ -14,6 +14,8 @@ import { usePagedList } from '../../../lib/use-paged-list'
 import { submissionQueueQueryOptions, useDecideSubmission } from '../api'
 import { StateBadge } from './state-badge'
 import { StickerPreview } from './sticker-preview'
+import { SubmissionFitSection } from './submission-fit'
+import { SubmitterHistory } from './submitter-history'
 import classes from './submissions.module.css'
 
 const STATE_TABS: Record<SubmissionState, string> = {
@@ -107,6 +109,8 @@ function ReviewItem({ submission }: { submission: Submission }) {
           <Text size="sm" c="dimmed">
             From {submission.u_name} ({submission.u_email}), {new Date(submission.createdAt).toLocaleDateString()}
           </Text>
+          <SubmitterHistory submissionId={submission.id} name={submission.u_name} />
+          {submission.lottie && <SubmissionFitSection submissionId={submission.id} />}
           <Text size="sm">
             {submission.original ? 'Made by the submitter' : 'Made by someone else'}
             {submission.credit && `, credited as ${submission.credit}`} · {LICENCE_LABEL[submission.licence]}

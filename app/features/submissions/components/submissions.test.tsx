@@ -191,4 +191,72 @@ describe('Review submissions', () => {
       { id: makeSubmission(1).id, decision: 'publish', note: 'Shorter, please' },
     ])
   })
+
+  it('shows the submitter’s other submissions and the open reports against their stickers once the section is opened', async () => {
+    const asked: string[] = []
+    server.use(
+      http.get('/api/submissions', () => HttpResponse.json([makeSubmission(1, { name: 'Waving Ada' })])),
+      http.get('/api/submissions/:id/submitter', ({ params }) => {
+        asked.push(String(params.id))
+        return HttpResponse.json({
+          u_email: 'ada@example.com',
+          u_name: 'Ada',
+          counts: { waiting: 2, changes: 0, refused: 1, published: 1 },
+          recent: [
+            {
+              id: 'c'.repeat(24),
+              name: 'Jumping Ada',
+              state: 'published',
+              wumpusId: 'b'.repeat(24),
+              createdAt: '2026-11-30T10:00:00.000Z',
+            },
+            { id: 'd'.repeat(24), name: 'Shouting Ada', state: 'refused', createdAt: '2026-11-29T10:00:00.000Z' },
+          ],
+          reports: { open: 3, stickers: 1 },
+        })
+      }),
+    )
+    const { user } = renderWithProviders(<ReviewQueue state="waiting" onStateChange={() => {}} />)
+    const item = await screen.findByRole('listitem', { name: 'Waving Ada' })
+    // Nothing is loaded until the reviewer opens it.
+    const toggle = within(item).getByRole('button', { name: 'Ada’s other submissions and reports' })
+    expect(toggle).toHaveAttribute('aria-expanded', 'false')
+    expect(asked).toEqual([])
+
+    await user.click(toggle)
+    const history = await within(item).findByRole('region', { name: 'Ada’s history' })
+    expect(await within(history).findByText('Submissions: 2 waiting · 1 refused · 1 published')).toBeInTheDocument()
+    expect(history).toHaveTextContent('3 open reports against one of their stickers')
+    const latest = within(history).getByRole('list', { name: 'Their latest other submissions' })
+    expect(within(latest).getByRole('link', { name: 'Jumping Ada' })).toHaveAttribute('href', `/wumpus/${'b'.repeat(24)}`)
+    expect(within(latest).queryByRole('link', { name: 'Shouting Ada' })).not.toBeInTheDocument()
+    expect(latest).toHaveTextContent('Shouting AdaRefused')
+    expect(asked).toEqual([makeSubmission(1).id])
+  })
+
+  it('shows, once opened, whether each app’s file fits as far as the server judges it without rendering', async () => {
+    server.use(
+      http.get('/api/submissions', () => HttpResponse.json([makeSubmission(1, { name: 'Waving Ada' })])),
+      http.get('/api/submissions/:id/fit', () =>
+        HttpResponse.json([
+          { platform: 'discord', label: 'Discord', fits: null, notes: ['Its APNG is rendered on publish; its size is checked then'] },
+          { platform: 'telegram', label: 'Telegram', fits: true, notes: [], bytes: 2048 },
+          { platform: 'whatsapp', label: 'WhatsApp', fits: false, notes: ['The animation runs 11 s; WhatsApp allows 10 s'] },
+        ]),
+      ),
+    )
+    const { user } = renderWithProviders(<ReviewQueue state="waiting" onStateChange={() => {}} />)
+    const item = await screen.findByRole('listitem', { name: 'Waving Ada' })
+    await user.click(within(item).getByRole('button', { name: 'Files it would make' }))
+    const apps = await within(item).findByRole('list', { name: 'Each app’s file' })
+    const rows = within(apps)
+      .getAllByRole('listitem')
+      .map((row) => row.textContent)
+    expect(rows).toEqual([
+      'Discord: checked on publish',
+      'Telegram: fits (2.0 KB)',
+      'WhatsApp: does not fit (The animation runs 11 s; WhatsApp allows 10 s)',
+    ])
+    expect(within(item).getByRole('region', { name: 'Files it would make' })).toHaveTextContent('Judged from the Lottie without rendering')
+  })
 })

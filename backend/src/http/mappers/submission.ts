@@ -1,4 +1,5 @@
-import type { Submission } from '../../../../contract/submissions'
+import type { Submission, SubmitterRecord } from '../../../../contract/submissions'
+import type { SubmitterHistory } from '../../services/submissions'
 import type { SubmissionRecord } from '../../store/port'
 import { fileUrl } from './file'
 
@@ -24,5 +25,22 @@ export function toApiSubmission(record: SubmissionRecord): Submission {
     ...(record.wumpusId === undefined ? {} : { wumpusId: record.wumpusId }),
     createdAt: record.createdAt.toISOString(),
     updatedAt: record.updatedAt.toISOString(),
+  }
+}
+
+/** A submitter's history beside a submission in the review queue. */
+export function toApiSubmitter(history: SubmitterHistory): SubmitterRecord {
+  return {
+    u_email: history.u_email,
+    u_name: history.u_name,
+    counts: { ...history.counts },
+    recent: history.recent.map((record) => ({
+      id: record.id,
+      name: record.name,
+      state: record.state,
+      ...(record.wumpusId === undefined ? {} : { wumpusId: record.wumpusId }),
+      createdAt: record.createdAt.toISOString(),
+    })),
+    reports: { ...history.reports },
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
 import sharp from 'sharp'
 import { describe, expect, it } from 'vitest'
@@ -170,6 +171,21 @@ describe('exportForPlatform', () => {
       expect(telegram.file!.facts).toMatchObject({ width: 512, height: 512, fps: 60 })
       expect(telegram.file!.bytes.length).toBeLessThanOrEqual(64_000)
     }
+  })
+
+  it('keeps the author of the Lottie (meta.a) in the .tgs, leaving it out only when that alone keeps the file over 64 KB', async () => {
+    const mascot = demoMascots().find((m) => m.slug === 'cheering-wumpus')!
+    const credited = { ...mascot.lottie, meta: { g: 'LottieFiles AE', a: 'Ana Lima' } }
+    const telegram = await exportForPlatform('telegram', credited)
+    expect(telegram.file!.bytes.length).toBeLessThanOrEqual(64_000)
+    expect(JSON.parse(gunzipSync(telegram.file!.bytes).toString('utf8')).meta).toEqual({ g: 'LottieFiles AE', a: 'Ana Lima' })
+    expect(telegram.notes.join(' ')).not.toMatch(/author/)
+    // An author that cannot be squeezed (random text) and would alone take the file past the cap.
+    const huge = randomBytes(70_000).toString('base64')
+    const over = await exportForPlatform('telegram', { ...lottie(), meta: { g: 'gen', a: huge } })
+    expect(over.file, over.notes.join('; ')).toBeDefined()
+    expect(JSON.parse(gunzipSync(over.file!.bytes).toString('utf8')).meta).toEqual({ g: 'gen' })
+    expect(over.notes).toContain('The author was left out of the file’s metadata to fit 64 KB')
   })
 
   it('leaves Telegram out, with the reason, for what it cannot convert', async () => {

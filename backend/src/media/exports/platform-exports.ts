@@ -14,6 +14,7 @@ import { fileKey, FrameSource } from '../render/frame-source'
 import { mediaStats } from '../render/render-stats'
 import { DEFAULT_MAX_FPS, lottieHeader } from '../render/render-lottie'
 import { tgsBytes, toTelegramLottie } from './telegram-sticker'
+import { lottieAuthor, withoutAuthor } from '../encode/lottie-meta'
 
 export interface PlatformExport {
   platform: Platform
@@ -375,6 +376,14 @@ function telegramExport(platform: 'telegram' | 'telegram-emoji', lottie: unknown
   if (bytes.length > rules.maxBytes) {
     bytes = tgsBytes(withoutNames(converted.lottie))
     notes.push(`Layer and shape names were left out to fit ${rules.maxBytesLabel}`)
+  }
+  // The author (meta.a, media/encode/lottie-meta.ts) goes last, and only when it alone is in the way.
+  if (bytes.length > rules.maxBytes && lottieAuthor(converted.lottie) !== undefined) {
+    const anonymous = tgsBytes(withoutAuthor(withoutNames(converted.lottie)))
+    if (anonymous.length <= rules.maxBytes) {
+      bytes = anonymous
+      notes.push(`The author was left out of the file’s metadata to fit ${rules.maxBytesLabel}`)
+    }
   }
   const check = checkStickerFile(platform, bytes)
   if (check.problems.length > 0 || !check.facts) return absent(platform, check.problems)

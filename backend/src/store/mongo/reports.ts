@@ -18,8 +18,11 @@ const toDocument = ({ id, ...rest }: ReportRecord): ReportDocument => ({ _id: id
 export class MongoReports implements ReportRepository {
   private readonly reports: Collection<ReportDocument>
 
+  private readonly wumpuses: Collection<{ _id: string; u_email: string }>
+
   constructor(db: Db) {
     this.reports = db.collection<ReportDocument>(REPORTS_COLLECTION)
+    this.wumpuses = db.collection<{ _id: string; u_email: string }>('wumpuses')
   }
 
   async insertOpen(report: NewReport): Promise<{ record: ReportRecord; created: boolean }> {
@@ -93,5 +96,20 @@ export class MongoReports implements ReportRepository {
 
   countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number> {
     return guard(() => this.reports.countDocuments({ state: 'open', 'target.kind': target.kind, 'target.id': target.id }))
+  }
+
+  async countOpenAgainstOwner(owner: string): Promise<{ open: number; stickers: number }> {
+    // The owner's animations by the u_email index, then their open reports by the state-and-target index.
+    const owned = await guard(() => this.wumpuses.find({ u_email: owner }, { projection: { _id: 1 } }).toArray())
+    if (owned.length === 0) return { open: 0, stickers: 0 }
+    const grouped = await guard(() =>
+      this.reports
+        .aggregate<{ _id: string; count: number }>([
+          { $match: { state: 'open', 'target.kind': 'wumpus', 'target.id': { $in: owned.map((w) => w._id) } } },
+          { $group: { _id: '$target.id', count: { $sum: 1 } } },
+        ])
+        .toArray(),
+    )
+    return { open: grouped.reduce((sum, g) => sum + g.count, 0), stickers: grouped.length }
   }
 }

@@ -8,6 +8,7 @@ import {
   inStates,
   newSubmissionRecord,
   patchedSubmission,
+  stateCounts,
   submissionPage,
   toSubmissionRecord,
 } from '../submission-records'
@@ -103,5 +104,14 @@ export class MongoSubmissions implements SubmissionRepository {
 
   countBySubmitter(email: string, state: SubmissionState): Promise<number> {
     return guard(() => this.submissions.countDocuments({ u_email: email, state }))
+  }
+
+  async countsBySubmitter(email: string): Promise<Record<SubmissionState, number>> {
+    const rows = await guard(() =>
+      this.submissions
+        .aggregate<{ _id: string; count: number }>([{ $match: { u_email: email } }, { $group: { _id: '$state', count: { $sum: 1 } } }])
+        .toArray(),
+    )
+    return stateCounts(rows.map((row) => ({ state: row._id, count: row.count })))
   }
 }

@@ -324,13 +324,15 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX notifications_by_recipient ON notifications (recipient, created_at DESC, id DESC);
   `,
   // Hidden animations (port HiddenInfo, as JSON; NULL on all others): like remixes, in no list, so the
-  // unfiltered list orders leave them out of their partial indexes (their facet and word rows are removed).
+  // unfiltered list orders leave them out of their partial indexes (their facet and word rows are removed);
+  // a maker's hidden ones are found by their own (the reports against a submitter's animations).
   `
   ALTER TABLE wumpuses ADD COLUMN hidden TEXT;
   DROP INDEX wumpuses_newest;
   DROP INDEX wumpuses_popular;
   CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC) WHERE remix_of IS NULL AND hidden IS NULL;
   CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC) WHERE remix_of IS NULL AND hidden IS NULL;
+  CREATE INDEX wumpuses_hidden_by_owner ON wumpuses (u_email) WHERE hidden IS NOT NULL;
   `,
 ]
 

@@ -130,6 +130,11 @@ beforeAll(async () => {
     await t.notifications.markRead(ADMIN, { upTo: made[2]!.id })
     await t.notifications.markRead(ADMIN, {})
   })
+
+  await step('submitter history', async () => {
+    await t.submissions.countsBySubmitter(ADMIN)
+    await t.reports.countOpenAgainstOwner(ADMIN)
+  })
   await step('animation delete', () => t.wumpuses.delete(records[5]!._id))
   await step('pack delete', () => t.packs.delete(packId))
   await step('orphan sweep', async () => {
@@ -206,6 +211,10 @@ describe('SQLite query plans', () => {
     ['pack lists', /packs_public_newest[\s\S]*packs_personal_updated|packs_personal_updated[\s\S]*packs_public_newest/],
     ['favourite lists', /favourites_newest/],
     ['animation delete', /favourites_of_wumpus/],
+    [
+      'submitter history',
+      /submissions_by_submitter[\s\S]*wumpus_facets_newest[\s\S]*wumpuses_remixes_by_owner[\s\S]*wumpuses_hidden_by_owner/,
+    ],
     ['orphan sweep', /files_oldest[\s\S]*SEARCH c USING PRIMARY KEY/],
     ['notifications', /notifications_by_recipient/],
   ])('%s reads its index', (name, index) => {

@@ -1,5 +1,6 @@
 /** Reports in SQLite: the `reports` table, each record as JSON beside the columns grouping goes by. */
 import type { ReportState, ReportTargetKind } from '../../../../contract/reports'
+import { filterFacets } from '../facets'
 import type { NewReport, ReportRecord, ReportRepository } from '../port'
 import { groupKeyPage, newReportRecord, reportGroups, toReportRecord, type ReportGroupKey } from '../report-records'
 import { guarded, json, type Db } from './database'
@@ -53,6 +54,15 @@ export class SqliteReports implements ReportRepository {
         .prepare<[string, string], number>("SELECT count(*) FROM reports WHERE state = 'open' AND target_kind = ? AND target_id = ?")
         .pluck(),
       decide: db.prepare('UPDATE reports SET state = @state, doc = @doc WHERE id = @id'),
+      // The owner's listed animations by their uploader facet, their remixes by the remixes' owner index, then
+      // each one's open reports by the state-and-target index: never a read of every open report.
+      againstOwner: db.prepare<[{ facet: string; owner: string }], { open: number; stickers: number }>(
+        `SELECT count(*) AS open, count(DISTINCT target_id) AS stickers FROM reports
+         WHERE state = 'open' AND target_kind = 'wumpus' AND target_id IN (
+           SELECT id FROM wumpus_facets WHERE facet = @facet
+           UNION ALL SELECT id FROM wumpuses WHERE u_email = @owner AND remix_of IS NOT NULL
+           UNION ALL SELECT id FROM wumpuses WHERE u_email = @owner AND hidden IS NOT NULL AND remix_of IS NULL)`,
+      ),
     }
   }
 
@@ -94,5 +104,12 @@ export class SqliteReports implements ReportRepository {
 
   countOpen(target: { kind: ReportTargetKind; id: string }): Promise<number> {
     return guarded(() => this.sql.countOpen.get(target.kind, target.id)!)
+  }
+
+  countOpenAgainstOwner(owner: string): Promise<{ open: number; stickers: number }> {
+    return guarded(() => {
+      const { open, stickers } = this.sql.againstOwner.get({ facet: filterFacets({ u_email: owner })[0]!, owner })!
+      return { open, stickers }
+    })
   }
 }

@@ -17,7 +17,7 @@ const BEFORE_SUBMISSIONS = `
 
 /** Undoes migration 17 (hidden animations) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_HIDDEN = `
-  DROP INDEX wumpuses_newest; DROP INDEX wumpuses_popular; ALTER TABLE wumpuses DROP COLUMN hidden;
+  DROP INDEX wumpuses_newest; DROP INDEX wumpuses_popular; DROP INDEX wumpuses_hidden_by_owner; ALTER TABLE wumpuses DROP COLUMN hidden;
   CREATE INDEX wumpuses_newest ON wumpuses (created_at DESC, id DESC) WHERE remix_of IS NULL;
   CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC) WHERE remix_of IS NULL;`
 

@@ -1,13 +1,16 @@
 /** Submissions in SQLite: the `submissions` table, each record as JSON beside the columns lists go by. */
 import type { SubmissionState } from '../../../../contract/submission-states'
+import type { Statement } from 'better-sqlite3'
 import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
 import {
   decodeSubmissionCursor,
   inStates,
   newSubmissionRecord,
   patchedSubmission,
+  stateCounts,
   submissionPage,
   toSubmissionRecord,
+  type SubmissionOrder,
 } from '../submission-records'
 import { guarded, json, type Db } from './database'
 
@@ -56,6 +59,9 @@ export class SqliteSubmissions implements SubmissionRepository {
         'SELECT * FROM submissions WHERE state = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
       count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND state = ?').pluck(),
+      counts: db.prepare<[string], { state: string; count: number }>(
+        'SELECT state, count(*) AS count FROM submissions WHERE u_email = ? GROUP BY state',
+      ),
     }
   }
 
@@ -77,10 +83,8 @@ export class SqliteSubmissions implements SubmissionRepository {
   update(id: string, patch: SubmissionPatch, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined> {
     return guarded(() =>
       this.db.transaction(() => {
-        const row = this.sql.get.get(id)
-        if (!row) return undefined
-        const current = fromRow(row)
-        if (!inStates(current, options.whileStates)) return undefined
+        const current = this.currentIn(id, options.whileStates)
+        if (!current) return undefined
         const next = patchedSubmission(current, patch, new Date())
         this.sql.update.run(toRow(next))
         return next
@@ -91,37 +95,48 @@ export class SqliteSubmissions implements SubmissionRepository {
   delete(id: string, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined> {
     return guarded(() =>
       this.db.transaction(() => {
-        const row = this.sql.get.get(id)
-        if (!row) return undefined
-        const current = fromRow(row)
-        if (!inStates(current, options.whileStates)) return undefined
-        this.sql.delete.run(id)
+        const current = this.currentIn(id, options.whileStates)
+        if (current) this.sql.delete.run(id)
         return current
       })(),
     )
   }
 
   listBySubmitter(email: string, options: { limit: number; cursor?: string }) {
-    return guarded(() => {
-      const after = options.cursor === undefined ? undefined : decodeSubmissionCursor(options.cursor, 'newest')
-      const rows = after
-        ? this.sql.bySubmitterAfter.all(email, after.time, after.id, options.limit + 1)
-        : this.sql.bySubmitter.all(email, options.limit + 1)
-      return submissionPage(rows.map(fromRow), options.limit, 'newest')
-    })
+    return this.page(email, 'newest', options, this.sql.bySubmitter, this.sql.bySubmitterAfter)
   }
 
   listByState(state: SubmissionState, options: { limit: number; cursor?: string }) {
+    return this.page(state, 'oldest', options, this.sql.byState, this.sql.byStateAfter)
+  }
+
+  /** One page of a list keyed by `key` (a submitter or a state) in `order`: from the start, or after the cursor's key. */
+  private page(
+    key: string,
+    order: SubmissionOrder,
+    options: { limit: number; cursor?: string },
+    first: Statement<[string, number], SubmissionRow>,
+    next: Statement<[string, number, string, number], SubmissionRow>,
+  ) {
     return guarded(() => {
-      const after = options.cursor === undefined ? undefined : decodeSubmissionCursor(options.cursor, 'oldest')
-      const rows = after
-        ? this.sql.byStateAfter.all(state, after.time, after.id, options.limit + 1)
-        : this.sql.byState.all(state, options.limit + 1)
-      return submissionPage(rows.map(fromRow), options.limit, 'oldest')
+      const after = options.cursor === undefined ? undefined : decodeSubmissionCursor(options.cursor, order)
+      const rows = after ? next.all(key, after.time, after.id, options.limit + 1) : first.all(key, options.limit + 1)
+      return submissionPage(rows.map(fromRow), options.limit, order)
     })
+  }
+
+  /** The submission when it is in one of `states` (read within the caller's transaction), else undefined. */
+  private currentIn(id: string, states: readonly SubmissionState[]): SubmissionRecord | undefined {
+    const row = this.sql.get.get(id)
+    const current = row && fromRow(row)
+    return current && inStates(current, states) ? current : undefined
   }
 
   countBySubmitter(email: string, state: SubmissionState): Promise<number> {
     return guarded(() => this.sql.count.get(email, state)!)
+  }
+
+  countsBySubmitter(email: string): Promise<Record<SubmissionState, number>> {
+    return guarded(() => stateCounts(this.sql.counts.all(email)))
   }
 }
