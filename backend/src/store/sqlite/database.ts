@@ -310,6 +310,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX reports_by_state_target ON reports (state, target_kind, target_id, created_at);
   CREATE INDEX reports_by_target_reporter ON reports (target_kind, target_id, reporter_key, state);
   `,
+  // Sensitive animations (port WumpusRecord.sensitive; those stored before are not) and the users' choice to
+  // see them in lists (UserRecord.showSensitive, off). Every animation that is not sensitive holds the
+  // facet 'g:' (facets.ts GENERAL_FACET): the lists without sensitive ones read its range like any filter.
+  `
+  ALTER TABLE wumpuses ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE users ADD COLUMN show_sensitive INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO wumpus_facets (facet, seq, created_at, id) SELECT 'g:', seq, created_at, id FROM wumpuses WHERE remix_of IS NULL;
+  `,
 ]
 
 /** The newest schema this code knows. */
