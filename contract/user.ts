@@ -87,6 +87,11 @@ export const userSchema = z.object({
   url: z.string(),
   job: z.string(),
   description: z.string(),
+  /**
+   * Whether lists and searches show them sensitive stickers (their own choice, off until they turn it on);
+   * absent in copies saved offline before it existed. Never in a public profile.
+   */
+  showSensitive: z.boolean().default(false),
 })
 export type User = z.infer<typeof userSchema>
 
@@ -94,7 +99,7 @@ export type User = z.infer<typeof userSchema>
  * GET /api/profile/{email} about someone else: a contributor's public profile, without the role (their
  * own profile and verified admins get the whole User).
  */
-export const publicProfileSchema = userSchema.omit({ role: true })
+export const publicProfileSchema = userSchema.omit({ role: true, showSensitive: true })
 export type PublicProfile = z.infer<typeof publicProfileSchema>
 
 /**
@@ -128,6 +133,7 @@ export const profileUpdateSchema = z
     ]),
     job: z.string().trim().max(JOB_MAX),
     description: z.string().trim().max(DESCRIPTION_MAX),
+    showSensitive: z.boolean(),
   })
   .partial()
   .strict()

@@ -85,6 +85,7 @@ export const addWumpusFormSchema = z
     tags: tagsSchema,
     emoji: stickerEmojiListSchema.refine((emoji) => emoji.length > 0, 'Pick at least one emoji'),
     keywords: keywordsSchema,
+    sensitive: z.boolean().default(false),
   })
   .superRefine((form, ctx) => {
     const link = form.lottieLink
@@ -129,11 +130,16 @@ export const createWumpusSchema = z
     keywords: keywordsSchema.optional(),
     licence: licenceSchema.optional(),
     credit: creditSchema.optional(),
+    /** Left out of lists and searches unless a viewer turned them on (default false). */
+    sensitive: z.boolean().optional(),
   })
   .strict()
 export type CreateWumpus = z.infer<typeof createWumpusSchema>
 /** The body as a client sends it (emoji as characters). */
 export type CreateWumpusBody = z.input<typeof createWumpusSchema>
+
+/** A form field holding `true` or `false`. */
+export const flagFieldSchema = z.enum(['true', 'false'], { error: 'Send true or false' }).transform((value) => value === 'true')
 
 /** Tags sent as form fields: one field per tag, or one field of comma-separated tags. */
 export const tagFieldsSchema = z.preprocess(
@@ -161,6 +167,7 @@ export const createWumpusFieldsSchema = z
     keywords: keywordFieldsSchema.optional(),
     licence: licenceSchema.optional(),
     credit: creditSchema.optional(),
+    sensitive: flagFieldSchema.optional(),
   })
   .strict()
 
@@ -175,6 +182,7 @@ export const updateWumpusSchema = z
     keywords: keywordsSchema,
     licence: licenceSchema,
     credit: creditSchema,
+    sensitive: z.boolean(),
   })
   .partial()
   .strict()

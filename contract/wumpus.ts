@@ -51,6 +51,11 @@ export const wumpusSchema = z.object({
   licence: licenceSchema.default(DEFAULT_LICENCE),
   /** Who made it, as credited; '' means the gallery itself. */
   credit: z.string().default(''),
+  /**
+   * Marked sensitive by its maker or an admin: lists and searches leave it out unless the signed-in viewer
+   * turned on "Show sensitive stickers"; its page opens by link with a label. Absent in copies saved offline before it existed.
+   */
+  sensitive: z.boolean().default(false),
   /** How many times it was downloaded (counted once per visitor and animation a day: docs/product.md#downloads). */
   downloads: z.number(),
   /**

@@ -61,6 +61,20 @@ describe('networkFirstWithStore', () => {
     expect(offline.headers.get(OFFLINE_HEADER)).toBe('1')
   })
 
+  it('never keeps a list page marked private (sensitive animations a signed-in person chose to see)', async () => {
+    const sensitive = [{ _id: '2', name: 'Spicy Wumpus', sensitive: true }]
+    const privatePage = async () => Response.json(sensitive, { headers: { ...listHeaders, 'Cache-Control': 'private, no-cache' } })
+    expect(await (await networkFirstWithStore(request('/api/wumpuses?limit=24&tag=spicy'), 'wumpus-pages', privatePage)).json()).toEqual(
+      sensitive,
+    )
+    await networkFirstWithStore(request('/api/wumpus?u_email=ada%40example.com&limit=24'), 'user-lists', privatePage)
+    expect(await keys(offlineStore('wumpus-pages'))).toEqual([])
+    expect(await keys(offlineStore('user-lists'))).toEqual([])
+    const publicPage = async () => Response.json(page, { headers: { ...listHeaders, 'Cache-Control': 'no-cache' } })
+    await networkFirstWithStore(request('/api/wumpuses?limit=24&tag=spicy'), 'wumpus-pages', publicPage)
+    expect(await keys(offlineStore('wumpus-pages'))).toHaveLength(1)
+  })
+
   it('never keeps a private remix (its detail, or an answer about it marked no-store); a shared one is kept', async () => {
     const original = makeWumpus(1)
     const remix = makeWumpus(2, { remixOf: original._id, visibility: 'private' })

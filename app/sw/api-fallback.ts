@@ -10,6 +10,7 @@ import { galleryFilterFromApiQuery } from '../../contract/gallery-search'
 import { searchItems } from '../../contract/search'
 import type { EmojiCount, TagCount, Wumpus } from '../../contract/wumpus'
 import { OFFLINE_COPY_HEADER as OFFLINE_HEADER } from '../lib/offline-copy'
+import { isPersonalResponse } from '../lib/pwa/personal-caches'
 import { recordFileUse } from '../lib/local-data/kept-downloads'
 import {
   apiKey,
@@ -102,7 +103,12 @@ export async function networkFirstWithStore(
       notAvailableOffline(storeName)
     )
   }
-  if (response.status === 200 && worthKeeping(new URL(request.url)) && !(await isPrivateRemix(storeName, response))) {
+  if (
+    response.status === 200 &&
+    worthKeeping(new URL(request.url)) &&
+    !isPersonalListPage(storeName, response) &&
+    !(await isPrivateRemix(storeName, response))
+  ) {
     // A full disk or a closed database must not cost the user the answer itself.
     await keepApiResponse(storeName, request.url, response.clone()).catch(() => {})
   }
@@ -134,6 +140,14 @@ async function isPrivateRemix(storeName: StoreName, response: Response): Promise
   if (/\bno-store\b/.test(response.headers.get('Cache-Control') ?? '')) return true
   const body = parseJson(await response.clone().text()) as Partial<Wumpus> | undefined
   return typeof body?.remixOf === 'string' && body.visibility !== 'link'
+}
+
+/**
+ * A gallery or maker's list page the server marks `private` (one with sensitive animations, for a person who
+ * turned them on) is never kept on the device: the next person on this browser must not be shown it offline.
+ */
+function isPersonalListPage(storeName: StoreName, response: Response): boolean {
+  return (storeName === 'wumpus-pages' || storeName === 'user-lists') && isPersonalResponse(response)
 }
 
 /**

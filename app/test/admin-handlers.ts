@@ -112,6 +112,7 @@ export function createWumpusHandler({ id = 'e'.repeat(24), email = 'root@example
       keywords: body.keywords ?? [],
       licence: body.licence ?? 'gallery-only',
       credit: body.credit ?? '',
+      sensitive: body.sensitive ?? false,
       downloads: 0,
       createdAt: new Date().toISOString(),
     }

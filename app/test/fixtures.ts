@@ -22,6 +22,7 @@ export function makeWumpus(n: number, overrides: Partial<Wumpus> = {}): Wumpus {
     keywords: [],
     licence: 'gallery-only',
     credit: '',
+    sensitive: false,
     downloads: 0,
     // Higher numbers are newer, like the gallery's newest-first order.
     createdAt: new Date(Date.UTC(2025, 0, 1) + n * 60_000).toISOString(),

@@ -11,6 +11,7 @@ export function makeUser(overrides: Partial<User> = {}): User {
     url: '',
     job: '',
     description: '',
+    showSensitive: false,
     ...overrides,
   }
 }

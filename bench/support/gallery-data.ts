@@ -206,6 +206,7 @@ export interface GalleryItem {
   downloads: number
   licence: 'gallery-only'
   credit: string
+  sensitive: boolean
 }
 
 export function galleryItem(random: () => number, index: number): GalleryItem {
@@ -216,7 +217,17 @@ export function galleryItem(random: () => number, index: number): GalleryItem {
   const tags = [...new Set(Array.from({ length: 1 + Math.floor(random() * 4) }, () => skewed(random, TAGS)))]
   const downloads = Math.floor(1000 * random() ** 8)
   const emoji = [...new Set(Array.from({ length: 1 + Math.floor(random() * 3) }, () => skewed(random, EMOJI)))]
-  return { name, description: `${title(words.join(' '))}.`, tags, emoji, keywords: [], downloads, licence: 'gallery-only', credit: '' }
+  return {
+    name,
+    description: `${title(words.join(' '))}.`,
+    tags,
+    emoji,
+    keywords: [],
+    downloads,
+    licence: 'gallery-only',
+    credit: '',
+    sensitive: false,
+  }
 }
 
 /**

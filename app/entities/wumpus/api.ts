@@ -33,6 +33,14 @@ export const tagKeys = {
 // The gallery and animation details are public: they stay cached across a sign-out, except remixes (one's own).
 keepOnSignOut(wumpusKeys.lists(), wumpusKeys.details())
 forgetOnSignOutWhen((data) => typeof (data as Partial<Wumpus> | undefined)?.remixOf === 'string')
+// A gallery page with sensitive animations in it was the signed-in person's (their choice to see them): the next
+// person on this device does not inherit it.
+forgetOnSignOutWhen(
+  (data) =>
+    (data as { pages?: Array<{ items?: Array<Partial<Wumpus>> }> } | undefined)?.pages?.some((page) =>
+      page.items?.some((item) => item.sensitive === true),
+    ) === true,
+)
 
 /** The gallery, or what a search of it finds (no search: every animation, newest first). */
 export const wumpusListQueryOptions = (search: GalleryListFilter = {}) =>

@@ -7,7 +7,16 @@ const wumpus = makeWumpus(1, { name: 'Old name', description: 'An old descriptio
 describe('wumpusChanges', () => {
   it('is empty when nothing changed, or a field was emptied (it falls back)', () => {
     expect(wumpusChanges(wumpus, editWumpusValues(wumpus))).toEqual({})
-    expect(wumpusChanges(wumpus, { name: '  ', description: '', lottieLink: '', tags: [], emoji: [], keywords: [] })).toEqual({})
+    expect(
+      wumpusChanges(wumpus, { name: '  ', description: '', lottieLink: '', tags: [], emoji: [], keywords: [], sensitive: false }),
+    ).toEqual({})
+  })
+
+  it('sends the sensitive flag only when it was switched', () => {
+    expect(wumpusChanges(wumpus, { ...editWumpusValues(wumpus), sensitive: true })).toEqual({ sensitive: true })
+    const sensitive = makeWumpus(2, { sensitive: true })
+    expect(editWumpusValues(sensitive).sensitive).toBe(true)
+    expect(wumpusChanges(sensitive, { ...editWumpusValues(sensitive), sensitive: false })).toEqual({ sensitive: false })
   })
 
   it('keeps only changed text and newly uploaded files', () => {
@@ -60,15 +69,31 @@ describe('emoji and keywords', () => {
 
 describe('validateEdit', () => {
   it('checks changed fields with the add form rules and a new link as a URL', () => {
-    expect(validateEdit(wumpus, { name: 'ab', description: 'short', lottieLink: 'not a link', tags: [], emoji: [], keywords: [] })).toEqual(
-      {
-        name: 'Name should be at least 3 characters',
-        description: 'Description should be at least 10 characters',
-        lottieLink: 'Enter a valid URL',
-      },
-    )
     expect(
-      validateEdit(wumpus, { name: '', description: '', lottieLink: 'https://example.com/a.json', tags: [], emoji: [], keywords: [] }),
+      validateEdit(wumpus, {
+        name: 'ab',
+        description: 'short',
+        lottieLink: 'not a link',
+        tags: [],
+        emoji: [],
+        keywords: [],
+        sensitive: false,
+      }),
+    ).toEqual({
+      name: 'Name should be at least 3 characters',
+      description: 'Description should be at least 10 characters',
+      lottieLink: 'Enter a valid URL',
+    })
+    expect(
+      validateEdit(wumpus, {
+        name: '',
+        description: '',
+        lottieLink: 'https://example.com/a.json',
+        tags: [],
+        emoji: [],
+        keywords: [],
+        sensitive: false,
+      }),
     ).toEqual({})
   })
 

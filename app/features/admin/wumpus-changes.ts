@@ -16,6 +16,8 @@ export interface EditWumpusValues {
   /** As characters. */
   emoji: string[]
   keywords: string[]
+  /** Left out of lists and searches for everyone who has not turned sensitive stickers on. */
+  sensitive: boolean
 }
 
 export function editWumpusValues(wumpus: Wumpus): EditWumpusValues {
@@ -26,6 +28,7 @@ export function editWumpusValues(wumpus: Wumpus): EditWumpusValues {
     tags: [...(wumpus.tags ?? [])],
     emoji: (wumpus.emoji ?? []).map((emoji) => emoji.char),
     keywords: [...(wumpus.keywords ?? [])],
+    sensitive: wumpus.sensitive ?? false,
   }
 }
 
@@ -44,6 +47,7 @@ export function wumpusChanges(wumpus: Wumpus, values: EditWumpusValues, files: N
   const emoji = (wumpus.emoji ?? []).map((entry) => entry.char)
   if (!sameList(values.emoji, emoji)) changes.emoji = values.emoji
   if (!sameList(values.keywords, wumpus.keywords ?? [])) changes.keywords = values.keywords
+  if (values.sensitive !== (wumpus.sensitive ?? false)) changes.sensitive = values.sensitive
   const newFiles = Object.fromEntries(Object.entries(files).filter(([, id]) => Boolean(id))) as NewFileIds
   if (Object.keys(newFiles).length > 0) changes.files = newFiles
   return changes

@@ -3,6 +3,7 @@ import { API_PATHS, profilePath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
 import { profileKeys } from '../../lib/query-keys'
+import { wumpusKeys } from '../../entities/wumpus/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
@@ -31,6 +32,26 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
       queryClient.setQueryData<User>(profileKeys.detail(email), user)
       // The name shows on the user's animation cards too.
       await queryClient.invalidateQueries({ queryKey: profileKeys.all(email) })
+    },
+  })
+}
+
+/**
+ * PUT /api/user/{email} with `showSensitive`: then every gallery list and search is asked again, as the
+ * server now answers them with (or without) the sensitive stickers.
+ */
+export function useUpdateSensitivePreference(email: string, { onTokenRenewed }: UpdateProfileOptions) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (showSensitive: boolean): Promise<ProfileUpdateResponse> =>
+      apiRequest(userPath(email), trusted<ProfileUpdateResponse>(), { method: 'PUT', body: { showSensitive } }),
+    onSuccess: async ({ token, user }) => {
+      onTokenRenewed(token)
+      queryClient.setQueryData<User>(profileKeys.detail(email), user)
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: wumpusKeys.all }),
+        queryClient.invalidateQueries({ queryKey: profileKeys.everyone }),
+      ])
     },
   })
 }

@@ -5,6 +5,9 @@ import { type CachedPage, PageCache, sortsByDownloads } from './page-cache'
 import { ApiWumpusJson } from './mappers/wumpus'
 import type { Store } from '../store/port'
 
+/** Before the cache key of a page with the sensitive animations (no path starts with it). */
+const SENSITIVE_KEY = 'sensitive:'
+
 /** The query keys a next-page link carries over, besides limit and cursor. */
 const LIST_FILTER_KEYS = ['u_email', 'q', 'tag', 'fits', 'sort'] as const satisfies ReadonlyArray<keyof WumpusListQuery>
 
@@ -21,9 +24,17 @@ export class GalleryPages {
     this.cache = new PageCache(store, { maxEntries: 500, sharedMaxAgeMs: 2000, dependsOnDownloads: sortsByDownloads })
   }
 
-  /** Answers a list request; `basePath` is what the next-page link points at. */
-  send(ctx: Context, basePath: string): Promise<void> {
-    return this.cache.send(ctx, `${basePath}?${ctx.querystring}`, () => this.compute(basePath, ctx.query))
+  /**
+   * Answers a list request; `basePath` is what the next-page link points at. `withSensitive` (the signed-in
+   * viewer's choice, never a visitor's) lists the sensitive animations too: a page kept apart, and an
+   * answer no shared cache keeps, as every list answer varies by who asks.
+   */
+  async send(ctx: Context, basePath: string, options: { withSensitive?: boolean } = {}): Promise<void> {
+    const withSensitive = options.withSensitive === true
+    const key = `${withSensitive ? SENSITIVE_KEY : ''}${basePath}?${ctx.querystring}`
+    await this.cache.send(ctx, key, () => this.compute(basePath, ctx.query, withSensitive))
+    ctx.vary('Authorization')
+    if (withSensitive) ctx.set('Cache-Control', 'private, no-cache')
   }
 
   /** A page as the list request `basePath?querystring` would get it. */
@@ -32,9 +43,9 @@ export class GalleryPages {
     return this.cache.getOrCompute(`${basePath}?${querystring}`, () => this.compute(basePath, query))
   }
 
-  private async compute(basePath: string, rawQuery: Record<string, unknown>) {
+  private async compute(basePath: string, rawQuery: Record<string, unknown>, withSensitive = false) {
     const query = wumpusListQuerySchema.parse(rawQuery)
-    const result = await this.store.wumpuses.list(query)
+    const result = await this.store.wumpuses.list(withSensitive ? { ...query, withSensitive } : query)
     const headers: Record<string, string> = { [TOTAL_COUNT_HEADER]: String(result.total) }
     if (result.nextCursor) {
       const next = new URLSearchParams({ limit: String(query.limit), cursor: result.nextCursor })

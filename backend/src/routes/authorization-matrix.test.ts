@@ -484,6 +484,21 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
   'GET /api/admin/:email about oneself': { request: async () => ({ method: 'GET', path: `/api/admin/{self}` }), expected: signedIn(200) },
   'GET /api/wumpus?u_email=': { request: async () => ({ method: 'GET', path: `/api/wumpus?u_email=${ADMIN}` }), expected: signedIn(200) },
   // A private remix of the "user" persona's: its owner's and admins' only, its files too.
+  // Marking an animation sensitive is an edit like any other: its uploader or an admin.
+  'PUT /api/wumpuses/:id with sensitive': {
+    request: async () => ({ method: 'PUT', path: `/api/wumpuses/${await usersWumpus()}`, body: { sensitive: true } }),
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 200 },
+  },
+  // A sensitive animation is out of lists for most, but its page opens by link for anyone.
+  'GET /api/wumpus/:id of a sensitive animation': {
+    request: async () => ({ method: 'GET', path: `/api/wumpus/${(await addWumpus(server.store, { sensitive: true }))._id}` }),
+    expected: everyone(200),
+  },
+  // The choice to see sensitive animations in lists is one's own profile's, like any of its fields.
+  'PUT /api/user/:email with showSensitive': {
+    request: async () => ({ method: 'PUT', path: `/api/user/${USER}`, body: { showSensitive: true } }),
+    expected: { anonymous: 401, unverified: 403, user: 200, otherUser: 403, unverifiedAdmin: 403, admin: 403 },
+  },
   'GET /api/wumpus/:id of a private remix': {
     request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersRemix()).id}` }),
     expected: privateRead,

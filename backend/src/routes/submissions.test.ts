@@ -10,7 +10,7 @@ import {
   submitterRecordSchema,
   type Submission,
 } from '../../../contract/submissions'
-import { wumpusSchema } from '../../../contract/wumpus'
+import { wumpusListSchema, wumpusSchema } from '../../../contract/wumpus'
 import { lottie, lottieBytes, utf8 } from '../../test/fixtures/lottie'
 import { stillPng } from '../../test/fixtures/png'
 import { errorBody, expectError } from '../../test/support/error-body'
@@ -294,6 +294,17 @@ describe('review', () => {
     expect(times).toEqual([...times].sort())
     expect(new Set(all.map((s) => s.id)).size).toBe(all.length)
     await expectError(await server.call('GET', '/api/submissions?state=lost', admin), 400, 'BAD_REQUEST')
+  })
+
+  it('publishes a submission its maker marked sensitive as a sensitive animation, out of the lists visitors see', async () => {
+    const id = await submit(maker, lottieBytes(), 'wave.json', { ...FIELDS, name: 'Sensitive Friend', sensitive: 'true' })
+    const res = await decide(id, { decision: 'publish' })
+    expect(res.status, await res.clone().text()).toBe(200)
+    const { wumpusId } = submissionSchema.parse(await res.json())
+    const animation = wumpusSchema.parse(await (await server.call('GET', `/api/wumpus/${wumpusId}`)).json())
+    expect(animation).toMatchObject({ name: 'Sensitive Friend', sensitive: true })
+    const listed = wumpusListSchema.parse(await (await server.call('GET', '/api/wumpuses?limit=100')).json())
+    expect(listed.map((item) => item._id)).not.toContain(wumpusId)
   })
 
   it('publishes a submission as an animation of its submitter’s, with its licence and credit, in the activity log', async () => {

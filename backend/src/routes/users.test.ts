@@ -79,7 +79,17 @@ describe('PUT /api/user/{email} with a Firebase ID token (sign-in exchange)', ()
     const email = uniqueEmail('ana')
     const { token, user } = await register(email, 'Ana Lovelace')
     // Without a verified email nothing from the sign-in is kept, not even the name.
-    expect(user).toEqual({ email, user_name: '', role: 'user', photo: '', cover: '', url: '', job: '', description: '' })
+    expect(user).toEqual({
+      email,
+      user_name: '',
+      role: 'user',
+      photo: '',
+      cover: '',
+      url: '',
+      job: '',
+      description: '',
+      showSensitive: false,
+    })
     const decoded = jwt.decode(token, { complete: true })!
     expect(decoded.header.alg).toBe('HS256')
     const claims = claimsOf(token)

@@ -61,6 +61,7 @@ describe('GET /api/wumpuses', () => {
       // Given none: this gallery only, credited to the gallery itself.
       licence: 'gallery-only',
       credit: '',
+      sensitive: false,
       downloads: 0,
       // No exports made yet: it fits no platform.
       fits: [],

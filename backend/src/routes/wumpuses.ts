@@ -11,6 +11,7 @@ import { multipart, readUploadedFile, uploadedFiles } from '../http/multipart'
 import { idParam } from '../http/params'
 import { cacheControlOf } from '../http/cache-control'
 import type { PublishedFiles, SpendLimit } from '../services/wumpuses'
+import type { SessionClaims } from '../../../contract/user'
 
 /**
  * The animations: the paged gallery, one uploader's list, one animation, and publishing, editing and
@@ -28,7 +29,9 @@ export function wumpusRoutes(deps: RouteDeps): Router {
   })
   const multipartIfSent: Middleware = (ctx, next) => (ctx.is('multipart/form-data') ? parseMultipart(ctx, next) : next())
   const pages = deps.galleryPages
-  const sendPage = (ctx: Context, basePath: string) => pages.send(ctx, basePath)
+  // Sensitive animations are listed only to signed-in people who turned them on (their profile).
+  const sendPage = async (ctx: Context, basePath: string) =>
+    pages.send(ctx, basePath, { withSensitive: await deps.accounts.showsSensitive(ctx.state.session as SessionClaims | undefined) })
   // A search reads far more than a page of the gallery: searches are limited, paging is not.
   const searchGuard = limits.guard('search')
   const searchLimit: Middleware = (ctx, next) => (isSearch(ctx.query.q) ? searchGuard(ctx, next) : next())

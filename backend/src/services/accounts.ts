@@ -50,6 +50,8 @@ export interface AccountService {
   isAdmin(email: string): Promise<boolean>
   /** The caller of a session as a Viewer: `admin` only with admin power (a verified email). */
   viewerOf(session: SessionClaims | undefined): Promise<Viewer>
+  /** Whether lists and searches show this caller the sensitive animations: their own choice, never for visitors. */
+  showsSensitive(session: SessionClaims | undefined): Promise<boolean>
 }
 
 export function createAccountService(deps: AccountsDeps): AccountService {
@@ -65,6 +67,7 @@ export function createAccountService(deps: AccountsDeps): AccountService {
     list: () => store.users.list(),
     isAdmin: (email) => isAdmin(store, email),
     viewerOf: (session) => viewerOfSession(store, session),
+    showsSensitive: async (session) => (session ? (await store.users.get(session.email))?.showSensitive === true : false),
   }
 }
 

@@ -24,7 +24,7 @@ export function createAuditLog(store: Store, logger: Logger): AuditLog {
   }
 }
 
-type WumpusFields = Pick<WumpusRecord, 'name' | 'description' | 'files'>
+type WumpusFields = Pick<WumpusRecord, 'name' | 'description' | 'files'> & Partial<Pick<WumpusRecord, 'sensitive'>>
 
 /** The fields of an animation as the log shows them: text, and each file as its name and id. */
 function wumpusFields(record: WumpusFields): Record<string, string> {
@@ -35,6 +35,8 @@ function wumpusFields(record: WumpusFields): Record<string, string> {
     gif: file(record.files.gif),
     apng: file(record.files.apng),
     lottie: file(record.files.lottie),
+    // Shown while set: marking one sensitive, or no longer, is in the log.
+    ...(record.sensitive ? { sensitive: 'yes' } : {}),
   }
 }
 

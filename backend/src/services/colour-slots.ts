@@ -87,7 +87,7 @@ export function createColourSlotService({ store, logger, read = readColourSlots 
       let animations = 0
       let cursor: string | undefined
       do {
-        const page = await store.wumpuses.list({ limit: BACKFILL_PAGE, cursor })
+        const page = await store.wumpuses.list({ limit: BACKFILL_PAGE, cursor, withSensitive: true })
         for (const record of page.items) {
           if (closed) return { animations }
           if (storedColourSlots(record)) continue

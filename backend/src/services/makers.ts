@@ -11,7 +11,7 @@ export interface MakerService {
 
 /** Whether `email` has a published animation (remixes are never listed): their profile is public. */
 export async function isContributor(store: Store, email: string): Promise<boolean> {
-  return (await store.wumpuses.list({ u_email: email, limit: 1 })).items.length > 0
+  return (await store.wumpuses.list({ u_email: email, limit: 1, withSensitive: true })).items.length > 0
 }
 
 export function createMakerService(store: Store): MakerService {

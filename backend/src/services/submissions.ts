@@ -292,6 +292,7 @@ async function publish(
         keywords: record.keywords,
         licence: record.licence,
         credit: record.credit,
+        sensitive: record.sensitive,
       },
       { sent: [{ format: 'lottie', bytes: file.bytes, name: record.file!.filename }] },
       spend,

@@ -75,7 +75,10 @@ export function createWumpusService(deps: WumpusesDeps): WumpusService {
 }
 
 /** The text fields of a publish. */
-export type PublishedFields = Pick<CreateWumpus, 'name' | 'description' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit'>
+export type PublishedFields = Pick<
+  CreateWumpus,
+  'name' | 'description' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit' | 'sensitive'
+>
 
 /** A file sent in a multipart publish, not yet judged. */
 export interface SentFile {
@@ -124,6 +127,7 @@ async function publishWumpus(
       keywords: fields.keywords,
       licence: fields.licence,
       credit: fields.credit,
+      sensitive: fields.sensitive,
       files: refs,
       u_email: me,
       u_name,
@@ -243,6 +247,7 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
         ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
         ...(patch.licence === undefined ? {} : { licence: patch.licence }),
         ...(patch.credit === undefined ? {} : { credit: patch.credit }),
+        ...(patch.sensitive === undefined ? {} : { sensitive: patch.sensitive }),
         ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
       },
       { whileFiles: before.files },

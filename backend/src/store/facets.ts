@@ -11,6 +11,11 @@ export const TAG_FACET = 't:'
 const FITS_FACET = 'p:'
 /** Not a filter: the emoji in use are counted from these (SQLite). */
 export const EMOJI_FACET = 'e:'
+/**
+ * Held by every animation that is not sensitive ("general audience"): a list without `withSensitive`
+ * belongs to it, so leaving the sensitive ones out is one more facet like any filter.
+ */
+export const GENERAL_FACET = 'g:'
 
 /**
  * The platforms the record has a ready export for: made from its current Lottie (a replaced Lottie's
@@ -23,9 +28,10 @@ export function readyPlatforms(record: { files: { lottie: { id: string } }; deri
 }
 
 /** The facet keys a record belongs to. */
-export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'emoji' | 'files' | 'derived'>): string[] {
+export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'emoji' | 'files' | 'derived' | 'sensitive'>): string[] {
   return [
     `u:${record.u_email}`,
+    ...(record.sensitive ? [] : [GENERAL_FACET]),
     ...record.tags.map((tag) => TAG_FACET + tag),
     ...readyPlatforms(record).map((p) => FITS_FACET + p),
     ...new Set(record.emoji.map((emoji) => EMOJI_FACET + emoji.char)),
@@ -38,17 +44,28 @@ export function filterFacets(filters: WumpusFilters): string[] {
   if (filters.u_email !== undefined) keys.push(`u:${filters.u_email}`)
   if (filters.tag !== undefined) keys.push(TAG_FACET + filters.tag)
   if (filters.fits !== undefined) keys.push(FITS_FACET + filters.fits)
+  if (!filters.withSensitive) keys.push(GENERAL_FACET)
   return keys
 }
 
+/**
+ * Not sensitive, in MongoDB: false, or no field at all (stored before the flag, or by an older instance during
+ * a rolling deploy). Two points of the `sensitive` indexes, which MongoDB reads merged in the list's order.
+ */
+export const NOT_SENSITIVE = { $in: [false, null] }
+
 /** The MongoDB filter for the filters. */
-export function mongoFilter(filters: WumpusFilters): Record<string, string> {
-  const filter: Record<string, string> = {}
+export function mongoFilter(filters: WumpusFilters): Record<string, string | typeof NOT_SENSITIVE> {
+  const filter: Record<string, string | typeof NOT_SENSITIVE> = {}
   if (filters.u_email !== undefined) filter.u_email = filters.u_email
   if (filters.tag !== undefined) filter.tags = filters.tag
   if (filters.fits !== undefined) filter.fits = filters.fits
+  if (!filters.withSensitive) filter.sensitive = NOT_SENSITIVE
   return filter
 }
 
-/** Record fields a filter matches in MongoDB; each gets indexes that lead with it. `fits` is readyPlatforms, kept on the document. */
-export const MONGO_FILTER_FIELDS = ['u_email', 'tags', 'fits'] as const
+/**
+ * Record fields a filter matches in MongoDB; each gets indexes that lead with it. `fits` is readyPlatforms, kept on the document;
+ * `sensitive` (NOT_SENSITIVE) is matched by the lists without the sensitive animations.
+ */
+export const MONGO_FILTER_FIELDS = ['u_email', 'tags', 'fits', 'sensitive'] as const

@@ -119,6 +119,11 @@ export interface WumpusRecord {
   licence: Licence
   /** Who made it, as credited; '' (the gallery itself) for records stored before credits existed. */
   credit: string
+  /**
+   * Set by its maker (submission) or an admin: left out of lists and searches unless they ask for them
+   * (ListWumpusesOptions.withSensitive); false for records stored before the flag existed.
+   */
+  sensitive: boolean
   /** Absent until the server has made them. */
   derived?: DerivedMedia
   /** Absent until the server has read them (services/colour-slots.ts); never on a remix. */
@@ -173,6 +178,7 @@ export type NewWumpus = Omit<
   | 'licence'
   | 'credit'
   | 'hidden'
+  | 'sensitive'
 > & {
   /** Optional, for seeding and tests; defaults to now. */
   createdAt?: Date
@@ -183,11 +189,16 @@ export type NewWumpus = Omit<
   /** DEFAULT_LICENCE and '' unless given. */
   licence?: Licence
   credit?: string
+  /** Default false. */
+  sensitive?: boolean
 }
 
 /** `remix` only on a remix (a record is never made a remix, nor a remix an original). */
 export type WumpusPatch = Partial<
-  Pick<WumpusRecord, 'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit' | 'remix'>
+  Pick<
+    WumpusRecord,
+    'name' | 'description' | 'files' | 'u_name' | 'tags' | 'emoji' | 'keywords' | 'licence' | 'credit' | 'sensitive' | 'remix'
+  >
 >
 
 /** Remixes newest first (createdAt desc, then _id desc): one owner's, or those of one original. */
@@ -209,6 +220,11 @@ export interface WumpusFilters {
   tag?: string
   /** Only animations with a ready export for this platform (made from their current Lottie). */
   fits?: Platform
+  /**
+   * Also the sensitive animations (WumpusRecord.sensitive); without it they are left out. The other way
+   * round from the filters above: leaving out is a facet every other animation holds ('g:').
+   */
+  withSensitive?: boolean
 }
 
 export interface ListWumpusesOptions extends WumpusFilters {
@@ -280,6 +296,8 @@ export interface UserRecord {
   url: string
   job: string
   description: string
+  /** Whether lists and searches show them sensitive animations; false until they turn it on (and for users stored before). */
+  showSensitive: boolean
   /** The Firebase account this email is bound to, from its first sign-in with the email verified. */
   firebaseUid?: string
   createdAt: Date

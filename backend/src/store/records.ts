@@ -38,6 +38,7 @@ export const USER_DEFAULTS: UserDefaults = {
   url: '',
   job: '',
   description: '',
+  showSensitive: false,
 }
 
 const USER_PATCH_KEYS = Object.keys(USER_DEFAULTS) as Array<keyof UserPatch>
@@ -51,6 +52,7 @@ const WUMPUS_PATCH_KEYS: Array<keyof WumpusPatch> = [
   'keywords',
   'licence',
   'credit',
+  'sensitive',
   'remix',
 ]
 
@@ -147,6 +149,7 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
     downloads: 0,
     licence: wumpus.licence ?? DEFAULT_LICENCE,
     credit: wumpus.credit ?? '',
+    sensitive: wumpus.sensitive ?? false,
     ...(wumpus.remix ? { remix: copyRemix(wumpus.remix) } : {}),
   }
 }
@@ -156,8 +159,12 @@ export function wumpusFields(wumpus: NewWumpus): Omit<WumpusRecord, '_id' | 'cre
  * those from before licences DEFAULT_LICENCE and an empty credit (the gallery's own).
  */
 export function toWumpusRecord(
-  doc: Omit<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads' | 'licence' | 'credit'> &
-    Partial<Pick<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'>> & { licence?: string | null; credit?: string | null },
+  doc: Omit<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads' | 'licence' | 'credit' | 'sensitive'> &
+    Partial<Pick<WumpusRecord, 'tags' | 'emoji' | 'keywords' | 'downloads'>> & {
+      licence?: string | null
+      credit?: string | null
+      sensitive?: boolean | null
+    },
 ): WumpusRecord {
   return {
     _id: doc._id,
@@ -172,6 +179,7 @@ export function toWumpusRecord(
     downloads: doc.downloads ?? 0,
     licence: knownLicence(doc.licence),
     credit: doc.credit ?? '',
+    sensitive: doc.sensitive === true,
     ...(doc.derived ? { derived: copyDerived(doc.derived) } : {}),
     ...(doc.colourSlots ? { colourSlots: copyColourSlots(doc.colourSlots) } : {}),
     ...(doc.remix ? { remix: copyRemix(doc.remix) } : {}),
@@ -247,7 +255,8 @@ export function derivedFileIds(derived: DerivedMedia | undefined): string[] {
   return [...previews, ...derived.exports.flatMap((e) => (e.file ? [e.file.id] : []))]
 }
 
-export function toUserRecord(doc: UserRecord): UserRecord {
+/** A clean copy of a stored user; users from before the sensitive preference get false. */
+export function toUserRecord(doc: Omit<UserRecord, 'showSensitive'> & { showSensitive?: boolean | null }): UserRecord {
   return {
     email: doc.email,
     user_name: doc.user_name,
@@ -257,6 +266,7 @@ export function toUserRecord(doc: UserRecord): UserRecord {
     url: doc.url,
     job: doc.job,
     description: doc.description,
+    showSensitive: doc.showSensitive === true,
     ...(typeof doc.firebaseUid === 'string' ? { firebaseUid: doc.firebaseUid } : {}),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,

@@ -16,6 +16,7 @@ export function describeUserBehaviour(t: StoreInUse): void {
         url: '',
         job: '',
         description: '',
+        showSensitive: false,
         createdAt: user.createdAt,
         updatedAt: user.updatedAt,
       })
@@ -47,10 +48,20 @@ export function describeUserBehaviour(t: StoreInUse): void {
         'job',
         'photo',
         'role',
+        'showSensitive',
         'updatedAt',
         'url',
         'user_name',
       ])
+      expect(users[0]!.showSensitive).toBe(false)
+    })
+
+    it('keeps the choice to see sensitive animations, off until turned on', async () => {
+      expect((await t.store.users.upsert('sam@example.com', { user_name: 'Sam' })).showSensitive).toBe(false)
+      expect((await t.store.users.upsert('sam@example.com', { showSensitive: true })).showSensitive).toBe(true)
+      t.store = await t.subject.reopen()
+      expect(await t.store.users.get('sam@example.com')).toMatchObject({ user_name: 'Sam', showSensitive: true })
+      expect((await t.store.users.upsert('sam@example.com', { showSensitive: false })).showSensitive).toBe(false)
     })
 
     it('sets a role once and answers 0 when nothing changes', async () => {

@@ -43,12 +43,13 @@ export function describeWumpusBehaviour(t: StoreInUse): void {
         'keywords',
         'licence',
         'name',
+        'sensitive',
         'tags',
         'u_email',
         'u_name',
         'updatedAt',
       ])
-      expect(read).toMatchObject({ tags: [], emoji: [], keywords: [], downloads: 0, licence: 'gallery-only', credit: '' })
+      expect(read).toMatchObject({ tags: [], emoji: [], keywords: [], downloads: 0, licence: 'gallery-only', credit: '', sensitive: false })
       expect(read?.files).toEqual(sample.files)
       await t.store.wumpuses.update(inserted._id, { u_email: 'thief@example.com' } as never)
       expect((await t.store.wumpuses.get(inserted._id))?.u_email).toBe(sample.u_email)
@@ -63,6 +64,64 @@ export function describeWumpusBehaviour(t: StoreInUse): void {
       await t.store.wumpuses.update(inserted._id, { credit: '', name: 'Renamed Wumpus' })
       t.store = await t.subject.reopen()
       expect(await t.store.wumpuses.get(inserted._id)).toMatchObject({ licence: 'CC0-1.0', credit: '', name: 'Renamed Wumpus' })
+    })
+
+    it('leaves sensitive animations out of lists, totals and searches unless asked for, and follows the flag when it changes', async () => {
+      const at = (minute: number) => new Date(Date.UTC(2025, 6, 1, 0, minute))
+      const calm = await t.store.wumpuses.insert(sampleWumpus({ name: 'Calm Otter', tags: ['otter'], createdAt: at(1) }))
+      const spicy = await t.store.wumpuses.insert(
+        sampleWumpus({ name: 'Spicy Otter', tags: ['otter'], sensitive: true, createdAt: at(2), u_email: 'spicy@example.com' }),
+      )
+      const other = await t.store.wumpuses.insert(sampleWumpus({ name: 'Calm Heron', tags: ['heron'], createdAt: at(3) }))
+      expect(spicy.sensitive).toBe(true)
+      expect(calm.sensitive).toBe(false)
+      const ids = (page: { items: WumpusRecord[] }) => page.items.map((item) => item._id)
+      const both = async (options: Omit<Parameters<typeof t.store.wumpuses.list>[0], 'limit'>) => ({
+        without: await t.store.wumpuses.list({ limit: 10, ...options }),
+        with: await t.store.wumpuses.list({ limit: 10, ...options, withSensitive: true }),
+      })
+
+      let lists = await both({})
+      expect(ids(lists.without)).toEqual([other._id, calm._id])
+      expect(lists.without.total).toBe(2)
+      expect(ids(lists.with)).toEqual([other._id, spicy._id, calm._id])
+      expect(lists.with.total).toBe(3)
+      lists = await both({ sort: 'popular' })
+      expect(ids(lists.without).sort()).toEqual([other._id, calm._id].sort())
+      expect(ids(lists.with)).toHaveLength(3)
+      lists = await both({ tag: 'otter' })
+      expect([ids(lists.without), lists.without.total]).toEqual([[calm._id], 1])
+      expect([ids(lists.with), lists.with.total]).toEqual([[spicy._id, calm._id], 2])
+      lists = await both({ u_email: 'spicy@example.com' })
+      expect([ids(lists.without), lists.without.total]).toEqual([[], 0])
+      expect(ids(lists.with)).toEqual([spicy._id])
+      lists = await both({ q: 'otter' })
+      expect([ids(lists.without), lists.without.total]).toEqual([[calm._id], 1])
+      expect(ids(lists.with).sort()).toEqual([calm._id, spicy._id].sort())
+      // A page of one, then the next: the cursor walks past the sensitive one without showing it.
+      const first = await t.store.wumpuses.list({ limit: 1 })
+      const second = await t.store.wumpuses.list({ limit: 1, cursor: first.nextCursor })
+      expect([...ids(first), ...ids(second)]).toEqual([other._id, calm._id])
+      expect(second.nextCursor).toBeUndefined()
+
+      // Marked sensitive by an edit, and back: lists, totals and searches follow at once (nothing kept goes stale).
+      await t.store.wumpuses.update(calm._id, { sensitive: true })
+      await t.store.wumpuses.update(spicy._id, { sensitive: false })
+      lists = await both({ q: 'otter' })
+      expect([ids(lists.without), lists.without.total]).toEqual([[spicy._id], 1])
+      lists = await both({ tag: 'otter' })
+      expect([ids(lists.without), lists.without.total]).toEqual([[spicy._id], 1])
+      lists = await both({})
+      expect([ids(lists.without), lists.without.total]).toEqual([[other._id, spicy._id], 2])
+      expect(lists.with.total).toBe(3)
+      expect(await t.store.wumpuses.get(calm._id)).toMatchObject({ sensitive: true })
+
+      t.store = await t.subject.reopen()
+      expect(await t.store.wumpuses.get(calm._id)).toMatchObject({ sensitive: true })
+      expect(ids(await t.store.wumpuses.list({ limit: 10 }))).toEqual([other._id, spicy._id])
+      // Deleting a sensitive one moves the totals with it.
+      await t.store.wumpuses.delete(calm._id)
+      expect((await t.store.wumpuses.list({ limit: 10, withSensitive: true })).total).toBe(2)
     })
 
     it('answers undefined or 0 for unknown and malformed ids', async () => {

@@ -172,6 +172,8 @@ describe('AddWumpusPage', () => {
     expect(uploads.formats.sort()).toEqual(['apng', 'gif', 'lottie'])
 
     await waitFor(() => expect(publish()).toBeEnabled())
+    // Marked sensitive: out of the gallery and search for most people.
+    await user.click(screen.getByRole('checkbox', { name: /^Sensitive/ }))
     await user.click(publish())
 
     expect(await screen.findByText('Animation added')).toBeInTheDocument()
@@ -182,6 +184,7 @@ describe('AddWumpusPage', () => {
         tags: ['happy', 'thumbs-up'],
         emoji: ['👋', '❤️'],
         keywords: ['hi', 'good morning'],
+        sensitive: true,
         files: { gif: expect.any(String), apng: expect.any(String), lottie: expect.any(String) },
       },
     ])
@@ -285,6 +288,7 @@ describe('AddWumpusPage', () => {
           tags: [],
           emoji: ['🌀'],
           keywords: [],
+          sensitive: false,
           files: { gif: render.result.gif.id, apng: render.result.apng.id, lottie: lottie.id },
         },
       ]),

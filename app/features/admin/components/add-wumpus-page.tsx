@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Button, Card, Checkbox, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { notifications } from '@mantine/notifications'
 import { useEffect, useState } from 'react'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
@@ -29,6 +29,7 @@ const EMPTY: AddWumpusForm = {
   tags: [],
   emoji: [],
   keywords: [],
+  sensitive: false,
 }
 
 /**
@@ -94,6 +95,7 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
         tags: valid.tags,
         emoji: valid.emoji,
         keywords: valid.keywords,
+        sensitive: valid.sensitive,
         files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
       })
       notifications.show({ color: 'green', message: 'Animation added' })
@@ -123,6 +125,11 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
             />
             <EmojiField value={values.emoji} onChange={(emoji) => form.setFieldValue('emoji', emoji)} errors={form.errors} required />
             <KeywordsField value={values.keywords} onChange={(keywords) => form.setFieldValue('keywords', keywords)} errors={form.errors} />
+            <Checkbox
+              label="Sensitive"
+              description="Hidden from the gallery and search for everyone who has not turned on sensitive stickers in their profile; its page still opens by link, labelled."
+              {...form.getInputProps('sensitive', { type: 'checkbox' })}
+            />
             <AnimationFilesFields
               files={files}
               required

@@ -104,6 +104,16 @@ describe('EditWumpusPage', () => {
     await waitFor(() => expect(bodies).toEqual([{ files: { gif: gif.id } }]))
   })
 
+  it('marks the animation sensitive with its checkbox, sending only that', async () => {
+    const { user, bodies } = await setup({ isAdmin: true, email: 'admin@example.com' })
+    const sensitive = screen.getByRole('checkbox', { name: /^Sensitive/ })
+    expect(sensitive).not.toBeChecked()
+    await user.click(sensitive)
+    await user.click(save())
+    expect(await screen.findByText('Animation updated')).toBeInTheDocument()
+    expect(bodies).toEqual([{ sensitive: true }])
+  })
+
   it('sends nothing when nothing changed', async () => {
     const { user, bodies } = await setup()
 

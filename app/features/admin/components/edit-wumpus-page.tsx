@@ -1,4 +1,4 @@
-import { Alert, Anchor, Card, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Alert, Anchor, Card, Checkbox, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
 import { useSuspenseQuery } from '@tanstack/react-query'
@@ -169,6 +169,11 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
             value={form.values.keywords}
             onChange={(keywords) => form.setFieldValue('keywords', keywords)}
             errors={form.errors}
+          />
+          <Checkbox
+            label="Sensitive"
+            description="Hidden from the gallery and search for everyone who has not turned on sensitive stickers in their profile; its page still opens by link, labelled."
+            {...form.getInputProps('sensitive', { type: 'checkbox' })}
           />
           <AnimationFilesFields
             files={files}

@@ -10,6 +10,7 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { makeSessionToken } from '../../../test/session'
 import { DEFAULT_AVATAR } from '../api'
+import { wumpusKeys } from '../../../entities/wumpus/api'
 import { MyProfile } from './my-profile'
 
 const UPLOADED = '/api/files/0123456789abcdef01234567/me.png'
@@ -274,5 +275,36 @@ describe('MyProfile', () => {
 
     expect(await screen.findByText('Profile updated')).toBeInTheDocument()
     expect(bodies).toEqual([{ cover: UPLOADED }])
+  })
+
+  it('turns sensitive stickers on and off at once, and asks the gallery again each time', async () => {
+    const { user, bodies, queryClient } = setup()
+    // A gallery page the app holds: stale after each change, so it is fetched again.
+    queryClient.setQueryData(wumpusKeys.list({}), [])
+    await screen.findByRole('button', { name: 'Update Profile' })
+    const toggle = await screen.findByRole('switch', { name: /^Show sensitive stickers/ })
+    expect(toggle).not.toBeChecked()
+    expect(screen.getByText(/stay out of the gallery and search unless you turn this on/)).toBeInTheDocument()
+
+    await user.click(toggle)
+    expect(await screen.findByText('Sensitive stickers are shown')).toBeInTheDocument()
+    expect(bodies).toEqual([{ showSensitive: true }])
+    await waitFor(() => expect(screen.getByRole('switch', { name: /^Show sensitive stickers/ })).toBeChecked())
+    expect(queryClient.getQueryState(wumpusKeys.list({}))?.isInvalidated).toBe(true)
+
+    queryClient.setQueryData(wumpusKeys.list({}), [])
+    await user.click(screen.getByRole('switch', { name: /^Show sensitive stickers/ }))
+    expect(await screen.findByText('Sensitive stickers are hidden')).toBeInTheDocument()
+    expect(bodies).toEqual([{ showSensitive: true }, { showSensitive: false }])
+    await waitFor(() => expect(screen.getByRole('switch', { name: /^Show sensitive stickers/ })).not.toBeChecked())
+    expect(queryClient.getQueryState(wumpusKeys.list({}))?.isInvalidated).toBe(true)
+  })
+
+  it('shows the choice as saved, and keeps it locked until the email is verified', async () => {
+    setup({ showSensitive: true }, { emailVerified: false })
+    await screen.findByRole('button', { name: 'Update Profile' })
+    const toggle = await screen.findByRole('switch', { name: /^Show sensitive stickers/ })
+    expect(toggle).toBeChecked()
+    expect(toggle).toBeDisabled()
   })
 })

@@ -1,4 +1,4 @@
-import { Avatar, Card, Grid, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
+import { Avatar, Card, Grid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
 import { notifications } from '@mantine/notifications'
@@ -8,7 +8,7 @@ import { profileUpdateSchema, type PublicProfile } from '../../../../contract/us
 import { maskEmail } from '../../../lib/mask-email'
 import { usePageTitle } from '../../../lib/page-title'
 import { SubmitRow } from '../../../components/submit-row'
-import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile } from '../api'
+import { DEFAULT_AVATAR, profileQueryOptions, useUpdateProfile, useUpdateSensitivePreference } from '../api'
 import { profileChanges, profileFormValues, type ProfileFormValues } from '../profile-changes'
 import { ImageUploadField, useImageUpload } from './image-upload-field'
 import classes from './my-profile.module.css'
@@ -41,7 +41,15 @@ export function MyProfile({ email, emailVerified = true, onTokenRenewed, aside }
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7, lg: 8 }}>
-          <ProfileForm email={email} user={user} emailVerified={emailVerified} onTokenRenewed={onTokenRenewed} />
+          <Stack gap="lg">
+            <ProfileForm email={email} user={user} emailVerified={emailVerified} onTokenRenewed={onTokenRenewed} />
+            <SensitivePreference
+              email={email}
+              showSensitive={'showSensitive' in user && user.showSensitive === true}
+              emailVerified={emailVerified}
+              onTokenRenewed={onTokenRenewed}
+            />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>
@@ -78,6 +86,44 @@ function SummaryRow({ term, value }: { term: string; value: string }) {
         {value || 'N/A'}
       </Text>
     </div>
+  )
+}
+
+/** "Show sensitive stickers": saved as soon as it is switched; the gallery and searches are asked again. */
+function SensitivePreference({
+  email,
+  showSensitive,
+  emailVerified,
+  onTokenRenewed,
+}: {
+  email: string
+  showSensitive: boolean
+  emailVerified: boolean
+  onTokenRenewed: (token: string) => void
+}) {
+  const update = useUpdateSensitivePreference(email, { onTokenRenewed })
+  const checked = update.isPending && update.variables !== undefined ? update.variables : showSensitive
+  const toggle = async (next: boolean) => {
+    try {
+      await update.mutateAsync(next)
+      notifications.show({ color: 'green', message: next ? 'Sensitive stickers are shown' : 'Sensitive stickers are hidden' })
+    } catch (error) {
+      notifications.show({ color: 'red', title: 'Could not change this setting', message: errorMessage(error, 'Please try again.') })
+    }
+  }
+  return (
+    <Card withBorder shadow="sm" padding="lg" component="section" aria-labelledby="sensitive-heading">
+      <Title order={2} size="h3" id="sensitive-heading" mb="md">
+        Sensitive stickers
+      </Title>
+      <Switch
+        label="Show sensitive stickers"
+        description="Stickers their maker or an admin marked sensitive stay out of the gallery and search unless you turn this on. A link to one still opens it, labelled Sensitive."
+        checked={checked}
+        disabled={!emailVerified || update.isPending}
+        onChange={(event) => void toggle(event.currentTarget.checked)}
+      />
+    </Card>
   )
 }
 

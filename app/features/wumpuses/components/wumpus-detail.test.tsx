@@ -64,6 +64,21 @@ describe('wumpus detail page', () => {
     expect(screen.queryByRole('button', { name: 'Report a problem' })).not.toBeInTheDocument()
   })
 
+  it('labels a sensitive animation opened by its link, and no other', async () => {
+    const sensitive = makeWumpus(7, { name: 'Spicy Wumpus', sensitive: true })
+    server.use(wumpusDetailHandler([wumpus, sensitive]))
+    renderApp(`/wumpus/${sensitive._id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Spicy Wumpus' })).toBeInTheDocument()
+    expect(screen.getByText('Sensitive')).toBeInTheDocument()
+    expect(screen.getByText(/hidden from the gallery and search unless you turn sensitive stickers on/)).toBeInTheDocument()
+  })
+
+  it('shows no sensitive label on an animation that is not', async () => {
+    renderApp(`/wumpus/${wumpus._id}`)
+    expect(await screen.findByRole('heading', { level: 1, name: 'Spinning Wumpus' })).toBeInTheDocument()
+    expect(screen.queryByText('Sensitive')).not.toBeInTheDocument()
+  })
+
   it('credits its maker and says under which licence it travels', async () => {
     const credited = makeWumpus(7, { u_name: 'Grace', licence: 'CC-BY-4.0', credit: 'Ana Lima' })
     server.use(wumpusDetailHandler([wumpus, credited]))

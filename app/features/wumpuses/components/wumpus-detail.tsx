@@ -1,5 +1,5 @@
 import { LICENCE_LABEL } from '../../../../contract/licence'
-import { Anchor, Grid, Group, Stack, Text, Title } from '@mantine/core'
+import { Anchor, Badge, Grid, Group, Stack, Text, Title } from '@mantine/core'
 import { useReducedMotion } from '@mantine/hooks'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { DragEvent, ReactNode } from 'react'
@@ -71,6 +71,17 @@ export function WumpusDetail({ id, underName, afterDownloads, atEnd }: WumpusDet
           <Stack gap="lg">
             <Stack gap="xs">
               <Title order={1}>{wumpus.name}</Title>
+              {wumpus.sensitive && (
+                // Out of lists for most people, yet opened by a link: the page says why it may surprise.
+                <Group gap="xs">
+                  <Badge color="red" variant="light" size="lg">
+                    Sensitive
+                  </Badge>
+                  <Text size="sm" c="dimmed">
+                    Marked sensitive: hidden from the gallery and search unless you turn sensitive stickers on in your profile.
+                  </Text>
+                </Group>
+              )}
               {underName?.(wumpus)}
               <Text>{wumpus.description}</Text>
               <TagChips tags={(wumpus.tags ?? []).map((tag) => ({ tag, count: 0 }))} search={{}} label="Tags" counts={false} />

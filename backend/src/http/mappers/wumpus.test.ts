@@ -11,6 +11,7 @@ const record = (i: number): WumpusRecord => ({
   keywords: [],
   licence: 'gallery-only',
   credit: '',
+  sensitive: false,
   downloads: i,
   createdAt: new Date(Date.UTC(2025, 0, 1, 0, i)),
   updatedAt: new Date(Date.UTC(2025, 0, 1, 0, i)),

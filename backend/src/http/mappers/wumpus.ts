@@ -35,6 +35,7 @@ export function toApiWumpus(record: WumpusRecord, keys?: FileKeys, makerEmailSho
     keywords: record.keywords,
     licence: record.licence,
     credit: record.credit,
+    sensitive: record.sensitive,
     downloads: record.downloads,
     fits: readyPlatforms(record),
     createdAt: record.createdAt.toISOString(),

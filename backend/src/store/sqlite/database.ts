@@ -334,6 +334,14 @@ const MIGRATIONS: readonly string[] = [
   CREATE INDEX wumpuses_popular ON wumpuses (downloads DESC, created_at DESC, id DESC) WHERE remix_of IS NULL AND hidden IS NULL;
   CREATE INDEX wumpuses_hidden_by_owner ON wumpuses (u_email) WHERE hidden IS NOT NULL;
   `,
+  // Sensitive animations (port WumpusRecord.sensitive; those stored before are not) and the users' choice to
+  // see them in lists (UserRecord.showSensitive, off). Every animation that is not sensitive holds the
+  // facet 'g:' (facets.ts GENERAL_FACET): the lists without sensitive ones read its range like any filter.
+  `
+  ALTER TABLE wumpuses ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE users ADD COLUMN show_sensitive INTEGER NOT NULL DEFAULT 0;
+  INSERT INTO wumpus_facets (facet, seq, created_at, id) SELECT 'g:', seq, created_at, id FROM wumpuses WHERE remix_of IS NULL AND hidden IS NULL;
+  `,
 ]
 
 /** The newest schema this code knows. */

@@ -5,14 +5,18 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { StoreDamagedError, type Store } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
-import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE } from './database'
+import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE, knownSchemaVersion } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes migrations 13-15 (licence and credit, submissions, reports) on a closed store's database, for upgrade tests from before them. */
-const BEFORE_SUBMISSIONS = `
+/** Undoes the last migration (sensitive animations and the users' choice to see them) on a closed store's database. */
+const BEFORE_SENSITIVE = `
+  DELETE FROM wumpus_facets WHERE facet = 'g:'; ALTER TABLE wumpuses DROP COLUMN sensitive; ALTER TABLE users DROP COLUMN show_sensitive;`
+
+/** Undoes migrations 13-15 and the sensitive one (licence and credit, submissions, reports, sensitive) on a closed store's database, for upgrade tests from before them. */
+const BEFORE_SUBMISSIONS = `${BEFORE_SENSITIVE}
   DROP TABLE reports; DROP TABLE submissions; ALTER TABLE wumpuses DROP COLUMN licence; ALTER TABLE wumpuses DROP COLUMN credit;`
 
 /** Undoes migration 17 (hidden animations) on a closed store's database, for upgrade tests from before it. */
@@ -442,6 +446,34 @@ describe('sqlite store indexes', () => {
       ])
       expect(await store.wumpuses.count()).toBe(1)
       expect((await store.wumpuses.list({ limit: 5, sort: 'popular', tag: 'eel' })).items.map((w) => w.downloads)).toEqual([9])
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('upgrades to sensitive animations: those stored before are listed, not sensitive, and their users see none', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const a = await store.wumpuses.insert(sampleWumpus({ tags: ['cat'], createdAt: new Date(Date.UTC(2025, 0, 1)) }))
+      const b = await store.wumpuses.insert(sampleWumpus({ tags: ['cat'], createdAt: new Date(Date.UTC(2025, 0, 2)) }))
+      await store.users.upsert('old@example.com', { user_name: 'Old' })
+      await store.close()
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_SENSITIVE)
+      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.close()
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.get(a._id)).toMatchObject({ sensitive: false })
+      expect(await store.users.get('old@example.com')).toMatchObject({ showSensitive: false })
+      for (const options of [{}, { tag: 'cat' }, { sort: 'popular' as const }, { q: 'wumpus' }]) {
+        const page = await store.wumpuses.list({ limit: 5, ...options })
+        expect(page.items.map((w) => w._id)).toEqual([b._id, a._id])
+        expect(page.total).toBe(2)
+      }
+      await store.wumpuses.update(b._id, { sensitive: true })
+      expect((await store.wumpuses.list({ limit: 5, tag: 'cat' })).items.map((w) => w._id)).toEqual([a._id])
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })

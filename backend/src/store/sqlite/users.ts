@@ -12,15 +12,17 @@ interface UserRow {
   url: string
   job: string
   description: string
+  show_sensitive: number
   firebase_uid: string | null
   created_at: number
   updated_at: number
 }
 
 function fromRow(row: UserRow): UserRecord {
-  const { firebase_uid, created_at, updated_at, ...profile } = row
+  const { firebase_uid, created_at, updated_at, show_sensitive, ...profile } = row
   return toUserRecord({
     ...profile,
+    showSensitive: show_sensitive === 1,
     ...(firebase_uid === null ? {} : { firebaseUid: firebase_uid }),
     createdAt: new Date(created_at),
     updatedAt: new Date(updated_at),
@@ -37,6 +39,7 @@ function toUserRow(user: UserRecord): UserRow {
     url: user.url,
     job: user.job,
     description: user.description,
+    show_sensitive: user.showSensitive ? 1 : 0,
     firebase_uid: user.firebaseUid ?? null,
     created_at: user.createdAt.getTime(),
     updated_at: user.updatedAt.getTime(),
@@ -51,8 +54,8 @@ export class SqliteUsers implements UserRepository {
       get: db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?'),
       all: db.prepare<[], UserRow>('SELECT * FROM users ORDER BY email'),
       write: db.prepare(
-        `INSERT OR REPLACE INTO users (email, user_name, role, photo, cover, url, job, description, firebase_uid, created_at, updated_at)
-         VALUES (@email, @user_name, @role, @photo, @cover, @url, @job, @description, @firebase_uid, @created_at, @updated_at)`,
+        `INSERT OR REPLACE INTO users (email, user_name, role, photo, cover, url, job, description, show_sensitive, firebase_uid, created_at, updated_at)
+         VALUES (@email, @user_name, @role, @photo, @cover, @url, @job, @description, @show_sensitive, @firebase_uid, @created_at, @updated_at)`,
       ),
       setRole: db.prepare<[Role, number, string, Role]>('UPDATE users SET role = ?, updated_at = ? WHERE email = ? AND role != ?'),
       bind: db.prepare<[string, number, string], UserRow>(

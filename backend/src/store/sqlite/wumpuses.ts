@@ -56,6 +56,8 @@ export interface WumpusRow {
   keywords: string
   licence: string
   credit: string
+  /** 1 for a sensitive animation (WumpusRecord.sensitive), else 0. */
+  sensitive: number
   files: string
   derived: string | null
   downloads: number
@@ -96,6 +98,7 @@ export function toRow(record: WumpusRecord): RecordRow {
     keywords: json.write(record.keywords),
     licence: record.licence,
     credit: record.credit,
+    sensitive: record.sensitive ? 1 : 0,
     files: json.write(record.files),
     derived: record.derived ? json.write({ ...copyDerived(record.derived), madeAt: record.derived.madeAt.getTime() }) : null,
     downloads: record.downloads,
@@ -122,6 +125,7 @@ export function wumpusFromRow(row: WumpusRow): WumpusRecord {
     keywords: json.read<string[]>(row.keywords),
     licence: row.licence,
     credit: row.credit,
+    sensitive: row.sensitive === 1,
     files: json.read<WumpusRecord['files']>(row.files),
     ...(derived ? { derived: { ...derived, madeAt: new Date(derived.madeAt) } } : {}),
     ...(row.remix === null ? {} : { remix: json.read<RemixInfo>(row.remix) }),
@@ -156,14 +160,14 @@ export class SqliteWumpuses implements WumpusRepository {
     this.sql = {
       byId: db.prepare<[string], WumpusRow>('SELECT * FROM wumpuses WHERE id = ?'),
       insert: db.prepare(
-        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, licence, credit, files, derived, downloads,
+        `INSERT INTO wumpuses (id, name, description, u_email, u_name, tags, emoji, keywords, licence, credit, sensitive, files, derived, downloads,
          created_at, updated_at, rendered_version, remix, remix_of, colour_slots, hidden)
-         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @licence, @credit, @files, @derived, @downloads,
+         VALUES (@id, @name, @description, @u_email, @u_name, @tags, @emoji, @keywords, @licence, @credit, @sensitive, @files, @derived, @downloads,
          @created_at, @updated_at, @rendered_version, @remix, @remix_of, @colour_slots, @hidden)`,
       ),
       update: db.prepare(
         `UPDATE wumpuses SET name = @name, description = @description, u_name = @u_name, tags = @tags, emoji = @emoji,
-         keywords = @keywords, licence = @licence, credit = @credit, files = @files,
+         keywords = @keywords, licence = @licence, credit = @credit, sensitive = @sensitive, files = @files,
          derived = @derived, updated_at = @updated_at, rendered_version = @rendered_version, remix = @remix, remix_of = @remix_of,
          colour_slots = @colour_slots, hidden = @hidden
          WHERE seq = @seq`,
