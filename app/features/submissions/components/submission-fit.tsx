@@ -1,9 +1,9 @@
-import { Button, List, Loader, Stack, Text } from '@mantine/core'
+import { List, Loader, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
 import type { SubmissionFit } from '../../../../contract/submissions'
 import { errorMessage } from '../../../lib/error-message'
 import { submissionFitQueryOptions } from '../api'
+import { CardSection } from './card-section'
 
 const VERDICT = { true: 'fits', false: 'does not fit', null: 'checked on publish' } as const
 
@@ -12,26 +12,10 @@ const VERDICT = { true: 'fits', false: 'does not fit', null: 'checked on publish
  * chat app's file fares as far as it can be judged without rendering.
  */
 export function SubmissionFitSection({ submissionId }: { submissionId: string }) {
-  const [open, setOpen] = useState(false)
-  const panel = useId()
   return (
-    <Stack gap={4}>
-      <Button
-        size="xs"
-        variant="subtle"
-        style={{ alignSelf: 'flex-start' }}
-        aria-expanded={open}
-        aria-controls={panel}
-        onClick={() => setOpen((was) => !was)}
-      >
-        {open ? 'Hide the files it would make' : 'Files it would make'}
-      </Button>
-      {open && (
-        <div id={panel} role="region" aria-label="Files it would make">
-          <FitPanel submissionId={submissionId} />
-        </div>
-      )}
-    </Stack>
+    <CardSection show="Files it would make" hide="Hide the files it would make" label="Files it would make">
+      <FitPanel submissionId={submissionId} />
+    </CardSection>
   )
 }
 

@@ -1,11 +1,11 @@
-import { Button, Group, List, Loader, Stack, Text } from '@mantine/core'
+import { Group, List, Loader, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
-import { useId, useState } from 'react'
 import type { SubmitterRecord } from '../../../../contract/submissions'
 import { SUBMISSION_STATES, type SubmissionState } from '../../../../contract/submission-states'
 import { AnchorLink } from '../../../components/router-links'
 import { errorMessage } from '../../../lib/error-message'
 import { submitterQueryOptions } from '../api'
+import { CardSection } from './card-section'
 import { StateBadge } from './state-badge'
 
 const COUNTED: Record<SubmissionState, string> = {
@@ -20,26 +20,10 @@ const COUNTED: Record<SubmissionState, string> = {
  * submissions by state, their latest others and the open reports against their stickers.
  */
 export function SubmitterHistory({ submissionId, name }: { submissionId: string; name: string }) {
-  const [open, setOpen] = useState(false)
-  const panel = useId()
   return (
-    <Stack gap={4}>
-      <Button
-        size="xs"
-        variant="subtle"
-        style={{ alignSelf: 'flex-start' }}
-        aria-expanded={open}
-        aria-controls={panel}
-        onClick={() => setOpen((was) => !was)}
-      >
-        {open ? `Hide ${name}’s history` : `${name}’s other submissions and reports`}
-      </Button>
-      {open && (
-        <div id={panel} role="region" aria-label={`${name}’s history`}>
-          <SubmitterPanel submissionId={submissionId} />
-        </div>
-      )}
-    </Stack>
+    <CardSection show={`${name}’s other submissions and reports`} hide={`Hide ${name}’s history`} label={`${name}’s history`}>
+      <SubmitterPanel submissionId={submissionId} />
+    </CardSection>
   )
 }
 
