@@ -5,16 +5,20 @@ import { PAGE_SIZE_MAX, PAGE_SIZE_DEFAULT } from './limits'
 import { creditSchema, licenceSchema } from './licence'
 import { cursorSchema } from './paging'
 import { stickerEmojiSchema } from './wumpus'
-import { emojiFieldsSchema, keywordFieldsSchema, tagFieldsSchema, wumpusDescriptionSchema, wumpusNameSchema } from './wumpus-write'
+import {
+  emojiFieldsSchema,
+  flagFieldSchema,
+  keywordFieldsSchema,
+  tagFieldsSchema,
+  wumpusDescriptionSchema,
+  wumpusNameSchema,
+} from './wumpus-write'
 
 /** Submissions (issue 37): a signed-in person with a verified email sends a sticker, admins review it. */
 export const submissionStateSchema = z.enum(SUBMISSION_STATES)
 
 export const SUBMISSION_SOURCE_MAX = 2048
 export const DECISION_NOTE_MAX = 1000
-
-/** A form field holding `true` or `false`. */
-const flagFieldSchema = z.enum(['true', 'false'], { error: 'Send true or false' }).transform((value) => value === 'true')
 
 /** An optional http(s) link to where the sticker comes from; '' means none. */
 const sourceSchema = z
