@@ -23,11 +23,15 @@ export interface TelegramSetView {
 }
 
 export interface TelegramSetService {
-  /** An admin's ask: make the pack's set, or bring it in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one. */
-  request(packId: string): Promise<TelegramSetView>
+  /**
+   * An admin's ask: make the pack's set, or bring it in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one
+   * unless `ownerUserId` is given: its owner's ask (services/telegram-links.ts checked who asks), a set owned by their
+   * linked Telegram user (kept from its first ask).
+   */
+  request(packId: string, ownerUserId?: number): Promise<TelegramSetView>
   /** The pack's set as its page shows it; undefined when none was asked for. */
   view(packId: string): Promise<TelegramSetView | undefined>
-  /** The pack was edited or deleted: a set made of it follows (nothing happens for packs without one). */
+  /** The pack (public or personal) was edited or deleted: a set made of it follows (nothing happens for packs without one). */
   packChanged(packId: string, change: 'edited' | 'deleted'): void
   /** An animation was edited (emoji, keywords, files) or deleted: the sets holding its sticker follow. */
   animationChanged(wumpusId: string): void
@@ -169,6 +173,7 @@ export function createTelegramSetService({
   /** One run: the set brought in step with its pack (or removed with it). */
   async function run(job: TelegramSetJob) {
     const { record } = job
+    const userId = record.ownerUserId ?? ownerId
     const progress: TelegramSetProgress = {
       created: record.created,
       title: record.title,
@@ -189,7 +194,8 @@ export function createTelegramSetService({
     }
 
     const pack = await store.packs.get(record.packId)
-    if (record.removing || !pack || pack.visibility !== 'public') {
+    // A personal pack's set (it has its own owner) stays while the pack does.
+    if (record.removing || !pack || (pack.visibility !== 'public' && record.ownerUserId === undefined)) {
       await hold()
       if (progress.created || progress.pending.length > 0) await bot.deleteStickerSet(record.name)
       return { removed: true } as const
@@ -215,7 +221,7 @@ export function createTelegramSetService({
       progress.pending = create
       await save()
       await hold()
-      await bot.createNewStickerSet({ userId: ownerId, name: record.name, title, stickers: await uploads(create) })
+      await bot.createNewStickerSet({ userId, name: record.name, title, stickers: await uploads(create) })
       progress.created = true
       progress.title = title
       progress.stickers = create
@@ -252,7 +258,7 @@ export function createTelegramSetService({
       await save()
       await hold()
       const [upload] = await uploads([sticker])
-      await bot.addStickerToSet({ userId: ownerId, name: record.name, sticker: upload! })
+      await bot.addStickerToSet({ userId, name: record.name, sticker: upload! })
       progress.stickers.push(sticker)
       progress.pending = []
       await save()
@@ -340,10 +346,11 @@ export function createTelegramSetService({
   }
 
   return {
-    async request(packId) {
+    async request(packId, ownerUserId) {
       const pack = await store.packs.get(packId)
       if (!pack) throw notFound('No pack with this id')
-      if (pack.visibility !== 'public') throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
+      if (pack.visibility !== 'public' && ownerUserId === undefined)
+        throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
       let name = (await store.telegramSets.get(packId))?.name
       if (name === undefined) {
         try {
@@ -353,7 +360,8 @@ export function createTelegramSetService({
           throw unavailable('Telegram cannot be reached right now, try again shortly')
         }
       }
-      const record = (await store.telegramSets.request(packId, { name, now: new Date() }))!
+      const owner = pack.visibility === 'public' ? undefined : ownerUserId
+      const record = (await store.telegramSets.request(packId, { name, ownerUserId: owner, now: new Date() }))!
       kick()
       return viewOf(record)
     },
