@@ -77,6 +77,9 @@ export interface BotApiStandIn {
   close(): Promise<void>
 }
 
+/** The stand-in's own (not Telegram's) path for `userSends` from another process: POST `?user_id=&text=`. */
+export const USER_SENDS_PATH = '/_stand-in/user-sends'
+
 const TGS_MAX_BYTES = 64 * 1024
 const STATIC_MAX_BYTES = 512 * 1024
 const WEBM_MAX_BYTES = 256 * 1024
@@ -417,6 +420,14 @@ export async function startBotApiStandIn(
     }
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://stand-in')
+      // Not Telegram's: how a test in another process has a user message the bot (`?user_id=&text=`).
+      if (url.pathname === USER_SENDS_PATH) {
+        const userId = Number(url.searchParams.get('user_id'))
+        const text = url.searchParams.get('text') ?? ''
+        if (!Number.isInteger(userId) || userId <= 0 || text === '') return answer(400, { ok: false })
+        stand.userSends(userId, text)
+        return answer(200, { ok: true })
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname)
       const call: BotApiCall = { method: match?.[2] ?? url.pathname, fileBytes: 0, files: 0 }
       calls.push(call)
