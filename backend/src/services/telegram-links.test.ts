@@ -124,6 +124,21 @@ describe('Telegram links', () => {
     await expect.poll(() => setOf(pack)?.owner, { timeout: 20_000 }).toBe(ANN_TG)
   })
 
+  it('answers busy with Telegram’s wait when learning the bot’s name meets a 429', async () => {
+    const pack = await personalPack()
+    bot.rateLimit = { every: 1, retryAfter: 7 }
+    const error = (await links.requestSet({ email: ANN, isAdmin: false }, pack.id).catch((caught: unknown) => caught)) as DomainError
+    expect({ kind: error.kind, retryAfterSeconds: error.retryAfterSeconds }).toEqual({ kind: 'busy', retryAfterSeconds: 7 })
+    bot.rateLimit = { every: 0, retryAfter: 1 }
+    expect(
+      telegramNotLinkedSchema.parse(
+        await links.requestSet({ email: ANN, isAdmin: false }, pack.id).catch((caught: DomainError) => caught.details),
+      ),
+    ).toMatchObject({
+      reason: 'telegram-not-linked',
+    })
+  })
+
   it('lets only the owner of a personal pack, and admins for public ones, ask', async () => {
     const pack = await personalPack()
     const ask = (email: string, isAdmin: boolean, id = pack.id) =>

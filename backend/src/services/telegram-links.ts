@@ -7,7 +7,7 @@
 // them in Telegram, and asks for the waiting pack's set, owned by that Telegram user.
 import { createHash, randomBytes } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { conflict, forbidden, notFound, unavailable } from '../domain/errors'
+import { busy, conflict, forbidden, notFound, unavailable } from '../domain/errors'
 import type { Logger } from '../logger'
 import type { Store } from '../store/port'
 import { TelegramRetryError, type BotApi, type BotUpdate } from './telegram-bot-api'
@@ -61,21 +61,9 @@ export function createTelegramLinkService({
   pollSeconds = 30,
   retryMs = 5_000,
 }: TelegramLinkServiceDeps): TelegramLinkService {
-  let username: Promise<string> | undefined
   let offset: number | undefined
   let polling: Promise<void> | undefined
   const stop = new AbortController()
-
-  function botUsername(): Promise<string> {
-    username ??= bot.getMe().then(
-      (me) => me.username,
-      (error: unknown) => {
-        username = undefined
-        throw error
-      },
-    )
-    return username
-  }
 
   async function reply(chatId: number, text: string): Promise<void> {
     try {
@@ -168,8 +156,9 @@ export function createTelegramLinkService({
       await store.telegramLinks.putCode(email, { hash: hashOf(code), expiresAt: new Date(Date.now() + CODE_TTL_MS), packId })
       let name: string
       try {
-        name = await botUsername()
+        name = await sets.botUsername()
       } catch (error) {
+        if (error instanceof TelegramRetryError) throw busy('Telegram asks the bot to wait, try again shortly', error.retryAfterSeconds)
         logger.error('telegram links: the bot cannot be read', { error: String(error) })
         throw unavailable('Telegram cannot be reached right now, try again shortly')
       }

@@ -35,6 +35,8 @@ export interface TelegramSetService {
   packChanged(packId: string, change: 'edited' | 'deleted'): void
   /** An animation was edited (emoji, keywords, files) or deleted: the sets holding its sticker follow. */
   animationChanged(wumpusId: string): void
+  /** The bot's username (getMe, asked once and kept; asked again after a failure). */
+  botUsername(): Promise<string>
   /** Looks for runs left by others (an instance that stopped, a retry time that came); runs them one at a time. */
   start(): void
   /** Stops taking runs and waits for the one under way to stop at its next step. */
@@ -384,6 +386,8 @@ export function createTelegramSetService({
         (error: unknown) => logger.error('telegram sets: an animation change was not recorded', { wumpus: wumpusId, error: String(error) }),
       )
     },
+
+    botUsername,
 
     start() {
       kick()
