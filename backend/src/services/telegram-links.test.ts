@@ -139,6 +139,18 @@ describe('Telegram links', () => {
     })
   })
 
+  it('fails a personal set, saying what to do, when its owner never started the bot (PEER_ID_INVALID)', async () => {
+    const pack = await personalPack()
+    await temp.store.telegramLinks.link(ANN, 6666, new Date())
+    expect(await links.requestSet({ email: ANN, isAdmin: false }, pack.id)).toMatchObject({ state: 'making' })
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('failed')
+    expect((await temp.store.telegramSets.get(pack.id))?.reason).toBe(
+      'Telegram does not know your linked account any more: open the bot in Telegram, press Start, and try again',
+    )
+    expect(bot.calls.find((c) => c.method === 'createNewStickerSet')?.error).toBe(400)
+    expect(setOf(pack)).toBeUndefined()
+  })
+
   it('lets only the owner of a personal pack, and admins for public ones, ask', async () => {
     const pack = await personalPack()
     const ask = (email: string, isAdmin: boolean, id = pack.id) =>

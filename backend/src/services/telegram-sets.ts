@@ -1,5 +1,6 @@
 // Telegram sticker sets made by the gallery's bot, one per public pack (TELEGRAM_BOT_TOKEN, owned by the
-// operator's TELEGRAM_SET_OWNER_ID). An admin asks for a pack's set; from then on every edit of the pack, and
+// operator's TELEGRAM_SET_OWNER_ID), and one per personal pack whose owner asked (owned by their linked Telegram
+// user, the record's ownerUserId: services/telegram-links.ts). An admin asks for a pack's set; from then on every edit of the pack, and
 // its deletion, asks again. Each ask is a run kept in the store (port TelegramSetRepository): claimed with a
 // lease, one at a time in this process, taken over by another instance (or this one after a restart) once the
 // lease ends, waiting out Telegram's retry_after in the store. A run brings the set in step with the pack as it
@@ -167,8 +168,9 @@ export function createTelegramSetService({
         return
       }
       unreachable.delete(packId)
-      logger.info('telegram sets: a set failed', { pack: packId, reason: reasonOf(error) })
-      await store.telegramSets.finish(job, { state: 'failed', reason: reasonOf(error) })
+      const reason = reasonOf(error, job.record.ownerUserId !== undefined)
+      logger.info('telegram sets: a set failed', { pack: packId, reason })
+      await store.telegramSets.finish(job, { state: 'failed', reason })
     }
   }
 
@@ -422,12 +424,14 @@ export function identify(progress: TelegramSetProgress, set: BotStickerSet): Bot
   return foreign
 }
 
-/** Why a run stopped, in words for the pack's page (never the token). */
-export function reasonOf(error: unknown): string {
+/** Why a run stopped, in words for the pack's page (never the token); `personal`: a set owned by its pack's owner (issue 36). */
+export function reasonOf(error: unknown, personal = false): string {
   if (!(error instanceof TelegramApiError)) return 'The set could not be made: something went wrong on the server'
   const { code, description } = error
   if (code === 0) return `Telegram cannot be reached (${description})`
   if (code === 401 || code === 404) return 'Telegram refused the bot’s token: check TELEGRAM_BOT_TOKEN'
+  if (personal && /PEER_ID_INVALID|user not found|USER_ID_INVALID/i.test(description))
+    return 'Telegram does not know your linked account any more: open the bot in Telegram, press Start, and try again'
   if (/PEER_ID_INVALID|user not found|USER_ID_INVALID/i.test(description))
     return 'Telegram does not know the set’s owner: TELEGRAM_SET_OWNER_ID must be the id of a user who started the bot'
   if (/name is already occupied/i.test(description)) return 'Another sticker set already has this set’s name'
