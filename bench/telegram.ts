@@ -4,6 +4,9 @@
 // (and 429s) it took, and the bytes of sticker files uploaded per sticker, for a 30-sticker pack and a
 // 120-sticker one (50 with the create, 70 adds). The stickers' files are the demo mascots' real Telegram
 // files (rendered first, about a minute), each pack's stickers copies of them.
+// Issue 36, a personal pack: its owner's POST answers 409 with the bot's start link; the owner "presses Start"
+// (the stand-in gives the poller `/start <code>`), and the time from then to the set ready is measured; then,
+// linked, "Add to Telegram" on a second 30-sticker personal pack to the set ready.
 import { packPath, packTelegramPath } from '../contract/api-paths'
 import { packDetailSchema } from '../contract/pack'
 import { createRouteDeps } from '../backend/src/composition'
@@ -29,6 +32,7 @@ await seedDemoGallery(store, logger)
 const deps = createRouteDeps({ config, store, logger })
 await deps.derivedMedia.backfill()
 deps.telegram!.start()
+deps.telegramLinks!.start()
 const server = await listen(deps)
 const url = server.url
 
@@ -40,7 +44,7 @@ const mascots = (await store.wumpuses.list({ limit: 100 })).items
 console.log(`${mascots.length} demo mascots have a Telegram file`)
 
 /** A public pack of `count` stickers, each a new animation whose Telegram file is a copy of a mascot's. */
-async function makePack(count: number): Promise<string> {
+async function makePack(count: number, personalOwner?: string): Promise<string> {
   const ids: string[] = []
   for (let i = 0; i < count; i++) {
     const { record, file } = mascots[i % mascots.length]!
@@ -69,17 +73,25 @@ async function makePack(count: number): Promise<string> {
     })
     ids.push(added._id)
   }
-  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, createdBy: ADMIN })).id
+  const owner = personalOwner ? { createdBy: personalOwner, visibility: 'link' as const } : { createdBy: ADMIN }
+  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, ...owner })).id
 }
 
-async function measure(count: number): Promise<void> {
-  const id = await makePack(count)
+async function measure(
+  count: number,
+  as: { token: string; label: string; pack?: string; owner?: string } = { token, label: '' },
+): Promise<void> {
+  const id = as.pack ?? (await makePack(count, as.owner))
   const callsBefore = bot.calls.length
   const started = performance.now()
-  const asked = await fetch(url + packTelegramPath(id), { method: 'POST', headers: { authorization: `Bearer ${token}` } })
-  if (asked.status !== 202) throw new Error(`POST answered ${asked.status}: ${await asked.text()}`)
+  if (!as.pack) {
+    const asked = await fetch(url + packTelegramPath(id), { method: 'POST', headers: { authorization: `Bearer ${as.token}` } })
+    if (asked.status !== 202) throw new Error(`POST answered ${asked.status}: ${await asked.text()}`)
+  }
   for (;;) {
-    const pack = packDetailSchema.parse(await (await fetch(url + packPath(id))).json())
+    const pack = packDetailSchema.parse(
+      await (await fetch(url + packPath(id), { headers: { authorization: `Bearer ${as.token}` } })).json(),
+    )
     if (pack.telegram?.state === 'ready') break
     if (pack.telegram?.state === 'failed') throw new Error(`failed: ${pack.telegram.reason}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -91,18 +103,34 @@ async function measure(count: number): Promise<void> {
   const bytes = sent.reduce((n, c) => n + c.fileBytes, 0)
   const set = [...bot.sets.values()].find((s) => s.name.includes(id))!
   console.log(
-    `${count} stickers: ready in ${(ms / 1000).toFixed(2)} s; ${calls.length} Bot API calls (${calls.filter((c) => c.error === 429).length} answered 429); ` +
+    `${as.label}${count} stickers: ready in ${(ms / 1000).toFixed(2)} s; ${calls.length} Bot API calls (${calls.filter((c) => c.error === 429).length} answered 429); ` +
       `${files} files uploaded (${set.stickers.length} in the set), ${Math.round(bytes / files)} B per sticker on average ` +
       `(${Math.min(...set.stickers.map((s) => s.bytes))}-${Math.max(...set.stickers.map((s) => s.bytes))} B)`,
   )
 }
 
+/** Issue 36: a personal pack's set, its owner linking Telegram first, then a second one once linked. */
+async function measurePersonal(): Promise<void> {
+  const email = 'bench-owner@example.com'
+  const owner = await sessionTokenFor(bench, email, 'Bench Owner')
+  const first = await makePack(30, email)
+  const asked = await fetch(url + packTelegramPath(first), { method: 'POST', headers: { authorization: `Bearer ${owner}` } })
+  const body = (await asked.json()) as { error?: { details?: { startUrl?: string } } }
+  const start = body.error?.details?.startUrl
+  if (asked.status !== 409 || !start) throw new Error(`POST answered ${asked.status}: ${JSON.stringify(body)}`)
+  bot.userSends(OWNER_ID + 1, `/start ${new URL(start).searchParams.get('start')}`)
+  await measure(30, { token: owner, label: 'personal, from pressing Start (link, then the set): ', pack: first })
+  await measure(30, { token: owner, label: 'personal, linked, from Add to Telegram: ', owner: email })
+}
+
 try {
   await measure(30)
   await measure(120)
+  await measurePersonal()
 } finally {
   server.close()
   await deps.telegram!.close()
+  await deps.telegramLinks!.close()
   await deps.derivedMedia.close()
   await deps.downloads.close()
   await bot.close()

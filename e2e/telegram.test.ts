@@ -1,6 +1,7 @@
 import { expect, inject, it } from 'vitest'
 import { DEMO_ADMIN, signInToken, startSignedIn } from './support/accounts'
 import { browserForTests, PHONE } from './support/browser'
+import { USER_SENDS_PATH } from '../backend/test/support/telegram-bot-api'
 
 const baseURL = inject('baseURL')
 const { openContext } = browserForTests(baseURL)
@@ -52,3 +53,44 @@ it('an admin makes a public pack’s Telegram set with one tap, and anyone then 
   expect(await link.getAttribute('href')).toBe(url.href)
   expect(await visitor.getByRole('button', { name: /Telegram set/ }).count()).toBe(0)
 }, 300_000)
+
+it('the owner of a personal pack taps Add to Telegram, links Telegram through the bot’s start link, and gets their set', async () => {
+  const token = await signInToken(DEMO_ADMIN.email, DEMO_ADMIN.password)
+  const [pack] = (await (await fetch(`${baseURL}/api/packs`)).json()) as { id: string; wumpusIds: string[] }[]
+  const made = await fetch(`${baseURL}/api/me/packs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'My Telegram Pack', wumpusIds: pack!.wumpusIds.slice(0, 3), visibility: 'link' }),
+  })
+  expect(made.status).toBe(201)
+  const { id } = (await made.json()) as { id: string }
+
+  const page = await open({ viewport: PHONE, isMobile: true, hasTouch: true }, token)
+  await page.goto(`/packs/${id}`)
+  await page.getByRole('button', { name: 'Add to Telegram' }).click()
+  const start = page.getByRole('link', { name: 'Open the bot in Telegram' })
+  await start.waitFor()
+  await page.getByText('press Start, then come back').waitFor()
+  const startUrl = new URL((await start.getAttribute('href'))!)
+  expect(startUrl.origin + startUrl.pathname).toBe('https://t.me/WumpusGalleryBot')
+
+  // In Telegram the person presses Start: the bot gets `/start <code>` as an update (the server long-polls).
+  const userId = 5151
+  const sent = await fetch(
+    `${inject('botApiURL')}${USER_SENDS_PATH}?${new URLSearchParams({ user_id: String(userId), text: `/start ${startUrl.searchParams.get('start')}` })}`,
+    { method: 'POST' },
+  )
+  expect(sent.status).toBe(200)
+
+  // The page follows on its own until the set exists, made with that Telegram user as its owner.
+  const link = page.getByRole('link', { name: 'Add to Telegram' })
+  await link.waitFor({ timeout: 120_000 })
+  const url = new URL((await link.getAttribute('href'))!)
+  expect(url.href).toMatch(new RegExp(`^https://t\\.me/addstickers/\\w+_${id}_by_WumpusGalleryBot$`))
+  expect((await telegramSet(url.pathname.split('/').at(-1)!))?.stickers).toHaveLength(3)
+
+  // My profile says Telegram is linked.
+  await page.goto('/dashboard/profile')
+  await page.getByText('Telegram: linked').waitFor()
+  expect(await page.getByRole('button', { name: 'Unlink' }).count()).toBe(1)
+}, 180_000)

@@ -22,6 +22,7 @@ import { submissionRoutes } from './routes/submissions'
 import { reportRoutes } from './routes/reports'
 import { notificationRoutes } from './routes/notifications'
 import { tagRoutes } from './routes/tags'
+import { telegramRoutes } from './routes/telegram'
 import { uploadRoutes } from './routes/uploads'
 import { userRoutes } from './routes/users'
 import { wumpusRoutes } from './routes/wumpuses'
@@ -89,6 +90,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     reportRoutes(deps),
     notificationRoutes(deps),
     backupRoutes(deps),
+    telegramRoutes(deps),
   ]
   for (const router of api) router.prefix('/api')
   return [healthRoutes(deps), ...api]

@@ -32,6 +32,7 @@ import { createSessionService } from './services/sessions'
 import { createWumpusService } from './services/wumpuses'
 import { createBotApi } from './services/telegram-bot-api'
 import { createTelegramSetService, type TelegramSetServiceDeps } from './services/telegram-sets'
+import { createTelegramLinkService, type TelegramLinkServiceDeps } from './services/telegram-links'
 import type { Store } from './store/port'
 
 export interface AppDeps {
@@ -52,6 +53,8 @@ export interface AppDeps {
   revokeSignIns?: (uid: string) => Promise<void>
   /** The Telegram set runs' lease, look and retry times (tests shorten them); the sets are on with config.telegram only. */
   telegramTimes?: Pick<TelegramSetServiceDeps, 'leaseMs' | 'pollMs' | 'retryMs'>
+  /** The Telegram link poller's getUpdates wait and retry time (issue 36; tests shorten them). */
+  telegramLinkTimes?: Pick<TelegramLinkServiceDeps, 'pollSeconds' | 'retryMs'>
 }
 
 /** Every service and edge object of one app; the optional inputs replace the defaults (tests, benches). */
@@ -71,6 +74,7 @@ export function createRouteDeps({
   now,
   revokeSignIns = defaultSignInRevoker(config),
   telegramTimes,
+  telegramLinkTimes,
 }: AppDeps): RouteDeps {
   const sessions = createSessionService({
     store,
@@ -86,15 +90,12 @@ export function createRouteDeps({
   const colourSlots = createColourSlotService({ store, logger })
   const remixes = createRemixService({ store, config, logger, derivedMedia, colourSlots })
   const makers = createMakerService(store)
+  const bot = config.telegram && createBotApi({ token: config.telegram.botToken, baseUrl: config.telegram.apiUrl })
   const telegram = config.telegram
-    ? createTelegramSetService({
-        store,
-        logger,
-        bot: createBotApi({ token: config.telegram.botToken, baseUrl: config.telegram.apiUrl }),
-        ownerId: config.telegram.setOwnerId,
-        ...telegramTimes,
-      })
+    ? createTelegramSetService({ store, logger, bot: bot!, ownerId: config.telegram.setOwnerId, ...telegramTimes })
     : undefined
+  // Issue 36: one's own packs' sets, through a linked Telegram account.
+  const telegramLinks = telegram && createTelegramLinkService({ store, logger, bot: bot!, sets: telegram, ...telegramLinkTimes })
   const wumpuses = createWumpusService({
     store,
     config,
@@ -125,6 +126,7 @@ export function createRouteDeps({
     favourites: createFavouriteService(store),
     packs: createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged }),
     telegram,
+    telegramLinks,
     makers,
     audit,
     downloads,

@@ -17,6 +17,20 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('loadConfig', () => {
+  it('takes TELEGRAM_WEBHOOK_SECRET with the bot only, as Telegram’s secret_token allows (issue 36)', () => {
+    const bot = { TELEGRAM_BOT_TOKEN: '123456:abcdefghijklmnopqrstuvwxyz', TELEGRAM_SET_OWNER_ID: '7' }
+    const secret = 'a-webhook_secret-0123456789'
+    expect(loadConfig({ DATA_DIR: tempDir(), ...bot, TELEGRAM_WEBHOOK_SECRET: secret }).telegram?.webhookSecret).toBe(secret)
+    expect(loadConfig({ DATA_DIR: tempDir(), ...bot }).telegram).not.toHaveProperty('webhookSecret')
+    expect(problemsOf({ ...bot, TELEGRAM_WEBHOOK_SECRET: 'short' })).toEqual([
+      expect.stringMatching(/^TELEGRAM_WEBHOOK_SECRET: must be 16-256/),
+    ])
+    expect(problemsOf({ ...bot, TELEGRAM_WEBHOOK_SECRET: 'has spaces in it, not allowed' })).toHaveLength(1)
+    expect(problemsOf({ TELEGRAM_WEBHOOK_SECRET: secret })).toEqual([
+      expect.stringMatching(/^TELEGRAM_BOT_TOKEN: required with TELEGRAM_WEBHOOK_SECRET/),
+    ])
+  })
+
   it('runs with zero configuration on the embedded store and the Auth emulator', () => {
     const dataDir = tempDir()
     const config = loadConfig({ DATA_DIR: dataDir })

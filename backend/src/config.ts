@@ -66,7 +66,7 @@ export interface Config {
    * Telegram sticker sets of public packs made by the gallery's bot (services/telegram-sets.ts); absent (all
    * off) without TELEGRAM_BOT_TOKEN. The token is a secret: never logged, never sent to the page.
    */
-  telegram?: { botToken: string; setOwnerId: number; apiUrl: string }
+  telegram?: { botToken: string; setOwnerId: number; apiUrl: string; webhookSecret?: string }
   production: boolean
 }
 
@@ -223,6 +223,13 @@ const envSchema = z.object({
         return false
       }
     }, 'must be an http(s) URL like https://api.telegram.org'),
+  // Issue 36: the bot hears `/start <code>` at POST /api/telegram/webhook (Telegram's secret_token) instead of polling.
+  TELEGRAM_WEBHOOK_SECRET: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 letters, digits, _ and - (Telegram’s secret_token)')
+      .optional(),
+  ),
 })
 
 /** Builds the config from an environment, or throws ConfigError naming every bad variable. */
@@ -263,6 +270,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID !== undefined) {
     problems.push('TELEGRAM_BOT_TOKEN: required with TELEGRAM_SET_OWNER_ID (the bot that makes the sets)')
   }
+  if (e.TELEGRAM_WEBHOOK_SECRET && !e.TELEGRAM_BOT_TOKEN) {
+    problems.push('TELEGRAM_BOT_TOKEN: required with TELEGRAM_WEBHOOK_SECRET (the bot whose updates come to the webhook)')
+  }
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -302,7 +312,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: e.PUBLIC_URL,
     ...(e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID !== undefined
       ? {
-          telegram: { botToken: e.TELEGRAM_BOT_TOKEN, setOwnerId: e.TELEGRAM_SET_OWNER_ID, apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, '') },
+          telegram: {
+            botToken: e.TELEGRAM_BOT_TOKEN,
+            setOwnerId: e.TELEGRAM_SET_OWNER_ID,
+            apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, ''),
+            ...(e.TELEGRAM_WEBHOOK_SECRET ? { webhookSecret: e.TELEGRAM_WEBHOOK_SECRET } : {}),
+          },
         }
       : {}),
     production,

@@ -3,6 +3,7 @@ import { PageLoader } from '../../components/page-loader'
 import { RouteError } from '../../components/route-error'
 import { MyProfile } from '../../features/profiles/components/my-profile'
 import { SignOutEverywhere } from '../../features/profiles/components/sign-out-everywhere'
+import { TelegramLink } from '../../features/profiles/components/telegram-link'
 import { profileQueryOptions } from '../../features/profiles/api'
 import { useSessionStore } from '../../lib/session-provider'
 
@@ -28,7 +29,12 @@ function MyProfileRoute() {
       email={user.email}
       emailVerified={user.emailVerified}
       onTokenRenewed={session.setToken}
-      aside={<SignOutEverywhere emailVerified={user.emailVerified} onSignedOut={signedOutEverywhere} />}
+      aside={
+        <>
+          <SignOutEverywhere emailVerified={user.emailVerified} onSignedOut={signedOutEverywhere} />
+          <TelegramLink />
+        </>
+      }
     />
   )
 }

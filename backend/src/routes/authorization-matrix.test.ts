@@ -301,6 +301,13 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
     request: async () => ({ method: 'POST', path: `/api/packs/${await aPack()}/telegram` }),
     expected: adminOnly(202),
   },
+  // Issue 36: one's Telegram link (telegram-links.test.ts); the webhook only with TELEGRAM_WEBHOOK_SECRET (unset here: 404).
+  'GET /api/me/telegram': { request: async () => ({ method: 'GET', path: '/api/me/telegram' }), expected: signedIn(200) },
+  'DELETE /api/me/telegram': { request: async () => ({ method: 'DELETE', path: '/api/me/telegram' }), expected: signedIn(200) },
+  'POST /api/telegram/webhook': {
+    request: async () => ({ method: 'POST', path: '/api/telegram/webhook', body: { update_id: 1 } }),
+    expected: everyone(404),
+  },
   'PUT /api/packs/:id': {
     request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }),
     expected: adminOnly(200),
@@ -459,6 +466,21 @@ const RULES: Record<string, { request: () => Promise<Request>; expected: Expecte
       { request: async () => reportedDecision(decision), expected: adminOnly(200) },
     ]),
   ),
+  // Issue 36: a personal pack's Telegram set is its owner's to ask for (409 with the bot's start link until linked).
+  'POST /api/packs/:id/telegram of a personal pack': {
+    request: async () => {
+      const [record] = [await addWumpus(server.store)]
+      const pack = await server.store.packs.insert({
+        name: 'Own',
+        description: '',
+        wumpusIds: [record._id],
+        createdBy: USER,
+        visibility: 'link',
+      })
+      return { method: 'POST', path: `/api/packs/${pack.id}/telegram` }
+    },
+    expected: { anonymous: 401, unverified: 403, user: 409, otherUser: 403, unverifiedAdmin: 403, admin: 403 },
+  },
   // A hidden animation (the "user" persona's): its detail and files are the admins' only, its maker's too.
   'GET /api/wumpus/:id of a hidden animation': {
     request: async () => ({ method: 'GET', path: `/api/wumpus/${(await usersHidden())._id}` }),

@@ -50,8 +50,9 @@ async function packListAnswer({ packs, fileKeys }: PackDeps, query: z.infer<type
  */
 async function packDetailAnswer({ packs, fileKeys, makers, telegram }: PackDeps, id: string, viewer: Viewer): Promise<JsonAnswer> {
   const view = await packs.detail(id, viewer)
-  // Public packs only have Telegram sets.
-  const set = telegram && view.pack.visibility === 'public' ? await telegram.view(view.pack.id) : undefined
+  // A public pack's set, or (issue 36) a personal pack's for its owner only.
+  const shown = view.pack.visibility === 'public' || (viewer !== undefined && viewer.email === view.pack.createdBy)
+  const set = telegram && shown ? await telegram.view(view.pack.id) : undefined
   return {
     headers: { 'Cache-Control': view.pack.visibility === 'public' ? 'no-cache' : 'private, no-store' },
     body: {
@@ -195,12 +196,15 @@ export function packRoutes(deps: RouteDeps): Router {
     ctx.body = toApiPack(await packs.create(sessionOf(ctx).email, body), fileKeys)
   })
 
-  // An admin's "make or update the Telegram set now" (README: Telegram sets): 202, the work goes on in the background.
-  router.post('/packs/:id/telegram', session, requireAdmin(deps.accounts), deps.limits.guard('pack'), async (ctx) => {
-    if (!deps.telegram) throw new HttpError('NOT_FOUND', 'Telegram sets are off on this server: TELEGRAM_BOT_TOKEN is not set')
-    ctx.status = 202
+  // "Make or update the Telegram set now" (README: Telegram sets): an admin's for a public pack, its owner's for a
+  // personal one (issue 36: 409 with the bot's start link until their Telegram is linked); 202, the work goes on in the background.
+  router.post('/packs/:id/telegram', ...write, async (ctx) => {
+    if (!deps.telegramLinks) throw new HttpError('NOT_FOUND', 'Telegram sets are off on this server: TELEGRAM_BOT_TOKEN is not set')
+    const { email } = sessionOf(ctx)
+    const asker = { email, isAdmin: await deps.accounts.isAdmin(email) }
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = await deps.telegram.request(ctx.params.id!)
+    ctx.body = await deps.telegramLinks.requestSet(asker, ctx.params.id!)
+    ctx.status = 202
   })
 
   router.put('/packs/:id', ...write, async (ctx) => {

@@ -24,6 +24,7 @@ import type { SubmissionService } from '../services/submissions'
 import type { ReportService } from '../services/reports'
 import type { NotificationService } from '../services/notifications'
 import type { TelegramSetService } from '../services/telegram-sets'
+import type { TelegramLinkService } from '../services/telegram-links'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
@@ -55,6 +56,8 @@ export interface RouteDeps {
   packs: PackService
   /** Telegram sets of public packs; absent when TELEGRAM_BOT_TOKEN is not set. */
   telegram?: TelegramSetService
+  /** Telegram links of gallery accounts (issue 36); absent when TELEGRAM_BOT_TOKEN is not set. */
+  telegramLinks?: TelegramLinkService
   makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter

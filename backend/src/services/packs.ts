@@ -22,7 +22,7 @@ export interface PackServiceDeps {
   store: Store
   audit: AuditLog
   logger: Logger
-  /** Told of each edit and deletion of a public pack (its Telegram set follows: services/telegram-sets.ts). */
+  /** Told of each edit and deletion of a pack, public or personal (its Telegram set follows: services/telegram-sets.ts). */
   onPublicChange?: (packId: string, change: 'edited' | 'deleted') => void
 }
 
@@ -242,7 +242,7 @@ export function createPackService({ store, audit, logger, onPublicChange }: Pack
       const updated = await store.packs.update(id, patch, { editedAt })
       if (!updated) throw notFound(NO_SUCH_PACK)
       const items = [...(await itemsOf(before)), ...newItems]
-      if (before.visibility === 'public') onPublicChange?.(id, 'edited')
+      onPublicChange?.(id, 'edited')
       const changes = packChanges(before, updated.pack, items)
       if (audited && changes.length > 0)
         await audit.record({ actor: actor.email, action: 'pack.edit', target: { type: 'pack', id, name: updated.pack.name }, changes })
@@ -254,7 +254,7 @@ export function createPackService({ store, audit, logger, onPublicChange }: Pack
       if (!pack) return 0
       const { audited } = mayChange(pack, actor)
       const deleted = await store.packs.delete(pack.id)
-      if (deleted > 0 && pack.visibility === 'public') onPublicChange?.(pack.id, 'deleted')
+      if (deleted > 0) onPublicChange?.(pack.id, 'deleted')
       if (audited && deleted > 0) {
         await audit.record({
           actor: actor.email,

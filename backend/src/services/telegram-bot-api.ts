@@ -23,6 +23,12 @@ export interface UploadSticker {
   keywords: string[]
 }
 
+/** An Update as getUpdates or the webhook gives it (the fields the gallery reads: a private message's text and sender). */
+export interface BotUpdate {
+  update_id: number
+  message?: { chat?: { id: number; type?: string }; from?: { id: number; is_bot?: boolean }; text?: string }
+}
+
 /** Telegram refused the call (or could not be reached: code 0). */
 export class TelegramApiError extends Error {
   constructor(
@@ -60,6 +66,12 @@ export interface BotApi {
   setStickerSetTitle(name: string, title: string): Promise<void>
   /** Answers false when there was no such set. */
   deleteStickerSet(name: string): Promise<boolean>
+  /**
+   * Long polling: the updates from `offset` on (those before it are confirmed and never given again), waiting up
+   * to `timeout` seconds for one; `signal` ends the wait early.
+   */
+  getUpdates(options: { offset?: number; timeout: number; signal?: AbortSignal }): Promise<BotUpdate[]>
+  sendMessage(chatId: number, text: string): Promise<void>
   /** Bytes of sticker files sent so far. */
   readonly uploadedBytes: number
 }
@@ -74,7 +86,12 @@ export function createBotApi({ token, baseUrl }: { token: string; baseUrl: strin
   const base = baseUrl.replace(/\/+$/, '')
   let uploadedBytes = 0
 
-  async function call<T>(method: string, fields: Record<string, string | number>, files: Array<[string, UploadSticker]> = []): Promise<T> {
+  async function call<T>(
+    method: string,
+    fields: Record<string, string | number>,
+    files: Array<[string, UploadSticker]> = [],
+    options: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<T> {
     const form = new FormData()
     for (const [key, value] of Object.entries(fields)) form.set(key, String(value))
     for (const [key, sticker] of files) {
@@ -82,7 +99,9 @@ export function createBotApi({ token, baseUrl }: { token: string; baseUrl: strin
     }
     let response: Response
     try {
-      response = await fetch(`${base}/bot${token}/${method}`, { method: 'POST', body: form, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) })
+      const timeout = AbortSignal.timeout(options.timeoutMs ?? CALL_TIMEOUT_MS)
+      const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout
+      response = await fetch(`${base}/bot${token}/${method}`, { method: 'POST', body: form, signal })
     } catch (error) {
       // fetch's own errors can carry the URL: only their kind goes on.
       const timedOut = (error as Error).name === 'TimeoutError'
@@ -120,6 +139,16 @@ export function createBotApi({ token, baseUrl }: { token: string; baseUrl: strin
       return uploadedBytes
     },
     getMe: () => call('getMe', {}),
+    getUpdates: ({ offset, timeout, signal }) =>
+      call<BotUpdate[]>(
+        'getUpdates',
+        { ...(offset !== undefined ? { offset } : {}), timeout, allowed_updates: JSON.stringify(['message']) },
+        [],
+        { signal, timeoutMs: CALL_TIMEOUT_MS + timeout * 1000 },
+      ),
+    async sendMessage(chatId, text) {
+      await call('sendMessage', { chat_id: chatId, text })
+    },
     async getStickerSet(name) {
       try {
         return await call<BotStickerSet>('getStickerSet', { name })

@@ -1,5 +1,6 @@
 // Telegram sticker sets made by the gallery's bot, one per public pack (TELEGRAM_BOT_TOKEN, owned by the
-// operator's TELEGRAM_SET_OWNER_ID). An admin asks for a pack's set; from then on every edit of the pack, and
+// operator's TELEGRAM_SET_OWNER_ID), and one per personal pack whose owner asked (owned by their linked Telegram
+// user, the record's ownerUserId: services/telegram-links.ts). An admin asks for a pack's set; from then on every edit of the pack, and
 // its deletion, asks again. Each ask is a run kept in the store (port TelegramSetRepository): claimed with a
 // lease, one at a time in this process, taken over by another instance (or this one after a restart) once the
 // lease ends, waiting out Telegram's retry_after in the store. A run brings the set in step with the pack as it
@@ -23,14 +24,20 @@ export interface TelegramSetView {
 }
 
 export interface TelegramSetService {
-  /** An admin's ask: make the pack's set, or bring it in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one. */
-  request(packId: string): Promise<TelegramSetView>
+  /**
+   * An admin's ask: make the pack's set, or bring it in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one
+   * unless `ownerUserId` is given: its owner's ask (services/telegram-links.ts checked who asks), a set owned by their
+   * linked Telegram user (kept from its first ask).
+   */
+  request(packId: string, ownerUserId?: number): Promise<TelegramSetView>
   /** The pack's set as its page shows it; undefined when none was asked for. */
   view(packId: string): Promise<TelegramSetView | undefined>
-  /** The pack was edited or deleted: a set made of it follows (nothing happens for packs without one). */
+  /** The pack (public or personal) was edited or deleted: a set made of it follows (nothing happens for packs without one). */
   packChanged(packId: string, change: 'edited' | 'deleted'): void
   /** An animation was edited (emoji, keywords, files) or deleted: the sets holding its sticker follow. */
   animationChanged(wumpusId: string): void
+  /** The bot's username (getMe, asked once and kept; asked again after a failure). */
+  botUsername(): Promise<string>
   /** Looks for runs left by others (an instance that stopped, a retry time that came); runs them one at a time. */
   start(): void
   /** Stops taking runs and waits for the one under way to stop at its next step. */
@@ -161,14 +168,16 @@ export function createTelegramSetService({
         return
       }
       unreachable.delete(packId)
-      logger.info('telegram sets: a set failed', { pack: packId, reason: reasonOf(error) })
-      await store.telegramSets.finish(job, { state: 'failed', reason: reasonOf(error) })
+      const reason = reasonOf(error, job.record.ownerUserId !== undefined)
+      logger.info('telegram sets: a set failed', { pack: packId, reason })
+      await store.telegramSets.finish(job, { state: 'failed', reason })
     }
   }
 
   /** One run: the set brought in step with its pack (or removed with it). */
   async function run(job: TelegramSetJob) {
     const { record } = job
+    const userId = record.ownerUserId ?? ownerId
     const progress: TelegramSetProgress = {
       created: record.created,
       title: record.title,
@@ -189,7 +198,8 @@ export function createTelegramSetService({
     }
 
     const pack = await store.packs.get(record.packId)
-    if (record.removing || !pack || pack.visibility !== 'public') {
+    // A personal pack's set (it has its own owner) stays while the pack does.
+    if (record.removing || !pack || (pack.visibility !== 'public' && record.ownerUserId === undefined)) {
       await hold()
       if (progress.created || progress.pending.length > 0) await bot.deleteStickerSet(record.name)
       return { removed: true } as const
@@ -215,7 +225,7 @@ export function createTelegramSetService({
       progress.pending = create
       await save()
       await hold()
-      await bot.createNewStickerSet({ userId: ownerId, name: record.name, title, stickers: await uploads(create) })
+      await bot.createNewStickerSet({ userId, name: record.name, title, stickers: await uploads(create) })
       progress.created = true
       progress.title = title
       progress.stickers = create
@@ -252,7 +262,7 @@ export function createTelegramSetService({
       await save()
       await hold()
       const [upload] = await uploads([sticker])
-      await bot.addStickerToSet({ userId: ownerId, name: record.name, sticker: upload! })
+      await bot.addStickerToSet({ userId, name: record.name, sticker: upload! })
       progress.stickers.push(sticker)
       progress.pending = []
       await save()
@@ -340,10 +350,11 @@ export function createTelegramSetService({
   }
 
   return {
-    async request(packId) {
+    async request(packId, ownerUserId) {
       const pack = await store.packs.get(packId)
       if (!pack) throw notFound('No pack with this id')
-      if (pack.visibility !== 'public') throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
+      if (pack.visibility !== 'public' && ownerUserId === undefined)
+        throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
       let name = (await store.telegramSets.get(packId))?.name
       if (name === undefined) {
         try {
@@ -353,7 +364,8 @@ export function createTelegramSetService({
           throw unavailable('Telegram cannot be reached right now, try again shortly')
         }
       }
-      const record = (await store.telegramSets.request(packId, { name, now: new Date() }))!
+      const owner = pack.visibility === 'public' ? undefined : ownerUserId
+      const record = (await store.telegramSets.request(packId, { name, ownerUserId: owner, now: new Date() }))!
       kick()
       return viewOf(record)
     },
@@ -376,6 +388,8 @@ export function createTelegramSetService({
         (error: unknown) => logger.error('telegram sets: an animation change was not recorded', { wumpus: wumpusId, error: String(error) }),
       )
     },
+
+    botUsername,
 
     start() {
       kick()
@@ -410,12 +424,14 @@ export function identify(progress: TelegramSetProgress, set: BotStickerSet): Bot
   return foreign
 }
 
-/** Why a run stopped, in words for the pack's page (never the token). */
-export function reasonOf(error: unknown): string {
+/** Why a run stopped, in words for the pack's page (never the token); `personal`: a set owned by its pack's owner (issue 36). */
+export function reasonOf(error: unknown, personal = false): string {
   if (!(error instanceof TelegramApiError)) return 'The set could not be made: something went wrong on the server'
   const { code, description } = error
   if (code === 0) return `Telegram cannot be reached (${description})`
   if (code === 401 || code === 404) return 'Telegram refused the bot’s token: check TELEGRAM_BOT_TOKEN'
+  if (personal && /PEER_ID_INVALID|user not found|USER_ID_INVALID/i.test(description))
+    return 'Telegram does not know your linked account any more: open the bot in Telegram, press Start, and try again'
   if (/PEER_ID_INVALID|user not found|USER_ID_INVALID/i.test(description))
     return 'Telegram does not know the set’s owner: TELEGRAM_SET_OWNER_ID must be the id of a user who started the bot'
   if (/name is already occupied/i.test(description)) return 'Another sticker set already has this set’s name'

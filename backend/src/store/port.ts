@@ -512,6 +512,8 @@ export interface TelegramSetRecord {
   stickers: TelegramSetSticker[]
   /** Stickers sent in a call whose answer was never recorded (a crash mid-call): looked for in the set by the next run. */
   pending: TelegramSetSticker[]
+  /** A personal pack's set: the Telegram user who owns it (its maker's linked account); absent for public packs (TELEGRAM_SET_OWNER_ID). */
+  ownerUserId?: number
   updatedAt: Date
 }
 
@@ -538,9 +540,12 @@ export interface TelegramSetRepository {
   /**
    * Asks for a run: the set made or brought in step with its pack, or with `remove` removed. Moves the
    * generation, sets state 'making' (reason and retry time cleared). A pack without a record gets one named
-   * `name`; without `name` nothing is made for it (answers undefined). Answers the record.
+   * `name` (owned by `ownerUserId`, kept from then on); without `name` nothing is made for it (answers undefined). Answers the record.
    */
-  request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined>
+  request(
+    packId: string,
+    options: { name?: string; ownerUserId?: number; remove?: boolean; now: Date },
+  ): Promise<TelegramSetRecord | undefined>
   /** Asks again (as request does) for every set that holds a sticker of this animation, by its record; answers how many. */
   requestHolding(wumpusId: string, now: Date): Promise<number>
   /** Claims a set that is 'making', whose lease is free or ended and whose retry time has come, at `now` (the least recently asked first). */
@@ -556,6 +561,31 @@ export interface TelegramSetRepository {
   finish(job: TelegramSetJob, outcome: TelegramSetOutcome): Promise<boolean>
   /** The earliest retry time of a set that waits for one, for the worker's timer. */
   nextRetry(): Promise<Date | undefined>
+}
+
+// --- Telegram links (issue 36: Telegram sets of one's own packs; services/telegram-links.ts) ---
+
+/** A gallery account's linked Telegram user. */
+export interface TelegramLinkRecord {
+  email: string
+  telegramUserId: number
+  linkedAt: Date
+}
+
+/**
+ * Gallery accounts linked to Telegram users (one Telegram user per account and one account per Telegram user),
+ * and the one-time start codes that link them: only a code's hash is kept, one per account (the newest).
+ */
+export interface TelegramLinkRepository {
+  get(email: string): Promise<TelegramLinkRecord | undefined>
+  /** Keeps a new code's hash for the account (with the pack whose set waits for it), replacing its earlier code. */
+  putCode(email: string, code: { hash: string; expiresAt: Date; packId?: string }): Promise<void>
+  /** Takes the code with this hash (gone after, used or not): whom it was made for, when it had not expired at `now`. */
+  takeCode(hash: string, now: Date): Promise<{ email: string; packId?: string } | undefined>
+  /** Links the account to the Telegram user, replacing its link, and taking the user from any other account. */
+  link(email: string, telegramUserId: number, now: Date): Promise<TelegramLinkRecord>
+  /** Removes the account's link (and its code); answers whether there was one. */
+  unlink(email: string): Promise<boolean>
 }
 
 /** Sticker packs. */
@@ -875,6 +905,7 @@ export interface Store {
   readonly files: FileRepository
   readonly renderJobs: RenderJobRepository
   readonly telegramSets: TelegramSetRepository
+  readonly telegramLinks: TelegramLinkRepository
   readonly submissions: SubmissionRepository
   readonly reports: ReportRepository
   readonly notifications: NotificationRepository

@@ -9,6 +9,10 @@
  * part of the request, or a file_id it gave out): a TGS is gzipped Lottie JSON, 512x512 at 60 fps, at most
  * 64 KB; a WEBM or PNG/WEBP carries its format's magic bytes. Told to, it answers 429 with `retry_after`
  * every Nth call (that call does nothing).
+ * Messages (issue 36): a user "presses Start" with `userSends` (they are then one who started the bot, and the
+ * message waits as an Update); getUpdates gives the updates from `offset` on (those before are confirmed and
+ * dropped), waiting up to `timeout` seconds for one; sendMessage reaches only users who started the bot
+ * (else 403 "Forbidden: bot can't initiate conversation with a user"), kept in `messages`.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -62,10 +66,19 @@ export interface BotApiStandIn {
   users: Set<number>
   /** Answer 429 with retry_after `retryAfter` seconds to every `every`th call (0: never). */
   rateLimit: { every: number; retryAfter: number }
+  /** Messages the bot sent, in order. */
+  messages: Array<{ chatId: number; text: string }>
+  /** A Telegram user sends the bot a private message (`/start <code>` when they press Start on a t.me link). */
+  userSends(userId: number, text: string): void
+  /** Updates not yet confirmed by a getUpdates offset. */
+  readonly pendingUpdates: number
   /** Answer this many more successful calls; those after are done but their answers held until close (a crash mid-call). */
   holdAfter?: number
   close(): Promise<void>
 }
+
+/** The stand-in's own (not Telegram's) path for `userSends` from another process: POST `?user_id=&text=`. */
+export const USER_SENDS_PATH = '/_stand-in/user-sends'
 
 const TGS_MAX_BYTES = 64 * 1024
 const STATIC_MAX_BYTES = 512 * 1024
@@ -96,6 +109,9 @@ export async function startBotApiStandIn(
   const uploaded = new Map<string, { bytes: number; format: string; owner: number }>()
   const held: Array<() => void> = []
   let counted = 0
+  const updates: Array<{ update_id: number; message: unknown }> = []
+  let nextUpdateId = 1000
+  const waiting = new Set<() => void>()
 
   const stand: BotApiStandIn = {
     url: '',
@@ -105,7 +121,22 @@ export async function startBotApiStandIn(
     calls,
     users: new Set(options.owners ?? []),
     rateLimit: options.rateLimit ?? { every: 0, retryAfter: 1 },
+    messages: [],
+    userSends(userId, text) {
+      stand.users.add(userId)
+      const date = Math.floor(Date.now() / 1000)
+      const from = { id: userId, is_bot: false, first_name: `User ${userId}` }
+      updates.push({
+        update_id: nextUpdateId++,
+        message: { message_id: nextUpdateId, from, chat: { id: userId, type: 'private' }, date, text },
+      })
+      for (const wake of [...waiting]) wake()
+    },
+    get pendingUpdates() {
+      return updates.length
+    },
     close: async () => {
+      for (const wake of [...waiting]) wake()
       for (const release of held.splice(0)) release()
       await new Promise<void>((resolve) => server.close(() => resolve()))
     },
@@ -239,8 +270,43 @@ export async function startBotApiStandIn(
     stickers: set.stickers.map(({ emoji_list: _e, keywords: _k, bytes: _b, ...sticker }) => sticker),
   })
 
-  const methods: Record<string, (params: Params, files: Files) => unknown> = {
+  const methods: Record<string, (params: Params, files: Files, req: IncomingMessage) => unknown> = {
     getMe: () => ({ id: botId, is_bot: true, first_name: 'Wumpus Gallery', username }),
+
+    getUpdates: async (params, _files, req) => {
+      const offset = params.has('offset') ? Number(params.get('offset')) : undefined
+      const timeout = Number(params.get('timeout') ?? 0)
+      if (!Number.isInteger(timeout) || timeout < 0) throw bad('invalid timeout specified')
+      if (offset !== undefined) {
+        if (!Number.isInteger(offset)) throw bad('invalid offset specified')
+        while (updates.length > 0 && updates[0]!.update_id < offset) updates.shift()
+      }
+      if (updates.length === 0 && timeout > 0) {
+        await new Promise<void>((resolve) => {
+          const wake = () => {
+            waiting.delete(wake)
+            clearTimeout(timer)
+            req.socket.off('close', wake)
+            resolve()
+          }
+          const timer = setTimeout(wake, timeout * 1000)
+          waiting.add(wake)
+          // The caller gave up (its signal): the connection closes.
+          req.socket.once('close', wake)
+        })
+      }
+      return updates.slice(0, 100)
+    },
+
+    sendMessage: (params) => {
+      const chatId = Number(params.get('chat_id'))
+      const text = params.get('text') ?? ''
+      if (!Number.isInteger(chatId)) throw bad('chat not found')
+      if (text.trim() === '' || text.length > 4096) throw bad('message text is empty')
+      if (!stand.users.has(chatId)) throw new ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+      stand.messages.push({ chatId, text })
+      return { message_id: stand.messages.length, chat: { id: chatId, type: 'private' }, date: Math.floor(Date.now() / 1000), text }
+    },
 
     getStickerSet: (params) => publicSet(existingSet(params)),
 
@@ -354,6 +420,14 @@ export async function startBotApiStandIn(
     }
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://stand-in')
+      // Not Telegram's: how a test in another process has a user message the bot (`?user_id=&text=`).
+      if (url.pathname === USER_SENDS_PATH) {
+        const userId = Number(url.searchParams.get('user_id'))
+        const text = url.searchParams.get('text') ?? ''
+        if (!Number.isInteger(userId) || userId <= 0 || text === '') return answer(400, { ok: false })
+        stand.userSends(userId, text)
+        return answer(200, { ok: true })
+      }
       const match = /^\/bot([^/]+)\/([A-Za-z]+)$/.exec(url.pathname)
       const call: BotApiCall = { method: match?.[2] ?? url.pathname, fileBytes: 0, files: 0 }
       calls.push(call)
@@ -369,7 +443,7 @@ export async function startBotApiStandIn(
         if (every > 0 && counted % every === 0) {
           throw new ApiError(429, `Too Many Requests: retry after ${retryAfter}`, { retry_after: retryAfter })
         }
-        const result = method(params, files)
+        const result = await method(params, files, req)
         if (stand.holdAfter !== undefined && stand.holdAfter-- <= 0) {
           // Done on Telegram's side, but the answer never comes back: a crash mid-call as the caller sees it.
           call.error = 0

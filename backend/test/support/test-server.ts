@@ -54,6 +54,8 @@ export interface TestServerOptions {
   revokeSignIns?: (uid: string) => Promise<void>
   /** Telegram set runs' lease, look and retry times (with TELEGRAM_* settings). */
   telegramTimes?: AppDeps['telegramTimes']
+  /** The Telegram link poller's times (issue 36); it polls when TELEGRAM_BOT_TOKEN is set without TELEGRAM_WEBHOOK_SECRET. */
+  telegramLinkTimes?: AppDeps['telegramLinkTimes']
 }
 
 /**
@@ -84,8 +86,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     now: options.now,
     revokeSignIns: options.revokeSignIns,
     telegramTimes: options.telegramTimes,
+    telegramLinkTimes: options.telegramLinkTimes,
   })
   deps.telegram?.start()
+  if (!config.telegram?.webhookSecret) deps.telegramLinks?.start()
   const { downloads, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
@@ -125,6 +129,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await derivedMedia.close()
       await colourSlots.close()
       await deps.telegram?.close()
+      await deps.telegramLinks?.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

@@ -36,7 +36,13 @@ afterEach(() => localStorage.clear())
 describe('a personal pack’s page', () => {
   it('gives its owner Edit and says who can open it', async () => {
     signInForTest({ email: 'ada@example.com' })
-    server.use(http.get('/api/me/favourite-ids', () => HttpResponse.json([])))
+    server.use(
+      http.get('/api/me/favourite-ids', () => HttpResponse.json([])),
+      // Its owner's Telegram button asks whether Telegram is on (pack-telegram-own.test.tsx).
+      http.get('/api/config', () =>
+        HttpResponse.json({ firebase: { apiKey: 'k', authDomain: 'd', projectId: 'demo-wumpus' }, telegram: false }),
+      ),
+    )
     answer(pack({ createdBy: 'ada@example.com', visibility: 'private' }))
     renderApp(`/packs/${ID}`)
     expect(await screen.findByRole('heading', { level: 1, name: 'Night pack' })).toBeInTheDocument()

@@ -28,6 +28,7 @@ export interface TelegramSetDocument {
   title?: string
   stickers: TelegramSetSticker[]
   pending: TelegramSetSticker[]
+  ownerUserId?: number
   updatedAt: Date
   lease?: { owner: string; until: Date }
   retryAt?: Date | null
@@ -45,6 +46,7 @@ function fromDocument(doc: TelegramSetDocument): TelegramSetRecord {
     ...(doc.title !== undefined && doc.title !== null ? { title: doc.title } : {}),
     stickers: doc.stickers,
     pending: doc.pending,
+    ...(typeof doc.ownerUserId === 'number' ? { ownerUserId: doc.ownerUserId } : {}),
     updatedAt: doc.updatedAt,
   }
 }
@@ -64,7 +66,10 @@ export class MongoTelegramSets implements TelegramSetRepository {
     return doc ? fromDocument(doc) : undefined
   }
 
-  async request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined> {
+  async request(
+    packId: string,
+    options: { name?: string; ownerUserId?: number; remove?: boolean; now: Date },
+  ): Promise<TelegramSetRecord | undefined> {
     const asked = {
       $set: { state: 'making' as const, updatedAt: options.now, ...(options.remove ? { removing: true } : {}) },
       $unset: { reason: '', retryAt: '' } as const,
@@ -82,6 +87,7 @@ export class MongoTelegramSets implements TelegramSetRepository {
       created: false,
       stickers: [],
       pending: [],
+      ...(options.ownerUserId !== undefined ? { ownerUserId: options.ownerUserId } : {}),
       updatedAt: options.now,
     }
     // Two requests at once: the second finds the first's document and asks again on it.

@@ -341,6 +341,18 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE wumpuses ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE users ADD COLUMN show_sensitive INTEGER NOT NULL DEFAULT 0;
   INSERT INTO wumpus_facets (facet, seq, created_at, id) SELECT 'g:', seq, created_at, id FROM wumpuses WHERE remix_of IS NULL AND hidden IS NULL;
+  `, // Telegram links (issue 36, sqlite/telegram-links.ts): an account's linked Telegram user and its newest start
+  // code's hash, one row per account; a personal pack's set keeps its owner.
+  `
+  CREATE TABLE telegram_links (
+    email TEXT PRIMARY KEY,
+    telegram_user_id INTEGER UNIQUE,
+    linked_at INTEGER,
+    code_hash TEXT UNIQUE,
+    code_expires_at INTEGER,
+    code_pack_id TEXT
+  ) WITHOUT ROWID;
+  ALTER TABLE telegram_sets ADD COLUMN owner_user_id INTEGER;
   `,
 ]
 

@@ -11,8 +11,11 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes the last migration (sensitive animations and the users' choice to see them) on a closed store's database. */
-const BEFORE_SENSITIVE = `
+/** Undoes the Telegram links migration (issue 36) on a closed store's database, for upgrade tests from before it. */
+const BEFORE_TELEGRAM_LINKS = 'DROP TABLE telegram_links; ALTER TABLE telegram_sets DROP COLUMN owner_user_id;'
+
+/** Undoes the sensitive migration (sensitive animations and the users' choice to see them) and the later Telegram links on a closed store's database. */
+const BEFORE_SENSITIVE = `${BEFORE_TELEGRAM_LINKS}
   DELETE FROM wumpus_facets WHERE facet = 'g:'; ALTER TABLE wumpuses DROP COLUMN sensitive; ALTER TABLE users DROP COLUMN show_sensitive;`
 
 /** Undoes migrations 13-15 and the sensitive one (licence and credit, submissions, reports, sensitive) on a closed store's database, for upgrade tests from before them. */
@@ -462,7 +465,7 @@ describe('sqlite store indexes', () => {
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_SENSITIVE)
-      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.pragma(`user_version = ${knownSchemaVersion() - 2}`)
       db.close()
       store = await openSqliteStore({ dataDir })
       expect(await store.wumpuses.get(a._id)).toMatchObject({ sensitive: false })
@@ -572,6 +575,29 @@ describe('sqlite store when the folder cannot be opened', () => {
       )
       // Left as it was, for whoever looks into it.
       expect(await readFile(file, 'utf8')).toBe('not a database, whatever its name says\n'.repeat(200))
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('upgrades to Telegram links: sets made before keep no owner (public packs), and accounts link', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const now = new Date(Date.UTC(2026, 11, 3))
+      await store.telegramSets.request('aaaaaaaaaaaaaaaaaaaaaaaa', { name: 'a_by_bot', now })
+      await store.close()
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_TELEGRAM_LINKS)
+      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.close()
+      store = await openSqliteStore({ dataDir })
+      const set = await store.telegramSets.get('aaaaaaaaaaaaaaaaaaaaaaaa')
+      expect(set).toMatchObject({ name: 'a_by_bot', generation: 1 })
+      expect(set).not.toHaveProperty('ownerUserId')
+      await store.telegramLinks.link('ann@example.com', 42, now)
+      expect(await store.telegramLinks.get('ann@example.com')).toMatchObject({ telegramUserId: 42 })
+      await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })
     }

@@ -16,6 +16,7 @@ interface TelegramSetRow {
   lease_owner: string | null
   lease_until: number | null
   retry_at: number | null
+  owner_user_id: number | null
   updated_at: number
 }
 
@@ -34,6 +35,7 @@ function fromRow(row: TelegramSetRow): TelegramSetRecord {
     ...(progress.title !== undefined ? { title: progress.title } : {}),
     stickers: progress.stickers,
     pending: progress.pending,
+    ...(row.owner_user_id !== null ? { ownerUserId: row.owner_user_id } : {}),
     updatedAt: new Date(row.updated_at),
   }
 }
@@ -46,9 +48,9 @@ export class SqliteTelegramSets implements TelegramSetRepository {
   constructor(db: Db) {
     this.sql = {
       get: db.prepare<[string], TelegramSetRow>('SELECT * FROM telegram_sets WHERE pack_id = ?'),
-      insert: db.prepare<{ pack_id: string; name: string; removing: number; progress: string; now: number }>(
-        `INSERT INTO telegram_sets (pack_id, name, state, removing, generation, progress, updated_at)
-         VALUES (@pack_id, @name, 'making', @removing, 1, @progress, @now)
+      insert: db.prepare<{ pack_id: string; name: string; removing: number; progress: string; owner: number | null; now: number }>(
+        `INSERT INTO telegram_sets (pack_id, name, state, removing, generation, progress, owner_user_id, updated_at)
+         VALUES (@pack_id, @name, 'making', @removing, 1, @progress, @owner, @now)
          ON CONFLICT (pack_id) DO NOTHING`,
       ),
       request: db.prepare<{ pack_id: string; removing: number; now: number }, TelegramSetRow>(
@@ -98,14 +100,18 @@ export class SqliteTelegramSets implements TelegramSetRepository {
     })
   }
 
-  request(packId: string, options: { name?: string; remove?: boolean; now: Date }): Promise<TelegramSetRecord | undefined> {
+  request(
+    packId: string,
+    options: { name?: string; ownerUserId?: number; remove?: boolean; now: Date },
+  ): Promise<TelegramSetRecord | undefined> {
     return guarded(() => {
       const removing = options.remove ? 1 : 0
       const now = options.now.getTime()
       const row = this.sql.request.get({ pack_id: packId, removing, now })
       if (row) return fromRow(row)
       if (options.name === undefined) return undefined
-      this.sql.insert.run({ pack_id: packId, name: options.name, removing, progress: progressJson(NO_PROGRESS), now })
+      const owner = options.ownerUserId ?? null
+      this.sql.insert.run({ pack_id: packId, name: options.name, removing, progress: progressJson(NO_PROGRESS), owner, now })
       return fromRow(this.sql.get.get(packId)!)
     })
   }
