@@ -643,16 +643,38 @@ export type SubmissionPatch = Partial<
   >
 > & { file?: FileRef | null; note?: string | null }
 
+export interface SubmissionWriteGuard {
+  whileStates: readonly SubmissionState[]
+}
+
+/** The most waiting submissions one submitter may have (SUBMISSIONS_WAITING_MAX). */
+export interface SubmissionWaitingCap {
+  waitingMax: number
+}
+
 /**
  * Submissions: one submitter's newest first, one state's oldest first (the review queue), both paged by
  * cursor. Every write is made only while the submission is in one of the states given (`whileStates`), so
  * a withdrawal and a decision, or two decisions, never both apply.
  */
 export interface SubmissionRepository {
+  /**
+   * With `waitingMax`: 'full' when the submitter has that many waiting already, counted and inserted
+   * atomically (concurrent inserts of one submitter never pass it).
+   */
+  insert(submission: NewSubmission, options: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'>
   insert(submission: NewSubmission): Promise<SubmissionRecord>
   get(id: string): Promise<SubmissionRecord | undefined>
-  /** The submission after the patch, or undefined when it is gone or in another state. */
-  update(id: string, patch: SubmissionPatch, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
+  /**
+   * The submission after the patch, or undefined when it is gone or in another state. With `waitingMax`, a
+   * patch that makes it wait again is 'full' when its submitter has that many waiting (atomically, as insert).
+   */
+  update(
+    id: string,
+    patch: SubmissionPatch,
+    options: SubmissionWriteGuard & SubmissionWaitingCap,
+  ): Promise<SubmissionRecord | undefined | 'full'>
+  update(id: string, patch: SubmissionPatch, options: SubmissionWriteGuard): Promise<SubmissionRecord | undefined>
   /** The submission deleted, or undefined when it is gone or in another state. */
   delete(id: string, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
   listBySubmitter(email: string, options: { limit: number; cursor?: string }): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>

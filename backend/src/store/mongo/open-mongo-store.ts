@@ -282,7 +282,7 @@ export class MongoStore implements Store {
     this.files = new MongoFiles(db)
     this.renderJobs = new MongoRenderJobs(db)
     this.telegramSets = new MongoTelegramSets(db)
-    this.submissions = new MongoSubmissions(db)
+    this.submissions = new MongoSubmissions(db, caps)
     this.reports = new MongoReports(db)
     this.notifications = new MongoNotifications(db)
   }
