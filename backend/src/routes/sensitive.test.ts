@@ -133,3 +133,38 @@ describe('PUT /api/wumpuses/{id} with sensitive', () => {
     await expectError(await server.call('PUT', `/api/wumpuses/${calm._id}`, plain, { sensitive: true }), 403, 'FORBIDDEN')
   })
 })
+
+describe('GET /api/tags and /api/emoji with sensitive animations', () => {
+  it('count theirs only for a person who turned them on, in an answer no shared cache keeps', async () => {
+    await addWumpus(server.store, {
+      name: 'Midnight Lynx',
+      tags: ['lynx', 'afterdark'],
+      emoji: [{ char: '🌚', name: 'new moon face' }],
+      sensitive: true,
+    })
+    await setShowSensitive(FAN, fan, true)
+    const counted = async (path: string, token?: string) => {
+      const res = await server.call('GET', path, token)
+      expect(res.status, await res.clone().text()).toBe(200)
+      expect(res.headers.get('vary')).toMatch(/authorization/i)
+      return { res, body: (await res.json()) as Array<{ tag?: string; char?: string; count: number }> }
+    }
+    for (const token of [undefined, plain]) {
+      const tags = await counted('/api/tags', token)
+      expect(tags.body).toEqual([{ tag: 'lynx', count: 1 }])
+      expect(tags.res.headers.get(TOTAL_COUNT_HEADER)).toBe('1')
+      expect(tags.res.headers.get('cache-control')).not.toMatch(/private/)
+      expect((await counted('/api/emoji', token)).body.map((entry) => entry.char)).not.toContain('🌚')
+    }
+    const tags = await counted('/api/tags', fan)
+    expect(tags.body).toEqual([
+      { tag: 'lynx', count: 3 },
+      { tag: 'afterdark', count: 1 },
+    ])
+    expect(tags.res.headers.get('cache-control')).toBe('private, no-cache')
+    expect((await counted('/api/emoji', fan)).body).toContainEqual(expect.objectContaining({ char: '🌚', count: 1 }))
+    // The visitor's answer is still the one without them (kept apart in the server's cache).
+    expect((await counted('/api/tags')).body).toEqual([{ tag: 'lynx', count: 1 }])
+    await setShowSensitive(FAN, fan, false)
+  })
+})

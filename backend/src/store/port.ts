@@ -349,6 +349,11 @@ export interface RateCounter {
   hit(key: string): Promise<number>
 }
 
+/** Tag and emoji counts count the sensitive animations only when asked (as lists list them: WumpusFilters). */
+export interface CountOptions {
+  withSensitive?: boolean
+}
+
 /** Animations: their records, lists and searches, tags, download counts and the files they claim. */
 export interface WumpusRepository {
   /**
@@ -412,10 +417,10 @@ export interface WumpusRepository {
    * updatedAt nor the revision; moves downloadsRevision when some record changed.
    */
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
-  /** The tags in use with how many animations carry each, most used first, then by tag. */
-  listTags(): Promise<TagCount[]>
-  /** The emoji in use with how many animations carry each, most used first, then by character. */
-  listEmoji(): Promise<EmojiUse[]>
+  /** The tags in use with how many animations carry each, most used first, then by tag (the sensitive ones' only with withSensitive). */
+  listTags(options?: CountOptions): Promise<TagCount[]>
+  /** The emoji in use with how many animations carry each, most used first, then by character (as listTags). */
+  listEmoji(options?: CountOptions): Promise<EmojiUse[]>
   /**
    * The shared store only (MongoDB): counts tags and emoji again from the animations, in the database, and
    * corrects the stored counts that differ (a write outside a transaction, by an older instance during a

@@ -209,6 +209,10 @@ const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
   async (db, client) => {
     await correctCounts(client, db)
   },
+  // 6 (issue 37, tag and emoji counts without the sensitive animations): each count's `sensitive`, counted.
+  async (db, client) => {
+    await correctCounts(client, db)
+  },
 ]
 
 /** The schema version this code brings a database to. */
