@@ -205,6 +205,8 @@ export type WumpusPatch = Partial<
 export interface ListRemixesOptions {
   owner?: string
   of?: string
+  /** Leaves out the hidden ones (a report's hide: they open for admins only), from the total too. */
+  withoutHidden?: boolean
   limit: number
   cursor?: string
 }

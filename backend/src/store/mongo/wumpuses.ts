@@ -413,6 +413,7 @@ export class MongoWumpuses implements WumpusRepository {
     const filter: Filter<WumpusDocument> = {
       ...(options.owner === undefined ? {} : { remixOwner: options.owner }),
       ...(options.of === undefined ? {} : { remixOf: options.of }),
+      ...(options.withoutHidden ? { hidden: { $exists: false } } : {}),
     }
     const [docs, total] = await guard(() =>
       Promise.all([

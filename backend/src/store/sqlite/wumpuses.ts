@@ -256,6 +256,7 @@ export class SqliteWumpuses implements WumpusRepository {
         params.of = options.of
       }
       if (conditions.length === 1) throw new Error('Remixes are listed by owner or by original')
+      if (options.withoutHidden) conditions.push('hidden IS NULL')
       const where = conditions.join(' AND ')
       const total = this.statement<number>(`SELECT count(*) FROM wumpuses WHERE ${where}`).pluck().get(params)!
       if (after) Object.assign(params, { time: after.time, id: after.id })
