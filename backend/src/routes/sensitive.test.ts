@@ -108,6 +108,26 @@ describe('sensitive animations in lists and searches', () => {
   })
 })
 
+describe("a person's showSensitive", () => {
+  it('is in answers to them only: never in an admin’s list of users or an admin’s read of their profile', async () => {
+    await setShowSensitive(FAN, fan, true)
+    const users = (await (await server.call('GET', '/api/users', admin)).json()) as Array<Record<string, unknown>>
+    const fanEntry = users.find((user) => user.email === FAN)
+    expect(fanEntry).toMatchObject({ email: FAN, user_name: 'Fan Person' })
+    expect(fanEntry).not.toHaveProperty('showSensitive')
+    // The admin's own entry is theirs: it says.
+    expect(users.find((user) => user.email === ADMIN)).toHaveProperty('showSensitive', false)
+    const read = await server.call('GET', `/api/profile/${FAN}`, admin)
+    expect(read.status).toBe(200)
+    const profile = (await read.json()) as Record<string, unknown>
+    expect(profile).toHaveProperty('role')
+    expect(profile).not.toHaveProperty('showSensitive')
+    const own = (await (await server.call('GET', `/api/profile/${FAN}`, fan)).json()) as Record<string, unknown>
+    expect(own).toHaveProperty('showSensitive', true)
+    await setShowSensitive(FAN, fan, false)
+  })
+})
+
 describe('a sensitive animation by its link', () => {
   it('opens for anyone, and its answer says it is sensitive', async () => {
     const res = await server.call('GET', `/api/wumpus/${spicy._id}`)
