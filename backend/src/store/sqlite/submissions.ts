@@ -66,7 +66,9 @@ export class SqliteSubmissions implements SubmissionRepository {
       byStateAfter: db.prepare<[string, number, string, number], SubmissionRow>(
         'SELECT * FROM submissions WHERE state = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
-      count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND state = ?').pluck(),
+      // One submitter's few rows (their index), never every submission in the state: `+state` keeps the
+      // state index out (it would read every waiting submission of everyone for each submit).
+      count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND +state = ?').pluck(),
       counts: db.prepare<[string], { state: string; count: number }>(
         'SELECT state, count(*) AS count FROM submissions WHERE u_email = ? GROUP BY state',
       ),
