@@ -89,7 +89,8 @@ export const userSchema = z.object({
   description: z.string(),
   /**
    * Whether lists and searches show them sensitive stickers (their own choice, off until they turn it on);
-   * absent in copies saved offline before it existed. Never in a public profile.
+   * absent in copies saved offline before it existed. Only in answers to the person themself: never in a public
+   * profile, nor in an admin's answers about someone else (read as false there).
    */
   showSensitive: z.boolean().default(false),
 })

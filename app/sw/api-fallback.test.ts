@@ -68,8 +68,13 @@ describe('networkFirstWithStore', () => {
       sensitive,
     )
     await networkFirstWithStore(request('/api/wumpus?u_email=ada%40example.com&limit=24'), 'user-lists', privatePage)
+    const privateCounts = async () => Response.json([{ tag: 'spicy', count: 1 }], { headers: { 'Cache-Control': 'private, no-cache' } })
+    await networkFirstWithStore(request('/api/tags?limit=12'), 'tag-lists', privateCounts)
+    await networkFirstWithStore(request('/api/emoji?limit=8'), 'emoji-lists', privateCounts)
     expect(await keys(offlineStore('wumpus-pages'))).toEqual([])
     expect(await keys(offlineStore('user-lists'))).toEqual([])
+    expect(await keys(offlineStore('tag-lists'))).toEqual([])
+    expect(await keys(offlineStore('emoji-lists'))).toEqual([])
     const publicPage = async () => Response.json(page, { headers: { ...listHeaders, 'Cache-Control': 'no-cache' } })
     await networkFirstWithStore(request('/api/wumpuses?limit=24&tag=spicy'), 'wumpus-pages', publicPage)
     expect(await keys(offlineStore('wumpus-pages'))).toHaveLength(1)

@@ -142,12 +142,16 @@ async function isPrivateRemix(storeName: StoreName, response: Response): Promise
   return typeof body?.remixOf === 'string' && body.visibility !== 'link'
 }
 
+/** The lists whose answers the server marks `private` when they hold sensitive animations (or their tags and emoji). */
+const LISTS_WITH_SENSITIVE: readonly StoreName[] = ['wumpus-pages', 'user-lists', 'tag-lists', 'emoji-lists']
+
 /**
- * A gallery or maker's list page the server marks `private` (one with sensitive animations, for a person who
- * turned them on) is never kept on the device: the next person on this browser must not be shown it offline.
+ * A gallery or maker's list page, or a tag or emoji count, the server marks `private` (one with sensitive
+ * animations, for a person who turned them on) is never kept on the device: the next person on this browser
+ * must not be shown it offline.
  */
 function isPersonalListPage(storeName: StoreName, response: Response): boolean {
-  return (storeName === 'wumpus-pages' || storeName === 'user-lists') && isPersonalResponse(response)
+  return LISTS_WITH_SENSITIVE.includes(storeName) && isPersonalResponse(response)
 }
 
 /**

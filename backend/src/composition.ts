@@ -141,8 +141,8 @@ export function createRouteDeps({
     limits: createRateLimits(store, { factor: config.rateLimitFactor, logger, secret: config.jwtSecret }),
     fileKeys: createFileKeys(config.jwtSecret),
     galleryPages: new GalleryPages(store),
-    tagLists: new CountedLists(store, () => gallery.tags()),
-    emojiLists: new CountedLists(store, () => gallery.emoji()),
+    tagLists: new CountedLists(store, (options) => gallery.tags(options)),
+    emojiLists: new CountedLists(store, (options) => gallery.emoji(options)),
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createLogger } from './logger'
 import { demoMascots } from './media/demo/demo-set'
-import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, completeDemoGallery } from './seed'
+import { DEMO_CONTRIBUTOR, DEMO_PACKS, seedDemoPacks, completeDemoGallery, seedDemoGallery } from './seed'
 import { openTempStore, type TempStore } from '../test/support/temp-store'
 import type { Store } from './store/port'
 import { sampleWumpus } from '../test/store-behaviour/store-behaviour'
@@ -16,6 +16,33 @@ beforeEach(async () => {
 })
 afterEach(async () => {
   await temp.close()
+})
+
+describe('seedDemoGallery', () => {
+  it('stores Lotties that name the demo contributor in meta.a, other meta keys kept, as publish does', async () => {
+    const [waving] = demoMascots()
+    const lottie = { v: '5.7.0', fr: 30, ip: 0, op: 30, w: 64, h: 64, layers: [], meta: { g: 'demo generator' } }
+    const rendered = async () => [
+      {
+        slug: waving!.slug,
+        name: waving!.name,
+        description: waving!.description,
+        tags: waving!.tags,
+        emoji: waving!.emoji,
+        keywords: waving!.keywords,
+        files: {
+          gif: { bytes: new Uint8Array([1]), filename: 'waving.gif' },
+          apng: { bytes: new Uint8Array([2]), filename: 'waving.png' },
+          lottie: { bytes: new TextEncoder().encode(JSON.stringify(lottie)), filename: 'waving.json' },
+        },
+      },
+    ]
+    expect(await seedDemoGallery(store, logger, rendered)).toBe(1)
+    const [seeded] = (await store.wumpuses.list({ limit: 5 })).items
+    const stored = JSON.parse(new TextDecoder().decode((await store.files.read(seeded!.files.lottie.id))!.bytes)) as typeof lottie
+    expect(stored.meta).toEqual({ g: 'demo generator', a: DEMO_CONTRIBUTOR.user_name })
+    expect(stored.layers).toEqual([])
+  })
 })
 
 describe('completeDemoGallery', () => {

@@ -3,7 +3,9 @@ import type { FileRef, Store, WumpusRecord } from './store/port'
 import { stickerEmojiListSchema } from '../../contract/emoji'
 import { keywordsSchema } from '../../contract/wumpus-write'
 import { CONTENT_TYPE, MEDIA_FORMATS, PAGE_SIZE_MAX, type MediaFormat } from '../../contract/limits'
-import { demoMascots, renderDemoSet, type DemoMascot } from './media/demo/demo-set'
+import { demoMascots, renderDemoSet, type DemoMascot, type RenderedDemo } from './media/demo/demo-set'
+import { lottieWithAuthor } from './media/encode/lottie-meta'
+import { stickerMaker } from './services/sticker-credits'
 
 /**
  * The demo content's owner. Its address is on a reserved top-level domain (.invalid, RFC 2606):
@@ -19,20 +21,28 @@ export const DEMO_CONTRIBUTOR = {
 
 /**
  * Fills an empty gallery with the demo mascots, once: the demo contributor's account marks that
- * seeding happened, so a gallery emptied on purpose stays empty after a restart.
+ * seeding happened, so a gallery emptied on purpose stays empty after a restart. Their Lotties name the
+ * demo contributor in `meta.a`, as a published animation's name its maker (services/lottie-credit.ts), so
+ * the Telegram files made from them carry the author too.
  */
-export async function seedDemoGallery(store: Store, logger: Logger): Promise<number> {
+export async function seedDemoGallery(
+  store: Store,
+  logger: Logger,
+  render: () => Promise<RenderedDemo[]> = renderDemoSet,
+): Promise<number> {
   if ((await store.users.get(DEMO_CONTRIBUTOR.email)) || (await store.wumpuses.count()) > 0) return 0
   const started = performance.now()
-  const set = await renderDemoSet()
+  const set = await render()
+  const author = stickerMaker({ credit: '', u_name: DEMO_CONTRIBUTOR.user_name })
   // One second apart, the first mascot newest, so the newest-first gallery shows the authored order.
   const base = Date.now() - set.length * 1000
   for (const [index, mascot] of set.entries()) {
     const stored = await Promise.all(
       MEDIA_FORMATS.map(async (format) => {
         const file = mascot.files[format]
+        const bytes = format === 'lottie' ? (lottieWithAuthor(file.bytes, author) ?? file.bytes) : file.bytes
         const info = await store.files.put({
-          bytes: file.bytes,
+          bytes,
           filename: file.filename,
           contentType: CONTENT_TYPE[format],
           owner: DEMO_CONTRIBUTOR.email,

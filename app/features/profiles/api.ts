@@ -3,7 +3,7 @@ import { API_PATHS, profilePath, userPath } from '../../../contract/api-paths'
 import type { ProfileUpdate, ProfileUpdateResponse, PublicProfile, User } from '../../../contract/user'
 import { apiRequest, apiSend, trusted } from '../../lib/api-client'
 import { profileKeys } from '../../lib/query-keys'
-import { wumpusKeys } from '../../entities/wumpus/api'
+import { tagKeys, wumpusKeys } from '../../entities/wumpus/api'
 
 /** Public images of our own, used when a user has no photo or cover. */
 export const DEFAULT_AVATAR = '/images/default-avatar.svg'
@@ -37,8 +37,8 @@ export function useUpdateProfile(email: string, { onTokenRenewed }: UpdateProfil
 }
 
 /**
- * PUT /api/user/{email} with `showSensitive`: then every gallery list and search is asked again, as the
- * server now answers them with (or without) the sensitive stickers.
+ * PUT /api/user/{email} with `showSensitive`: then every gallery list and search, and the tag and emoji
+ * counts, are asked again, as the server now answers them with (or without) the sensitive stickers.
  */
 export function useUpdateSensitivePreference(email: string, { onTokenRenewed }: UpdateProfileOptions) {
   const queryClient = useQueryClient()
@@ -50,6 +50,7 @@ export function useUpdateSensitivePreference(email: string, { onTokenRenewed }: 
       queryClient.setQueryData<User>(profileKeys.detail(email), user)
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: wumpusKeys.all }),
+        queryClient.invalidateQueries({ queryKey: tagKeys.all }),
         queryClient.invalidateQueries({ queryKey: profileKeys.everyone }),
       ])
     },

@@ -2,7 +2,7 @@ import type { Context } from 'koa'
 import { TOTAL_COUNT_HEADER } from '../../../contract/limits'
 import { tagListQuerySchema, type EmojiCount, type TagCount } from '../../../contract/wumpus'
 import { type CachedPage, PageCache } from './page-cache'
-import type { Store } from '../store/port'
+import type { CountOptions, Store } from '../store/port'
 
 /**
  * Things in use with how many animations carry each, most used first, as `GET /api/tags` and
@@ -14,23 +14,33 @@ export class CountedLists {
 
   constructor(
     store: Store,
-    private readonly listAll: () => Promise<Array<TagCount | EmojiCount>>,
+    private readonly listAll: (options: CountOptions) => Promise<Array<TagCount | EmojiCount>>,
   ) {
     this.cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000 })
   }
 
-  send(ctx: Context): Promise<void> {
-    return this.cache.send(ctx, ctx.querystring, () => this.compute(ctx.query))
+  /**
+   * `withSensitive` (a signed-in person who turned sensitive animations on) counts theirs too: kept apart,
+   * and an answer no shared cache keeps, as every answer varies by who asks (like the gallery's lists).
+   */
+  async send(ctx: Context, options: CountOptions = {}): Promise<void> {
+    const withSensitive = options.withSensitive === true
+    await this.cache.send(ctx, `${withSensitive ? SENSITIVE_KEY : ''}${ctx.querystring}`, () => this.compute(ctx.query, withSensitive))
+    ctx.vary('Authorization')
+    if (withSensitive) ctx.set('Cache-Control', 'private, no-cache')
   }
 
-  /** The list as `GET ...?querystring` would get it. */
+  /** The list as `GET ...?querystring` would get it for a visitor. */
   page(querystring: string): Promise<CachedPage> {
-    return this.cache.getOrCompute(querystring, () => this.compute(Object.fromEntries(new URLSearchParams(querystring))))
+    return this.cache.getOrCompute(querystring, () => this.compute(Object.fromEntries(new URLSearchParams(querystring)), false))
   }
 
-  private async compute(rawQuery: Record<string, unknown>) {
+  private async compute(rawQuery: Record<string, unknown>, withSensitive: boolean) {
     const { limit } = tagListQuerySchema.parse(rawQuery)
-    const all = await this.listAll()
+    const all = await this.listAll(withSensitive ? { withSensitive } : {})
     return { json: JSON.stringify(all.slice(0, limit)), headers: { [TOTAL_COUNT_HEADER]: String(all.length) } }
   }
 }
+
+/** Before the cache key of a list with the sensitive animations' counts (no query string starts with it). */
+const SENSITIVE_KEY = 'sensitive:'

@@ -263,6 +263,40 @@ describe('link previews of sticker pages', () => {
   })
 })
 
+describe('link previews of sensitive stickers', () => {
+  it("keep the sticker's name only: 'Sensitive sticker' and the site's icon, never its still or description; a pack with one for cover shows the icon", async () => {
+    const spicy = await addWumpus(server.store, { name: 'Spicy Wumpus', description: 'Something explicit', sensitive: true })
+    const res = await page(`/wumpus/${spicy._id}`)
+    expect(res.status).toBe(200)
+    const html = await res.text()
+    expect(titleOf(html)).toBe('Spicy Wumpus · Wumpus Gallery')
+    expect(html).not.toContain('Something explicit')
+    expect(html).not.toContain('still.png')
+    expect(metaOf(html)).toMatchObject({
+      description: 'Sensitive sticker',
+      'og:title': 'Spicy Wumpus',
+      'og:description': 'Sensitive sticker',
+      'og:image': `${server.url}/icons/icon-512.png`,
+      'og:image:alt': 'Wumpus Gallery logo',
+      'twitter:image': `${server.url}/icons/icon-512.png`,
+    })
+    const pack = await server.store.packs.insert({
+      name: 'Mixed Pack',
+      description: '',
+      wumpusIds: [plain._id, spicy._id],
+      coverWumpusId: spicy._id,
+      createdBy: 'admin@example.com',
+    })
+    const packTags = metaOf(await (await page(`/packs/${pack.id}`)).text())
+    expect(packTags['og:image']).toBe(`${server.url}/icons/icon-512.png`)
+    // Marked not sensitive by an edit: its own preview again.
+    await server.store.wumpuses.update(spicy._id, { sensitive: false })
+    expect(metaOf(await (await page(`/wumpus/${spicy._id}`)).text())['og:image']).toBe(`${server.url}/api/wumpus/${spicy._id}/still.png`)
+    expect(metaOf(await (await page(`/packs/${pack.id}`)).text())['og:image']).toBe(`${server.url}/api/wumpus/${spicy._id}/still.png`)
+    await server.store.packs.delete(pack.id)
+  })
+})
+
 describe('link previews of pack pages', () => {
   it("gives a pack page its name, description and its cover's still, and follows the pack's edits", async () => {
     const pack = await server.store.packs.insert({

@@ -40,12 +40,26 @@ const PAGES: PreviewPage[] = [
   { pattern: /^\/profile\/([^/]+)$/, preview: profilePreview },
 ]
 
-/** A sticker's name, description and still PNG. */
+/** What a preview says of a sensitive sticker in place of its description, and shows in place of its still. */
+export const SENSITIVE_PREVIEW_DESCRIPTION = 'Sensitive sticker'
+
+/** The site's icon, the image of previews with none of their own to show. */
+function siteImage(origin: string): Pick<LinkPreview, 'imageUrl' | 'imageWidth' | 'imageHeight' | 'imageAlt'> {
+  return { imageUrl: `${origin}/icons/icon-512.png`, imageWidth: 512, imageHeight: 512, imageAlt: `${SITE_NAME} logo` }
+}
+
+/**
+ * A sticker's name, description and still PNG. A sensitive one (it opens by link for anyone) keeps its name
+ * only: "Sensitive sticker" and the site's icon, so a chat that unfurls the link shows nothing of it.
+ */
 async function wumpusPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const id = idSchema.safeParse(rawId)
   const record = id.success ? await store.wumpuses.get(id.data) : undefined
   // Previews are fetched signed out: a private remix is as unknown.
   if (!record || !canSee(record, undefined)) return undefined
+  if (record.sensitive) {
+    return { title: record.name, description: SENSITIVE_PREVIEW_DESCRIPTION, url: `${origin}/wumpus/${record._id}`, ...siteImage(origin) }
+  }
   const still = stillSource(record)
   return {
     title: record.name,
@@ -63,22 +77,23 @@ async function openPack(store: Store, rawId: string | undefined): Promise<PackRe
   return pack?.visibility === 'private' ? undefined : pack
 }
 
-/** A pack's name, description and its cover's still PNG (server-rendered pack pages carry it too). */
+/**
+ * A pack's name, description and its cover's still PNG (server-rendered pack pages carry it too); a sensitive
+ * cover is not shown (the site's icon instead).
+ */
 export async function packPreview(store: Store, [rawId]: string[], origin: string): Promise<LinkPreview | undefined> {
   const pack = await openPack(store, rawId)
   if (!pack) return undefined
   const found = pack.coverWumpusId ? await store.wumpuses.get(pack.coverWumpusId) : undefined
-  const cover = found && canSee(found, undefined) ? found : undefined
+  const cover = found && canSee(found, undefined) && !found.sensitive ? found : undefined
   const still = cover ? stillSource(cover) : undefined
-  return {
+  const text = {
     title: pack.name,
     description: pack.description || `A sticker pack of ${pack.wumpusIds.length} animated wumpus stickers`,
     url: `${origin}/packs/${pack.id}`,
-    imageUrl: cover ? origin + wumpusStillPath(cover._id) : `${origin}/icons/icon-512.png`,
-    imageWidth: still ? still.width : 512,
-    imageHeight: still ? still.height : 512,
-    imageAlt: cover ? undefined : `${SITE_NAME} logo`,
   }
+  if (!cover) return { ...text, ...siteImage(origin) }
+  return { ...text, imageUrl: origin + wumpusStillPath(cover._id), imageWidth: still?.width, imageHeight: still?.height }
 }
 
 /**

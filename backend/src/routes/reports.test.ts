@@ -277,6 +277,24 @@ describe('hide, restore and delete a reported animation', () => {
     ])
   })
 
+  it("leaves a hidden remix out of its owner's My remixes (it would open as 404), and brings it back on restore", async () => {
+    const owner = 'remixer@example.com'
+    const ownerToken = await server.sessionToken(owner)
+    const remix = await addRemix(server.store, owner, 'link')
+    const mine = async () => {
+      const res = await server.call('GET', '/api/me/remixes?limit=50', ownerToken)
+      expect(res.status, await res.clone().text()).toBe(200)
+      return { ids: ((await res.json()) as { _id: string }[]).map((w) => w._id), total: res.headers.get('x-total-count') }
+    }
+    expect(await mine()).toEqual({ ids: [remix._id], total: '1' })
+    await reported({ wumpusId: remix._id, reason: 'offensive' }, '198.51.100.44')
+    expect((await decide({ wumpusId: remix._id, decision: 'hide' })).status).toBe(200)
+    expect(await mine()).toEqual({ ids: [], total: '0' })
+    await expectError(await server.call('GET', `/api/wumpus/${remix._id}`, ownerToken), 404, 'NOT_FOUND')
+    expect((await decide({ wumpusId: remix._id, decision: 'restore' })).status).toBe(200)
+    expect(await mine()).toEqual({ ids: [remix._id], total: '1' })
+  })
+
   it('deletes a hidden animation with its files through the delete service, closing its reports', async () => {
     const target = await addWumpus(server.store, { name: 'Doomed Wallaby' })
     await reported({ wumpusId: target._id, reason: 'copyright' }, '198.51.100.42')

@@ -108,6 +108,26 @@ describe('sensitive animations in lists and searches', () => {
   })
 })
 
+describe("a person's showSensitive", () => {
+  it('is in answers to them only: never in an admin’s list of users or an admin’s read of their profile', async () => {
+    await setShowSensitive(FAN, fan, true)
+    const users = (await (await server.call('GET', '/api/users', admin)).json()) as Array<Record<string, unknown>>
+    const fanEntry = users.find((user) => user.email === FAN)
+    expect(fanEntry).toMatchObject({ email: FAN, user_name: 'Fan Person' })
+    expect(fanEntry).not.toHaveProperty('showSensitive')
+    // The admin's own entry is theirs: it says.
+    expect(users.find((user) => user.email === ADMIN)).toHaveProperty('showSensitive', false)
+    const read = await server.call('GET', `/api/profile/${FAN}`, admin)
+    expect(read.status).toBe(200)
+    const profile = (await read.json()) as Record<string, unknown>
+    expect(profile).toHaveProperty('role')
+    expect(profile).not.toHaveProperty('showSensitive')
+    const own = (await (await server.call('GET', `/api/profile/${FAN}`, fan)).json()) as Record<string, unknown>
+    expect(own).toHaveProperty('showSensitive', true)
+    await setShowSensitive(FAN, fan, false)
+  })
+})
+
 describe('a sensitive animation by its link', () => {
   it('opens for anyone, and its answer says it is sensitive', async () => {
     const res = await server.call('GET', `/api/wumpus/${spicy._id}`)
@@ -131,5 +151,40 @@ describe('PUT /api/wumpuses/{id} with sensitive', () => {
 
   it('is refused to a signed-in person who is neither the uploader nor an admin', async () => {
     await expectError(await server.call('PUT', `/api/wumpuses/${calm._id}`, plain, { sensitive: true }), 403, 'FORBIDDEN')
+  })
+})
+
+describe('GET /api/tags and /api/emoji with sensitive animations', () => {
+  it('count theirs only for a person who turned them on, in an answer no shared cache keeps', async () => {
+    await addWumpus(server.store, {
+      name: 'Midnight Lynx',
+      tags: ['lynx', 'afterdark'],
+      emoji: [{ char: '🌚', name: 'new moon face' }],
+      sensitive: true,
+    })
+    await setShowSensitive(FAN, fan, true)
+    const counted = async (path: string, token?: string) => {
+      const res = await server.call('GET', path, token)
+      expect(res.status, await res.clone().text()).toBe(200)
+      expect(res.headers.get('vary')).toMatch(/authorization/i)
+      return { res, body: (await res.json()) as Array<{ tag?: string; char?: string; count: number }> }
+    }
+    for (const token of [undefined, plain]) {
+      const tags = await counted('/api/tags', token)
+      expect(tags.body).toEqual([{ tag: 'lynx', count: 1 }])
+      expect(tags.res.headers.get(TOTAL_COUNT_HEADER)).toBe('1')
+      expect(tags.res.headers.get('cache-control')).not.toMatch(/private/)
+      expect((await counted('/api/emoji', token)).body.map((entry) => entry.char)).not.toContain('🌚')
+    }
+    const tags = await counted('/api/tags', fan)
+    expect(tags.body).toEqual([
+      { tag: 'lynx', count: 3 },
+      { tag: 'afterdark', count: 1 },
+    ])
+    expect(tags.res.headers.get('cache-control')).toBe('private, no-cache')
+    expect((await counted('/api/emoji', fan)).body).toContainEqual(expect.objectContaining({ char: '🌚', count: 1 }))
+    // The visitor's answer is still the one without them (kept apart in the server's cache).
+    expect((await counted('/api/tags')).body).toEqual([{ tag: 'lynx', count: 1 }])
+    await setShowSensitive(FAN, fan, false)
   })
 })

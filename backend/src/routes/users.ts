@@ -32,7 +32,7 @@ export function userRoutes(deps: RouteDeps): Router {
       await limits.account('profile', ctx, claims.email)
       const patch = profileUpdateSchema.parse(ctx.request.body ?? {})
       const { modifiedCount, user, token: renamed } = await accounts.updateProfile(claims, email, patch)
-      ctx.body = { modifiedCount, user: toApiUser(user), token: renamed }
+      ctx.body = { modifiedCount, user: toApiUser(user, claims.email), token: renamed }
       return
     }
 
@@ -68,14 +68,14 @@ export function userRoutes(deps: RouteDeps): Router {
     if (payload.email.toLowerCase() !== email) throw new HttpError('BAD_REQUEST', 'The email in the body must match the path')
     const { token: sessionToken, user } = await accounts.signIn(identity, payload)
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = { token: sessionToken, user: toApiUser(user) }
+    ctx.body = { token: sessionToken, user: toApiUser(user, user.email) }
   }
 
   router.get('/profile/:email', session, async (ctx) => {
     const { user, whole } = await accounts.profileFor(sessionOf(ctx), emailParam(ctx))
     // Signed-in data: not kept by the browser or anything between (the service worker keeps its own copy).
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = whole ? toApiUser(user) : toPublicProfile(user)
+    ctx.body = whole ? toApiUser(user, sessionOf(ctx).email) : toPublicProfile(user)
   })
 
   router.get('/admin/:email', session, async (ctx) => {
@@ -86,7 +86,7 @@ export function userRoutes(deps: RouteDeps): Router {
 
   router.get('/users', session, requireAdmin(deps.accounts), async (ctx) => {
     ctx.set('Cache-Control', 'no-store')
-    ctx.body = (await accounts.list()).map(toApiUser)
+    ctx.body = (await accounts.list()).map((user) => toApiUser(user, sessionOf(ctx).email))
   })
 
   router.put(

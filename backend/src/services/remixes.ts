@@ -335,9 +335,12 @@ function renewRemixKeys(store: Store, viewer: NonNullable<Viewer>, id: string | 
   return changeOwnRemix(store, viewer, id, nextKeys)
 }
 
-/** One's own remixes, newest first. */
+/**
+ * One's own remixes, newest first, without those an admin hid (a report's hide): they open for admins only,
+ * so a card would lead to a page and files that answer 404. (They still take a place below the cap.)
+ */
 function listOwnRemixes(store: Store, owner: string, page: { limit: number; cursor?: string }) {
-  return store.wumpuses.listRemixes({ owner, ...page })
+  return store.wumpuses.listRemixes({ owner, withoutHidden: true, ...page })
 }
 
 /** Calls `visit` for every remix the options select, a page at a time (ids first: a visit may delete). */

@@ -77,15 +77,19 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
   const perDay = Math.max(1, Math.round(config.submissionsPerDay * config.rateLimitFactor))
   const daily = store.rateCounter({ name: 'submissions:account', points: perDay, durationSeconds: DAY_SECONDS })
 
-  /** Refuses a new waiting submission past the account's cap. */
+  const waitingMax = config.submissionsWaitingMax
+  const waitingFull = () =>
+    conflict(`You have ${waitingMax} submissions waiting for review, the most at once; wait for a decision or withdraw one`, {
+      reason: 'submissions-waiting',
+      max: waitingMax,
+    })
+
+  /**
+   * Refuses a new waiting submission past the account's cap early, before the day's count is spent; the
+   * store keeps the cap atomically when it inserts (two submissions at the same instant never both pass).
+   */
   async function assertRoomToWait(email: string): Promise<void> {
-    const max = config.submissionsWaitingMax
-    if ((await store.submissions.countBySubmitter(email, 'waiting')) >= max) {
-      throw conflict(`You have ${max} submissions waiting for review, the most at once; wait for a decision or withdraw one`, {
-        reason: 'submissions-waiting',
-        max,
-      })
-    }
+    if ((await store.submissions.countBySubmitter(email, 'waiting')) >= waitingMax) throw waitingFull()
   }
 
   async function spendDay(email: string): Promise<void> {
@@ -132,40 +136,48 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       await spendDay(submitter.email)
       const u_name = (await store.users.get(submitter.email))?.user_name || submitter.name
       const stored = await storeLottie(submitter.email, lottie, file.name)
+      let inserted: SubmissionRecord | 'full'
       try {
-        return await store.submissions.insert({
-          u_email: submitter.email,
-          u_name,
-          name: fields.name,
-          description: fields.description,
-          tags: fields.tags ?? [],
-          emoji: fields.emoji,
-          keywords: fields.keywords ?? [],
-          licence: fields.licence,
-          credit: fields.credit,
-          source: fields.source,
-          original: fields.original,
-          sensitive: fields.sensitive,
-          file: stored,
-        })
+        inserted = await store.submissions.insert(
+          {
+            u_email: submitter.email,
+            u_name,
+            name: fields.name,
+            description: fields.description,
+            tags: fields.tags ?? [],
+            emoji: fields.emoji,
+            keywords: fields.keywords ?? [],
+            licence: fields.licence,
+            credit: fields.credit,
+            source: fields.source,
+            original: fields.original,
+            sensitive: fields.sensitive,
+            file: stored,
+          },
+          { waitingMax },
+        )
       } catch (error) {
         await store.files.delete(stored.id)
         throw error
       }
+      if (inserted === 'full') {
+        await store.files.delete(stored.id)
+        throw waitingFull()
+      }
+      return inserted
     },
 
     mine: (email, page) => store.submissions.listBySubmitter(email, page),
 
     async edit(editor, id, patch, file) {
       const record = await ownSubmission(editor, id)
-      // Sent back after changes were asked, it waits again: within the cap.
-      if (record.state === 'changes') await assertRoomToWait(editor)
       const newFile = file ? await storeLottie(editor, await judgedSticker(config, file.bytes), file.name) : undefined
       const changes: SubmissionPatch = { ...patch, ...(newFile ? { file: newFile } : {}), state: 'waiting' }
-      const updated = await store.submissions.update(record.id, changes, { whileStates: SUBMISSION_EDITABLE_STATES })
-      if (!updated) {
+      // Sent back after changes were asked, it waits again: within the cap, kept by the store atomically.
+      const updated = await store.submissions.update(record.id, changes, { whileStates: SUBMISSION_EDITABLE_STATES, waitingMax })
+      if (!updated || updated === 'full') {
         if (newFile) await store.files.delete(newFile.id)
-        throw changedMeanwhile()
+        throw updated ? waitingFull() : changedMeanwhile()
       }
       if (newFile && record.file) await store.files.delete(record.file.id)
       return updated

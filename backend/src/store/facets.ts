@@ -16,6 +16,12 @@ export const EMOJI_FACET = 'e:'
  * belongs to it, so leaving the sensitive ones out is one more facet like any filter.
  */
 export const GENERAL_FACET = 'g:'
+/**
+ * Not filters: a sensitive animation's tags and emoji again, so the counts without the sensitive ones are
+ * the counts less these (SQLite); only the few sensitive animations hold them.
+ */
+export const SENSITIVE_TAG_FACET = 'st:'
+export const SENSITIVE_EMOJI_FACET = 'se:'
 
 /**
  * The platforms the record has a ready export for: made from its current Lottie (a replaced Lottie's
@@ -29,12 +35,16 @@ export function readyPlatforms(record: { files: { lottie: { id: string } }; deri
 
 /** The facet keys a record belongs to. */
 export function recordFacets(record: Pick<WumpusRecord, 'u_email' | 'tags' | 'emoji' | 'files' | 'derived' | 'sensitive'>): string[] {
+  const chars = [...new Set(record.emoji.map((emoji) => emoji.char))]
   return [
     `u:${record.u_email}`,
     ...(record.sensitive ? [] : [GENERAL_FACET]),
     ...record.tags.map((tag) => TAG_FACET + tag),
     ...readyPlatforms(record).map((p) => FITS_FACET + p),
-    ...new Set(record.emoji.map((emoji) => EMOJI_FACET + emoji.char)),
+    ...chars.map((char) => EMOJI_FACET + char),
+    ...(record.sensitive
+      ? [...record.tags.map((tag) => SENSITIVE_TAG_FACET + tag), ...chars.map((char) => SENSITIVE_EMOJI_FACET + char)]
+      : []),
   ]
 }
 

@@ -205,6 +205,8 @@ export type WumpusPatch = Partial<
 export interface ListRemixesOptions {
   owner?: string
   of?: string
+  /** Leaves out the hidden ones (a report's hide: they open for admins only), from the total too. */
+  withoutHidden?: boolean
   limit: number
   cursor?: string
 }
@@ -349,6 +351,11 @@ export interface RateCounter {
   hit(key: string): Promise<number>
 }
 
+/** Tag and emoji counts count the sensitive animations only when asked (as lists list them: WumpusFilters). */
+export interface CountOptions {
+  withSensitive?: boolean
+}
+
 /** Animations: their records, lists and searches, tags, download counts and the files they claim. */
 export interface WumpusRepository {
   /**
@@ -412,10 +419,10 @@ export interface WumpusRepository {
    * updatedAt nor the revision; moves downloadsRevision when some record changed.
    */
   addDownloads(counts: ReadonlyMap<string, number>): Promise<void>
-  /** The tags in use with how many animations carry each, most used first, then by tag. */
-  listTags(): Promise<TagCount[]>
-  /** The emoji in use with how many animations carry each, most used first, then by character. */
-  listEmoji(): Promise<EmojiUse[]>
+  /** The tags in use with how many animations carry each, most used first, then by tag (the sensitive ones' only with withSensitive). */
+  listTags(options?: CountOptions): Promise<TagCount[]>
+  /** The emoji in use with how many animations carry each, most used first, then by character (as listTags). */
+  listEmoji(options?: CountOptions): Promise<EmojiUse[]>
   /**
    * The shared store only (MongoDB): counts tags and emoji again from the animations, in the database, and
    * corrects the stored counts that differ (a write outside a transaction, by an older instance during a
@@ -673,16 +680,38 @@ export type SubmissionPatch = Partial<
   >
 > & { file?: FileRef | null; note?: string | null }
 
+export interface SubmissionWriteGuard {
+  whileStates: readonly SubmissionState[]
+}
+
+/** The most waiting submissions one submitter may have (SUBMISSIONS_WAITING_MAX). */
+export interface SubmissionWaitingCap {
+  waitingMax: number
+}
+
 /**
  * Submissions: one submitter's newest first, one state's oldest first (the review queue), both paged by
  * cursor. Every write is made only while the submission is in one of the states given (`whileStates`), so
  * a withdrawal and a decision, or two decisions, never both apply.
  */
 export interface SubmissionRepository {
+  /**
+   * With `waitingMax`: 'full' when the submitter has that many waiting already, counted and inserted
+   * atomically (concurrent inserts of one submitter never pass it).
+   */
+  insert(submission: NewSubmission, options: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'>
   insert(submission: NewSubmission): Promise<SubmissionRecord>
   get(id: string): Promise<SubmissionRecord | undefined>
-  /** The submission after the patch, or undefined when it is gone or in another state. */
-  update(id: string, patch: SubmissionPatch, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
+  /**
+   * The submission after the patch, or undefined when it is gone or in another state. With `waitingMax`, a
+   * patch that makes it wait again is 'full' when its submitter has that many waiting (atomically, as insert).
+   */
+  update(
+    id: string,
+    patch: SubmissionPatch,
+    options: SubmissionWriteGuard & SubmissionWaitingCap,
+  ): Promise<SubmissionRecord | undefined | 'full'>
+  update(id: string, patch: SubmissionPatch, options: SubmissionWriteGuard): Promise<SubmissionRecord | undefined>
   /** The submission deleted, or undefined when it is gone or in another state. */
   delete(id: string, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined>
   listBySubmitter(email: string, options: { limit: number; cursor?: string }): Promise<{ items: SubmissionRecord[]; nextCursor?: string }>

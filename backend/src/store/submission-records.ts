@@ -80,6 +80,11 @@ export function patchedSubmission(current: SubmissionRecord, patch: SubmissionPa
   return toSubmissionRecord(next)
 }
 
+/** Whether a write makes a submission wait that did not (so it takes one of its submitter's waiting places). */
+export function waitsAgain(current: SubmissionRecord, next: SubmissionRecord): boolean {
+  return current.state !== 'waiting' && next.state === 'waiting'
+}
+
 export function inStates(record: SubmissionRecord, states: readonly SubmissionState[]): boolean {
   return states.includes(record.state)
 }

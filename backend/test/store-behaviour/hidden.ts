@@ -113,7 +113,15 @@ export function describeHiddenBehaviour(t: StoreInUse): void {
       if (remix === 'full') throw new Error('Full')
       expect(await t.store.wumpuses.setHidden(remix._id, hiding())).toEqual({ ...remix, hidden: hiding() })
       expect((await t.store.wumpuses.listRemixes({ of: original._id, limit: 5 })).items.map((r) => r._id)).toEqual([remix._id])
+      // Its owner's list leaves it out when asked to (total too); shown again, it is back.
+      const owned = async () => {
+        const page = await t.store.wumpuses.listRemixes({ owner: 'hider@example.com', withoutHidden: true, limit: 5 })
+        return { ids: page.items.map((r) => r._id), total: page.total }
+      }
+      expect(await owned()).toEqual({ ids: [], total: 0 })
+      expect((await t.store.wumpuses.listRemixes({ owner: 'hider@example.com', limit: 5 })).total).toBe(1)
       expect((await t.store.wumpuses.setHidden(remix._id, null))?.hidden).toBeUndefined()
+      expect(await owned()).toEqual({ ids: [remix._id], total: 1 })
       expect(await everything()).toMatchObject({ lists: only([original]), count: 1 })
     })
 

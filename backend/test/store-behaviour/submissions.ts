@@ -103,5 +103,36 @@ export function describeSubmissionBehaviour(t: StoreInUse): void {
         InvalidCursorError,
       )
     })
+
+    it('keeps a submitter within waitingMax however many inserts race, and an edit that makes one wait again too', async () => {
+      const waitingMax = 5
+      const mine = (overrides: Partial<NewSubmission> = {}) => sampleSubmission({ u_email: 'racer@example.com', ...overrides })
+      for (let i = 0; i < waitingMax - 1; i++) expect(await t.store.submissions.insert(mine(), { waitingMax })).not.toBe('full')
+      // Another submitter's waiting ones take none of this one's places.
+      await t.store.submissions.insert(sampleSubmission({ u_email: 'other@example.com' }), { waitingMax })
+      const raced = await Promise.all(Array.from({ length: 8 }, () => t.store.submissions.insert(mine(), { waitingMax })))
+      expect(raced.filter((result) => result !== 'full')).toHaveLength(1)
+      expect(await t.store.submissions.countBySubmitter('racer@example.com', 'waiting')).toBe(waitingMax)
+      expect(await t.store.submissions.insert(mine(), { waitingMax })).toBe('full')
+
+      // Changes asked on one: it no longer waits, so one new one fits; the edit that sends the first back is then full.
+      const asked = raced.find((result) => result !== 'full')
+      if (!asked) throw new Error('One insert should have passed')
+      await t.store.submissions.update(asked.id, { state: 'changes', note: 'Loop it' }, { whileStates: ['waiting'] })
+      const edits = await Promise.all([
+        t.store.submissions.insert(mine(), { waitingMax }),
+        t.store.submissions.update(asked.id, { state: 'waiting', name: 'Again' }, { whileStates: ['changes'], waitingMax }),
+      ])
+      expect(edits.filter((result) => result === 'full')).toHaveLength(1)
+      expect(await t.store.submissions.countBySubmitter('racer@example.com', 'waiting')).toBe(waitingMax)
+      // An edit of a waiting one keeps its place; without waitingMax nothing is counted.
+      const waiting = (await t.store.submissions.listByState('waiting', { limit: 20 })).items.find(
+        (s) => s.u_email === 'racer@example.com',
+      )!
+      expect(await t.store.submissions.update(waiting.id, { name: 'Renamed' }, { whileStates: ['waiting'], waitingMax })).toMatchObject({
+        name: 'Renamed',
+      })
+      expect(await t.store.submissions.insert(mine())).toMatchObject({ state: 'waiting' })
+    })
   })
 }

@@ -124,6 +124,57 @@ export function describeWumpusBehaviour(t: StoreInUse): void {
       expect((await t.store.wumpuses.list({ limit: 10, withSensitive: true })).total).toBe(2)
     })
 
+    it('counts tags and emoji without the sensitive animations unless asked for, following the flag, hide and delete', async () => {
+      const emoji = (...chars: string[]) => chars.map((char) => ({ char, name: char }))
+      const calm = await t.store.wumpuses.insert(sampleWumpus({ tags: ['otter'], emoji: emoji('🦦') }))
+      const spicy = await t.store.wumpuses.insert(sampleWumpus({ tags: ['otter', 'gore'], emoji: emoji('🦦', '🩸'), sensitive: true }))
+      const counts = async () => ({
+        tags: await t.store.wumpuses.listTags(),
+        emoji: await t.store.wumpuses.listEmoji(),
+        allTags: await t.store.wumpuses.listTags({ withSensitive: true }),
+        allEmoji: await t.store.wumpuses.listEmoji({ withSensitive: true }),
+      })
+      const withoutSpicy = {
+        tags: [{ tag: 'otter', count: 1 }],
+        emoji: [{ char: '🦦', count: 1 }],
+        allTags: [
+          { tag: 'otter', count: 2 },
+          { tag: 'gore', count: 1 },
+        ],
+        allEmoji: [
+          { char: '🦦', count: 2 },
+          { char: '🩸', count: 1 },
+        ],
+      }
+      expect(await counts()).toEqual(withoutSpicy)
+      // Not sensitive any more: counted for everyone; sensitive again: back out (nothing kept goes stale).
+      await t.store.wumpuses.update(spicy._id, { sensitive: false })
+      expect(await counts()).toMatchObject({ tags: withoutSpicy.allTags, emoji: withoutSpicy.allEmoji })
+      await t.store.wumpuses.update(spicy._id, { sensitive: true })
+      expect(await counts()).toEqual(withoutSpicy)
+      // A new tag on the sensitive one is counted only with them.
+      await t.store.wumpuses.update(spicy._id, { tags: ['otter', 'gore', 'night'] })
+      expect((await counts()).tags).toEqual([{ tag: 'otter', count: 1 }])
+      expect((await counts()).allTags.map((entry) => entry.tag)).toEqual(['otter', 'gore', 'night'])
+      t.store = await t.subject.reopen()
+      expect((await counts()).tags).toEqual([{ tag: 'otter', count: 1 }])
+      // Hidden, it counts for nobody; restored, as before; deleted, gone.
+      await t.store.wumpuses.setHidden(spicy._id, { at: new Date(), by: 'admin@example.com' })
+      expect((await counts()).allTags).toEqual([{ tag: 'otter', count: 1 }])
+      await t.store.wumpuses.setHidden(spicy._id, null)
+      expect((await counts()).allTags).toHaveLength(3)
+      expect((await counts()).tags).toEqual([{ tag: 'otter', count: 1 }])
+      await t.store.wumpuses.delete(spicy._id)
+      expect(await counts()).toEqual({
+        tags: withoutSpicy.tags,
+        emoji: withoutSpicy.emoji,
+        allTags: withoutSpicy.tags,
+        allEmoji: withoutSpicy.emoji,
+      })
+      expect(calm.sensitive).toBe(false)
+      if (t.store.wumpuses.correctCounts) expect(await t.store.wumpuses.correctCounts()).toBe(0)
+    })
+
     it('answers undefined or 0 for unknown and malformed ids', async () => {
       await t.store.wumpuses.insert(sampleWumpus())
       for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {

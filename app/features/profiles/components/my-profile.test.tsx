@@ -10,7 +10,7 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { makeSessionToken } from '../../../test/session'
 import { DEFAULT_AVATAR } from '../api'
-import { wumpusKeys } from '../../../entities/wumpus/api'
+import { tagKeys, wumpusKeys } from '../../../entities/wumpus/api'
 import { MyProfile } from './my-profile'
 
 const UPLOADED = '/api/files/0123456789abcdef01234567/me.png'
@@ -279,8 +279,9 @@ describe('MyProfile', () => {
 
   it('turns sensitive stickers on and off at once, and asks the gallery again each time', async () => {
     const { user, bodies, queryClient } = setup()
-    // A gallery page the app holds: stale after each change, so it is fetched again.
+    // A gallery page and tag counts the app holds: stale after each change, so they are fetched again.
     queryClient.setQueryData(wumpusKeys.list({}), [])
+    queryClient.setQueryData(tagKeys.top(12), [])
     await screen.findByRole('button', { name: 'Update Profile' })
     const toggle = await screen.findByRole('switch', { name: /^Show sensitive stickers/ })
     expect(toggle).not.toBeChecked()
@@ -291,6 +292,7 @@ describe('MyProfile', () => {
     expect(bodies).toEqual([{ showSensitive: true }])
     await waitFor(() => expect(screen.getByRole('switch', { name: /^Show sensitive stickers/ })).toBeChecked())
     expect(queryClient.getQueryState(wumpusKeys.list({}))?.isInvalidated).toBe(true)
+    expect(queryClient.getQueryState(tagKeys.top(12))?.isInvalidated).toBe(true)
 
     queryClient.setQueryData(wumpusKeys.list({}), [])
     await user.click(screen.getByRole('switch', { name: /^Show sensitive stickers/ }))

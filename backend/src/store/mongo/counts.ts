@@ -5,11 +5,25 @@
 import type { AnyBulkWriteOperation, Db, Document, MongoClient } from 'mongodb'
 import { ORIGINALS } from './paging'
 
-/** How many animations carry a tag or emoji (its `_id`), kept up to date with every write (the lists need no scan). */
+/**
+ * How many animations carry a tag or emoji (its `_id`), and how many of them are sensitive (none when the
+ * field is missing), kept up to date with every write (the lists need no scan; without the sensitive
+ * animations a count is count - sensitive).
+ */
 export interface CountDocument {
   _id: string
   count: number
+  sensitive?: number
 }
+
+/** How much a write moves a count and its count among sensitive animations. */
+export interface CountMove {
+  count: number
+  sensitive: number
+}
+
+/** 1 for a sensitive animation, else 0 (false, or stored before the flag). */
+const SENSITIVE_ONE = { $cond: [{ $eq: ['$sensitive', true] }, 1, 0] }
 
 /**
  * Each count collection's aggregation over the originals: a tag for each of an animation's tags, an emoji
@@ -17,14 +31,17 @@ export interface CountDocument {
  * the database, never an animation.
  */
 const COUNTED: ReadonlyArray<[collection: 'tags' | 'emoji', pipeline: Document[]]> = [
-  ['tags', [{ $match: ORIGINALS }, { $unwind: '$tags' }, { $group: { _id: '$tags', count: { $sum: 1 } } }]],
+  [
+    'tags',
+    [{ $match: ORIGINALS }, { $unwind: '$tags' }, { $group: { _id: '$tags', count: { $sum: 1 }, sensitive: { $sum: SENSITIVE_ONE } } }],
+  ],
   [
     'emoji',
     [
       { $match: ORIGINALS },
-      { $project: { chars: { $setUnion: [{ $ifNull: ['$emoji.char', []] }, []] } } },
+      { $project: { chars: { $setUnion: [{ $ifNull: ['$emoji.char', []] }, []] }, sensitive: 1 } },
       { $unwind: '$chars' },
-      { $group: { _id: '$chars', count: { $sum: 1 } } },
+      { $group: { _id: '$chars', count: { $sum: 1 }, sensitive: { $sum: SENSITIVE_ONE } } },
     ],
   ],
 ]
@@ -45,7 +62,7 @@ export async function correctCounts(client: MongoClient, db: Db): Promise<number
         for (const [name, pipeline] of COUNTED) {
           const collection = db.collection<CountDocument>(name)
           const counted = await db.collection('wumpuses').aggregate<CountDocument>(pipeline, { session }).toArray()
-          const stored = new Map((await collection.find({}, { session }).toArray()).map((doc) => [doc._id, doc.count]))
+          const stored = new Map((await collection.find({}, { session }).toArray()).map((doc) => [doc._id, doc]))
           const fixes = corrections(counted, stored)
           if (fixes.length > 0) await collection.bulkWrite(fixes, { ordered: false, session })
           corrected += fixes.length
@@ -58,12 +75,21 @@ export async function correctCounts(client: MongoClient, db: Db): Promise<number
 }
 
 /** The writes that make the stored counts the counted ones. */
-function corrections(counted: CountDocument[], stored: ReadonlyMap<string, number>): AnyBulkWriteOperation<CountDocument>[] {
+function corrections(counted: CountDocument[], stored: ReadonlyMap<string, CountDocument>): AnyBulkWriteOperation<CountDocument>[] {
   const fixes: AnyBulkWriteOperation<CountDocument>[] = []
   const carried = new Set<string>()
-  for (const { _id, count } of counted) {
+  for (const { _id, count, sensitive = 0 } of counted) {
     carried.add(_id)
-    if (stored.get(_id) !== count) fixes.push({ updateOne: { filter: { _id }, update: { $set: { count } }, upsert: true } })
+    const was = stored.get(_id)
+    if (was?.count !== count || (was.sensitive ?? 0) !== sensitive)
+      fixes.push({
+        updateOne: {
+          filter: { _id },
+          // No `sensitive` where none are: the same document as one never counted a sensitive animation.
+          update: sensitive > 0 ? { $set: { count, sensitive } } : { $set: { count }, $unset: { sensitive: '' } },
+          upsert: true,
+        },
+      })
   }
   for (const value of stored.keys()) if (!carried.has(value)) fixes.push({ deleteOne: { filter: { _id: value } } })
   return fixes

@@ -579,6 +579,37 @@ describe('mongo store start-up', () => {
   })
 })
 
+describe('mongo store upgrade to counts without the sensitive animations', () => {
+  it('counts each tag and emoji of the sensitive animations stored before, so visitors are not shown theirs', async () => {
+    const server = await startMongoWireServer()
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const db = client.db('sensitive-counts')
+      let store = await openMongoStore({ uri: server.uri, dbName: 'sensitive-counts' })
+      await store.wumpuses.insert(sampleWumpus({ tags: ['cat'] }))
+      await store.wumpuses.insert(sampleWumpus({ tags: ['cat', 'gore'], sensitive: true }))
+      await store.close()
+      // As counted before: no `sensitive` on any count, one schema version back.
+      await db.collection('tags').updateMany({}, { $unset: { sensitive: '' } })
+      await db.collection('meta').updateOne({ _id: 'schema' as never }, { $set: { version: SCHEMA_VERSION - 1 } })
+      store = await openMongoStore({ uri: server.uri, dbName: 'sensitive-counts' })
+      try {
+        expect(await store.wumpuses.listTags()).toEqual([{ tag: 'cat', count: 1 }])
+        expect(await store.wumpuses.listTags({ withSensitive: true })).toEqual([
+          { tag: 'cat', count: 2 },
+          { tag: 'gore', count: 1 },
+        ])
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})
+
 describe('mongo store counts that drifted', () => {
   // Its own stand-in server: it sees what comes back to Node.
   it('corrects drifted tag and emoji counts in the background after a start, from a count in the database, and logs how many', async () => {
@@ -654,9 +685,9 @@ describe('mongo store counts that drifted', () => {
       expect(countWrites.sort()).toEqual(
         ['emoji delete 🌈', 'emoji update 👋', 'emoji update 🔥', 'tags delete gone', 'tags update blue', 'tags update sky'].sort(),
       )
-      // Counted in the database: only distinct values with their counts came back, no animation.
+      // Counted in the database: only distinct values with their counts (and of sensitive ones) came back, no animation.
       expect(wumpusReplies.length).toBeGreaterThan(0)
-      for (const doc of wumpusReplies) expect(Object.keys(doc).sort()).toEqual(['_id', 'count'])
+      for (const doc of wumpusReplies) expect(Object.keys(doc).sort()).toEqual(['_id', 'count', 'sensitive'])
 
       // Nothing left to correct: nothing written.
       countWrites.length = 0

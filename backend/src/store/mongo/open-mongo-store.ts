@@ -211,6 +211,10 @@ const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
   async (db, client) => {
     await correctCounts(client, db)
   },
+  // 6 (issue 37, tag and emoji counts without the sensitive animations): each count's `sensitive`, counted.
+  async (db, client) => {
+    await correctCounts(client, db)
+  },
 ]
 
 /** The schema version this code brings a database to. */
@@ -286,7 +290,7 @@ export class MongoStore implements Store {
     this.renderJobs = new MongoRenderJobs(db)
     this.telegramSets = new MongoTelegramSets(db)
     this.telegramLinks = new MongoTelegramLinks(db)
-    this.submissions = new MongoSubmissions(db)
+    this.submissions = new MongoSubmissions(db, caps)
     this.reports = new MongoReports(db)
     this.notifications = new MongoNotifications(db)
   }

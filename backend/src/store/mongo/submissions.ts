@@ -1,8 +1,15 @@
 /** Submissions in MongoDB: the `submissions` collection, one document per submission (_id: its id). */
-import type { Collection, Db, Filter } from 'mongodb'
+import type { ClientSession, Collection, Db, Filter } from 'mongodb'
 import type { SubmissionState } from '../../../../contract/submission-states'
 import { isId } from '../ids'
-import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
+import type {
+  NewSubmission,
+  SubmissionPatch,
+  SubmissionRecord,
+  SubmissionRepository,
+  SubmissionWaitingCap,
+  SubmissionWriteGuard,
+} from '../port'
 import {
   decodeSubmissionCursor,
   inStates,
@@ -11,7 +18,9 @@ import {
   stateCounts,
   submissionPage,
   toSubmissionRecord,
+  waitsAgain,
 } from '../submission-records'
+import type { AccountCaps } from './caps'
 import { guard } from './errors'
 
 export const SUBMISSIONS_COLLECTION = 'submissions'
@@ -29,14 +38,34 @@ const WRITE_ATTEMPTS = 10
 export class MongoSubmissions implements SubmissionRepository {
   private readonly submissions: Collection<SubmissionDocument>
 
-  constructor(db: Db) {
+  constructor(
+    db: Db,
+    private readonly caps: AccountCaps,
+  ) {
     this.submissions = db.collection<SubmissionDocument>(SUBMISSIONS_COLLECTION)
   }
 
-  async insert(submission: NewSubmission): Promise<SubmissionRecord> {
+  insert(submission: NewSubmission, options: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'>
+  insert(submission: NewSubmission): Promise<SubmissionRecord>
+  /** Within waitingMax atomically: the count and the insert are one transaction in the submitter's turn (caps.ts). */
+  async insert(submission: NewSubmission, options?: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'> {
     const record = newSubmissionRecord(submission)
-    await guard(() => this.submissions.insertOne(toDocument(record)))
-    return record
+    if (!options) {
+      await guard(() => this.submissions.insertOne(toDocument(record)))
+      return record
+    }
+    return this.inWaitingTurn(record.u_email, options.waitingMax, async (session) => {
+      await this.submissions.insertOne(toDocument(record), { session })
+      return record
+    })
+  }
+
+  /** `write` in the submitter's turn when they have fewer than `max` waiting, else 'full'. */
+  private inWaitingTurn<T>(email: string, max: number, write: (session: ClientSession) => Promise<T>): Promise<T | 'full'> {
+    return this.caps.inTurn(`submissions-waiting:${email}`, async (session) => {
+      if ((await this.submissions.countDocuments({ u_email: email, state: 'waiting' }, { session })) >= max) return 'full'
+      return write(session)
+    })
   }
 
   async get(id: string): Promise<SubmissionRecord | undefined> {
@@ -45,21 +74,35 @@ export class MongoSubmissions implements SubmissionRepository {
     return doc ? fromDocument(doc) : undefined
   }
 
+  update(
+    id: string,
+    patch: SubmissionPatch,
+    options: SubmissionWriteGuard & SubmissionWaitingCap,
+  ): Promise<SubmissionRecord | undefined | 'full'>
+  update(id: string, patch: SubmissionPatch, options: SubmissionWriteGuard): Promise<SubmissionRecord | undefined>
   async update(
     id: string,
     patch: SubmissionPatch,
-    options: { whileStates: readonly SubmissionState[] },
-  ): Promise<SubmissionRecord | undefined> {
+    options: SubmissionWriteGuard & Partial<SubmissionWaitingCap>,
+  ): Promise<SubmissionRecord | undefined | 'full'> {
     if (!isId(id)) return undefined
     // Written only over the version read (its state and time), so a decision and an edit never both apply.
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       const current = await this.get(id)
       if (!current || !inStates(current, options.whileStates)) return undefined
       const next = patchedSubmission(current, patch, new Date(Math.max(Date.now(), current.updatedAt.getTime() + 1)))
-      const written = await guard(() =>
-        this.submissions.replaceOne({ _id: id, state: current.state, updatedAt: current.updatedAt }, toDocument(next)),
-      )
-      if (written.matchedCount === 1) return next
+      const over = { _id: id, state: current.state, updatedAt: current.updatedAt }
+      const max = options.waitingMax
+      const written =
+        max !== undefined && waitsAgain(current, next)
+          ? await this.inWaitingTurn(
+              current.u_email,
+              max,
+              async (session) => (await this.submissions.replaceOne(over, toDocument(next), { session })).matchedCount,
+            )
+          : (await guard(() => this.submissions.replaceOne(over, toDocument(next)))).matchedCount
+      if (written === 'full') return 'full'
+      if (written === 1) return next
     }
     throw new Error(`Submission ${id} kept changing while being updated`)
   }

@@ -12,6 +12,7 @@ import {
   FileInUseError,
   type ColourSlots,
   type DerivedMedia,
+  type CountOptions,
   type EmojiUse,
   type HiddenInfo,
   type ListRemixesOptions,
@@ -38,7 +39,7 @@ import {
   wumpusFileIds,
   wumpusPatchFields,
 } from '../records'
-import { correctCounts, type CountDocument } from './counts'
+import { correctCounts, type CountDocument, type CountMove } from './counts'
 import { guard } from './errors'
 import type { MongoFavourites } from './favourites'
 import type { MongoPacks } from './packs'
@@ -210,7 +211,7 @@ export class MongoWumpuses implements WumpusRepository {
     await claimingFiles(record.files, () =>
       this.inTransaction(async (session) => {
         await guard(() => this.wumpuses.insertOne(toWumpusDocument(record), { session }))
-        await this.moveCounts(record, 1, undefined, session)
+        await this.moveCounts(undefined, record, session)
       }),
     )
     this.changed()
@@ -227,8 +228,8 @@ export class MongoWumpuses implements WumpusRepository {
     await guard(() => this.wumpuses.insertMany(records.map(toWumpusDocument)))
     this.changed()
     const counted = records.filter((record) => !record.hidden)
-    await addCounts(this.tagCounts, tally(counted.map((record) => record.tags)))
-    await addCounts(this.emojiCounts, tally(counted.map(emojiChars)))
+    await addCounts(this.tagCounts, tally(counted.map((record) => [record.tags, record.sensitive])))
+    await addCounts(this.emojiCounts, tally(counted.map((record) => [emojiChars(record), record.sensitive])))
   }
 
   async update(id: string, patch: WumpusPatch, options: { whileFiles?: WumpusRecord['files'] } = {}): Promise<WumpusRecord | undefined> {
@@ -247,7 +248,8 @@ export class MongoWumpuses implements WumpusRepository {
     const fileIds = withFiles?.set ?? {}
     const unset = withFiles?.newLottie ? { $unset: NEW_RENDER_JOB } : {}
     const claiming = <T>(write: () => Promise<T>) => (fields.files ? claimingFiles(fields.files, write) : write())
-    if (!TEXT_FIELDS.some((field) => field in fields)) {
+    // The sensitive flag moves the counts without the sensitive animations: written as the text is.
+    if (!TEXT_FIELDS.some((field) => field in fields) && !('sensitive' in fields)) {
       const set = { ...fields, ...fileIds, updatedAt: new Date() }
       const doc = await claiming(() =>
         guard(() =>
@@ -275,6 +277,7 @@ export class MongoWumpuses implements WumpusRepository {
         tags: current.tags ?? { $exists: false },
         emoji: current.emoji ?? { $exists: false },
         keywords: current.keywords ?? { $exists: false },
+        sensitive: current.sensitive ?? { $exists: false },
         ...sameFilesFilter,
         ...(fields.remix ? { remixOf: fields.remix.of } : {}),
       }
@@ -291,8 +294,7 @@ export class MongoWumpuses implements WumpusRepository {
           )
           if (written && !written.remixOf) {
             const updated = toWumpusRecord(written)
-            await this.moveCounts(before, -1, updated, session)
-            await this.moveCounts(updated, 1, before, session)
+            await this.moveCounts(before, updated, session)
           }
           return written
         }),
@@ -360,9 +362,13 @@ export class MongoWumpuses implements WumpusRepository {
   async delete(id: string): Promise<number> {
     if (!isId(id)) return 0
     const doc = await this.inTransaction(async (session) => {
-      const deleted = await this.wumpuses.findOneAndDelete({ _id: id }, { projection: { tags: 1, emoji: 1, remixOf: 1 }, session })
+      const deleted = await this.wumpuses.findOneAndDelete(
+        { _id: id },
+        { projection: { tags: 1, emoji: 1, remixOf: 1, sensitive: 1 }, session },
+      )
       if (!deleted) return null
-      if (!deleted.remixOf) await this.moveCounts({ tags: deleted.tags ?? [], emoji: deleted.emoji ?? [] }, -1, undefined, session)
+      const counted = { tags: deleted.tags ?? [], emoji: deleted.emoji ?? [], sensitive: deleted.sensitive === true }
+      if (!deleted.remixOf) await this.moveCounts(counted, undefined, session)
       await this.packs.removeWumpus(id, session)
       await this.favourites.removeWumpus(id, session)
       return deleted
@@ -407,6 +413,7 @@ export class MongoWumpuses implements WumpusRepository {
     const filter: Filter<WumpusDocument> = {
       ...(options.owner === undefined ? {} : { remixOwner: options.owner }),
       ...(options.of === undefined ? {} : { remixOf: options.of }),
+      ...(options.withoutHidden ? { hidden: { $exists: false } } : {}),
     }
     const [docs, total] = await guard(() =>
       Promise.all([
@@ -452,7 +459,10 @@ export class MongoWumpuses implements WumpusRepository {
         { $set: { ...set, remixOf: hidden ? HIDDEN_ORIGINAL : null }, ...unset },
         { returnDocument: 'after', projection: RECORD_PROJECTION, session },
       )
-      if (written && listedBefore === Boolean(hidden)) await this.moveCounts(toWumpusRecord(written), hidden ? -1 : 1, undefined, session)
+      if (written && listedBefore === Boolean(hidden)) {
+        const record = toWumpusRecord(written)
+        await (hidden ? this.moveCounts(record, undefined, session) : this.moveCounts(undefined, record, session))
+      }
       return written
     })
     if (!doc) throw new Error(`Animation ${id} changed while being hidden or shown`)
@@ -473,12 +483,12 @@ export class MongoWumpuses implements WumpusRepository {
     if (modifiedCount > 0) this.downloadsRevisionNumber++
   }
 
-  async listTags(): Promise<TagCount[]> {
-    return (await listCounts(this.tagCounts)).map((doc) => ({ tag: doc._id, count: doc.count }))
+  async listTags(options: CountOptions = {}): Promise<TagCount[]> {
+    return (await listCounts(this.tagCounts, options)).map(({ value, count }) => ({ tag: value, count }))
   }
 
-  async listEmoji(): Promise<EmojiUse[]> {
-    return (await listCounts(this.emojiCounts)).map((doc) => ({ char: doc._id, count: doc.count }))
+  async listEmoji(options: CountOptions = {}): Promise<EmojiUse[]> {
+    return (await listCounts(this.emojiCounts, options)).map(({ value, count }) => ({ char: value, count }))
   }
 
   /** Counts tags and emoji again in the database and corrects those that drifted (counts.ts). */
@@ -498,20 +508,16 @@ export class MongoWumpuses implements WumpusRepository {
   }
 
   /**
-   * Moves the counts of a record's tags and emoji by delta: all of them, or only those the other version
-   * of the record lacks. Counts that reach 0 are removed.
+   * Moves the tag and emoji counts (and their counts among sensitive animations) from a record's version
+   * `before` to `after`: a new record has no before, a removed one no after. Counts that reach 0 are removed.
    */
-  private async moveCounts(
-    record: Pick<WumpusRecord, 'tags' | 'emoji'>,
-    delta: 1 | -1,
-    other?: Pick<WumpusRecord, 'tags' | 'emoji'>,
-    session?: ClientSession,
-  ) {
-    const only = (values: string[], others: string[] | undefined) => values.filter((value) => !others?.includes(value))
-    const tags = only(record.tags, other?.tags)
-    const emoji = only(emojiChars(record), other && emojiChars(other))
-    await addCounts(this.tagCounts, new Map(tags.map((tag) => [tag, delta])), session)
-    await addCounts(this.emojiCounts, new Map(emoji.map((char) => [char, delta])), session)
+  private async moveCounts(before: Counted | undefined, after: Counted | undefined, session?: ClientSession) {
+    await addCounts(this.tagCounts, countMoves(before && [before.tags, before.sensitive], after && [after.tags, after.sensitive]), session)
+    await addCounts(
+      this.emojiCounts,
+      countMoves(before && [emojiChars(before), before.sensitive], after && [emojiChars(after), after.sensitive]),
+      session,
+    )
   }
 
   /** Runs the writes in one transaction (retried by the driver on a transient conflict). */
@@ -536,36 +542,70 @@ function emojiChars(record: Pick<WumpusRecord, 'emoji'>): string[] {
   return [...new Set(record.emoji.map((emoji) => emoji.char))]
 }
 
-/** How many of the lists hold each value. */
-function tally(lists: readonly string[][]): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const list of lists) for (const value of list) counts.set(value, (counts.get(value) ?? 0) + 1)
+/** What a record's version adds to the counts: its values (tags or emoji characters), and whether it is sensitive. */
+type CountedValues = [values: readonly string[], sensitive: boolean | undefined]
+
+/** A record's version as the counts see it. */
+type Counted = Pick<WumpusRecord, 'tags' | 'emoji' | 'sensitive'>
+
+/** How much each count (and its count among sensitive animations) moves from one version's values to another's. */
+function countMoves(before: CountedValues | undefined, after: CountedValues | undefined): Map<string, CountMove> {
+  const moves = new Map<string, CountMove>()
+  const move = ([values, sensitive]: CountedValues, by: 1 | -1) => {
+    for (const value of values) {
+      const current = moves.get(value) ?? { count: 0, sensitive: 0 }
+      moves.set(value, { count: current.count + by, sensitive: current.sensitive + (sensitive ? by : 0) })
+    }
+  }
+  if (before) move(before, -1)
+  if (after) move(after, 1)
+  for (const [value, { count, sensitive }] of moves) if (count === 0 && sensitive === 0) moves.delete(value)
+  return moves
+}
+
+/** How many of the records hold each value, and how many of the sensitive ones. */
+function tally(records: readonly CountedValues[]): Map<string, CountMove> {
+  const counts = new Map<string, CountMove>()
+  for (const record of records) {
+    for (const [value, move] of countMoves(undefined, record)) {
+      const current = counts.get(value) ?? { count: 0, sensitive: 0 }
+      counts.set(value, { count: current.count + move.count, sensitive: current.sensitive + move.sensitive })
+    }
+  }
   return counts
 }
 
 /** Adds to the counts (upserting new values); counts that reach 0 are removed. */
 async function addCounts(
   collection: Collection<CountDocument>,
-  deltas: ReadonlyMap<string, number>,
+  moves: ReadonlyMap<string, CountMove>,
   session?: ClientSession,
 ): Promise<void> {
-  if (deltas.size === 0) return
+  if (moves.size === 0) return
   await guard(async () => {
     await collection.bulkWrite(
-      [...deltas].map(([value, count]) => ({ updateOne: { filter: { _id: value }, update: { $inc: { count } }, upsert: true } })),
+      [...moves].map(([value, { count, sensitive }]) => ({
+        updateOne: { filter: { _id: value }, update: { $inc: sensitive === 0 ? { count } : { count, sensitive } }, upsert: true },
+      })),
       { ordered: false, session },
     )
-    if ([...deltas.values()].some((count) => count < 0))
-      await collection.deleteMany({ _id: { $in: [...deltas.keys()] }, count: { $lte: 0 } }, { session })
+    if ([...moves.values()].some((move) => move.count < 0))
+      await collection.deleteMany({ _id: { $in: [...moves.keys()] }, count: { $lte: 0 } }, { session })
   })
 }
 
-/** The values with a count, most first, then by value. */
-function listCounts(collection: Collection<CountDocument>): Promise<CountDocument[]> {
-  return guard(() =>
+/**
+ * The values with a count, most first, then by value; without withSensitive, counted without the
+ * sensitive animations (a value only they carry is left out).
+ */
+async function listCounts(collection: Collection<CountDocument>, options: CountOptions): Promise<Array<{ value: string; count: number }>> {
+  const docs = await guard(() =>
     collection
       .find({ count: { $gt: 0 } })
       .sort({ count: -1, _id: 1 })
       .toArray(),
   )
+  const counts = docs.map((doc) => ({ value: doc._id, count: options.withSensitive ? doc.count : doc.count - (doc.sensitive ?? 0) }))
+  if (options.withSensitive) return counts
+  return counts.filter((entry) => entry.count > 0).sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
 }

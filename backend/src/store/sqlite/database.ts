@@ -341,7 +341,8 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE wumpuses ADD COLUMN sensitive INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE users ADD COLUMN show_sensitive INTEGER NOT NULL DEFAULT 0;
   INSERT INTO wumpus_facets (facet, seq, created_at, id) SELECT 'g:', seq, created_at, id FROM wumpuses WHERE remix_of IS NULL AND hidden IS NULL;
-  `, // Telegram links (issue 36, sqlite/telegram-links.ts): an account's linked Telegram user and its newest start
+  `,
+  // Telegram links (issue 36, sqlite/telegram-links.ts): an account's linked Telegram user and its newest start
   // code's hash, one row per account; a personal pack's set keeps its owner.
   `
   CREATE TABLE telegram_links (
@@ -353,6 +354,15 @@ const MIGRATIONS: readonly string[] = [
     code_pack_id TEXT
   ) WITHOUT ROWID;
   ALTER TABLE telegram_sets ADD COLUMN owner_user_id INTEGER;
+  `,
+  // Tag and emoji counts without the sensitive animations (issue 37): a sensitive animation's tags and
+  // emoji again as facets 'st:' and 'se:' (facets.ts), counted by the facet_counts triggers; a listed
+  // animation without 'g:' is a sensitive one.
+  `
+  INSERT INTO wumpus_facets (facet, seq, created_at, id)
+    SELECT 's' || facet, seq, created_at, id FROM wumpus_facets AS f
+    WHERE ((facet >= 't:' AND facet < 't;') OR (facet >= 'e:' AND facet < 'e;'))
+      AND NOT EXISTS (SELECT 1 FROM wumpus_facets AS g WHERE g.facet = 'g:' AND g.seq = f.seq);
   `,
 ]
 

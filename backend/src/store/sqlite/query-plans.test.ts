@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { exportsFor, sampleWumpus } from '../../../test/store-behaviour/samples'
+import { sampleSubmission } from '../../../test/store-behaviour/submissions'
 import { openRecordingSqlite, type RecordingSqlite } from '../../../test/support/recording-sqlite'
 import type { WumpusRecord } from '../port'
 
@@ -138,6 +139,11 @@ beforeAll(async () => {
     await t.submissions.countsBySubmitter(ADMIN)
     await t.reports.countOpenAgainstOwner(ADMIN)
   })
+  await step('submission within the waiting cap', async () => {
+    for (const u_email of ['a@example.com', 'b@example.com', ADMIN])
+      await t.submissions.insert(sampleSubmission({ u_email }), { waitingMax: 5 })
+    await t.submissions.countBySubmitter(ADMIN, 'waiting')
+  })
   await step('animation delete', () => t.wumpuses.delete(records[5]!._id))
   await step('pack delete', () => t.packs.delete(packId))
   await step('orphan sweep', async () => {
@@ -223,7 +229,12 @@ describe('SQLite query plans', () => {
     ],
     ['orphan sweep', /files_oldest[\s\S]*SEARCH c USING PRIMARY KEY/],
     ['notifications', /notifications_by_recipient/],
+    ['submission within the waiting cap', /submissions_by_submitter/],
   ])('%s reads its index', (name, index) => {
     expect(plans(name).join('\n')).toMatch(index)
+  })
+
+  it("counts a submitter's waiting submissions from their own rows, not every waiting one", () => {
+    expect(plans('submission within the waiting cap').join('\n')).not.toMatch(/submissions_by_state/)
   })
 })

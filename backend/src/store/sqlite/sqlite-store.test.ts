@@ -11,10 +11,15 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes the Telegram links migration (issue 36) on a closed store's database, for upgrade tests from before it. */
-const BEFORE_TELEGRAM_LINKS = 'DROP TABLE telegram_links; ALTER TABLE telegram_sets DROP COLUMN owner_user_id;'
+/** Undoes the migration of tag and emoji counts without the sensitive animations (their 'st:' and 'se:' facets). */
+const BEFORE_SENSITIVE_COUNTS = `
+  DELETE FROM wumpus_facets WHERE (facet >= 'st:' AND facet < 'st;') OR (facet >= 'se:' AND facet < 'se;');`
 
-/** Undoes the sensitive migration (sensitive animations and the users' choice to see them) and the later Telegram links on a closed store's database. */
+/** Undoes the Telegram links migration (issue 36) and the later sensitive counts on a closed store's database (schema 17 then). */
+const BEFORE_TELEGRAM_LINKS = `${BEFORE_SENSITIVE_COUNTS}
+  DROP TABLE telegram_links; ALTER TABLE telegram_sets DROP COLUMN owner_user_id;`
+
+/** Undoes migration 17 (sensitive animations and the users' choice to see them), and those after it, on a closed store's database. */
 const BEFORE_SENSITIVE = `${BEFORE_TELEGRAM_LINKS}
   DELETE FROM wumpus_facets WHERE facet = 'g:'; ALTER TABLE wumpuses DROP COLUMN sensitive; ALTER TABLE users DROP COLUMN show_sensitive;`
 
@@ -465,7 +470,7 @@ describe('sqlite store indexes', () => {
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_SENSITIVE)
-      db.pragma(`user_version = ${knownSchemaVersion() - 2}`)
+      db.pragma('user_version = 16') // before the sensitive migration (the 17th)
       db.close()
       store = await openSqliteStore({ dataDir })
       expect(await store.wumpuses.get(a._id)).toMatchObject({ sensitive: false })
@@ -477,6 +482,35 @@ describe('sqlite store indexes', () => {
       }
       await store.wumpuses.update(b._id, { sensitive: true })
       expect((await store.wumpuses.list({ limit: 5, tag: 'cat' })).items.map((w) => w._id)).toEqual([a._id])
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('upgrades to tag and emoji counts without the sensitive animations: a tag only sensitive ones carry is counted only for those who see them', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const emoji = (char: string) => [{ char, name: char }]
+      await store.wumpuses.insert(sampleWumpus({ tags: ['cat'], emoji: emoji('🐱') }))
+      await store.wumpuses.insert(sampleWumpus({ tags: ['cat', 'gore'], emoji: emoji('🩸'), sensitive: true }))
+      await store.close()
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_SENSITIVE_COUNTS)
+      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.close()
+      store = await openSqliteStore({ dataDir })
+      expect(await store.wumpuses.listTags()).toEqual([{ tag: 'cat', count: 1 }])
+      expect(await store.wumpuses.listEmoji()).toEqual([{ char: '🐱', count: 1 }])
+      expect(await store.wumpuses.listTags({ withSensitive: true })).toEqual([
+        { tag: 'cat', count: 2 },
+        { tag: 'gore', count: 1 },
+      ])
+      expect(await store.wumpuses.listEmoji({ withSensitive: true })).toEqual([
+        { char: '🐱', count: 1 },
+        { char: '🩸', count: 1 },
+      ])
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })
@@ -589,7 +623,7 @@ describe('sqlite store when the folder cannot be opened', () => {
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_TELEGRAM_LINKS)
-      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.pragma('user_version = 17') // before the Telegram links migration (the 18th)
       db.close()
       store = await openSqliteStore({ dataDir })
       const set = await store.telegramSets.get('aaaaaaaaaaaaaaaaaaaaaaaa')

@@ -1,7 +1,14 @@
 /** Submissions in SQLite: the `submissions` table, each record as JSON beside the columns lists go by. */
 import type { SubmissionState } from '../../../../contract/submission-states'
 import type { Statement } from 'better-sqlite3'
-import type { NewSubmission, SubmissionPatch, SubmissionRecord, SubmissionRepository } from '../port'
+import type {
+  NewSubmission,
+  SubmissionPatch,
+  SubmissionRecord,
+  SubmissionRepository,
+  SubmissionWaitingCap,
+  SubmissionWriteGuard,
+} from '../port'
 import {
   decodeSubmissionCursor,
   inStates,
@@ -10,6 +17,7 @@ import {
   stateCounts,
   submissionPage,
   toSubmissionRecord,
+  waitsAgain,
   type SubmissionOrder,
 } from '../submission-records'
 import { guarded, json, type Db } from './database'
@@ -58,19 +66,27 @@ export class SqliteSubmissions implements SubmissionRepository {
       byStateAfter: db.prepare<[string, number, string, number], SubmissionRow>(
         'SELECT * FROM submissions WHERE state = ? AND (created_at, id) > (?, ?) ORDER BY created_at, id LIMIT ?',
       ),
-      count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND state = ?').pluck(),
+      // One submitter's few rows (their index), never every submission in the state: `+state` keeps the
+      // state index out (it would read every waiting submission of everyone for each submit).
+      count: db.prepare<[string, string], number>('SELECT count(*) FROM submissions WHERE u_email = ? AND +state = ?').pluck(),
       counts: db.prepare<[string], { state: string; count: number }>(
         'SELECT state, count(*) AS count FROM submissions WHERE u_email = ? GROUP BY state',
       ),
     }
   }
 
-  insert(submission: NewSubmission): Promise<SubmissionRecord> {
-    return guarded(() => {
-      const record = newSubmissionRecord(submission)
-      this.sql.insert.run(toRow(record))
-      return record
-    })
+  insert(submission: NewSubmission, options: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'>
+  insert(submission: NewSubmission): Promise<SubmissionRecord>
+  /** Counted and inserted in one transaction: SQLite has one writer, so concurrent inserts never pass waitingMax. */
+  insert(submission: NewSubmission, options?: SubmissionWaitingCap): Promise<SubmissionRecord | 'full'> {
+    return guarded(() =>
+      this.db.transaction(() => {
+        const record = newSubmissionRecord(submission)
+        if (options && this.sql.count.get(record.u_email, 'waiting')! >= options.waitingMax) return 'full'
+        this.sql.insert.run(toRow(record))
+        return record
+      })(),
+    )
   }
 
   get(id: string): Promise<SubmissionRecord | undefined> {
@@ -80,12 +96,25 @@ export class SqliteSubmissions implements SubmissionRepository {
     })
   }
 
-  update(id: string, patch: SubmissionPatch, options: { whileStates: readonly SubmissionState[] }): Promise<SubmissionRecord | undefined> {
+  update(
+    id: string,
+    patch: SubmissionPatch,
+    options: SubmissionWriteGuard & SubmissionWaitingCap,
+  ): Promise<SubmissionRecord | undefined | 'full'>
+  update(id: string, patch: SubmissionPatch, options: SubmissionWriteGuard): Promise<SubmissionRecord | undefined>
+  update(
+    id: string,
+    patch: SubmissionPatch,
+    options: SubmissionWriteGuard & Partial<SubmissionWaitingCap>,
+  ): Promise<SubmissionRecord | undefined | 'full'> {
     return guarded(() =>
       this.db.transaction(() => {
         const current = this.currentIn(id, options.whileStates)
         if (!current) return undefined
         const next = patchedSubmission(current, patch, new Date())
+        if (options.waitingMax !== undefined && waitsAgain(current, next)) {
+          if (this.sql.count.get(current.u_email, 'waiting')! >= options.waitingMax) return 'full'
+        }
         this.sql.update.run(toRow(next))
         return next
       })(),

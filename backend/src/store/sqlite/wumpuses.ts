@@ -9,7 +9,7 @@ import {
   type ListKey,
   type ListOrder,
 } from '../../../../contract/search'
-import { EMOJI_FACET, filterFacets, recordFacets, TAG_FACET } from '../facets'
+import { EMOJI_FACET, filterFacets, recordFacets, SENSITIVE_EMOJI_FACET, SENSITIVE_TAG_FACET, TAG_FACET } from '../facets'
 import { isId } from '../ids'
 import { decodeCursor, encodeCursor, pageOf, PageSelector, recordKey } from '../list-order'
 import {
@@ -144,8 +144,8 @@ export class SqliteWumpuses implements WumpusRepository {
   /** List totals by filter, until animations come, go or change what they are filtered by. */
   private readonly totals = new Map<string, { facets: string[]; total: number }>()
   /** The tags and emoji in use with their counts, until animations come, go or change them. */
-  private tagCounts: TagCount[] | undefined
-  private emojiCounts: EmojiUse[] | undefined
+  private tagCounts: CountedFacets | undefined
+  private emojiCounts: CountedFacets | undefined
   /** Download counts above 0 by seq, for ordering search matches by popularity; loaded when first needed. */
   private downloads: Map<number, number> | undefined
   private readonly statements = new Map<string, Statement<unknown[], unknown>>()
@@ -256,6 +256,7 @@ export class SqliteWumpuses implements WumpusRepository {
         params.of = options.of
       }
       if (conditions.length === 1) throw new Error('Remixes are listed by owner or by original')
+      if (options.withoutHidden) conditions.push('hidden IS NULL')
       const where = conditions.join(' AND ')
       const total = this.statement<number>(`SELECT count(*) FROM wumpuses WHERE ${where}`).pluck().get(params)!
       if (after) Object.assign(params, { time: after.time, id: after.id })
@@ -377,18 +378,29 @@ export class SqliteWumpuses implements WumpusRepository {
     })
   }
 
-  listTags(): Promise<TagCount[]> {
+  listTags(options: { withSensitive?: boolean } = {}): Promise<TagCount[]> {
     return guarded(() => {
-      this.tagCounts ??= this.facetCounts(TAG_FACET).map(({ value, count }) => ({ tag: value, count }))
-      return this.tagCounts.map((entry) => ({ ...entry }))
+      this.tagCounts ??= this.countedFacets(TAG_FACET, SENSITIVE_TAG_FACET)
+      return this.tagCounts[options.withSensitive ? 'all' : 'general'].map(({ value, count }) => ({ tag: value, count }))
     })
   }
 
-  listEmoji(): Promise<EmojiUse[]> {
+  listEmoji(options: { withSensitive?: boolean } = {}): Promise<EmojiUse[]> {
     return guarded(() => {
-      this.emojiCounts ??= this.facetCounts(EMOJI_FACET).map(({ value, count }) => ({ char: value, count }))
-      return this.emojiCounts.map((entry) => ({ ...entry }))
+      this.emojiCounts ??= this.countedFacets(EMOJI_FACET, SENSITIVE_EMOJI_FACET)
+      return this.emojiCounts[options.withSensitive ? 'all' : 'general'].map(({ value, count }) => ({ char: value, count }))
     })
+  }
+
+  /** One kind of facet's counts: of all animations, and less the sensitive ones' (their own short range). */
+  private countedFacets(prefix: string, sensitivePrefix: string): CountedFacets {
+    const all = this.facetCounts(prefix)
+    const sensitive = new Map(this.facetCounts(sensitivePrefix).map(({ value, count }) => [value, count]))
+    const general = all
+      .map(({ value, count }) => ({ value, count: count - (sensitive.get(value) ?? 0) }))
+      .filter((entry) => entry.count > 0)
+      .sort(mostFirst)
+    return { all, general }
   }
 
   /** The values of one kind of facet with how many animations have each, most first, then by value. */
@@ -397,7 +409,7 @@ export class SqliteWumpuses implements WumpusRepository {
     return this.sql.facetCounts
       .all(prefix, end)
       .map(({ facet, count }) => ({ value: facet.slice(prefix.length), count }))
-      .sort((a, b) => b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0))
+      .sort(mostFirst)
   }
 
   findByFile(fileId: string): Promise<string | undefined> {
@@ -585,8 +597,9 @@ export class SqliteWumpuses implements WumpusRepository {
     const comes = before === undefined || after === undefined
     for (const [key, entry] of this.totals)
       if ((comes && entry.facets.length === 0) || entry.facets.some((f) => facets.has(f))) this.totals.delete(key)
-    if ([...facets].some((facet) => facet.startsWith(TAG_FACET))) this.tagCounts = undefined
-    if ([...facets].some((facet) => facet.startsWith(EMOJI_FACET))) this.emojiCounts = undefined
+    const changes = (...prefixes: string[]) => [...facets].some((facet) => prefixes.some((prefix) => facet.startsWith(prefix)))
+    if (changes(TAG_FACET, SENSITIVE_TAG_FACET)) this.tagCounts = undefined
+    if (changes(EMOJI_FACET, SENSITIVE_EMOJI_FACET)) this.emojiCounts = undefined
     const sameWords = !comes && before.time === after.time && sameMasks(before.words, after.words)
     this.search.forget((words, searchFacets) => {
       if (sameWords && !searchFacets.some((facet) => facets.has(facet))) return false
@@ -603,6 +616,16 @@ export class SqliteWumpuses implements WumpusRepository {
     }
     return statement as Statement<unknown[], Row>
   }
+}
+
+/** Counts of values (tags or emoji) most first, then by value: of all animations, and of those not sensitive. */
+interface CountedFacets {
+  all: Array<{ value: string; count: number }>
+  general: Array<{ value: string; count: number }>
+}
+
+function mostFirst(a: { value: string; count: number }, b: { value: string; count: number }): number {
+  return b.count - a.count || (a.value < b.value ? -1 : a.value > b.value ? 1 : 0)
 }
 
 /** Whether lists, searches, totals and counts see the animation: not a remix, not hidden. */
