@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { z } from 'zod'
+import { DISCORD_ENV, discordConfig, discordProblems, type DiscordConfig } from './discord-config'
 import { MAX_APNG_BYTES, MAX_GIF_BYTES, MAX_IMAGE_BYTES, MAX_LOTTIE_BYTES } from '../../contract/limits'
 
 /** Settings parsed once at start from the environment. Every variable is listed in .env.example. */
@@ -67,6 +68,8 @@ export interface Config {
    * off) without TELEGRAM_BOT_TOKEN. The token is a secret: never logged, never sent to the page.
    */
   telegram?: { botToken: string; setOwnerId: number; apiUrl: string }
+  /** Discord: "Add to my Discord server" (services/discord-uploads.ts); absent (all off) without the three DISCORD_ secrets. */
+  discord?: DiscordConfig
   production: boolean
 }
 
@@ -223,6 +226,7 @@ const envSchema = z.object({
         return false
       }
     }, 'must be an http(s) URL like https://api.telegram.org'),
+  ...DISCORD_ENV,
 })
 
 /** Builds the config from an environment, or throws ConfigError naming every bad variable. */
@@ -263,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!e.TELEGRAM_BOT_TOKEN && e.TELEGRAM_SET_OWNER_ID !== undefined) {
     problems.push('TELEGRAM_BOT_TOKEN: required with TELEGRAM_SET_OWNER_ID (the bot that makes the sets)')
   }
+  problems.push(...discordProblems(e))
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -305,6 +310,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           telegram: { botToken: e.TELEGRAM_BOT_TOKEN, setOwnerId: e.TELEGRAM_SET_OWNER_ID, apiUrl: e.TELEGRAM_API_URL.replace(/\/+$/, '') },
         }
       : {}),
+    ...discordConfig(e),
     production,
   }
 }
