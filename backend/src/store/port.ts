@@ -4,6 +4,7 @@
  * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { DiscordUploadRepository } from './discord-uploads-port'
 import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { Licence } from '../../../contract/licence'
@@ -875,6 +876,8 @@ export interface Store {
   readonly files: FileRepository
   readonly renderJobs: RenderJobRepository
   readonly telegramSets: TelegramSetRepository
+  /** Discord upload jobs (discord-uploads-port.ts). */
+  readonly discordUploads: DiscordUploadRepository
   readonly submissions: SubmissionRepository
   readonly reports: ReportRepository
   readonly notifications: NotificationRepository

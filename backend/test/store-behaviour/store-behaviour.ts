@@ -18,6 +18,7 @@ import { describeFileBehaviour } from './files'
 import { describeDerivedMediaBehaviour } from './derived-media'
 import { describeRenderJobBehaviour } from './render-jobs'
 import { describeTelegramSetBehaviour } from './telegram-sets'
+import { describeDiscordUploadBehaviour } from './discord-uploads'
 import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
@@ -82,6 +83,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeDerivedMediaBehaviour(storeInUse)
     describeRenderJobBehaviour(storeInUse)
     describeTelegramSetBehaviour(storeInUse)
+    describeDiscordUploadBehaviour(storeInUse)
     describeSubmissionBehaviour(storeInUse)
     describeReportBehaviour(storeInUse)
     describeNotificationBehaviour(storeInUse)

@@ -16,6 +16,7 @@ import { SqliteFavourites } from './favourites'
 import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
 import { SqliteTelegramSets } from './telegram-sets'
+import { SqliteDiscordUploads } from './discord-uploads'
 import { SqliteSubmissions } from './submissions'
 import { SqliteReports } from './reports'
 import { SqliteNotifications } from './notifications'
@@ -95,6 +96,7 @@ class SqliteStore implements Store {
   readonly audit: SqliteAudit
   readonly renderJobs: SqliteRenderJobs
   readonly telegramSets: SqliteTelegramSets
+  readonly discordUploads: SqliteDiscordUploads
   readonly submissions: SqliteSubmissions
   readonly reports: SqliteReports
   readonly notifications: SqliteNotifications
@@ -125,6 +127,7 @@ class SqliteStore implements Store {
     this.audit = watch(new SqliteAudit(db))
     this.renderJobs = watch(new SqliteRenderJobs(db))
     this.telegramSets = watch(new SqliteTelegramSets(db))
+    this.discordUploads = watch(new SqliteDiscordUploads(db))
     this.submissions = watch(new SqliteSubmissions(db))
     this.reports = watch(new SqliteReports(db))
     this.notifications = watch(new SqliteNotifications(db))

@@ -11,7 +11,7 @@ import { openSqliteStore } from './open-sqlite-store'
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
 const BEFORE_COLOUR_SLOTS = 'ALTER TABLE wumpuses DROP COLUMN colour_slots'
 
-/** Undoes the last migration (sensitive animations and the users' choice to see them) on a closed store's database. */
+/** Undoes the migration before Discord upload jobs (sensitive animations and the users' choice to see them) on a closed store's database. */
 const BEFORE_SENSITIVE = `
   DELETE FROM wumpus_facets WHERE facet = 'g:'; ALTER TABLE wumpuses DROP COLUMN sensitive; ALTER TABLE users DROP COLUMN show_sensitive;`
 
@@ -46,6 +46,9 @@ const BEFORE_PERSONAL_PACKS = `
   DROP INDEX packs_public_newest; DROP INDEX packs_personal_updated;
   ALTER TABLE packs DROP COLUMN visibility; ALTER TABLE packs DROP COLUMN edited_at;
   CREATE INDEX packs_newest ON packs (created_at DESC, id DESC);`
+
+/** Undoes the Discord upload jobs' migration (issue 36, the last one) on a closed store's database. */
+const BEFORE_DISCORD_UPLOADS = 'DROP TABLE discord_uploads'
 
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
@@ -129,6 +132,21 @@ describe('sqlite store on disk', () => {
     // Closed: the folder is free again.
     store = await openSqliteStore({ dataDir })
     expect(await store.wumpuses.count()).toBe(2)
+  })
+
+  it('upgrades a database from before Discord upload jobs (issue 36) to one that keeps them', async () => {
+    const record = await store.wumpuses.insert(sampleWumpus())
+    await store.close()
+    const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_DISCORD_UPLOADS)
+    db.exec(`PRAGMA user_version = ${knownSchemaVersion() - 1}`)
+    db.close()
+    store = await openSqliteStore({ dataDir })
+    expect(await store.wumpuses.get(record._id)).toEqual(record)
+    const now = new Date()
+    const job = { id: 'd'.repeat(24), stateHash: 'h', account: 'a@example.com', packId: 'a'.repeat(24), guildId: '1', now }
+    expect(await store.discordUploads.create(job)).toMatchObject({ id: job.id, state: 'waiting' })
+    expect(await store.discordUploads.claim({ owner: 'o', leaseMs: 1000, now })).toMatchObject({ record: { id: job.id } })
   })
 
   it('gives sessions open before the idle timeout a full idle period from the upgrade', async () => {
@@ -461,8 +479,9 @@ describe('sqlite store indexes', () => {
       await store.users.upsert('old@example.com', { user_name: 'Old' })
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_DISCORD_UPLOADS)
       db.exec(BEFORE_SENSITIVE)
-      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.pragma(`user_version = ${knownSchemaVersion() - 2}`)
       db.close()
       store = await openSqliteStore({ dataDir })
       expect(await store.wumpuses.get(a._id)).toMatchObject({ sensitive: false })
