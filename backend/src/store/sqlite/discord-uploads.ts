@@ -102,7 +102,13 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
   }
 
   save(job: DiscordUploadJob, progress: DiscordUploadProgress, now: Date): Promise<boolean> {
-    return this.update(job, now, false, (record) => ({ ...record, ...progress }))
+    return this.update(job, now, false, ({ tier: _tier, pending: _pending, ...record }) => ({
+      ...record,
+      uploaded: progress.uploaded,
+      notFitted: progress.notFitted,
+      ...(progress.tier !== undefined ? { tier: progress.tier } : {}),
+      ...(progress.pending ? { pending: progress.pending } : {}),
+    }))
   }
 
   finish(job: DiscordUploadJob, outcome: DiscordUploadOutcome, now: Date): Promise<boolean> {
