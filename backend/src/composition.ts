@@ -32,6 +32,7 @@ import { createSessionService } from './services/sessions'
 import { createWumpusService } from './services/wumpuses'
 import { createBotApi } from './services/telegram-bot-api'
 import { createTelegramSetService, type TelegramSetServiceDeps } from './services/telegram-sets'
+import { createDiscordService, type DiscordTimes } from './services/discord-composition'
 import type { Store } from './store/port'
 
 export interface AppDeps {
@@ -52,6 +53,8 @@ export interface AppDeps {
   revokeSignIns?: (uid: string) => Promise<void>
   /** The Telegram set runs' lease, look and retry times (tests shorten them); the sets are on with config.telegram only. */
   telegramTimes?: Pick<TelegramSetServiceDeps, 'leaseMs' | 'pollMs' | 'retryMs'>
+  /** The Discord upload jobs' lease, look and retry times (tests shorten them); on with config.discord only. */
+  discordTimes?: DiscordTimes
 }
 
 /** Every service and edge object of one app; the optional inputs replace the defaults (tests, benches). */
@@ -71,6 +74,7 @@ export function createRouteDeps({
   now,
   revokeSignIns = defaultSignInRevoker(config),
   telegramTimes,
+  discordTimes,
 }: AppDeps): RouteDeps {
   const sessions = createSessionService({
     store,
@@ -95,6 +99,7 @@ export function createRouteDeps({
         ...telegramTimes,
       })
     : undefined
+  const packs = createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged })
   const wumpuses = createWumpusService({
     store,
     config,
@@ -123,8 +128,9 @@ export function createRouteDeps({
     stills: createStillPictureService(store),
     profileImages: createProfileImageService(store),
     favourites: createFavouriteService(store),
-    packs: createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged }),
+    packs,
     telegram,
+    discord: createDiscordService({ config, store, logger, packs, times: discordTimes }),
     makers,
     audit,
     downloads,

@@ -51,7 +51,7 @@ async function main() {
 
   // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
   const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
-  const { downloads, derivedMedia, colourSlots, backups, telegram } = deps
+  const { downloads, derivedMedia, colourSlots, backups, telegram, discord } = deps
   const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
@@ -74,6 +74,9 @@ async function main() {
   // Telegram set runs left by a stopped instance, or waiting for a retry time (README: Telegram sets).
   telegram?.start()
   if (telegram) logger.info('telegram sets on', { api: config.telegram!.apiUrl })
+  // Discord upload jobs left by a stopped instance, or waiting for a retry time (README: Discord app).
+  discord?.start()
+  if (discord) logger.info('discord uploads on', { api: config.discord!.apiUrl })
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -86,7 +89,7 @@ async function main() {
     stopBackups()
     await stopBackupSocket()
     await downloads.close()
-    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool(), telegram?.close()])
+    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool(), telegram?.close(), discord?.close()])
     await store.close()
     process.exit(0)
   }

@@ -24,6 +24,7 @@ import type { SubmissionService } from '../services/submissions'
 import type { ReportService } from '../services/reports'
 import type { NotificationService } from '../services/notifications'
 import type { TelegramSetService } from '../services/telegram-sets'
+import type { DiscordUploadService } from '../services/discord-uploads'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
@@ -55,6 +56,8 @@ export interface RouteDeps {
   packs: PackService
   /** Telegram sets of public packs; absent when TELEGRAM_BOT_TOKEN is not set. */
   telegram?: TelegramSetService
+  /** "Add to my Discord server"; absent when the DISCORD_ settings are not given. */
+  discord?: DiscordUploadService
   makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter

@@ -78,7 +78,6 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
       },
       clientId: discord.clientId,
       authorizeUrl: discord.authorizeUrl,
-      redirectUri: REDIRECT,
       secret: 'a session signing secret of enough length',
       pollMs: 50,
       retryMs: 50,
@@ -93,7 +92,7 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
   async function addToDiscord(uploads: DiscordUploadService, packId: string) {
     const { url } = await uploads.ticket(packId, ANN)
     const ticket = new URL(url, 'https://x').searchParams.get('ticket')!
-    const authorize = uploads.authorizeUrl(packId, ticket)
+    const authorize = uploads.authorizeUrl(packId, ticket, REDIRECT)
     if (!('url' in authorize)) throw new Error(authorize.problem)
     const back = await fetch(authorize.url, { redirect: 'manual' })
     expect(back.status).toBe(302)
@@ -102,7 +101,7 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     return {
       ticket,
       query,
-      outcome: await uploads.callback({ code: query.get('code')!, state: query.get('state')!, guildId: query.get('guild_id')! }),
+      outcome: await uploads.callback({ code: query.get('code')!, state: query.get('state')!, guildId: query.get('guild_id')! }, REDIRECT),
     }
   }
 
@@ -171,15 +170,18 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     expect(outcome).toHaveProperty('jobId')
     expect(await finished((outcome as { jobId: string }).jobId)).toMatchObject({ state: 'done' })
     // The same state again, with a fresh code from Discord.
-    const again = await fetch((uploads.authorizeUrl(pack.id, ticket) as { url: string }).url, { redirect: 'manual' })
+    const again = await fetch((uploads.authorizeUrl(pack.id, ticket, REDIRECT) as { url: string }).url, { redirect: 'manual' })
     const code = new URL(again.headers.get('location')!).searchParams.get('code')!
-    expect(await uploads.callback({ code, state: query.get('state')!, guildId: GUILD })).toEqual({ packId: pack.id, problem: 'used' })
-    expect(await uploads.callback({ code: 'x', state: `${ticket}x`, guildId: GUILD })).toEqual({ problem: 'unknown' })
-    expect(await uploads.callback({ error: 'access_denied', state: ticket })).toEqual({ packId: pack.id, problem: 'denied' })
-    expect(uploads.authorizeUrl('b'.repeat(24), ticket)).toEqual({ problem: 'unknown' })
+    expect(await uploads.callback({ code, state: query.get('state')!, guildId: GUILD }, REDIRECT)).toEqual({
+      packId: pack.id,
+      problem: 'used',
+    })
+    expect(await uploads.callback({ code: 'x', state: `${ticket}x`, guildId: GUILD }, REDIRECT)).toEqual({ problem: 'unknown' })
+    expect(await uploads.callback({ error: 'access_denied', state: ticket }, REDIRECT)).toEqual({ packId: pack.id, problem: 'denied' })
+    expect(uploads.authorizeUrl('b'.repeat(24), ticket, REDIRECT)).toEqual({ problem: 'unknown' })
     clock += TICKET_TTL_MS
-    expect(uploads.authorizeUrl(pack.id, ticket)).toEqual({ problem: 'expired' })
-    expect(await uploads.callback({ code, state: ticket, guildId: GUILD })).toEqual({ packId: pack.id, problem: 'expired' })
+    expect(uploads.authorizeUrl(pack.id, ticket, REDIRECT)).toEqual({ problem: 'expired' })
+    expect(await uploads.callback({ code, state: ticket, guildId: GUILD }, REDIRECT)).toEqual({ packId: pack.id, problem: 'expired' })
     await expect(uploads.ticket('c'.repeat(24), ANN)).rejects.toMatchObject({ kind: 'not-found' })
   })
 

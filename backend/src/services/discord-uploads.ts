@@ -57,10 +57,13 @@ export type DiscordCallbackOutcome =
 export interface DiscordUploadService {
   /** A ticket for GET /api/packs/{id}/discord; NOT_FOUND when the viewer cannot open the pack. */
   ticket(packId: string, viewer: NonNullable<Viewer>): Promise<{ url: string }>
-  /** Discord's authorize page for a ticket, or why the ticket is no good (expired, another pack's, forged). */
-  authorizeUrl(packId: string, ticket: string): { url: string } | { problem: 'expired' | 'unknown' }
-  /** Discord's redirect back: the state checked, the code exchanged, a job made. */
-  callback(query: { code?: string; state?: string; guildId?: string; error?: string }): Promise<DiscordCallbackOutcome>
+  /**
+   * Discord's authorize page for a ticket, or why the ticket is no good (expired, another pack's, forged).
+   * `redirectUri`: `<PUBLIC_URL>/api/discord/callback` (the request's origin without PUBLIC_URL), as registered with the app.
+   */
+  authorizeUrl(packId: string, ticket: string, redirectUri: string): { url: string } | { problem: 'expired' | 'unknown' }
+  /** Discord's redirect back: the state checked, the code exchanged (with the same redirect), a job made. */
+  callback(query: { code?: string; state?: string; guildId?: string; error?: string }, redirectUri: string): Promise<DiscordCallbackOutcome>
   /** A job as its starter sees it; NOT_FOUND for anyone else. */
   view(jobId: string, email: string): Promise<DiscordUploadView>
   start(): void
@@ -74,8 +77,6 @@ export interface DiscordUploadServiceDeps {
   packs: Pick<PackService, 'detail'>
   clientId: string
   authorizeUrl: string
-  /** `<PUBLIC_URL>/api/discord/callback`, as registered with the app. */
-  redirectUri: string
   /** Signs tickets (derived from the session secret). */
   secret: string
   leaseMs?: number
@@ -103,7 +104,6 @@ export function createDiscordUploadService({
   packs,
   clientId,
   authorizeUrl,
-  redirectUri,
   secret,
   leaseMs = 120_000,
   pollMs = 30_000,
@@ -367,7 +367,7 @@ export function createDiscordUploadService({
       return { url: `/api/packs/${encodeURIComponent(packId)}/discord?ticket=${encodeURIComponent(ticket)}` }
     },
 
-    authorizeUrl(packId, value) {
+    authorizeUrl(packId, value, redirectUri) {
       const ticket = read(value)
       if (!ticket || ticket.p !== packId) return { problem: 'unknown' }
       if (ticket.e <= now()) return { problem: 'expired' }
@@ -381,7 +381,7 @@ export function createDiscordUploadService({
       return { url: url.href }
     },
 
-    async callback({ code, state, guildId, error }) {
+    async callback({ code, state, guildId, error }, redirectUri) {
       const ticket = read(state)
       const packId = ticket?.p
       if (error) return { ...(packId ? { packId } : {}), problem: 'denied' }

@@ -54,6 +54,8 @@ export interface TestServerOptions {
   revokeSignIns?: (uid: string) => Promise<void>
   /** Telegram set runs' lease, look and retry times (with TELEGRAM_* settings). */
   telegramTimes?: AppDeps['telegramTimes']
+  /** Discord upload jobs' lease, look and retry times (with DISCORD_* settings). */
+  discordTimes?: AppDeps['discordTimes']
 }
 
 /**
@@ -84,8 +86,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     now: options.now,
     revokeSignIns: options.revokeSignIns,
     telegramTimes: options.telegramTimes,
+    discordTimes: options.discordTimes,
   })
   deps.telegram?.start()
+  deps.discord?.start()
   const { downloads, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
@@ -125,6 +129,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await derivedMedia.close()
       await colourSlots.close()
       await deps.telegram?.close()
+      await deps.discord?.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },
