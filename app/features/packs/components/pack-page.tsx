@@ -13,6 +13,7 @@ import { stickerCount } from '../pack-text'
 import { PackDownloads } from './pack-downloads'
 import { PackImports } from './pack-imports'
 import { PackTelegram } from './pack-telegram'
+import { PackDiscord } from './pack-discord'
 import { VisibilityBadge } from './visibility-badge'
 
 /** /packs/{id}: the pack's stickers in order, and one download per chat app; `atEnd` is its route's (Report a problem). */
@@ -60,6 +61,7 @@ export function PackPage({ id, atEnd }: { id: string; atEnd?: (pack: PackDetail,
         </Group>
       </Group>
       {!personal && <PackTelegram packId={pack.id} telegram={pack.telegram} />}
+      <PackDiscord packId={pack.id} />
       <PackDownloads packName={pack.name} downloads={pack.downloads} />
       <PackImports packName={pack.name} imports={pack.imports ?? []} />
       <section aria-labelledby="pack-stickers-heading">
