@@ -189,7 +189,7 @@ export async function startDiscordStandIn(
     const form = await new Request('http://stand.in/', {
       method: 'POST',
       headers: { 'content-type': type },
-      body: await readBody(request),
+      body: new Uint8Array(await readBody(request)),
     }).formData()
     const text = (field: string) => {
       const value = form.get(field)
