@@ -1,5 +1,6 @@
 // npm run bench:discord — "Add to my Discord server" on a 30-sticker pack, through the real server against the
-// Discord stand-in (backend/test/support/discord-api.ts) with a free (tier 0: 5 sticker slots) server, answering
+// Discord stand-in (backend/test/support/discord-api.ts) with a free (tier 0: 5 sticker slots) server, and then a
+// tier-3 one (60 slots), answering
 // 429 (retry_after 1 s) to every tenth call: the time from the button's POST /api/packs/{id}/discord, through
 // the 302 to the authorize page and the callback, to GET /api/discord/uploads/{job} saying done; the Discord
 // calls (and 429s) it took; and the bytes uploaded per sticker. The stickers' files are the demo mascots' real
@@ -14,8 +15,16 @@ import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
 
 const PERSON = 'bench-person@example.com'
 const GUILD = '1096000000000000002'
+/** A tier-3 server (60 slots), where all 30 go and the 429s fall among the uploads. */
+const BOOSTED = '1096000000000000003'
 const logger = createLogger('error')
-const discord = await startDiscordStandIn({ guilds: [{ id: GUILD, premium_tier: 0 }], rateLimit: { every: 10, retryAfter: 1 } })
+const discord = await startDiscordStandIn({
+  guilds: [
+    { id: GUILD, premium_tier: 0 },
+    { id: BOOSTED, premium_tier: 3 },
+  ],
+  rateLimit: { every: 10, retryAfter: 1 },
+})
 const bench = await openBenchStore('discord', {
   DISCORD_CLIENT_ID: discord.clientId,
   DISCORD_CLIENT_SECRET: discord.clientSecret,
@@ -82,7 +91,9 @@ const location = async (to: string) => {
   return new URL(res.headers.get('location')!, url).href
 }
 
-async function measure(count: number): Promise<void> {
+async function measure(count: number, guild: string): Promise<void> {
+  discord.pick = guild
+  const tier = discord.guilds.get(guild)!.premium_tier
   const id = await makePack(count)
   const callsBefore = discord.calls.length
   const started = performance.now()
@@ -104,14 +115,15 @@ async function measure(count: number): Promise<void> {
   const uploads = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/stickers') && c.status === 200)
   const bytes = uploads.map((c) => c.fileBytes)
   console.log(
-    `${count} stickers on a tier-0 server: ${job.state} in ${(ms / 1000).toFixed(2)} s; ${calls.length} Discord calls ` +
+    `${count} stickers on a tier-${tier} server: ${job.state} in ${(ms / 1000).toFixed(2)} s; ${calls.length} Discord calls ` +
       `(${calls.filter((c) => c.status === 429).length} answered 429); ${job.uploaded.length} uploaded, ${job.notFitted.length} did not fit; ` +
       `${Math.round(bytes.reduce((a, b) => a + b, 0) / bytes.length)} B per sticker on average (${Math.min(...bytes)}-${Math.max(...bytes)} B)`,
   )
 }
 
 try {
-  await measure(30)
+  await measure(30, GUILD)
+  await measure(30, BOOSTED)
 } finally {
   server.close()
   await deps.discord!.close()
