@@ -84,8 +84,8 @@ describe('Add to my Discord server through the API', () => {
     // Only the starter reads it.
     await expectError(await server.call('GET', `/api/discord/uploads/${job}`, bob), 404, 'NOT_FOUND')
     await expectError(await server.call('GET', `/api/discord/uploads/${job}`), 401, 'UNAUTHENTICATED')
-    // The same way back again (a reload): Discord's code is spent, and no second job is made.
-    expect(await redirected(callback)).toBe(`/packs/${pack.id}?discord_error=refused`)
+    // The same way back again (a reload): that state made its job already.
+    expect(await redirected(callback)).toBe(`/packs/${pack.id}?discord_error=used`)
   })
 
   it('answers bad tickets, refusals and nonsense with a page that says so, never a 500', async () => {

@@ -388,6 +388,9 @@ export function createDiscordUploadService({
       if (!ticket) return { problem: 'unknown' }
       if (ticket.e <= now()) return { packId: ticket.p, problem: 'expired' }
       if (!code) return { packId: ticket.p, problem: 'refused' }
+      const stateHash = createHash('sha256').update(state!).digest('hex')
+      // Used already (a reload of this page): Discord's code is left unspent.
+      if (await store.discordUploads.hasState(stateHash)) return { packId: ticket.p, problem: 'used' }
       let exchanged: { guildId?: string }
       try {
         exchanged = await api.exchangeCode(code, redirectUri)
@@ -397,7 +400,6 @@ export function createDiscordUploadService({
       }
       const guild = exchanged.guildId ?? guildId
       if (!guild || !/^\d{1,25}$/.test(guild)) return { packId: ticket.p, problem: 'no-server' }
-      const stateHash = createHash('sha256').update(state!).digest('hex')
       const job = await store.discordUploads.create({
         id: newId(),
         stateHash,

@@ -70,6 +70,8 @@ export interface DiscordUploadRepository {
   /** Makes a job ('waiting'); undefined when a job was made with this state already (a state is used once). */
   create(job: NewDiscordUpload): Promise<DiscordUploadRecord | undefined>
   get(id: string): Promise<DiscordUploadRecord | undefined>
+  /** Whether a job was made with this state's hash (the callback asks before spending Discord's code). */
+  hasState(stateHash: string): Promise<boolean>
   /** Claims the oldest job still waiting or uploading, when its lease is free or ended and its retry time has come; it becomes 'uploading'. */
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined>
   /** Extends the lease to `until`; answers whether the owner still holds it. */

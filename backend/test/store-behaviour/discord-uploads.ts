@@ -39,6 +39,8 @@ export function describeDiscordUploadBehaviour(t: StoreInUse): void {
         updatedAt: at(1),
       })
       expect(await t.store.discordUploads.get(job(1).id)).toEqual(made)
+      expect(await t.store.discordUploads.hasState('hash1')).toBe(true)
+      expect(await t.store.discordUploads.hasState('hash2')).toBe(false)
       // The same state again (a callback opened twice): no second job.
       expect(await t.store.discordUploads.create({ ...job(2), stateHash: 'hash1' })).toBeUndefined()
       expect(await t.store.discordUploads.get(job(2).id)).toBeUndefined()

@@ -75,6 +75,10 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
     return doc ? fromDocument(doc) : undefined
   }
 
+  async hasState(stateHash: string): Promise<boolean> {
+    return (await guard(() => this.jobs.findOne({ stateHash }, { projection: { _id: 1 } }))) !== null
+  }
+
   async claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined> {
     const skew = await this.clock.skew()
     const now = new Date(options.now.getTime() + skew)

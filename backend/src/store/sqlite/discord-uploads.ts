@@ -35,6 +35,7 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
   constructor(private readonly db: Db) {
     this.sql = {
       get: db.prepare<[string], Row>('SELECT id, state, created_at, doc FROM discord_uploads WHERE id = ?'),
+      hasState: db.prepare<[string], { found: number }>('SELECT 1 AS found FROM discord_uploads WHERE state_hash = ?'),
       insert: db.prepare<{ id: string; state_hash: string; created_at: number; doc: string }>(
         `INSERT INTO discord_uploads (id, state_hash, state, created_at, doc) VALUES (@id, @state_hash, 'waiting', @created_at, @doc)
          ON CONFLICT (state_hash) DO NOTHING`,
@@ -87,6 +88,10 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
       const row = this.sql.get.get(id)
       return row && fromRow(row)
     })
+  }
+
+  hasState(stateHash: string): Promise<boolean> {
+    return guarded(() => this.sql.hasState.get(stateHash) !== undefined)
   }
 
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined> {
