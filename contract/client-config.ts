@@ -12,5 +12,7 @@ export const clientConfigSchema = z.object({
   }),
   /** Whether the server makes Telegram sets of public packs (TELEGRAM_BOT_TOKEN set): the pack page's Telegram buttons. */
   telegram: z.boolean().optional(),
+  /** Whether "Add to my Discord server" is on (the DISCORD_ settings given): the pack page's Discord button. */
+  discord: z.boolean().optional(),
 })
 export type ClientConfig = z.infer<typeof clientConfigSchema>

@@ -13,6 +13,7 @@ import { favouriteRoutes } from './routes/favourites'
 import { fileRoutes } from './routes/files'
 import { healthRoutes } from './routes/health'
 import { packRoutes, visitorPackAnswers } from './routes/packs'
+import { discordRoutes } from './routes/discord'
 import { remixRoutes } from './routes/remixes'
 import { backupRoutes } from './routes/backups'
 import type { RouteDeps } from './routes/route-deps'
@@ -84,6 +85,7 @@ export function appRouters(deps: RouteDeps): Router[] {
     animationFileRoutes(deps),
     activityRoutes(deps),
     packRoutes(deps),
+    discordRoutes(deps),
     favouriteRoutes(deps),
     remixRoutes(deps),
     submissionRoutes(deps),

@@ -33,6 +33,7 @@ import { createWumpusService } from './services/wumpuses'
 import { createBotApi } from './services/telegram-bot-api'
 import { createTelegramSetService, type TelegramSetServiceDeps } from './services/telegram-sets'
 import { createTelegramLinkService, type TelegramLinkServiceDeps } from './services/telegram-links'
+import { createDiscordService, type DiscordTimes } from './services/discord-composition'
 import type { Store } from './store/port'
 
 export interface AppDeps {
@@ -55,6 +56,8 @@ export interface AppDeps {
   telegramTimes?: Pick<TelegramSetServiceDeps, 'leaseMs' | 'pollMs' | 'retryMs'>
   /** The Telegram link poller's getUpdates wait and retry time (issue 36; tests shorten them). */
   telegramLinkTimes?: Pick<TelegramLinkServiceDeps, 'pollSeconds' | 'retryMs'>
+  /** The Discord upload jobs' lease, look and retry times (tests shorten them); on with config.discord only. */
+  discordTimes?: DiscordTimes
 }
 
 /** Every service and edge object of one app; the optional inputs replace the defaults (tests, benches). */
@@ -75,6 +78,7 @@ export function createRouteDeps({
   revokeSignIns = defaultSignInRevoker(config),
   telegramTimes,
   telegramLinkTimes,
+  discordTimes,
 }: AppDeps): RouteDeps {
   const sessions = createSessionService({
     store,
@@ -96,6 +100,7 @@ export function createRouteDeps({
     : undefined
   // Issue 36: one's own packs' sets, through a linked Telegram account.
   const telegramLinks = telegram && createTelegramLinkService({ store, logger, bot: bot!, sets: telegram, ...telegramLinkTimes })
+  const packs = createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged })
   const wumpuses = createWumpusService({
     store,
     config,
@@ -124,9 +129,10 @@ export function createRouteDeps({
     stills: createStillPictureService(store),
     profileImages: createProfileImageService(store),
     favourites: createFavouriteService(store),
-    packs: createPackService({ store, audit, logger, onPublicChange: telegram?.packChanged }),
+    packs,
     telegram,
     telegramLinks,
+    discord: createDiscordService({ config, store, logger, packs, times: discordTimes }),
     makers,
     audit,
     downloads,

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import path from 'node:path'
 import { z } from 'zod'
+import { DISCORD_ENV, discordConfig, discordProblems, type DiscordConfig } from './discord-config'
 import { MAX_APNG_BYTES, MAX_GIF_BYTES, MAX_IMAGE_BYTES, MAX_LOTTIE_BYTES } from '../../contract/limits'
 
 /** Settings parsed once at start from the environment. Every variable is listed in .env.example. */
@@ -67,6 +68,8 @@ export interface Config {
    * off) without TELEGRAM_BOT_TOKEN. The token is a secret: never logged, never sent to the page.
    */
   telegram?: { botToken: string; setOwnerId: number; apiUrl: string; webhookSecret?: string }
+  /** Discord: "Add to my Discord server" (services/discord-uploads.ts); absent (all off) without the three DISCORD_ secrets. */
+  discord?: DiscordConfig
   production: boolean
 }
 
@@ -230,6 +233,7 @@ const envSchema = z.object({
       .regex(/^[A-Za-z0-9_-]{16,256}$/, 'must be 16-256 letters, digits, _ and - (Telegram’s secret_token)')
       .optional(),
   ),
+  ...DISCORD_ENV,
 })
 
 /** Builds the config from an environment, or throws ConfigError naming every bad variable. */
@@ -273,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.TELEGRAM_WEBHOOK_SECRET && !e.TELEGRAM_BOT_TOKEN) {
     problems.push('TELEGRAM_BOT_TOKEN: required with TELEGRAM_WEBHOOK_SECRET (the bot whose updates come to the webhook)')
   }
+  problems.push(...discordProblems(e))
   if (problems.length > 0) throw new ConfigError(problems)
 
   const dataDir = path.resolve(e.DATA_DIR)
@@ -320,6 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           },
         }
       : {}),
+    ...discordConfig(e),
     production,
   }
 }

@@ -51,7 +51,7 @@ async function main() {
 
   // Other instances on the same MongoDB share the work: each looks for render jobs published or left elsewhere.
   const deps = createRouteDeps({ config, store, logger, renderPollMs: config.renderPollSeconds * 1000 })
-  const { downloads, derivedMedia, colourSlots, backups, telegram, telegramLinks } = deps
+  const { downloads, derivedMedia, colourSlots, backups, telegram, telegramLinks, discord } = deps
   const server = hardenServer(createApp(deps).listen(config.port, config.host))
   await once(server, 'listening')
   const address = server.address()
@@ -76,6 +76,9 @@ async function main() {
   if (telegram) logger.info('telegram sets on', { api: config.telegram!.apiUrl })
   // Issue 36: the bot hears `/start <code>` by long polling, unless Telegram posts to the webhook.
   if (!config.telegram?.webhookSecret) telegramLinks?.start()
+  // Discord upload jobs left by a stopped instance, or waiting for a retry time (README: Discord app).
+  discord?.start()
+  if (discord) logger.info('discord uploads on', { api: config.discord!.apiUrl })
 
   let stopping = false
   const stop = async (signal: string) => {
@@ -88,7 +91,14 @@ async function main() {
     stopBackups()
     await stopBackupSocket()
     await downloads.close()
-    await Promise.all([derivedMedia.close(), colourSlots.close(), closeRenderPool(), telegram?.close(), telegramLinks?.close()])
+    await Promise.all([
+      derivedMedia.close(),
+      colourSlots.close(),
+      closeRenderPool(),
+      telegram?.close(),
+      telegramLinks?.close(),
+      discord?.close(),
+    ])
     await store.close()
     process.exit(0)
   }

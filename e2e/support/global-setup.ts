@@ -5,6 +5,7 @@ import path from 'node:path'
 import type { TestProject } from 'vitest/node'
 import { freePortRun } from '../../backend/test/support/ports'
 import { startBotApiStandIn } from '../../backend/test/support/telegram-bot-api'
+import { startDiscordStandIn } from '../../backend/test/support/discord-api'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,10 @@ declare module 'vitest' {
     /** The Bot API stand-in the server makes Telegram sets on, and its token (for tests to read the sets back). */
     botApiURL: string
     botToken: string
+    /** The Discord stand-in's REST base, its bot token and the tier-0 server its authorize page picks. */
+    discordApiURL: string
+    discordBotToken: string
+    discordGuild: string
   }
 }
 
@@ -27,6 +32,11 @@ export default async function setup(project: TestProject) {
   const authEmulatorPort = await freePortRun(3)
   // Telegram sets are on, against the Bot API stand-in: no network here (README: what is checked only that way).
   const bot = await startBotApiStandIn({ owners: [SET_OWNER_ID] })
+  // Discord too, against its stand-in: a free (tier 0) server, 429 to every tenth call.
+  const discord = await startDiscordStandIn({
+    guilds: [{ id: '1096000000000000001', premium_tier: 0 }],
+    rateLimit: { every: 10, retryAfter: 1 },
+  })
   const child: ChildProcess = spawn(process.execPath, ['scripts/start.mjs'], {
     cwd: path.resolve(import.meta.dirname, '../..'),
     // The browser tests sign in from one address far more often than people do: lift the rate limits.
@@ -43,6 +53,11 @@ export default async function setup(project: TestProject) {
       TELEGRAM_BOT_TOKEN: bot.token,
       TELEGRAM_SET_OWNER_ID: String(SET_OWNER_ID),
       TELEGRAM_API_URL: bot.url,
+      DISCORD_CLIENT_ID: discord.clientId,
+      DISCORD_CLIENT_SECRET: discord.clientSecret,
+      DISCORD_BOT_TOKEN: discord.botToken,
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: false,
@@ -54,6 +69,9 @@ export default async function setup(project: TestProject) {
   project.provide('authEmulatorURL', `http://127.0.0.1:${authEmulatorPort}`)
   project.provide('botApiURL', bot.url)
   project.provide('botToken', bot.token)
+  project.provide('discordApiURL', discord.apiUrl)
+  project.provide('discordBotToken', discord.botToken)
+  project.provide('discordGuild', discord.pick)
 
   return async () => {
     if (child.exitCode === null) {
@@ -61,6 +79,7 @@ export default async function setup(project: TestProject) {
       await new Promise((resolve) => child.once('exit', resolve))
     }
     await bot.close()
+    await discord.close()
     rmSync(dataDir, { recursive: true, force: true })
   }
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { appRouters } from '../app'
+import { newId } from '../store/ids'
 import { createRouteDeps } from '../composition'
 import { createLogger } from '../logger'
 import { buildGif } from '../../test/fixtures/gif'
@@ -7,6 +8,7 @@ import { lottieBytes } from '../../test/fixtures/lottie'
 import { buildApng, stillPng } from '../../test/fixtures/png'
 import { createAccount, deleteAccount, uniqueEmail, verifyEmail } from '../../test/support/firebase-emulator'
 import { startBotApiStandIn, type BotApiStandIn } from '../../test/support/telegram-bot-api'
+import { startDiscordStandIn, type DiscordStandIn } from '../../test/support/discord-api'
 import { addPackWithSignalFile, addWumpus, addWumpusWithEmojiGif, startTestServer, type TestServer } from '../../test/support/test-server'
 
 /**
@@ -27,6 +29,7 @@ const QUIET = 'quiet@example.com'
 
 let server: TestServer
 let bot: BotApiStandIn
+let discord: DiscordStandIn
 const tokens: Partial<Record<Persona, string>> = {}
 
 interface Request {
@@ -307,6 +310,35 @@ const MATRIX: Record<string, { request: () => Promise<Request>; expected: Expect
   'POST /api/telegram/webhook': {
     request: async () => ({ method: 'POST', path: '/api/telegram/webhook', body: { update_id: 1 } }),
     expected: everyone(404),
+  },
+  // With Discord on (a stand-in): "Add to my Discord server" (discord.test.ts). A ticket for anyone signed in who
+  // can open the pack; the navigation with it (here without one: back to the pack's page saying so) and Discord's
+  // way back are open to all (the ticket and the state are the person's); a job is its starter's only.
+  'POST /api/packs/:id/discord': {
+    request: async () => ({ method: 'POST', path: `/api/packs/${await aPack()}/discord` }),
+    expected: signedIn(200),
+  },
+  'GET /api/packs/:id/discord': {
+    request: async () => ({ method: 'GET', path: `/api/packs/${await aPack()}/discord` }),
+    expected: everyone(302),
+  },
+  'GET /api/discord/callback': {
+    request: async () => ({ method: 'GET', path: '/api/discord/callback?error=access_denied' }),
+    expected: everyone(302),
+  },
+  'GET /api/discord/uploads/:id': {
+    request: async () => {
+      const made = await server.store.discordUploads.create({
+        id: newId(),
+        stateHash: newId(),
+        account: USER,
+        packId: await aPack(),
+        guildId: '1',
+        now: new Date(),
+      })
+      return { method: 'GET', path: `/api/discord/uploads/${made!.id}` }
+    },
+    expected: { anonymous: 401, unverified: 200, user: 200, otherUser: 404, unverifiedAdmin: 404, admin: 404 },
   },
   'PUT /api/packs/:id': {
     request: async () => ({ method: 'PUT', path: `/api/packs/${await aPack()}`, body: { name: 'Renamed Pack' } }),
@@ -660,12 +692,24 @@ function send(request: Request, persona: Persona): Promise<Response> {
     method: request.method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(json ? { 'content-type': 'application/json' } : {}) },
     body: request.body === undefined ? undefined : json ? JSON.stringify(request.body) : (request.body as FormData),
+    // A redirect is the answer (Discord's way in and out), not the page it leads to.
+    redirect: 'manual',
   })
 }
 
 beforeAll(async () => {
   bot = await startBotApiStandIn({ owners: [1] })
-  server = await startTestServer({ TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_SET_OWNER_ID: '1', TELEGRAM_API_URL: bot.url })
+  discord = await startDiscordStandIn({ guilds: [{ id: '1' }] })
+  server = await startTestServer({
+    TELEGRAM_BOT_TOKEN: bot.token,
+    TELEGRAM_SET_OWNER_ID: '1',
+    TELEGRAM_API_URL: bot.url,
+    DISCORD_CLIENT_ID: discord.clientId,
+    DISCORD_CLIENT_SECRET: discord.clientSecret,
+    DISCORD_BOT_TOKEN: discord.botToken,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+  })
   await server.store.users.upsert(USER, { user_name: 'Owner' })
   await server.store.users.upsert(OTHER, { user_name: 'Other' })
   await server.store.users.upsert(ADMIN, { user_name: 'Admin', role: 'admin' })
@@ -678,6 +722,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close()
   await bot.close()
+  await discord.close()
 })
 
 describe('authorization matrix', () => {

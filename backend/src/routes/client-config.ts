@@ -15,6 +15,7 @@ export function clientConfigRoutes({ config }: RouteDeps): Router {
     },
     // Whether it is on, never the token.
     telegram: config.telegram !== undefined,
+    discord: config.discord !== undefined,
   }
   router.get('/config', (ctx) => {
     ctx.set('Cache-Control', 'no-cache')

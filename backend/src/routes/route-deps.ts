@@ -25,6 +25,7 @@ import type { ReportService } from '../services/reports'
 import type { NotificationService } from '../services/notifications'
 import type { TelegramSetService } from '../services/telegram-sets'
 import type { TelegramLinkService } from '../services/telegram-links'
+import type { DiscordUploadService } from '../services/discord-uploads'
 import type { SessionService } from '../services/sessions'
 import type { Store } from '../store/port'
 
@@ -58,6 +59,8 @@ export interface RouteDeps {
   telegram?: TelegramSetService
   /** Telegram links of gallery accounts (issue 36); absent when TELEGRAM_BOT_TOKEN is not set. */
   telegramLinks?: TelegramLinkService
+  /** "Add to my Discord server"; absent when the DISCORD_ settings are not given. */
+  discord?: DiscordUploadService
   makers: MakerService
   audit: AuditLog
   downloads: DownloadCounter

@@ -4,6 +4,7 @@
  * one small repository per aggregate each, checked by one behaviour suite (backend/test/store-behaviour/).
  * Ids are 24 lowercase hex characters on both; dates are JS Dates.
  */
+import type { DiscordUploadRepository } from './discord-uploads-port'
 import type { Readable } from 'node:stream'
 import type { AuditActionName, AuditTargetType } from '../../../contract/audit'
 import type { Licence } from '../../../contract/licence'
@@ -935,6 +936,8 @@ export interface Store {
   readonly renderJobs: RenderJobRepository
   readonly telegramSets: TelegramSetRepository
   readonly telegramLinks: TelegramLinkRepository
+  /** Discord upload jobs (discord-uploads-port.ts). */
+  readonly discordUploads: DiscordUploadRepository
   readonly submissions: SubmissionRepository
   readonly reports: ReportRepository
   readonly notifications: NotificationRepository

@@ -19,6 +19,7 @@ import { describeDerivedMediaBehaviour } from './derived-media'
 import { describeRenderJobBehaviour } from './render-jobs'
 import { describeTelegramSetBehaviour } from './telegram-sets'
 import { describeTelegramLinkBehaviour } from './telegram-links'
+import { describeDiscordUploadBehaviour } from './discord-uploads'
 import { describeRemixBehaviour } from './remixes'
 import { describeColourSlotBehaviour } from './colour-slots'
 import { describeSubmissionBehaviour } from './submissions'
@@ -84,6 +85,7 @@ export function describeStoreBehaviour(name: string, factory: StoreFactory, expe
     describeRenderJobBehaviour(storeInUse)
     describeTelegramSetBehaviour(storeInUse)
     describeTelegramLinkBehaviour(storeInUse)
+    describeDiscordUploadBehaviour(storeInUse)
     describeSubmissionBehaviour(storeInUse)
     describeReportBehaviour(storeInUse)
     describeNotificationBehaviour(storeInUse)

@@ -56,6 +56,8 @@ export interface TestServerOptions {
   telegramTimes?: AppDeps['telegramTimes']
   /** The Telegram link poller's times (issue 36); it polls when TELEGRAM_BOT_TOKEN is set without TELEGRAM_WEBHOOK_SECRET. */
   telegramLinkTimes?: AppDeps['telegramLinkTimes']
+  /** Discord upload jobs' lease, look and retry times (with DISCORD_* settings). */
+  discordTimes?: AppDeps['discordTimes']
 }
 
 /**
@@ -87,9 +89,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     revokeSignIns: options.revokeSignIns,
     telegramTimes: options.telegramTimes,
     telegramLinkTimes: options.telegramLinkTimes,
+    discordTimes: options.discordTimes,
   })
   deps.telegram?.start()
   if (!config.telegram?.webhookSecret) deps.telegramLinks?.start()
+  deps.discord?.start()
   const { downloads, colourSlots } = deps
   const server = hardenServer(createApp(deps).listen(0, '127.0.0.1'))
   await new Promise((resolve) => server.once('listening', resolve))
@@ -130,6 +134,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       await colourSlots.close()
       await deps.telegram?.close()
       await deps.telegramLinks?.close()
+      await deps.discord?.close()
       await store.close()
       rmSync(dataDir, { recursive: true, force: true })
     },

@@ -14,6 +14,7 @@ import { PackDownloads } from './pack-downloads'
 import { PackImports } from './pack-imports'
 import { PackTelegram } from './pack-telegram'
 import { PackTelegramOwn } from './pack-telegram-own'
+import { PackDiscord } from './pack-discord'
 import { VisibilityBadge } from './visibility-badge'
 
 /** /packs/{id}: the pack's stickers in order, and one download per chat app; `atEnd` is its route's (Report a problem). */
@@ -62,6 +63,7 @@ export function PackPage({ id, atEnd }: { id: string; atEnd?: (pack: PackDetail,
       </Group>
       {!personal && <PackTelegram packId={pack.id} telegram={pack.telegram} />}
       {mine && <PackTelegramOwn packId={pack.id} telegram={pack.telegram} />}
+      <PackDiscord packId={pack.id} />
       <PackDownloads packName={pack.name} downloads={pack.downloads} />
       <PackImports packName={pack.name} imports={pack.imports ?? []} />
       <section aria-labelledby="pack-stickers-heading">

@@ -16,6 +16,7 @@ import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
 import { MongoTelegramSets, TELEGRAM_SETS_COLLECTION } from './telegram-sets'
 import { createTelegramLinkIndexes, MongoTelegramLinks } from './telegram-links'
+import { DISCORD_QUEUE, DISCORD_UPLOADS_COLLECTION, MongoDiscordUploads } from './discord-uploads'
 import { MongoReports, REPORTS_BY_STATE_TARGET, REPORTS_BY_TARGET_REPORTER, REPORTS_COLLECTION } from './reports'
 import { MongoNotifications, NOTIFICATIONS_COLLECTION, RECIPIENT_NEWEST_FIRST } from './notifications'
 import { MongoSubmissions, STATE_OLDEST_FIRST, SUBMISSIONS_COLLECTION, SUBMITTER_NEWEST_FIRST } from './submissions'
@@ -137,6 +138,8 @@ async function createIndexes(db: Db): Promise<void> {
   await db.collection(NOTIFICATIONS_COLLECTION).createIndexes([{ key: RECIPIENT_NEWEST_FIRST }])
   await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
   await createTelegramLinkIndexes(db)
+  // Discord upload jobs (issue 36): a state makes one job; the queue is read oldest first.
+  await db.collection(DISCORD_UPLOADS_COLLECTION).createIndexes([{ key: { stateHash: 1 }, unique: true }, { key: DISCORD_QUEUE }])
   await db.collection('packs').createIndexes([{ key: PUBLIC_NEWEST_FIRST }, { key: PERSONAL_LATEST_FIRST }, { key: { wumpusIds: 1 } }])
   await db
     .collection(FAVOURITES_COLLECTION)
@@ -270,6 +273,7 @@ export class MongoStore implements Store {
   readonly renderJobs: MongoRenderJobs
   readonly telegramSets: MongoTelegramSets
   readonly telegramLinks: MongoTelegramLinks
+  readonly discordUploads: MongoDiscordUploads
   readonly submissions: MongoSubmissions
   readonly reports: MongoReports
   readonly notifications: MongoNotifications
@@ -290,6 +294,7 @@ export class MongoStore implements Store {
     this.renderJobs = new MongoRenderJobs(db)
     this.telegramSets = new MongoTelegramSets(db)
     this.telegramLinks = new MongoTelegramLinks(db)
+    this.discordUploads = new MongoDiscordUploads(db)
     this.submissions = new MongoSubmissions(db, caps)
     this.reports = new MongoReports(db)
     this.notifications = new MongoNotifications(db)

@@ -364,6 +364,21 @@ const MIGRATIONS: readonly string[] = [
     WHERE ((facet >= 't:' AND facet < 't;') OR (facet >= 'e:' AND facet < 'e;'))
       AND NOT EXISTS (SELECT 1 FROM wumpus_facets AS g WHERE g.facet = 'g:' AND g.seq = f.seq);
   `,
+  // Discord upload jobs (issue 36, "Add to my Discord server"; sqlite/discord-uploads.ts): the record as JSON beside
+  // what claiming goes by (the oldest unfinished job, its lease and retry time); a state makes one job (its hash unique).
+  `
+  CREATE TABLE IF NOT EXISTS discord_uploads (
+    id TEXT PRIMARY KEY,
+    state_hash TEXT NOT NULL UNIQUE,
+    state TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    retry_at INTEGER,
+    doc TEXT NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS discord_uploads_queue ON discord_uploads (created_at, id) WHERE state IN ('waiting', 'uploading');
+  `,
 ]
 
 /** The newest schema this code knows. */

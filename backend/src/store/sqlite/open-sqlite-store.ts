@@ -17,6 +17,7 @@ import { SqlitePacks } from './packs'
 import { SqliteRateCounters } from './rate-counters'
 import { SqliteTelegramSets } from './telegram-sets'
 import { SqliteTelegramLinks } from './telegram-links'
+import { SqliteDiscordUploads } from './discord-uploads'
 import { SqliteSubmissions } from './submissions'
 import { SqliteReports } from './reports'
 import { SqliteNotifications } from './notifications'
@@ -97,6 +98,7 @@ class SqliteStore implements Store {
   readonly renderJobs: SqliteRenderJobs
   readonly telegramSets: SqliteTelegramSets
   readonly telegramLinks: SqliteTelegramLinks
+  readonly discordUploads: SqliteDiscordUploads
   readonly submissions: SqliteSubmissions
   readonly reports: SqliteReports
   readonly notifications: SqliteNotifications
@@ -128,6 +130,7 @@ class SqliteStore implements Store {
     this.renderJobs = watch(new SqliteRenderJobs(db))
     this.telegramSets = watch(new SqliteTelegramSets(db))
     this.telegramLinks = watch(new SqliteTelegramLinks(db))
+    this.discordUploads = watch(new SqliteDiscordUploads(db))
     this.submissions = watch(new SqliteSubmissions(db))
     this.reports = watch(new SqliteReports(db))
     this.notifications = watch(new SqliteNotifications(db))

@@ -55,6 +55,9 @@ const BEFORE_PERSONAL_PACKS = `
   ALTER TABLE packs DROP COLUMN visibility; ALTER TABLE packs DROP COLUMN edited_at;
   CREATE INDEX packs_newest ON packs (created_at DESC, id DESC);`
 
+/** Undoes the Discord upload jobs' migration (issue 36, the last one) on a closed store's database. */
+const BEFORE_DISCORD_UPLOADS = 'DROP TABLE discord_uploads'
+
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
 }
@@ -137,6 +140,21 @@ describe('sqlite store on disk', () => {
     // Closed: the folder is free again.
     store = await openSqliteStore({ dataDir })
     expect(await store.wumpuses.count()).toBe(2)
+  })
+
+  it('upgrades a database from before Discord upload jobs (issue 36) to one that keeps them', async () => {
+    const record = await store.wumpuses.insert(sampleWumpus())
+    await store.close()
+    const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_DISCORD_UPLOADS)
+    db.exec(`PRAGMA user_version = ${knownSchemaVersion() - 1}`)
+    db.close()
+    store = await openSqliteStore({ dataDir })
+    expect(await store.wumpuses.get(record._id)).toEqual(record)
+    const now = new Date()
+    const job = { id: 'd'.repeat(24), stateHash: 'h', account: 'a@example.com', packId: 'a'.repeat(24), guildId: '1', now }
+    expect(await store.discordUploads.create(job)).toMatchObject({ id: job.id, state: 'waiting' })
+    expect(await store.discordUploads.claim({ owner: 'o', leaseMs: 1000, now })).toMatchObject({ record: { id: job.id } })
   })
 
   it('gives sessions open before the idle timeout a full idle period from the upgrade', async () => {
@@ -469,6 +487,7 @@ describe('sqlite store indexes', () => {
       await store.users.upsert('old@example.com', { user_name: 'Old' })
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_DISCORD_UPLOADS)
       db.exec(BEFORE_SENSITIVE)
       db.pragma('user_version = 16') // before the sensitive migration (the 17th)
       db.close()
@@ -498,7 +517,7 @@ describe('sqlite store indexes', () => {
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_SENSITIVE_COUNTS)
-      db.pragma(`user_version = ${knownSchemaVersion() - 1}`)
+      db.pragma('user_version = 18') // before the sensitive counts migration (the 19th)
       db.close()
       store = await openSqliteStore({ dataDir })
       expect(await store.wumpuses.listTags()).toEqual([{ tag: 'cat', count: 1 }])

@@ -1,0 +1,134 @@
+// npm run bench:discord — "Add to my Discord server" on a 30-sticker pack, through the real server against the
+// Discord stand-in (backend/test/support/discord-api.ts) with a free (tier 0: 5 sticker slots) server, and then a
+// tier-3 one (60 slots), answering
+// 429 (retry_after 1 s) to every tenth call: the time from the button's POST /api/packs/{id}/discord, through
+// the 302 to the authorize page and the callback, to GET /api/discord/uploads/{job} saying done; the Discord
+// calls (and 429s) it took; and the bytes uploaded per sticker. The stickers' files are the demo mascots' real
+// Discord APNGs (rendered first, about a minute), each pack's stickers copies of them.
+import { discordTicketSchema, discordUploadSchema } from '../contract/discord'
+import { createRouteDeps } from '../backend/src/composition'
+import { createLogger } from '../backend/src/logger'
+import { seedDemoGallery } from '../backend/src/seed'
+import { currentDerived } from '../backend/src/store/records'
+import { startDiscordStandIn } from '../backend/test/support/discord-api'
+import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
+
+const PERSON = 'bench-person@example.com'
+const GUILD = '1096000000000000002'
+/** A tier-3 server (60 slots), where all 30 go and the 429s fall among the uploads. */
+const BOOSTED = '1096000000000000003'
+const logger = createLogger('error')
+const discord = await startDiscordStandIn({
+  guilds: [
+    { id: GUILD, premium_tier: 0 },
+    { id: BOOSTED, premium_tier: 3 },
+  ],
+  rateLimit: { every: 10, retryAfter: 1 },
+})
+const bench = await openBenchStore('discord', {
+  DISCORD_CLIENT_ID: discord.clientId,
+  DISCORD_CLIENT_SECRET: discord.clientSecret,
+  DISCORD_BOT_TOKEN: discord.botToken,
+  DISCORD_API_URL: discord.apiUrl,
+  DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+})
+const { store, config } = bench
+
+console.log('Rendering the demo set and its platform files (about a minute)...')
+await seedDemoGallery(store, logger)
+const deps = createRouteDeps({ config, store, logger })
+await deps.derivedMedia.backfill()
+deps.discord!.start()
+const server = await listen(deps)
+const url = server.url
+const token = await sessionTokenFor(bench, PERSON, 'Bench Person')
+
+const mascots = (await store.wumpuses.list({ limit: 100 })).items
+  .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === 'discord')?.file }))
+  .filter((m) => m.file !== undefined)
+console.log(`${mascots.length} demo mascots have a Discord sticker file`)
+
+/** A public pack of `count` stickers, each a new animation whose Discord file is a copy of a mascot's. */
+async function makePack(count: number): Promise<string> {
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const { record, file } = mascots[i % mascots.length]!
+    const copy = await store.files.put({
+      bytes: (await store.files.read(file!.id))!.bytes,
+      contentType: file!.contentType,
+      filename: file!.filename,
+      purpose: 'derived',
+    })
+    const put = async (ref: { id: string; filename: string }) => {
+      const stored = (await store.files.read(ref.id))!
+      const info = await store.files.put({ bytes: stored.bytes, contentType: stored.info.contentType, filename: ref.filename })
+      return { id: info.id, filename: info.filename }
+    }
+    const files = { gif: await put(record.files.gif), apng: await put(record.files.apng), lottie: await put(record.files.lottie) }
+    const added = await store.wumpuses.insert({
+      name: `${record.name} ${i + 1}`,
+      description: '',
+      files,
+      u_email: PERSON,
+      u_name: 'Bench Person',
+      emoji: record.emoji,
+      keywords: record.keywords,
+    })
+    await store.wumpuses.setDerived(added._id, files.lottie.id, {
+      source: files.lottie.id,
+      version: record.derived!.version,
+      madeAt: new Date(),
+      exports: [{ platform: 'discord', file: { ...file!, id: copy.id }, notes: [] }],
+    })
+    ids.push(added._id)
+  }
+  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, createdBy: PERSON })).id
+}
+
+const location = async (to: string) => {
+  const res = await fetch(to, { redirect: 'manual' })
+  if (res.status !== 302) throw new Error(`${to} answered ${res.status}: ${await res.text()}`)
+  return new URL(res.headers.get('location')!, url).href
+}
+
+async function measure(count: number, guild: string): Promise<void> {
+  discord.pick = guild
+  const tier = discord.guilds.get(guild)!.premium_tier
+  const id = await makePack(count)
+  const callsBefore = discord.calls.length
+  const started = performance.now()
+  const asked = await fetch(`${url}/api/packs/${id}/discord`, { method: 'POST', headers: { authorization: `Bearer ${token}` } })
+  const { url: ticketUrl } = discordTicketSchema.parse(await asked.json())
+  const back = await location(await location(await location(url + ticketUrl)))
+  const jobId = new URL(back).searchParams.get('discord')
+  if (!jobId) throw new Error(`no job: ${back}`)
+  let job
+  for (;;) {
+    job = discordUploadSchema.parse(
+      await (await fetch(`${url}/api/discord/uploads/${jobId}`, { headers: { authorization: `Bearer ${token}` } })).json(),
+    )
+    if (job.state === 'done' || job.state === 'failed') break
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  const ms = performance.now() - started
+  const calls = discord.calls.slice(callsBefore)
+  const uploads = calls.filter((c) => c.method === 'POST' && c.path.endsWith('/stickers') && c.status === 200)
+  const bytes = uploads.map((c) => c.fileBytes)
+  console.log(
+    `${count} stickers on a tier-${tier} server: ${job.state} in ${(ms / 1000).toFixed(2)} s; ${calls.length} Discord calls ` +
+      `(${calls.filter((c) => c.status === 429).length} answered 429); ${job.uploaded.length} uploaded, ${job.notFitted.length} did not fit; ` +
+      `${Math.round(bytes.reduce((a, b) => a + b, 0) / bytes.length)} B per sticker on average (${Math.min(...bytes)}-${Math.max(...bytes)} B)`,
+  )
+}
+
+try {
+  await measure(30, GUILD)
+  await measure(30, BOOSTED)
+} finally {
+  server.close()
+  await deps.discord!.close()
+  await deps.derivedMedia.close()
+  await deps.downloads.close()
+  await discord.close()
+  await bench.remove()
+}
