@@ -27,6 +27,7 @@ afterEach(() => {
 
 describe('Add to my Discord server', () => {
   it('is absent while the server has Discord off', async () => {
+    signInForTest({ email: 'ann@example.com' })
     let asked = 0
     server.use(
       http.get('/api/config', () => {
@@ -56,11 +57,19 @@ describe('Add to my Discord server', () => {
     expect(posted).toBe(1)
   })
 
-  it('asks a signed-out visitor to sign in first', async () => {
-    server.use(config(true))
-    const { user } = renderWithProviders(<PackDiscord packId={PACK} go={() => expect.fail('went to Discord')} />)
-    await user.click(await screen.findByRole('button', { name: 'Add to my Discord server' }))
-    expect(screen.getByRole('alert')).toHaveTextContent('Sign in to add this pack to your Discord server.')
+  it('is absent for a signed-out visitor, whose server-rendered page asks the API nothing more', async () => {
+    let asked = 0
+    server.use(
+      http.get('/api/config', () => {
+        asked++
+        return HttpResponse.json({ firebase: { apiKey: 'k', authDomain: 'd', projectId: 'demo-wumpus' }, discord: true })
+      }),
+    )
+    const { queryClient } = renderWithProviders(<PackDiscord packId={PACK} go={() => expect.fail('went to Discord')} />)
+    expect(queryClient.isFetching()).toBe(0)
+    expect(screen.queryByRole('heading', { name: 'Discord' })).not.toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Add to my Discord server' })).not.toBeInTheDocument()
+    expect(asked).toBe(0)
   })
 
   it('back from Discord, follows the upload and shows what was uploaded and what did not fit and why', async () => {
@@ -94,6 +103,7 @@ describe('Add to my Discord server', () => {
   })
 
   it('says why Discord’s way back made no upload', async () => {
+    signInForTest({ email: 'ann@example.com' })
     window.history.replaceState({}, '', `/packs/${PACK}?discord_error=denied`)
     server.use(config(true))
     renderWithProviders(<PackDiscord packId={PACK} />)

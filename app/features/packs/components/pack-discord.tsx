@@ -77,30 +77,25 @@ function DiscordJob({ jobId }: { jobId: string }) {
 /**
  * "Add to my Discord server" (README: Discord app): asks the server for a ticket and goes to Discord, where the
  * person picks their server; back on this page with `?discord=<job>` it shows the upload. Absent while the
- * server has Discord off.
+ * server has Discord off, and for visitors who are not signed in: the page they were served asks the API nothing
+ * more (its server render holds every answer it needs), and only a signed-in person may upload.
  */
 export function PackDiscord({ packId, go }: { packId: string; go?: (url: string) => void }) {
-  const on = useQuery(discordOnQueryOptions())
   const session = useSession()
-  const add = useAddToDiscord(packId, go)
-  const [askedToSignIn, setAskedToSignIn] = useState(false)
-  const { jobId, problem } = useWayBack()
-  if (on.data !== true) return null
   const signedIn = session.status === 'signed-in'
+  const on = useQuery({ ...discordOnQueryOptions(), enabled: signedIn })
+  const add = useAddToDiscord(packId, go)
+  const { jobId, problem } = useWayBack()
+  if (!signedIn || on.data !== true) return null
   return (
     <section aria-labelledby="pack-discord-heading">
       <Text component="h2" fw={700} size="lg" id="pack-discord-heading" mb="xs">
         Discord
       </Text>
       <Stack gap="xs" align="flex-start">
-        <Button variant="default" loading={add.isPending} onClick={() => (signedIn ? add.mutate() : setAskedToSignIn(true))}>
+        <Button variant="default" loading={add.isPending} onClick={() => add.mutate()}>
           Add to my Discord server
         </Button>
-        {askedToSignIn && !signedIn && (
-          <Text size="sm" role="alert">
-            Sign in to add this pack to your Discord server.
-          </Text>
-        )}
         {add.isError && (
           <Text size="sm" c="red.8" role="alert">
             {add.error.message}
@@ -111,7 +106,7 @@ export function PackDiscord({ packId, go }: { packId: string; go?: (url: string)
             {DISCORD_PROBLEM_TEXT[problem]}
           </Text>
         )}
-        {jobId && signedIn && <DiscordJob jobId={jobId} />}
+        {jobId && <DiscordJob jobId={jobId} />}
       </Stack>
     </section>
   )
