@@ -1,14 +1,15 @@
-// Writes a signed-in user makes on this device (favourites, personal pack edits) go through this queue:
-// the app shows them at once, they are kept in IndexedDB, and they are sent in order when the server can
-// be reached (now, when the connection returns, or at the next start). Each user has their own queue;
-// only the signed-in user's is sent, with their session.
+// Writes a signed-in user makes on this device (favourites, personal pack edits, notifications marked read) go
+// through this queue: the app shows them at once, they are kept in IndexedDB, and they are sent in order when
+// the server can be reached (now, when the connection returns, or at the next start). Each user has their own
+// queue; only the signed-in user's is sent, with their session.
 import { createStore, get, update, type UseStore } from 'idb-keyval'
 import { apiRequest, isApiError, type ApiError, type ResponseParser } from '../api-client'
 
 export interface QueuedWrite {
   /** Order of the writes on this device. */
   seq: number
-  method: 'PUT' | 'DELETE'
+  /** PUT and DELETE replace; a POST here must be one that may be sent twice (marking notifications read). */
+  method: 'PUT' | 'DELETE' | 'POST'
   path: string
   body?: unknown
   /**

@@ -17,12 +17,13 @@ export function NotificationsPage({ email }: { email: string }) {
   const marking = useRef<string | null>(null)
   const newest = data.items[0]
 
-  // Seen while the page is in front: the newest unread one and every older one are marked read (once each).
+  // Seen while the page is in front: the newest unread one and every older one are marked read (once each);
+  // offline too, sent when the server can be reached.
   useEffect(() => {
-    if (!visible || data.fromOfflineCopy || !newest || data.unread === 0 || marking.current === newest.id) return
+    if (!visible || !newest || data.unread === 0 || marking.current === newest.id) return
     marking.current = newest.id
     markRead.mutate(newest.id, { onError: () => (marking.current = null) })
-  }, [visible, data.fromOfflineCopy, data.unread, newest, markRead])
+  }, [visible, data.unread, newest, markRead])
 
   return (
     <Stack gap="lg">

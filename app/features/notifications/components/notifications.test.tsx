@@ -7,6 +7,7 @@ import * as firebase from '../../../lib/firebase'
 import type { ApiNotification, NotificationPage } from '../../../../contract/notifications'
 import { notificationKeys } from '../api'
 import { readKeptNotifications } from '../../../lib/local-data/notifications-store'
+import { forgetQueuedWrites, pendingWrites, sendQueuedWrites } from '../../../lib/local-data/outbox'
 import { wumpusListHandler } from '../../../test/api-handlers'
 import { server } from '../../../test/msw-server'
 import { resetOfflineData } from '../../../test/offline-data'
@@ -38,6 +39,9 @@ let marked: unknown[] = []
 let reads = 0
 
 beforeEach(async () => {
+  // A mark-read the last test queued may still be on its way: it must not reach this one's server.
+  await sendQueuedWrites(ADA)
+  await forgetQueuedWrites()
   await resetOfflineData()
   signInForTest({ email: ADA })
   online = true
@@ -63,6 +67,7 @@ beforeEach(async () => {
       return HttpResponse.json(page, { headers: { 'Cache-Control': 'no-store' } })
     }),
     http.post('/api/me/notifications/read', async ({ request }) => {
+      if (!online) return HttpResponse.error()
       const body = (await request.json()) as { upTo: string }
       marked.push(body)
       const at = items.findIndex((item) => item.id === body.upTo)
@@ -114,6 +119,7 @@ describe('the Notifications page', () => {
     expect(within(rows[0]!).getByRole('link', { name: '“Dance”' })).toHaveAttribute('href', `/wumpus/${WUMPUS}`)
     expect(within(rows[1]!).getByRole('link', { name: '“Wave”' })).toHaveAttribute('href', '/dashboard/submissions')
     expect(within(rows[2]!).getByRole('link', { name: '“Wave”' })).toHaveAttribute('href', `/dashboard/submissions/${SUB}`)
+    await waitFor(() => expect(marked).toEqual([{ upTo: items[0]!.id }]))
   })
 
   it('says a reported sticker was restored or deleted, and links only the one still there', async () => {
@@ -128,19 +134,20 @@ describe('the Notifications page', () => {
     expect(within(rows[0]!).queryByRole('link', { name: '“Gone”' })).toBeNull()
     expect(rows[1]).toHaveTextContent('The report you sent about “Back” was decided: it was looked at and is back in the gallery.')
     expect(within(rows[1]!).getByRole('link', { name: '“Back”' })).toHaveAttribute('href', `/wumpus/${WUMPUS}`)
+    await waitFor(() => expect(marked).toEqual([{ upTo: items[0]!.id }]))
   })
 
   it('marks them read once seen, and the bell loses its count', async () => {
     renderBoth()
     await screen.findByRole('list', { name: 'Notifications' })
     await waitFor(() => expect(screen.getByRole('link', { name: 'Notifications' })).toBeInTheDocument())
-    expect(marked).toEqual([{ upTo: items[0]!.id }])
+    await waitFor(() => expect(marked).toEqual([{ upTo: items[0]!.id }]))
     expect(screen.queryByText(/^New/)).not.toBeInTheDocument()
     // The copy kept on this device says so too.
     await waitFor(async () => expect((await readKeptNotifications(ADA))?.unread).toBe(0))
   })
 
-  it('offline, shows what this device last read, marking nothing', async () => {
+  it('offline, shows what this device last read and marks them read here, sending that once the server can be reached', async () => {
     const first = renderWithProviders(<NotificationBell email={ADA} />)
     await screen.findByRole('link', { name: 'Notifications, 3 unread' })
     await waitFor(async () => expect((await readKeptNotifications(ADA))?.items).toHaveLength(4))
@@ -149,8 +156,19 @@ describe('the Notifications page', () => {
     renderBoth()
     expect(await screen.findByText('Offline: these are the notifications this device last read.')).toBeInTheDocument()
     expect(within(screen.getByRole('list', { name: 'Notifications' })).getAllByRole('listitem')).toHaveLength(4)
-    expect(screen.getByRole('link', { name: 'Notifications, 3 unread' })).toBeInTheDocument()
+    // Read here at once, in the copy kept on this device too; the server has not heard of it yet.
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Notifications' })).toBeInTheDocument())
+    await waitFor(async () => expect((await readKeptNotifications(ADA))?.unread).toBe(0))
+    await waitFor(async () => expect(await pendingWrites(ADA)).toHaveLength(1))
     expect(marked).toEqual([])
+    expect(items.filter((item) => !item.read)).toHaveLength(3)
+
+    // Back online, the queue is sent (outbox-sync.ts does this on 'online'): the server marks them read.
+    online = true
+    await sendQueuedWrites(ADA)
+    expect(marked).toEqual([{ upTo: items[0]!.id }])
+    expect(items.filter((item) => !item.read)).toHaveLength(0)
+    expect(await pendingWrites(ADA)).toEqual([])
   })
 })
 
@@ -167,7 +185,7 @@ describe('the bell in the header', () => {
     await user.click(await within(banner).findByRole('link', { name: 'Notifications, 3 unread' }))
     expect(await screen.findByRole('heading', { level: 1, name: 'Notifications' })).toBeInTheDocument()
     expect(await within(banner).findByRole('link', { name: 'Notifications' })).toBeInTheDocument()
-    expect(marked).toEqual([{ upTo: items[0]!.id }])
+    await waitFor(() => expect(marked).toEqual([{ upTo: items[0]!.id }]))
     await user.click(within(banner).getByRole('button', { name: 'SignOut' }))
     expect(await within(banner).findByRole('link', { name: 'Sign In' })).toBeInTheDocument()
     expect(within(banner).queryByRole('link', { name: /^Notifications/ })).not.toBeInTheDocument()
