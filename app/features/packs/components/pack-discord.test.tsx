@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DiscordUpload } from '../../../../contract/discord'
@@ -6,6 +6,7 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { signInForTest } from '../../../test/session'
 import { PackDiscord } from './pack-discord'
+import { discordOnQueryOptions } from '../discord-api'
 
 const PACK = 'a'.repeat(24)
 const JOB = 'b'.repeat(24)
@@ -66,7 +67,10 @@ describe('Add to my Discord server', () => {
       }),
     )
     const { queryClient } = renderWithProviders(<PackDiscord packId={PACK} go={() => expect.fail('went to Discord')} />)
-    expect(queryClient.isFetching()).toBe(0)
+    // Its config query is there, held back: it is never sent for a visitor.
+    const query = () => queryClient.getQueryCache().find({ queryKey: discordOnQueryOptions().queryKey })
+    await waitFor(() => expect(query()).toBeDefined())
+    expect(query()!.isDisabled()).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Discord' })).not.toBeInTheDocument()
     expect(screen.queryByRole('button', { name: 'Add to my Discord server' })).not.toBeInTheDocument()
     expect(asked).toBe(0)
