@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { API_PATHS, myPackListPath, packListPath, packPath, packTelegramPath } from '../../../contract/api-paths'
+import type { ClientConfig } from '../../../contract/client-config'
 import {
   packTelegramSchema,
   type CreatePack,
@@ -8,7 +9,6 @@ import {
   type PackDetail,
   type UpdatePack,
 } from '../../../contract/pack'
-import { clientConfigSchema } from '../../../contract/client-config'
 import { deletedCountSchema } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
@@ -68,13 +68,8 @@ export const packQueryOptions = (id: string) =>
       query.state.data?.items.some((item) => !item.preview) || query.state.data?.telegram?.state === 'making' ? PENDING_POLL_MS : false,
   })
 
-/** Whether the server makes Telegram sets (GET /api/config's `telegram`), for the admins' "Make Telegram set". */
-export const telegramOnQueryOptions = () =>
-  queryOptions({
-    queryKey: ['config', 'telegram'] as const,
-    queryFn: async ({ signal }) => (await apiRequest(API_PATHS.config, clientConfigSchema, { signal })).telegram === true,
-    staleTime: Infinity,
-  })
+/** Whether the server makes Telegram sets (GET /api/config's `telegram`), read from the shared config query. */
+export const telegramOn = (config: ClientConfig) => config.telegram === true
 
 /** POST /api/packs/{id}/telegram: an admin's "make or update the Telegram set now"; the pack then shows its state. */
 export function useMakeTelegramSet(id: string) {

@@ -1,6 +1,4 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
-import { API_PATHS } from '../../../contract/api-paths'
-import { clientConfigSchema } from '../../../contract/client-config'
 import { TELEGRAM_LINK_PATH, telegramLinkSchema } from '../../../contract/telegram-link'
 import { apiRequest, trusted } from '../../lib/api-client'
 
@@ -10,11 +8,7 @@ export const telegramLinkKeys = { link: ['me', 'telegram'] as const }
 export const telegramLinkQueryOptions = () =>
   queryOptions({
     queryKey: telegramLinkKeys.link,
-    queryFn: async ({ signal }) => {
-      const config = await apiRequest(API_PATHS.config, clientConfigSchema, { signal })
-      if (config.telegram !== true) return null
-      return apiRequest(TELEGRAM_LINK_PATH, telegramLinkSchema, { signal })
-    },
+    queryFn: ({ signal }) => apiRequest(TELEGRAM_LINK_PATH, telegramLinkSchema, { signal }),
   })
 
 /** DELETE /api/me/telegram: the sets made before stay on Telegram, the person's own. */

@@ -6,7 +6,7 @@ import { server } from '../../../test/msw-server'
 import { renderWithProviders } from '../../../test/render-with-providers'
 import { signInForTest } from '../../../test/session'
 import { PackDiscord } from './pack-discord'
-import { discordOnQueryOptions } from '../discord-api'
+import { clientConfigQueryOptions } from '../../../lib/client-config'
 
 const PACK = 'a'.repeat(24)
 const JOB = 'b'.repeat(24)
@@ -68,7 +68,7 @@ describe('Add to my Discord server', () => {
     )
     const { queryClient } = renderWithProviders(<PackDiscord packId={PACK} go={() => expect.fail('went to Discord')} />)
     // Its config query is there, held back: it is never sent for a visitor.
-    const query = () => queryClient.getQueryCache().find({ queryKey: discordOnQueryOptions().queryKey })
+    const query = () => queryClient.getQueryCache().find({ queryKey: clientConfigQueryOptions().queryKey })
     await waitFor(() => expect(query()).toBeDefined())
     expect(query()!.isDisabled()).toBe(true)
     expect(screen.queryByRole('heading', { name: 'Discord' })).not.toBeInTheDocument()

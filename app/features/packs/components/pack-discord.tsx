@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { DISCORD_PROBLEM_TEXT, DISCORD_PROBLEMS, type DiscordProblem, type DiscordUpload } from '../../../../contract/discord'
 import { useSession } from '../../../lib/session-provider'
-import { discordOnQueryOptions, discordUploadQueryOptions, useAddToDiscord } from '../discord-api'
+import { clientConfigQueryOptions } from '../../../lib/client-config'
+import { discordOn, discordUploadQueryOptions, useAddToDiscord } from '../discord-api'
 
 /** `?discord=<job>` or `?discord_error=<why>`: where Discord's way back left the person (read after hydration). */
 function useWayBack(): { jobId?: string; problem?: DiscordProblem } {
@@ -83,7 +84,7 @@ function DiscordJob({ jobId }: { jobId: string }) {
 export function PackDiscord({ packId, go }: { packId: string; go?: (url: string) => void }) {
   const session = useSession()
   const signedIn = session.status === 'signed-in'
-  const on = useQuery({ ...discordOnQueryOptions(), enabled: signedIn })
+  const on = useQuery({ ...clientConfigQueryOptions(), select: discordOn, enabled: signedIn })
   const add = useAddToDiscord(packId, go)
   const { jobId, problem } = useWayBack()
   if (!signedIn || on.data !== true) return null

@@ -4,7 +4,8 @@ import { useEffect } from 'react'
 import type { PackTelegram } from '../../../../contract/pack'
 import { telegramNotLinkedSchema } from '../../../../contract/telegram-link'
 import { isApiError } from '../../../lib/api-client'
-import { packKeys, telegramOnQueryOptions, useMakeTelegramSet } from '../api'
+import { clientConfigQueryOptions } from '../../../lib/client-config'
+import { packKeys, telegramOn, useMakeTelegramSet } from '../api'
 
 /** While the owner links their Telegram account, the pack is asked for again this often. */
 const LINK_POLL_MS = 3000
@@ -15,7 +16,7 @@ const LINK_POLL_MS = 3000
  * is then asked for again until the set is made, and "Add to Telegram" opens it. Nothing when Telegram is off.
  */
 export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram?: PackTelegram }) {
-  const on = useQuery({ ...telegramOnQueryOptions(), enabled: telegram === undefined })
+  const on = useQuery({ ...clientConfigQueryOptions(), select: telegramOn, enabled: telegram === undefined })
   const make = useMakeTelegramSet(packId)
   const queryClient = useQueryClient()
   const notLinked = isApiError(make.error, 409) ? telegramNotLinkedSchema.safeParse(make.error.details) : undefined

@@ -2,7 +2,8 @@ import { Button, Group, Stack, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { PackTelegram as PackTelegramSet } from '../../../../contract/pack'
 import { useIsAdmin } from '../../../lib/admin-role'
-import { telegramOnQueryOptions, useMakeTelegramSet } from '../api'
+import { clientConfigQueryOptions } from '../../../lib/client-config'
+import { telegramOn, useMakeTelegramSet } from '../api'
 
 /**
  * A public pack's Telegram sticker set (README: Telegram sets): "Add to Telegram" opens it in Telegram once it
@@ -11,7 +12,7 @@ import { telegramOnQueryOptions, useMakeTelegramSet } from '../api'
  */
 export function PackTelegram({ packId, telegram }: { packId: string; telegram?: PackTelegramSet }) {
   const { isAdmin } = useIsAdmin()
-  const on = useQuery({ ...telegramOnQueryOptions(), enabled: isAdmin && telegram === undefined })
+  const on = useQuery({ ...clientConfigQueryOptions(), select: telegramOn, enabled: isAdmin && telegram === undefined })
   const make = useMakeTelegramSet(packId)
   if (!telegram && !(isAdmin && on.data === true)) return null
   return (

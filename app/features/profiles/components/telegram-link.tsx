@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmModal } from '../../../components/confirm-modal'
 import { useNeedsNetwork } from '../../../components/needs-network'
+import { clientConfigQueryOptions } from '../../../lib/client-config'
 import { errorMessage } from '../../../lib/error-message'
 import { telegramLinkQueryOptions, useUnlinkTelegram } from '../telegram-link-api'
 
@@ -13,7 +14,8 @@ import { telegramLinkQueryOptions, useUnlinkTelegram } from '../telegram-link-ap
  * server has Telegram off.
  */
 export function TelegramLink() {
-  const link = useQuery(telegramLinkQueryOptions())
+  const telegramOn = useQuery({ ...clientConfigQueryOptions(), select: (config) => config.telegram === true })
+  const link = useQuery({ ...telegramLinkQueryOptions(), enabled: telegramOn.data === true })
   const unlink = useUnlinkTelegram()
   const network = useNeedsNetwork()
   const [confirming, setConfirming] = useState(false)

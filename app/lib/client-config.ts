@@ -1,0 +1,15 @@
+import { queryOptions } from '@tanstack/react-query'
+import { API_PATHS } from '../../contract/api-paths'
+import { clientConfigSchema } from '../../contract/client-config'
+import { apiRequest } from './api-client'
+
+/**
+ * GET /api/config, asked once per page load and shared: each feature reads the part it needs with `select`
+ * (`telegram`, `discord`), so one answer serves them all.
+ */
+export const clientConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['config'] as const,
+    queryFn: ({ signal }) => apiRequest(API_PATHS.config, clientConfigSchema, { signal }),
+    staleTime: Infinity,
+  })
