@@ -57,7 +57,14 @@ export interface BotApi {
   getMe(): Promise<{ id: number; username: string }>
   /** Undefined when there is no such set (Telegram's STICKERSET_INVALID). */
   getStickerSet(name: string): Promise<BotStickerSet | undefined>
-  createNewStickerSet(options: { userId: number; name: string; title: string; stickers: UploadSticker[] }): Promise<void>
+  createNewStickerSet(options: {
+    userId: number
+    name: string
+    title: string
+    stickers: UploadSticker[]
+    /** 'custom_emoji': a custom emoji set (100x100 files, up to 200); default 'regular'. */
+    stickerType?: 'regular' | 'custom_emoji'
+  }): Promise<void>
   addStickerToSet(options: { userId: number; name: string; sticker: UploadSticker }): Promise<void>
   deleteStickerFromSet(fileId: string): Promise<void>
   setStickerPositionInSet(fileId: string, position: number): Promise<void>
@@ -157,7 +164,7 @@ export function createBotApi({ token, baseUrl }: { token: string; baseUrl: strin
         throw error
       }
     },
-    async createNewStickerSet({ userId, name, title, stickers }) {
+    async createNewStickerSet({ userId, name, title, stickers, stickerType = 'regular' }) {
       const files = stickers.map((sticker, i): [string, UploadSticker] => [`sticker${i}`, sticker])
       await call(
         'createNewStickerSet',
@@ -165,7 +172,7 @@ export function createBotApi({ token, baseUrl }: { token: string; baseUrl: strin
           user_id: userId,
           name,
           title,
-          sticker_type: 'regular',
+          sticker_type: stickerType,
           stickers: JSON.stringify(files.map(([field, sticker]) => input(field, sticker))),
         },
         files,

@@ -151,6 +151,31 @@ describe('Telegram links', () => {
     expect(setOf(pack)).toBeUndefined()
   })
 
+  it('makes a set not made yet for the account its owner relinked to; a set made keeps its owner', async () => {
+    const pack = await personalPack()
+    // Linked to a Telegram user who never started the bot: the set fails.
+    await temp.store.telegramLinks.link(ANN, 6666, new Date())
+    await links.requestSet({ email: ANN, isAdmin: false }, pack.id)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('failed')
+    // Relinked to one who did: the set is made for them.
+    bot.users.add(ANN_TG)
+    await temp.store.telegramLinks.link(ANN, ANN_TG, new Date())
+    await links.requestSet({ email: ANN, isAdmin: false }, pack.id)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('ready')
+    expect(setOf(pack)).toMatchObject({ owner: ANN_TG, stickers: { length: 3 } })
+    expect(await temp.store.telegramSets.get(pack.id)).toMatchObject({ ownerUserId: ANN_TG })
+
+    // Relinked again once the set exists: Telegram cannot move it, so it stays ANN_TG's and is still kept in step.
+    bot.users.add(ANN_TG + 1)
+    await temp.store.telegramLinks.link(ANN, ANN_TG + 1, new Date())
+    await temp.store.packs.update(pack.id, { name: 'Mine renamed' })
+    sets.packChanged(pack.id, 'edited')
+    await expect.poll(() => setOf(pack)?.title, { timeout: 20_000 }).toBe('Mine renamed')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('ready')
+    expect(setOf(pack)!.owner).toBe(ANN_TG)
+    expect(await temp.store.telegramSets.get(pack.id)).toMatchObject({ state: 'ready', ownerUserId: ANN_TG })
+  })
+
   it('lets only the owner of a personal pack, and admins for public ones, ask', async () => {
     const pack = await personalPack()
     const ask = (email: string, isAdmin: boolean, id = pack.id) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   CREATE_MAX,
+  EMOJI_SET_MAX,
   isSetName,
   SET_MAX,
   SET_NAME_MAX,
@@ -49,8 +50,21 @@ describe('Telegram set names', () => {
     expect(isSetName(`${'a'.repeat(57)}_by_bot`, 'bot')).toBe(true)
   })
 
-  it('open in Telegram at t.me/addstickers', () => {
+  it('open in Telegram at t.me/addstickers, a custom emoji set at t.me/addemoji', () => {
     expect(setUrl('a_by_bot')).toBe('https://t.me/addstickers/a_by_bot')
+    expect(setUrl('a_e_by_bot', 'emoji')).toBe('https://t.me/addemoji/a_e_by_bot')
+  })
+
+  it('of a custom emoji set differ from the sticker set’s, by the same rules', () => {
+    expect(setName({ id: ID, name: 'Wumpus' }, 'WumpusGalleryBot', 'emoji')).toBe(`Wumpus_${ID}_e_by_WumpusGalleryBot`)
+    for (const bot of ['abcdebot', 'a'.repeat(29) + 'bot']) {
+      for (const packName of ['x'.repeat(200), '日本語', '2024 — the year']) {
+        const name = setName({ id: ID, name: packName }, bot, 'emoji')
+        expect(name).not.toBe(setName({ id: ID, name: packName }, bot))
+        expect(name.endsWith(`_${ID}_e_by_${bot}`), name).toBe(true)
+        expect(isSetName(name, bot), name).toBe(true)
+      }
+    }
   })
 })
 
@@ -88,5 +102,13 @@ describe('splitting a pack for a new set', () => {
     expect(left).toEqual(stickers.slice(120))
     expect(splitForCreate([1, 2, 3])).toEqual({ create: [1, 2, 3], add: [], left: [] })
     expect(splitForCreate(Array.from({ length: 50 }, (_, i) => i)).add).toEqual([])
+  })
+
+  it('keeps up to 200 for a custom emoji set', () => {
+    const stickers = Array.from({ length: 230 }, (_, i) => i)
+    const { create, add, left } = splitForCreate(stickers, 'emoji')
+    expect(create).toEqual(stickers.slice(0, CREATE_MAX))
+    expect(add).toEqual(stickers.slice(50, EMOJI_SET_MAX))
+    expect(left).toEqual(stickers.slice(200))
   })
 })

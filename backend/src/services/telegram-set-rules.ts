@@ -12,6 +12,11 @@ export const SET_TITLE_MAX = 64
 export const CREATE_MAX = 50
 /** Stickers a regular sticker set holds. */
 export const SET_MAX = 120
+/** Custom emoji a custom emoji set holds. */
+export const EMOJI_SET_MAX = 200
+
+/** A pack's two sets: its sticker set, and its custom emoji set (`sticker_type: 'custom_emoji'`, 100x100 files). */
+export type SetKind = 'stickers' | 'emoji'
 /** Per sticker: 1-20 emoji, 0-20 keywords of at most 64 characters together. */
 export const STICKER_EMOJI_MAX = 20
 export const STICKER_KEYWORDS_MAX = 20
@@ -29,11 +34,12 @@ export function isSetName(name: string, botUsername: string): boolean {
 
 /**
  * The set's name: the pack's name in letters and digits (words joined by single underscores, cut to what fits),
- * the pack's id (so two packs of one name never share a set), and the bot's suffix; `pack` when the name has
+ * the pack's id (so two packs of one name never share a set), `_e` for its custom emoji set, and the bot's suffix; `pack` when the name has
  * no English letter to start with. Throws when even `p<id>_by_<bot>` does not fit (a bot name past Telegram's 32).
  */
-export function setName(pack: Pick<PackRecord, 'id' | 'name'>, botUsername: string): string {
-  const suffix = `_${pack.id}_by_${botUsername}`
+export function setName(pack: Pick<PackRecord, 'id' | 'name'>, botUsername: string, kind: SetKind = 'stickers'): string {
+  // The emoji set's name differs from the sticker set's by `_e` before the bot's suffix (short, so a 32-character bot name still fits).
+  const suffix = `_${pack.id}${kind === 'emoji' ? '_e' : ''}_by_${botUsername}`
   const words = pack.name
     .normalize('NFKD')
     // Accents come off their letters (é: e).
@@ -56,8 +62,8 @@ export function setTitle(pack: Pick<PackRecord, 'name'>): string {
   return (chars.length > SET_TITLE_MAX ? chars.slice(0, SET_TITLE_MAX - 1).join('') + '…' : chars.join('')) || 'Stickers'
 }
 
-/** The address that opens a set in Telegram. */
-export const setUrl = (name: string) => `https://t.me/addstickers/${name}`
+/** The address that opens a set in Telegram: addstickers for a sticker set, addemoji for a custom emoji set. */
+export const setUrl = (name: string, kind: SetKind = 'stickers') => `https://t.me/${kind === 'emoji' ? 'addemoji' : 'addstickers'}/${name}`
 
 /** A sticker's emoji: its own (at most 20), or the fallback. */
 export function stickerEmoji(record: Pick<WumpusRecord, 'emoji'>): string[] {
@@ -82,8 +88,12 @@ export function stickerKeywords(record: Pick<WumpusRecord, 'keywords'>): string[
   return kept
 }
 
-/** The stickers of a new set: the first 50 go with createNewStickerSet, the rest (up to 120 in all) one addStickerToSet each. */
-export function splitForCreate<T>(stickers: readonly T[]): { create: T[]; add: T[]; left: T[] } {
-  const kept = stickers.slice(0, SET_MAX)
-  return { create: kept.slice(0, CREATE_MAX), add: kept.slice(CREATE_MAX), left: stickers.slice(SET_MAX) }
+/**
+ * The stickers of a new set: the first 50 go with createNewStickerSet, the rest (up to 120 in all, 200 for a custom
+ * emoji set) one addStickerToSet each.
+ */
+export function splitForCreate<T>(stickers: readonly T[], kind: SetKind = 'stickers'): { create: T[]; add: T[]; left: T[] } {
+  const max = kind === 'emoji' ? EMOJI_SET_MAX : SET_MAX
+  const kept = stickers.slice(0, max)
+  return { create: kept.slice(0, CREATE_MAX), add: kept.slice(CREATE_MAX), left: stickers.slice(max) }
 }

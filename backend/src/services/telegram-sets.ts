@@ -177,7 +177,7 @@ export function createTelegramSetService({
   /** One run: the set brought in step with its pack (or removed with it). */
   async function run(job: TelegramSetJob) {
     const { record } = job
-    const userId = record.ownerUserId ?? ownerId
+    let userId = record.ownerUserId ?? ownerId
     const progress: TelegramSetProgress = {
       created: record.created,
       title: record.title,
@@ -220,6 +220,15 @@ export function createTelegramSetService({
       // New, or removed on Telegram by hand, or a create whose answer never came that did not happen: made
       // from the first 50, the rest added below.
       const { create } = splitForCreate(wanted)
+      // A personal set not made yet is made for the account its owner links now (they may have relinked since
+      // asking); once made, Telegram keeps its owner.
+      if (record.ownerUserId !== undefined) {
+        const link = await store.telegramLinks.get(pack.createdBy)
+        if (!link)
+          return { state: 'failed', reason: 'Your Telegram account is no longer linked: press Add to Telegram to link it again' } as const
+        userId = link.telegramUserId
+        progress.ownerUserId = userId
+      }
       progress.created = false
       progress.stickers = []
       progress.pending = create

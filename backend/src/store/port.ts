@@ -533,7 +533,10 @@ export interface TelegramSetJob {
 }
 
 /** What a run found out, saved as it goes while the owner holds the job. */
-export type TelegramSetProgress = Pick<TelegramSetRecord, 'created' | 'title' | 'stickers' | 'pending'>
+export type TelegramSetProgress = Pick<TelegramSetRecord, 'created' | 'title' | 'stickers' | 'pending'> & {
+  /** A personal set's owner as the run makes it (the pack owner's link then); absent: kept as it is. */
+  ownerUserId?: number
+}
 
 /** How a run ended: the set as asked (ready), or not (failed), or gone (removed), or to be tried again at `retryAt`. */
 export type TelegramSetOutcome =

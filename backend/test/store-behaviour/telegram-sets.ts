@@ -76,6 +76,17 @@ export function describeTelegramSetBehaviour(t: StoreInUse): void {
       expect((await t.store.telegramSets.get(PACK))!.reason).toBeUndefined()
     })
 
+    it('saves a personal set’s owner with the run’s progress, and keeps it when a save leaves it out', async () => {
+      await t.store.telegramSets.request(PACK, { name: 'a_by_bot', ownerUserId: 11, now: t0 })
+      const job = (await claim('a'))!
+      expect(await t.store.telegramSets.save(job, { ...progress, ownerUserId: 22 })).toBe(true)
+      expect(await t.store.telegramSets.get(PACK)).toMatchObject({ ownerUserId: 22 })
+      expect(await t.store.telegramSets.save(job, progress)).toBe(true)
+      expect(await t.store.telegramSets.get(PACK)).toMatchObject({ ownerUserId: 22 })
+      expect(await t.store.telegramSets.save({ ...job, owner: 'b' }, { ...progress, ownerUserId: 33 })).toBe(false)
+      expect(await t.store.telegramSets.get(PACK)).toMatchObject({ ownerUserId: 22 })
+    })
+
     it('is not due again before a retry time, which it answers as the next one', async () => {
       await t.store.telegramSets.request(PACK, { name: 'a_by_bot', now: t0 })
       expect(await t.store.telegramSets.nextRetry()).toBeUndefined()

@@ -7,7 +7,8 @@
  * the owner (a user who started the bot); 1-50 stickers per create, at most 120 in a set; each InputSticker's
  * format, 1-20 emoji, 0-20 keywords of at most 64 characters together, and its file (attach://<field> to a
  * part of the request, or a file_id it gave out): a TGS is gzipped Lottie JSON, 512x512 at 60 fps, at most
- * 64 KB; a WEBM or PNG/WEBP carries its format's magic bytes. Told to, it answers 429 with `retry_after`
+ * 64 KB; a WEBM or PNG/WEBP carries its format's magic bytes. A custom emoji set (`sticker_type: 'custom_emoji'`,
+ * up to 200) takes 100x100 files instead (a TGS's canvas, a PNG's header), and a regular set refuses those. Told to, it answers 429 with `retry_after`
  * every Nth call (that call does nothing).
  * Messages (issue 36): a user "presses Start" with `userSends` (they are then one who started the bot, and the
  * message waits as an Update); getUpdates gives the updates from `offset` on (those before are confirmed and
@@ -106,7 +107,7 @@ export async function startBotApiStandIn(
   const username = options.username ?? 'WumpusGalleryBot'
   const sets = new Map<string, StandInSet>()
   const calls: BotApiCall[] = []
-  const uploaded = new Map<string, { bytes: number; format: string; owner: number }>()
+  const uploaded = new Map<string, { bytes: number; format: string; owner: number; type?: StandInSet['sticker_type'] }>()
   const held: Array<() => void> = []
   let counted = 0
   const updates: Array<{ update_id: number; message: unknown }> = []
@@ -172,7 +173,9 @@ export async function startBotApiStandIn(
     return set
   }
 
-  function checkFile(bytes: Uint8Array, format: string): void {
+  /** `type`: the set's; custom emoji are 100x100, stickers 512x512 (a PNG's width and height are read from its header). */
+  function checkFile(bytes: Uint8Array, format: string, type: StandInSet['sticker_type']): void {
+    const side = type === 'custom_emoji' ? 100 : 512
     if (format === 'animated') {
       if (bytes.length > TGS_MAX_BYTES) throw bad('file is too big')
       let lottie: { w?: unknown; h?: unknown; fr?: unknown; layers?: unknown; ip?: unknown; op?: unknown }
@@ -181,7 +184,7 @@ export async function startBotApiStandIn(
       } catch {
         throw bad('STICKER_TGS_NOTGS')
       }
-      if (lottie.w !== 512 || lottie.h !== 512) throw bad('STICKER_TGS_NODIMENSIONS')
+      if (lottie.w !== side || lottie.h !== side) throw bad('STICKER_TGS_NODIMENSIONS')
       if (lottie.fr !== 60 || !Array.isArray(lottie.layers)) throw bad('STICKER_TGS_NOTGS')
       const seconds = (Number(lottie.op) - Number(lottie.ip)) / 60
       if (!(seconds > 0 && seconds <= 3)) throw bad('STICKER_TGS_TOO_LONG')
@@ -193,6 +196,9 @@ export async function startBotApiStandIn(
       const png = bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47
       const webp = Buffer.from(bytes.subarray(8, 12)).toString('latin1') === 'WEBP'
       if (!png && !webp) throw bad('STICKER_PNG_NOPNG')
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+      if (png && type === 'custom_emoji' && (view.getUint32(16) !== side || view.getUint32(20) !== side))
+        throw bad('STICKER_PNG_DIMENSIONS')
     } else throw bad('invalid sticker format specified')
   }
 
@@ -222,19 +228,20 @@ export async function startBotApiStandIn(
     if (typeof input.sticker === 'string' && input.sticker.startsWith('attach://')) {
       const file = files.get(input.sticker.slice('attach://'.length))
       if (!file) throw bad('wrong file identifier/HTTP URL specified')
-      checkFile(file, format)
+      checkFile(file, format, type)
       bytes = file.length
     } else if (typeof input.sticker === 'string' && uploaded.has(input.sticker)) {
       const known = uploaded.get(input.sticker)!
       if (known.format !== format) throw bad('wrong sticker format')
+      if (known.type !== undefined && known.type !== type) throw bad('STICKER_FILE_INVALID')
       bytes = known.bytes
     } else throw bad('wrong file identifier/HTTP URL specified')
     return {
       file_id: newFileId(),
       file_unique_id: randomBytes(8).toString('base64url'),
       type,
-      width: 512,
-      height: 512,
+      width: type === 'custom_emoji' ? 100 : 512,
+      height: type === 'custom_emoji' ? 100 : 512,
       is_animated: format === 'animated',
       is_video: format === 'video',
       emoji: emojiList[0]!,
@@ -315,9 +322,21 @@ export async function startBotApiStandIn(
       const format = params.get('sticker_format') ?? ''
       const file = files.get('sticker')
       if (!file) throw bad('parameter "sticker" is required')
-      checkFile(file, format)
+      // uploadStickerFile names no set type: a file whose size fits one type only is used only in sets of that type.
+      const fits = (type: StandInSet['sticker_type']) => {
+        try {
+          checkFile(file, format, type)
+          return true
+        } catch {
+          return false
+        }
+      }
+      const regular = fits('regular')
+      const emoji = fits('custom_emoji')
+      if (!regular && !emoji) checkFile(file, format, 'regular')
+      const type = regular && emoji ? undefined : regular ? ('regular' as const) : ('custom_emoji' as const)
       const fileId = newFileId()
-      uploaded.set(fileId, { bytes: file.length, format, owner: user })
+      uploaded.set(fileId, { bytes: file.length, format, owner: user, type })
       return { file_id: fileId, file_unique_id: randomBytes(8).toString('base64url'), file_size: file.length }
     },
 

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Stack, Text } from '@mantine/core'
+import { Anchor, Button, Group, Text } from '@mantine/core'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import type { PackTelegram } from '../../../../contract/pack'
@@ -6,6 +6,7 @@ import { telegramNotLinkedSchema } from '../../../../contract/telegram-link'
 import { isApiError } from '../../../lib/api-client'
 import { clientConfigQueryOptions } from '../../../lib/client-config'
 import { packKeys, telegramOn, useMakeTelegramSet } from '../api'
+import { TelegramSection } from './telegram-section'
 
 /** While the owner links their Telegram account, the pack is asked for again this often. */
 const LINK_POLL_MS = 3000
@@ -31,45 +32,35 @@ export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram
 
   if (!telegram && on.data !== true) return null
   return (
-    <section aria-labelledby="pack-telegram-heading">
-      <Text component="h2" fw={700} size="lg" id="pack-telegram-heading" mb="xs">
-        Telegram
-      </Text>
-      <Stack gap="xs">
-        <Group gap="xs">
-          {telegram?.url ? (
-            <Button component="a" href={telegram.url} target="_blank" rel="noopener noreferrer">
-              Add to Telegram
+    <TelegramSection error={make.isError && !startUrl ? make.error.message : undefined}>
+      <Group gap="xs">
+        {telegram?.url ? (
+          <Button component="a" href={telegram.url} target="_blank" rel="noopener noreferrer">
+            Add to Telegram
+          </Button>
+        ) : (
+          !waiting &&
+          telegram?.state !== 'making' && (
+            <Button loading={make.isPending} onClick={() => make.mutate()}>
+              {telegram?.state === 'failed' ? 'Try again' : 'Add to Telegram'}
             </Button>
-          ) : (
-            !waiting &&
-            telegram?.state !== 'making' && (
-              <Button loading={make.isPending} onClick={() => make.mutate()}>
-                {telegram?.state === 'failed' ? 'Try again' : 'Add to Telegram'}
-              </Button>
-            )
-          )}
-        </Group>
-        {waiting && (
-          <Text size="sm" role="status">
-            <Anchor href={startUrl} target="_blank" rel="noopener noreferrer">
-              Open the bot in Telegram
-            </Anchor>
-            , press Start, then come back. This page follows on its own.
-          </Text>
+          )
         )}
-        {telegram && !telegram.url && (
-          <Text size="sm" c={telegram.state === 'failed' ? 'red.8' : 'dimmed'} role="status">
-            {telegram.state === 'failed' ? 'Your Telegram set could not be made.' : 'Your Telegram set is being made…'}
-            {telegram.reason ? ` ${telegram.reason}` : ''}
-          </Text>
-        )}
-        {make.isError && !startUrl && (
-          <Text size="sm" c="red.8" role="alert">
-            {make.error.message}
-          </Text>
-        )}
-      </Stack>
-    </section>
+      </Group>
+      {waiting && (
+        <Text size="sm" role="status">
+          <Anchor href={startUrl} target="_blank" rel="noopener noreferrer">
+            Open the bot in Telegram
+          </Anchor>
+          , press Start, then come back. This page follows on its own.
+        </Text>
+      )}
+      {telegram && !telegram.url && (
+        <Text size="sm" c={telegram.state === 'failed' ? 'red.8' : 'dimmed'} role="status">
+          {telegram.state === 'failed' ? 'Your Telegram set could not be made.' : 'Your Telegram set is being made…'}
+          {telegram.reason ? ` ${telegram.reason}` : ''}
+        </Text>
+      )}
+    </TelegramSection>
   )
 }

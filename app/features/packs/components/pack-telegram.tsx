@@ -1,9 +1,10 @@
-import { Button, Group, Stack, Text } from '@mantine/core'
+import { Button, Group, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { PackTelegram as PackTelegramSet } from '../../../../contract/pack'
 import { useIsAdmin } from '../../../lib/admin-role'
 import { clientConfigQueryOptions } from '../../../lib/client-config'
 import { telegramOn, useMakeTelegramSet } from '../api'
+import { TelegramSection } from './telegram-section'
 
 /**
  * A public pack's Telegram sticker set (README: Telegram sets): "Add to Telegram" opens it in Telegram once it
@@ -16,44 +17,34 @@ export function PackTelegram({ packId, telegram }: { packId: string; telegram?: 
   const make = useMakeTelegramSet(packId)
   if (!telegram && !(isAdmin && on.data === true)) return null
   return (
-    <section aria-labelledby="pack-telegram-heading">
-      <Text component="h2" fw={700} size="lg" id="pack-telegram-heading" mb="xs">
-        Telegram
-      </Text>
-      <Stack gap="xs">
-        <Group gap="xs">
-          {telegram?.url && (
-            <Button component="a" href={telegram.url} target="_blank" rel="noopener noreferrer">
-              Add to Telegram
-            </Button>
-          )}
-          {isAdmin && (
-            <Button variant="default" loading={make.isPending} onClick={() => make.mutate()}>
-              {telegram ? 'Update Telegram set' : 'Make Telegram set'}
-            </Button>
-          )}
-        </Group>
-        {!telegram?.url && !isAdmin && telegram?.state === 'making' && (
-          <Text size="sm" c="dimmed">
-            The Telegram set is being made.
-          </Text>
+    <TelegramSection error={make.isError ? make.error.message : undefined}>
+      <Group gap="xs">
+        {telegram?.url && (
+          <Button component="a" href={telegram.url} target="_blank" rel="noopener noreferrer">
+            Add to Telegram
+          </Button>
         )}
-        {isAdmin && telegram && (
-          <Text size="sm" c={telegram.state === 'failed' ? 'red.8' : 'dimmed'} role="status">
-            {telegram.state === 'ready'
-              ? 'The Telegram set matches the pack.'
-              : telegram.state === 'making'
-                ? 'The Telegram set is being made…'
-                : 'The Telegram set could not be made.'}
-            {telegram.reason ? ` ${telegram.reason}` : ''}
-          </Text>
+        {isAdmin && (
+          <Button variant="default" loading={make.isPending} onClick={() => make.mutate()}>
+            {telegram ? 'Update Telegram set' : 'Make Telegram set'}
+          </Button>
         )}
-        {make.isError && (
-          <Text size="sm" c="red.8" role="alert">
-            {make.error.message}
-          </Text>
-        )}
-      </Stack>
-    </section>
+      </Group>
+      {!telegram?.url && !isAdmin && telegram?.state === 'making' && (
+        <Text size="sm" c="dimmed">
+          The Telegram set is being made.
+        </Text>
+      )}
+      {isAdmin && telegram && (
+        <Text size="sm" c={telegram.state === 'failed' ? 'red.8' : 'dimmed'} role="status">
+          {telegram.state === 'ready'
+            ? 'The Telegram set matches the pack.'
+            : telegram.state === 'making'
+              ? 'The Telegram set is being made…'
+              : 'The Telegram set could not be made.'}
+          {telegram.reason ? ` ${telegram.reason}` : ''}
+        </Text>
+      )}
+    </TelegramSection>
   )
 }

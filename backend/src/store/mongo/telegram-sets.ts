@@ -139,8 +139,14 @@ export class MongoTelegramSets implements TelegramSetRepository {
     return matchedCount > 0
   }
 
-  async save(job: TelegramSetJob, { created, title, stickers, pending }: TelegramSetProgress): Promise<boolean> {
-    const progress = { created, stickers, pending, ...(title !== undefined ? { title } : {}) }
+  async save(job: TelegramSetJob, { created, title, stickers, pending, ownerUserId }: TelegramSetProgress): Promise<boolean> {
+    const progress = {
+      created,
+      stickers,
+      pending,
+      ...(title !== undefined ? { title } : {}),
+      ...(ownerUserId !== undefined ? { ownerUserId } : {}),
+    }
     const { matchedCount } = await guard(() =>
       this.sets.updateOne({ _id: job.record.packId, 'lease.owner': job.owner }, { $set: progress }),
     )

@@ -71,8 +71,9 @@ export class SqliteTelegramSets implements TelegramSetRepository {
       renew: db.prepare<{ pack_id: string; owner: string; until: number }>(
         'UPDATE telegram_sets SET lease_until = @until WHERE pack_id = @pack_id AND lease_owner = @owner',
       ),
-      save: db.prepare<{ pack_id: string; owner: string; progress: string }>(
-        'UPDATE telegram_sets SET progress = @progress WHERE pack_id = @pack_id AND lease_owner = @owner',
+      save: db.prepare<{ pack_id: string; owner: string; progress: string; user: number | null }>(
+        `UPDATE telegram_sets SET progress = @progress, owner_user_id = COALESCE(@user, owner_user_id)
+         WHERE pack_id = @pack_id AND lease_owner = @owner`,
       ),
       end: db.prepare<{ pack_id: string; owner: string; generation: number; state: string | null; reason: string | null }>(
         `UPDATE telegram_sets SET lease_owner = NULL, lease_until = NULL,
@@ -133,7 +134,15 @@ export class SqliteTelegramSets implements TelegramSetRepository {
   }
 
   save(job: TelegramSetJob, progress: TelegramSetProgress): Promise<boolean> {
-    return guarded(() => this.sql.save.run({ pack_id: job.record.packId, owner: job.owner, progress: progressJson(progress) }).changes > 0)
+    return guarded(
+      () =>
+        this.sql.save.run({
+          pack_id: job.record.packId,
+          owner: job.owner,
+          progress: progressJson(progress),
+          user: progress.ownerUserId ?? null,
+        }).changes > 0,
+    )
   }
 
   finish(job: TelegramSetJob, outcome: TelegramSetOutcome): Promise<boolean> {
