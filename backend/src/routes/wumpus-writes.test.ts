@@ -506,7 +506,11 @@ describe('PUT /api/wumpuses/{id} and DELETE /api/wumpus/{id}', () => {
     expect(wumpus).toMatchObject({ licence: 'gallery-only', credit: '' })
     const res = await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { licence: 'CC-BY-SA-4.0', credit: 'The Maker' })
     expect(res.status).toBe(200)
-    expect(wumpusSchema.parse(await res.json())).toEqual({ ...wumpus, licence: 'CC-BY-SA-4.0', credit: 'The Maker' })
+    const edited = wumpusSchema.parse(await res.json())
+    // A new maker: the Lottie is stored again naming them (services/lottie-credit.ts), under another URL.
+    expect(edited).toEqual({ ...wumpus, licence: 'CC-BY-SA-4.0', credit: 'The Maker', lottie: edited.lottie })
+    expect(edited.lottie).not.toBe(wumpus.lottie)
+    expect(((await (await call('GET', edited.lottie)).json()) as { meta?: { a?: string } }).meta?.a).toBe('The Maker')
     await expectError(await call('PUT', `/api/wumpuses/${wumpus._id}`, admin, { licence: 'mine' }), 400, 'BAD_REQUEST')
   })
 

@@ -384,7 +384,8 @@ export function createDerivedMediaService({
     },
 
     async filesChanged(before, after, options) {
-      if (before.files.lottie.id === after.files.lottie.id) return
+      // A credit-only edit remade them with its Lottie (services/lottie-credit.ts): nothing to render.
+      if (before.files.lottie.id === after.files.lottie.id || after.derived?.source === after.files.lottie.id) return
       if (after.derived) {
         // The old set describes another Lottie: it goes now, so nothing offers it meanwhile.
         const cleared = await store.wumpuses.setDerived(after._id, after.files.lottie.id, null)

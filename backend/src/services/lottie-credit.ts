@@ -2,8 +2,11 @@
 // published or its Lottie replaced: made once there, so downloads serve the stored bytes as they are and the
 // Telegram files made from that Lottie (derived-media.ts) carry the author too.
 import { CONTENT_TYPE } from '../../../contract/limits'
+import { pickMediaFacts } from '../../../contract/media-facts'
+import type { Platform } from '../../../contract/stickers'
 import { lottieWithAuthor } from '../media/encode/lottie-meta'
-import type { FileRef, Store, WumpusRecord } from '../store/port'
+import { exportForPlatform } from '../media/exports/platform-exports'
+import type { DerivedMedia, FileRef, StickerExportRecord, Store, WumpusRecord } from '../store/port'
 import { stickerMaker } from './sticker-credits'
 
 /**
@@ -22,4 +25,68 @@ export async function creditedLottie(
   if (!bytes) return undefined
   const stored = await store.files.put({ bytes, contentType: CONTENT_TYPE.lottie, filename: ref.filename, owner, purpose: 'animation' })
   return { id: stored.id, filename: stored.filename }
+}
+
+/** The derived files that embed the Lottie itself, author and all: made again from the new Lottie, without a render. */
+const LOTTIE_EXPORTS: readonly Platform[] = ['telegram', 'telegram-emoji']
+
+/**
+ * A credit-only edit: the stored Lottie names the new maker, and the Telegram files made from it
+ * (exportForPlatform's .tgs, with its 64 KB rule and note) are made again from it, without rendering anything,
+ * all written with the credit in one store write (WumpusRepository.setCredit). Answers the record as written,
+ * or undefined when another write changed its files or derived media first (nothing was changed then, and
+ * the files made here are gone). The files it replaced are removed once the record is written.
+ */
+export async function recredited(store: Store, record: WumpusRecord, credit: string): Promise<WumpusRecord | undefined> {
+  const lottie = await creditedLottie(store, record.files.lottie, { credit, u_name: record.u_name }, record.u_email)
+  if (!lottie) return store.wumpuses.update(record._id, { credit }, { whileFiles: record.files })
+  const stored = [lottie.id]
+  const replaced: string[] = []
+  try {
+    // Derived media made from another Lottie (or none yet) are made again anyway: only current ones are followed.
+    const derived = record.derived?.source === record.files.lottie.id ? record.derived : undefined
+    let remade: DerivedMedia | undefined
+    if (derived) {
+      const parsed = JSON.parse(new TextDecoder().decode((await store.files.read(lottie.id))!.bytes)) as unknown
+      const exports: StickerExportRecord[] = []
+      for (const entry of derived.exports) {
+        if (!LOTTIE_EXPORTS.includes(entry.platform) || !entry.file) {
+          exports.push(entry)
+          continue
+        }
+        const made = await exportForPlatform(entry.platform, parsed)
+        replaced.push(entry.file.id)
+        if (!made.file) {
+          exports.push({ platform: entry.platform, notes: made.notes })
+          continue
+        }
+        const { bytes, facts } = made.file
+        const info = await store.files.put({
+          bytes,
+          contentType: facts.contentType,
+          filename: entry.file.filename,
+          owner: record.u_email,
+          purpose: 'derived',
+        })
+        stored.push(info.id)
+        const file = { id: info.id, filename: info.filename, ...pickMediaFacts(facts), durationMs: Math.round(facts.durationMs) }
+        exports.push({ platform: entry.platform, file, notes: made.notes })
+      }
+      remade = { ...derived, source: lottie.id, exports }
+    }
+    const written = await store.wumpuses.setCredit(
+      record._id,
+      { credit, lottie, ...(remade ? { derived: remade } : {}) },
+      { whileFiles: record.files, whileMadeAt: record.derived?.madeAt },
+    )
+    if (!written) {
+      await Promise.all(stored.map((id) => store.files.delete(id)))
+      return undefined
+    }
+    await Promise.all([record.files.lottie.id, ...(remade ? replaced : [])].map((id) => store.files.delete(id)))
+    return written
+  } catch (error) {
+    await Promise.all(stored.map((id) => store.files.delete(id)))
+    throw error
+  }
 }

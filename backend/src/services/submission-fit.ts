@@ -49,3 +49,44 @@ export async function judgedFit(lottieBytes: Uint8Array): Promise<PlatformFit[]>
   }
   return fits
 }
+
+/** Verdicts kept at most (by content hash; a verdict is a few hundred bytes). */
+const FITS_KEPT = 2000
+
+/**
+ * The fit verdicts by the Lottie's content hash (the stored file's sha256): judged when a submission's file is
+ * stored, off that request, so the review queue's fit request reads the verdict instead of making the .tgs.
+ * The same bytes always judge the same, so a verdict never goes stale; an instance that did not store the
+ * file (or forgot the verdict) judges it once on the first request.
+ */
+export interface FitCache {
+  /** Judges these bytes in the background unless known. */
+  warm(sha256: string, lottieBytes: Uint8Array): void
+  /** The verdict for these bytes, judged now (and kept) unless known; `read` gives the bytes on a miss. */
+  get(sha256: string, read: () => Promise<Uint8Array | undefined>): Promise<PlatformFit[] | undefined>
+}
+
+export function createFitCache(judge: (bytes: Uint8Array) => Promise<PlatformFit[]> = judgedFit): FitCache {
+  const kept = new Map<string, Promise<PlatformFit[]>>()
+  const judgeOnce = (sha256: string, bytes: Uint8Array) => {
+    const verdict = judge(bytes)
+    if (kept.size >= FITS_KEPT) kept.delete(kept.keys().next().value!)
+    kept.set(sha256, verdict)
+    // A failed judgement is not kept: the next request tries again.
+    verdict.catch(() => kept.delete(sha256))
+    return verdict
+  }
+  return {
+    warm(sha256, bytes) {
+      setImmediate(() => {
+        if (!kept.has(sha256)) judgeOnce(sha256, bytes).catch(() => undefined)
+      })
+    },
+    async get(sha256, read) {
+      const known = kept.get(sha256)
+      if (known) return known
+      const bytes = await read()
+      return bytes && judgeOnce(sha256, bytes)
+    },
+  }
+}

@@ -19,7 +19,7 @@ import { safeBaseName } from './file-names'
 import type { SpendLimit, WumpusService } from './wumpuses'
 import { conflict, DomainError, forbidden, notFound, rateLimited, tooLarge } from '../domain/errors'
 import { isAdmin } from './roles'
-import { judgedFit, type PlatformFit } from './submission-fit'
+import { createFitCache, type PlatformFit } from './submission-fit'
 
 export interface SubmissionsDeps {
   store: Store
@@ -74,6 +74,7 @@ const DAY_SECONDS = 24 * 3600
 
 export function createSubmissionService(deps: SubmissionsDeps): SubmissionService {
   const { store, config } = deps
+  const fits = createFitCache()
   const perDay = Math.max(1, Math.round(config.submissionsPerDay * config.rateLimitFactor))
   const daily = store.rateCounter({ name: 'submissions:account', points: perDay, durationSeconds: DAY_SECONDS })
 
@@ -113,6 +114,8 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       owner,
       purpose: 'submission',
     })
+    // The review queue's fit check is judged now, off the admin's request (submission-fit.ts FitCache).
+    fits.warm(stored.sha256, lottie)
     return { id: stored.id, filename: stored.filename }
   }
 
@@ -240,9 +243,10 @@ export function createSubmissionService(deps: SubmissionsDeps): SubmissionServic
       if (!(await isAdmin(store, admin))) throw forbidden('Only admins can do this')
       const record = id === undefined ? undefined : await store.submissions.get(id)
       if (!record) throw notFound('No such submission')
-      const file = record.file && (await store.files.read(record.file.id))
-      if (!file) throw conflict('This submission was published: its animation’s page lists its files', { reason: 'published' })
-      return judgedFit(file.bytes)
+      const info = record.file && (await store.files.info(record.file.id))
+      const verdict = info && (await fits.get(info.sha256, async () => (await store.files.read(info.id))?.bytes))
+      if (!verdict) throw conflict('This submission was published: its animation’s page lists its files', { reason: 'published' })
+      return verdict
     },
   }
 }

@@ -16,6 +16,10 @@ import { createDerivedMediaService, type DerivedMediaService } from './derived-m
 import { createRemixService } from './remixes'
 import { createWumpusService, type SentFile, type SpendLimit, type WumpusService } from './wumpuses'
 import { findWumpus } from './find-wumpus'
+import { gunzipSync } from 'node:zlib'
+import { pickMediaFacts } from '../../../contract/media-facts'
+import { lottieAuthor } from '../media/encode/lottie-meta'
+import { exportForPlatform } from '../media/exports/platform-exports'
 
 const ADMIN = 'admin@example.com'
 const MAKER = 'maker@example.com'
@@ -220,6 +224,54 @@ describe('editing', () => {
       version: COLOUR_SLOTS_VERSION,
       slots: [{ id: 'ff0000', colour: '#ff0000', share: 1 }],
     })
+  })
+
+  it('rewrites the Lottie and its Telegram files when only the credit changes, without a render, keeping the other files', async () => {
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    await colourSlots.idle()
+    // Derived media as the render would leave them: the Telegram .tgs made from the stored Lottie, a preview beside it.
+    const parsed = JSON.parse(new TextDecoder().decode((await store.files.read(record.files.lottie.id))!.bytes)) as unknown
+    const tgs = (await exportForPlatform('telegram', parsed)).file!
+    const put = (bytes: Uint8Array, contentType: string, filename: string) =>
+      store.files.put({ bytes, contentType, filename, owner: MAKER, purpose: 'derived' })
+    const tgsFile = await put(tgs.bytes, tgs.facts.contentType, 'waving.tgs')
+    const still = await put(buildApng(), 'image/png', 'waving.still.png')
+    const facts = { contentType: 'image/png', bytes: 10, width: 512, height: 512, frames: 1, durationMs: 0 }
+    const stillRef = { id: still.id, filename: still.filename, ...facts }
+    const withDerived = (await store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+      source: record.files.lottie.id,
+      version: 3,
+      madeAt: new Date(),
+      previews: { small: stillRef, large: stillRef, still: stillRef },
+      exports: [
+        { platform: 'telegram', file: { id: tgsFile.id, filename: tgsFile.filename, ...pickMediaFacts(tgs.facts) }, notes: [] },
+        { platform: 'slack', notes: ['Not made'] },
+      ],
+    }))!
+    const before = await findWumpus(store, record._id)
+    expect(lottieAuthor(JSON.parse(new TextDecoder().decode((await store.files.read(record.files.lottie.id))!.bytes)))).toBe('Maker Person')
+
+    const edited = await wumpuses.edit(ADMIN, withDerived, { credit: 'Ana Lima' })
+    expect(edited.credit).toBe('Ana Lima')
+    const lottieRead = JSON.parse(new TextDecoder().decode((await store.files.read(edited.files.lottie.id))!.bytes)) as unknown
+    expect(lottieAuthor(lottieRead)).toBe('Ana Lima')
+    const telegram = edited.derived!.exports.find((e) => e.platform === 'telegram')!.file!
+    expect(lottieAuthor(JSON.parse(gunzipSync((await store.files.read(telegram.id))!.bytes).toString('utf8')))).toBe('Ana Lima')
+    // The derived media follow the new Lottie (nothing to render), the rest as it was; the replaced files are gone.
+    expect(edited.derived).toMatchObject({ source: edited.files.lottie.id, previews: withDerived.derived!.previews })
+    expect(edited.derived!.exports[1]).toEqual(withDerived.derived!.exports[1])
+    expect(edited.files).toMatchObject({ gif: record.files.gif, apng: record.files.apng })
+    expect(edited.colourSlots).toEqual({ ...before.colourSlots, source: edited.files.lottie.id })
+    expect(await storedFiles()).toEqual([record.files.gif.id, record.files.apng.id, edited.files.lottie.id, telegram.id, still.id].sort())
+    expect(await findWumpus(store, record._id)).toEqual(edited)
+    expect(await auditActions()).toEqual([`wumpus.edit by ${ADMIN}`, `wumpus.publish by ${MAKER}`])
+
+    // Back to no credit: the contributor is named again.
+    const cleared = await wumpuses.edit(ADMIN, edited, { credit: '', name: 'Waving again' })
+    expect(cleared).toMatchObject({ credit: '', name: 'Waving again' })
+    expect(lottieAuthor(JSON.parse(new TextDecoder().decode((await store.files.read(cleared.files.lottie.id))!.bytes)))).toBe(
+      'Maker Person',
+    )
   })
 
   it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {

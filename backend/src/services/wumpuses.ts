@@ -8,7 +8,8 @@ import { type AuditLog, wumpusChanges } from './audit'
 import type { ColourSlotService } from './colour-slots'
 import type { DerivedMediaService } from './derived-media'
 import { findVisibleWumpus, findWumpus, noSuchAnimation } from './find-wumpus'
-import { creditedLottie } from './lottie-credit'
+import { creditedLottie, recredited } from './lottie-credit'
+import { stickerMaker } from './sticker-credits'
 import type { RemixService } from './remixes'
 import { conflict, forbidden, invalid, notFound, tooLarge, wrongType } from '../domain/errors'
 
@@ -237,8 +238,17 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
   if (credited) replaced.lottie = credited
   let before = record
   for (let attempt = 1; ; attempt++) {
+    // A new maker with the same Lottie: the Lottie and its Telegram files are rewritten with the credit in one write.
+    const recredit = !patch.files && !before.remix && patch.credit !== undefined && makerChanges(before, patch.credit)
+    const written = recredit ? await recredited(store, before, patch.credit!) : before
+    if (!written) {
+      before = await findWumpus(store, before._id)
+      if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
+      continue
+    }
+    const current = written
     const updated = await store.wumpuses.update(
-      before._id,
+      current._id,
       {
         ...(patch.name === undefined ? {} : { name: patch.name }),
         ...(patch.description === undefined ? {} : { description: patch.description }),
@@ -250,7 +260,7 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
         ...(patch.sensitive === undefined ? {} : { sensitive: patch.sensitive }),
         ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
       },
-      { whileFiles: before.files },
+      { whileFiles: current.files },
     )
     if (updated) {
       if (credited && uncredited) await store.files.delete(uncredited.id)
@@ -259,6 +269,11 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
     before = await findWumpus(store, before._id)
     if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
   }
+}
+
+/** Whether crediting `credit` names another maker than the record does now (an empty credit names its contributor). */
+function makerChanges(record: WumpusRecord, credit: string): boolean {
+  return stickerMaker({ credit, u_name: record.u_name }) !== stickerMaker(record)
 }
 
 /** After an edit was written: the audit entry, the files it replaced removed, the derived media and colour slots followed. */

@@ -133,6 +133,67 @@ export function describeDerivedMediaBehaviour(t: StoreInUse): void {
       expect((await reopened.wumpuses.list({ limit: 10, fits: 'discord' })).total).toBe(4)
     })
 
+    it('sets a credit with its new Lottie and derived media in one write, only while files and derived media are the ones read', async () => {
+      const record = await t.store.wumpuses.insert(sampleWumpus())
+      const withDerived = (await t.store.wumpuses.setDerived(
+        record._id,
+        record.files.lottie.id,
+        exportsFor(record.files.lottie.id, ['telegram']),
+      ))!
+      const { lottie } = sampleFiles()
+      const derived = exportsFor(lottie.id, ['telegram', 'discord'])
+      const whileFiles = withDerived.files
+      const whileMadeAt = withDerived.derived!.madeAt
+      for (const id of [UNKNOWN_ID, ...MALFORMED_IDS]) {
+        expect(await t.store.wumpuses.setCredit(id, { credit: 'Ana', lottie, derived }, { whileFiles, whileMadeAt })).toBeUndefined()
+      }
+      // Derived media other than those read (or none read while some are there): nothing changes.
+      expect(
+        await t.store.wumpuses.setCredit(record._id, { credit: 'Ana', lottie, derived }, { whileFiles, whileMadeAt: undefined }),
+      ).toBeUndefined()
+      const otherTime = new Date(whileMadeAt.getTime() + 1)
+      expect(
+        await t.store.wumpuses.setCredit(record._id, { credit: 'Ana', lottie, derived }, { whileFiles, whileMadeAt: otherTime }),
+      ).toBeUndefined()
+      // Other files than those read: nothing changes either.
+      const otherFiles = { ...whileFiles, gif: sampleFiles().gif }
+      expect(
+        await t.store.wumpuses.setCredit(record._id, { credit: 'Ana', lottie, derived }, { whileFiles: otherFiles, whileMadeAt }),
+      ).toBeUndefined()
+      expect(await t.store.wumpuses.get(record._id)).toEqual(withDerived)
+
+      const revision = t.store.wumpuses.revision()
+      const written = await t.store.wumpuses.setCredit(record._id, { credit: 'Ana', lottie, derived }, { whileFiles, whileMadeAt })
+      expect(written).toMatchObject({ credit: 'Ana', files: { ...whileFiles, lottie }, derived })
+      expect(written!.updatedAt.getTime()).toBeGreaterThanOrEqual(withDerived.updatedAt.getTime())
+      expect(t.store.wumpuses.revision()).toBeGreaterThan(revision)
+      expect(await t.store.wumpuses.get(record._id)).toEqual(written)
+      // The new files are the record's, the replaced ones no longer; its exports fit as the new derived media say.
+      expect(await inUse(t.store, [lottie.id, whileFiles.lottie.id, derived.exports[0]!.file!.id])).toEqual([true, false, true])
+      expect(
+        await inUse(
+          t.store,
+          withDerived.derived!.exports.flatMap((e) => (e.file ? [e.file.id] : [])),
+        ),
+      ).toEqual([false])
+      expect((await t.store.wumpuses.list({ limit: 5, fits: 'discord' })).items.map((r) => r._id)).toEqual([record._id])
+      const reopened = await t.subject.reopen()
+      expect(await reopened.wumpuses.get(record._id)).toEqual(written)
+    })
+
+    it('sets a credit and a new Lottie on a record without derived media, leaving none', async () => {
+      const record = await t.store.wumpuses.insert(sampleWumpus())
+      const { lottie } = sampleFiles()
+      const written = await t.store.wumpuses.setCredit(
+        record._id,
+        { credit: 'Bo', lottie },
+        { whileFiles: record.files, whileMadeAt: undefined },
+      )
+      expect(written).toMatchObject({ credit: 'Bo', files: { ...record.files, lottie } })
+      expect(written!.derived).toBeUndefined()
+      expect(await t.store.wumpuses.get(record._id)).toEqual(written)
+    })
+
     it('survives close and reopen', async () => {
       const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)

@@ -12,6 +12,7 @@ import {
   FileInUseError,
   type ColourSlots,
   type DerivedMedia,
+  type FileRef,
   type CountOptions,
   type EmojiUse,
   type HiddenInfo,
@@ -304,6 +305,49 @@ export class MongoWumpuses implements WumpusRepository {
       return toWumpusRecord(doc)
     }
     throw new Error(`Animation ${id} kept changing while being updated`)
+  }
+
+  async setCredit(
+    id: string,
+    change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+  ): Promise<WumpusRecord | undefined> {
+    if (!isId(id)) return undefined
+    const { whileFiles, whileMadeAt } = options
+    const files = { ...whileFiles, lottie: { id: change.lottie.id, filename: change.lottie.filename } }
+    const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1, colourSlots: 1 } }))
+    const derived = change.derived ?? current?.derived
+    const made = { files, derived }
+    // One document, one write: the credit, the Lottie and the derived media change together or not at all.
+    const set = {
+      credit: change.credit,
+      files,
+      fileIds: uniqueFileIds(files),
+      ...(change.derived ? { derived: { ...copyDerived(change.derived), fileIds: derivedFileIds(change.derived) } } : {}),
+      fits: readyPlatforms(made),
+      renderedVersion: renderedVersion(made),
+      // The colours are the same Lottie's: they follow it rather than being read again.
+      ...(current?.colourSlots?.source === whileFiles.lottie.id
+        ? { colourSlots: { ...copyColourSlots(current.colourSlots), source: change.lottie.id } }
+        : {}),
+      updatedAt: new Date(),
+    }
+    const filter: Filter<WumpusDocument> = {
+      _id: id,
+      ...Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id])),
+      ...(whileMadeAt ? { 'derived.madeAt': whileMadeAt } : { derived: { $exists: false } }),
+    }
+    const doc = await claimingFiles(files, () =>
+      guard(() =>
+        this.wumpuses.findOneAndUpdate(
+          filter,
+          { $set: set, $unset: NEW_RENDER_JOB },
+          { returnDocument: 'after', projection: RECORD_PROJECTION },
+        ),
+      ),
+    )
+    if (doc) this.changedUnlessRemix(doc)
+    return doc ? toWumpusRecord(doc) : undefined
   }
 
   async setDerived(

@@ -16,6 +16,7 @@ import {
   FileInUseError,
   type ColourSlots,
   type DerivedMedia,
+  type FileRef,
   type EmojiUse,
   type HiddenInfo,
   type ListRemixesOptions,
@@ -313,6 +314,33 @@ export class SqliteWumpuses implements WumpusRepository {
       const current = wumpusFromRow(row)
       if (options.whileFiles && !sameFiles(current.files, options.whileFiles)) return undefined
       const updated = patchedWumpus(current, patch, new Date())
+      this.replace(row.seq, current, updated)
+      return updated
+    })
+  }
+
+  setCredit(
+    id: string,
+    change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+  ): Promise<WumpusRecord | undefined> {
+    return guarded(() => {
+      const row = isId(id) ? this.sql.byId.get(id) : undefined
+      if (!row) return undefined
+      const current = wumpusFromRow(row)
+      if (!sameFiles(current.files, options.whileFiles)) return undefined
+      if (current.derived?.madeAt.getTime() !== options.whileMadeAt?.getTime()) return undefined
+      const updated: WumpusRecord = {
+        ...current,
+        credit: change.credit,
+        files: { ...current.files, lottie: { id: change.lottie.id, filename: change.lottie.filename } },
+        ...(change.derived ? { derived: copyDerived(change.derived) } : {}),
+        // The colours are the same Lottie's: they follow it rather than being read again.
+        ...(current.colourSlots?.source === current.files.lottie.id
+          ? { colourSlots: { ...current.colourSlots, source: change.lottie.id } }
+          : {}),
+        updatedAt: new Date(),
+      }
       this.replace(row.seq, current, updated)
       return updated
     })
