@@ -13,7 +13,8 @@
  *   `GET/POST /guilds/{id}/emojis` (JSON: name 2-32 of A-Za-z0-9_, image a data URI of PNG/GIF/JPEG/WebP at most
  *   256 KiB; 50/100/150/250 of each kind, else 400 code 30008); a bot without the expressions permissions on a
  *   server gets 403 code 50013;
- * - told to, 429 with `retry_after` (seconds, JSON) and `global` to every Nth guild call (that call does nothing).
+ * - told to, 429 with `retry_after` (seconds, JSON) and `global` to every Nth guild call (that call does nothing);
+ * - told to (a server's `failing`), 503 to every call about that server, as when Discord's side fails there.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -37,6 +38,8 @@ export interface StandInGuild {
   emojis: StandInExpression[]
   /** Whether the bot holds the expressions permissions there (default true). */
   botPermitted: boolean
+  /** Every call about this server answers 503 (default false). */
+  failing: boolean
 }
 
 export interface DiscordCall {
@@ -115,7 +118,15 @@ export async function startDiscordStandIn(
     authorizations: [],
     rateLimit: options.rateLimit ?? { every: 0, retryAfter: 1 },
     addGuild(guild) {
-      const made: StandInGuild = { name: `Server ${guild.id}`, premium_tier: 0, stickers: [], emojis: [], botPermitted: true, ...guild }
+      const made: StandInGuild = {
+        name: `Server ${guild.id}`,
+        premium_tier: 0,
+        stickers: [],
+        emojis: [],
+        botPermitted: true,
+        failing: false,
+        ...guild,
+      }
       stand.guilds.set(made.id, made)
       stand.pick ||= made.id
       return made
@@ -256,6 +267,7 @@ export async function startDiscordStandIn(
     const match = /^\/guilds\/(\d+)(?:\/(stickers|emojis))?$/.exec(path)
     if (!match) throw new ApiError(404, { code: 0, message: '404: Not Found' })
     const guild = guildOf(match[1]!)
+    if (guild.failing) throw new ApiError(503, { code: 0, message: 'upstream connect error' })
     const part = match[2]
     const strip = ({ bytes: _bytes, ...e }: StandInExpression) => e
     if (request.method === 'GET' && !part) return { id: guild.id, name: guild.name, premium_tier: guild.premium_tier }
