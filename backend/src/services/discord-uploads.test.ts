@@ -248,6 +248,15 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     expect(await finished(first.jobId)).toMatchObject({ state: 'done', uploaded: [{ name: 'Patient' }] })
   })
 
+  it('tags a sticker with the Discord name of its emoji, which Discord takes', async () => {
+    await standIn()
+    const waving = await addDiscordSticker(temp.store, 'Waving', { emoji: [{ char: '👋', name: 'waving hand' }] })
+    const pack = await addPack(temp.store, 'Tagged', [waving])
+    const { outcome } = await addToDiscord(service(), pack.id)
+    expect(await finished((outcome as { jobId: string }).jobId)).toMatchObject({ state: 'done', notFitted: [] })
+    expect(discord.guilds.get(GUILD)!.stickers.map((s) => [s.name, s.tags])).toEqual([['Waving', 'wave']])
+  })
+
   it('fails with a reason a person can read when the bot may not add stickers', async () => {
     await standIn({ guilds: [{ id: GUILD, botPermitted: false }] })
     const pack = await addPack(temp.store, 'Denied', [await addDiscordSticker(temp.store, 'Denied')])
