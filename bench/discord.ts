@@ -6,18 +6,14 @@
 // calls (and 429s) it took; and the bytes uploaded per sticker. The stickers' files are the demo mascots' real
 // Discord APNGs (rendered first, about a minute), each pack's stickers copies of them.
 import { discordTicketSchema, discordUploadSchema } from '../contract/discord'
-import { createRouteDeps } from '../backend/src/composition'
-import { createLogger } from '../backend/src/logger'
-import { seedDemoGallery } from '../backend/src/seed'
-import { currentDerived } from '../backend/src/store/records'
 import { startDiscordStandIn } from '../backend/test/support/discord-api'
-import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
+import { sessionTokenFor } from './support/bench-server'
+import { startPlatformBench } from './support/platform-bench'
 
-const PERSON = 'bench-person@example.com'
+const PERSON = { email: 'bench-person@example.com', name: 'Bench Person' }
 const GUILD = '1096000000000000002'
 /** A tier-3 server (60 slots), where all 30 go and the 429s fall among the uploads. */
 const BOOSTED = '1096000000000000003'
-const logger = createLogger('error')
 const discord = await startDiscordStandIn({
   guilds: [
     { id: GUILD, premium_tier: 0 },
@@ -25,65 +21,21 @@ const discord = await startDiscordStandIn({
   ],
   rateLimit: { every: 10, retryAfter: 1 },
 })
-const bench = await openBenchStore('discord', {
-  DISCORD_CLIENT_ID: discord.clientId,
-  DISCORD_CLIENT_SECRET: discord.clientSecret,
-  DISCORD_BOT_TOKEN: discord.botToken,
-  DISCORD_API_URL: discord.apiUrl,
-  DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
-})
-const { store, config } = bench
-
-console.log('Rendering the demo set and its platform files (about a minute)...')
-await seedDemoGallery(store, logger)
-const deps = createRouteDeps({ config, store, logger })
-await deps.derivedMedia.backfill()
+const platform = await startPlatformBench(
+  'discord',
+  {
+    DISCORD_CLIENT_ID: discord.clientId,
+    DISCORD_CLIENT_SECRET: discord.clientSecret,
+    DISCORD_BOT_TOKEN: discord.botToken,
+    DISCORD_API_URL: discord.apiUrl,
+    DISCORD_AUTHORIZE_URL: discord.authorizeUrl,
+  },
+  'discord',
+  PERSON,
+)
+const { deps, url, makePack } = platform
 deps.discord!.start()
-const server = await listen(deps)
-const url = server.url
-const token = await sessionTokenFor(bench, PERSON, 'Bench Person')
-
-const mascots = (await store.wumpuses.list({ limit: 100 })).items
-  .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === 'discord')?.file }))
-  .filter((m) => m.file !== undefined)
-console.log(`${mascots.length} demo mascots have a Discord sticker file`)
-
-/** A public pack of `count` stickers, each a new animation whose Discord file is a copy of a mascot's. */
-async function makePack(count: number): Promise<string> {
-  const ids: string[] = []
-  for (let i = 0; i < count; i++) {
-    const { record, file } = mascots[i % mascots.length]!
-    const copy = await store.files.put({
-      bytes: (await store.files.read(file!.id))!.bytes,
-      contentType: file!.contentType,
-      filename: file!.filename,
-      purpose: 'derived',
-    })
-    const put = async (ref: { id: string; filename: string }) => {
-      const stored = (await store.files.read(ref.id))!
-      const info = await store.files.put({ bytes: stored.bytes, contentType: stored.info.contentType, filename: ref.filename })
-      return { id: info.id, filename: info.filename }
-    }
-    const files = { gif: await put(record.files.gif), apng: await put(record.files.apng), lottie: await put(record.files.lottie) }
-    const added = await store.wumpuses.insert({
-      name: `${record.name} ${i + 1}`,
-      description: '',
-      files,
-      u_email: PERSON,
-      u_name: 'Bench Person',
-      emoji: record.emoji,
-      keywords: record.keywords,
-    })
-    await store.wumpuses.setDerived(added._id, files.lottie.id, {
-      source: files.lottie.id,
-      version: record.derived!.version,
-      madeAt: new Date(),
-      exports: [{ platform: 'discord', file: { ...file!, id: copy.id }, notes: [] }],
-    })
-    ids.push(added._id)
-  }
-  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, createdBy: PERSON })).id
-}
+const token = await sessionTokenFor(platform.bench, PERSON.email, PERSON.name)
 
 const location = async (to: string) => {
   const res = await fetch(to, { redirect: 'manual' })
@@ -125,10 +77,6 @@ try {
   await measure(30, GUILD)
   await measure(30, BOOSTED)
 } finally {
-  server.close()
-  await deps.discord!.close()
-  await deps.derivedMedia.close()
-  await deps.downloads.close()
+  await platform.close([deps.discord!])
   await discord.close()
-  await bench.remove()
 }

@@ -9,73 +9,28 @@
 // linked, "Add to Telegram" on a second 30-sticker personal pack to the set ready.
 import { packPath, packTelegramPath } from '../contract/api-paths'
 import { packDetailSchema } from '../contract/pack'
-import { createRouteDeps } from '../backend/src/composition'
-import { createLogger } from '../backend/src/logger'
-import { seedDemoGallery } from '../backend/src/seed'
-import { currentDerived } from '../backend/src/store/records'
 import { startBotApiStandIn } from '../backend/test/support/telegram-bot-api'
-import { listen, openBenchStore, sessionTokenFor } from './support/bench-server'
+import { sessionTokenFor } from './support/bench-server'
+import { startPlatformBench } from './support/platform-bench'
 
-const ADMIN = 'bench-admin@example.com'
+const ADMIN = { email: 'bench-admin@example.com', name: 'Bench Admin' }
 const OWNER_ID = 4242
-const logger = createLogger('error')
 const bot = await startBotApiStandIn({ owners: [OWNER_ID], rateLimit: { every: 10, retryAfter: 1 } })
-const bench = await openBenchStore('telegram', {
-  TELEGRAM_BOT_TOKEN: bot.token,
-  TELEGRAM_SET_OWNER_ID: String(OWNER_ID),
-  TELEGRAM_API_URL: bot.url,
-})
-const { store, config } = bench
-
-console.log('Rendering the demo set and its platform files (about a minute)...')
-await seedDemoGallery(store, logger)
-const deps = createRouteDeps({ config, store, logger })
-await deps.derivedMedia.backfill()
+const platform = await startPlatformBench(
+  'telegram',
+  { TELEGRAM_BOT_TOKEN: bot.token, TELEGRAM_SET_OWNER_ID: String(OWNER_ID), TELEGRAM_API_URL: bot.url },
+  'telegram',
+  ADMIN,
+)
+const { bench, deps, url } = platform
 deps.telegram!.start()
 deps.telegramLinks!.start()
-const server = await listen(deps)
-const url = server.url
 
-const token = await sessionTokenFor(bench, ADMIN, 'Bench Admin', 'admin')
+const token = await sessionTokenFor(bench, ADMIN.email, ADMIN.name, 'admin')
 
-const mascots = (await store.wumpuses.list({ limit: 100 })).items
-  .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === 'telegram')?.file }))
-  .filter((m) => m.file !== undefined)
-console.log(`${mascots.length} demo mascots have a Telegram file`)
-
-/** A public pack of `count` stickers, each a new animation whose Telegram file is a copy of a mascot's. */
-async function makePack(count: number, personalOwner?: string): Promise<string> {
-  const ids: string[] = []
-  for (let i = 0; i < count; i++) {
-    const { record, file } = mascots[i % mascots.length]!
-    const bytes = (await store.files.read(file!.id))!.bytes
-    const copy = await store.files.put({ bytes, contentType: file!.contentType, filename: file!.filename, purpose: 'derived' })
-    const put = async (ref: { id: string; filename: string }) => {
-      const stored = (await store.files.read(ref.id))!
-      const info = await store.files.put({ bytes: stored.bytes, contentType: stored.info.contentType, filename: ref.filename })
-      return { id: info.id, filename: info.filename }
-    }
-    const files = { gif: await put(record.files.gif), apng: await put(record.files.apng), lottie: await put(record.files.lottie) }
-    const added = await store.wumpuses.insert({
-      name: `${record.name} ${i + 1}`,
-      description: '',
-      files,
-      u_email: ADMIN,
-      u_name: 'Bench Admin',
-      emoji: record.emoji,
-      keywords: record.keywords,
-    })
-    await store.wumpuses.setDerived(added._id, files.lottie.id, {
-      source: files.lottie.id,
-      version: record.derived!.version,
-      madeAt: new Date(),
-      exports: [{ platform: 'telegram', file: { ...file!, id: copy.id }, notes: [] }],
-    })
-    ids.push(added._id)
-  }
-  const owner = personalOwner ? { createdBy: personalOwner, visibility: 'link' as const } : { createdBy: ADMIN }
-  return (await store.packs.insert({ name: `Bench ${count}`, description: '', wumpusIds: ids, ...owner })).id
-}
+/** A pack of `count` stickers; a personal one (shared by link) when `personalOwner` is given. */
+const makePack = (count: number, personalOwner?: string) =>
+  platform.makePack(count, personalOwner ? { createdBy: personalOwner, visibility: 'link' } : {})
 
 async function measure(
   count: number,
@@ -128,11 +83,6 @@ try {
   await measure(120)
   await measurePersonal()
 } finally {
-  server.close()
-  await deps.telegram!.close()
-  await deps.telegramLinks!.close()
-  await deps.derivedMedia.close()
-  await deps.downloads.close()
+  await platform.close([deps.telegram!, deps.telegramLinks!])
   await bot.close()
-  await bench.remove()
 }

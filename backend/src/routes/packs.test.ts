@@ -381,12 +381,12 @@ describe('packs: one ZIP per platform', () => {
             : names.map((_, i) => emojiOf(i).join(''))
         expect(rows).toEqual(stickerNames.map((name, i) => `${name}\t${tags[i]}`))
         if (platform === 'discord') {
-          // Create Guild Sticker's fields: the tag is the Discord name of the emoji (🙂 is slightly_smiling_face).
+          // Create Guild Sticker's fields: the tag is the Discord name of the emoji (🙂 is slight_smile).
           expect(JSON.parse(text(entries, 'stickers.json'))).toEqual({
             stickers: stickerNames.map((file, i) => ({
               file,
               name: names[i],
-              tags: names[i] === 'Zipped Long' ? 'slightly_smiling_face' : 'wave',
+              tags: names[i] === 'Zipped Long' ? 'slight_smile' : 'wave',
               emoji: emojiOf(i)[0],
               credit: i === 1 ? 'Ana Lima' : 'Maker',
               licence: i === 1 ? 'CC-BY-4.0' : 'gallery-only',

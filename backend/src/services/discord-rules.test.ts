@@ -8,6 +8,7 @@ import {
   stickerName,
   stickerSlots,
   stickerTags,
+  isDiscordEmojiName,
   uniqueNames,
 } from './discord-rules'
 
@@ -38,16 +39,21 @@ describe('Discord names', () => {
     expect(uniqueNames(['x'.repeat(32), 'x'.repeat(32)], 'emoji')[1]).toBe(`${'x'.repeat(30)}_2`)
   })
 
-  it('tag a sticker with its first emoji’s name, or 🙂’s', () => {
+  it('tag a sticker with the Discord name of its first emoji Discord knows, or 🙂’s', () => {
+    const wave = { char: '👋', name: 'waving hand' }
+    expect(stickerTags({ emoji: [wave, { char: '🎉', name: 'party popper' }] })).toBe('wave')
     expect(
       stickerTags({
         emoji: [
-          { char: '👋', name: 'waving hand' },
-          { char: '🎉', name: 'party popper' },
+          { char: 'x', name: 'not an emoji' },
+          { char: '👍', name: 'thumbs up' },
         ],
       }),
-    ).toBe('waving_hand')
+    ).toBe('thumbsup')
     expect(stickerTags({ emoji: [] })).toBe('slight_smile')
+    expect(isDiscordEmojiName('wave')).toBe(true)
+    expect(isDiscordEmojiName('slight_smile')).toBe(true)
+    expect(isDiscordEmojiName('waving_hand')).toBe(false)
   })
 })
 

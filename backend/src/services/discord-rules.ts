@@ -1,6 +1,7 @@
 // Discord's rules for what a bot uploads to a server (Discord API: Create Guild Sticker, Create Guild Emoji, guild
 // premium tiers), as pure functions: the names, the sticker's tags, the slots a server has and how a pack's
 // stickers and emoji are split into what fits and what does not.
+import joypixelsShortcodes from 'emojibase-data/en/shortcodes/joypixels.json'
 import { DISCORD_STICKER_NAME, DISCORD_STICKER_TAGS, discordStickerName } from '../../../contract/stickers'
 import type { WumpusRecord } from '../store/port'
 
@@ -64,18 +65,38 @@ export function uniqueNames(names: string[], kind: 'sticker' | 'emoji', taken: I
 /** 🙂's name in Discord, the tag of a sticker without emoji (FALLBACK_EMOJI). */
 const FALLBACK_TAG = 'slight_smile'
 
+const SHORTCODES = joypixelsShortcodes as Record<string, string | string[] | undefined>
+
 /**
- * A sticker's tags: "the Discord name of a unicode emoji representing the sticker's expression", here its first
- * emoji's name in Discord's spelling (lower case, words joined by _), or 🙂's.
+ * The name Discord knows a unicode emoji by ("wave" for 👋, "slight_smile" for 🙂, "thumbsup" for 👍): Discord
+ * does not publish its list; its names are EmojiOne's, whose successor JoyPixels lists them first (emojibase's
+ * joypixels short names; the later aliases, such as "waving_hand", Discord does not take).
+ * Undefined for a character that is not a known emoji.
+ */
+export function discordEmojiTag(char: string): string | undefined {
+  const hex = (text: string) => [...text].map((c) => c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')).join('-')
+  const codes = SHORTCODES[hex(char)] ?? SHORTCODES[hex(char.replace(/\uFE0F/g, ''))]
+  return Array.isArray(codes) ? codes[0] : codes
+}
+
+/** Whether Discord knows an emoji by this name (the first names above). */
+export function isDiscordEmojiName(name: string): boolean {
+  knownNames ??= new Set(Object.values(SHORTCODES).map((codes) => (Array.isArray(codes) ? codes[0] : codes)))
+  return knownNames.has(name)
+}
+let knownNames: Set<string | undefined> | undefined
+
+/**
+ * A sticker's tags: "the Discord name of a unicode emoji representing the sticker's expression" (Create Guild
+ * Sticker), here the name of its first emoji Discord knows ("wave" for 👋, not the Unicode name "waving_hand",
+ * which Discord refuses), or 🙂's.
  */
 export function stickerTags(record: Pick<WumpusRecord, 'emoji'>): string {
-  const first = record.emoji[0]
-  const tag = first?.name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .slice(0, DISCORD_STICKER_TAGS.max)
-  return tag && tag.length >= DISCORD_STICKER_TAGS.min ? tag : FALLBACK_TAG
+  for (const { char } of record.emoji) {
+    const tag = discordEmojiTag(char)
+    if (tag && tag.length >= DISCORD_STICKER_TAGS.min && tag.length <= DISCORD_STICKER_TAGS.max) return tag
+  }
+  return FALLBACK_TAG
 }
 
 /** Splits what is wanted into what fits in `free` slots (in order) and the rest. */

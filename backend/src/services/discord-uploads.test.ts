@@ -60,7 +60,7 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     return discord
   }
 
-  function service(options: { leaseMs?: number; now?: () => number } = {}): DiscordUploadService {
+  function service(options: { leaseMs?: number; retryMs?: number; now?: () => number } = {}): DiscordUploadService {
     const made = createDiscordUploadService({
       store: temp.store,
       logger: keepingLogger(),
@@ -219,6 +219,42 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     ])
     expect(job.uploaded.find((u) => u.name === 'Crash 1')).toMatchObject({ discordId: '1', bytes: 0 })
     expect(job.pending).toBeUndefined()
+  })
+
+  it('runs a second job while the first backs off from a Discord failing for its server, then the first', async () => {
+    const OTHER = '81384788765712385'
+    await standIn({ guilds: [{ id: GUILD, failing: true }, { id: OTHER }] })
+    const pack = await addPack(temp.store, 'Patient', [await addDiscordSticker(temp.store, 'Patient')])
+    // A minute between tries: the first job is still backing off when the second is done.
+    const uploads = service({ retryMs: 60_000 })
+    const first = (await addToDiscord(uploads, pack.id)).outcome as { jobId: string }
+    await vi.waitFor(
+      async () =>
+        expect(await temp.store.discordUploads.get(first.jobId)).toMatchObject({
+          state: 'waiting',
+          reason: expect.stringContaining('trying again'),
+        }),
+      { timeout: 20_000, interval: 20 },
+    )
+    discord.pick = OTHER
+    const second = (await addToDiscord(uploads, pack.id)).outcome as { jobId: string }
+    expect(await finished(second.jobId)).toMatchObject({ state: 'done', uploaded: [{ name: 'Patient' }] })
+    expect(await temp.store.discordUploads.get(first.jobId)).toMatchObject({ state: 'waiting' })
+    expect(discord.guilds.get(OTHER)!.stickers.map((s) => s.name)).toEqual(['Patient'])
+    // Discord answers again: the first job, tried again (the clock moved past its retry time), is done too.
+    discord.guilds.get(GUILD)!.failing = false
+    await services.pop()!.close()
+    service({ retryMs: 60_000, now: () => Date.now() + 120_000 })
+    expect(await finished(first.jobId)).toMatchObject({ state: 'done', uploaded: [{ name: 'Patient' }] })
+  })
+
+  it('tags a sticker with the Discord name of its emoji, which Discord takes', async () => {
+    await standIn()
+    const waving = await addDiscordSticker(temp.store, 'Waving', { emoji: [{ char: '👋', name: 'waving hand' }] })
+    const pack = await addPack(temp.store, 'Tagged', [waving])
+    const { outcome } = await addToDiscord(service(), pack.id)
+    expect(await finished((outcome as { jobId: string }).jobId)).toMatchObject({ state: 'done', notFitted: [] })
+    expect(discord.guilds.get(GUILD)!.stickers.map((s) => [s.name, s.tags])).toEqual([['Waving', 'wave']])
   })
 
   it('fails with a reason a person can read when the bot may not add stickers', async () => {

@@ -5,7 +5,8 @@
 // picked: the state is checked, the code exchanged, and an upload job made in the store (port
 // DiscordUploadRepository; one job per state, so a state is used once). Jobs run one at a time, oldest first
 // (the bot's rate limits are the bot's), with a lease: a restart or another instance resumes them, Discord's
-// retry_after is waited out in the store, and an upload is recorded as pending before it is sent, so a crash
+// retry_after is waited out in the store with the job keeping its turn, a job backing off from an unreachable
+// Discord gives its turn to the others, and an upload is recorded as pending before it is sent, so a crash
 // between the upload and its record finds the sticker on the server by its name instead of sending it twice.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { notFound } from '../domain/errors'
@@ -190,13 +191,15 @@ export function createDiscordUploadService({
     } catch (error) {
       if (error instanceof LeaseLost) {
         // Stopping: the job is left due at once for the next instance (a no-op when the lease was lost).
-        if (closed) await store.discordUploads.finish(job, { retryAt: at(), reason: 'Resuming after a server restart' }, at())
+        if (closed)
+          await store.discordUploads.finish(job, { retryAt: at(), reason: 'Resuming after a server restart', keepsTurn: true }, at())
         return
       }
       if (error instanceof DiscordRetryError) {
         const seconds = error.retryAfterSeconds
         const reason = `Discord asked the bot to wait ${Math.ceil(seconds)} s${error.global ? ' (for all servers)' : ''}`
-        await store.discordUploads.finish(job, { retryAt: new Date(now() + Math.ceil(seconds * 1000)), reason }, at())
+        // The bot's limit, whoever asked: the job keeps its turn and every job waits.
+        await store.discordUploads.finish(job, { retryAt: new Date(now() + Math.ceil(seconds * 1000)), reason, keepsTurn: true }, at())
         return
       }
       const transient = error instanceof DiscordApiError ? error.status === 0 || error.status >= 500 : !(error instanceof JobError)
@@ -206,7 +209,8 @@ export function createDiscordUploadService({
         if (!(error instanceof DiscordApiError)) logger.error('discord uploads: a run stopped', { job: id, error: String(error) })
         await store.discordUploads.finish(
           job,
-          { retryAt: new Date(now() + retryMs * times), reason: `${reasonOf(error)}; trying again` },
+          // Backing off gives up the turn: other ready jobs run meanwhile.
+          { retryAt: new Date(now() + retryMs * times), reason: `${reasonOf(error)}; trying again`, keepsTurn: false },
           at(),
         )
         return

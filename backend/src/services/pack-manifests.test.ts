@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { DISCORD_STICKER_NAME, DISCORD_STICKER_TAGS } from '../../../contract/stickers'
 import { demoMascots } from '../media/demo/demo-set'
 import type { WumpusRecord } from '../store/port'
-import { discordEmojiTag, discordSticker } from './pack-manifests'
+import { discordEmojiTag } from './discord-rules'
+import { discordSticker } from './pack-manifests'
 
 const record = (name: string, emoji: WumpusRecord['emoji']) => ({ _id: 'a'.repeat(24), name, emoji }) as WumpusRecord
 
@@ -32,6 +33,6 @@ describe('Discord sticker names and tags', () => {
       expect(sticker.emoji).toBe(mascot.emoji[0])
     }
     const long = discordSticker(record('A wumpus with a name far longer than Discord takes', []))
-    expect(long).toEqual({ name: 'A wumpus with a name far', nameCut: true, tags: 'slightly_smiling_face', emoji: '🙂' })
+    expect(long).toEqual({ name: 'A wumpus with a name far', nameCut: true, tags: 'slight_smile', emoji: '🙂' })
   })
 })

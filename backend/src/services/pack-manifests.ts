@@ -2,11 +2,11 @@
 // Telegram a list in sending order (the Bot API's InputSticker fields), WhatsApp the contents.json of
 // its own sticker-pack sample, Signal and Discord each file's emoji (or emoji name) in a text file, and Discord
 // stickers the fields of its Create Guild Sticker (a name of 2 to 30 characters, the emoji's Discord name as tag).
-import iamcalShortcodes from 'emojibase-data/en/shortcodes/iamcal.json'
 import { FALLBACK_EMOJI } from '../../../contract/limits'
 import { DISCORD_STICKER_TAGS, discordStickerName, platformEmoji, type Platform } from '../../../contract/stickers'
 import { stickerAlt } from '../../../contract/sticker-alt'
 import type { PackRecord, WumpusRecord } from '../store/port'
+import { discordEmojiTag } from './discord-rules'
 import { stickerMaker } from './sticker-credits'
 
 /** One sticker of a pack's ZIP: its entry name and its animation. */
@@ -60,21 +60,6 @@ export function discordEmojiName(record: WumpusRecord): string {
     .toLowerCase()
     .slice(0, 32)
   return name.length >= 2 ? name : `wumpus_${record._id.slice(-6)}`
-}
-
-const SHORTCODES = iamcalShortcodes as Record<string, string | string[] | undefined>
-
-/**
- * The name Discord knows a unicode emoji by ("wave" for 👋, "thumbsup" for 👍): the Slack-style short names
- * of iamcal's emoji-data, as emojibase lists them, are the published list closest to Discord's own (which
- * Discord does not publish); the first made of letters, digits and underscores ("thumbsup", not "+1").
- * Undefined for a character that is not a known emoji.
- */
-export function discordEmojiTag(char: string): string | undefined {
-  const hex = (text: string) => [...text].map((c) => c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')).join('-')
-  const codes = SHORTCODES[hex(char)] ?? SHORTCODES[hex(char.replace(/\uFE0F/g, ''))]
-  const names = codes === undefined ? [] : Array.isArray(codes) ? codes : [codes]
-  return names.find((name) => /^\w+$/.test(name) && name.length >= DISCORD_STICKER_TAGS.min) ?? names[0]
 }
 
 /**

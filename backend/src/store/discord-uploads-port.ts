@@ -58,13 +58,19 @@ export interface DiscordUploadJob {
 /** What a run found out, saved as it goes while the owner holds the job. */
 export type DiscordUploadProgress = Pick<DiscordUploadRecord, 'tier' | 'uploaded' | 'notFitted' | 'pending'>
 
-/** How a run ended: done, failed (with a reason), or to be tried again at `retryAt` (waiting, with a reason). */
-export type DiscordUploadOutcome = { state: 'done' } | { state: 'failed'; reason: string } | { retryAt: Date; reason: string }
+/**
+ * How a run ended: done, failed (with a reason), or to be tried again at `retryAt` (waiting, with a reason).
+ * `keepsTurn`: the job stays first and every job waits until `retryAt` (Discord's 429: its limits are the bot's);
+ * otherwise it gives up its turn and ready jobs run meanwhile (Discord unreachable or failing: this job backs off).
+ */
+export type DiscordUploadOutcome =
+  { state: 'done' } | { state: 'failed'; reason: string } | { retryAt: Date; reason: string; keepsTurn: boolean }
 
 /**
- * Upload jobs, first come first served: only the oldest unfinished job is ever claimed (the bot's rate limits
- * are the bot's, whoever asked), with a lease like render jobs, so one job runs at a time across instances and
- * another instance takes it over once a holder's lease ends; a job waiting for a retry time holds the queue.
+ * Upload jobs, one at a time across instances (the bot's rate limits are the bot's, whoever asked): only the
+ * queue's first job is ever claimed, with a lease like render jobs, and another instance takes it over once a
+ * holder's lease ends. The queue: jobs with no retry time (new, running, or keeping their turn through a 429)
+ * oldest first, then jobs backing off by retry time; so a job backing off does not hold the others.
  */
 export interface DiscordUploadRepository {
   /** Makes a job ('waiting'); undefined when a job was made with this state already (a state is used once). */
@@ -72,7 +78,7 @@ export interface DiscordUploadRepository {
   get(id: string): Promise<DiscordUploadRecord | undefined>
   /** Whether a job was made with this state's hash (the callback asks before spending Discord's code). */
   hasState(stateHash: string): Promise<boolean>
-  /** Claims the oldest job still waiting or uploading, when its lease is free or ended and its retry time has come; it becomes 'uploading'. */
+  /** Claims the queue's first job when its lease is free or ended and its retry time has come; it becomes 'uploading' and loses its retry time. */
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined>
   /** Extends the lease to `until`; answers whether the owner still holds it. */
   renew(job: DiscordUploadJob, until: Date): Promise<boolean>
@@ -80,6 +86,6 @@ export interface DiscordUploadRepository {
   save(job: DiscordUploadJob, progress: DiscordUploadProgress, now: Date): Promise<boolean>
   /** Ends the lease when the owner still holds it (answers whether it did). */
   finish(job: DiscordUploadJob, outcome: DiscordUploadOutcome, now: Date): Promise<boolean>
-  /** The earliest retry time of a job that waits for one, for the worker's timer. */
+  /** The earliest time a waiting job is due (a retry time or the end of a kept turn), for the worker's timer. */
   nextRetry(): Promise<Date | undefined>
 }

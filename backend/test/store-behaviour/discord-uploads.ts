@@ -81,12 +81,14 @@ export function describeDiscordUploadBehaviour(t: StoreInUse): void {
       expect(await claim('c', at(3 * LEASE_MS))).toBeUndefined()
     })
 
-    it('waits out a retry time, holding the queue, and forgets it once claimed again', async () => {
+    it('waits out a retry time keeping its turn (a 429), holding the queue, and forgets it once claimed again', async () => {
       await t.store.discordUploads.create(job(1))
       await t.store.discordUploads.create(job(2))
       expect(await t.store.discordUploads.nextRetry()).toBeUndefined()
       const held = (await claim('a'))!
-      expect(await t.store.discordUploads.finish(held, { retryAt: at(5_000), reason: 'Discord asked to wait 5 s' }, at(11))).toBe(true)
+      expect(
+        await t.store.discordUploads.finish(held, { retryAt: at(5_000), reason: 'Discord asked to wait 5 s', keepsTurn: true }, at(11)),
+      ).toBe(true)
       expect(await t.store.discordUploads.get(held.record.id)).toMatchObject({ state: 'waiting', reason: 'Discord asked to wait 5 s' })
       expect(await t.store.discordUploads.nextRetry()).toEqual(at(5_000))
       expect(await claim('b', at(4_999))).toBeUndefined()
@@ -95,6 +97,37 @@ export function describeDiscordUploadBehaviour(t: StoreInUse): void {
       expect(await t.store.discordUploads.finish(again!, { state: 'done' }, at(5_001))).toBe(true)
       expect(await t.store.discordUploads.get(job(1).id)).not.toHaveProperty('reason')
       expect(await t.store.discordUploads.nextRetry()).toBeUndefined()
+    })
+
+    it('lets other jobs run while one backs off, still one at a time, and takes it again when due', async () => {
+      for (const n of [1, 2, 3]) await t.store.discordUploads.create(job(n))
+      const first = (await claim('a'))!
+      expect(first.record.id).toBe(job(1).id)
+      const backOff = { retryAt: at(5_000), reason: 'Discord cannot be reached; trying again', keepsTurn: false }
+      expect(await t.store.discordUploads.finish(first, backOff, at(20))).toBe(true)
+      expect(await t.store.discordUploads.get(job(1).id)).toMatchObject({ state: 'waiting', reason: backOff.reason })
+      expect(await t.store.discordUploads.nextRetry()).toEqual(at(5_000))
+      // Job 2 runs meanwhile; while it is held, nothing else is claimed (job 3 is ready, job 1 not yet due).
+      const second = await Promise.all(['b', 'c'].map((owner) => claim(owner, at(30))))
+      expect(second.filter((j) => j !== undefined).map((j) => j.record.id)).toEqual([job(2).id])
+      expect(await claim('d', at(5_000))).toBeUndefined()
+      expect(
+        await t.store.discordUploads.finish(
+          second.find((j) => j)!,
+          { state: 'done' },
+          at(5_001),
+        ),
+      ).toBe(true)
+      // Ready jobs without a retry time go first, then job 1, its retry time forgotten once claimed.
+      const third = (await claim('e', at(5_002)))!
+      expect(third.record.id).toBe(job(3).id)
+      expect(await t.store.discordUploads.finish(third, { state: 'done' }, at(5_003))).toBe(true)
+      const again = (await claim('f', at(5_004)))!
+      expect(again.record.id).toBe(job(1).id)
+      expect(await t.store.discordUploads.nextRetry()).toBeUndefined()
+      // A job made while it runs waits behind it.
+      await t.store.discordUploads.create(job(4, at(5_005)))
+      expect(await claim('g', at(5_006))).toBeUndefined()
     })
   })
 }

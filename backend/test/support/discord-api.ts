@@ -8,16 +8,19 @@
  * - `POST /oauth2/token` (form-encoded): client_id and client_secret, grant_type=authorization_code, a code it gave
  *   out (once) and the same redirect_uri; answers the token and, for the bot scope, the `guild`;
  * - `Authorization: Bot <token>` on every guild call; `GET /guilds/{id}` with `premium_tier`;
- *   `GET/POST /guilds/{id}/stickers` (multipart: name 2-30, description empty or 2-100, tags 2-200, file PNG/APNG
+ *   `GET/POST /guilds/{id}/stickers` (multipart: name 2-30, description empty or 2-100, tags the Discord name of a
+ *   unicode emoji (EmojiOne's names, as JoyPixels lists them first), file PNG/APNG
  *   or GIF by its bytes, at most 512 KiB; slots 5/15/30/60 by tier, else 400 code 30039);
  *   `GET/POST /guilds/{id}/emojis` (JSON: name 2-32 of A-Za-z0-9_, image a data URI of PNG/GIF/JPEG/WebP at most
  *   256 KiB; 50/100/150/250 of each kind, else 400 code 30008); a bot without the expressions permissions on a
  *   server gets 403 code 50013;
- * - told to, 429 with `retry_after` (seconds, JSON) and `global` to every Nth guild call (that call does nothing).
+ * - told to, 429 with `retry_after` (seconds, JSON) and `global` to every Nth guild call (that call does nothing);
+ * - told to (a server's `failing`), 503 to every call about that server, as when Discord's side fails there.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { randomBytes } from 'node:crypto'
+import joypixelsShortcodes from 'emojibase-data/en/shortcodes/joypixels.json'
 
 export interface StandInExpression {
   id: string
@@ -37,6 +40,8 @@ export interface StandInGuild {
   emojis: StandInExpression[]
   /** Whether the bot holds the expressions permissions there (default true). */
   botPermitted: boolean
+  /** Every call about this server answers 503 (default false). */
+  failing: boolean
 }
 
 export interface DiscordCall {
@@ -67,6 +72,12 @@ export interface DiscordStandIn {
   addGuild(guild: Partial<StandInGuild> & { id: string }): StandInGuild
   close(): Promise<void>
 }
+
+/** Guild stickers' tags: "the Discord name of a unicode emoji representing the sticker's expression". */
+// Discord's names are EmojiOne's, listed first by its successor JoyPixels (Discord does not publish its list).
+const EMOJI_NAMES = new Set(
+  Object.values(joypixelsShortcodes as Record<string, string | string[]>).map((c) => (Array.isArray(c) ? c[0] : c)),
+)
 
 const STICKER_MAX_BYTES = 512 * 1024
 const EMOJI_MAX_BYTES = 256 * 1024
@@ -115,7 +126,15 @@ export async function startDiscordStandIn(
     authorizations: [],
     rateLimit: options.rateLimit ?? { every: 0, retryAfter: 1 },
     addGuild(guild) {
-      const made: StandInGuild = { name: `Server ${guild.id}`, premium_tier: 0, stickers: [], emojis: [], botPermitted: true, ...guild }
+      const made: StandInGuild = {
+        name: `Server ${guild.id}`,
+        premium_tier: 0,
+        stickers: [],
+        emojis: [],
+        botPermitted: true,
+        failing: false,
+        ...guild,
+      }
       stand.guilds.set(made.id, made)
       stand.pick ||= made.id
       return made
@@ -203,6 +222,7 @@ export async function startDiscordStandIn(
     if (description !== '' && (description.length < 2 || description.length > 100))
       throw invalidForm('description', 'Must be between 2 and 100 in length.')
     if (tags.length < 2 || tags.length > 200) throw invalidForm('tags', 'Must be between 2 and 200 in length.')
+    if (!EMOJI_NAMES.has(tags)) throw invalidForm('tags', 'Must be the name of a unicode emoji.')
     if (!(file instanceof Blob)) throw invalidForm('file', 'This field is required')
     const bytes = new Uint8Array(await file.arrayBuffer())
     call.fileBytes = bytes.length
@@ -256,6 +276,7 @@ export async function startDiscordStandIn(
     const match = /^\/guilds\/(\d+)(?:\/(stickers|emojis))?$/.exec(path)
     if (!match) throw new ApiError(404, { code: 0, message: '404: Not Found' })
     const guild = guildOf(match[1]!)
+    if (guild.failing) throw new ApiError(503, { code: 0, message: 'upstream connect error' })
     const part = match[2]
     const strip = ({ bytes: _bytes, ...e }: StandInExpression) => e
     if (request.method === 'GET' && !part) return { id: guild.id, name: guild.name, premium_tier: guild.premium_tier }

@@ -1,8 +1,8 @@
 /**
  * Discord upload jobs in MongoDB: one document per job in `discordUploads`, the state's hash unique. Claiming
- * reads the oldest unfinished job, then takes it with one findOneAndUpdate whose filter wants its lease free and
+ * reads the queue's first job (no retry time first, oldest first; then by retry time), then takes it with one findOneAndUpdate whose filter wants its lease free and
  * its retry time come, so two instances never get the same one. Lease and retry times are the database server's
- * clock, as for render jobs (ServerClock).
+ * clock, as for render jobs (ServerClock). A turn kept through a 429 is a lease with no owner until the retry time.
  */
 import type { Collection, Db } from 'mongodb'
 import type {
@@ -17,15 +17,16 @@ import { guard } from './errors'
 import { ServerClock } from './render-jobs'
 
 export const DISCORD_UPLOADS_COLLECTION = 'discordUploads'
-/** The queue: unfinished jobs, oldest first. */
-export const DISCORD_QUEUE = { state: 1, createdAt: 1, _id: 1 } as const
+/** The queue: unfinished jobs, those without a retry time oldest first, then those backing off by retry time. */
+export const DISCORD_QUEUE = { state: 1, retryAt: 1, createdAt: 1, _id: 1 } as const
 
 interface DiscordUploadDocument extends Omit<DiscordUploadRecord, 'id' | 'reason' | 'tier' | 'pending'> {
   _id: string
   reason?: string | null
   tier?: number | null
   pending?: DiscordUploadRecord['pending'] | null
-  lease?: { owner: string; until: Date } | null
+  /** owner null: a turn kept (a 429) until `until`. */
+  lease?: { owner: string | null; until: Date } | null
   retryAt?: Date | null
 }
 
@@ -82,7 +83,9 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
   async claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined> {
     const skew = await this.clock.skew()
     const now = new Date(options.now.getTime() + skew)
-    const head = await guard(() => this.jobs.findOne({ state: UNFINISHED }, { sort: { createdAt: 1, _id: 1 }, projection: { _id: 1 } }))
+    const head = await guard(() =>
+      this.jobs.findOne({ state: UNFINISHED }, { sort: { retryAt: 1, createdAt: 1, _id: 1 }, projection: { _id: 1 } }),
+    )
     if (!head) return undefined
     const leaseUntil = new Date(options.now.getTime() + options.leaseMs)
     const doc = await guard(() =>
@@ -95,7 +98,7 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
             { $or: [{ retryAt: null }, { retryAt: { $lte: now } }] },
           ],
         },
-        { $set: { state: 'uploading', lease: { owner: options.owner, until: new Date(leaseUntil.getTime() + skew) } } },
+        { $set: { state: 'uploading', retryAt: null, lease: { owner: options.owner, until: new Date(leaseUntil.getTime() + skew) } } },
         { returnDocument: 'after' },
       ),
     )
@@ -121,21 +124,28 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
   }
 
   async finish(job: DiscordUploadJob, outcome: DiscordUploadOutcome, now: Date): Promise<boolean> {
-    const set =
-      'retryAt' in outcome
-        ? { state: 'waiting' as const, reason: outcome.reason, retryAt: new Date(outcome.retryAt.getTime() + (await this.clock.skew())) }
-        : { state: outcome.state, reason: 'reason' in outcome ? outcome.reason : null, retryAt: null }
+    let set: Partial<DiscordUploadDocument>
+    if ('retryAt' in outcome) {
+      const at = new Date(outcome.retryAt.getTime() + (await this.clock.skew()))
+      set = outcome.keepsTurn
+        ? { state: 'waiting', reason: outcome.reason, retryAt: null, lease: { owner: null, until: at } }
+        : { state: 'waiting', reason: outcome.reason, retryAt: at, lease: null }
+    } else set = { state: outcome.state, reason: 'reason' in outcome ? outcome.reason : null, retryAt: null, lease: null }
     const { matchedCount } = await guard(() =>
-      this.jobs.updateOne({ _id: job.record.id, 'lease.owner': job.owner }, { $set: { ...set, updatedAt: now, lease: null } }),
+      this.jobs.updateOne({ _id: job.record.id, 'lease.owner': job.owner }, { $set: { ...set, updatedAt: now } }),
     )
     return matchedCount > 0
   }
 
   async nextRetry(): Promise<Date | undefined> {
-    const doc = await guard(() =>
-      this.jobs.findOne({ state: UNFINISHED, retryAt: { $ne: null } }, { sort: { retryAt: 1 }, projection: { retryAt: 1 } }),
+    const [retry, turn] = await guard(() =>
+      Promise.all([
+        this.jobs.findOne({ state: UNFINISHED, retryAt: { $ne: null } }, { sort: { retryAt: 1 }, projection: { retryAt: 1 } }),
+        this.jobs.findOne({ state: UNFINISHED, 'lease.owner': null, 'lease.until': { $ne: null } }, { projection: { lease: 1 } }),
+      ]),
     )
-    if (!doc?.retryAt) return undefined
-    return new Date(doc.retryAt.getTime() - (await this.clock.skew()))
+    const times = [retry?.retryAt, turn?.lease?.until].filter((t): t is Date => t instanceof Date).map((t) => t.getTime())
+    if (times.length === 0) return undefined
+    return new Date(Math.min(...times) - (await this.clock.skew()))
   }
 }

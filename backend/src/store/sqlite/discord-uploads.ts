@@ -1,6 +1,7 @@
 /**
  * Discord upload jobs in SQLite (the discord_uploads table): the record as JSON in `doc`, claimed with one UPDATE
- * whose WHERE names the oldest unfinished row, so two claimants never get the same one and none skips the queue.
+ * whose WHERE names the queue's first row, so two claimants never get the same one and none skips the queue.
+ * A turn kept through a 429 is a lease with no owner until the retry time; a job backing off has a retry_at.
  */
 import type {
   DiscordUploadJob,
@@ -41,8 +42,9 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
          ON CONFLICT (state_hash) DO NOTHING`,
       ),
       claim: db.prepare<{ owner: string; until: number; now: number }, Row>(
-        `UPDATE discord_uploads SET lease_owner = @owner, lease_until = @until, state = 'uploading'
-         WHERE id = (SELECT id FROM discord_uploads WHERE state IN ('waiting', 'uploading') ORDER BY created_at, id LIMIT 1)
+        `UPDATE discord_uploads SET lease_owner = @owner, lease_until = @until, state = 'uploading', retry_at = NULL
+         WHERE id = (SELECT id FROM discord_uploads WHERE state IN ('waiting', 'uploading')
+                     ORDER BY retry_at IS NOT NULL, retry_at, created_at, id LIMIT 1)
            AND (lease_until IS NULL OR lease_until <= @now) AND (retry_at IS NULL OR retry_at <= @now)
          RETURNING id, state, created_at, doc`,
       ),
@@ -52,14 +54,23 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
       held: db.prepare<{ id: string; owner: string }, Row>(
         'SELECT id, state, created_at, doc FROM discord_uploads WHERE id = @id AND lease_owner = @owner',
       ),
-      write: db.prepare<{ id: string; owner: string; doc: string; state: string; retry_at: number | null; release: number }>(
+      write: db.prepare<{
+        id: string
+        owner: string
+        doc: string
+        state: string
+        retry_at: number | null
+        release: number
+        turn_until: number | null
+      }>(
         `UPDATE discord_uploads SET doc = @doc, state = @state, retry_at = @retry_at,
          lease_owner = CASE WHEN @release = 1 THEN NULL ELSE lease_owner END,
-         lease_until = CASE WHEN @release = 1 THEN NULL ELSE lease_until END
+         lease_until = CASE WHEN @release = 1 THEN @turn_until ELSE lease_until END
          WHERE id = @id AND lease_owner = @owner`,
       ),
       nextRetry: db.prepare<[], { at: number | null }>(
-        "SELECT MIN(retry_at) AS at FROM discord_uploads WHERE state IN ('waiting', 'uploading') AND retry_at IS NOT NULL",
+        `SELECT MIN(COALESCE(retry_at, CASE WHEN lease_owner IS NULL THEN lease_until END)) AS at
+         FROM discord_uploads WHERE state IN ('waiting', 'uploading')`,
       ),
     }
   }
@@ -119,7 +130,10 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
   finish(job: DiscordUploadJob, outcome: DiscordUploadOutcome, now: Date): Promise<boolean> {
     return this.update(job, now, true, (record) => {
       const { reason: _reason, ...rest } = record
-      if ('retryAt' in outcome) return { ...rest, state: 'waiting', reason: outcome.reason, retryAt: outcome.retryAt }
+      if ('retryAt' in outcome) {
+        const wait = outcome.keepsTurn ? { turnUntil: outcome.retryAt } : { retryAt: outcome.retryAt }
+        return { ...rest, state: 'waiting', reason: outcome.reason, ...wait }
+      }
       return { ...rest, state: outcome.state, ...('reason' in outcome ? { reason: outcome.reason } : {}) }
     })
   }
@@ -136,13 +150,13 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
     job: DiscordUploadJob,
     now: Date,
     release: boolean,
-    change: (record: DiscordUploadRecord) => DiscordUploadRecord & { retryAt?: Date },
+    change: (record: DiscordUploadRecord) => DiscordUploadRecord & { retryAt?: Date; turnUntil?: Date },
   ): Promise<boolean> {
     return guarded(() =>
       this.db.transaction(() => {
         const row = this.sql.held.get({ id: job.record.id, owner: job.owner })
         if (!row) return false
-        const { retryAt, ...record } = change(fromRow(row))
+        const { retryAt, turnUntil, ...record } = change(fromRow(row))
         record.updatedAt = now
         const written = this.sql.write.run({
           id: job.record.id,
@@ -151,6 +165,7 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
           state: record.state,
           retry_at: retryAt?.getTime() ?? null,
           release: release ? 1 : 0,
+          turn_until: turnUntil?.getTime() ?? null,
         })
         return written.changes > 0
       })(),
