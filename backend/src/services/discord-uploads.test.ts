@@ -7,7 +7,8 @@ import type { Store } from '../store/port'
 import { startMongoWireServer } from '../../test/support/mongo-wire-server'
 import { openTempStore } from '../../test/support/temp-store'
 import { startDiscordStandIn, type DiscordStandIn } from '../../test/support/discord-api'
-import { addDiscordSticker, addDiscordStickers, addPack } from '../../test/support/discord-stickers'
+import { addDiscordSticker, addDiscordStickers, addPack, giveDiscordFiles } from '../../test/support/discord-stickers'
+import { addWumpus } from '../../test/support/test-server'
 import { createDiscordApi } from './discord-api'
 import { createDiscordUploadService, TICKET_TTL_MS, type DiscordUploadService } from './discord-uploads'
 
@@ -60,7 +61,7 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     return discord
   }
 
-  function service(options: { leaseMs?: number; retryMs?: number; now?: () => number } = {}): DiscordUploadService {
+  function service(options: { leaseMs?: number; retryMs?: number; filesWaitMs?: number; now?: () => number } = {}): DiscordUploadService {
     const made = createDiscordUploadService({
       store: temp.store,
       logger: keepingLogger(),
@@ -246,6 +247,42 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     await services.pop()!.close()
     service({ retryMs: 60_000, now: () => Date.now() + 120_000 })
     expect(await finished(first.jobId)).toMatchObject({ state: 'done', uploaded: [{ name: 'Patient' }] })
+  })
+
+  it('waits for a sticker whose Discord file is still being made, then uploads it in the pack’s order', async () => {
+    await standIn()
+    const ready = await addDiscordSticker(temp.store, 'Ready')
+    const rendering = await addWumpus(temp.store, { name: 'Rendering' })
+    const after = await addDiscordSticker(temp.store, 'After')
+    const pack = await addPack(temp.store, 'Unfinished', [ready, rendering, after])
+    const { outcome } = await addToDiscord(service(), pack.id)
+    const jobId = (outcome as { jobId: string }).jobId
+    // It uploads what comes before the sticker being made, then waits for it rather than listing it as not fitted.
+    await vi.waitFor(
+      async () =>
+        expect(await temp.store.discordUploads.get(jobId)).toMatchObject({
+          state: 'waiting',
+          reason: expect.stringContaining('Waiting for the gallery'),
+          uploaded: [{ name: 'Ready' }],
+          notFitted: [],
+        }),
+      { timeout: 20_000, interval: 20 },
+    )
+    expect(discord.guilds.get(GUILD)!.stickers.map((s) => s.name)).toEqual(['Ready'])
+    // The render finishes: the job goes on, in the pack's order.
+    await giveDiscordFiles(temp.store, rendering)
+    expect(await finished(jobId)).toMatchObject({ state: 'done', notFitted: [] })
+    expect(discord.guilds.get(GUILD)!.stickers.map((s) => s.name)).toEqual(['Ready', 'Rendering', 'After'])
+  })
+
+  it('lists a sticker still being made as not fitted once the job has waited long enough', async () => {
+    await standIn()
+    const pack = await addPack(temp.store, 'Never rendered', [await addWumpus(temp.store, { name: 'Slow' })])
+    const { outcome } = await addToDiscord(service({ filesWaitMs: 0 }), pack.id)
+    expect(await finished((outcome as { jobId: string }).jobId)).toMatchObject({
+      state: 'done',
+      notFitted: [{ name: 'Slow', reason: 'Its Discord file was not made in time: add the pack again later' }],
+    })
   })
 
   it('tags a sticker with the Discord name of its emoji, which Discord takes', async () => {

@@ -83,10 +83,14 @@ export interface DiscordUploadServiceDeps {
   leaseMs?: number
   pollMs?: number
   retryMs?: number
+  /** How long a job waits for stickers whose Discord files the gallery is still making (default 10 minutes). */
+  filesWaitMs?: number
   now?: () => number
 }
 
 class LeaseLost extends Error {}
+/** Some of the pack's Discord files are still being made: the job comes back for them. */
+class FilesNotReady extends Error {}
 
 /** Unreachable answers in a row before a job fails. */
 const UNREACHABLE_MAX = 5
@@ -109,6 +113,7 @@ export function createDiscordUploadService({
   leaseMs = 120_000,
   pollMs = 30_000,
   retryMs = 30_000,
+  filesWaitMs = 10 * 60_000,
   now = Date.now,
 }: DiscordUploadServiceDeps): DiscordUploadService {
   const owner = `discord-${randomBytes(6).toString('hex')}`
@@ -195,6 +200,12 @@ export function createDiscordUploadService({
           await store.discordUploads.finish(job, { retryAt: at(), reason: 'Resuming after a server restart', keepsTurn: true }, at())
         return
       }
+      if (error instanceof FilesNotReady) {
+        // Not the bot's limit: the job gives up its turn while the gallery renders.
+        const reason = 'Waiting for the gallery to finish some of the pack’s Discord files'
+        await store.discordUploads.finish(job, { retryAt: new Date(now() + retryMs), reason, keepsTurn: false }, at())
+        return
+      }
       if (error instanceof DiscordRetryError) {
         const seconds = error.retryAfterSeconds
         const reason = `Discord asked the bot to wait ${Math.ceil(seconds)} s${error.global ? ' (for all servers)' : ''}`
@@ -229,6 +240,8 @@ export function createDiscordUploadService({
     tags: string
     /** Why there is nothing to send, when there is no file. */
     missing?: string
+    /** No file yet because the gallery has not rendered the animation's current Lottie yet. */
+    making?: boolean
   }
 
   /** The pack's stickers and emoji, in its order, named as Discord takes them (unique within the pack). */
@@ -238,8 +251,8 @@ export function createDiscordUploadService({
       const derived = currentDerived(record)
       for (const kind of ['sticker', 'emoji'] as const) {
         const made = derived?.exports.find((e) => e.platform === (kind === 'sticker' ? 'discord' : 'discord-emoji'))
-        // Emoji files where they exist; a sticker without its file is reported.
-        if (kind === 'emoji' && !made?.file) continue
+        // Emoji files where they exist (or may, once rendered); a sticker without its file is reported.
+        if (kind === 'emoji' && derived && !made?.file) continue
         lists[kind].push({
           wumpusId: record._id,
           kind,
@@ -251,7 +264,8 @@ export function createDiscordUploadService({
             : {
                 missing: derived
                   ? `It has no Discord sticker file: ${made?.notes.join('; ') || 'none could be made'}`
-                  : 'Its Discord file is still being made',
+                  : 'Its Discord file was not made in time: add the pack again later',
+                making: !derived,
               }),
         })
       }
@@ -309,8 +323,17 @@ export function createDiscordUploadService({
       progress.notFitted.some((n) => n.wumpusId === w.wumpusId && n.kind === w.kind)
     const notFit = (w: Wanted, reason: string) => progress.notFitted.push({ wumpusId: w.wumpusId, kind: w.kind, name: w.name, reason })
 
+    // Files still being made are waited for (a while), keeping the pack's order: what comes after one waits too.
+    const mayWait = now() - record.createdAt.getTime() < filesWaitMs
+    const waitingFor = new Set<DiscordItemKind>()
     for (const w of [...stickers, ...emoji]) {
       if (done(w)) continue
+      if (waitingFor.has(w.kind) || (mayWait && w.making)) {
+        waitingFor.add(w.kind)
+        continue
+      }
+      // Emoji go only where their files were made.
+      if (w.kind === 'emoji' && !w.file) continue
       const there = onServer[w.kind]
       // Emoji files are GIFs: animated ones, counted apart from static emoji.
       const counted = w.kind === 'sticker' ? there : there.filter((e) => e.animated)
@@ -362,6 +385,7 @@ export function createDiscordUploadService({
       }
       await save()
     }
+    if (waitingFor.size > 0) throw new FilesNotReady()
   }
 
   return {

@@ -15,6 +15,16 @@ export async function addDiscordSticker(
   options: Pick<Partial<NewWumpus>, 'emoji'> & { emojiFile?: boolean; padding?: number } = {},
 ): Promise<WumpusRecord> {
   const record = await addWumpus(store, { name, ...(options.emoji ? { emoji: options.emoji } : {}) })
+  return giveDiscordFiles(store, record, options)
+}
+
+/** Gives an animation its derived media with a Discord sticker file (and an emoji GIF when asked), as a render would. */
+export async function giveDiscordFiles(
+  store: Store,
+  record: WumpusRecord,
+  options: { emojiFile?: boolean; padding?: number } = {},
+): Promise<WumpusRecord> {
+  const name = record.name
   const png = buildPng([ihdr(320, 320), chunk('tEXt', Buffer.from(`n\0${name}${'.'.repeat(options.padding ?? 0)}`)), iend()])
   const sticker = await store.files.put({ bytes: png, contentType: 'image/apng', filename: `${name}.discord.png`, purpose: 'derived' })
   const exports: StickerExportRecord[] = [
