@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query'
 import { API_PATHS } from '../../contract/api-paths'
-import { clientConfigSchema } from '../../contract/client-config'
+import { clientConfigSchema, type ClientConfig } from '../../contract/client-config'
 import { apiRequest } from './api-client'
 
 /**
@@ -13,3 +13,9 @@ export const clientConfigQueryOptions = () =>
     queryFn: ({ signal }) => apiRequest(API_PATHS.config, clientConfigSchema, { signal }),
     staleTime: Infinity,
   })
+
+/** Whether the server makes Telegram sets (TELEGRAM_BOT_TOKEN set): a `select` for the config query. */
+export const telegramOn = (config: ClientConfig) => config.telegram === true
+
+/** Whether "Add to my Discord server" is on (the DISCORD_ settings given): a `select` for the config query. */
+export const discordOn = (config: ClientConfig) => config.discord === true

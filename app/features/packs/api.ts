@@ -1,6 +1,5 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { API_PATHS, myPackListPath, packListPath, packPath, packTelegramPath } from '../../../contract/api-paths'
-import type { ClientConfig } from '../../../contract/client-config'
 import {
   packTelegramSchema,
   type CreatePack,
@@ -67,9 +66,6 @@ export const packQueryOptions = (id: string) =>
     refetchInterval: (query) =>
       query.state.data?.items.some((item) => !item.preview) || query.state.data?.telegram?.state === 'making' ? PENDING_POLL_MS : false,
   })
-
-/** Whether the server makes Telegram sets (GET /api/config's `telegram`), read from the shared config query. */
-export const telegramOn = (config: ClientConfig) => config.telegram === true
 
 /** POST /api/packs/{id}/telegram: an admin's "make or update the Telegram set now"; the pack then shows its state. */
 export function useMakeTelegramSet(id: string) {

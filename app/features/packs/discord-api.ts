@@ -1,15 +1,11 @@
 // "Add to my Discord server" (README: Discord app): whether the server has it on, the ticket the button asks
 // for, and the upload job the pack's page follows once Discord sends the person back (?discord=<job>).
 import { queryOptions, useMutation } from '@tanstack/react-query'
-import type { ClientConfig } from '../../../contract/client-config'
 import { discordTicketSchema, discordUploadSchema } from '../../../contract/discord'
 import { apiRequest } from '../../lib/api-client'
 
 /** How often a job under way is asked about. */
 const JOB_POLL_MS = 1500
-
-/** Whether the server fills Discord servers (GET /api/config's `discord`), read from the shared config query. */
-export const discordOn = (config: ClientConfig) => config.discord === true
 
 /** GET /api/discord/uploads/{id}, asked again while the job waits or uploads. */
 export const discordUploadQueryOptions = (jobId: string) =>

@@ -246,9 +246,8 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
       if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
       continue
     }
-    const current = written
     const updated = await store.wumpuses.update(
-      current._id,
+      written._id,
       {
         ...(patch.name === undefined ? {} : { name: patch.name }),
         ...(patch.description === undefined ? {} : { description: patch.description }),
@@ -260,7 +259,7 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
         ...(patch.sensitive === undefined ? {} : { sensitive: patch.sensitive }),
         ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
       },
-      { whileFiles: current.files },
+      { whileFiles: written.files },
     )
     if (updated) {
       if (credited && uncredited) await store.files.delete(uncredited.id)

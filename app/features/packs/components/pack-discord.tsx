@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { DISCORD_PROBLEM_TEXT, DISCORD_PROBLEMS, type DiscordProblem, type DiscordUpload } from '../../../../contract/discord'
 import { useSession } from '../../../lib/session-provider'
-import { clientConfigQueryOptions } from '../../../lib/client-config'
-import { discordOn, discordUploadQueryOptions, useAddToDiscord } from '../discord-api'
+import { clientConfigQueryOptions, discordOn } from '../../../lib/client-config'
+import { discordUploadQueryOptions, useAddToDiscord } from '../discord-api'
 
 /** `?discord=<job>` or `?discord_error=<why>`: where Discord's way back left the person (read after hydration). */
 function useWayBack(): { jobId?: string; problem?: DiscordProblem } {

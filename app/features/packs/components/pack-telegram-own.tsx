@@ -4,8 +4,8 @@ import { useEffect } from 'react'
 import type { PackTelegram } from '../../../../contract/pack'
 import { telegramNotLinkedSchema } from '../../../../contract/telegram-link'
 import { isApiError } from '../../../lib/api-client'
-import { clientConfigQueryOptions } from '../../../lib/client-config'
-import { packKeys, telegramOn, useMakeTelegramSet } from '../api'
+import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
+import { packKeys, useMakeTelegramSet } from '../api'
 import { TelegramSection } from './telegram-section'
 
 /** While the owner links their Telegram account, the pack is asked for again this often. */

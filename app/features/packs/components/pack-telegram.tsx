@@ -2,8 +2,8 @@ import { Button, Group, Text } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query'
 import type { PackTelegram as PackTelegramSet } from '../../../../contract/pack'
 import { useIsAdmin } from '../../../lib/admin-role'
-import { clientConfigQueryOptions } from '../../../lib/client-config'
-import { telegramOn, useMakeTelegramSet } from '../api'
+import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
+import { useMakeTelegramSet } from '../api'
 import { TelegramSection } from './telegram-section'
 
 /**

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmModal } from '../../../components/confirm-modal'
 import { useNeedsNetwork } from '../../../components/needs-network'
-import { clientConfigQueryOptions } from '../../../lib/client-config'
+import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
 import { errorMessage } from '../../../lib/error-message'
 import { telegramLinkQueryOptions, useUnlinkTelegram } from '../telegram-link-api'
 
@@ -14,8 +14,8 @@ import { telegramLinkQueryOptions, useUnlinkTelegram } from '../telegram-link-ap
  * server has Telegram off.
  */
 export function TelegramLink() {
-  const telegramOn = useQuery({ ...clientConfigQueryOptions(), select: (config) => config.telegram === true })
-  const link = useQuery({ ...telegramLinkQueryOptions(), enabled: telegramOn.data === true })
+  const on = useQuery({ ...clientConfigQueryOptions(), select: telegramOn })
+  const link = useQuery({ ...telegramLinkQueryOptions(), enabled: on.data === true })
   const unlink = useUnlinkTelegram()
   const network = useNeedsNetwork()
   const [confirming, setConfirming] = useState(false)
