@@ -83,6 +83,9 @@ describe('gallery cards', () => {
     await expect.poll(() => frame.getAttribute('data-motion'), { timeout: 60_000 }).toBe('lottie')
     expect(await frame.getAttribute('data-playing')).toBe('true')
     expect(await card.getByRole('img', { name: `Waving Wumpus: ${waving.description}` }).evaluate((el) => el.tagName)).toBe('DIV')
+    // Painted with the page: not a compositor layer of its own per sticker (lottie-web's translate3d), which
+    // every frame would place and commit again.
+    expect(await frame.locator('svg').evaluate((svg) => getComputedStyle(svg).transform)).toBe('none')
     const first = await drawing(card)
     await expect.poll(() => drawing(card), { timeout: 60_000 }).not.toBe(first)
     // The Lottie comes compressed and cacheable like every file.

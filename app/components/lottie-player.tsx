@@ -37,6 +37,9 @@ export default function LottiePlayer({ data, playing, label, onReady, onError }:
           autoplay: false,
           animationData: structuredClone(data),
         })
+        // lottie-web puts each SVG on a compositor layer of its own (translate3d): a dozen layers to place and
+        // commit on every frame cost more main-thread time than painting the stickers into the page's layer.
+        element.querySelector('svg')?.style.removeProperty('transform')
       } catch {
         callbacks.current.onError()
         return

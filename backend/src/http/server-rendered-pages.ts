@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
-import Beasties from 'beasties'
 import type { Context, Middleware } from 'koa'
 import { emojiListPath, packListPath, packPath, tagListPath, wumpusListPath, type GalleryListFilter } from '../../../contract/api-paths'
 import { GALLERY_SEARCH_KEYS, galleryFilterFromPageQuery } from '../../../contract/gallery-search'
@@ -32,7 +31,7 @@ import { packPreview } from './link-preview-pages'
 export interface ServerRenderedPagesOptions {
   store: Store
   logger: Logger
-  /** The built app (index.html is the page template; its CSS is read for the critical part). */
+  /** The built app (index.html is the page template). */
   staticDir: string
   /** Where `vite build --ssr` put entry-server.js. */
   ssrDir: string
@@ -145,8 +144,10 @@ const sha1 = (text: string) => createHash('sha1').update(text).digest('base64url
 
 /**
  * Answers page navigations to `/`, `/about`, `/packs` and a pack's page (public, or shared by link) with HTML that already holds the page (same React
- * components as the browser), its API answers for hydration, and the CSS the first paint needs inlined
- * (the full stylesheet loads without blocking), and a pack's link preview. Pages are cached until the gallery
+ * components as the browser), its API answers for hydration, and a pack's link preview. The stylesheet
+ * stays an ordinary one in the head: the first paint is the styled page, and the page is styled once (a
+ * critical part inlined, then the whole stylesheet switched on after the first paint, restyled every element
+ * again: on a slow phone a long task right after the first paint). Pages are cached until the gallery
  * changes (pack pages: while their answers are the same), with ETags.
  * Without a server build (or if rendering fails) the static app shell is served as before.
  */
@@ -163,20 +164,6 @@ export function serverRenderedPages({
   const templateFile = path.join(staticDir, 'index.html')
   // Home page searches share it with the two pages: a burst of them may push those out (rendered again when asked).
   const cache = new PageCache(store, { maxEntries: 50, sharedMaxAgeMs: 2000, dependsOnDownloads: sortsByDownloads })
-  const beasties = new Beasties({
-    path: staticDir,
-    publicPath: '/',
-    // The full stylesheet stays in the head but as media="print" (not render-blocking) until a small inline
-    // script turns it on; a <noscript> link keeps it without JavaScript. It must stay before the body:
-    // the theme's Mantine variables are a <style> element there (index.html) and must come after it to win.
-    preload: 'media-script',
-    inlineFonts: false,
-    logLevel: 'silent',
-    // Leave inline style elements whole: the theme's variables for both color schemes (beasties would keep
-    // neither, as the server's markup has no scheme yet) and React's own (or hydration would not match).
-    reduceInlineStyles: false,
-    mergeStylesheets: false,
-  })
   let renderer: Promise<{ renderPage: RenderPage; template: string; scriptHashes: string[]; routeModules: RouteModules } | null> | undefined
 
   const load = () =>
@@ -188,10 +175,10 @@ export function serverRenderedPages({
       try {
         const module = (await import(pathToFileURL(entry).href)) as { renderPage: RenderPage }
         const template = loadScriptsAfterFirstPaint(readFileSync(templateFile, 'utf8'))
-        // The inline scripts a page may run are the template's own (the loader, beasties' stylesheet switch):
+        // The inline scripts a page may run are the template's own (the module-script loader):
         // hashed from a page with nothing rendered in it, never from a rendered page, so a script that
         // rendered content ever carried would not run.
-        const bare = await beasties.process(fillTemplate(template, { html: '', head: '', title: '', answers: {}, modules: [] }))
+        const bare = fillTemplate(template, { html: '', head: '', title: '', answers: {}, modules: [] })
         return { renderPage: module.renderPage, template, scriptHashes: scriptHashes(bare), routeModules: readRouteModules(ssrDir) }
       } catch (error) {
         logger.error('the server-rendering build cannot be loaded: public pages are served as the app shell', {
@@ -227,7 +214,7 @@ export function serverRenderedPages({
       if (redirect !== undefined) return { redirect }
       const modules = [...new Set(routeIds.flatMap((id) => app.routeModules[id] ?? []))]
       const filled = fillTemplate(app.template, { html, head, title, answers, modules })
-      const document = await beasties.process(preview ? (withLinkPreview(filled, preview) ?? filled) : filled)
+      const document = preview ? (withLinkPreview(filled, preview) ?? filled) : filled
       // A personal pack (shared by link) is kept by no shared cache, as its API answer is not.
       return cache.set(key, revision, document, { 'Cache-Control': holdsPersonalAnswer(answers) ? 'private, no-store' : 'no-cache' })
     } catch (error) {
