@@ -14,6 +14,7 @@ import { startOrphanSweeper } from './orphan-files'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
 import { listenForBackups } from './backup-socket'
+import { createCreditBackfill } from './services/lottie-credit'
 
 async function main() {
   let config
@@ -71,6 +72,11 @@ async function main() {
     (error: unknown) => logger.error('reading colour slots failed', { error: String(error) }),
   )
 
+  // Makers written into the Lotties (and Telegram files) stored before the gallery wrote them (issue 37), one
+  // animation per write; a pass cut short is taken up at the next start.
+  const credits = createCreditBackfill({ store, logger })
+  void credits.run().catch((error: unknown) => logger.error('writing makers into older Lotties failed', { error: String(error) }))
+
   // Telegram set runs left by a stopped instance, or waiting for a retry time (README: Telegram sets).
   telegram?.start()
   if (telegram) logger.info('telegram sets on', { api: config.telegram!.apiUrl })
@@ -94,6 +100,7 @@ async function main() {
     await Promise.all([
       derivedMedia.close(),
       colourSlots.close(),
+      credits.close(),
       closeRenderPool(),
       telegram?.close(),
       telegramLinks?.close(),

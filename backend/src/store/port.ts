@@ -394,12 +394,13 @@ export interface WumpusRepository {
    * A credit change with the files that carry it (services/lottie-credit.ts), in one write: the credit, the
    * Lottie naming the new maker and, when given, the derived media remade from it without a render (their
    * Telegram files). Only while the record's files are still `whileFiles` and its derived media the ones read
-   * (`whileMadeAt`, undefined: none): answers undefined otherwise, or for an unknown id. Touches updatedAt.
+   * (`whileMadeAt`, undefined: none) and, with `whileCredit`, its credit still the one read: answers undefined
+   * otherwise, or for an unknown id. Touches updatedAt.
    */
   setCredit(
     id: string,
     change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined>
   /**
    * Sets (or with null removes) the record's derived media, only while its Lottie is still the file

@@ -194,6 +194,30 @@ export function describeDerivedMediaBehaviour(t: StoreInUse): void {
       expect(await t.store.wumpuses.get(record._id)).toEqual(written)
     })
 
+    it('sets a credit only while the credit is still the one read, when asked to', async () => {
+      const record = await t.store.wumpuses.insert(sampleWumpus())
+      const options = { whileFiles: record.files, whileMadeAt: undefined }
+      // Another edit gave a credit since the record was read: nothing changes.
+      const edited = (await t.store.wumpuses.update(record._id, { credit: 'Cy' }))!
+      expect(
+        await t.store.wumpuses.setCredit(record._id, { credit: '', lottie: sampleFiles().lottie }, { ...options, whileCredit: '' }),
+      ).toBe(undefined)
+      expect(await t.store.wumpuses.get(record._id)).toEqual(edited)
+      const { lottie } = sampleFiles()
+      const written = await t.store.wumpuses.setCredit(record._id, { credit: 'Cy', lottie }, { ...options, whileCredit: 'Cy' })
+      expect(written).toMatchObject({ credit: 'Cy', files: { ...record.files, lottie } })
+      // From no credit to one.
+      const other = await t.store.wumpuses.insert(sampleWumpus())
+      const next = sampleFiles().lottie
+      expect(
+        await t.store.wumpuses.setCredit(
+          other._id,
+          { credit: 'Di', lottie: next },
+          { whileFiles: other.files, whileMadeAt: undefined, whileCredit: '' },
+        ),
+      ).toMatchObject({ credit: 'Di', files: { lottie: next } })
+    })
+
     it('survives close and reopen', async () => {
       const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)

@@ -310,10 +310,10 @@ export class MongoWumpuses implements WumpusRepository {
   async setCredit(
     id: string,
     change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
-    const { whileFiles, whileMadeAt } = options
+    const { whileFiles, whileMadeAt, whileCredit } = options
     const files = { ...whileFiles, lottie: { id: change.lottie.id, filename: change.lottie.filename } }
     const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1, colourSlots: 1 } }))
     const derived = change.derived ?? current?.derived
@@ -336,6 +336,12 @@ export class MongoWumpuses implements WumpusRepository {
       _id: id,
       ...Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id])),
       ...(whileMadeAt ? { 'derived.madeAt': whileMadeAt } : { derived: { $exists: false } }),
+      // Stored before credits existed, a record has none: the empty credit it reads as.
+      ...(whileCredit === undefined
+        ? {}
+        : whileCredit === ''
+          ? { $or: [{ credit: '' }, { credit: { $exists: false } }] }
+          : { credit: whileCredit }),
     }
     const doc = await claimingFiles(files, () =>
       guard(() =>

@@ -322,7 +322,7 @@ export class SqliteWumpuses implements WumpusRepository {
   setCredit(
     id: string,
     change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
@@ -330,6 +330,7 @@ export class SqliteWumpuses implements WumpusRepository {
       const current = wumpusFromRow(row)
       if (!sameFiles(current.files, options.whileFiles)) return undefined
       if (current.derived?.madeAt.getTime() !== options.whileMadeAt?.getTime()) return undefined
+      if (options.whileCredit !== undefined && current.credit !== options.whileCredit) return undefined
       const updated: WumpusRecord = {
         ...current,
         credit: change.credit,
