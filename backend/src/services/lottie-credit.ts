@@ -7,7 +7,7 @@ import type { Platform } from '../../../contract/stickers'
 import { lottieWithAuthor } from '../media/encode/lottie-meta'
 import { exportForPlatform } from '../media/exports/platform-exports'
 import type { Logger } from '../logger'
-import type { DerivedMedia, FileRef, StickerExportRecord, Store, WumpusRecord } from '../store/port'
+import type { CreditEditFields, DerivedMedia, FileRef, StickerExportRecord, Store, WumpusRecord } from '../store/port'
 import { stickerMaker } from './sticker-credits'
 
 /**
@@ -34,13 +34,18 @@ const LOTTIE_EXPORTS: readonly Platform[] = ['telegram', 'telegram-emoji']
 /**
  * A credit-only edit: the stored Lottie names the new maker, and the Telegram files made from it
  * (exportForPlatform's .tgs, with its 64 KB rule and note) are made again from it, without rendering anything,
- * all written with the credit in one store write (WumpusRepository.setCredit). Answers the record as written,
+ * all written with the credit and the edit's other `fields` in one store write (WumpusRepository.setCredit). Answers the record as written,
  * or undefined when another write changed its files, derived media or credit first (nothing was changed then,
  * and the files made here are gone). The files it replaced are removed once the record is written.
  */
-export async function recredited(store: Store, record: WumpusRecord, credit: string): Promise<WumpusRecord | undefined> {
+export async function recredited(
+  store: Store,
+  record: WumpusRecord,
+  credit: string,
+  fields: CreditEditFields = {},
+): Promise<WumpusRecord | undefined> {
   const lottie = await creditedLottie(store, record.files.lottie, { credit, u_name: record.u_name }, record.u_email)
-  if (!lottie) return store.wumpuses.update(record._id, { credit }, { whileFiles: record.files })
+  if (!lottie) return store.wumpuses.update(record._id, { ...fields, credit }, { whileFiles: record.files })
   const stored = [lottie.id]
   const replaced: string[] = []
   try {
@@ -77,7 +82,7 @@ export async function recredited(store: Store, record: WumpusRecord, credit: str
     }
     const written = await store.wumpuses.setCredit(
       record._id,
-      { credit, lottie, ...(remade ? { derived: remade } : {}) },
+      { credit, lottie, fields, ...(remade ? { derived: remade } : {}) },
       { whileFiles: record.files, whileMadeAt: record.derived?.madeAt, whileCredit: record.credit },
     )
     if (!written) {

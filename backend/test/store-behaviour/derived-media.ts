@@ -218,6 +218,24 @@ export function describeDerivedMediaBehaviour(t: StoreInUse): void {
       ).toMatchObject({ credit: 'Di', files: { lottie: next } })
     })
 
+    it('sets a credit with the edit’s other fields in the same write: lists, search and tag counts follow', async () => {
+      const record = await t.store.wumpuses.insert({ ...sampleWumpus(), name: 'Plain Name', tags: ['oldtag'] })
+      const { lottie } = sampleFiles()
+      const fields = { name: 'Brand Moonwalk', tags: ['newtag'], licence: 'CC0-1.0' as const, sensitive: false }
+      const written = await t.store.wumpuses.setCredit(
+        record._id,
+        { credit: 'Ana', lottie, fields },
+        { whileFiles: record.files, whileMadeAt: undefined, whileCredit: record.credit },
+      )
+      expect(written).toMatchObject({ ...fields, credit: 'Ana', files: { ...record.files, lottie } })
+      expect(await t.store.wumpuses.get(record._id)).toEqual(written)
+      expect((await t.store.wumpuses.list({ limit: 5, q: 'moonwalk' })).items.map((r) => r._id)).toEqual([record._id])
+      expect((await t.store.wumpuses.list({ limit: 5, q: 'plain' })).items).toEqual([])
+      const tags = await t.store.wumpuses.listTags()
+      expect(tags.find((tag) => tag.tag === 'newtag')?.count).toBe(1)
+      expect(tags.find((tag) => tag.tag === 'oldtag')).toBeUndefined()
+    })
+
     it('survives close and reopen', async () => {
       const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)
