@@ -34,9 +34,10 @@ const LOTTIE_EXPORTS: readonly Platform[] = ['telegram', 'telegram-emoji']
 /**
  * A credit-only edit: the stored Lottie names the new maker, and the Telegram files made from it
  * (exportForPlatform's .tgs, with its 64 KB rule and note) are made again from it, without rendering anything,
- * all written with the credit and the edit's other `fields` in one store write (WumpusRepository.setCredit). Answers the record as written,
- * or undefined when another write changed its files, derived media or credit first (nothing was changed then,
- * and the files made here are gone). The files it replaced are removed once the record is written.
+ * all written with the credit and the edit's other `fields` in one store write (WumpusRepository.setCredit).
+ * Answers the record as written, or undefined when another write changed its files, derived media or credit
+ * first (nothing was changed then, and the files made here are gone). The files it replaced are removed once
+ * the record is written.
  */
 export async function recredited(
   store: Store,

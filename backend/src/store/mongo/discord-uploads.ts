@@ -2,8 +2,9 @@
  * Discord upload jobs in MongoDB: one document per job in `discordUploads`, the state's hash unique. Claiming
  * reads the queue's first job (the one ready first: the oldest job without a retry time, or the job backing off
  * with the earliest retry time, whichever became ready first), then takes it with one findOneAndUpdate whose
- * filter wants its lease free and its retry time come, so two instances never get the same one. Lease and retry times are the database server's
- * clock, as for render jobs (ServerClock). A turn kept through a 429 is a lease with no owner until the retry time.
+ * filter wants its lease free and its retry time come, so two instances never get the same one. Lease and retry
+ * times are the database server's clock, as for render jobs (ServerClock). A turn kept through a 429 is a lease
+ * with no owner until the retry time.
  */
 import type { Collection, Db } from 'mongodb'
 import type {
