@@ -67,7 +67,7 @@ async function main() {
   // Makers written into the Lotties (and Telegram files) stored before the gallery wrote them (issue 37), one
   // animation per write; a pass cut short is taken up at the next start. The passes below read the Lotties it
   // leaves (one it replaces is gone): they start once it is done (a few ms when there is nothing to write).
-  const credits = createCreditBackfill({ store, logger })
+  const credits = createCreditBackfill({ store, logger, onChange: telegram?.animationChanged })
   const credited = credits
     .run()
     .catch((error: unknown) => logger.error('writing makers into older Lotties failed', { error: String(error) }))

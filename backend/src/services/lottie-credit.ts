@@ -125,7 +125,14 @@ export interface CreditBackfill {
 /** Originals read at a time by the pass. */
 const BACKFILL_PAGE = 50
 
-export function createCreditBackfill({ store, logger }: { store: Store; logger: Logger }): CreditBackfill {
+export interface CreditBackfillDeps {
+  store: Store
+  logger: Logger
+  /** Told of each animation rewritten, as of an edit (the Telegram sets holding it follow: services/telegram-sets.ts). */
+  onChange?: (wumpusId: string) => void
+}
+
+export function createCreditBackfill({ store, logger, onChange }: CreditBackfillDeps): CreditBackfill {
   let closed = false
   let running: Promise<CreditBackfillReport> | undefined
 
@@ -145,7 +152,9 @@ export function createCreditBackfill({ store, logger }: { store: Store; logger: 
           if (!file) continue
           report.bytesRead += file.bytes.length
           if (!needsMaker(file.bytes, stickerMaker(record))) continue
-          if (await recredited(store, record, record.credit)) report.animations++
+          if (!(await recredited(store, record, record.credit))) continue
+          report.animations++
+          onChange?.(record._id)
         } catch (error) {
           logger.error('writing the maker into a Lottie failed', { id: record._id, error: String(error) })
         }
