@@ -14,6 +14,7 @@ import { startOrphanSweeper } from './orphan-files'
 import { hardenServer } from './http/node-server'
 import { uploadTempDir } from './http/multipart'
 import { listenForBackups } from './backup-socket'
+import { createCreditBackfill } from './services/lottie-credit'
 
 async function main() {
   let config
@@ -63,13 +64,24 @@ async function main() {
   const stopSweeper = startOrphanSweeper(store, logger, { sessionIdleSeconds: config.sessionIdleSeconds })
   const stopBackups = backups.schedule()
   const stopBackupSocket = await listenForBackups(store, config.dataDir, logger)
+  // Makers written into the Lotties (and Telegram files) stored before the gallery wrote them (issue 37), one
+  // animation per write; a pass cut short is taken up at the next start. The passes below read the Lotties it
+  // leaves (one it replaces is gone): they start once it is done (a few ms when there is nothing to write).
+  const credits = createCreditBackfill({ store, logger, onChange: telegram?.animationChanged })
+  const credited = credits
+    .run()
+    .catch((error: unknown) => logger.error('writing makers into older Lotties failed', { error: String(error) }))
   // Previews and platform exports for animations that lack them (the demo set on a first start), in the background.
-  void derivedMedia.backfill().catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
+  void credited
+    .then(() => derivedMedia.backfill())
+    .catch((error: unknown) => logger.error('making previews and exports failed', { error: String(error) }))
   // Colour slots for originals that lack them (the demo set on a first start, animations stored before slots were kept).
-  void colourSlots.backfill().then(
-    ({ animations }) => animations > 0 && logger.info('colour slots read', { animations }),
-    (error: unknown) => logger.error('reading colour slots failed', { error: String(error) }),
-  )
+  void credited
+    .then(() => colourSlots.backfill())
+    .then(
+      ({ animations }) => animations > 0 && logger.info('colour slots read', { animations }),
+      (error: unknown) => logger.error('reading colour slots failed', { error: String(error) }),
+    )
 
   // Telegram set runs left by a stopped instance, or waiting for a retry time (README: Telegram sets).
   telegram?.start()
@@ -94,6 +106,7 @@ async function main() {
     await Promise.all([
       derivedMedia.close(),
       colourSlots.close(),
+      credits.close(),
       closeRenderPool(),
       telegram?.close(),
       telegramLinks?.close(),

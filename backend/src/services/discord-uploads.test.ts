@@ -249,6 +249,33 @@ describe.each(STORES)('Discord uploads on %s', (_, open) => {
     expect(await finished(first.jobId)).toMatchObject({ state: 'done', uploaded: [{ name: 'Patient' }] })
   })
 
+  it('runs a job backing off, once its retry time has passed, before a job made after that time', async () => {
+    const OTHER = '81384788765712385'
+    await standIn({ guilds: [{ id: GUILD, failing: true }, { id: OTHER }] })
+    const pack = await addPack(temp.store, 'Turns', [await addDiscordSticker(temp.store, 'Turns')])
+    let clock = Date.now()
+    const uploads = service({ retryMs: 60_000, now: () => clock })
+    const first = (await addToDiscord(uploads, pack.id)).outcome as { jobId: string }
+    await vi.waitFor(
+      async () =>
+        expect(await temp.store.discordUploads.get(first.jobId)).toMatchObject({
+          state: 'waiting',
+          reason: expect.stringContaining('trying again'),
+        }),
+      { timeout: 20_000, interval: 20 },
+    )
+    // Discord answers again, and the first job's retry time passes; then a second job is made.
+    discord.guilds.get(GUILD)!.failing = false
+    clock += 120_000
+    discord.pick = OTHER
+    const second = (await addToDiscord(uploads, pack.id)).outcome as { jobId: string }
+    expect(await finished(second.jobId)).toMatchObject({ state: 'done' })
+    expect(await finished(first.jobId)).toMatchObject({ state: 'done' })
+    // The first job, ready since its retry time, went first.
+    const stickerPosts = discord.calls.filter((call) => call.method === 'POST' && call.path.endsWith('/stickers') && call.status === 200)
+    expect(stickerPosts.map((call) => call.path)).toEqual([`/api/v10/guilds/${GUILD}/stickers`, `/api/v10/guilds/${OTHER}/stickers`])
+  })
+
   it('waits for a sticker whose Discord file is still being made, then uploads it in the pack’s order', async () => {
     await standIn()
     const ready = await addDiscordSticker(temp.store, 'Ready')

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { loadConfig } from '../config'
 import { DomainError } from '../domain/errors'
 import { createLogger } from '../logger'
@@ -272,6 +272,23 @@ describe('editing', () => {
     expect(lottieAuthor(JSON.parse(new TextDecoder().decode((await store.files.read(cleared.files.lottie.id))!.bytes)))).toBe(
       'Maker Person',
     )
+  })
+
+  it('writes a new maker and the edit’s other fields in one store write', async () => {
+    const record = await wumpuses.publish({ email: MAKER, name: 'Maker' }, fields, { ids: await uploads(MAKER) }, spend)
+    const update = vi.spyOn(store.wumpuses, 'update')
+    const setCredit = vi.spyOn(store.wumpuses, 'setCredit')
+    try {
+      const edited = await wumpuses.edit(ADMIN, record, { credit: 'Ana Lima', name: 'Waving anew', tags: ['hello'], licence: 'CC-BY-4.0' })
+      expect(edited).toMatchObject({ credit: 'Ana Lima', name: 'Waving anew', tags: ['hello'], licence: 'CC-BY-4.0' })
+      expect(lottieAuthor(JSON.parse(new TextDecoder().decode((await store.files.read(edited.files.lottie.id))!.bytes)))).toBe('Ana Lima')
+      expect(setCredit).toHaveBeenCalledTimes(1)
+      expect(update).not.toHaveBeenCalled()
+      expect(await findWumpus(store, record._id)).toEqual(edited)
+      expect(await auditActions()).toEqual([`wumpus.edit by ${ADMIN}`, `wumpus.publish by ${MAKER}`])
+    } finally {
+      vi.restoreAllMocks()
+    }
   })
 
   it('keeps every file of the record and orphans none when two edits that replace files cross', async () => {

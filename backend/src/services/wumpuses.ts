@@ -2,7 +2,7 @@ import { CONTENT_TYPE, MEDIA_FORMATS, type MediaFormat } from '../../../contract
 import type { CreateWumpus, UpdateWumpus } from '../../../contract/wumpus-write'
 import { isAdmin } from './roles'
 import type { Viewer } from '../domain/viewer'
-import type { FileRef, Store, WumpusRecord } from '../store/port'
+import type { CreditEditFields, FileRef, Store, WumpusRecord } from '../store/port'
 import { type AnimationFilesDeps, inspectAs, limitOf, linkedLottie, renderAndStore, storeAnimationFile } from './animation-files'
 import { type AuditLog, wumpusChanges } from './audit'
 import type { ColourSlotService } from './colour-slots'
@@ -236,31 +236,32 @@ async function editWumpus(deps: WumpusesDeps, editor: string, record: WumpusReco
   const credited =
     uncredited && (await creditedLottie(store, uncredited, { credit: patch.credit ?? record.credit, u_name: record.u_name }, editor))
   if (credited) replaced.lottie = credited
+  // The edit's fields other than its files and credit, as the store takes them.
+  const fields: CreditEditFields = {
+    ...(patch.name === undefined ? {} : { name: patch.name }),
+    ...(patch.description === undefined ? {} : { description: patch.description }),
+    ...(patch.tags === undefined ? {} : { tags: patch.tags }),
+    ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
+    ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
+    ...(patch.licence === undefined ? {} : { licence: patch.licence }),
+    ...(patch.sensitive === undefined ? {} : { sensitive: patch.sensitive }),
+  }
   let before = record
   for (let attempt = 1; ; attempt++) {
-    // A new maker with the same Lottie: the Lottie and its Telegram files are rewritten with the credit in one write.
+    // A new maker with the same Lottie: the Lottie and its Telegram files are rewritten with the credit and the
+    // edit's other fields in one write.
     const recredit = !patch.files && !before.remix && patch.credit !== undefined && makerChanges(before, patch.credit)
-    const written = recredit ? await recredited(store, before, patch.credit!) : before
-    if (!written) {
-      before = await findWumpus(store, before._id)
-      if (attempt === EDIT_ATTEMPTS) throw conflict('This animation is being changed by someone else; try again')
-      continue
-    }
-    const updated = await store.wumpuses.update(
-      written._id,
-      {
-        ...(patch.name === undefined ? {} : { name: patch.name }),
-        ...(patch.description === undefined ? {} : { description: patch.description }),
-        ...(patch.tags === undefined ? {} : { tags: patch.tags }),
-        ...(patch.emoji === undefined ? {} : { emoji: patch.emoji }),
-        ...(patch.keywords === undefined ? {} : { keywords: patch.keywords }),
-        ...(patch.licence === undefined ? {} : { licence: patch.licence }),
-        ...(patch.credit === undefined ? {} : { credit: patch.credit }),
-        ...(patch.sensitive === undefined ? {} : { sensitive: patch.sensitive }),
-        ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
-      },
-      { whileFiles: written.files },
-    )
+    const updated = recredit
+      ? await recredited(store, before, patch.credit!, fields)
+      : await store.wumpuses.update(
+          before._id,
+          {
+            ...fields,
+            ...(patch.credit === undefined ? {} : { credit: patch.credit }),
+            ...(patch.files ? { files: { ...before.files, ...replaced } } : {}),
+          },
+          { whileFiles: before.files },
+        )
     if (updated) {
       if (credited && uncredited) await store.files.delete(uncredited.id)
       return edited(deps, editor, before, updated)

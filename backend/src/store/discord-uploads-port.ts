@@ -69,8 +69,10 @@ export type DiscordUploadOutcome =
 /**
  * Upload jobs, one at a time across instances (the bot's rate limits are the bot's, whoever asked): only the
  * queue's first job is ever claimed, with a lease like render jobs, and another instance takes it over once a
- * holder's lease ends. The queue: jobs with no retry time (new, running, or keeping their turn through a 429)
- * oldest first, then jobs backing off by retry time; so a job backing off does not hold the others.
+ * holder's lease ends. The queue is in the order jobs became ready: a job with no retry time (new, running, or
+ * keeping its turn through a 429) when it was made, a job backing off at its retry time. So a job backing off
+ * does not hold the others, and once its retry time has passed it goes before the jobs made after that time
+ * (a steady stream of new jobs does not keep it waiting); the job claimed stays first while it is held.
  */
 export interface DiscordUploadRepository {
   /** Makes a job ('waiting'); undefined when a job was made with this state already (a state is used once). */

@@ -202,6 +202,9 @@ export type WumpusPatch = Partial<
   >
 >
 
+/** The fields an edit may change beside a credit in setCredit's one write. */
+export type CreditEditFields = Omit<WumpusPatch, 'files' | 'credit' | 'remix' | 'u_name'>
+
 /** Remixes newest first (createdAt desc, then _id desc): one owner's, or those of one original. */
 export interface ListRemixesOptions {
   owner?: string
@@ -393,13 +396,14 @@ export interface WumpusRepository {
   /**
    * A credit change with the files that carry it (services/lottie-credit.ts), in one write: the credit, the
    * Lottie naming the new maker and, when given, the derived media remade from it without a render (their
-   * Telegram files). Only while the record's files are still `whileFiles` and its derived media the ones read
-   * (`whileMadeAt`, undefined: none): answers undefined otherwise, or for an unknown id. Touches updatedAt.
+   * Telegram files), and the edit's other `fields` (as update's patch, without files) with them. Only while the record's files are still `whileFiles` and its derived media the ones read
+   * (`whileMadeAt`, undefined: none) and, with `whileCredit`, its credit still the one read: answers undefined
+   * otherwise, or for an unknown id. Touches updatedAt.
    */
   setCredit(
     id: string,
-    change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    change: { credit: string; lottie: FileRef; derived?: DerivedMedia; fields?: CreditEditFields },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined>
   /**
    * Sets (or with null removes) the record's derived media, only while its Lottie is still the file

@@ -194,6 +194,48 @@ export function describeDerivedMediaBehaviour(t: StoreInUse): void {
       expect(await t.store.wumpuses.get(record._id)).toEqual(written)
     })
 
+    it('sets a credit only while the credit is still the one read, when asked to', async () => {
+      const record = await t.store.wumpuses.insert(sampleWumpus())
+      const options = { whileFiles: record.files, whileMadeAt: undefined }
+      // Another edit gave a credit since the record was read: nothing changes.
+      const edited = (await t.store.wumpuses.update(record._id, { credit: 'Cy' }))!
+      expect(
+        await t.store.wumpuses.setCredit(record._id, { credit: '', lottie: sampleFiles().lottie }, { ...options, whileCredit: '' }),
+      ).toBe(undefined)
+      expect(await t.store.wumpuses.get(record._id)).toEqual(edited)
+      const { lottie } = sampleFiles()
+      const written = await t.store.wumpuses.setCredit(record._id, { credit: 'Cy', lottie }, { ...options, whileCredit: 'Cy' })
+      expect(written).toMatchObject({ credit: 'Cy', files: { ...record.files, lottie } })
+      // From no credit to one.
+      const other = await t.store.wumpuses.insert(sampleWumpus())
+      const next = sampleFiles().lottie
+      expect(
+        await t.store.wumpuses.setCredit(
+          other._id,
+          { credit: 'Di', lottie: next },
+          { whileFiles: other.files, whileMadeAt: undefined, whileCredit: '' },
+        ),
+      ).toMatchObject({ credit: 'Di', files: { lottie: next } })
+    })
+
+    it('sets a credit with the edit’s other fields in the same write: lists, search and tag counts follow', async () => {
+      const record = await t.store.wumpuses.insert({ ...sampleWumpus(), name: 'Plain Name', tags: ['oldtag'] })
+      const { lottie } = sampleFiles()
+      const fields = { name: 'Brand Moonwalk', tags: ['newtag'], licence: 'CC0-1.0' as const, sensitive: false }
+      const written = await t.store.wumpuses.setCredit(
+        record._id,
+        { credit: 'Ana', lottie, fields },
+        { whileFiles: record.files, whileMadeAt: undefined, whileCredit: record.credit },
+      )
+      expect(written).toMatchObject({ ...fields, credit: 'Ana', files: { ...record.files, lottie } })
+      expect(await t.store.wumpuses.get(record._id)).toEqual(written)
+      expect((await t.store.wumpuses.list({ limit: 5, q: 'moonwalk' })).items.map((r) => r._id)).toEqual([record._id])
+      expect((await t.store.wumpuses.list({ limit: 5, q: 'plain' })).items).toEqual([])
+      const tags = await t.store.wumpuses.listTags()
+      expect(tags.find((tag) => tag.tag === 'newtag')?.count).toBe(1)
+      expect(tags.find((tag) => tag.tag === 'oldtag')).toBeUndefined()
+    })
+
     it('survives close and reopen', async () => {
       const record = await t.store.wumpuses.insert(sampleWumpus())
       const derived = derivedFor(record.files.lottie.id)

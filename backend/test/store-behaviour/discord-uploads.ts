@@ -129,5 +129,30 @@ export function describeDiscordUploadBehaviour(t: StoreInUse): void {
       await t.store.discordUploads.create(job(4, at(5_005)))
       expect(await claim('g', at(5_006))).toBeUndefined()
     })
+
+    it('takes a job whose retry time has passed before the jobs made after that time: by when each became ready', async () => {
+      await t.store.discordUploads.create(job(1))
+      const first = (await claim('a'))!
+      const backOff = { retryAt: at(5_000), reason: 'Discord cannot be reached; trying again', keepsTurn: false }
+      expect(await t.store.discordUploads.finish(first, backOff, at(20))).toBe(true)
+      // Job 2 was made before job 1 was due, job 3 after.
+      await t.store.discordUploads.create(job(2, at(4_000)))
+      await t.store.discordUploads.create(job(3, at(6_000)))
+      const second = (await claim('b', at(6_001)))!
+      expect(second.record.id).toBe(job(2).id)
+      expect(await claim('c', at(6_002))).toBeUndefined()
+      expect(await t.store.discordUploads.finish(second, { state: 'done' }, at(6_003))).toBe(true)
+      const again = (await claim('d', at(6_004)))!
+      expect(again.record.id).toBe(job(1).id)
+      // Still one at a time: job 3 waits behind it, also through a 429 that keeps its turn.
+      expect(await claim('e', at(6_005))).toBeUndefined()
+      const limited = { retryAt: at(7_000), reason: 'Discord asked to wait 1 s', keepsTurn: true }
+      expect(await t.store.discordUploads.finish(again, limited, at(6_006))).toBe(true)
+      expect(await claim('f', at(6_999))).toBeUndefined()
+      const kept = (await claim('g', at(7_000)))!
+      expect(kept.record.id).toBe(job(1).id)
+      expect(await t.store.discordUploads.finish(kept, { state: 'done' }, at(7_001))).toBe(true)
+      expect((await claim('h', at(7_002)))?.record.id).toBe(job(3).id)
+    })
   })
 }

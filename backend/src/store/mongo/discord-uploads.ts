@@ -1,8 +1,10 @@
 /**
  * Discord upload jobs in MongoDB: one document per job in `discordUploads`, the state's hash unique. Claiming
- * reads the queue's first job (no retry time first, oldest first; then by retry time), then takes it with one findOneAndUpdate whose filter wants its lease free and
- * its retry time come, so two instances never get the same one. Lease and retry times are the database server's
- * clock, as for render jobs (ServerClock). A turn kept through a 429 is a lease with no owner until the retry time.
+ * reads the queue's first job (the one ready first: the oldest job without a retry time, or the job backing off
+ * with the earliest retry time, whichever became ready first), then takes it with one findOneAndUpdate whose
+ * filter wants its lease free and its retry time come, so two instances never get the same one. Lease and retry
+ * times are the database server's clock, as for render jobs (ServerClock). A turn kept through a 429 is a lease
+ * with no owner until the retry time.
  */
 import type { Collection, Db } from 'mongodb'
 import type {
@@ -17,7 +19,7 @@ import { guard } from './errors'
 import { ServerClock } from './render-jobs'
 
 export const DISCORD_UPLOADS_COLLECTION = 'discordUploads'
-/** The queue: unfinished jobs, those without a retry time oldest first, then those backing off by retry time. */
+/** The queue's two halves, each a range of this index: unfinished jobs without a retry time by age, and those backing off by retry time. */
 export const DISCORD_QUEUE = { state: 1, retryAt: 1, createdAt: 1, _id: 1 } as const
 
 interface DiscordUploadDocument extends Omit<DiscordUploadRecord, 'id' | 'reason' | 'tier' | 'pending'> {
@@ -83,9 +85,7 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
   async claim(options: { owner: string; leaseMs: number; now: Date }): Promise<DiscordUploadJob | undefined> {
     const skew = await this.clock.skew()
     const now = new Date(options.now.getTime() + skew)
-    const head = await guard(() =>
-      this.jobs.findOne({ state: UNFINISHED }, { sort: { retryAt: 1, createdAt: 1, _id: 1 }, projection: { _id: 1 } }),
-    )
+    const head = await this.head(skew)
     if (!head) return undefined
     const leaseUntil = new Date(options.now.getTime() + options.leaseMs)
     const doc = await guard(() =>
@@ -103,6 +103,28 @@ export class MongoDiscordUploads implements DiscordUploadRepository {
       ),
     )
     return doc ? { record: fromDocument(doc), owner: options.owner, leaseUntil } : undefined
+  }
+
+  /**
+   * The job that became ready first: the oldest without a retry time (new, running, or keeping its turn), or the
+   * one backing off whose retry time (the database's clock, `skew` ahead of ours) is earlier than that.
+   */
+  private async head(skew: number): Promise<{ _id: string } | undefined> {
+    const [fresh, backingOff] = await Promise.all([
+      guard(() =>
+        this.jobs.findOne({ state: UNFINISHED, retryAt: null }, { sort: { createdAt: 1, _id: 1 }, projection: { _id: 1, createdAt: 1 } }),
+      ),
+      guard(() =>
+        this.jobs.findOne(
+          { state: UNFINISHED, retryAt: { $ne: null } },
+          { sort: { retryAt: 1, createdAt: 1, _id: 1 }, projection: { _id: 1, retryAt: 1 } },
+        ),
+      ),
+    ])
+    if (!fresh || !backingOff) return fresh ?? backingOff ?? undefined
+    const readyAt = backingOff.retryAt!.getTime() - skew
+    const first = readyAt < fresh.createdAt.getTime() || (readyAt === fresh.createdAt.getTime() && backingOff._id < fresh._id)
+    return first ? backingOff : fresh
   }
 
   async renew(job: DiscordUploadJob, until: Date): Promise<boolean> {

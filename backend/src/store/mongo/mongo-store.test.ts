@@ -91,6 +91,10 @@ describe('mongo store storage layout', () => {
           { renderedVersion: 1 },
         ]),
       )
+      // The Discord queue's two reads (MongoDiscordUploads.head): by state and no retry time, oldest first;
+      // by state with a retry time, earliest first. Each is a range of this index, in its order.
+      const discord = (await db.collection('discordUploads').listIndexes().toArray()).map((index) => index.key)
+      expect(discord).toContainEqual({ state: 1, retryAt: 1, createdAt: 1, _id: 1 })
       const remixesOnly = { remixOwner: { $exists: true } }
       expect(wumpusIndexes).toEqual(
         expect.arrayContaining([

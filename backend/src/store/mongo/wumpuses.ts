@@ -11,6 +11,7 @@ import {
   DuplicateKeyError,
   FileInUseError,
   type ColourSlots,
+  type CreditEditFields,
   type DerivedMedia,
   type FileRef,
   type CountOptions,
@@ -309,45 +310,85 @@ export class MongoWumpuses implements WumpusRepository {
 
   async setCredit(
     id: string,
-    change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    change: { credit: string; lottie: FileRef; derived?: DerivedMedia; fields?: CreditEditFields },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined> {
     if (!isId(id)) return undefined
-    const { whileFiles, whileMadeAt } = options
+    const { whileFiles, whileMadeAt, whileCredit } = options
+    const fields = wumpusPatchFields(change.fields ?? {})
+    // The text moves the search prefixes and the tag and emoji counts: written as update writes it.
+    const text = TEXT_FIELDS.some((field) => field in fields) || 'sensitive' in fields
     const files = { ...whileFiles, lottie: { id: change.lottie.id, filename: change.lottie.filename } }
-    const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: { derived: 1, colourSlots: 1 } }))
-    const derived = change.derived ?? current?.derived
-    const made = { files, derived }
-    // One document, one write: the credit, the Lottie and the derived media change together or not at all.
-    const set = {
-      credit: change.credit,
-      files,
-      fileIds: uniqueFileIds(files),
-      ...(change.derived ? { derived: { ...copyDerived(change.derived), fileIds: derivedFileIds(change.derived) } } : {}),
-      fits: readyPlatforms(made),
-      renderedVersion: renderedVersion(made),
-      // The colours are the same Lottie's: they follow it rather than being read again.
-      ...(current?.colourSlots?.source === whileFiles.lottie.id
-        ? { colourSlots: { ...copyColourSlots(current.colourSlots), source: change.lottie.id } }
-        : {}),
-      updatedAt: new Date(),
-    }
-    const filter: Filter<WumpusDocument> = {
+    const guarded: Filter<WumpusDocument> = {
       _id: id,
       ...Object.fromEntries(MEDIA_FORMATS.map((format) => [`files.${format}.id`, whileFiles[format].id])),
       ...(whileMadeAt ? { 'derived.madeAt': whileMadeAt } : { derived: { $exists: false } }),
+      // Stored before credits existed, a record has none: the empty credit it reads as.
+      ...(whileCredit === undefined
+        ? {}
+        : whileCredit === ''
+          ? { $or: [{ credit: '' }, { credit: { $exists: false } }] }
+          : { credit: whileCredit }),
     }
-    const doc = await claimingFiles(files, () =>
-      guard(() =>
-        this.wumpuses.findOneAndUpdate(
-          filter,
-          { $set: set, $unset: NEW_RENDER_JOB },
-          { returnDocument: 'after', projection: RECORD_PROJECTION },
-        ),
-      ),
-    )
-    if (doc) this.changedUnlessRemix(doc)
-    return doc ? toWumpusRecord(doc) : undefined
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const current = await guard(() => this.wumpuses.findOne({ _id: id }, { projection: RECORD_PROJECTION }))
+      if (!current) return undefined
+      const before = toWumpusRecord(current)
+      if (!sameFiles(before.files, whileFiles) || before.derived?.madeAt.getTime() !== whileMadeAt?.getTime()) return undefined
+      if (whileCredit !== undefined && before.credit !== whileCredit) return undefined
+      const derived = change.derived ?? current.derived
+      const made = { files, derived }
+      const next = patchedWumpus(before, fields, new Date())
+      // One document, one write: the credit, the Lottie, the derived media and the other fields change together or not at all.
+      const set = {
+        ...fields,
+        credit: change.credit,
+        files,
+        fileIds: uniqueFileIds(files),
+        ...(change.derived ? { derived: { ...copyDerived(change.derived), fileIds: derivedFileIds(change.derived) } } : {}),
+        fits: readyPlatforms(made),
+        renderedVersion: renderedVersion(made),
+        // The colours are the same Lottie's: they follow it rather than being read again.
+        ...(current.colourSlots?.source === whileFiles.lottie.id
+          ? { colourSlots: { ...copyColourSlots(current.colourSlots), source: change.lottie.id } }
+          : {}),
+        updatedAt: next.updatedAt,
+        ...(text && !next.remix ? searchFields(next) : {}),
+      }
+      const unchanged: Filter<WumpusDocument> = text
+        ? {
+            ...guarded,
+            name: before.name,
+            description: before.description,
+            tags: current.tags ?? { $exists: false },
+            emoji: current.emoji ?? { $exists: false },
+            keywords: current.keywords ?? { $exists: false },
+            sensitive: current.sensitive ?? { $exists: false },
+          }
+        : guarded
+      const write = (session?: ClientSession) =>
+        guard(() =>
+          this.wumpuses.findOneAndUpdate(
+            unchanged,
+            { $set: set, $unset: NEW_RENDER_JOB },
+            { returnDocument: 'after', projection: RECORD_PROJECTION, session },
+          ),
+        )
+      const doc = await claimingFiles(files, () =>
+        text
+          ? this.inTransaction(async (session) => {
+              const written = await write(session)
+              if (written && !written.remixOf) await this.moveCounts(before, toWumpusRecord(written), session)
+              return written
+            })
+          : write(),
+      )
+      // Not written: the guard no longer holds (read again above), or the text changed meanwhile (tried again).
+      if (!doc) continue
+      this.changedUnlessRemix(doc)
+      return toWumpusRecord(doc)
+    }
+    throw new Error(`Animation ${id} kept changing while its credit was being set`)
   }
 
   async setDerived(

@@ -2,6 +2,8 @@
  * Discord upload jobs in SQLite (the discord_uploads table): the record as JSON in `doc`, claimed with one UPDATE
  * whose WHERE names the queue's first row, so two claimants never get the same one and none skips the queue.
  * A turn kept through a 429 is a lease with no owner until the retry time; a job backing off has a retry_at.
+ * The queue is in the order jobs became ready, COALESCE(retry_at, created_at): it holds the unfinished jobs
+ * only (the partial index on state), sorted as claimed.
  */
 import type {
   DiscordUploadJob,
@@ -44,7 +46,7 @@ export class SqliteDiscordUploads implements DiscordUploadRepository {
       claim: db.prepare<{ owner: string; until: number; now: number }, Row>(
         `UPDATE discord_uploads SET lease_owner = @owner, lease_until = @until, state = 'uploading', retry_at = NULL
          WHERE id = (SELECT id FROM discord_uploads WHERE state IN ('waiting', 'uploading')
-                     ORDER BY retry_at IS NOT NULL, retry_at, created_at, id LIMIT 1)
+                     ORDER BY COALESCE(retry_at, created_at), id LIMIT 1)
            AND (lease_until IS NULL OR lease_until <= @now) AND (retry_at IS NULL OR retry_at <= @now)
          RETURNING id, state, created_at, doc`,
       ),

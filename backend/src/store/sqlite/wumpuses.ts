@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor, pageOf, PageSelector, recordKey } from '../
 import {
   FileInUseError,
   type ColourSlots,
+  type CreditEditFields,
   type DerivedMedia,
   type FileRef,
   type EmojiUse,
@@ -321,8 +322,8 @@ export class SqliteWumpuses implements WumpusRepository {
 
   setCredit(
     id: string,
-    change: { credit: string; lottie: FileRef; derived?: DerivedMedia },
-    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined },
+    change: { credit: string; lottie: FileRef; derived?: DerivedMedia; fields?: CreditEditFields },
+    options: { whileFiles: WumpusRecord['files']; whileMadeAt: Date | undefined; whileCredit?: string },
   ): Promise<WumpusRecord | undefined> {
     return guarded(() => {
       const row = isId(id) ? this.sql.byId.get(id) : undefined
@@ -330,8 +331,9 @@ export class SqliteWumpuses implements WumpusRepository {
       const current = wumpusFromRow(row)
       if (!sameFiles(current.files, options.whileFiles)) return undefined
       if (current.derived?.madeAt.getTime() !== options.whileMadeAt?.getTime()) return undefined
+      if (options.whileCredit !== undefined && current.credit !== options.whileCredit) return undefined
       const updated: WumpusRecord = {
-        ...current,
+        ...patchedWumpus(current, change.fields ?? {}, new Date()),
         credit: change.credit,
         files: { ...current.files, lottie: { id: change.lottie.id, filename: change.lottie.filename } },
         ...(change.derived ? { derived: copyDerived(change.derived) } : {}),
