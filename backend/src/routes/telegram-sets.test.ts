@@ -74,7 +74,7 @@ describe('Telegram sets through the API', () => {
     expect(deleted.status).toBe(200)
     await expect.poll(() => setOf(id), { timeout: 30_000 }).toBeUndefined()
     // The record goes once the run that deleted the set ends (just after Telegram's answer).
-    await expect.poll(() => server.store.telegramSets.get(id)).toBeUndefined()
+    await expect.poll(() => server.store.telegramSets.get(id, 'stickers')).toBeUndefined()
   })
 
   it('is an admin’s only, for public packs, and never shows the token', async () => {

@@ -75,7 +75,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     return made
   }
 
-  const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id))?.state
+  const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state
   const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
   /** The set's stickers as the keywords of the animations they were made of. */
   const keywordsInSet = (pack: PackRecord) => setOf(pack)?.stickers.map((s) => s.keywords[0])
@@ -118,7 +118,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     await temp.store.wumpuses.update(kept[0]!._id, { emoji: [{ char: '🎉', name: 'party popper' }] })
     await temp.store.packs.update(pack.id, { wumpusIds: wanted.map((r) => r._id), name: 'Renamed Pack' })
     telegram.packChanged(pack.id, 'edited')
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.generation).toBe(2)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.generation).toBe(2)
     await expect.poll(() => stateOf(pack), { timeout: 30_000 }).toBe('ready')
 
     expect(keywordsInSet(pack)).toEqual(wantedKeywords(wanted))
@@ -128,7 +128,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
 
     await temp.store.packs.delete(pack.id)
     telegram.packChanged(pack.id, 'deleted')
-    await expect.poll(() => temp.store.telegramSets.get(pack.id), { timeout: 20_000 }).toBeUndefined()
+    await expect.poll(() => temp.store.telegramSets.get(pack.id, 'stickers'), { timeout: 20_000 }).toBeUndefined()
     expect(setOf(pack)).toBeUndefined()
   })
 
@@ -170,7 +170,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     }))!
     telegram.animationChanged(record._id)
     await expect
-      .poll(async () => (await temp.store.telegramSets.get(pack.id))?.reason)
+      .poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.reason)
       .toBe('One sticker’s Telegram file is still being made')
     expect(setOf(pack)!.stickers.map((s) => s.file_unique_id)).toEqual(before)
 

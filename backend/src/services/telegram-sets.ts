@@ -364,7 +364,7 @@ export function createTelegramSetService({
       if (!pack) throw notFound('No pack with this id')
       if (pack.visibility !== 'public' && ownerUserId === undefined)
         throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
-      let name = (await store.telegramSets.get(packId))?.name
+      let name = (await store.telegramSets.get(packId, 'stickers'))?.name
       if (name === undefined) {
         try {
           name = setName(pack, await botUsername())
@@ -374,18 +374,18 @@ export function createTelegramSetService({
         }
       }
       const owner = pack.visibility === 'public' ? undefined : ownerUserId
-      const record = (await store.telegramSets.request(packId, { name, ownerUserId: owner, now: new Date() }))!
+      const record = (await store.telegramSets.request(packId, 'stickers', { name, ownerUserId: owner, now: new Date() }))!
       kick()
       return viewOf(record)
     },
 
     async view(packId) {
-      const record = await store.telegramSets.get(packId)
+      const record = await store.telegramSets.get(packId, 'stickers')
       return record && !record.removing ? viewOf(record) : undefined
     },
 
     packChanged(packId, change) {
-      store.telegramSets.request(packId, { remove: change === 'deleted', now: new Date() }).then(
+      store.telegramSets.request(packId, 'stickers', { remove: change === 'deleted', now: new Date() }).then(
         (record) => record && kick(),
         (error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }),
       )
