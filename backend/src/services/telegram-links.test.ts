@@ -36,8 +36,8 @@ afterEach(async () => {
   await temp.close()
 })
 
-async function personalPack(owner = ANN, count = 3): Promise<PackRecord> {
-  const records = await addTelegramStickers(temp.store, count, 'Mine')
+async function personalPack(owner = ANN, count = 3, options: { emoji?: boolean } = {}): Promise<PackRecord> {
+  const records = await addTelegramStickers(temp.store, count, 'Mine', options)
   return temp.store.packs.insert({
     name: 'Mine',
     description: '',
@@ -60,12 +60,14 @@ async function startCode(packId: string, email = ANN): Promise<string> {
   return new URL(startUrl).searchParams.get('start')!
 }
 
-const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
+const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id) && set.sticker_type === 'regular')
+const emojiSetOf = (pack: PackRecord) =>
+  [...bot.sets.values()].find((set) => set.name.includes(pack.id) && set.sticker_type === 'custom_emoji')
 const update = (id: number, from: number, text: string) => ({ update_id: id, message: { from: { id: from }, chat: { id: from }, text } })
 
 describe('Telegram links', () => {
-  it('links on /start with the code: the waiting personal set is made with that Telegram user as its owner', async () => {
-    const pack = await personalPack()
+  it('links on /start with the code: the waiting personal sets (stickers, custom emoji) are made with that Telegram user as their owner', async () => {
+    const pack = await personalPack(ANN, 3, { emoji: true })
     const code = await startCode(pack.id)
     // The code is stored hashed only: the code itself finds nothing.
     expect(await temp.store.telegramLinks.takeCode(code, new Date())).toBeUndefined()
@@ -79,6 +81,10 @@ describe('Telegram links', () => {
     await expect.poll(() => setOf(pack)?.stickers.length, { timeout: 20_000 }).toBe(3)
     expect(setOf(pack)!.owner).toBe(ANN_TG)
     expect(await temp.store.telegramSets.get(pack.id, 'stickers')).toMatchObject({ ownerUserId: ANN_TG })
+    await expect.poll(() => emojiSetOf(pack)?.stickers.length, { timeout: 20_000 }).toBe(3)
+    expect(emojiSetOf(pack)!.owner).toBe(ANN_TG)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'emoji'))?.state).toBe('ready')
+    expect(await sets.view(pack.id)).toMatchObject({ emoji: { state: 'ready', url: `https://t.me/addemoji/${emojiSetOf(pack)!.name}` } })
     // Linked now: the next ask goes straight to the set.
     expect(await links.requestSet({ email: ANN, isAdmin: false }, pack.id)).toMatchObject({ state: 'making' })
   })
