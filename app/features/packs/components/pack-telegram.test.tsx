@@ -51,6 +51,21 @@ describe('a public pack’s Telegram set', () => {
     expect(screen.queryByRole('button', { name: /Telegram set/ })).not.toBeInTheDocument()
   })
 
+  it('opens the custom emoji set with “Add emoji to Telegram” beside it once that exists, and only then', async () => {
+    const EMOJI_URL = `https://t.me/addemoji/Night_pack_${ID}_e_by_WumpusGalleryBot`
+    let emoji: NonNullable<PackDetail['telegram']>['emoji'] = { state: 'making' }
+    server.use(http.get(`/api/packs/${ID}`, () => HttpResponse.json(pack({ telegram: { state: 'ready', url: URL, emoji } }))))
+    const { unmount } = renderApp(`/packs/${ID}`)
+    expect(await screen.findByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+    expect(screen.queryByRole('link', { name: 'Add emoji to Telegram' })).not.toBeInTheDocument()
+    unmount()
+
+    emoji = { state: 'ready', url: EMOJI_URL }
+    renderApp(`/packs/${ID}`)
+    expect(await screen.findByRole('link', { name: 'Add emoji to Telegram' })).toHaveAttribute('href', EMOJI_URL)
+    expect(screen.getByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+  })
+
   it('lets an admin make it, then says it is being made', async () => {
     signInAsAdmin(true)
     let asked = 0
@@ -83,6 +98,22 @@ describe('a public pack’s Telegram set', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'The Telegram set could not be made. None of this pack’s stickers has a Telegram file',
     )
+  })
+
+  it('shows an admin why the emoji set failed, the sticker set still opening', async () => {
+    signInAsAdmin(true)
+    server.use(
+      config(true),
+      http.get(`/api/packs/${ID}`, () =>
+        HttpResponse.json(
+          pack({ telegram: { state: 'ready', url: URL, emoji: { state: 'failed', reason: 'Telegram refused a sticker’s file' } } }),
+        ),
+      ),
+    )
+    renderApp(`/packs/${ID}`)
+    expect(await screen.findByText('The Telegram emoji set could not be made. Telegram refused a sticker’s file')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+    expect(screen.queryByRole('link', { name: 'Add emoji to Telegram' })).not.toBeInTheDocument()
   })
 
   it('is absent, for admins too, when the server has Telegram off', async () => {
