@@ -271,6 +271,23 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     expect(emojiSetOf(pack)).toBeUndefined()
   })
 
+  it('gives a sticker set asked for before emoji sets its emoji set at the pack’s next edit', async () => {
+    await standIn()
+    const records = await addTelegramStickers(temp.store, 2, 'Older', { emoji: true })
+    const pack = await addPublicPack(temp.store, 'Older Pack', records)
+    // As an earlier version left it: a sticker set's record only.
+    await temp.store.telegramSets.request(pack.id, 'stickers', { name: `Older_Pack_${pack.id}_by_${bot.username}`, now: new Date() })
+    const telegram = service()
+    await expect.poll(() => kindState(pack, 'stickers'), { timeout: 20_000 }).toBe('ready')
+    expect(await temp.store.telegramSets.get(pack.id, 'emoji')).toBeUndefined()
+
+    await temp.store.packs.update(pack.id, { name: 'Older Pack Renamed' })
+    telegram.packChanged(pack.id, 'edited')
+    await expect.poll(() => kindState(pack, 'emoji'), { timeout: 20_000 }).toBe('ready')
+    expect(emojiSetOf(pack)).toMatchObject({ name: expect.stringMatching(/^Older_Pack_Rename/), title: 'Older Pack Renamed' })
+    expect(emojiSetOf(pack)!.stickers).toHaveLength(2)
+  })
+
   it('fails with a reason a person can read, and logs no token', async () => {
     await standIn({ owners: [] })
     const pack = await addPublicPack(temp.store, 'Unowned Pack', [await addTelegramSticker(temp.store, 'Lonely')])

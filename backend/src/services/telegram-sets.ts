@@ -432,10 +432,20 @@ export function createTelegramSetService({
     },
 
     packChanged(packId, change) {
-      Promise.all(KINDS.map((kind) => store.telegramSets.request(packId, kind, { remove: change === 'deleted', now: new Date() }))).then(
-        (records) => records.some(Boolean) && kick(),
-        (error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }),
-      )
+      const remove = change === 'deleted'
+      Promise.all(KINDS.map((kind) => store.telegramSets.request(packId, kind, { remove, now: new Date() })))
+        .then(async ([stickers, emoji]) => {
+          // A sticker set asked for before emoji sets were made (no emoji record): its emoji set joins it now.
+          if (stickers && !emoji && !remove) {
+            const pack = await store.packs.get(packId)
+            if (pack) {
+              const name = setName(pack, await botUsername(), 'emoji')
+              await store.telegramSets.request(packId, 'emoji', { name, ownerUserId: stickers.ownerUserId, now: new Date() })
+            }
+          }
+          if (stickers || emoji) kick()
+        })
+        .catch((error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }))
     },
 
     animationChanged(wumpusId) {
