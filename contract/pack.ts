@@ -160,19 +160,38 @@ export const packDownloadSchema = z.object({
 })
 export type PackDownload = z.infer<typeof packDownloadSchema>
 
+const telegramSetState = z.enum(['making', 'ready', 'failed'])
+
+/**
+ * A pack's Telegram custom emoji set, made beside its sticker set from the stickers' custom emoji files: as the
+ * sticker set's state, with `url` (`https://t.me/addemoji/<name>`) once it exists; a pack none of whose stickers
+ * has a custom emoji file has none on Telegram ('ready' without `url`).
+ */
+export const packTelegramEmojiSchema = z.object({
+  state: telegramSetState,
+  url: z
+    .string()
+    .regex(/^https:\/\/t\.me\/addemoji\/[A-Za-z][A-Za-z0-9_]{0,63}$/)
+    .optional(),
+  reason: z.string().optional(),
+})
+export type PackTelegramEmoji = z.infer<typeof packTelegramEmojiSchema>
+
 /**
  * A public pack's Telegram sticker set made by the gallery's bot (README: Telegram sets): 'making' while it is
  * made or brought in step with the pack (`reason`: why it waits, when it does), 'ready' once it matches, 'failed'
- * with the `reason`. `url` (`https://t.me/addstickers/<name>`) opens it in Telegram once it exists. The answer to
- * an admin's `POST /api/packs/{id}/telegram` (202), and `telegram` in GET /api/packs/{id}.
+ * with the `reason`. `url` (`https://t.me/addstickers/<name>`) opens it in Telegram once it exists; `emoji`: its
+ * custom emoji set (absent in answers kept from before them). The answer to an admin's
+ * `POST /api/packs/{id}/telegram` (202), and `telegram` in GET /api/packs/{id}.
  */
 export const packTelegramSchema = z.object({
-  state: z.enum(['making', 'ready', 'failed']),
+  state: telegramSetState,
   url: z
     .string()
     .regex(/^https:\/\/t\.me\/addstickers\/[A-Za-z][A-Za-z0-9_]{0,63}$/)
     .optional(),
   reason: z.string().optional(),
+  emoji: packTelegramEmojiSchema.optional(),
 })
 export type PackTelegram = z.infer<typeof packTelegramSchema>
 

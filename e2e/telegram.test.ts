@@ -15,7 +15,7 @@ async function open(options: Parameters<typeof openContext>[0] = {}, token?: str
 /** The set as the Bot API stand-in holds it (what Telegram would open). */
 async function telegramSet(name: string) {
   const res = await fetch(`${inject('botApiURL')}/bot${inject('botToken')}/getStickerSet?name=${encodeURIComponent(name)}`)
-  const body = (await res.json()) as { ok: boolean; result?: { title: string; stickers: unknown[] } }
+  const body = (await res.json()) as { ok: boolean; result?: { title: string; sticker_type: string; stickers: unknown[] } }
   return body.result
 }
 
@@ -45,12 +45,22 @@ it('an admin makes a public pack’s Telegram set with one tap, and anyone then 
   expect(set?.title).toBe(pack!.name)
   expect(set?.stickers).toHaveLength(items.length)
 
+  // Its custom emoji set, made beside it from the demo stickers' emoji files (they are rendered with them).
+  const adminEmojiLink = admin.getByRole('link', { name: 'Add emoji to Telegram' })
+  await adminEmojiLink.waitFor({ timeout: 120_000 })
+  const emojiUrl = new URL((await adminEmojiLink.getAttribute('href'))!)
+  expect(emojiUrl.href).toBe(`https://t.me/addemoji/${name.replace(/_by_WumpusGalleryBot$/, '_e_by_WumpusGalleryBot')}`)
+  const emojiSet = await telegramSet(emojiUrl.pathname.split('/').at(-1)!)
+  expect(emojiSet).toMatchObject({ title: pack!.name, sticker_type: 'custom_emoji' })
+  expect(emojiSet?.stickers).toHaveLength(items.length)
+
   // Anyone, on a phone, gets the link that opens the set in Telegram.
   const visitor = await open({ viewport: PHONE, isMobile: true, hasTouch: true })
   await visitor.goto(`/packs/${pack!.id}`)
   const link = visitor.getByRole('link', { name: 'Add to Telegram' })
   await link.waitFor()
   expect(await link.getAttribute('href')).toBe(url.href)
+  expect(await visitor.getByRole('link', { name: 'Add emoji to Telegram' }).getAttribute('href')).toBe(emojiUrl.href)
   expect(await visitor.getByRole('button', { name: /Telegram set/ }).count()).toBe(0)
 }, 300_000)
 

@@ -23,6 +23,8 @@ export async function startPlatformBench(
   env: Record<string, string>,
   platform: StickerExportRecord['platform'],
   person: { email: string; name: string },
+  /** More of the mascots' platform files each sticker gets a copy of, when they have one (Telegram's emoji files). */
+  alsoPlatforms: Array<StickerExportRecord['platform']> = [],
 ): Promise<PlatformBench> {
   const logger = createLogger('error')
   const bench = await openBenchStore(name, env)
@@ -37,6 +39,24 @@ export async function startPlatformBench(
     .map((record) => ({ record, file: currentDerived(record)?.exports.find((e) => e.platform === platform)?.file }))
     .filter((m) => m.file !== undefined)
   console.log(`${mascots.length} demo mascots have a ${platform} file`)
+
+  /** Copies of the mascot's `alsoPlatforms` files, as its derived media's exports. */
+  async function alsoCopied(record: (typeof mascots)[number]['record']): Promise<StickerExportRecord[]> {
+    const copies: StickerExportRecord[] = []
+    for (const also of alsoPlatforms) {
+      const made = currentDerived(record)?.exports.find((e) => e.platform === also)?.file
+      if (!made) continue
+      const stored = (await store.files.read(made.id))!
+      const copy = await store.files.put({
+        bytes: stored.bytes,
+        contentType: made.contentType,
+        filename: made.filename,
+        purpose: 'derived',
+      })
+      copies.push({ platform: also, file: { ...made, id: copy.id }, notes: [] })
+    }
+    return copies
+  }
 
   async function makePack(count: number, pack: { createdBy?: string; visibility?: 'link' } = {}): Promise<string> {
     const ids: string[] = []
@@ -63,7 +83,7 @@ export async function startPlatformBench(
         source: files.lottie.id,
         version: record.derived!.version,
         madeAt: new Date(),
-        exports: [{ platform, file: { ...file!, id: copy.id }, notes: [] }],
+        exports: [{ platform, file: { ...file!, id: copy.id }, notes: [] }, ...(await alsoCopied(record))],
       })
       ids.push(added._id)
     }

@@ -52,7 +52,7 @@ export const myPackListQueryOptions = () =>
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })
 
-/** While a sticker's platform files are still being made, the pack is asked for again this often. */
+/** While a sticker's platform files, or its Telegram sets (stickers or emoji), are still being made, the pack is asked for again this often. */
 const PENDING_POLL_MS = 5000
 
 /**
@@ -64,7 +64,11 @@ export const packQueryOptions = (id: string) =>
     queryKey: packKeys.detail(id),
     queryFn: async ({ signal }) => withPendingEdits(await apiRequest(packPath(id), trusted<PackDetail>(), { signal })),
     refetchInterval: (query) =>
-      query.state.data?.items.some((item) => !item.preview) || query.state.data?.telegram?.state === 'making' ? PENDING_POLL_MS : false,
+      query.state.data?.items.some((item) => !item.preview) ||
+      query.state.data?.telegram?.state === 'making' ||
+      query.state.data?.telegram?.emoji?.state === 'making'
+        ? PENDING_POLL_MS
+        : false,
   })
 
 /** POST /api/packs/{id}/telegram: an admin's "make or update the Telegram set now"; the pack then shows its state. */

@@ -33,11 +33,16 @@ const detail = async (id: string) => {
   expect(response.status).toBe(200)
   return packDetailSchema.parse(await response.json())
 }
-const setOf = (id: string) => [...bot.sets.values()].find((set) => set.name.includes(id))
+const setOf = (id: string) => [...bot.sets.values()].find((set) => set.name.includes(id) && set.sticker_type === 'regular')
+const emojiSetOf = (id: string) => [...bot.sets.values()].find((set) => set.name.includes(id) && set.sticker_type === 'custom_emoji')
+const bothReady = async (id: string) => {
+  const telegram = (await detail(id)).telegram
+  return `${telegram?.state} ${telegram?.emoji?.state}`
+}
 
 describe('Telegram sets through the API', () => {
-  it('makes a public pack’s set on an admin’s POST, shows its link, follows the pack’s and its animations’ edits and goes with the pack', async () => {
-    const records = await addTelegramStickers(server.store, 30, 'Api')
+  it('makes a public pack’s sticker and emoji sets on an admin’s POST, shows their links, follows the pack’s and its animations’ edits and goes with the pack', async () => {
+    const records = await addTelegramStickers(server.store, 30, 'Api', { emoji: true })
     const created = await server.call('POST', '/api/packs', admin, { name: 'Api Pack', wumpusIds: records.map((r) => r._id) })
     expect(created.status).toBe(201)
     const { id } = (await created.json()) as { id: string }
@@ -45,19 +50,27 @@ describe('Telegram sets through the API', () => {
 
     const asked = await server.call('POST', `/api/packs/${id}/telegram`, admin)
     expect(asked.status).toBe(202)
-    expect(packTelegramSchema.parse(await asked.json())).toEqual({ state: 'making' })
-    await expect.poll(async () => (await detail(id)).telegram?.state, { timeout: 30_000 }).toBe('ready')
+    expect(packTelegramSchema.parse(await asked.json())).toEqual({ state: 'making', emoji: { state: 'making' } })
+    await expect.poll(() => bothReady(id), { timeout: 30_000 }).toBe('ready ready')
     const set = setOf(id)!
-    expect((await detail(id)).telegram).toEqual({ state: 'ready', url: `https://t.me/addstickers/${set.name}` })
+    const emojiSet = emojiSetOf(id)!
+    expect((await detail(id)).telegram).toEqual({
+      state: 'ready',
+      url: `https://t.me/addstickers/${set.name}`,
+      emoji: { state: 'ready', url: `https://t.me/addemoji/${emojiSet.name}` },
+    })
     expect(set.stickers.map((s) => s.keywords[0])).toEqual(records.map((_, i) => keywordOf('Api', i + 1)))
+    expect(emojiSet.stickers.map((s) => s.keywords[0])).toEqual(records.map((_, i) => keywordOf('Api', i + 1)))
 
     // An edit through the API: ten stickers fewer, the rest reversed, renamed.
     const kept = records.slice(10).reverse()
     const edited = await server.call('PUT', `/api/packs/${id}`, admin, { wumpusIds: kept.map((r) => r._id), name: 'Api Pack Renamed' })
     expect(edited.status).toBe(200)
     await expect.poll(() => setOf(id)?.stickers.map((s) => s.keywords[0]), { timeout: 30_000 }).toEqual(kept.map((r) => r.keywords[0]))
-    await expect.poll(async () => (await detail(id)).telegram?.state, { timeout: 30_000 }).toBe('ready')
+    await expect.poll(() => emojiSetOf(id)?.stickers.map((s) => s.keywords[0]), { timeout: 30_000 }).toEqual(kept.map((r) => r.keywords[0]))
+    await expect.poll(() => bothReady(id), { timeout: 30_000 }).toBe('ready ready')
     expect(setOf(id)!.title).toBe('Api Pack Renamed')
+    expect(emojiSetOf(id)!.title).toBe('Api Pack Renamed')
 
     // An animation's emoji edited, another deleted from the gallery: the set follows both.
     const [first, second] = kept
@@ -73,8 +86,10 @@ describe('Telegram sets through the API', () => {
     const deleted = await server.call('DELETE', `/api/packs/${id}`, admin)
     expect(deleted.status).toBe(200)
     await expect.poll(() => setOf(id), { timeout: 30_000 }).toBeUndefined()
+    await expect.poll(() => emojiSetOf(id), { timeout: 30_000 }).toBeUndefined()
     // The record goes once the run that deleted the set ends (just after Telegram's answer).
-    await expect.poll(() => server.store.telegramSets.get(id)).toBeUndefined()
+    await expect.poll(() => server.store.telegramSets.get(id, 'stickers')).toBeUndefined()
+    await expect.poll(() => server.store.telegramSets.get(id, 'emoji')).toBeUndefined()
   })
 
   it('is an admin’s only, for public packs, and never shows the token', async () => {

@@ -36,8 +36,8 @@ afterEach(async () => {
   await temp.close()
 })
 
-async function personalPack(owner = ANN, count = 3): Promise<PackRecord> {
-  const records = await addTelegramStickers(temp.store, count, 'Mine')
+async function personalPack(owner = ANN, count = 3, options: { emoji?: boolean } = {}): Promise<PackRecord> {
+  const records = await addTelegramStickers(temp.store, count, 'Mine', options)
   return temp.store.packs.insert({
     name: 'Mine',
     description: '',
@@ -60,12 +60,14 @@ async function startCode(packId: string, email = ANN): Promise<string> {
   return new URL(startUrl).searchParams.get('start')!
 }
 
-const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
+const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id) && set.sticker_type === 'regular')
+const emojiSetOf = (pack: PackRecord) =>
+  [...bot.sets.values()].find((set) => set.name.includes(pack.id) && set.sticker_type === 'custom_emoji')
 const update = (id: number, from: number, text: string) => ({ update_id: id, message: { from: { id: from }, chat: { id: from }, text } })
 
 describe('Telegram links', () => {
-  it('links on /start with the code: the waiting personal set is made with that Telegram user as its owner', async () => {
-    const pack = await personalPack()
+  it('links on /start with the code: the waiting personal sets (stickers, custom emoji) are made with that Telegram user as their owner', async () => {
+    const pack = await personalPack(ANN, 3, { emoji: true })
     const code = await startCode(pack.id)
     // The code is stored hashed only: the code itself finds nothing.
     expect(await temp.store.telegramLinks.takeCode(code, new Date())).toBeUndefined()
@@ -78,7 +80,11 @@ describe('Telegram links', () => {
     })
     await expect.poll(() => setOf(pack)?.stickers.length, { timeout: 20_000 }).toBe(3)
     expect(setOf(pack)!.owner).toBe(ANN_TG)
-    expect(await temp.store.telegramSets.get(pack.id)).toMatchObject({ ownerUserId: ANN_TG })
+    expect(await temp.store.telegramSets.get(pack.id, 'stickers')).toMatchObject({ ownerUserId: ANN_TG })
+    await expect.poll(() => emojiSetOf(pack)?.stickers.length, { timeout: 20_000 }).toBe(3)
+    expect(emojiSetOf(pack)!.owner).toBe(ANN_TG)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'emoji'))?.state).toBe('ready')
+    expect(await sets.view(pack.id)).toMatchObject({ emoji: { state: 'ready', url: `https://t.me/addemoji/${emojiSetOf(pack)!.name}` } })
     // Linked now: the next ask goes straight to the set.
     expect(await links.requestSet({ email: ANN, isAdmin: false }, pack.id)).toMatchObject({ state: 'making' })
   })
@@ -143,8 +149,8 @@ describe('Telegram links', () => {
     const pack = await personalPack()
     await temp.store.telegramLinks.link(ANN, 6666, new Date())
     expect(await links.requestSet({ email: ANN, isAdmin: false }, pack.id)).toMatchObject({ state: 'making' })
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('failed')
-    expect((await temp.store.telegramSets.get(pack.id))?.reason).toBe(
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state, { timeout: 20_000 }).toBe('failed')
+    expect((await temp.store.telegramSets.get(pack.id, 'stickers'))?.reason).toBe(
       'Telegram does not know your linked account any more: open the bot in Telegram, press Start, and try again',
     )
     expect(bot.calls.find((c) => c.method === 'createNewStickerSet')?.error).toBe(400)
@@ -156,14 +162,14 @@ describe('Telegram links', () => {
     // Linked to a Telegram user who never started the bot: the set fails.
     await temp.store.telegramLinks.link(ANN, 6666, new Date())
     await links.requestSet({ email: ANN, isAdmin: false }, pack.id)
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('failed')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state, { timeout: 20_000 }).toBe('failed')
     // Relinked to one who did: the set is made for them.
     bot.users.add(ANN_TG)
     await temp.store.telegramLinks.link(ANN, ANN_TG, new Date())
     await links.requestSet({ email: ANN, isAdmin: false }, pack.id)
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('ready')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state, { timeout: 20_000 }).toBe('ready')
     expect(setOf(pack)).toMatchObject({ owner: ANN_TG, stickers: { length: 3 } })
-    expect(await temp.store.telegramSets.get(pack.id)).toMatchObject({ ownerUserId: ANN_TG })
+    expect(await temp.store.telegramSets.get(pack.id, 'stickers')).toMatchObject({ ownerUserId: ANN_TG })
 
     // Relinked again once the set exists: Telegram cannot move it, so it stays ANN_TG's and is still kept in step.
     bot.users.add(ANN_TG + 1)
@@ -171,9 +177,9 @@ describe('Telegram links', () => {
     await temp.store.packs.update(pack.id, { name: 'Mine renamed' })
     sets.packChanged(pack.id, 'edited')
     await expect.poll(() => setOf(pack)?.title, { timeout: 20_000 }).toBe('Mine renamed')
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.state, { timeout: 20_000 }).toBe('ready')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state, { timeout: 20_000 }).toBe('ready')
     expect(setOf(pack)!.owner).toBe(ANN_TG)
-    expect(await temp.store.telegramSets.get(pack.id)).toMatchObject({ state: 'ready', ownerUserId: ANN_TG })
+    expect(await temp.store.telegramSets.get(pack.id, 'stickers')).toMatchObject({ state: 'ready', ownerUserId: ANN_TG })
   })
 
   it('lets only the owner of a personal pack, and admins for public ones, ask', async () => {

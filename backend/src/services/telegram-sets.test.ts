@@ -75,8 +75,8 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     return made
   }
 
-  const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id))?.state
-  const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id))
+  const stateOf = async (pack: PackRecord) => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.state
+  const setOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(pack.id) && set.sticker_type === 'regular')
   /** The set's stickers as the keywords of the animations they were made of. */
   const keywordsInSet = (pack: PackRecord) => setOf(pack)?.stickers.map((s) => s.keywords[0])
   const wantedKeywords = (records: WumpusRecord[]) => records.map((r) => r.keywords[0])
@@ -88,7 +88,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     const telegram = service()
 
     const asked = await telegram.request(pack.id)
-    expect(asked).toEqual({ state: 'making' })
+    expect(asked).toEqual({ state: 'making', emoji: { state: 'making' } })
     await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('ready')
 
     const set = setOf(pack)!
@@ -96,7 +96,8 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     expect(set.title).toBe('Thirty Wumpuses')
     expect(set.owner).toBe(OWNER)
     expect(keywordsInSet(pack)).toEqual(wantedKeywords(records))
-    expect(await telegram.view(pack.id)).toEqual({ state: 'ready', url: `https://t.me/addstickers/${set.name}` })
+    // No emoji files: no emoji set.
+    expect(await telegram.view(pack.id)).toEqual({ state: 'ready', url: `https://t.me/addstickers/${set.name}`, emoji: { state: 'ready' } })
     expect(bot.calls.some((c) => c.error === 429)).toBe(true)
     // One create (30 files in it), no sticker sent twice.
     expect(bot.calls.filter((c) => c.method === 'createNewStickerSet' && c.error === undefined)).toHaveLength(1)
@@ -118,7 +119,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     await temp.store.wumpuses.update(kept[0]!._id, { emoji: [{ char: '🎉', name: 'party popper' }] })
     await temp.store.packs.update(pack.id, { wumpusIds: wanted.map((r) => r._id), name: 'Renamed Pack' })
     telegram.packChanged(pack.id, 'edited')
-    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id))?.generation).toBe(2)
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.generation).toBe(2)
     await expect.poll(() => stateOf(pack), { timeout: 30_000 }).toBe('ready')
 
     expect(keywordsInSet(pack)).toEqual(wantedKeywords(wanted))
@@ -128,7 +129,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
 
     await temp.store.packs.delete(pack.id)
     telegram.packChanged(pack.id, 'deleted')
-    await expect.poll(() => temp.store.telegramSets.get(pack.id), { timeout: 20_000 }).toBeUndefined()
+    await expect.poll(() => temp.store.telegramSets.get(pack.id, 'stickers'), { timeout: 20_000 }).toBeUndefined()
     expect(setOf(pack)).toBeUndefined()
   })
 
@@ -170,7 +171,7 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     }))!
     telegram.animationChanged(record._id)
     await expect
-      .poll(async () => (await temp.store.telegramSets.get(pack.id))?.reason)
+      .poll(async () => (await temp.store.telegramSets.get(pack.id, 'stickers'))?.reason)
       .toBe('One sticker’s Telegram file is still being made')
     expect(setOf(pack)!.stickers.map((s) => s.file_unique_id)).toEqual(before)
 
@@ -190,13 +191,110 @@ describe.each(STORES)('Telegram sets on %s', (_, open) => {
     expect(edited.files.lottie.id).toBe(lottie.id)
   })
 
+  const emojiSetOf = (pack: PackRecord) => [...bot.sets.values()].find((set) => set.name.includes(`${pack.id}_e_by_`))
+  const kindState = async (pack: PackRecord, kind: 'stickers' | 'emoji') => (await temp.store.telegramSets.get(pack.id, kind))?.state
+
+  it('makes a custom emoji set beside the sticker set, and keeps it in step as the pack is edited, renamed and deleted', async () => {
+    await standIn({ rateLimit: { every: 10, retryAfter: 1 } })
+    const records = await addTelegramStickers(temp.store, 6, 'Emoji', { emoji: true })
+    const pack = await addPublicPack(temp.store, 'Emoji Pack', records)
+    const telegram = service()
+    expect(await telegram.request(pack.id)).toEqual({ state: 'making', emoji: { state: 'making' } })
+    await expect.poll(() => kindState(pack, 'emoji'), { timeout: 20_000 }).toBe('ready')
+    await expect.poll(() => kindState(pack, 'stickers'), { timeout: 20_000 }).toBe('ready')
+
+    const emoji = emojiSetOf(pack)!
+    expect(emoji).toMatchObject({
+      name: `Emoji_Pack_${pack.id}_e_by_${bot.username}`,
+      title: 'Emoji Pack',
+      sticker_type: 'custom_emoji',
+      owner: OWNER,
+    })
+    expect(emoji.stickers.map((s) => s.keywords[0])).toEqual(wantedKeywords(records))
+    expect(emoji.stickers.every((s) => s.width === 100 && s.height === 100)).toBe(true)
+    expect(keywordsInSet(pack)).toEqual(wantedKeywords(records))
+    expect(await telegram.view(pack.id)).toEqual({
+      state: 'ready',
+      url: `https://t.me/addstickers/${setOf(pack)!.name}`,
+      emoji: { state: 'ready', url: `https://t.me/addemoji/${emoji.name}` },
+    })
+
+    // Two removed, the rest reversed, two new ones among them (one without an emoji file), the pack renamed.
+    const added = [
+      await addTelegramSticker(temp.store, 'New 1', { keywords: ['newk1'] }, { emoji: true }),
+      await addTelegramSticker(temp.store, 'New 2', { keywords: ['newk2'] }),
+    ]
+    const kept = records.slice(2).reverse()
+    const wanted = [added[0]!, ...kept.slice(0, 2), added[1]!, ...kept.slice(2)]
+    await temp.store.packs.update(pack.id, { wumpusIds: wanted.map((r) => r._id), name: 'Renamed Emoji' })
+    telegram.packChanged(pack.id, 'edited')
+    await expect.poll(async () => (await temp.store.telegramSets.get(pack.id, 'emoji'))?.generation).toBe(2)
+    await expect.poll(() => kindState(pack, 'emoji'), { timeout: 30_000 }).toBe('ready')
+    await expect.poll(() => kindState(pack, 'stickers'), { timeout: 30_000 }).toBe('ready')
+    expect(emojiSetOf(pack)!.stickers.map((s) => s.keywords[0])).toEqual(wantedKeywords(wanted.filter((r) => r !== added[1])))
+    expect(emojiSetOf(pack)!.title).toBe('Renamed Emoji')
+    expect(keywordsInSet(pack)).toEqual(wantedKeywords(wanted))
+
+    await temp.store.packs.delete(pack.id)
+    telegram.packChanged(pack.id, 'deleted')
+    await expect.poll(() => temp.store.telegramSets.get(pack.id, 'emoji'), { timeout: 20_000 }).toBeUndefined()
+    await expect.poll(() => temp.store.telegramSets.get(pack.id, 'stickers'), { timeout: 20_000 }).toBeUndefined()
+    expect(emojiSetOf(pack)).toBeUndefined()
+    expect(setOf(pack)).toBeUndefined()
+  })
+
+  it('makes no emoji set for a pack without emoji files, and lets a failing emoji set leave the sticker set be', async () => {
+    await standIn()
+    const plain = await addPublicPack(temp.store, 'Plain Pack', await addTelegramStickers(temp.store, 2, 'Plain'))
+    const telegram = service()
+    await telegram.request(plain.id)
+    await expect.poll(() => kindState(plain, 'emoji'), { timeout: 20_000 }).toBe('ready')
+    await expect.poll(() => kindState(plain, 'stickers'), { timeout: 20_000 }).toBe('ready')
+    expect(emojiSetOf(plain)).toBeUndefined()
+    expect((await telegram.view(plain.id))?.emoji).toEqual({ state: 'ready' })
+    expect(bot.calls.filter((c) => c.method === 'createNewStickerSet')).toHaveLength(1)
+
+    // An emoji file of a sticker's size: Telegram refuses it for the emoji set only.
+    const record = await addTelegramSticker(temp.store, 'Wrong Size', {}, { emoji: true })
+    const sticker = record.derived!.exports.find((e) => e.platform === 'telegram')!
+    await temp.store.wumpuses.setDerived(record._id, record.files.lottie.id, {
+      ...record.derived!,
+      exports: [sticker, { ...sticker, platform: 'telegram-emoji' }],
+    })
+    const pack = await addPublicPack(temp.store, 'Half Pack', [record])
+    await telegram.request(pack.id)
+    await expect.poll(() => kindState(pack, 'emoji'), { timeout: 20_000 }).toBe('failed')
+    await expect.poll(() => kindState(pack, 'stickers'), { timeout: 20_000 }).toBe('ready')
+    const view = (await telegram.view(pack.id))!
+    expect(view).toMatchObject({ state: 'ready', url: `https://t.me/addstickers/${setOf(pack)!.name}`, emoji: { state: 'failed' } })
+    expect(view.emoji!.reason).toMatch(/^Telegram refused a sticker’s file/)
+    expect(emojiSetOf(pack)).toBeUndefined()
+  })
+
+  it('gives a sticker set asked for before emoji sets its emoji set at the pack’s next edit', async () => {
+    await standIn()
+    const records = await addTelegramStickers(temp.store, 2, 'Older', { emoji: true })
+    const pack = await addPublicPack(temp.store, 'Older Pack', records)
+    // As an earlier version left it: a sticker set's record only.
+    await temp.store.telegramSets.request(pack.id, 'stickers', { name: `Older_Pack_${pack.id}_by_${bot.username}`, now: new Date() })
+    const telegram = service()
+    await expect.poll(() => kindState(pack, 'stickers'), { timeout: 20_000 }).toBe('ready')
+    expect(await temp.store.telegramSets.get(pack.id, 'emoji')).toBeUndefined()
+
+    await temp.store.packs.update(pack.id, { name: 'Older Pack Renamed' })
+    telegram.packChanged(pack.id, 'edited')
+    await expect.poll(() => kindState(pack, 'emoji'), { timeout: 20_000 }).toBe('ready')
+    expect(emojiSetOf(pack)).toMatchObject({ name: expect.stringMatching(/^Older_Pack_Rename/), title: 'Older Pack Renamed' })
+    expect(emojiSetOf(pack)!.stickers).toHaveLength(2)
+  })
+
   it('fails with a reason a person can read, and logs no token', async () => {
     await standIn({ owners: [] })
     const pack = await addPublicPack(temp.store, 'Unowned Pack', [await addTelegramSticker(temp.store, 'Lonely')])
     const telegram = service()
     await telegram.request(pack.id)
     await expect.poll(() => stateOf(pack), { timeout: 20_000 }).toBe('failed')
-    expect(await telegram.view(pack.id)).toEqual({
+    expect(await telegram.view(pack.id)).toMatchObject({
       state: 'failed',
       reason: 'Telegram does not know the set’s owner: TELEGRAM_SET_OWNER_ID must be the id of a user who started the bot',
     })

@@ -7,25 +7,43 @@
 // is then: it reads the set (getStickerSet), recognises the stickers it made by what it recorded (a sticker it
 // sent but never recorded is found there, not sent twice), removes what the pack no longer has, adds what is
 // new, puts them in the pack's order, and sets emoji, keywords and title; a pack deleted takes its set with it.
+// A pack has two sets, each its own record and run (a failure of one leaves the other be): its sticker set, made
+// of the `telegram` export, and its custom emoji set (`sticker_type: 'custom_emoji'`, up to 200), made of the
+// `telegram-emoji` export, which exists on Telegram only while some of the pack's stickers have that file.
 import { randomBytes } from 'node:crypto'
 import { conflict, notFound, unavailable } from '../domain/errors'
 import type { Logger } from '../logger'
 import { currentDerived } from '../store/records'
-import type { PackRecord, Store, TelegramSetJob, TelegramSetProgress, TelegramSetRecord, TelegramSetSticker } from '../store/port'
+import type {
+  PackRecord,
+  Store,
+  TelegramSetJob,
+  TelegramSetKind,
+  TelegramSetProgress,
+  TelegramSetRecord,
+  TelegramSetSticker,
+} from '../store/port'
 import { TelegramApiError, TelegramRetryError, type BotApi, type BotStickerSet } from './telegram-bot-api'
-import { SET_MAX, setName, setTitle, setUrl, splitForCreate, stickerEmoji, stickerKeywords } from './telegram-set-rules'
+import { EMOJI_SET_MAX, SET_MAX, setName, setTitle, setUrl, splitForCreate, stickerEmoji, stickerKeywords } from './telegram-set-rules'
 
-/** What the pack's page shows of its set. */
-export interface TelegramSetView {
+/** What the pack's page shows of one of its sets. */
+export interface TelegramSetStateView {
   state: TelegramSetRecord['state']
   /** Once the set exists on Telegram. */
   url?: string
   reason?: string
 }
 
+/** What the pack's page shows of its sets: the sticker set's, and its custom emoji set's beside. */
+export interface TelegramSetView extends TelegramSetStateView {
+  emoji?: TelegramSetStateView
+}
+
+const KINDS: readonly TelegramSetKind[] = ['stickers', 'emoji']
+
 export interface TelegramSetService {
   /**
-   * An admin's ask: make the pack's set, or bring it in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one
+   * An admin's ask: make the pack's sets (its sticker set, and its custom emoji set), or bring them in step, now. NOT_FOUND for no such pack, CONFLICT for a personal one
    * unless `ownerUserId` is given: its owner's ask (services/telegram-links.ts checked who asks), a set owned by their
    * linked Telegram user (kept from its first ask).
    */
@@ -81,7 +99,7 @@ export function createTelegramSetService({
   let again = false
   let closed = false
   let timer: NodeJS.Timeout | undefined
-  /** Unreachable answers in a row, per pack (in this process). */
+  /** Unreachable answers in a row, per set (`<pack id>:<kind>`, in this process). */
   const unreachable = new Map<string, number>()
 
   function botUsername(): Promise<string> {
@@ -95,10 +113,14 @@ export function createTelegramSetService({
     return username
   }
 
-  const viewOf = (record: TelegramSetRecord): TelegramSetView => ({
+  const viewOf = (record: TelegramSetRecord): TelegramSetStateView => ({
     state: record.state,
-    ...(record.created ? { url: setUrl(record.name) } : {}),
+    ...(record.created ? { url: setUrl(record.name, record.kind) } : {}),
     ...(record.reason ? { reason: record.reason } : {}),
+  })
+  const viewOfBoth = (stickers: TelegramSetRecord, emoji: TelegramSetRecord | undefined): TelegramSetView => ({
+    ...viewOf(stickers),
+    ...(emoji && !emoji.removing ? { emoji: viewOf(emoji) } : {}),
   })
 
   /** Runs due runs one after another until none is due; asked again meanwhile, looks again. */
@@ -145,9 +167,10 @@ export function createTelegramSetService({
 
   async function work(job: TelegramSetJob): Promise<void> {
     const packId = job.record.packId
+    const key = `${packId}:${job.record.kind}`
     try {
       const outcome = await run(job)
-      unreachable.delete(packId)
+      unreachable.delete(key)
       await store.telegramSets.finish(job, outcome)
     } catch (error) {
       if (error instanceof LeaseLost) return
@@ -160,16 +183,17 @@ export function createTelegramSetService({
         return
       }
       const transient = error instanceof TelegramApiError ? error.code === 0 || error.code >= 500 : true
-      const times = (unreachable.get(packId) ?? 0) + 1
+      const times = (unreachable.get(key) ?? 0) + 1
       if (transient && times < UNREACHABLE_MAX) {
-        unreachable.set(packId, times)
-        if (!(error instanceof TelegramApiError)) logger.error('telegram sets: a run stopped', { pack: packId, error: String(error) })
+        unreachable.set(key, times)
+        if (!(error instanceof TelegramApiError))
+          logger.error('telegram sets: a run stopped', { pack: packId, kind: job.record.kind, error: String(error) })
         await store.telegramSets.finish(job, { retryAt: new Date(now + retryMs * times), reason: `${reasonOf(error)}; trying again` })
         return
       }
-      unreachable.delete(packId)
+      unreachable.delete(key)
       const reason = reasonOf(error, job.record.ownerUserId !== undefined)
-      logger.info('telegram sets: a set failed', { pack: packId, reason })
+      logger.info('telegram sets: a set failed', { pack: packId, kind: job.record.kind, reason })
       await store.telegramSets.finish(job, { state: 'failed', reason })
     }
   }
@@ -177,6 +201,8 @@ export function createTelegramSetService({
   /** One run: the set brought in step with its pack (or removed with it). */
   async function run(job: TelegramSetJob) {
     const { record } = job
+    const { kind } = record
+    const emojiSet = kind === 'emoji'
     let userId = record.ownerUserId ?? ownerId
     const progress: TelegramSetProgress = {
       created: record.created,
@@ -205,11 +231,20 @@ export function createTelegramSetService({
       return { removed: true } as const
     }
 
-    const { wanted, waiting } = await wantedStickers(pack)
+    const { wanted, waiting } = await wantedStickers(pack, kind)
     // Files still being made (a new animation, a Lottie just replaced): the set is left as it is until they are.
     if (waiting > 0) {
-      const files = waiting === 1 ? 'One sticker’s Telegram file is' : `${waiting} stickers’ Telegram files are`
+      const file = emojiSet ? 'custom emoji file' : 'Telegram file'
+      const files = waiting === 1 ? `One sticker’s ${file} is` : `${waiting} stickers’ ${file}s are`
       return { retryAt: new Date(Date.now() + pollMs), reason: `${files} still being made` }
+    }
+    if (wanted.length === 0 && emojiSet) {
+      // No custom emoji files (any more): no emoji set on Telegram, the record kept to follow the pack.
+      await hold()
+      if (progress.created || progress.pending.length > 0) await bot.deleteStickerSet(record.name)
+      Object.assign(progress, { created: false, stickers: [], pending: [] })
+      await save()
+      return { state: 'ready' } as const
     }
     if (wanted.length === 0) return { state: 'failed', reason: 'None of this pack’s stickers has a Telegram file' } as const
     const title = setTitle(pack)
@@ -219,7 +254,7 @@ export function createTelegramSetService({
     if (!set) {
       // New, or removed on Telegram by hand, or a create whose answer never came that did not happen: made
       // from the first 50, the rest added below.
-      const { create } = splitForCreate(wanted)
+      const { create } = splitForCreate(wanted, kind)
       // A personal set not made yet is made for the account its owner links now (they may have relinked since
       // asking); once made, Telegram keeps its owner.
       if (record.ownerUserId !== undefined) {
@@ -234,7 +269,13 @@ export function createTelegramSetService({
       progress.pending = create
       await save()
       await hold()
-      await bot.createNewStickerSet({ userId, name: record.name, title, stickers: await uploads(create) })
+      await bot.createNewStickerSet({
+        userId,
+        name: record.name,
+        title,
+        stickers: await uploads(create),
+        stickerType: emojiSet ? 'custom_emoji' : 'regular',
+      })
       progress.created = true
       progress.title = title
       progress.stickers = create
@@ -329,10 +370,12 @@ export function createTelegramSetService({
   }
 
   /**
-   * The pack's stickers with a Telegram file, in order (at most a set's 120), and how many have no media made
-   * from their current Lottie yet (those that were made without a Telegram file are left out, not waited for).
+   * The pack's stickers with a file for the set's kind (the `telegram` export, or `telegram-emoji`), in order (at most
+   * a set's 120, or 200 custom emoji), and how many have no media made from their current Lottie yet (those that
+   * were made without such a file are left out, not waited for).
    */
-  async function wantedStickers(pack: PackRecord): Promise<{ wanted: Wanted[]; waiting: number }> {
+  async function wantedStickers(pack: PackRecord, kind: TelegramSetKind): Promise<{ wanted: Wanted[]; waiting: number }> {
+    const platform = kind === 'emoji' ? 'telegram-emoji' : 'telegram'
     const records = await Promise.all(pack.wumpusIds.map((id) => store.wumpuses.get(id)))
     const wanted: Wanted[] = []
     let waiting = 0
@@ -341,18 +384,18 @@ export function createTelegramSetService({
       if (!record || record.hidden) continue
       const derived = currentDerived(record)
       if (!derived) waiting++
-      const made = derived?.exports.find((e) => e.platform === 'telegram')
+      const made = derived?.exports.find((e) => e.platform === platform)
       if (!made?.file || wanted.some((w) => w.wumpusId === record._id)) continue
       wanted.push({ wumpusId: record._id, source: made.file.id, emoji: stickerEmoji(record), keywords: stickerKeywords(record) })
     }
-    return { wanted: wanted.slice(0, SET_MAX), waiting }
+    return { wanted: wanted.slice(0, kind === 'emoji' ? EMOJI_SET_MAX : SET_MAX), waiting }
   }
 
   async function uploads(stickers: Wanted[]) {
     return Promise.all(
       stickers.map(async (sticker) => {
         const file = await store.files.read(sticker.source)
-        if (!file) throw new Error(`the Telegram file ${sticker.source} is gone`)
+        if (!file) throw new Error(`the file ${sticker.source} is gone`)
         return { bytes: file.bytes, format: 'animated' as const, emoji: sticker.emoji, keywords: sticker.keywords }
       }),
     )
@@ -364,31 +407,45 @@ export function createTelegramSetService({
       if (!pack) throw notFound('No pack with this id')
       if (pack.visibility !== 'public' && ownerUserId === undefined)
         throw conflict('Telegram sets are made for public packs only', { reason: 'not-public' })
-      let name = (await store.telegramSets.get(packId))?.name
-      if (name === undefined) {
-        try {
-          name = setName(pack, await botUsername())
-        } catch (error) {
-          logger.error('telegram sets: the bot cannot be read', { error: reasonOf(error) })
-          throw unavailable('Telegram cannot be reached right now, try again shortly')
-        }
-      }
       const owner = pack.visibility === 'public' ? undefined : ownerUserId
-      const record = (await store.telegramSets.request(packId, { name, ownerUserId: owner, now: new Date() }))!
+      const [stickers, emoji] = await Promise.all(
+        KINDS.map(async (kind) => {
+          let name = (await store.telegramSets.get(packId, kind))?.name
+          if (name === undefined) {
+            try {
+              name = setName(pack, await botUsername(), kind)
+            } catch (error) {
+              logger.error('telegram sets: the bot cannot be read', { error: reasonOf(error) })
+              throw unavailable('Telegram cannot be reached right now, try again shortly')
+            }
+          }
+          return (await store.telegramSets.request(packId, kind, { name, ownerUserId: owner, now: new Date() }))!
+        }),
+      )
       kick()
-      return viewOf(record)
+      return viewOfBoth(stickers!, emoji)
     },
 
     async view(packId) {
-      const record = await store.telegramSets.get(packId)
-      return record && !record.removing ? viewOf(record) : undefined
+      const [stickers, emoji] = await Promise.all(KINDS.map((kind) => store.telegramSets.get(packId, kind)))
+      return stickers && !stickers.removing ? viewOfBoth(stickers, emoji) : undefined
     },
 
     packChanged(packId, change) {
-      store.telegramSets.request(packId, { remove: change === 'deleted', now: new Date() }).then(
-        (record) => record && kick(),
-        (error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }),
-      )
+      const remove = change === 'deleted'
+      Promise.all(KINDS.map((kind) => store.telegramSets.request(packId, kind, { remove, now: new Date() })))
+        .then(async ([stickers, emoji]) => {
+          // A sticker set asked for before emoji sets were made (no emoji record): its emoji set joins it now.
+          if (stickers && !emoji && !remove) {
+            const pack = await store.packs.get(packId)
+            if (pack) {
+              const name = setName(pack, await botUsername(), 'emoji')
+              await store.telegramSets.request(packId, 'emoji', { name, ownerUserId: stickers.ownerUserId, now: new Date() })
+            }
+          }
+          if (stickers || emoji) kick()
+        })
+        .catch((error: unknown) => logger.error('telegram sets: a pack change was not recorded', { pack: packId, error: String(error) }))
     },
 
     animationChanged(wumpusId) {

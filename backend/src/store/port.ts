@@ -514,9 +514,13 @@ export interface TelegramSetSticker {
 
 export type TelegramSetState = 'making' | 'ready' | 'failed'
 
-/** A public pack's Telegram sticker set (services/telegram-sets.ts): what was asked, and what is known to be there. */
+/** A pack's two Telegram sets: its sticker set, and its custom emoji set (made from the emoji files). */
+export type TelegramSetKind = 'stickers' | 'emoji'
+
+/** One of a pack's Telegram sets (services/telegram-sets.ts), keyed by pack and kind: what was asked, and what is known to be there. */
 export interface TelegramSetRecord {
   packId: string
+  kind: TelegramSetKind
   /** The set's name (`…_by_<bot>`), fixed when first asked. */
   name: string
   /** 'making' while a run is due or under way; 'ready' once the set matches the pack; 'failed' with a reason. */
@@ -558,21 +562,25 @@ export type TelegramSetOutcome =
   { state: 'ready' } | { state: 'failed'; reason: string } | { removed: true } | { retryAt: Date; reason: string }
 
 /**
- * Telegram sets, one per pack: claimed atomically with a lease like render jobs, so that one instance works a set
+ * Telegram sets, one per pack and kind: claimed atomically with a lease like render jobs, so that one instance works a set
  * at a time and another takes it over once a holder's lease ends; not due again before a retry time.
  */
 export interface TelegramSetRepository {
-  get(packId: string): Promise<TelegramSetRecord | undefined>
+  get(packId: string, kind: TelegramSetKind): Promise<TelegramSetRecord | undefined>
   /**
-   * Asks for a run: the set made or brought in step with its pack, or with `remove` removed. Moves the
-   * generation, sets state 'making' (reason and retry time cleared). A pack without a record gets one named
+   * Asks for a run: the pack's set of this kind made or brought in step with its pack, or with `remove` removed. Moves the
+   * generation, sets state 'making' (reason and retry time cleared). A pack without a record of the kind gets one named
    * `name` (owned by `ownerUserId`, kept from then on); without `name` nothing is made for it (answers undefined). Answers the record.
    */
   request(
     packId: string,
+    kind: TelegramSetKind,
     options: { name?: string; ownerUserId?: number; remove?: boolean; now: Date },
   ): Promise<TelegramSetRecord | undefined>
-  /** Asks again (as request does) for every set that holds a sticker of this animation, by its record; answers how many. */
+  /**
+   * Asks again (as request does) for every set of a pack one of whose sets holds a sticker of this animation, by
+   * its record (so an animation given an emoji file reaches its pack's emoji set too); answers how many.
+   */
   requestHolding(wumpusId: string, now: Date): Promise<number>
   /** Claims a set that is 'making', whose lease is free or ended and whose retry time has come, at `now` (the least recently asked first). */
   claim(options: { owner: string; leaseMs: number; now: Date }): Promise<TelegramSetJob | undefined>

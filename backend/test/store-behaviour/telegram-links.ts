@@ -43,11 +43,13 @@ export function describeTelegramLinkBehaviour(t: StoreInUse): void {
 
     it('keeps a personal pack’s set owner from its first request', async () => {
       const PACK = 'bbbbbbbbbbbbbbbbbbbbbbb1'
-      expect(await t.store.telegramSets.request(PACK, { name: 'p_by_bot', ownerUserId: 601, now: t0 })).toMatchObject({ ownerUserId: 601 })
-      expect(await t.store.telegramSets.request(PACK, { name: 'p_by_bot', ownerUserId: 602, now: at(1) })).toMatchObject({
+      expect(await t.store.telegramSets.request(PACK, 'stickers', { name: 'p_by_bot', ownerUserId: 601, now: t0 })).toMatchObject({
         ownerUserId: 601,
       })
-      expect(await t.store.telegramSets.get(PACK)).toMatchObject({ ownerUserId: 601, generation: 2 })
+      expect(await t.store.telegramSets.request(PACK, 'stickers', { name: 'p_by_bot', ownerUserId: 602, now: at(1) })).toMatchObject({
+        ownerUserId: 601,
+      })
+      expect(await t.store.telegramSets.get(PACK, 'stickers')).toMatchObject({ ownerUserId: 601, generation: 2 })
     })
   })
 }

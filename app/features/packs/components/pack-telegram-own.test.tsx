@@ -11,6 +11,7 @@ import { signInForTest } from '../../../test/session'
 const ID = 'f'.repeat(24)
 const OWNER = 'maker@example.com'
 const SET_URL = `https://t.me/addstickers/My_pack_${ID}_by_WumpusGalleryBot`
+const EMOJI_URL = `https://t.me/addemoji/My_pack_${ID}_e_by_WumpusGalleryBot`
 const START_URL = 'https://t.me/WumpusGalleryBot?start=abcDEF123_-xyz'
 const sticker = makeWumpus(1, { name: 'Waving Wumpus' })
 const pack = (telegram?: PackTelegram): PackDetail => ({
@@ -49,7 +50,9 @@ describe('a personal pack’s Telegram set, for its owner', () => {
     server.use(
       config(true),
       http.get(`/api/packs/${ID}`, () =>
-        HttpResponse.json(pack(state === 'none' ? undefined : state === 'making' ? { state } : { state, url: SET_URL })),
+        HttpResponse.json(
+          pack(state === 'none' ? undefined : state === 'making' ? { state } : { state, url: SET_URL, emoji: { state, url: EMOJI_URL } }),
+        ),
       ),
       http.post(`/api/packs/${ID}/telegram`, () => {
         asked++
@@ -79,6 +82,7 @@ describe('a personal pack’s Telegram set, for its owner', () => {
     state = 'ready'
     await waitFor(() => expect(screen.getByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', SET_URL), { timeout: 8000 })
     expect(screen.queryByRole('link', { name: 'Open the bot in Telegram' })).not.toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Add emoji to Telegram' })).toHaveAttribute('href', EMOJI_URL)
   }, 20_000)
 
   it('asks straight for the set once linked, and shows why it failed with Try again', async () => {

@@ -6,7 +6,7 @@ import { telegramNotLinkedSchema } from '../../../../contract/telegram-link'
 import { isApiError } from '../../../lib/api-client'
 import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
 import { packKeys, useMakeTelegramSet } from '../api'
-import { TelegramSection } from './telegram-section'
+import { TelegramEmojiButton, TelegramEmojiFailure, TelegramSection } from './telegram-section'
 
 /** While the owner links their Telegram account, the pack is asked for again this often. */
 const LINK_POLL_MS = 3000
@@ -14,7 +14,8 @@ const LINK_POLL_MS = 3000
 /**
  * A personal pack's Telegram set, for its owner (issue 36; README: Telegram sets): "Add to Telegram" asks for it;
  * until their Telegram account is linked the answer carries the bot's start link, shown with what to do; the pack
- * is then asked for again until the set is made, and "Add to Telegram" opens it. Nothing when Telegram is off.
+ * is then asked for again until the set is made, and "Add to Telegram" opens it ("Add emoji to Telegram" its custom
+ * emoji set, once that exists). Nothing when Telegram is off.
  */
 export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram?: PackTelegram }) {
   const on = useQuery({ ...clientConfigQueryOptions(), select: telegramOn, enabled: telegram === undefined })
@@ -46,6 +47,7 @@ export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram
             </Button>
           )
         )}
+        <TelegramEmojiButton emoji={telegram?.emoji} />
       </Group>
       {waiting && (
         <Text size="sm" role="status">
@@ -61,6 +63,7 @@ export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram
           {telegram.reason ? ` ${telegram.reason}` : ''}
         </Text>
       )}
+      <TelegramEmojiFailure emoji={telegram?.emoji} />
     </TelegramSection>
   )
 }

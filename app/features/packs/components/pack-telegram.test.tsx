@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { http, HttpResponse } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { PackDetail } from '../../../../contract/pack'
-import { makeWumpus } from '../../../test/fixtures'
+import { makeWumpus, withPreview } from '../../../test/fixtures'
 import { server } from '../../../test/msw-server'
 import { renderApp } from '../../../test/render-app'
 import { signInForTest } from '../../../test/session'
@@ -51,6 +51,24 @@ describe('a public pack’s Telegram set', () => {
     expect(screen.queryByRole('button', { name: /Telegram set/ })).not.toBeInTheDocument()
   })
 
+  it('opens the custom emoji set with “Add emoji to Telegram” beside it once that exists, following the pack until then', async () => {
+    const EMOJI_URL = `https://t.me/addemoji/Night_pack_${ID}_e_by_WumpusGalleryBot`
+    let emoji: NonNullable<PackDetail['telegram']>['emoji'] = { state: 'making' }
+    // Every preview made: only the emoji set keeps the page asking.
+    const ready = (telegram: PackDetail['telegram']) => pack({ items: [withPreview(sticker)], telegram })
+    server.use(http.get(`/api/packs/${ID}`, () => HttpResponse.json(ready({ state: 'ready', url: URL, emoji }))))
+    renderApp(`/packs/${ID}`)
+    expect(await screen.findByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+    expect(screen.queryByRole('link', { name: 'Add emoji to Telegram' })).not.toBeInTheDocument()
+
+    // Made meanwhile: the page, asking again while the emoji set is being made, shows it.
+    emoji = { state: 'ready', url: EMOJI_URL }
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Add emoji to Telegram' })).toHaveAttribute('href', EMOJI_URL), {
+      timeout: 8000,
+    })
+    expect(screen.getByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+  }, 20_000)
+
   it('lets an admin make it, then says it is being made', async () => {
     signInAsAdmin(true)
     let asked = 0
@@ -83,6 +101,22 @@ describe('a public pack’s Telegram set', () => {
     expect(await screen.findByRole('status')).toHaveTextContent(
       'The Telegram set could not be made. None of this pack’s stickers has a Telegram file',
     )
+  })
+
+  it('shows an admin why the emoji set failed, the sticker set still opening', async () => {
+    signInAsAdmin(true)
+    server.use(
+      config(true),
+      http.get(`/api/packs/${ID}`, () =>
+        HttpResponse.json(
+          pack({ telegram: { state: 'ready', url: URL, emoji: { state: 'failed', reason: 'Telegram refused a sticker’s file' } } }),
+        ),
+      ),
+    )
+    renderApp(`/packs/${ID}`)
+    expect(await screen.findByText('The Telegram emoji set could not be made. Telegram refused a sticker’s file')).toBeInTheDocument()
+    expect(screen.getByRole('link', { name: 'Add to Telegram' })).toHaveAttribute('href', URL)
+    expect(screen.queryByRole('link', { name: 'Add emoji to Telegram' })).not.toBeInTheDocument()
   })
 
   it('is absent, for admins too, when the server has Telegram off', async () => {

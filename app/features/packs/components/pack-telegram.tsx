@@ -4,11 +4,11 @@ import type { PackTelegram as PackTelegramSet } from '../../../../contract/pack'
 import { useIsAdmin } from '../../../lib/admin-role'
 import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
 import { useMakeTelegramSet } from '../api'
-import { TelegramSection } from './telegram-section'
+import { TelegramEmojiButton, TelegramEmojiFailure, TelegramSection } from './telegram-section'
 
 /**
  * A public pack's Telegram sticker set (README: Telegram sets): "Add to Telegram" opens it in Telegram once it
- * exists; admins make it, or bring it in step, with "Make Telegram set" and see its state. Nothing shows when
+ * exists, and "Add emoji to Telegram" its custom emoji set once that exists; admins make it, or bring it in step, with "Make Telegram set" and see its state. Nothing shows when
  * the server has Telegram off (no set in the pack, and GET /api/config says so).
  */
 export function PackTelegram({ packId, telegram }: { packId: string; telegram?: PackTelegramSet }) {
@@ -24,6 +24,7 @@ export function PackTelegram({ packId, telegram }: { packId: string; telegram?: 
             Add to Telegram
           </Button>
         )}
+        <TelegramEmojiButton emoji={telegram?.emoji} />
         {isAdmin && (
           <Button variant="default" loading={make.isPending} onClick={() => make.mutate()}>
             {telegram ? 'Update Telegram set' : 'Make Telegram set'}
@@ -45,6 +46,7 @@ export function PackTelegram({ packId, telegram }: { packId: string; telegram?: 
           {telegram.reason ? ` ${telegram.reason}` : ''}
         </Text>
       )}
+      {isAdmin && <TelegramEmojiFailure emoji={telegram?.emoji} />}
     </TelegramSection>
   )
 }

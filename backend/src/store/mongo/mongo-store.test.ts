@@ -583,6 +583,67 @@ describe('mongo store start-up', () => {
   })
 })
 
+/** The schema version before the sensitive counts' migration (the 6th). */
+const BEFORE_SENSITIVE_COUNTS_VERSION = 5
+/** The schema version before Telegram sets were keyed by pack and kind (the 7th migration, issue 36). */
+const BEFORE_TELEGRAM_SET_KINDS_VERSION = 6
+
+describe('mongo store upgrade to Telegram sets by pack and kind', () => {
+  it('keeps every set stored before (keyed by its pack) as the pack’s sticker set, beside which an emoji set can be asked', async () => {
+    const server = await startMongoWireServer()
+    const client = new MongoClient(server.uri)
+    try {
+      await client.connect()
+      const db = client.db('set-kinds')
+      await (await openMongoStore({ uri: server.uri, dbName: 'set-kinds' })).close()
+      const pack = 'aaaaaaaaaaaaaaaaaaaaaaaa'
+      const updatedAt = new Date(Date.UTC(2026, 11, 3))
+      // A set as stored before: its pack's id as _id, no kind.
+      const sticker = { wumpusId: 'bbbbbbbbbbbbbbbbbbbbbbbb', source: 'f1', fileId: 'F', fileUniqueId: 'U', emoji: ['🙂'], keywords: [] }
+      await db.collection('telegramSets').insertOne({
+        _id: pack as never,
+        name: 'a_by_bot',
+        state: 'ready',
+        removing: false,
+        generation: 3,
+        created: true,
+        title: 'A',
+        stickers: [sticker],
+        pending: [],
+        ownerUserId: 11,
+        updatedAt,
+      })
+      await db.collection('meta').updateOne({ _id: 'schema' as never }, { $set: { version: BEFORE_TELEGRAM_SET_KINDS_VERSION } })
+      const store = await openMongoStore({ uri: server.uri, dbName: 'set-kinds' })
+      try {
+        expect(await store.telegramSets.get(pack, 'stickers')).toEqual({
+          packId: pack,
+          kind: 'stickers',
+          name: 'a_by_bot',
+          state: 'ready',
+          removing: false,
+          generation: 3,
+          created: true,
+          title: 'A',
+          stickers: [sticker],
+          pending: [],
+          ownerUserId: 11,
+          updatedAt,
+        })
+        expect(await store.telegramSets.get(pack, 'emoji')).toBeUndefined()
+        expect(await db.collection('telegramSets').countDocuments({ _id: pack as never })).toBe(0)
+        expect(await store.telegramSets.request(pack, 'emoji', { name: 'a_e_by_bot', now: updatedAt })).toMatchObject({ kind: 'emoji' })
+        expect(await store.telegramSets.request(pack, 'stickers', { now: updatedAt })).toMatchObject({ name: 'a_by_bot', generation: 4 })
+      } finally {
+        await store.close()
+      }
+    } finally {
+      await client.close()
+      await server.close()
+    }
+  })
+})
+
 describe('mongo store upgrade to counts without the sensitive animations', () => {
   it('counts each tag and emoji of the sensitive animations stored before, so visitors are not shown theirs', async () => {
     const server = await startMongoWireServer()
@@ -596,7 +657,7 @@ describe('mongo store upgrade to counts without the sensitive animations', () =>
       await store.close()
       // As counted before: no `sensitive` on any count, one schema version back.
       await db.collection('tags').updateMany({}, { $unset: { sensitive: '' } })
-      await db.collection('meta').updateOne({ _id: 'schema' as never }, { $set: { version: SCHEMA_VERSION - 1 } })
+      await db.collection('meta').updateOne({ _id: 'schema' as never }, { $set: { version: BEFORE_SENSITIVE_COUNTS_VERSION } })
       store = await openMongoStore({ uri: server.uri, dbName: 'sensitive-counts' })
       try {
         expect(await store.wumpuses.listTags()).toEqual([{ tag: 'cat', count: 1 }])

@@ -14,7 +14,7 @@ import { guard, toStoreError } from './errors'
 import { FAVOURITES_COLLECTION, FAVOURITES_NEWEST_FIRST, MongoFavourites } from './favourites'
 import { BUCKET, MongoFiles, OLDEST_UPLOAD_FIRST } from './files'
 import { MongoPacks, PERSONAL_LATEST_FIRST, PUBLIC_NEWEST_FIRST } from './packs'
-import { MongoTelegramSets, TELEGRAM_SETS_COLLECTION } from './telegram-sets'
+import { MongoTelegramSets, setKey, TELEGRAM_SETS_COLLECTION, type TelegramSetDocument } from './telegram-sets'
 import { createTelegramLinkIndexes, MongoTelegramLinks } from './telegram-links'
 import { DISCORD_QUEUE, DISCORD_UPLOADS_COLLECTION, MongoDiscordUploads } from './discord-uploads'
 import { MongoReports, REPORTS_BY_STATE_TARGET, REPORTS_BY_TARGET_REPORTER, REPORTS_COLLECTION } from './reports'
@@ -136,7 +136,9 @@ async function createIndexes(db: Db): Promise<void> {
       { key: REPORTS_BY_TARGET_REPORTER, unique: true, partialFilterExpression: { state: 'open' } },
     ])
   await db.collection(NOTIFICATIONS_COLLECTION).createIndexes([{ key: RECIPIENT_NEWEST_FIRST }])
-  await db.collection(TELEGRAM_SETS_COLLECTION).createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }])
+  await db
+    .collection(TELEGRAM_SETS_COLLECTION)
+    .createIndexes([{ key: { state: 1, retryAt: 1 } }, { key: { 'stickers.wumpusId': 1 } }, { key: { packId: 1 } }])
   await createTelegramLinkIndexes(db)
   // Discord upload jobs (issue 36): a state makes one job; the queue is read oldest first.
   await db.collection(DISCORD_UPLOADS_COLLECTION).createIndexes([{ key: { stateHash: 1 }, unique: true }, { key: DISCORD_QUEUE }])
@@ -217,6 +219,17 @@ const MIGRATIONS: Array<(db: Db, client: MongoClient) => Promise<void>> = [
   // 6 (issue 37, tag and emoji counts without the sensitive animations): each count's `sensitive`, counted.
   async (db, client) => {
     await correctCounts(client, db)
+  },
+  // 7 (issue 36, a pack's custom emoji set beside its sticker set): Telegram sets keyed by pack and kind. Each set
+  // stored before (`_id` its pack's id) is a sticker set: written again under `<pack id>:stickers`, then removed.
+  async (db) => {
+    const sets = db.collection<TelegramSetDocument>(TELEGRAM_SETS_COLLECTION)
+    for await (const doc of sets.find({ kind: { $exists: false } })) {
+      const { _id: packId, ...fields } = doc
+      // Two instances starting at once: the second finds it moved.
+      await sets.updateOne({ _id: setKey(packId, 'stickers') }, { $setOnInsert: { ...fields, packId, kind: 'stickers' } }, { upsert: true })
+      await sets.deleteOne({ _id: doc._id, kind: { $exists: false } })
+    }
   },
 ]
 

@@ -1,11 +1,12 @@
 /**
- * Telegram sets in MongoDB: one document per pack in `telegramSets` (_id: the pack's id), claimed with one
+ * Telegram sets in MongoDB: one document per pack and kind in `telegramSets` (_id: `<pack id>:<kind>`, setKey), claimed with one
  * findOneAndUpdate whose filter picks a due document, so two instances never get the same one. Lease and retry
  * times are the database server's clock, as for render jobs (ServerClock).
  */
 import type { Collection, Db, Filter, UpdateFilter } from 'mongodb'
 import type {
   TelegramSetJob,
+  TelegramSetKind,
   TelegramSetOutcome,
   TelegramSetProgress,
   TelegramSetRecord,
@@ -17,8 +18,13 @@ import { ServerClock } from './render-jobs'
 
 export const TELEGRAM_SETS_COLLECTION = 'telegramSets'
 
+/** A set's `_id`: its pack's id and its kind. */
+export const setKey = (packId: string, kind: TelegramSetKind) => `${packId}:${kind}`
+
 export interface TelegramSetDocument {
   _id: string
+  packId: string
+  kind: TelegramSetKind
   name: string
   state: TelegramSetRecord['state']
   reason?: string
@@ -36,7 +42,8 @@ export interface TelegramSetDocument {
 
 function fromDocument(doc: TelegramSetDocument): TelegramSetRecord {
   return {
-    packId: doc._id,
+    packId: doc.packId,
+    kind: doc.kind,
     name: doc.name,
     state: doc.state,
     ...(doc.reason !== undefined && doc.reason !== null ? { reason: doc.reason } : {}),
@@ -61,13 +68,14 @@ export class MongoTelegramSets implements TelegramSetRepository {
     this.sets = db.collection<TelegramSetDocument>(TELEGRAM_SETS_COLLECTION)
   }
 
-  async get(packId: string): Promise<TelegramSetRecord | undefined> {
-    const doc = await guard(() => this.sets.findOne({ _id: packId }))
+  async get(packId: string, kind: TelegramSetKind): Promise<TelegramSetRecord | undefined> {
+    const doc = await guard(() => this.sets.findOne({ _id: setKey(packId, kind) }))
     return doc ? fromDocument(doc) : undefined
   }
 
   async request(
     packId: string,
+    kind: TelegramSetKind,
     options: { name?: string; ownerUserId?: number; remove?: boolean; now: Date },
   ): Promise<TelegramSetRecord | undefined> {
     const asked = {
@@ -75,11 +83,14 @@ export class MongoTelegramSets implements TelegramSetRepository {
       $unset: { reason: '', retryAt: '' } as const,
       $inc: { generation: 1 },
     }
-    const doc = await guard(() => this.sets.findOneAndUpdate({ _id: packId }, asked, { returnDocument: 'after' }))
+    const _id = setKey(packId, kind)
+    const doc = await guard(() => this.sets.findOneAndUpdate({ _id }, asked, { returnDocument: 'after' }))
     if (doc) return fromDocument(doc)
     if (options.name === undefined) return undefined
     const fresh: TelegramSetDocument = {
-      _id: packId,
+      _id,
+      packId,
+      kind,
       name: options.name,
       state: 'making',
       removing: options.remove ?? false,
@@ -92,15 +103,18 @@ export class MongoTelegramSets implements TelegramSetRepository {
     }
     // Two requests at once: the second finds the first's document and asks again on it.
     const inserted = await guard(() =>
-      this.sets.updateOne({ _id: packId }, { $setOnInsert: fresh }, { upsert: true }).then((r) => r.upsertedCount > 0),
+      this.sets.updateOne({ _id }, { $setOnInsert: fresh }, { upsert: true }).then((r) => r.upsertedCount > 0),
     )
-    return inserted ? fromDocument(fresh) : this.request(packId, { ...options, name: undefined })
+    return inserted ? fromDocument(fresh) : this.request(packId, kind, { ...options, name: undefined })
   }
 
   async requestHolding(wumpusId: string, now: Date): Promise<number> {
+    // Every set of a pack one of whose sets holds the animation.
+    const packIds = await guard(() => this.sets.distinct('packId', { 'stickers.wumpusId': wumpusId }))
+    if (packIds.length === 0) return 0
     const { modifiedCount } = await guard(() =>
       this.sets.updateMany(
-        { 'stickers.wumpusId': wumpusId },
+        { packId: { $in: packIds } },
         { $set: { state: 'making', updatedAt: now }, $unset: { reason: '', retryAt: '' }, $inc: { generation: 1 } },
       ),
     )
@@ -132,7 +146,7 @@ export class MongoTelegramSets implements TelegramSetRepository {
     const skew = await this.clock.skew()
     const { matchedCount } = await guard(() =>
       this.sets.updateOne(
-        { _id: job.record.packId, 'lease.owner': job.owner },
+        { _id: setKey(job.record.packId, job.record.kind), 'lease.owner': job.owner },
         { $set: { 'lease.until': new Date(until.getTime() + skew) } },
       ),
     )
@@ -148,13 +162,13 @@ export class MongoTelegramSets implements TelegramSetRepository {
       ...(ownerUserId !== undefined ? { ownerUserId } : {}),
     }
     const { matchedCount } = await guard(() =>
-      this.sets.updateOne({ _id: job.record.packId, 'lease.owner': job.owner }, { $set: progress }),
+      this.sets.updateOne({ _id: setKey(job.record.packId, job.record.kind), 'lease.owner': job.owner }, { $set: progress }),
     )
     return matchedCount > 0
   }
 
   async finish(job: TelegramSetJob, outcome: TelegramSetOutcome): Promise<boolean> {
-    const held = { _id: job.record.packId, 'lease.owner': job.owner }
+    const held = { _id: setKey(job.record.packId, job.record.kind), 'lease.owner': job.owner }
     const current = { ...held, generation: job.record.generation }
     if ('retryAt' in outcome) {
       const retryAt = new Date(outcome.retryAt.getTime() + (await this.clock.skew()))

@@ -379,6 +379,34 @@ const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX IF NOT EXISTS discord_uploads_queue ON discord_uploads (created_at, id) WHERE state IN ('waiting', 'uploading');
   `,
+  // Telegram sets by pack and kind (issue 36: a pack's custom emoji set beside its sticker set): the table made
+  // again with the key (pack_id, kind), every set stored before a sticker set. Columns by name, so it also runs
+  // over a table already made so (upgrade tests roll a new database's version back over it).
+  `
+  CREATE TABLE telegram_sets_by_kind (
+    pack_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,
+    reason TEXT,
+    removing INTEGER NOT NULL DEFAULT 0,
+    generation INTEGER NOT NULL,
+    progress TEXT NOT NULL,
+    lease_owner TEXT,
+    lease_until INTEGER,
+    retry_at INTEGER,
+    owner_user_id INTEGER,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (pack_id, kind)
+  ) WITHOUT ROWID;
+  INSERT INTO telegram_sets_by_kind
+    (pack_id, kind, name, state, reason, removing, generation, progress, lease_owner, lease_until, retry_at, owner_user_id, updated_at)
+    SELECT pack_id, 'stickers', name, state, reason, removing, generation, progress, lease_owner, lease_until, retry_at, owner_user_id, updated_at
+    FROM telegram_sets;
+  DROP TABLE telegram_sets;
+  ALTER TABLE telegram_sets_by_kind RENAME TO telegram_sets;
+  CREATE INDEX telegram_sets_due ON telegram_sets (state, retry_at);
+  `,
 ]
 
 /** The newest schema this code knows. */

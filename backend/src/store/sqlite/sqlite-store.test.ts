@@ -5,7 +5,7 @@ import path from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { StoreDamagedError, type Store } from '../port'
 import { describeStoreBehaviour, sampleWumpus } from '../../../test/store-behaviour/store-behaviour'
-import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE, knownSchemaVersion } from './database'
+import { Database, DatabaseNewerError, DataDirInUseError, DATABASE_FILE } from './database'
 import { openSqliteStore } from './open-sqlite-store'
 
 /** Undoes migration 8 (colour slots) on a closed store's database, for upgrade tests from before it. */
@@ -55,8 +55,24 @@ const BEFORE_PERSONAL_PACKS = `
   ALTER TABLE packs DROP COLUMN visibility; ALTER TABLE packs DROP COLUMN edited_at;
   CREATE INDEX packs_newest ON packs (created_at DESC, id DESC);`
 
-/** Undoes the Discord upload jobs' migration (issue 36, the last one) on a closed store's database. */
+/** Undoes the Discord upload jobs' migration (issue 36, the 20th) on a closed store's database. */
 const BEFORE_DISCORD_UPLOADS = 'DROP TABLE discord_uploads'
+const DISCORD_UPLOADS_VERSION = 20
+
+/** Undoes the migration that keys Telegram sets by pack and kind (issue 36, the 21st): the table as it was, its sticker sets kept. */
+const BEFORE_TELEGRAM_SET_KINDS = `
+  CREATE TABLE telegram_sets_by_pack (
+    pack_id TEXT PRIMARY KEY, name TEXT NOT NULL, state TEXT NOT NULL, reason TEXT, removing INTEGER NOT NULL DEFAULT 0,
+    generation INTEGER NOT NULL, progress TEXT NOT NULL, lease_owner TEXT, lease_until INTEGER, retry_at INTEGER,
+    updated_at INTEGER NOT NULL, owner_user_id INTEGER
+  ) WITHOUT ROWID;
+  INSERT INTO telegram_sets_by_pack
+    SELECT pack_id, name, state, reason, removing, generation, progress, lease_owner, lease_until, retry_at, updated_at, owner_user_id
+    FROM telegram_sets WHERE kind = 'stickers';
+  DROP TABLE telegram_sets;
+  ALTER TABLE telegram_sets_by_pack RENAME TO telegram_sets;
+  CREATE INDEX telegram_sets_due ON telegram_sets (state, retry_at);`
+const TELEGRAM_SET_KINDS_VERSION = 21
 
 async function tempDir(): Promise<string> {
   return mkdtemp(path.join(tmpdir(), 'wumpus-sqlite-'))
@@ -146,8 +162,9 @@ describe('sqlite store on disk', () => {
     const record = await store.wumpuses.insert(sampleWumpus())
     await store.close()
     const db = new Database(path.join(dataDir, DATABASE_FILE))
+    db.exec(BEFORE_TELEGRAM_SET_KINDS)
     db.exec(BEFORE_DISCORD_UPLOADS)
-    db.exec(`PRAGMA user_version = ${knownSchemaVersion() - 1}`)
+    db.exec(`PRAGMA user_version = ${DISCORD_UPLOADS_VERSION - 1}`)
     db.close()
     store = await openSqliteStore({ dataDir })
     expect(await store.wumpuses.get(record._id)).toEqual(record)
@@ -638,18 +655,52 @@ describe('sqlite store when the folder cannot be opened', () => {
     try {
       let store = await openSqliteStore({ dataDir })
       const now = new Date(Date.UTC(2026, 11, 3))
-      await store.telegramSets.request('aaaaaaaaaaaaaaaaaaaaaaaa', { name: 'a_by_bot', now })
+      await store.telegramSets.request('aaaaaaaaaaaaaaaaaaaaaaaa', 'stickers', { name: 'a_by_bot', now })
       await store.close()
       const db = new Database(path.join(dataDir, DATABASE_FILE))
       db.exec(BEFORE_TELEGRAM_LINKS)
       db.pragma('user_version = 17') // before the Telegram links migration (the 18th)
       db.close()
       store = await openSqliteStore({ dataDir })
-      const set = await store.telegramSets.get('aaaaaaaaaaaaaaaaaaaaaaaa')
+      const set = await store.telegramSets.get('aaaaaaaaaaaaaaaaaaaaaaaa', 'stickers')
       expect(set).toMatchObject({ name: 'a_by_bot', generation: 1 })
       expect(set).not.toHaveProperty('ownerUserId')
       await store.telegramLinks.link('ann@example.com', 42, now)
       expect(await store.telegramLinks.get('ann@example.com')).toMatchObject({ telegramUserId: 42 })
+      await store.close()
+    } finally {
+      await rm(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('upgrades to Telegram sets by pack and kind: each set stored before is its pack’s sticker set, and an emoji set can join it', async () => {
+    const dataDir = await tempDir()
+    try {
+      let store = await openSqliteStore({ dataDir })
+      const now = new Date(Date.UTC(2026, 11, 3))
+      const pack = 'aaaaaaaaaaaaaaaaaaaaaaaa'
+      await store.telegramSets.request(pack, 'stickers', { name: 'a_by_bot', ownerUserId: 11, now })
+      const job = (await store.telegramSets.claim({ owner: 'o', leaseMs: 1000, now }))!
+      const progress = {
+        created: true,
+        title: 'A',
+        stickers: [{ wumpusId: pack, source: 'f', fileId: 'F', emoji: ['🙂'], keywords: [] }],
+        pending: [],
+      }
+      await store.telegramSets.save(job, progress)
+      await store.telegramSets.finish(job, { state: 'ready' })
+      const before = await store.telegramSets.get(pack, 'stickers')
+      await store.close()
+      const db = new Database(path.join(dataDir, DATABASE_FILE))
+      db.exec(BEFORE_TELEGRAM_SET_KINDS)
+      db.pragma(`user_version = ${TELEGRAM_SET_KINDS_VERSION - 1}`)
+      db.close()
+      store = await openSqliteStore({ dataDir })
+      expect(await store.telegramSets.get(pack, 'stickers')).toEqual(before)
+      expect(before).toMatchObject({ kind: 'stickers', name: 'a_by_bot', ownerUserId: 11, state: 'ready', ...progress })
+      expect(await store.telegramSets.get(pack, 'emoji')).toBeUndefined()
+      expect(await store.telegramSets.request(pack, 'emoji', { name: 'a_e_by_bot', now })).toMatchObject({ kind: 'emoji', generation: 1 })
+      expect(await store.telegramSets.get(pack, 'stickers')).toMatchObject({ generation: 1 })
       await store.close()
     } finally {
       await rm(dataDir, { recursive: true, force: true })
