@@ -52,7 +52,7 @@ export const myPackListQueryOptions = () =>
     getNextPageParam: (lastPage) => lastPage.nextCursor,
   })
 
-/** While a sticker's platform files, or its Telegram sets (stickers or emoji), are still being made, the pack is asked for again this often. */
+/** While a sticker's platform files or the pack's Telegram sets are still being made, the pack is asked for again this often. */
 const PENDING_POLL_MS = 5000
 
 /**

@@ -8,8 +8,9 @@ import { TelegramEmojiButton, TelegramEmojiFailure, TelegramSection } from './te
 
 /**
  * A public pack's Telegram sticker set (README: Telegram sets): "Add to Telegram" opens it in Telegram once it
- * exists, and "Add emoji to Telegram" its custom emoji set once that exists; admins make it, or bring it in step, with "Make Telegram set" and see its state. Nothing shows when
- * the server has Telegram off (no set in the pack, and GET /api/config says so).
+ * exists, and "Add emoji to Telegram" its custom emoji set once that exists; admins make it, or bring it in
+ * step, with "Make Telegram set" and see its state. Nothing shows when the server has Telegram off (no set in
+ * the pack, and GET /api/config says so).
  */
 export function PackTelegram({ packId, telegram }: { packId: string; telegram?: PackTelegramSet }) {
   const { isAdmin } = useIsAdmin()
