@@ -203,9 +203,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
     emptyOutDir: true,
-    // One stylesheet for every route (a few KB more than the home page's own): a server-rendered page's critical
-    // CSS is taken from the stylesheets in its HTML, and a route's own CSS, split off with its lazy chunk, came
-    // only once its scripts ran (a pack page's downloads and /packs' cards moved then: CLS 0.12).
+    // One stylesheet for every route (a few KB more than the home page's own), in every page's head: a route's
+    // own CSS, split off with its lazy chunk, came only once its scripts ran (a pack page's downloads and
+    // /packs' cards moved then: CLS 0.12).
     cssCodeSplit: false,
     // Font files stay files: the caption editor fetch()es them, and the CSP's connect-src refuses data: URLs.
     assetsInlineLimit: (file) => (file.endsWith('.woff') || file.endsWith('.woff2') ? false : undefined),
