@@ -274,12 +274,7 @@ export class MongoWumpuses implements WumpusRepository {
       const next = patchedWumpus(before, fields, new Date())
       const unchanged: Filter<WumpusDocument> = {
         _id: id,
-        name: before.name,
-        description: before.description,
-        tags: current.tags ?? { $exists: false },
-        emoji: current.emoji ?? { $exists: false },
-        keywords: current.keywords ?? { $exists: false },
-        sensitive: current.sensitive ?? { $exists: false },
+        ...sameText(current),
         ...sameFilesFilter,
         ...(fields.remix ? { remixOf: fields.remix.of } : {}),
       }
@@ -355,17 +350,7 @@ export class MongoWumpuses implements WumpusRepository {
         updatedAt: next.updatedAt,
         ...(text && !next.remix ? searchFields(next) : {}),
       }
-      const unchanged: Filter<WumpusDocument> = text
-        ? {
-            ...guarded,
-            name: before.name,
-            description: before.description,
-            tags: current.tags ?? { $exists: false },
-            emoji: current.emoji ?? { $exists: false },
-            keywords: current.keywords ?? { $exists: false },
-            sensitive: current.sensitive ?? { $exists: false },
-          }
-        : guarded
+      const unchanged: Filter<WumpusDocument> = text ? { ...guarded, ...sameText(current) } : guarded
       const write = (session?: ClientSession) =>
         guard(() =>
           this.wumpuses.findOneAndUpdate(
@@ -620,6 +605,18 @@ export class MongoWumpuses implements WumpusRepository {
     this.revisionNumber++
     this.search.changed()
     this.listTotals.clear()
+  }
+}
+
+/** A filter that holds while the animation's text (and so its search prefixes and tag counts) is the one read. */
+function sameText(current: WumpusDocument): Filter<WumpusDocument> {
+  return {
+    name: current.name,
+    description: current.description,
+    tags: current.tags ?? { $exists: false },
+    emoji: current.emoji ?? { $exists: false },
+    keywords: current.keywords ?? { $exists: false },
+    sensitive: current.sensitive ?? { $exists: false },
   }
 }
 
