@@ -20,19 +20,6 @@ export const discordCallbackQuerySchema = z.object({
   error: z.string().max(200).optional(),
 })
 
-/** Why the way back from Discord made no job: the pack page's `?discord_error=`. */
-export const DISCORD_PROBLEMS = ['denied', 'expired', 'unknown', 'used', 'refused', 'no-server'] as const
-export type DiscordProblem = (typeof DISCORD_PROBLEMS)[number]
-
-export const DISCORD_PROBLEM_TEXT: Record<DiscordProblem, string> = {
-  denied: 'Discord was not given the go-ahead, so nothing was added.',
-  expired: 'That took longer than 10 minutes: press “Add to my Discord server” again.',
-  unknown: 'That link to Discord was not one this gallery made: press “Add to my Discord server” again.',
-  used: 'That link to Discord was used already: press “Add to my Discord server” again to add the pack once more.',
-  refused: 'Discord did not confirm the server: press “Add to my Discord server” again.',
-  'no-server': 'Discord did not say which server to fill: press “Add to my Discord server” again and pick one.',
-}
-
 const itemSchema = z.object({ wumpusId: z.string(), kind: z.enum(['sticker', 'emoji']), name: z.string() })
 
 /** GET /api/discord/uploads/{id}: a job as the person who started it sees it. */

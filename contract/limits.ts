@@ -51,6 +51,9 @@ export const CONTENT_TYPE: Record<MediaFormat, string> = {
 /** Ids are 24 lowercase hex characters (ObjectId-like) on every store. */
 export const ID_PATTERN = /^[0-9a-f]{24}$/
 
+/** The gallery bot's one-time start link (a 409's details when the owner's Telegram is not linked). */
+export const TELEGRAM_START_URL_PATTERN = /^https:\/\/t\.me\/[A-Za-z0-9_]{5,32}\?start=[A-Za-z0-9_-]{1,64}$/
+
 /** Response headers of the paged lists. */
 export const TOTAL_COUNT_HEADER = 'X-Total-Count'
 export const LINK_HEADER = 'Link'

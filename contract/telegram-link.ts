@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TELEGRAM_START_URL_PATTERN } from './limits'
 
 /**
  * Issue 36: whether the signed-in account is linked to a Telegram user (GET /api/me/telegram; never a token or
@@ -13,7 +14,7 @@ export type TelegramLink = z.infer<typeof telegramLinkSchema>
 /** The details of POST /api/packs/{id}/telegram's 409 when the owner's Telegram is not linked: the bot's one-time start link. */
 export const telegramNotLinkedSchema = z.object({
   reason: z.literal('telegram-not-linked'),
-  startUrl: z.string().regex(/^https:\/\/t\.me\/[A-Za-z0-9_]{5,32}\?start=[A-Za-z0-9_-]{1,64}$/),
+  startUrl: z.string().regex(TELEGRAM_START_URL_PATTERN),
 })
 export type TelegramNotLinked = z.infer<typeof telegramNotLinkedSchema>
 

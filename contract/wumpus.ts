@@ -87,6 +87,7 @@ export const wumpusListSchema = z.array(wumpusSchema)
 
 /** The answer of a DELETE of an animation or pack: 1, or 0 when it was already gone. */
 export const deletedCountSchema = z.object({ deletedCount: z.number() })
+export type DeletedCount = z.infer<typeof deletedCountSchema>
 
 /** Ids are 24 lowercase hex characters (ObjectId-like) on every store. */
 export const idSchema = z.string().regex(ID_PATTERN, 'Not a valid id')

@@ -1,5 +1,5 @@
 import { ActionIcon } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../lib/toast'
 import { useState } from 'react'
 import { errorMessage } from '../lib/error-message'
 import classes from './admin-table.module.css'
@@ -65,10 +65,10 @@ export function useDeleteConfirmation<Item>(remove: (item: Item) => Promise<{ de
     if (!toDelete) return
     try {
       const { deletedCount } = await remove(toDelete)
-      notifications.show(deletedCount > 0 ? { color: 'green', message: words.deleted } : { color: 'yellow', message: words.alreadyGone })
+      showToast(deletedCount > 0 ? { color: 'green', message: words.deleted } : { color: 'yellow', message: words.alreadyGone })
       setToDelete(null)
     } catch (error) {
-      notifications.show({ color: 'red', title: words.failed, message: errorMessage(error) })
+      showToast({ color: 'red', title: words.failed, message: errorMessage(error) })
     }
   }
 

@@ -1,5 +1,5 @@
 import { Button, type ButtonProps } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../lib/toast'
 import { useState } from 'react'
 import { apiGetBlob, isApiError } from '../lib/api-client'
 import { clipboardImageTypes, copyImage } from '../lib/share'
@@ -22,7 +22,7 @@ export function CopyImageButton({ url, type, label, description, ...props }: Cop
     setBusy(true)
     try {
       await copyImage(type, apiGetBlob(url, { headers: { Accept: type } }))
-      notifications.show({ color: 'green', message: `Copied ${description}` })
+      showToast({ color: 'green', message: `Copied ${description}` })
     } catch (error) {
       const reason = isApiError(error)
         ? error.message
@@ -31,7 +31,7 @@ export function CopyImageButton({ url, type, label, description, ...props }: Cop
           : error instanceof Error
             ? error.message
             : 'Please try again.'
-      notifications.show({ color: 'red', title: 'Could not copy the image', message: reason })
+      showToast({ color: 'red', title: 'Could not copy the image', message: reason })
     } finally {
       setBusy(false)
     }

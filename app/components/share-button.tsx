@@ -1,5 +1,5 @@
 import { Button, type ButtonProps } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../lib/toast'
 import { useState, useSyncExternalStore } from 'react'
 import { StrokeIcon } from './stroke-icon'
 import { useEarlyAction } from '../lib/early-actions'
@@ -28,9 +28,9 @@ export function ShareButton({ title, text, url: given, ...props }: ShareData & O
     const url = absolute()
     try {
       const done = await shareOrCopyLink({ title, text, url })
-      if (done === 'copied') notifications.show({ color: 'green', message: 'Link copied' })
+      if (done === 'copied') showToast({ color: 'green', message: 'Link copied' })
     } catch {
-      notifications.show({ color: 'red', title: 'Could not copy the link', message: `Copy it from here: ${url}` })
+      showToast({ color: 'red', title: 'Could not copy the link', message: `Copy it from here: ${url}` })
     } finally {
       setBusy(false)
     }

@@ -127,8 +127,9 @@ async function toApiError(response: Response): Promise<ApiError> {
 }
 
 /**
- * Checks a response body: a contract zod schema fits. The gallery's read paths pass `trusted<T>()`
- * instead, so the home page ships without zod (our own server's answers are typed by the contract).
+ * Checks a response body: a contract zod schema fits. The read paths, and the actions on the server-rendered
+ * pages (a pack's Telegram and Discord buttons, deleting a pack), pass `trusted<T>()` instead, so those pages
+ * load without zod (our own server's answers are typed by the contract).
  */
 export interface ResponseParser<T> {
   safeParse(body: unknown): { success: true; data: T } | { success: false; error: { issues: unknown } }

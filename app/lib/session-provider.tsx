@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react'
 import { ACCESS_TOKEN_KEY } from './api-client'
-import type { Session, SessionStore } from './session'
+import { SIGNED_OUT, type Session, type SessionStore } from './session'
 
 const SessionContext = createContext<SessionStore | null>(null)
 
@@ -25,8 +25,7 @@ export function useSessionStore(): SessionStore {
 }
 
 /** Server-rendered pages are for a signed-out visitor, so hydration starts from that too. */
-const SERVER_SESSION: Session = { status: 'signed-out' }
-const serverSession = () => SERVER_SESSION
+const serverSession = () => SIGNED_OUT
 
 /** The current session, re-rendering when it changes. */
 export function useSession(): Session {

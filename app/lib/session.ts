@@ -17,6 +17,12 @@ export interface SessionUser {
 
 export type Session = { status: 'loading' } | { status: 'signed-out' } | { status: 'signed-in'; user: SessionUser }
 
+/**
+ * The one signed-out session: what the server renders for, and what the store holds for a visitor. The same
+ * object, so hydration sees an unchanged session and does not re-render everything that reads it at once.
+ */
+export const SIGNED_OUT: Session = Object.freeze({ status: 'signed-out' })
+
 export interface SessionStore {
   getSnapshot(): Session
   subscribe(listener: () => void): () => void
@@ -114,7 +120,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     generation++
     if (removeToken) writeToken(null)
     const wasSignedOut = state.status === 'signed-out'
-    if (!wasSignedOut) set({ status: 'signed-out' })
+    if (!wasSignedOut) set(SIGNED_OUT)
     queryClient.removeQueries({ predicate: (query) => !isKeptOnSignOut(query.queryKey, query.state.data) })
     if (!wasSignedOut) for (const listener of [...signOutListeners]) listener()
   }
@@ -132,7 +138,7 @@ export function createSessionStore({ queryClient }: { queryClient: QueryClient }
     const user = token ? decodeSessionToken(token) : null
     if (user) return { status: 'signed-in', user }
     if (token) writeToken(null)
-    return { status: 'signed-out' }
+    return SIGNED_OUT
   }
 
   function renew(): Promise<string | null> {

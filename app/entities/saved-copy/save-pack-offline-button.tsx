@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../lib/toast'
 import { useEffect, useState } from 'react'
 import type { PackDetail } from '../../../contract/pack'
 import { saveErrorMessage } from './save-errors'
@@ -26,18 +26,18 @@ export function SavePackOfflineButton({ pack }: { pack: PackDetail }) {
       if (saved) {
         await removePackFromOffline(pack.id)
         setSaved(false)
-        notifications.show({ title: 'Removed from offline', message: `${pack.name} no longer takes space on this device.` })
+        showToast({ title: 'Removed from offline', message: `${pack.name} no longer takes space on this device.` })
       } else {
         await savePackForOffline(pack, (done, total) => setProgress(`${done} of ${total}`))
         setSaved(true)
-        notifications.show({
+        showToast({
           color: 'green',
           title: 'Saved for offline',
           message: `${pack.name} and its stickers work without a connection.`,
         })
       }
     } catch (error) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: saved ? 'Could not remove it' : 'Could not save for offline',
         message: saveErrorMessage(error),

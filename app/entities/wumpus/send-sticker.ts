@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../lib/toast'
 import { saveBlob } from '../../lib/download'
 import { errorMessage } from '../../lib/error-message'
 import { canShareFiles } from '../../lib/share'
@@ -36,7 +36,7 @@ export function stickerSender(url: string, fileName: string, type?: string): Sti
         const file = await fetchFile()
         if (!canShareFiles([file])) {
           saveBlob(file, file.name)
-          notifications.show({ message: `This browser cannot send files to other apps: ${file.name} was downloaded instead.` })
+          showToast({ message: `This browser cannot send files to other apps: ${file.name} was downloaded instead.` })
           return
         }
         try {
@@ -44,13 +44,13 @@ export function stickerSender(url: string, fileName: string, type?: string): Sti
         } catch (error) {
           if (error instanceof DOMException && error.name === 'AbortError') return
           if (error instanceof DOMException && error.name === 'NotAllowedError') {
-            notifications.show({ message: 'The sticker is ready: tap Send again.' })
+            showToast({ message: 'The sticker is ready: tap Send again.' })
             return
           }
           throw error
         }
       } catch (error) {
-        notifications.show({ color: 'red', title: 'Could not send the sticker', message: errorMessage(error, 'Please try again.') })
+        showToast({ color: 'red', title: 'Could not send the sticker', message: errorMessage(error, 'Please try again.') })
       }
     },
   }

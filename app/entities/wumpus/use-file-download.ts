@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../lib/toast'
 import { useQueryClient, type QueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { DOWNLOAD_COUNTED_HEADER } from '../../../contract/api-paths'
@@ -39,7 +39,7 @@ export function useFileDownload() {
     try {
       saveBlob(await fetchAsDownload(url, queryClient), fileName)
     } catch (error) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: 'Download failed',
         message: errorMessage(error, 'Please try again.'),

@@ -1,14 +1,7 @@
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { API_PATHS, myPackListPath, packListPath, packPath, packTelegramPath } from '../../../contract/api-paths'
-import {
-  packTelegramSchema,
-  type CreatePack,
-  type CreatePersonalPack,
-  type Pack,
-  type PackDetail,
-  type UpdatePack,
-} from '../../../contract/pack'
-import { deletedCountSchema } from '../../../contract/wumpus'
+import type { CreatePack, CreatePersonalPack, Pack, PackDetail, PackTelegram, UpdatePack } from '../../../contract/pack'
+import type { DeletedCount } from '../../../contract/wumpus'
 import { apiRequest, trusted } from '../../lib/api-client'
 import { fetchPage, type Page } from '../../lib/paging'
 import { activityKeys } from '../../lib/query-keys'
@@ -75,7 +68,7 @@ export const packQueryOptions = (id: string) =>
 export function useMakeTelegramSet(id: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: () => apiRequest(packTelegramPath(id), packTelegramSchema, { method: 'POST' }),
+    mutationFn: () => apiRequest(packTelegramPath(id), trusted<PackTelegram>(), { method: 'POST' }),
     onSuccess: (telegram) => {
       queryClient.setQueryData<PackDetail>(packKeys.detail(id), (pack) => pack && { ...pack, telegram })
       return queryClient.invalidateQueries({ queryKey: packKeys.detail(id) })
@@ -119,7 +112,7 @@ export function useUpdatePack(id: string) {
 export function useDeletePack() {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (id: string) => apiRequest(packPath(id), deletedCountSchema, { method: 'DELETE' }),
+    mutationFn: (id: string) => apiRequest(packPath(id), trusted<DeletedCount>(), { method: 'DELETE' }),
     onSettled: () => refreshPacks(queryClient),
   })
 }

@@ -299,6 +299,9 @@ function fillTemplate(
   return filled
 }
 
+/** Route chunks the loader asks for in one task (see loadScriptsAfterFirstPaint). */
+const PRELOADS_PER_TASK = 6
+
 const MODULE_SCRIPT = /<script type="module"(?: crossorigin)? src="([^"]+)"><\/script>\s*/g
 
 /**
@@ -306,14 +309,18 @@ const MODULE_SCRIPT = /<script type="module"(?: crossorigin)? src="([^"]+)"><\/s
  * slow phone the markup, which already holds the page, and its first image get the bandwidth first, and
  * links work as plain links until the app has hydrated. Without JavaScript nothing changes. With them, as
  * modulepreloads, go the page's route chunks the server listed (SSR_MODULES_ELEMENT_ID): the entry would find
- * them only once it has run. The loader is the same on every page, so its hash in the CSP is too.
+ * them only once it has run. Each request the page starts costs its main thread about a millisecond (more on a
+ * slow phone, up to 2 on a busy machine), and a pack's page lists fifty-odd chunks: they are asked for a few
+ * at a time, one task each, so no single task keeps a tap waiting. The loader is the same on every page, so
+ * its hash in the CSP is too.
  */
 function loadScriptsAfterFirstPaint(template: string): string {
   const sources = [...template.matchAll(MODULE_SCRIPT)].map((match) => match[1]!)
   if (sources.length === 0) return template
   const load =
     `${JSON.stringify(sources)}.forEach(function(src){var s=document.createElement('script');s.type='module';s.crossOrigin='';s.async=false;s.src=src;document.head.appendChild(s)});` +
-    `var m=document.getElementById('${SSR_MODULES_ELEMENT_ID}');(m?JSON.parse(m.textContent):[]).forEach(function(href){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=href;document.head.appendChild(l)})`
+    `var m=document.getElementById('${SSR_MODULES_ELEMENT_ID}'),q=m?JSON.parse(m.textContent):[];` +
+    `(function next(){q.splice(0,${PRELOADS_PER_TASK}).forEach(function(href){var l=document.createElement('link');l.rel='modulepreload';l.crossOrigin='';l.href=href;document.head.appendChild(l)});if(q.length)setTimeout(next)})()`
   const loader = `<script>requestAnimationFrame(function(){setTimeout(function(){${load}})})</script>`
   return template.replace(MODULE_SCRIPT, '').replace('</body>', `${loader}</body>`)
 }

@@ -9,6 +9,7 @@
 // Discord gives its turn to the others, and an upload is recorded as pending before it is sent, so a crash
 // between the upload and its record finds the sticker on the server by its name instead of sending it twice.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import type { DiscordProblem } from '../../../contract/discord-problems'
 import { notFound } from '../domain/errors'
 import type { Viewer } from '../domain/viewer'
 import type { Logger } from '../logger'
@@ -52,8 +53,7 @@ export interface DiscordUploadView {
 }
 
 /** Where the callback sends the browser: a pack's page with the job, or with why there is none. */
-export type DiscordCallbackOutcome =
-  { packId: string; jobId: string } | { packId?: string; problem: 'denied' | 'expired' | 'unknown' | 'used' | 'refused' | 'no-server' }
+export type DiscordCallbackOutcome = { packId: string; jobId: string } | { packId?: string; problem: DiscordProblem }
 
 export interface DiscordUploadService {
   /** A ticket for GET /api/packs/{id}/discord; NOT_FOUND when the viewer cannot open the pack. */

@@ -1,5 +1,5 @@
 import { Alert, Button, Card, Checkbox, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useEffect, useState } from 'react'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
 import { FORMAT_LABEL } from '../../../../contract/format-labels'
@@ -98,14 +98,14 @@ function AddWumpusForm({ onPublished }: { onPublished: (wumpus: Wumpus) => void 
         sensitive: valid.sensitive,
         files: { gif: valid.gif, apng: valid.apng, lottie: lottieId },
       })
-      notifications.show({ color: 'green', message: 'Animation added' })
+      showToast({ color: 'green', message: 'Animation added' })
       onPublished(created)
     } catch (error) {
       const problems = fieldErrors(error)
       if (problems.name) form.setFieldError('name', problems.name)
       if (problems.description) form.setFieldError('description', problems.description)
       showListProblems(problems, form.setFieldError)
-      notifications.show({ color: 'red', title: 'Could not add the animation', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'Could not add the animation', message: errorMessage(error) })
     }
   })
 

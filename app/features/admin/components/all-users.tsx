@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, Badge, Button, Center, Stack, Text, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useDeferredValue, useState } from 'react'
 import type { User } from '../../../../contract/user'
@@ -58,13 +58,13 @@ export function AllUsers({ me }: { me?: string }) {
     if (!toPromote) return
     try {
       const { modifiedCount } = await makeAdmin.mutateAsync(toPromote.email)
-      notifications.show(
+      showToast(
         modifiedCount > 0
           ? { color: 'green', message: 'Made admin successfully' }
           : { color: 'yellow', message: `${displayName(toPromote)} is already an admin` },
       )
     } catch (error) {
-      notifications.show({
+      showToast({
         color: 'red',
         message: isApiError(error, 403) ? NOT_AUTHORIZED : errorMessage(error),
       })
@@ -76,7 +76,7 @@ export function AllUsers({ me }: { me?: string }) {
     if (!toSignOut) return
     try {
       const { endedCount } = await endSessions.mutateAsync(toSignOut.email)
-      notifications.show(
+      showToast(
         endedCount > 0
           ? { color: 'green', message: `Signed ${displayName(toSignOut)} out everywhere` }
           : { color: 'yellow', message: `${displayName(toSignOut)} was not signed in anywhere` },
@@ -84,7 +84,7 @@ export function AllUsers({ me }: { me?: string }) {
     } catch (error) {
       // A failed revocation still ended every session: say so, and that the revocation is to be tried again.
       const failure = revocationFailure(error)
-      notifications.show(
+      showToast(
         failure
           ? notRevokedToast(displayName(toSignOut), failure.endedCount)
           : { color: 'red', message: isApiError(error, 403) ? NOT_AUTHORIZED_SIGN_OUT : errorMessage(error) },

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ApiBackup } from '../../../../contract/backups'
 import { useNeedsNetwork } from '../../../components/needs-network'
@@ -21,9 +21,9 @@ export function BackupsPage() {
   async function makeBackup() {
     try {
       const backup = await backUpNow.mutateAsync()
-      notifications.show({ color: 'green', message: `Backed up ${backup.files} files as of ${when.format(new Date(backup.takenAt))}` })
+      showToast({ color: 'green', message: `Backed up ${backup.files} files as of ${when.format(new Date(backup.takenAt))}` })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'No backup was made', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'No backup was made', message: errorMessage(error) })
     }
   }
 

@@ -1,6 +1,6 @@
 import { Alert, Anchor, Card, Checkbox, Group, Stack, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { useForm } from '@mantine/form'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useCallback, useEffect, useState } from 'react'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
@@ -99,12 +99,12 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
     }
     const changes = wumpusChanges(wumpus, values, newFiles)
     if (Object.keys(changes).length === 0) {
-      notifications.show({ color: 'yellow', message: 'Nothing to update: no field was changed' })
+      showToast({ color: 'yellow', message: 'Nothing to update: no field was changed' })
       return
     }
     try {
       await update.mutateAsync(changes)
-      notifications.show({ color: 'green', message: 'Animation updated' })
+      showToast({ color: 'green', message: 'Animation updated' })
       onSaved()
     } catch (error) {
       const problems = fieldErrors(error)
@@ -112,7 +112,7 @@ function EditWumpusForm({ wumpus, onSaved }: { wumpus: Wumpus; onSaved: () => vo
       if (problems.description) form.setFieldError('description', problems.description)
       showListProblems(problems, form.setFieldError)
       const message = isApiError(error, 403) ? EDIT_REFUSAL : errorMessage(error)
-      notifications.show({ color: 'red', title: 'Could not update the animation', message })
+      showToast({ color: 'red', title: 'Could not update the animation', message })
     }
   })
 

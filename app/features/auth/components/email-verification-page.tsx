@@ -1,5 +1,5 @@
 import { Button, Center, Loader, Text } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useMutation, useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useEffect } from 'react'
@@ -83,19 +83,19 @@ function VerificationStatus({ email, from }: { email: string; from?: string }) {
   const justVerified = verification.data === 'just-verified'
   useEffect(() => {
     if (!justVerified) return
-    notifications.show({ color: 'green', message: 'Your email is verified.' })
+    showToast({ color: 'green', message: 'Your email is verified.' })
     void navigate({ href: from ? returnPath(from) : '/dashboard', replace: true })
   }, [justVerified, from, navigate])
 
   const sendAgain = useMutation({
     mutationFn: () => sendVerificationEmail(from ? `/emailVerification?${new URLSearchParams({ from }).toString()}` : undefined),
-    onSuccess: () => notifications.show({ color: 'green', message: 'Email sent!' }),
-    onError: (error) => notifications.show({ color: 'red', message: authErrorMessage(error) }),
+    onSuccess: () => showToast({ color: 'green', message: 'Email sent!' }),
+    onError: (error) => showToast({ color: 'red', message: authErrorMessage(error) }),
   })
 
   const { error } = verification
   useEffect(() => {
-    if (error) notifications.show({ color: 'red', message: authErrorMessage(error) })
+    if (error) showToast({ color: 'red', message: authErrorMessage(error) })
   }, [error])
 
   if (verification.isPending) {

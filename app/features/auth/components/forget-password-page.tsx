@@ -1,5 +1,5 @@
 import { Button, Text, TextInput } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useState } from 'react'
 import { passwordResetFormSchema, type PasswordResetForm } from '../../../../contract/user'
 import { AnchorLink } from '../../../components/router-links'
@@ -27,11 +27,11 @@ export function ForgetPasswordPage() {
     } catch (error) {
       const code = (error as { code?: unknown } | null)?.code
       if (typeof code !== 'string' || !NO_SUCH_ACCOUNT.has(code)) {
-        notifications.show({ color: 'red', message: authErrorMessage(error) })
+        showToast({ color: 'red', message: authErrorMessage(error) })
         return
       }
     }
-    notifications.show({ color: 'green', message: 'Email sent' })
+    showToast({ color: 'green', message: 'Email sent' })
     setSentTo(address)
   }
 

@@ -1,5 +1,5 @@
 import { Button, Divider, FileInput, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
 import { z } from 'zod'
@@ -43,7 +43,7 @@ export function SignUpPage() {
       try {
         await updateAccountProfile({ displayName: name })
       } catch (cause) {
-        notifications.show({
+        showToast({
           color: 'red',
           message: `Your name could not be saved: ${authErrorMessage(cause)} You can set it in your profile.`,
         })
@@ -59,7 +59,7 @@ export function SignUpPage() {
         const photoPath = await uploadSignUpPhoto(photo)
         await updateAccountProfile({ photoURL: new URL(photoPath, window.location.origin).href })
       } catch (cause) {
-        notifications.show({
+        showToast({
           color: 'red',
           message: `Your photo could not be saved: ${authErrorMessage(cause)} You can add one in your profile.`,
         })
@@ -68,9 +68,9 @@ export function SignUpPage() {
     try {
       await sendVerificationEmail()
     } catch (cause) {
-      notifications.show({ color: 'red', message: authErrorMessage(cause) })
+      showToast({ color: 'red', message: authErrorMessage(cause) })
     }
-    notifications.show({ color: 'green', message: 'Sign up success' })
+    showToast({ color: 'green', message: 'Sign up success' })
     await navigate({ to: '/emailVerification' })
   }
 

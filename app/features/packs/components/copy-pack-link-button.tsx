@@ -1,5 +1,5 @@
 import { Button } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 
 /** The link of a pack shared by link: to the clipboard, with a "Link copied" toast (the address itself when that fails). */
 export function CopyPackLinkButton({ id }: { id: string }) {
@@ -7,9 +7,9 @@ export function CopyPackLinkButton({ id }: { id: string }) {
   async function copy() {
     try {
       await navigator.clipboard.writeText(url)
-      notifications.show({ color: 'green', message: 'Link copied' })
+      showToast({ color: 'green', message: 'Link copied' })
     } catch {
-      notifications.show({ color: 'red', title: 'Could not copy the link', message: `Copy it from here: ${url}` })
+      showToast({ color: 'red', title: 'Could not copy the link', message: `Copy it from here: ${url}` })
     }
   }
   return (

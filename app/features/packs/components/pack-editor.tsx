@@ -1,6 +1,6 @@
 import { ActionIcon, Alert, Button, Group, Radio, Stack, Text, TextInput, Textarea, Title } from '@mantine/core'
 import { useDebouncedValue } from '@mantine/hooks'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import { PACK_DESCRIPTION_MAX, PACK_ITEMS_MAX } from '../../../../contract/limits'
@@ -94,11 +94,11 @@ export function PackEditor({ pack, start, owner, onSaved }: PackEditorProps) {
         : owner
           ? await createMine.mutateAsync({ ...body, visibility })
           : await create.mutateAsync(body)
-      notifications.show({ color: 'green', message: pack ? 'Pack saved' : 'Pack created' })
+      showToast({ color: 'green', message: pack ? 'Pack saved' : 'Pack created' })
       onSaved(saved)
     } catch (error) {
       setServerErrors(fieldErrors(error))
-      notifications.show({
+      showToast({
         color: 'red',
         title: pack ? 'Could not save the pack' : 'Could not create the pack',
         message: errorMessage(error),
@@ -118,7 +118,7 @@ export function PackEditor({ pack, start, owner, onSaved }: PackEditorProps) {
       }
       await queryClient.invalidateQueries({ queryKey: packKeys.all })
     }
-    notifications.show(
+    showToast(
       network.online
         ? { color: 'green', message: 'Pack saved' }
         : { color: 'green', title: 'Pack saved on this device', message: 'It is sent when you are back online.' },

@@ -2,7 +2,8 @@ import { Anchor, Button, Group, Text } from '@mantine/core'
 import { useQuery, useQueryClient } from '@tanstack/react-query'
 import { useEffect } from 'react'
 import type { PackTelegram } from '../../../../contract/pack'
-import { telegramNotLinkedSchema } from '../../../../contract/telegram-link'
+import { TELEGRAM_START_URL_PATTERN } from '../../../../contract/limits'
+import type { TelegramNotLinked } from '../../../../contract/telegram-link'
 import { isApiError } from '../../../lib/api-client'
 import { clientConfigQueryOptions, telegramOn } from '../../../lib/client-config'
 import { packKeys, useMakeTelegramSet } from '../api'
@@ -10,6 +11,14 @@ import { TelegramEmojiButton, TelegramEmojiFailure, TelegramSection } from './te
 
 /** While the owner links their Telegram account, the pack is asked for again this often. */
 const LINK_POLL_MS = 3000
+
+/** The bot's start link in the 409's details, checked as the contract says (the page links to it). */
+function notLinkedStartUrl(details: unknown): string | undefined {
+  const { reason, startUrl } = (details ?? {}) as Partial<TelegramNotLinked>
+  return reason === 'telegram-not-linked' && typeof startUrl === 'string' && TELEGRAM_START_URL_PATTERN.test(startUrl)
+    ? startUrl
+    : undefined
+}
 
 /**
  * A personal pack's Telegram set, for its owner (issue 36; README: Telegram sets): "Add to Telegram" asks for it;
@@ -21,8 +30,7 @@ export function PackTelegramOwn({ packId, telegram }: { packId: string; telegram
   const on = useQuery({ ...clientConfigQueryOptions(), select: telegramOn, enabled: telegram === undefined })
   const make = useMakeTelegramSet(packId)
   const queryClient = useQueryClient()
-  const notLinked = isApiError(make.error, 409) ? telegramNotLinkedSchema.safeParse(make.error.details) : undefined
-  const startUrl = notLinked?.success ? notLinked.data.startUrl : undefined
+  const startUrl = isApiError(make.error, 409) ? notLinkedStartUrl(make.error.details) : undefined
   const waiting = startUrl !== undefined && telegram === undefined
 
   useEffect(() => {

@@ -1,5 +1,5 @@
 import { Avatar, FileInput, Group, Image, Loader, Progress, Stack, Text } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react'
 import { errorMessage } from '../../../lib/error-message'
 import { MAX_IMAGE_BYTES } from '../../../../contract/limits'
@@ -53,7 +53,7 @@ export function useImageUpload() {
       if (current.signal.aborted) return
       const message = errorMessage(error, 'The image could not be uploaded.')
       setState({ status: 'error', message })
-      notifications.show({ color: 'red', title: 'Upload failed', message })
+      showToast({ color: 'red', title: 'Upload failed', message })
     }
   }, [])
 

@@ -1,7 +1,7 @@
 import { Avatar, Card, Grid, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core'
 import { errorMessage } from '../../../lib/error-message'
 import { schemaResolver, useForm } from '@mantine/form'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { profileUpdateSchema, type PublicProfile } from '../../../../contract/user'
@@ -106,9 +106,9 @@ function SensitivePreference({
   const toggle = async (next: boolean) => {
     try {
       await update.mutateAsync(next)
-      notifications.show({ color: 'green', message: next ? 'Sensitive stickers are shown' : 'Sensitive stickers are hidden' })
+      showToast({ color: 'green', message: next ? 'Sensitive stickers are shown' : 'Sensitive stickers are hidden' })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not change this setting', message: errorMessage(error, 'Please try again.') })
+      showToast({ color: 'red', title: 'Could not change this setting', message: errorMessage(error, 'Please try again.') })
     }
   }
   return (
@@ -153,12 +153,12 @@ function ProfileForm({
   const submit = form.onSubmit(async (values) => {
     const changes = profileChanges(user, values, { photo: photo.url, cover: cover.url })
     if (Object.keys(changes).length === 0) {
-      notifications.show({ color: 'yellow', message: 'Profile not updated' })
+      showToast({ color: 'yellow', message: 'Profile not updated' })
       return
     }
     try {
       const result = await update.mutateAsync(changes)
-      notifications.show(
+      showToast(
         result.modifiedCount > 0 ? { color: 'green', message: 'Profile updated' } : { color: 'yellow', message: 'Profile not updated' },
       )
       form.setInitialValues(profileFormValues(result.user))
@@ -166,7 +166,7 @@ function ProfileForm({
       photo.reset()
       cover.reset()
     } catch (error) {
-      notifications.show({
+      showToast({
         color: 'red',
         title: 'Could not update your profile',
         message: errorMessage(error, 'Please try again.'),

@@ -1,5 +1,5 @@
 import { Button, Card, Group, Text, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
 import { revocationFailure } from '../../../lib/revocation-failed'
@@ -33,15 +33,15 @@ export function SignOutEverywhere({ emailVerified, onSignedOut }: SignOutEverywh
       if (revocationFailure(error)) {
         // Every session ended on the server, this one too: only Firebase's revocation is to be tried again.
         await onSignedOut()
-        notifications.show({ color: 'red', title: REVOCATION_FAILED_TITLE, message: errorMessage(error, 'Please try again.') })
+        showToast({ color: 'red', title: REVOCATION_FAILED_TITLE, message: errorMessage(error, 'Please try again.') })
         return
       }
-      notifications.show({ color: 'red', title: 'Could not sign out everywhere', message: errorMessage(error, 'Please try again.') })
+      showToast({ color: 'red', title: 'Could not sign out everywhere', message: errorMessage(error, 'Please try again.') })
       return
     }
     setConfirming(false)
     await onSignedOut()
-    notifications.show({ color: 'green', message: 'Signed out everywhere' })
+    showToast({ color: 'green', message: 'Signed out everywhere' })
   }
 
   return (

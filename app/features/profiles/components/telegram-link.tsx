@@ -1,5 +1,5 @@
 import { Button, Card, Group, Text, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useQuery } from '@tanstack/react-query'
 import { useState } from 'react'
 import { ConfirmModal } from '../../../components/confirm-modal'
@@ -24,9 +24,9 @@ export function TelegramLink() {
   async function confirm() {
     try {
       await unlink.mutateAsync()
-      notifications.show({ color: 'green', message: 'Telegram unlinked' })
+      showToast({ color: 'green', message: 'Telegram unlinked' })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not unlink Telegram', message: errorMessage(error, 'Please try again.') })
+      showToast({ color: 'red', title: 'Could not unlink Telegram', message: errorMessage(error, 'Please try again.') })
     }
     setConfirming(false)
   }

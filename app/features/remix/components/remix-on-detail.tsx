@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useQuery } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
 import { useState } from 'react'
@@ -105,10 +105,10 @@ function RenameRemix({ remix }: { remix: Wumpus }) {
     if (!check.success) return
     try {
       await rename.mutateAsync(check.data)
-      notifications.show({ color: 'green', message: 'Your version was renamed' })
+      showToast({ color: 'green', message: 'Your version was renamed' })
       setName(null)
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not rename your version', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'Could not rename your version', message: errorMessage(error) })
     }
   }
 
@@ -156,28 +156,28 @@ function RemixOwnerActions({ remix }: { remix: Wumpus & { remixOf: string } }) {
   async function setShared(next: boolean) {
     try {
       await sharing.mutateAsync(next ? 'link' : 'private')
-      notifications.show({ color: 'green', message: next ? 'Anyone with the link can see it now' : 'Only you can see it now' })
+      showToast({ color: 'green', message: next ? 'Anyone with the link can see it now' : 'Only you can see it now' })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not change who sees it', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'Could not change who sees it', message: errorMessage(error) })
     }
   }
 
   async function renewLinks() {
     try {
       await renewal.mutateAsync()
-      notifications.show({ color: 'green', message: 'New private links made: the ones copied before no longer open its files' })
+      showToast({ color: 'green', message: 'New private links made: the ones copied before no longer open its files' })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not renew the private links', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'Could not renew the private links', message: errorMessage(error) })
     }
   }
 
   async function confirmDelete() {
     try {
       await remove.mutateAsync()
-      notifications.show({ color: 'green', message: 'Your version was deleted' })
+      showToast({ color: 'green', message: 'Your version was deleted' })
       await navigate({ to: '/dashboard/own' })
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Could not delete your version', message: errorMessage(error) })
+      showToast({ color: 'red', title: 'Could not delete your version', message: errorMessage(error) })
     }
   }
 

@@ -1,89 +1,38 @@
-import { Button, Group, Modal, Radio, Stack, Textarea } from '@mantine/core'
-import { useState } from 'react'
-import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from '../../../../contract/reports'
-import { useNeedsNetwork } from '../../../components/needs-network'
-import { errorMessage, fieldErrors } from '../../../lib/error-message'
-import { showToast } from '../../../lib/toast'
-import { useSendReport } from '../api'
+import { Button } from '@mantine/core'
+import { lazy, Suspense, useState } from 'react'
+import type { ReportTarget } from './report-dialog'
 
-interface ReportButtonProps {
-  /** What is reported: a sticker or a pack. */
-  target: { wumpusId: string } | { packId: string }
-  name: string
-}
+// Few people report: the form (a dialog, its fields, the reports API) loads when someone reaches for the button
+// (pointer over it, a touch, focus), not with every sticker's and pack's page, which hydrate without it.
+const loadDialog = () => import('./report-dialog')
+const ReportDialog = lazy(() => loadDialog().then(({ ReportDialog }) => ({ default: ReportDialog })))
 
 /** "Report a problem" under a sticker or a shared pack: a reason, an optional note, sent to the admins. */
-export function ReportButton({ target, name }: ReportButtonProps) {
+export function ReportButton({ target, name }: ReportTarget) {
   const [opened, setOpened] = useState(false)
-  const [reason, setReason] = useState<ReportReason | ''>('')
-  const [note, setNote] = useState('')
-  const [problems, setProblems] = useState<{ reason?: string; note?: string }>({})
-  const send = useSendReport()
-  const network = useNeedsNetwork()
-
-  const close = () => {
-    setOpened(false)
-    setReason('')
-    setNote('')
-    setProblems({})
-  }
-  const submit = async () => {
-    const missing = {
-      reason: reason === '' ? 'Choose what is wrong' : undefined,
-      note: reason === 'other' && note.trim() === '' ? 'Say what is wrong' : undefined,
-    }
-    setProblems(missing)
-    if (reason === '' || missing.note) return
-    try {
-      await send.mutateAsync({ ...target, reason, note: note.trim() })
-      showToast({ color: 'green', message: 'Thank you: an admin will look at it' })
-      close()
-    } catch (error) {
-      setProblems({ note: fieldErrors(error).note })
-      showToast({ color: 'red', title: 'Could not send the report', message: errorMessage(error) })
-    }
-  }
-
+  // Once opened the dialog stays mounted, so it closes with its transition and opens again at once.
+  const [asked, setAsked] = useState(false)
   return (
     <>
-      <Button variant="subtle" color="gray" size="xs" onClick={() => setOpened(true)} style={{ alignSelf: 'flex-start' }}>
+      <Button
+        variant="subtle"
+        color="gray"
+        size="xs"
+        onClick={() => {
+          setAsked(true)
+          setOpened(true)
+        }}
+        onPointerEnter={() => void loadDialog()}
+        onFocus={() => void loadDialog()}
+        style={{ alignSelf: 'flex-start' }}
+      >
         Report a problem
       </Button>
-      <Modal
-        opened={opened}
-        onClose={() => !send.isPending && close()}
-        title={`Report ${name}`}
-        centered
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Stack gap="md">
-          <Radio.Group label="What is wrong?" value={reason} onChange={(value) => setReason(value)} error={problems.reason} required>
-            <Stack gap={6} mt={6}>
-              {Object.entries(REPORT_REASONS).map(([key, label]) => (
-                <Radio key={key} value={key} label={label} />
-              ))}
-            </Stack>
-          </Radio.Group>
-          <Textarea
-            label={reason === 'other' ? 'Note' : 'Note (optional)'}
-            description="Anything that helps the admins see the problem"
-            rows={3}
-            maxLength={REPORT_NOTE_MAX}
-            value={note}
-            onChange={(event) => setNote(event.currentTarget.value)}
-            error={problems.note}
-          />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={send.isPending}>
-              Cancel
-            </Button>
-            <Button color="red" onClick={() => void submit()} loading={send.isPending} disabled={!network.online}>
-              Send report
-            </Button>
-          </Group>
-          {network.note}
-        </Stack>
-      </Modal>
+      {asked && (
+        <Suspense fallback={null}>
+          <ReportDialog target={target} name={name} opened={opened} onClose={() => setOpened(false)} />
+        </Suspense>
+      )}
     </>
   )
 }

@@ -1,7 +1,7 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core'
 import { SendStickerButton } from '../../../entities/wumpus/send-sticker-button'
 import { FavouriteButton } from '../../../entities/favourite/favourite-button'
-import { notifications } from '@mantine/notifications'
+import { showToast } from '../../../lib/toast'
 import { useCallback, useEffect, useState } from 'react'
 import { errorMessage } from '../../../lib/error-message'
 import { FORMAT_LABELS } from '../../../../contract/format-labels'
@@ -76,7 +76,7 @@ export function SavedPage() {
     try {
       await clearKeptDownloads()
     } catch {
-      notifications.show({ color: 'red', title: 'Could not clear them', message: 'Please try again.' })
+      showToast({ color: 'red', title: 'Could not clear them', message: 'Please try again.' })
     } finally {
       setClearing(false)
     }
@@ -138,7 +138,7 @@ function SavedStickerCard({ sticker }: { sticker: SavedSticker }) {
       await removeFromOffline(wumpus._id)
     } catch {
       setRemoving(false)
-      notifications.show({ color: 'red', title: 'Could not remove it', message: 'Please try again.' })
+      showToast({ color: 'red', title: 'Could not remove it', message: 'Please try again.' })
     }
   }
 
@@ -210,7 +210,7 @@ function KeptDownloadButton({ url, label, description }: { url: string; label: s
     try {
       saveBlob((await readKeptFile(url)) ?? (await apiGetBlob(url)), fileNameFromUrl(url))
     } catch (error) {
-      notifications.show({ color: 'red', title: 'Download failed', message: errorMessage(error, 'Please try again.') })
+      showToast({ color: 'red', title: 'Download failed', message: errorMessage(error, 'Please try again.') })
     } finally {
       setBusy(false)
     }
