@@ -109,19 +109,26 @@ try {
       const failing = new Map<string, string[]>()
       const hosts: string[] = []
       for (let run = 0; run < RUNS; run++) {
-        let lhr
-        if (formFactor === 'mobile') {
-          const measured = await mobileRun(server.baseURL + path, debuggingPort)
-          lhr = measured.lhr
-          hosts.push(`${Math.round(measured.index)} → ${measured.slowdown.toFixed(2)}x`)
-        } else {
+        const measure = async () => {
+          if (formFactor === 'mobile') {
+            const measured = await mobileRun(server.baseURL + path, debuggingPort)
+            return { lhr: measured.lhr, host: `${Math.round(measured.index)} → ${measured.slowdown.toFixed(2)}x` }
+          }
           const result = await lighthouse(
             server.baseURL + path,
             { port: debuggingPort, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
             desktopConfig,
           )
-          lhr = result!.lhr
+          return { lhr: result!.lhr, host: undefined }
         }
+        let { lhr, host } = await measure()
+        // Lighthouse's own recording sometimes fails (NO_NAVSTART: "Please run Lighthouse again"): it is run
+        // again, at most twice, and said, instead of counting the page's score as 0.
+        for (let retry = 1; lhr.runtimeError && retry <= 2; retry++) {
+          console.log(`    ${path} ${formFactor} run ${run + 1}: ${lhr.runtimeError.code}, run again`)
+          ;({ lhr, host } = await measure())
+        }
+        if (host) hosts.push(host)
         if (process.env.REPORTS_DIR) {
           const name = `${path === '/' ? 'home' : path.replace(/\W+/g, '-').replace(/^-/, '')}-${formFactor}-${run + 1}.json`
           writeFileSync(join(process.env.REPORTS_DIR, name), JSON.stringify(lhr))
