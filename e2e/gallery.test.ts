@@ -156,6 +156,21 @@ describe('the detail page', () => {
     await page.context().close()
   })
 
+  it("loads without the admin forms' emoji data (about 100 KB gzip)", async () => {
+    const context = await newContext(browser, baseURL, { viewport: PHONE })
+    await startSignedIn(context, token)
+    const page = await context.newPage()
+    const scripts: string[] = []
+    page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname))
+    await page.goto(`/wumpus/${first._id}`)
+    await appRunning(page)
+    await page.getByRole('button', { name: /^GIF: download/ }).waitFor()
+    await page.waitForLoadState('networkidle')
+    expect(scripts.length).toBeGreaterThan(0)
+    expect(scripts.filter((script) => script.includes('/emoji-data-'))).toEqual([])
+    await context.close()
+  })
+
   it('keeps a download on the device, counted on the Saved page, until the user clears it', async () => {
     const page = await openPage(`/wumpus/${first._id}`, DESKTOP, true)
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /^GIF: download/ }).click()])

@@ -6,7 +6,7 @@ import { CAPTION_MAX, CAPTION_POSITIONS, type CaptionPosition } from '../../../.
 import { captionRefusal } from '../../../../contract/remix/caption-font'
 import { SPEED_MAX, SPEED_MIN } from '../../../../contract/remix/motion'
 import type { Recipe } from '../../../../contract/remix/recipe'
-import { defaultRemixName, REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-api'
+import { defaultRemixName, REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-name'
 import type { Wumpus } from '../../../../contract/wumpus'
 import { AnchorLink } from '../../../components/router-links'
 import { usePageTitle } from '../../../lib/page-title'

@@ -12,7 +12,7 @@ import { ConfirmDeleteModal } from '../../../components/confirm-delete'
 import { useOnline } from '../../../lib/use-online'
 import { wumpusQueryOptions } from '../../../entities/wumpus/api'
 import { useDeleteRemix, useRemixSharing, useRenameRemix, useRenewRemixKeys } from '../api'
-import { REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-api'
+import { REMIX_NAME_MAX, remixNameSchema } from '../../../../contract/remix/remix-name'
 import { describeRecipe } from '../../../../contract/remix/recipe-text'
 
 /** On an original's page: how many remixes were made of it, and "Make it yours" (or the way to it); nothing on a remix's. */
