@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Radio, Stack, Textarea } from '@mantine/core'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { REPORT_NOTE_MAX, REPORT_REASONS, type ReportReason } from '../../../../contract/reports'
 import { useNeedsNetwork } from '../../../components/needs-network'
 import { errorMessage, fieldErrors } from '../../../lib/error-message'
@@ -19,6 +19,10 @@ export function ReportDialog({ target, name, opened, onClose }: ReportTarget & {
   const [problems, setProblems] = useState<{ reason?: string; note?: string }>({})
   const send = useSendReport()
   const network = useNeedsNetwork()
+  // Mounted by the first tap already open, Mantine's Modal would skip its opening transition, overlay and all:
+  // it opens a render later, as a modal mounted closed does.
+  const [shown, setShown] = useState(false)
+  useEffect(() => setShown(opened), [opened])
 
   const close = () => {
     onClose()
@@ -45,7 +49,7 @@ export function ReportDialog({ target, name, opened, onClose }: ReportTarget & {
 
   return (
     <Modal
-      opened={opened}
+      opened={shown}
       onClose={() => !send.isPending && close()}
       title={`Report ${name}`}
       centered
